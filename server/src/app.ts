@@ -1,0 +1,104 @@
+import Koa from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import cors from '@koa/cors';
+import helmet from 'koa-helmet';
+import { DESKTOP_APP_ORIGIN } from '@shared/desktop';
+import { messages } from '@shared/messages';
+import type { AppConfig } from './config';
+import type { Knex } from './db/knex';
+import type { Logger } from './logger';
+import { sessionAuth } from './middleware/auth';
+import { errorHandler } from './middleware/errors';
+import { requestContext } from './middleware/requestId';
+import { webApp } from './middleware/webApp';
+import { BadRequestError, NotFoundError } from './errors';
+import { adminRoutes } from './routes/admin';
+import { authRoutes } from './routes/auth';
+import { creditRoutes } from './routes/credits';
+import { systemRoutes } from './routes/system';
+import type { Services } from './services';
+import type { SimulatorOutbox } from './simulator/outbox';
+import type { AppState } from './types';
+
+export interface AppDeps {
+  config: AppConfig;
+  logger: Logger;
+  db: Knex;
+  services: Services;
+  outbox: SimulatorOutbox;
+  version: string;
+}
+
+/** Builds the Koa application (used by main.ts and by the tests). */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const { config, services } = deps;
+  const app = new Koa<AppState>();
+  app.proxy = config.trustProxy;
+  app.silent = true;
+
+  const allowedOrigins = new Set([DESKTOP_APP_ORIGIN, ...config.corsOrigins]);
+  const cookieSettings = { secure: config.session.cookieSecure, maxAgeHours: config.session.maxAgeHours };
+
+  app.use(requestContext(deps.logger));
+  app.use(errorHandler());
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          'default-src': ["'self'"],
+          'script-src': ["'self'"],
+          // React renders style attributes; no inline scripts are allowed.
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'connect-src': ["'self'"],
+          'frame-ancestors': ["'none'"],
+          'upgrade-insecure-requests': config.isProduction ? [] : null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      hsts: config.isProduction,
+    }),
+  );
+  app.use(
+    cors({
+      origin: (ctx) => {
+        const origin = ctx.get('Origin');
+        return allowedOrigins.has(origin) ? origin : '';
+      },
+      allowHeaders: ['Content-Type', 'Authorization', 'X-Client', 'X-Request-Id'],
+      exposeHeaders: ['X-Request-Id', 'Retry-After', 'Content-Disposition'],
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: config.jsonBodyLimit,
+      // A body that is not JSON is the caller's mistake: 400 with the catalogue's message.
+      onError: (error: Error & { status?: number }) => {
+        if (error.status === 413) throw error;
+        throw BadRequestError('invalid_json', messages.validation.invalidJson);
+      },
+    }),
+  );
+  app.use(sessionAuth(services.sessions));
+
+  const routers = [
+    systemRoutes({ config, db: deps.db, outbox: deps.outbox, version: deps.version }),
+    authRoutes(services, cookieSettings),
+    adminRoutes(services),
+    creditRoutes(services),
+  ];
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) throw NotFoundError(messages.server.routeNotFound, 'route_not_found');
+    await next();
+  });
+  app.use(webApp(config.webDistDir));
+  return app;
+}

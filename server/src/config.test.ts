@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, describeConfig, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('gives working defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.database.kind).toBe('sqlite');
+    expect(config.session.idleTimeoutSeconds).toBe(600);
+    expect(config.simulatorEnabled).toBe(true);
+    expect(config.admin.username).toBe('admin');
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' });
+    expect(config.database).toMatchObject({ kind: 'postgresql', url: 'postgres://postgres@127.0.0.1:5432/test' });
+  });
+
+  it('lists every bad value at once', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SESSION_IDLE_TIMEOUT_SECONDS: '0' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems;
+      expect(problems).toHaveLength(3);
+      expect(problems.join('\n')).toMatch(/PORT: must be a port number/);
+      expect(problems.join('\n')).toMatch(/DATABASE_URL: must start with postgres/);
+      expect(problems.join('\n')).toMatch(/SESSION_IDLE_TIMEOUT_SECONDS: must be at least 1/);
+    }
+  });
+
+  it('never enables the simulator in production', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).simulatorEnabled).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production', SIMULATOR_ENABLED: 'true' })).toThrow(ConfigError);
+  });
+
+  it('turns on Secure cookies in production by default', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).session.cookieSecure).toBe(true);
+    expect(loadConfig({}).session.cookieSecure).toBe(false);
+  });
+
+  it('documents every variable', () => {
+    const names = describeConfig().map((v) => v.name);
+    expect(names).toContain('DATABASE_URL');
+    expect(names).toContain('SESSION_IDLE_TIMEOUT_SECONDS');
+    expect(describeConfig().every((v) => v.doc.length > 10)).toBe(true);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * Every environment variable the server reads, validated at boot. A bad value stops the
+ * process with one line per problem. `describeConfig()` feeds the README's table.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { BRAND_DEFAULT_NAME, SESSION } from '@shared/constants';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const port = z.coerce
+  .number({ error: 'must be a port number' })
+  .int({ error: 'must be a whole number' })
+  .min(0, { error: 'must be between 0 and 65535' })
+  .max(65535, { error: 'must be between 0 and 65535' });
+
+const positiveInt = (max: number) =>
+  z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(max, { error: `must be at most ${max}` });
+
+const byteSize = z
+  .string()
+  .regex(/^\d+(kb|mb)$/i, { error: 'must look like 512kb or 1mb' });
+
+const postgresUrl = z
+  .string()
+  .refine((value) => /^postgres(ql)?:\/\//.test(value), { error: 'must start with postgres:// or postgresql://' });
+
+/** One entry per variable: the schema and the line the README shows for it. */
+const variables = {
+  NODE_ENV: {
+    schema: z.enum(['development', 'test', 'production'], { error: 'must be development, test or production' }).default('development'),
+    doc: 'Mode. `production` turns off the simulator outbox and sandbox helpers and sets Secure cookies.',
+  },
+  HOST: { schema: z.string().min(1).default('0.0.0.0'), doc: 'Address the HTTP server listens on.' },
+  PORT: { schema: port.default(3000), doc: 'Port the HTTP server listens on (0 picks a free port).' },
+  DATA_DIR: { schema: z.string().min(1).default('./data'), doc: 'Folder for the SQLite database and uploaded files.' },
+  DATABASE_URL: {
+    schema: postgresUrl.optional(),
+    doc: 'PostgreSQL connection URL. Unset: embedded SQLite in `DATA_DIR/sandesh.sqlite`.',
+  },
+  DATABASE_SCHEMA: {
+    schema: z.string().regex(/^[a-z_][a-z0-9_]*$/, { error: 'must be a lowercase SQL identifier' }).optional(),
+    doc: 'PostgreSQL schema to use (default `public`); the tests give each suite its own.',
+  },
+  DATABASE_POOL_MAX: { schema: positiveInt(200).default(10), doc: 'Most PostgreSQL connections per server instance.' },
+  ADMIN_USERNAME: { schema: z.string().regex(/^[A-Za-z0-9_]{3,50}$/, { error: 'must be 3-50 letters, digits or underscores' }).optional(), doc: 'Username of the first admin, created at start if no admin exists (default `admin`).' },
+  ADMIN_PASSWORD: { schema: z.string().min(6, { error: 'must be at least 6 characters' }).optional(), doc: 'Password of the first admin. Unset: one is generated and printed once.' },
+  ADMIN_EMAIL: { schema: z.email({ error: 'must be an e-mail address' }).optional(), doc: 'E-mail of the first admin (default `admin@localhost`).' },
+  SESSION_IDLE_TIMEOUT_SECONDS: {
+    schema: positiveInt(7 * 24 * 3600).default(SESSION.idleTimeoutSeconds),
+    doc: 'Inactivity after which the server ends a session (spec: 600).',
+  },
+  SESSION_MAX_AGE_HOURS: { schema: positiveInt(24 * 90).default(24), doc: 'Absolute lifetime of a session, however active.' },
+  COOKIE_SECURE: {
+    schema: z.enum(['auto', 'true', 'false'], { error: 'must be auto, true or false' }).default('auto'),
+    doc: 'Secure flag on cookies. `auto`: on in production.',
+  },
+  TRUST_PROXY: { schema: booleanString.default(false), doc: 'Trust X-Forwarded-* headers (behind a load balancer).' },
+  CORS_ORIGINS: {
+    schema: z.string().default(''),
+    doc: 'Extra origins allowed to call the API from a browser, comma-separated. The desktop app origin is always allowed.',
+  },
+  JSON_BODY_LIMIT: { schema: byteSize.default('1mb'), doc: 'Largest JSON request body.' },
+  LOG_LEVEL: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).optional(),
+    doc: 'Log level (default `info`; `silent` in tests).',
+  },
+  WEB_DIST_DIR: { schema: z.string().min(1).default('./dist/web'), doc: 'Folder of the built web app served at `/`.' },
+  BRAND_NAME: { schema: z.string().min(1).max(60).default(BRAND_DEFAULT_NAME), doc: 'Product name shown in the apps and messages.' },
+  SUPPORT_PHONE: { schema: z.string().min(1).default('+91 40 0000 0000'), doc: 'Support phone on the contact page.' },
+  SUPPORT_EMAIL: { schema: z.email({ error: 'must be an e-mail address' }).default('support@sandesh.example'), doc: 'Support e-mail on the contact page.' },
+  SUPPORT_ADDRESS: { schema: z.string().min(1).default('Hyderabad, Telangana, India'), doc: 'Office address on the contact page.' },
+  SIMULATOR_ENABLED: {
+    schema: booleanString.optional(),
+    doc: 'Keep messages in the local WhatsApp simulator, readable at `/simulator/messages` (default on outside production; never in production).',
+  },
+  PLATFORM_WHATSAPP_NUMBER: {
+    schema: z.string().regex(/^[1-9][0-9]{7,14}$/, { error: 'must be 8-15 digits with country code, no +' }).default('15550000000'),
+    doc: "The platform's own WhatsApp sender for password-reset codes.",
+  },
+} as const;
+
+type Variables = typeof variables;
+type RawConfig = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
+
+export interface AppConfig {
+  env: RawConfig['NODE_ENV'];
+  isProduction: boolean;
+  host: string;
+  port: number;
+  dataDir: string;
+  database:
+    | { kind: 'sqlite'; filename: string }
+    | { kind: 'postgresql'; url: string; schema: string | undefined; poolMax: number };
+  admin: { username: string; password: string | undefined; email: string };
+  session: { idleTimeoutSeconds: number; maxAgeHours: number; cookieSecure: boolean };
+  trustProxy: boolean;
+  corsOrigins: string[];
+  jsonBodyLimit: string;
+  logLevel: NonNullable<RawConfig['LOG_LEVEL']>;
+  webDistDir: string;
+  brand: { name: string; supportPhone: string; supportEmail: string; supportAddress: string };
+  simulatorEnabled: boolean;
+  platformWhatsappNumber: string;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment. Throws ConfigError listing every bad value. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const problems: string[] = [];
+  const raw: Partial<Record<keyof Variables, unknown>> = {};
+  for (const [name, { schema }] of Object.entries(variables) as [keyof Variables, Variables[keyof Variables]][]) {
+    const value = env[name] === '' ? undefined : env[name];
+    const parsed = (schema as z.ZodType).safeParse(value);
+    if (parsed.success) raw[name] = parsed.data;
+    else problems.push(`${name}: ${parsed.error.issues[0]?.message ?? 'is invalid'} (got "${value}")`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const c = raw as RawConfig;
+
+  const isProduction = c.NODE_ENV === 'production';
+  if (isProduction && c.SIMULATOR_ENABLED === true) {
+    throw new ConfigError(['SIMULATOR_ENABLED: cannot be true when NODE_ENV is production']);
+  }
+  const dataDir = path.resolve(c.DATA_DIR);
+  return {
+    env: c.NODE_ENV,
+    isProduction,
+    host: c.HOST,
+    port: c.PORT,
+    dataDir,
+    database: c.DATABASE_URL
+      ? { kind: 'postgresql', url: c.DATABASE_URL, schema: c.DATABASE_SCHEMA, poolMax: c.DATABASE_POOL_MAX }
+      : { kind: 'sqlite', filename: path.join(dataDir, 'sandesh.sqlite') },
+    admin: { username: c.ADMIN_USERNAME ?? 'admin', password: c.ADMIN_PASSWORD, email: c.ADMIN_EMAIL ?? 'admin@localhost' },
+    session: {
+      idleTimeoutSeconds: c.SESSION_IDLE_TIMEOUT_SECONDS,
+      maxAgeHours: c.SESSION_MAX_AGE_HOURS,
+      cookieSecure: c.COOKIE_SECURE === 'auto' ? isProduction : c.COOKIE_SECURE === 'true',
+    },
+    trustProxy: c.TRUST_PROXY,
+    corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    jsonBodyLimit: c.JSON_BODY_LIMIT,
+    logLevel: c.LOG_LEVEL ?? (c.NODE_ENV === 'test' ? 'silent' : 'info'),
+    webDistDir: path.resolve(c.WEB_DIST_DIR),
+    brand: {
+      name: c.BRAND_NAME,
+      supportPhone: c.SUPPORT_PHONE,
+      supportEmail: c.SUPPORT_EMAIL,
+      supportAddress: c.SUPPORT_ADDRESS,
+    },
+    simulatorEnabled: isProduction ? false : (c.SIMULATOR_ENABLED ?? true),
+    platformWhatsappNumber: c.PLATFORM_WHATSAPP_NUMBER,
+  };
+}
+
+/** Name, default and meaning of every variable, for documentation. */
+export function describeConfig(): { name: string; defaultValue: string; doc: string }[] {
+  return Object.entries(variables).map(([name, { schema, doc }]) => {
+    const parsed = (schema as z.ZodType).safeParse(undefined);
+    const defaultValue = parsed.success && parsed.data !== undefined ? String(parsed.data) : '';
+    return { name, defaultValue, doc };
+  });
+}

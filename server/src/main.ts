@@ -1,0 +1,56 @@
+/** Process entry: validate configuration, start the server, stop cleanly on SIGINT/SIGTERM. */
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { startServer } from './server';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config);
+  const running = await startServer(config, { logger });
+
+  if (running.initialAdmin) {
+    const { username, generatedPassword } = running.initialAdmin;
+    if (generatedPassword) {
+      // Printed once, to the terminal only: it is not stored anywhere in clear.
+      console.log(
+        `\n  First admin account created.\n    username: ${username}\n    password: ${generatedPassword}\n  Keep it now: it will not be shown again. Set ADMIN_USERNAME/ADMIN_PASSWORD to choose your own.\n`,
+      );
+    } else {
+      logger.info({ username }, 'first admin account created from ADMIN_USERNAME/ADMIN_PASSWORD');
+    }
+  }
+  logger.info(
+    { url: running.url, database: config.database.kind, simulator: config.simulatorEnabled, env: config.env },
+    `${config.brand.name} is running at ${running.url}`,
+  );
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    running
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,18 @@
+import { BaseModel } from './BaseModel';
+
+export type SessionKind = 'web' | 'desktop';
+
+export class Session extends BaseModel {
+  static override tableName = 'sessions';
+  static override timestampAttributes = ['createdAt', 'lastActivityAt', 'expiresAt'] as const;
+
+  id!: number;
+  userId!: number;
+  tokenHash!: string;
+  kind!: SessionKind;
+  createdAt!: Date;
+  lastActivityAt!: Date;
+  expiresAt!: Date;
+  ip!: string | null;
+  userAgent!: string | null;
+}

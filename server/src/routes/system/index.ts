@@ -1,0 +1,45 @@
+import Router from '@koa/router';
+import type { THealthResponse, TPublicConfig } from '@shared/types';
+import { messages } from '@shared/messages';
+import type { AppConfig } from '../../config';
+import { databaseVersion, type Knex } from '../../db/knex';
+import { NotFoundError } from '../../errors';
+import type { SimulatorOutbox } from '../../simulator/outbox';
+import type { AppState } from '../../types';
+
+const startedAt = Date.now();
+
+export function systemRoutes(deps: { config: AppConfig; db: Knex; outbox: SimulatorOutbox; version: string }): Router<AppState> {
+  const router = new Router<AppState>();
+  const { config } = deps;
+
+  router.get('/api/health', async (ctx) => {
+    const body: THealthResponse = {
+      status: 'ok',
+      version: deps.version,
+      database: { kind: config.database.kind, version: await databaseVersion(deps.db, config.database.kind) },
+      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+    };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  router.get('/api/public-config', (ctx) => {
+    const body: TPublicConfig = {
+      brandName: config.brand.name,
+      support: { phone: config.brand.supportPhone, email: config.brand.supportEmail, address: config.brand.supportAddress },
+      environment: config.env,
+      idleTimeoutSeconds: config.session.idleTimeoutSeconds,
+    };
+    ctx.body = body;
+  });
+
+  router.get('/simulator/messages', (ctx) => {
+    if (!config.simulatorEnabled) throw NotFoundError(messages.server.simulatorDisabled, 'simulator_disabled');
+    const to = typeof ctx.query.to === 'string' ? ctx.query.to.replace(/\D+/g, '') : undefined;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { data: deps.outbox.list(to || undefined) };
+  });
+
+  return router;
+}

@@ -1,0 +1,78 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app';
+import type { AppConfig } from './config';
+import { createDatabase, type Knex } from './db/knex';
+import { migrateToLatest } from './db/migrations';
+import { createLogger, type Logger } from './logger';
+import { createServices, type Services } from './services';
+import { SimulatorOutbox } from './simulator/outbox';
+import { APP_VERSION } from './version';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  config: AppConfig;
+  db: Knex;
+  services: Services;
+  outbox: SimulatorOutbox;
+  logger: Logger;
+  initialAdmin: { username: string; generatedPassword: string | null } | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts everything a server instance runs: database migrations, the first admin, the HTTP
+ * server and periodic maintenance. Used by main.ts and by the API and end-to-end tests.
+ */
+export async function startServer(config: AppConfig, options: { logger?: Logger } = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config);
+  const db = createDatabase(config.database);
+  if (config.database.kind === 'postgresql' && config.database.schema) {
+    await db.raw('create schema if not exists ??', [config.database.schema]);
+  }
+  const applied = await migrateToLatest(db);
+  if (applied.length) logger.info({ applied }, 'database migrated');
+
+  const outbox = new SimulatorOutbox();
+  const services = createServices({ config, db, logger, outbox });
+  const bootstrap = await services.users.ensureInitialAdmin(config.admin);
+  const initialAdmin = bootstrap.created ? { username: bootstrap.username, generatedPassword: bootstrap.generatedPassword } : null;
+
+  const app = createApp({ config, logger, db, services, outbox, version: APP_VERSION });
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(config.port, config.host, () => resolve(listening));
+    listening.once('error', reject);
+  });
+  // Keep-alive sockets must outlive a load balancer's idle timeout (commonly 60 s).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
+  const maintenance = setInterval(() => {
+    Promise.all([services.sessions.purgeExpired(), services.passwordResets.purgeOld(), services.throttles.purgeExpired()]).catch(
+      (error: unknown) => logger.warn({ err: error }, 'maintenance failed'),
+    );
+  }, 10 * 60_000);
+  maintenance.unref();
+
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    config,
+    db,
+    services,
+    outbox,
+    logger,
+    initialAdmin,
+    async close() {
+      clearInterval(maintenance);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await db.destroy();
+    },
+  };
+}

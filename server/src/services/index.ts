@@ -1,0 +1,54 @@
+import type { Knex } from 'knex';
+import type { AppConfig } from '../config';
+import type { Logger } from '../logger';
+import {
+  SimulatorPlatformMessenger,
+  UnavailablePlatformMessenger,
+  type PlatformMessenger,
+} from '../messaging/platformMessenger';
+import type { SimulatorOutbox } from '../simulator/outbox';
+import { AuditService } from './audit';
+import { LoginService } from './auth/login';
+import { PasswordResetService } from './auth/passwordResets';
+import { SessionService } from './auth/sessions';
+import { ThrottleFactory } from './throttle';
+import { UserService } from './users';
+import { WalletService } from './wallet';
+
+export interface Services {
+  audit: AuditService;
+  sessions: SessionService;
+  wallet: WalletService;
+  users: UserService;
+  login: LoginService;
+  passwordResets: PasswordResetService;
+  throttles: ThrottleFactory;
+  messenger: PlatformMessenger;
+}
+
+/** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
+export function createServices(deps: { config: AppConfig; db: Knex; logger: Logger; outbox: SimulatorOutbox }): Services {
+  const { config, db, logger, outbox } = deps;
+  const throttles = new ThrottleFactory({ db, kind: config.database.kind });
+  const audit = new AuditService({ db });
+  const sessions = new SessionService({
+    db,
+    settings: { idleTimeoutSeconds: config.session.idleTimeoutSeconds, maxAgeHours: config.session.maxAgeHours },
+  });
+  const wallet = new WalletService({ db });
+  const users = new UserService({ db, wallet, audit, sessions });
+  const messenger: PlatformMessenger = config.simulatorEnabled
+    ? new SimulatorPlatformMessenger({ outbox, senderNumber: config.platformWhatsappNumber, brandName: config.brand.name })
+    : new UnavailablePlatformMessenger();
+  const login = new LoginService({ users, throttles });
+  const passwordResets = new PasswordResetService({
+    db,
+    users,
+    sessions,
+    messenger,
+    audit,
+    throttles,
+    log: logger.child({ service: 'password-resets' }),
+  });
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger };
+}

@@ -1,0 +1,61 @@
+/**
+ * Starts a real server for a test file: SQLite in a temporary folder, or PostgreSQL (when the
+ * suite runs as api-postgres and TEST_DATABASE_URL is set) in a schema of its own, so test files
+ * run in parallel without seeing each other's data.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+import { loadConfig } from '../src/config';
+import { startServer, type RunningServer } from '../src/server';
+
+export type TestDatabaseKind = 'sqlite' | 'postgres';
+
+export function testDatabaseKind(): TestDatabaseKind {
+  return process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/** The PostgreSQL suite runs only where a database is given; it says so when it skips. */
+export const postgresUnavailable = testDatabaseKind() === 'postgres' && !process.env.TEST_DATABASE_URL;
+if (postgresUnavailable) {
+  console.warn('api-postgres: TEST_DATABASE_URL is not set, PostgreSQL API tests are skipped');
+}
+
+export const TEST_ADMIN = { username: 'root_admin', password: 'admin-password-1' } as const;
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandesh-test-'));
+  const kind = testDatabaseKind();
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    ADMIN_USERNAME: TEST_ADMIN.username,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '5' } : {}),
+    ...env,
+  });
+  const running = await startServer(config);
+  return {
+    ...running,
+    dataDir,
+    async close() {
+      await running.close();
+      if (kind === 'postgres') {
+        const admin = knexFactory({ client: 'pg', connection: process.env.TEST_DATABASE_URL });
+        await admin.raw('drop schema if exists ?? cascade', [schema]);
+        await admin.destroy();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Business constants and limits from the specification, in one place for the server and the
+ * renderer. Durations are in the unit their name says.
+ */
+
+export const BRAND_DEFAULT_NAME = 'Sandesh';
+
+export const SESSION = {
+  /** Server-enforced inactivity timeout (spec 000 §9: 10 minutes). Configurable on the server. */
+  idleTimeoutSeconds: 600,
+  /** The warning dialog opens this long before the timeout (8 minutes into 10). */
+  warningLeadSeconds: 120,
+  /** Countdown shown in the warning dialog. */
+  countdownSeconds: 120,
+  /** Client activity is reported to the server at most this often. */
+  activityDebounceMs: 5_000,
+  /** The client asks the server whether the session is alive this often. */
+  checkIntervalMs: 30_000,
+} as const;
+
+export const AUTH = {
+  passwordMinLength: 6,
+  passwordMaxLength: 128,
+  strengthMediumFrom: 6,
+  strengthStrongFrom: 10,
+  nameMinLength: 2,
+  nameMaxLength: 100,
+  usernameMinLength: 3,
+  usernameMaxLength: 50,
+  emailMaxLength: 254,
+  otpLength: 6,
+  otpTtlMinutes: 10,
+  otpMaxAttempts: 5,
+  /** After a verified OTP, the password must be reset within this window. */
+  resetWindowMinutes: 10,
+  signupPhoneMinDigits: 11,
+  signupPhoneMaxDigits: 15,
+  loginRedirectDelayMs: 500,
+  signupRedirectDelayMs: 2_000,
+  /** Wrong passwords allowed per username+IP before a block. */
+  loginFailuresPerUsername: 5,
+  /** Wrong passwords allowed per IP (all usernames) before a block. */
+  loginFailuresPerIp: 30,
+  loginFailureWindowSeconds: 15 * 60,
+  loginBlockSeconds: 15 * 60,
+  /** Forgot-password requests per username and per IP in the window. */
+  otpRequestsPerWindow: 5,
+  otpRequestWindowSeconds: 15 * 60,
+} as const;
+
+/** The example number shown in phone-format messages. */
+export const PHONE_EXAMPLE = '919876543210';
+
+export const STORAGE_KEYS = {
+  user: 'user',
+  theme: 'theme',
+} as const;
+
+export const NOTIFICATIONS = {
+  listCap: 50,
+  autoDismissMs: 4_000,
+  toastDurationMs: 5_000,
+  toastSwipeThreshold: 50,
+  /** A dismissed toast is dropped from the toast store after this long (spec 000 §4.5). */
+  dismissedToastRemoveMs: 1_000_000,
+  /** The admin notification test page auto-dismisses success and info after this long. */
+  testPageAutoDismissMs: 6_000,
+} as const;
+
+export const LAYOUT = {
+  sidebarOpenMinWidth: 1024,
+  dashboardClockRefreshMs: 60_000,
+} as const;
+
+/** Money: integer credit units of 1/10000 rupee. One credit is one rupee. */
+export const CREDIT_UNITS_PER_RUPEE = 10_000;
+
+export const USERS = {
+  /** Credits an admin-created user starts with unless the payload says otherwise. */
+  defaultCreatedUserCredits: 1000,
+  /** Credits a self-registered user starts with. */
+  signupCredits: 0,
+} as const;
+
+export const TOPUP = {
+  presets: [1, 1000, 5000, 10000],
+  minRupees: 1,
+  maxRupees: 100_000,
+  balanceRefreshAfterVerifyMs: 500,
+  walletRefreshAfterSuccessMs: 1_000,
+  reloadAfterVerifyMs: 3_000,
+} as const;
+
+export const PRICE_DEFAULTS = {
+  marketing: '0.80',
+  utility: '0.15',
+  authentication: '0.15',
+} as const;
+
+export const LOGS = {
+  retentionDays: 90,
+  cleanupHourUtc: 2,
+} as const;
+
+/** Refund, billing and support promises of the legal pages (spec 000 §4.7 and §9). */
+export const POLICY = {
+  /** A completely unused top-up may be refunded within this many days (an admin fee possible). */
+  refundWindowDays: 7,
+  /** Billing disputes must be raised within this many days of the invoice date. */
+  disputeWindowDays: 30,
+  resolutionBusinessDaysMin: 7,
+  resolutionBusinessDaysMax: 15,
+  /** Credits may expire this long after purchase when expiry is enabled (optional). */
+  creditExpiryMonths: 12,
+  supportReplyHoursMin: 24,
+  supportReplyHoursMax: 48,
+  /** Children under this age are not targeted (privacy policy). */
+  minimumUserAge: 16,
+} as const;
+
+/** Claims the public pages make (spec 000 §9, 002 §9). */
+export const CLAIMS = {
+  rating: '4.9',
+  ratingScale: 5,
+  uptimePercent: '99.9',
+  copyrightYear: 2025,
+} as const;
+
+/** The public send API (spec 002 §9, DECISIONS). */
+export const PUBLIC_API = {
+  rateLimitRequests: 100,
+  rateLimitWindowMinutes: 15,
+  /** Timeout used by the sample Python request in the docs. */
+  sampleTimeoutSeconds: 30,
+} as const;
+
+/** Template limits (spec 002 §9). */
+export const TEMPLATE_LIMITS = {
+  nameMax: 60,
+  headerTextMax: 60,
+  footerTextMax: 60,
+  buttonTextMax: 25,
+  buttonsMax: 10,
+  otpButtonTextMax: 25,
+  codeExpiryMinutesMin: 1,
+  codeExpiryMinutesMax: 90,
+  codeExpiryMinutesDefault: 10,
+  headerImageMaxMb: 5,
+  headerDocumentMaxMb: 5,
+  headerVideoMaxMb: 16,
+} as const;
+
+/** Sending limits (spec 002 §9). */
+export const SENDING = {
+  /** More recipients than this go through the bulk path. */
+  bulkThreshold: 50,
+  recipientFileMaxMb: 10,
+  sendImageMaxMb: 5,
+} as const;
+
+export const ROLES = ['user', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Routes each role lands on after login or when a public-only page is visited signed in. */
+export const ROLE_HOME: Record<Role, string> = {
+  admin: '/admin/dashboard',
+  user: '/user/dashboard',
+};
+
+/** Header name a desktop client sends so that login also returns the bearer token. */
+export const DESKTOP_CLIENT_HEADER = 'X-Client';
+export const DESKTOP_CLIENT_VALUE = 'desktop';

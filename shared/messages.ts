@@ -1,0 +1,212 @@
+/**
+ * The user-facing message catalogue. Texts quoted by the specification are reproduced exactly;
+ * the rest are the product's own words for cases the specification leaves open. Server errors
+ * and renderer screens both read from here so that they always say the same thing.
+ *
+ * Placeholders are written `{name}` and filled with `fillMessage`.
+ */
+import { AUTH, PHONE_EXAMPLE } from './constants';
+
+export const messages = {
+  common: {
+    networkError: 'Network error occurred',
+    networkErrorRetry: 'Network error. Please try again.',
+    unknownError: 'Unknown error',
+    loading: 'Loading...',
+    pageNotFound: 'Page not found',
+    goBack: 'Go back',
+    connectingGateway: 'Connecting to SMS Gateway...',
+    accessDenied: 'Access Denied',
+    accessDeniedBody:
+      'You do not have permission to access the admin area. Please contact your administrator if you believe this is a mistake.',
+    accessDeniedRedirect: 'Redirecting you to your dashboard...',
+    failedToConnect: 'Failed to connect to server',
+  },
+
+  validation: {
+    nameRequired: 'Name is required',
+    nameMin: 'Name must be at least 2 characters',
+    nameMax: 'Name must be at most 100 characters',
+    emailRequired: 'Email is required',
+    emailInvalid: 'Please enter a valid email address',
+    emailInvalidAdmin: 'Invalid email format',
+    usernameRequired: 'Username is required',
+    usernameMin: 'Username must be at least 3 characters',
+    usernameMax: 'Username must be at most 50 characters',
+    usernameChars: 'Username can only contain letters, numbers, and underscores',
+    passwordRequired: 'Password is required',
+    passwordMin: 'Password must be at least 6 characters long',
+    passwordMax: 'Password must be at most 128 characters',
+    confirmPasswordRequired: 'Please confirm your password',
+    passwordsDoNotMatch: 'Passwords do not match',
+    bothPasswordsRequired: 'Both password fields are required',
+    signupPhoneFormat: `Please enter phone number as: country code + number (e.g., ${PHONE_EXAMPLE})`,
+    usernameAndPhoneRequired: 'Username and phone number are required',
+    otpRequired: 'OTP is required',
+    otpFormat: `OTP must be ${AUTH.otpLength} digits`,
+    creditBalanceNegative: 'Credit balance cannot be negative',
+    creditBalanceInvalid: 'Credit balance must be a number',
+    roleInvalid: 'Role must be user or admin',
+    whatsappNumberInvalid: 'Invalid WhatsApp number format',
+    invalidRequest: 'Invalid request',
+    invalidJson: 'The request body is not valid JSON',
+    bodyTooLarge: 'The request body is too large',
+    invalidId: 'Invalid id',
+  },
+
+  passwordStrength: {
+    weak: 'Weak',
+    medium: 'Medium',
+    strong: 'Strong',
+  },
+
+  auth: {
+    loginSuccess: 'Login successful! Redirecting to dashboard...',
+    loginFailed: 'Login failed',
+    invalidCredentials: 'Invalid username or password',
+    tooManyLoginAttempts: 'Too many failed login attempts. Please try again in {minutes} minutes.',
+    signupSuccess: 'Account created successfully! Please login to continue.',
+    signupFailed: 'An error occurred during signup',
+    usernameTaken: 'Username is already taken',
+    emailTaken: 'An account with this email already exists',
+    logoutSuccess: 'Logged out successfully',
+    authenticationRequired: 'Authentication required. Please login.',
+    sessionExpired: 'Your session has expired due to inactivity. Please login again.',
+    adminRequired: 'Admin access required',
+    userOnly: 'This action is only available to regular users',
+    profileUpdated: 'Profile updated successfully',
+    profileUpdateFailed: 'Failed to update profile',
+    activityRecorded: 'Session extended',
+    otpSent: 'OTP sent to your WhatsApp number',
+    otpSendFailed: 'Failed to send OTP',
+    otpInvalid: 'Invalid OTP',
+    otpVerifyFailed: 'OTP verification failed',
+    otpExpired: 'OTP has expired. Please request a new one.',
+    otpTooManyAttempts: 'Too many incorrect attempts. Please request a new OTP.',
+    otpTooManyRequests: 'Too many OTP requests. Please try again in {minutes} minutes.',
+    otpVerified: 'OTP verified. You can now reset your password.',
+    otpMessage: '{code} is your {brand} verification code. It expires in {minutes} minutes. Do not share it with anyone.',
+    resetNotAllowed: 'Please verify the OTP sent to your WhatsApp number before resetting your password.',
+    resetSuccess: 'Password reset successfully. Please login with your new password.',
+    resetFailed: 'Password reset failed',
+    accountDisabled: 'This account has been disabled. Please contact support.',
+  },
+
+  session: {
+    warningTitle: 'Session Timeout Warning',
+    warningSubtitle: 'Your session will expire due to inactivity',
+    timeRemaining: 'Time remaining',
+    warningCountdown: 'You will be automatically logged out in {time} due to inactivity.',
+    warningHint: 'Click "Stay Logged In" to continue your session, or you\'ll be redirected to the login page.',
+    confirmFallback: 'Your session will expire in {minutes} minutes due to inactivity. Click OK to stay logged in.',
+    stayLoggedIn: 'Stay Logged In',
+    logoutNow: 'Logout Now',
+  },
+
+  profile: {
+    creditHistoryEmpty: 'No credit history available',
+    creditHistoryLoadFailed: 'Failed to load credit history',
+    creditHistoryNetworkError: 'Network error while loading credit history',
+    usernameLocked: 'Username cannot be changed',
+    phoneLocked: 'Contact support to change your phone number',
+  },
+
+  wallet: {
+    title: 'Wallet Top-Up',
+    refreshBalance: 'Refresh Balance',
+    processing: 'Processing...',
+    processingPayment: 'Processing payment...',
+    processingPaymentDescription: 'Please complete the payment in the Razorpay window.',
+    amountMin: 'Amount must be at least ₹1',
+    amountMax: 'Amount cannot exceed ₹100,000',
+    amountHelper: 'Enter amount between ₹1 and ₹1,00,000 credits',
+    creditsAdded: 'Credits added successfully!',
+    paymentFailedPrefix: 'Payment failed: ',
+    orderFailed: 'Failed to create payment order',
+    verificationFailedPrefix: 'Payment verification failed: ',
+    verificationFailed: 'Payment verification failed',
+    scriptLoadFailed: 'Failed to load the Razorpay checkout script',
+  },
+
+  layout: {
+    footerTagline: 'WhatsApp Business Platform',
+    footerPoweredBy: 'Powered by WhatsApp Business API',
+    subtitleDashboard: "Here's what's happening with your WhatsApp campaigns today.",
+    subtitleTemplates: 'Create, edit, and manage your message templates.',
+    subtitleWhatsappBulk: 'Send bulk messages to multiple recipients.',
+    subtitleUsers: 'Manage user accounts and permissions.',
+    subtitleAdminDefault: 'Admin Panel',
+    subtitleUserDefault: 'WhatsApp Business Platform',
+    profileSettings: 'Profile Settings',
+    billingAndCredits: 'Billing & Credits',
+    signOut: 'Sign out',
+  },
+
+  admin: {
+    fetchDataFailed: 'Failed to fetch data',
+    loadDataFailed: 'Failed to load data',
+    deleteUserFailed: 'Failed to delete user',
+    createUserFailed: 'Failed to create user',
+    userCreated: 'User created successfully',
+    userDeleted: 'User deleted successfully',
+    userNotFound: 'User not found',
+    cannotDeleteSelf: 'You cannot delete your own account',
+    cannotDeleteLastAdmin: 'The last administrator cannot be deleted',
+    notConfigured: 'Not configured',
+    configured: 'Configured',
+  },
+
+  publicSite: {
+    signIn: 'Sign In',
+    getStarted: 'Get Started',
+    toggleTheme: 'Toggle theme',
+    home: 'Home',
+    docs: 'Docs',
+    contact: 'Contact',
+    features: 'Features',
+    privacyPolicy: 'Privacy Policy',
+    refundPolicy: 'Refund & Cancellation Policy',
+    terms: 'Terms & Conditions',
+    support: 'Support',
+    lastUpdated: 'Last updated: {date}',
+    jumpToSection: 'Jump to section',
+    backToHome: 'Back to Home',
+    copyright: '© {year} {brand}. All rights reserved.',
+    upToDate: 'Up to Date',
+    supportReplyTime: 'Our support team replies within 24 to 48 hours.',
+    docsQuickStart: 'Quick Start Guide',
+    docsApiReference: 'API Reference',
+    docsTemplates: 'Templates Guide',
+    docsWebhooks: 'Webhook Setup',
+    docsSdks: 'SDK & Libraries',
+    docsSupport: 'Support & FAQ',
+    copy: 'Copy',
+    copied: 'Copied',
+    illustrative: 'Illustrative figures',
+  },
+
+  app: {
+    loadingApp: 'Loading {brand}...',
+    otpSentTo: 'Enter the {length}-digit code sent to your WhatsApp number ending in {last4}.',
+    noCampaignsYet: 'No campaigns sent yet',
+    dismiss: 'Dismiss',
+    greetingMorning: 'Good morning',
+    greetingAfternoon: 'Good afternoon',
+    greetingEvening: 'Good evening',
+  },
+
+  server: {
+    notFound: 'Not found',
+    routeNotFound: 'API route not found',
+    internal: 'Something went wrong on our side. Please try again.',
+    tooManyRequests: 'Too many requests. Please try again later.',
+    simulatorDisabled: 'The simulator is not available in production mode',
+  },
+} as const;
+
+/** Fills `{name}` placeholders. Unknown placeholders are left as they are. */
+export function fillMessage(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in values ? String(values[key]) : whole,
+  );
+}
