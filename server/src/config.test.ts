@@ -48,3 +48,15 @@ describe('loadConfig', () => {
     expect(describeConfig().every((v) => v.doc.length > 10)).toBe(true);
   });
 });
+
+describe('README configuration table', () => {
+  it('lists every variable with its default', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const { name, defaultValue } of describeConfig()) {
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+      expect(row, `README row for ${name}`).toBeDefined();
+      if (defaultValue) expect(row).toContain(`\`${defaultValue}\``);
+    }
+  });
+});

@@ -35,7 +35,7 @@ const postgresUrl = z
 const variables = {
   NODE_ENV: {
     schema: z.enum(['development', 'test', 'production'], { error: 'must be development, test or production' }).default('development'),
-    doc: 'Mode. `production` turns off the simulator outbox and sandbox helpers and sets Secure cookies.',
+    doc: 'Mode. `production` turns the simulator off for good and sets Secure cookies.',
   },
   HOST: { schema: z.string().min(1).default('0.0.0.0'), doc: 'Address the HTTP server listens on.' },
   PORT: { schema: port.default(3000), doc: 'Port the HTTP server listens on (0 picks a free port).' },

@@ -1,0 +1,161 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createSettingsStore,
+  DEFAULT_SERVER_URL,
+  resolveDefaultServerUrl,
+  SETTINGS_FILE,
+  ZServerUrl,
+} from './settings';
+
+describe('ZServerUrl', () => {
+  it('normalises to the origin', () => {
+    expect(ZServerUrl.parse('https://Sandesh.Example.com/')).toBe('https://sandesh.example.com');
+    expect(ZServerUrl.parse('  http://127.0.0.1:3000  ')).toBe('http://127.0.0.1:3000');
+    expect(ZServerUrl.parse('https://sandesh.example.com:443')).toBe('https://sandesh.example.com');
+    expect(ZServerUrl.parse('http://[::1]:8080')).toBe('http://[::1]:8080');
+  });
+
+  it('refuses schemes other than http and https', () => {
+    for (const value of ['ftp://example.com', 'file:///etc/passwd', 'javascript:alert(1)', 'app://sandesh', 'ws://example.com']) {
+      expect(ZServerUrl.safeParse(value).success, value).toBe(false);
+    }
+  });
+
+  it('accepts plain http only for this computer', () => {
+    for (const value of ['http://localhost:3000', 'http://127.0.0.1', 'http://127.1.2.3:8080', 'http://[::1]:3000', 'http://app.localhost']) {
+      expect(ZServerUrl.safeParse(value).success, value).toBe(true);
+    }
+    for (const value of ['http://10.0.0.5:3000', 'http://sandesh.example.com', 'http://192.168.1.20', 'http://localhost.evil.com', 'http://127.0.0.1.evil.com']) {
+      const result = ZServerUrl.safeParse(value);
+      expect(result.success, value).toBe(false);
+      expect(result.error?.issues[0]?.message, value).toMatch(/^Use https:\/\//);
+    }
+  });
+
+  it('refuses credentials, paths, queries and fragments', () => {
+    for (const value of [
+      'https://user:pw@example.com',
+      'https://user@example.com',
+      'https://example.com/api',
+      'https://example.com/?x=1',
+      'https://example.com/#top',
+    ]) {
+      expect(ZServerUrl.safeParse(value).success, value).toBe(false);
+    }
+  });
+
+  it('refuses non-strings, blanks, junk and over-long input', () => {
+    for (const value of [undefined, null, 42, {}, '', '   ', 'example.com', 'http://', `https://${'a'.repeat(2050)}.com`]) {
+      expect(ZServerUrl.safeParse(value).success, String(value)).toBe(false);
+    }
+  });
+
+  it('explains what is wrong', () => {
+    const result = ZServerUrl.safeParse('https://example.com/api');
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('The server URL must not contain a path, query or fragment');
+  });
+});
+
+describe('resolveDefaultServerUrl', () => {
+  it('uses 127.0.0.1:3000 when nothing is set', () => {
+    expect(resolveDefaultServerUrl({})).toEqual({ url: DEFAULT_SERVER_URL });
+    expect(resolveDefaultServerUrl({ SANDESH_SERVER_URL: '  ' })).toEqual({ url: DEFAULT_SERVER_URL });
+  });
+
+  it('takes SANDESH_SERVER_URL, normalised', () => {
+    expect(resolveDefaultServerUrl({ SANDESH_SERVER_URL: 'https://Api.Example.in/' })).toEqual({
+      url: 'https://api.example.in',
+    });
+  });
+
+  it('ignores an invalid SANDESH_SERVER_URL with a warning', () => {
+    const result = resolveDefaultServerUrl({ SANDESH_SERVER_URL: 'ftp://example.com' });
+    expect(result.url).toBe(DEFAULT_SERVER_URL);
+    expect(result.warning).toContain('SANDESH_SERVER_URL ignored');
+  });
+});
+
+describe('createSettingsStore', () => {
+  let dir: string;
+  let warnings: string[];
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'sandesh-settings-'));
+    warnings = [];
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const store = (env: Record<string, string> = {}, directory = dir) =>
+    createSettingsStore({ dir: directory, env, onWarning: (message) => warnings.push(message) });
+
+  it('answers the default before anything is saved', async () => {
+    expect(await store().getServerUrl()).toBe(DEFAULT_SERVER_URL);
+  });
+
+  it('answers the environment override before anything is saved', async () => {
+    expect(await store({ SANDESH_SERVER_URL: 'https://sandesh.example.com' }).getServerUrl()).toBe(
+      'https://sandesh.example.com',
+    );
+  });
+
+  it('saves the normalised URL as JSON and reads it back in a new store', async () => {
+    expect(await store().setServerUrl('HTTPS://Sandesh.Example.com/')).toBe('https://sandesh.example.com');
+    const saved = JSON.parse(await readFile(path.join(dir, SETTINGS_FILE), 'utf8')) as unknown;
+    expect(saved).toEqual({ serverUrl: 'https://sandesh.example.com' });
+    expect(await store().getServerUrl()).toBe('https://sandesh.example.com');
+  });
+
+  it('lets a saved choice win over the environment', async () => {
+    await store().setServerUrl('https://mine.example.com');
+    expect(await store({ SANDESH_SERVER_URL: 'https://env.example.com' }).getServerUrl()).toBe(
+      'https://mine.example.com',
+    );
+  });
+
+  it('creates the directory on first save', async () => {
+    const nested = path.join(dir, 'a', 'b');
+    await store({}, nested).setServerUrl('https://10.0.0.5:3000');
+    expect(await store({}, nested).getServerUrl()).toBe('https://10.0.0.5:3000');
+  });
+
+  it('rejects an invalid URL and keeps the saved one', async () => {
+    const settings = store();
+    await settings.setServerUrl('https://good.example.com');
+    await expect(settings.setServerUrl('file:///etc/passwd')).rejects.toThrow(/http:\/\/ or https:\/\//);
+    expect(await settings.getServerUrl()).toBe('https://good.example.com');
+  });
+
+  it('keeps unknown keys of the file when saving', async () => {
+    await writeFile(path.join(dir, SETTINGS_FILE), JSON.stringify({ future: { a: 1 }, serverUrl: 'http://x.test' }));
+    await store().setServerUrl('https://y.example.com');
+    const saved = JSON.parse(await readFile(path.join(dir, SETTINGS_FILE), 'utf8')) as unknown;
+    expect(saved).toEqual({ future: { a: 1 }, serverUrl: 'https://y.example.com' });
+  });
+
+  it('falls back when the file is corrupt or holds an invalid URL', async () => {
+    await writeFile(path.join(dir, SETTINGS_FILE), '{ not json');
+    expect(await store().getServerUrl()).toBe(DEFAULT_SERVER_URL);
+    await writeFile(path.join(dir, SETTINGS_FILE), JSON.stringify({ serverUrl: 'javascript:alert(1)' }));
+    expect(await store().getServerUrl()).toBe(DEFAULT_SERVER_URL);
+    await writeFile(path.join(dir, SETTINGS_FILE), JSON.stringify(['an', 'array']));
+    expect(await store().getServerUrl()).toBe(DEFAULT_SERVER_URL);
+    expect(warnings.length).toBe(3);
+  });
+
+  it('keeps the last of several quick saves', async () => {
+    const settings = store();
+    await Promise.all([
+      settings.setServerUrl('https://one.example.com'),
+      settings.setServerUrl('https://two.example.com'),
+      settings.setServerUrl('https://three.example.com'),
+    ]);
+    expect(await store().getServerUrl()).toBe('https://three.example.com');
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The desktop app's own settings (today: which server it talks to), kept as JSON in a directory
+ * passed in: `app.getPath('userData')` in production, a temporary directory in tests.
+ *
+ * Resolution order of the server URL: the saved setting, else `SANDESH_SERVER_URL`, else
+ * `http://127.0.0.1:3000` (the server's `npm start` default). A saved choice wins over the
+ * environment because the user made it in the app on purpose.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';
+export const SERVER_URL_ENV = 'SANDESH_SERVER_URL';
+export const SETTINGS_FILE = 'settings.json';
+const MAX_SERVER_URL_LENGTH = 2048;
+
+/**
+ * True for hosts on this computer. Plain http is accepted only for them: the renderer runs on the
+ * secure `app://` scheme, so Chromium blocks requests to other http origins as mixed content, and
+ * the session token must not cross a network in clear text anyway.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(host)
+  );
+}
+
+/**
+ * A server URL as the user may type it: https (or http on this computer), a host, no credentials,
+ * no path beyond `/`, no query or fragment. Parses to the normalised origin
+ * (`https://example.com`, lower-case host, default port dropped). A path is refused rather than
+ * dropped: a server mounted under a path would otherwise be silently replaced by the host's root.
+ */
+export const ZServerUrl = z
+  .string({ error: 'The server URL must be text' })
+  .trim()
+  .min(1, { error: 'Enter the server URL' })
+  .max(MAX_SERVER_URL_LENGTH, { error: 'The server URL is too long' })
+  .transform((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Enter a valid URL, e.g. https://sandesh.example.com' });
+      return z.NEVER;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      ctx.addIssue({ code: 'custom', message: 'The server URL must start with http:// or https://' });
+      return z.NEVER;
+    }
+    if (url.hostname === '') {
+      ctx.addIssue({ code: 'custom', message: 'The server URL needs a host name' });
+      return z.NEVER;
+    }
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      ctx.addIssue({ code: 'custom', message: 'Use https:// for a server on another computer (http:// only for this one)' });
+      return z.NEVER;
+    }
+    if (url.username !== '' || url.password !== '') {
+      ctx.addIssue({ code: 'custom', message: 'The server URL must not contain a user name or password' });
+      return z.NEVER;
+    }
+    if (url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+      ctx.addIssue({ code: 'custom', message: 'The server URL must not contain a path, query or fragment' });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+/** The settings file. Unknown keys are kept so that an older app does not erase a newer one's. */
+const ZSettingsFile = z.looseObject({ serverUrl: z.unknown().optional() });
+
+/** First issue's message: what the bridge answers in `{ok: false, error}`. */
+export function firstIssueMessage(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'Invalid input';
+}
+
+/**
+ * The URL used when nothing is saved. An invalid `SANDESH_SERVER_URL` is ignored (with a warning
+ * for the log) rather than stopping a desktop app at launch.
+ */
+export function resolveDefaultServerUrl(env: Readonly<Record<string, string | undefined>>): {
+  url: string;
+  warning?: string;
+} {
+  const fromEnv = env[SERVER_URL_ENV];
+  if (fromEnv === undefined || fromEnv.trim() === '') return { url: DEFAULT_SERVER_URL };
+  const parsed = ZServerUrl.safeParse(fromEnv);
+  if (parsed.success) return { url: parsed.data };
+  return {
+    url: DEFAULT_SERVER_URL,
+    warning: `${SERVER_URL_ENV} ignored (${firstIssueMessage(parsed.error)}); using ${DEFAULT_SERVER_URL}`,
+  };
+}
+
+export interface SettingsStore {
+  /** The normalised server origin the app talks to. */
+  getServerUrl(): Promise<string>;
+  /** Validates, normalises and saves; resolves to the saved origin. Rejects with a ZodError when invalid. */
+  setServerUrl(input: unknown): Promise<string>;
+}
+
+export interface SettingsStoreOptions {
+  /** Directory holding settings.json; created on first save. */
+  dir: string;
+  /** Environment to read SANDESH_SERVER_URL from; defaults to process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Receives non-fatal problems (invalid env, unreadable file) for the log. */
+  onWarning?: (message: string) => void;
+}
+
+export function createSettingsStore(options: SettingsStoreOptions): SettingsStore {
+  const filePath = path.join(options.dir, SETTINGS_FILE);
+  const warn = options.onWarning ?? (() => undefined);
+  const fallback = resolveDefaultServerUrl(options.env ?? process.env);
+  if (fallback.warning) warn(fallback.warning);
+  // Saves run one after another so that two quick changes cannot interleave their renames.
+  let writes: Promise<unknown> = Promise.resolve();
+
+  async function readSettingsFile(): Promise<Record<string, unknown>> {
+    let text: string;
+    try {
+      text = await readFile(filePath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        warn(`Could not read ${filePath}: ${String(error)}`);
+      }
+      return {};
+    }
+    try {
+      const parsed = ZSettingsFile.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // fall through: a corrupt file must not keep the app from starting
+    }
+    warn(`Ignoring unreadable settings file ${filePath}`);
+    return {};
+  }
+
+  return {
+    async getServerUrl() {
+      const saved = (await readSettingsFile()).serverUrl;
+      if (saved === undefined) return fallback.url;
+      const parsed = ZServerUrl.safeParse(saved);
+      if (parsed.success) return parsed.data;
+      warn(`Ignoring invalid saved server URL in ${filePath}`);
+      return fallback.url;
+    },
+
+    async setServerUrl(input) {
+      const serverUrl = ZServerUrl.parse(input);
+      const save = writes.then(async () => {
+        const current = await readSettingsFile();
+        await mkdir(options.dir, { recursive: true });
+        // Write-then-rename so a crash mid-write never leaves a truncated settings file.
+        const temporary = `${filePath}.${process.pid}.tmp`;
+        await writeFile(temporary, `${JSON.stringify({ ...current, serverUrl }, null, 2)}\n`, {
+          encoding: 'utf8',
+          mode: 0o600,
+        });
+        await rename(temporary, filePath);
+      });
+      writes = save.catch(() => undefined);
+      await save;
+      return serverUrl;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import axios, { type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
+import { DESKTOP_CLIENT_HEADER, DESKTOP_CLIENT_VALUE } from '@shared/constants';
+import { platform } from '../platform';
+import { toApiError } from './errors';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /**
+     * A 401 from this call is an expected answer (wrong password, "no session yet"), not a sign
+     * that the session ended: do not run the unauthorized handler.
+     */
+    skipUnauthorizedHandler?: boolean;
+  }
+}
+
+type UnauthorizedHandler = () => void;
+
+let unauthorizedHandler: UnauthorizedHandler | null = null;
+/** Desktop only: the bearer token (the web sends its httpOnly cookie instead). */
+let authToken: string | null = null;
+
+/** The session layer decides what a 401 means for the app; the client only reports it. */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): void {
+  unauthorizedHandler = handler;
+}
+
+export function setAuthToken(token: string | null): void {
+  authToken = token;
+}
+
+export const http = axios.create({
+  headers: { Accept: 'application/json' },
+  withCredentials: platform.kind === 'web',
+  timeout: 30_000,
+});
+
+http.interceptors.request.use(async (config: InternalAxiosRequestConfig) => {
+  config.baseURL = await platform.serverUrl();
+  if (platform.kind === 'desktop') {
+    config.headers.set(DESKTOP_CLIENT_HEADER, DESKTOP_CLIENT_VALUE);
+    if (authToken) config.headers.set('Authorization', `Bearer ${authToken}`);
+  }
+  return config;
+});
+
+http.interceptors.response.use(
+  (response) => response,
+  (error: unknown) => {
+    const apiError = toApiError(error);
+    const config: AxiosRequestConfig | undefined = axios.isAxiosError(error) ? error.config : undefined;
+    if (apiError.status === 401 && !config?.skipUnauthorizedHandler) unauthorizedHandler?.();
+    return Promise.reject(apiError);
+  },
+);
+
+export async function apiGet<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
+  return (await http.get<T>(url, config)).data;
+}
+
+export async function apiPost<T>(url: string, body?: unknown, config?: AxiosRequestConfig): Promise<T> {
+  return (await http.post<T>(url, body, config)).data;
+}
+
+export async function apiPut<T>(url: string, body?: unknown, config?: AxiosRequestConfig): Promise<T> {
+  return (await http.put<T>(url, body, config)).data;
+}
+
+export async function apiDelete<T>(url: string, config?: AxiosRequestConfig): Promise<T> {
+  return (await http.delete<T>(url, config)).data;
+}
+
+export { ApiError, errorText, serverFieldErrors, toApiError } from './errors';

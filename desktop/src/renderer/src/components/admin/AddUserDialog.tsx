@@ -1,0 +1,190 @@
+import { UserPlus } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { PHONE_EXAMPLE, ROLES, USERS, type Role } from '@shared/constants';
+import { messages } from '@shared/messages';
+import { ZCreateUserRequest } from '@shared/schemas/admin';
+import { errorText, serverFieldErrors } from '../../api/client';
+import { parseCreditInput } from '../../lib/adminUsers';
+import { cn } from '../../lib/cn';
+import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
+import { Alert } from '../ui/alert';
+import { Button } from '../ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
+import { FieldShell, PasswordField, TextField } from '../ui/form-field';
+import { Spinner } from '../ui/spinner';
+import { useCreateUser } from './useAdminData';
+
+interface AddUserForm {
+  name: string;
+  email: string;
+  username: string;
+  password: string;
+  phoneNumber: string;
+  role: Role;
+  creditBalance: string;
+}
+
+const emptyForm: AddUserForm = {
+  name: '',
+  email: '',
+  username: '',
+  password: '',
+  phoneNumber: '',
+  role: 'user',
+  creditBalance: String(USERS.defaultCreatedUserCredits),
+};
+
+export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const createUser = useCreateUser();
+  const [form, setForm] = useState<AddUserForm>(emptyForm);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [error, setError] = useState('');
+
+  const handleOpenChange = (next: boolean) => {
+    if (!next) {
+      setForm(emptyForm);
+      setFieldErrors({});
+      setError('');
+      createUser.reset();
+    }
+    onOpenChange(next);
+  };
+
+  const handleChange = (field: keyof AddUserForm) => (value: string) => {
+    setForm((current) => ({ ...current, [field]: value }));
+    setFieldErrors((errors) => withoutField(errors, field));
+  };
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError('');
+    const payload = {
+      name: form.name,
+      email: form.email,
+      username: form.username,
+      password: form.password,
+      phoneNumber: form.phoneNumber,
+      role: form.role,
+      creditBalance: parseCreditInput(form.creditBalance),
+    };
+    const validation = validateForm(ZCreateUserRequest, payload);
+    if (!validation.ok) {
+      setFieldErrors(validation.errors);
+      return;
+    }
+    try {
+      await createUser.mutateAsync(validation.data);
+      toast.success(messages.admin.userCreated);
+      handleOpenChange(false);
+    } catch (caught) {
+      const text = errorText(caught, messages.admin.createUserFailed);
+      setError(text);
+      setFieldErrors(serverFieldErrors(caught));
+      toast.error(text);
+    }
+  };
+
+  const busy = createUser.isPending;
+
+  return (
+    <Dialog open={open} onOpenChange={handleOpenChange}>
+      <DialogContent className="max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Add User</DialogTitle>
+          <DialogDescription>Create an account. The user can sign in at once with these details.</DialogDescription>
+        </DialogHeader>
+        <form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
+          {error ? <Alert tone="error">{error}</Alert> : null}
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField
+              id="add-user-name"
+              label="Full Name"
+              value={form.name}
+              error={fieldErrors.name}
+              disabled={busy}
+              onChange={(e) => handleChange('name')(e.target.value)}
+            />
+            <TextField
+              id="add-user-email"
+              label="Email"
+              type="email"
+              value={form.email}
+              error={fieldErrors.email}
+              disabled={busy}
+              onChange={(e) => handleChange('email')(e.target.value)}
+            />
+            <TextField
+              id="add-user-username"
+              label="Username"
+              autoComplete="off"
+              value={form.username}
+              error={fieldErrors.username}
+              disabled={busy}
+              onChange={(e) => handleChange('username')(e.target.value)}
+            />
+            <PasswordField
+              id="add-user-password"
+              label="Password"
+              autoComplete="new-password"
+              value={form.password}
+              error={fieldErrors.password}
+              disabled={busy}
+              onChange={(e) => handleChange('password')(e.target.value)}
+            />
+            <TextField
+              id="add-user-phone"
+              label="Phone Number"
+              inputMode="numeric"
+              placeholder={PHONE_EXAMPLE}
+              value={form.phoneNumber}
+              error={fieldErrors.phoneNumber}
+              disabled={busy}
+              onChange={(e) => handleChange('phoneNumber')(e.target.value)}
+            />
+            <FieldShell id="add-user-role" label="Role" error={fieldErrors.role}>
+              <select
+                id="add-user-role"
+                value={form.role}
+                disabled={busy}
+                aria-invalid={Boolean(fieldErrors.role) || undefined}
+                onChange={(e) => handleChange('role')(e.target.value)}
+                className={cn(
+                  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900',
+                  'focus-visible:border-emerald-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500/30',
+                  'dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100',
+                  fieldErrors.role && 'border-red-500',
+                )}
+              >
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {role === 'admin' ? 'Admin' : 'User'}
+                  </option>
+                ))}
+              </select>
+            </FieldShell>
+            <TextField
+              id="add-user-credits"
+              label="Initial Credits"
+              inputMode="numeric"
+              value={form.creditBalance}
+              error={fieldErrors.creditBalance}
+              hint="Whole credits; one credit is ₹1."
+              disabled={busy}
+              onChange={(e) => handleChange('creditBalance')(e.target.value)}
+            />
+          </div>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => handleOpenChange(false)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? <Spinner className="text-current" /> : <UserPlus aria-hidden="true" />}
+              Create User
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { navFor } from './navItems';
+
+describe('navFor', () => {
+  it('gives users the seven user screens in the spec order', () => {
+    expect(navFor('user', 'sidebar').map((item) => item.to)).toEqual([
+      '/user/dashboard',
+      '/user/whatsapp-bulk',
+      '/user/api-management',
+      '/user/customize-message',
+      '/user/templates',
+      '/user/manage-reports',
+      '/user/profile',
+    ]);
+    expect(navFor('user', 'drawer')).toEqual(navFor('user', 'sidebar'));
+  });
+
+  it('leaves Pricing out of the admin drawer only', () => {
+    expect(navFor('admin', 'sidebar').map((item) => item.to)).toContain('/admin/pricing');
+    expect(navFor('admin', 'drawer').map((item) => item.to)).toEqual([
+      '/admin/dashboard',
+      '/admin/users',
+      '/admin/logs',
+      '/admin/profile',
+    ]);
+  });
+});

@@ -1,0 +1,50 @@
+import {
+  BarChart3,
+  Code2,
+  FileSpreadsheet,
+  FileText,
+  IndianRupee,
+  LayoutDashboard,
+  ScrollText,
+  Send,
+  UserCircle,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
+import type { Role } from '@shared/constants';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+  /** False for entries the mobile drawer leaves out (spec 000 §2.6: admin Pricing). */
+  inDrawer?: boolean;
+}
+
+/** Spec 000 §2.6, in the spec's order. */
+export const userNav: readonly NavItem[] = [
+  { to: '/user/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { to: '/user/whatsapp-bulk', label: 'WhatsApp Quick Send', icon: Send },
+  { to: '/user/api-management', label: 'API Management', icon: Code2 },
+  { to: '/user/customize-message', label: 'Customize Message', icon: FileSpreadsheet },
+  { to: '/user/templates', label: 'Templates', icon: FileText },
+  { to: '/user/manage-reports', label: 'Manage Reports', icon: BarChart3 },
+  { to: '/user/profile', label: 'Profile', icon: UserCircle },
+];
+
+export const adminNav: readonly NavItem[] = [
+  { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { to: '/admin/users', label: 'Users', icon: Users },
+  { to: '/admin/logs', label: 'Log Management', icon: ScrollText },
+  { to: '/admin/pricing', label: 'Pricing Management', icon: IndianRupee, inDrawer: false },
+  { to: '/admin/profile', label: 'Profile', icon: UserCircle },
+];
+
+export function navFor(role: Role, place: 'sidebar' | 'drawer'): readonly NavItem[] {
+  const items = role === 'admin' ? adminNav : userNav;
+  return place === 'drawer' ? items.filter((item) => item.inDrawer !== false) : items;
+}
+
+export function roleLabel(role: Role): string {
+  return role === 'admin' ? 'Admin' : 'User';
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { headerText } from './headerTitles';
+
+describe('headerText', () => {
+  it('titles the dashboards of both roles and the legacy /dashboard', () => {
+    for (const path of ['/user/dashboard', '/admin/dashboard', '/dashboard']) {
+      expect(headerText(path, false)).toEqual({
+        title: 'Dashboard',
+        subtitle: "Here's what's happening with your WhatsApp campaigns today.",
+      });
+    }
+  });
+
+  it('titles templates, bulk messaging and user management with their subtitles', () => {
+    expect(headerText('/user/templates/create', false)).toEqual({
+      title: 'Templates',
+      subtitle: 'Create, edit, and manage your message templates.',
+    });
+    expect(headerText('/user/whatsapp-bulk', false)).toEqual({
+      title: 'WhatsApp Bulk Messaging',
+      subtitle: 'Send bulk messages to multiple recipients.',
+    });
+    expect(headerText('/admin/users', true)).toEqual({
+      title: 'User Management',
+      subtitle: 'Manage user accounts and permissions.',
+    });
+  });
+
+  it('does not mistake /user for /users', () => {
+    expect(headerText('/user/profile', false).title).toBe('Dashboard');
+  });
+
+  it('falls back to Dashboard with a role-dependent subtitle', () => {
+    expect(headerText('/admin/profile', true)).toEqual({ title: 'Dashboard', subtitle: 'Admin Panel' });
+    expect(headerText('/profile', false)).toEqual({ title: 'Dashboard', subtitle: 'WhatsApp Business Platform' });
+  });
+});

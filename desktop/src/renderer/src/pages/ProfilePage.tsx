@@ -1,0 +1,290 @@
+import { useQuery } from '@tanstack/react-query';
+import { History, Pencil, Save, ShieldCheck, UserRound, Wallet, X } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { messages } from '@shared/messages';
+import { formatRupees } from '@shared/money';
+import { ZUpdateProfileRequest } from '@shared/schemas/auth';
+import type { TUser } from '@shared/types';
+import { authApi } from '../api/auth';
+import { errorText, serverFieldErrors } from '../api/client';
+import { creditKeys, creditsApi, type TCreditHistoryEntry } from '../api/credits';
+import { Avatar } from '../components/layout/UserCard';
+import { Alert } from '../components/ui/alert';
+import { Badge } from '../components/ui/badge';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
+import { TextField } from '../components/ui/form-field';
+import { Spinner } from '../components/ui/spinner';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
+import { cn } from '../lib/cn';
+import { formatCreditAmount, formatCreditType, formatPhoneForDisplay, isCreditType } from '../lib/format';
+import { validateForm, withoutField, type FieldErrors } from '../lib/forms';
+import { useSessionStore } from '../stores/sessionStore';
+
+const p = messages.profile;
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'long' });
+
+function formatDate(value: string, format: Intl.DateTimeFormat): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : format.format(date);
+}
+
+function PersonalInfo({ user }: { user: TUser }) {
+  const setUser = useSessionStore((state) => state.setUser);
+  const refreshUser = useSessionStore((state) => state.refreshUser);
+  const [isEditing, setIsEditing] = useState(false);
+  const [form, setForm] = useState({ name: user.name, email: user.email });
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [error, setError] = useState('');
+  const [isSaving, setIsSaving] = useState(false);
+
+  const handleEdit = () => {
+    setForm({ name: user.name, email: user.email });
+    setIsEditing(true);
+  };
+
+  const handleCancel = () => {
+    setForm({ name: user.name, email: user.email });
+    setFieldErrors({});
+    setError('');
+    setIsEditing(false);
+  };
+
+  const handleChange = (field: 'name' | 'email') => (value: string) => {
+    setForm((current) => ({ ...current, [field]: value }));
+    setFieldErrors((errors) => withoutField(errors, field));
+  };
+
+  const handleSave = async (event: FormEvent) => {
+    event.preventDefault();
+    const validation = validateForm(ZUpdateProfileRequest, form);
+    if (!validation.ok) {
+      setFieldErrors(validation.errors);
+      return;
+    }
+    setIsSaving(true);
+    setError('');
+    try {
+      const response = await authApi.updateProfile(validation.data);
+      if (response.user) setUser(response.user);
+      toast.success(messages.auth.profileUpdated);
+      setIsEditing(false);
+      void refreshUser();
+    } catch (caught) {
+      const text = errorText(caught, messages.auth.profileUpdateFailed);
+      setError(text);
+      setFieldErrors(serverFieldErrors(caught));
+      toast.error(text);
+    } finally {
+      setIsSaving(false);
+    }
+  };
+
+  const isAdmin = user.role === 'admin';
+  const phone = formatPhoneForDisplay(user.phoneNumber);
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-3">
+      <Card className="lg:col-span-2">
+        <form noValidate onSubmit={handleSave}>
+          <CardHeader className="flex-row items-start justify-between gap-4">
+            <div>
+              <CardTitle>Personal Information</CardTitle>
+              <CardDescription>Your name and e-mail as they appear across the platform.</CardDescription>
+            </div>
+            {isEditing ? (
+              <div className="flex gap-2">
+                <Button variant="outline" onClick={handleCancel} disabled={isSaving}>
+                  <X aria-hidden="true" />
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={isSaving}>
+                  {isSaving ? <Spinner className="text-current" /> : <Save aria-hidden="true" />}
+                  Save
+                </Button>
+              </div>
+            ) : (
+              <Button variant="outline" onClick={handleEdit}>
+                <Pencil aria-hidden="true" />
+                Edit
+              </Button>
+            )}
+          </CardHeader>
+          <CardContent className="flex flex-col gap-4">
+            {error ? <Alert tone="error">{error}</Alert> : null}
+            <div className="grid gap-4 sm:grid-cols-2">
+              <TextField
+                id="profile-name"
+                label="Full Name"
+                autoComplete="name"
+                value={isEditing ? form.name : user.name}
+                readOnly={!isEditing}
+                disabled={isSaving}
+                error={fieldErrors.name}
+                onChange={(e) => handleChange('name')(e.target.value)}
+              />
+              <TextField
+                id="profile-email"
+                label="Email"
+                type="email"
+                autoComplete="email"
+                value={isEditing ? form.email : user.email}
+                readOnly={!isEditing}
+                disabled={isSaving}
+                error={fieldErrors.email}
+                onChange={(e) => handleChange('email')(e.target.value)}
+              />
+              <TextField id="profile-username" label="Username" value={user.username} readOnly hint={p.usernameLocked} />
+              <TextField
+                id="profile-phone"
+                label="Phone Number"
+                value={phone ?? 'Not provided'}
+                readOnly
+                hint={p.phoneLocked}
+              />
+            </div>
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              Member since {formatDate(user.createdAt, dateFormat)}
+            </p>
+          </CardContent>
+        </form>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Account Overview</CardTitle>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-4">
+          <div className="flex items-center gap-3 rounded-lg bg-emerald-50 p-4 dark:bg-emerald-500/10">
+            <Wallet className="size-5 text-emerald-700 dark:text-emerald-300" aria-hidden="true" />
+            <div>
+              <p className="text-xs text-slate-600 dark:text-slate-300">SMS Credits</p>
+              <p className="text-xl font-bold tabular-nums">{formatRupees(user.creditBalance)}</p>
+            </div>
+          </div>
+          <div className="flex items-center justify-between text-sm">
+            <span className="text-slate-500 dark:text-slate-400">Account Status</span>
+            <Badge variant={isAdmin ? 'info' : 'default'}>{isAdmin ? 'Admin' : 'Active'}</Badge>
+          </div>
+          <div className="flex items-center justify-between text-sm">
+            <span className="text-slate-500 dark:text-slate-400">Role</span>
+            <Badge variant="outline">
+              <ShieldCheck aria-hidden="true" className="size-3" />
+              {isAdmin ? 'Administrator' : 'User'}
+            </Badge>
+          </div>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function CreditEntry({ entry }: { entry: TCreditHistoryEntry }) {
+  const credit = isCreditType(entry.type);
+  const template = [entry.templateName, entry.templateCategory].filter(Boolean).join(' · ');
+  return (
+    <li className="flex items-start justify-between gap-4 px-6 py-3">
+      <div className="min-w-0">
+        <p className="font-medium text-slate-900 dark:text-white">{formatCreditType(entry.type)}</p>
+        {entry.description ? (
+          <p className="text-sm text-slate-600 dark:text-slate-300">{entry.description}</p>
+        ) : null}
+        {template ? <p className="text-xs text-slate-500 dark:text-slate-400">{template}</p> : null}
+        <p className="text-xs text-slate-400 dark:text-slate-500">{formatDate(entry.timestamp, dateTimeFormat)}</p>
+      </div>
+      <p
+        className={cn(
+          'shrink-0 font-semibold tabular-nums',
+          credit ? 'text-emerald-600 dark:text-emerald-400' : 'text-red-600 dark:text-red-400',
+        )}
+      >
+        {formatCreditAmount(entry.type, entry.amount)}
+      </p>
+    </li>
+  );
+}
+
+function CreditHistory({ enabled }: { enabled: boolean }) {
+  const history = useQuery({
+    queryKey: creditKeys.history,
+    queryFn: async () => (await creditsApi.history()).history ?? [],
+    enabled,
+  });
+
+  let body: React.ReactNode;
+  if (history.isPending) {
+    body = <p className="px-4 py-8 text-center text-sm text-slate-500 dark:text-slate-400">{messages.common.loading}</p>;
+  } else if (history.error) {
+    body = (
+      <div className="p-4">
+        <Alert tone="error">
+          {errorText(history.error, p.creditHistoryLoadFailed, p.creditHistoryNetworkError)}
+        </Alert>
+      </div>
+    );
+  } else if (history.data.length === 0) {
+    body = <p className="px-4 py-8 text-center text-sm text-slate-500 dark:text-slate-400">{p.creditHistoryEmpty}</p>;
+  } else {
+    body = (
+      <ul className="max-h-[28rem] divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800">
+        {history.data.map((entry) => (
+          <CreditEntry key={entry.id} entry={entry} />
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Credit History</CardTitle>
+        <CardDescription>Top-ups, adjustments and message charges on your wallet.</CardDescription>
+      </CardHeader>
+      <CardContent className="p-0 pb-2">{body}</CardContent>
+    </Card>
+  );
+}
+
+/** /user/profile, /admin/profile and /profile (spec 000 §2.7). */
+export function ProfilePage() {
+  const user = useSessionStore((state) => state.user);
+  const [tab, setTab] = useState('personal');
+  if (!user) return null;
+  const isAdmin = user.role === 'admin';
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex items-center gap-4">
+        <Avatar name={user.name} className="size-14 text-lg" />
+        <div className="min-w-0">
+          <h2 className="truncate text-2xl font-bold tracking-tight">{user.name}</h2>
+          <p className="flex flex-wrap items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
+            {user.email}
+            <Badge variant={isAdmin ? 'info' : 'secondary'}>{isAdmin ? 'Administrator' : 'User'}</Badge>
+          </p>
+        </div>
+      </div>
+      <Tabs value={tab} onValueChange={setTab}>
+        <TabsList>
+          <TabsTrigger value="personal">
+            <UserRound aria-hidden="true" />
+            Personal Info
+          </TabsTrigger>
+          <TabsTrigger value="credits">
+            <History aria-hidden="true" />
+            Credit History
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="personal">
+          <PersonalInfo user={user} />
+        </TabsContent>
+        <TabsContent value="credits">
+          <CreditHistory enabled={tab === 'credits'} />
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
+}

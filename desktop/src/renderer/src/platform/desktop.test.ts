@@ -1,0 +1,43 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { BridgeResult, DesktopBridge } from '@shared/desktop';
+import { createDesktopPlatform } from './desktop';
+
+const ok = <T>(value: T): Promise<BridgeResult<T>> => Promise.resolve({ ok: true, value });
+const fail = <T>(error: string): Promise<BridgeResult<T>> => Promise.resolve({ ok: false, error });
+
+function fakeBridge(overrides: Partial<DesktopBridge> = {}): DesktopBridge {
+  return {
+    getSessionToken: () => ok('token-1'),
+    setSessionToken: () => ok(null),
+    clearSessionToken: () => ok(null),
+    getServerUrl: () => ok('https://sandesh.example.com/'),
+    setServerUrl: (url) => ok(url),
+    getAppInfo: () => ok({ version: '1.0.0', platform: 'linux' }),
+    openExternal: () => ok(null),
+    ...overrides,
+  };
+}
+
+describe('createDesktopPlatform', () => {
+  it('reads the keychain token and treats a keychain failure as no session', async () => {
+    expect(await createDesktopPlatform(fakeBridge()).session.load()).toBe('token-1');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const locked = createDesktopPlatform(fakeBridge({ getSessionToken: () => fail('locked') }));
+    expect(await locked.session.load()).toBeNull();
+    warn.mockRestore();
+  });
+
+  it('reports a failure to keep the token so the caller can say so', async () => {
+    const platform = createDesktopPlatform(fakeBridge({ setSessionToken: () => fail('denied') }));
+    await expect(platform.session.save('t')).rejects.toThrow('denied');
+  });
+
+  it('asks the bridge for the server once and drops trailing slashes', async () => {
+    const getServerUrl = vi.fn(() => ok('https://sandesh.example.com//'));
+    const platform = createDesktopPlatform(fakeBridge({ getServerUrl }));
+    expect(await platform.serverUrl()).toBe('https://sandesh.example.com');
+    expect(await platform.serverUrl()).toBe('https://sandesh.example.com');
+    expect(getServerUrl).toHaveBeenCalledTimes(1);
+    expect(platform.kind).toBe('desktop');
+  });
+});

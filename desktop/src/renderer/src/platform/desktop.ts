@@ -1,0 +1,52 @@
+import type { BridgeResult, DesktopBridge } from '@shared/desktop';
+import type { Platform } from './types';
+
+function unwrap<T>(result: BridgeResult<T>): T {
+  if (result.ok) return result.value;
+  throw new Error(result.error);
+}
+
+/** Trailing slashes would double up with the `/api/...` paths. */
+function normaliseServerUrl(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * The Electron shell keeps the session token in the OS keychain and serves the app from
+ * app://sandesh/ with a HashRouter, so navigation is done on the hash.
+ */
+export function createDesktopPlatform(bridge: DesktopBridge): Platform {
+  let serverUrl: Promise<string> | null = null;
+  return {
+    kind: 'desktop',
+    session: {
+      async load() {
+        try {
+          return unwrap(await bridge.getSessionToken());
+        } catch (error) {
+          // A locked or unavailable keychain means "not signed in", not a broken app.
+          console.warn('Could not read the session token from the keychain', error);
+          return null;
+        }
+      },
+      async save(token) {
+        unwrap(await bridge.setSessionToken(token));
+      },
+      async clear() {
+        try {
+          unwrap(await bridge.clearSessionToken());
+        } catch (error) {
+          console.warn('Could not clear the session token from the keychain', error);
+        }
+      },
+    },
+    serverUrl() {
+      serverUrl ??= bridge.getServerUrl().then(unwrap).then(normaliseServerUrl);
+      return serverUrl;
+    },
+    reloadTo(path) {
+      window.location.hash = `#${path}`;
+      window.location.reload();
+    },
+  };
+}

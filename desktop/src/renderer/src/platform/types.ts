@@ -1,0 +1,19 @@
+/** Where the session token lives between launches. */
+export interface SessionPersistence {
+  /** The kept token, or null when there is none (always null on the web: the cookie is httpOnly). */
+  load(): Promise<string | null>;
+  save(token: string): Promise<void>;
+  clear(): Promise<void>;
+}
+
+export interface Platform {
+  kind: 'web' | 'desktop';
+  session: SessionPersistence;
+  /** Origin of the API server without a trailing slash; '' means the page's own origin. */
+  serverUrl(): Promise<string>;
+  /**
+   * Leaves the app for `path` with a full page load, so that no in-memory state survives
+   * (used after an automatic logout).
+   */
+  reloadTo(path: string): void;
+}

@@ -1,0 +1,106 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { PublicOnly, RequireAdmin, RequireAuth, RequireUser } from './components/guards/Guard';
+import { SessionLoading } from './components/guards/SessionLoading';
+import { AuthenticatedLayout } from './components/layout/AuthenticatedLayout';
+import { roleHome } from './lib/roles';
+import { AdminDashboardPage } from './pages/admin/AdminDashboardPage';
+import { AdminUsersPage } from './pages/admin/AdminUsersPage';
+import { LoginPage } from './pages/auth/LoginPage';
+import { SignupPage } from './pages/auth/SignupPage';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { ProfilePage } from './pages/ProfilePage';
+import { LandingPage } from './pages/public/LandingPage';
+import { UserDashboardPage } from './pages/user/UserDashboardPage';
+import { useSessionStore } from './stores/sessionStore';
+
+/** The long static pages load on demand so that the app itself starts fast. */
+function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const DocsPage = lazyNamed(() => import('./pages/public/DocsPage'), 'DocsPage');
+const ContactPage = lazyNamed(() => import('./pages/public/ContactPage'), 'ContactPage');
+const PrivacyPage = lazyNamed(() => import('./pages/public/PrivacyPage'), 'PrivacyPage');
+const RefundPolicyPage = lazyNamed(() => import('./pages/public/RefundPolicyPage'), 'RefundPolicyPage');
+const TermsPage = lazyNamed(() => import('./pages/public/TermsPage'), 'TermsPage');
+
+function RoleDashboardRedirect() {
+  const role = useSessionStore((state) => state.user?.role);
+  return <Navigate to={roleHome(role)} replace />;
+}
+
+/** Unknown paths: inside the app frame for a signed-in person, on their own for visitors. */
+function NotFoundRoute() {
+  const isAuthenticated = useSessionStore((state) => state.isAuthenticated);
+  const isLoading = useSessionStore((state) => state.isLoading);
+  if (isLoading) return <SessionLoading />;
+  if (isAuthenticated) {
+    return (
+      <AuthenticatedLayout>
+        <NotFoundPage />
+      </AuthenticatedLayout>
+    );
+  }
+  return (
+    <div className="flex min-h-screen items-center justify-center bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
+      <NotFoundPage />
+    </div>
+  );
+}
+
+/**
+ * The route table of spec 000 §2.1 as far as it is built. Screens that later issues add
+ * (templates, quick send, reports, wallet, the admin user pages, logs, pricing, settings, ...)
+ * are deliberately absent and show the 404 page until they land; the menus already link them.
+ */
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<SessionLoading />}>
+      <Routes>
+        {/* Public: visible to everyone, signed in or not. */}
+        <Route path="/" element={<LandingPage />} />
+        <Route path="/docs" element={<DocsPage />} />
+        <Route path="/contact" element={<ContactPage />} />
+        <Route path="/privacy" element={<PrivacyPage />} />
+        <Route path="/refund-policy" element={<RefundPolicyPage />} />
+        <Route path="/terms" element={<TermsPage />} />
+        <Route path="/support" element={<Navigate to="/contact" replace />} />
+
+        {/* Signed-in people are sent on to their dashboard. */}
+        <Route element={<PublicOnly />}>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/signup" element={<SignupPage />} />
+        </Route>
+
+        <Route element={<RequireAuth />}>
+          <Route element={<AuthenticatedLayout />}>
+            <Route path="/profile" element={<ProfilePage />} />
+
+            <Route element={<RequireUser />}>
+              <Route path="/user" element={<Navigate to="/user/dashboard" replace />} />
+              <Route path="/user/dashboard" element={<UserDashboardPage />} />
+              <Route path="/user/profile" element={<ProfilePage />} />
+              <Route path="/user/billing" element={<Navigate to="/user/wallet" replace />} />
+            </Route>
+
+            <Route element={<RequireAdmin />}>
+              <Route path="/admin" element={<Navigate to="/admin/dashboard" replace />} />
+              <Route path="/admin/dashboard" element={<AdminDashboardPage />} />
+              <Route path="/admin/users" element={<AdminUsersPage />} />
+              <Route path="/admin/profile" element={<ProfilePage />} />
+            </Route>
+          </Route>
+
+          {/* Legacy navigation targets (DECISIONS.md). */}
+          <Route path="/dashboard" element={<RoleDashboardRedirect />} />
+        </Route>
+        <Route path="/templates" element={<Navigate to="/user/templates" replace />} />
+        <Route path="/whatsapp-bulk" element={<Navigate to="/user/whatsapp-bulk" replace />} />
+        <Route path="/users" element={<Navigate to="/admin/users" replace />} />
+
+        <Route path="*" element={<NotFoundRoute />} />
+      </Routes>
+    </Suspense>
+  );
+}

@@ -1,0 +1,22 @@
+// Starts a server for the end-to-end suite on a fresh SQLite database in test-results/.
+// Usage: node scripts/e2e-server.mjs <port> [idleTimeoutSeconds]
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const [port = '3101', idle = '600'] = process.argv.slice(2);
+const dataDir = path.join(root, 'test-results', `e2e-data-${port}`);
+rmSync(dataDir, { recursive: true, force: true });
+
+Object.assign(process.env, {
+  NODE_ENV: 'development',
+  HOST: '127.0.0.1',
+  PORT: port,
+  DATA_DIR: dataDir,
+  SESSION_IDLE_TIMEOUT_SECONDS: idle,
+  ADMIN_USERNAME: process.env.E2E_ADMIN_USERNAME ?? 'e2e_admin',
+  ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD ?? 'e2e-admin-pass',
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+});
+await import('./start.mjs');

@@ -1,0 +1,75 @@
+// `npm test`: every check and suite, in order, then one closing line with the totals.
+// Steps: type-check (node and web), lint, unit, API on SQLite and PostgreSQL (when
+// TEST_DATABASE_URL is set), desktop build and suite (under a Secret Service), web build,
+// end-to-end in Chromium. Every step runs even when an earlier one fails.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+const reports = path.join(root, 'test-results', 'reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSteps = [];
+
+function run(name, command, args, env = {}) {
+  console.log(`\n=== ${name}: ${[path.basename(command), ...args].join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = result.status === 0;
+  console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds} s`);
+  if (!ok) failedSteps.push(name);
+  return ok;
+}
+
+function addVitest(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += report.numPassedTests ?? 0;
+  totals.failed += report.numFailedTests ?? 0;
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+
+function addPlaywright(file) {
+  if (!existsSync(file)) return;
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
+  totals.failed += stats?.unexpected ?? 0;
+  totals.skipped += stats?.skipped ?? 0;
+}
+
+function vitest(name, projects, extraEnv = {}) {
+  const output = path.join(reports, `${name}.json`);
+  const args = ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${output}`];
+  run(name, bin('vitest'), args, extraEnv);
+  addVitest(output);
+}
+
+run('typecheck:node', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']);
+run('typecheck:web', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
+run('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+vitest('unit', ['unit']);
+if (!process.env.TEST_DATABASE_URL) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL API suite will skip (CI sets it).');
+vitest('api', ['api-sqlite', 'api-postgres']);
+
+// The desktop suite drives the built renderer and preload, so build them first.
+run('build:desktop', bin('electron-vite'), ['build', '--config', 'desktop/electron.vite.config.ts', '--logLevel', 'warn']);
+const desktopReport = path.join(reports, 'desktop.json');
+run('desktop', process.execPath, ['scripts/test-desktop.mjs', '--reporter=default', '--reporter=json', `--outputFile.json=${desktopReport}`]);
+addVitest(desktopReport);
+
+if (run('build:web', process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.web.config.mts', '--logLevel', 'warn'])) {
+  const e2eReport = path.join(reports, 'e2e.json');
+  run('e2e', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
+  addPlaywright(e2eReport);
+}
+
+console.log(`\nSteps failed: ${failedSteps.length ? failedSteps.join(', ') : 'none'}`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps.length || totals.failed ? 1 : 0);

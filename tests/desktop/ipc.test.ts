@@ -1,0 +1,178 @@
+/**
+ * The desktop bridge end to end in one process: the real preload module (with Electron's
+ * contextBridge/ipcRenderer replaced by an in-memory IPC that structured-clones like the real one),
+ * the real `registerDesktopIpc` sender check, the real handlers, the real keychain store on the OS
+ * keychain and the real settings store in a temporary directory.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { IpcMainInvokeEvent } from 'electron';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DESKTOP_CHANNELS, type DesktopBridge } from '@shared/desktop';
+import { createKeychainStore } from '../../desktop/src/main/keychain';
+import { createDesktopHandlers, registerDesktopIpc, UNTRUSTED_SENDER_ERROR } from '../../desktop/src/main/ipc/register';
+import { createSettingsStore, DEFAULT_SERVER_URL, SETTINGS_FILE } from '../../desktop/src/main/settings';
+import { secretServiceUnavailableReason, TEST_ENTRY_OPTIONS, TEST_KEYCHAIN_SERVICE } from './secret-service';
+
+type Listener = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>;
+
+/** Shared between the `electron` mock (hoisted above the imports) and the tests. */
+const ipc = vi.hoisted(() => {
+  const listeners = new Map<string, Listener>();
+  const exposed = new Map<string, unknown>();
+  // The page the calls claim to come from; tests switch it to play a foreign page.
+  const sender = { url: 'app://sandesh/login' };
+  return { listeners, exposed, sender };
+});
+
+vi.mock('electron', () => {
+  const invoke = async (channel: string, ...args: unknown[]): Promise<unknown> => {
+    const listener = ipc.listeners.get(channel);
+    if (!listener) throw new Error(`No handler registered for '${channel}'`);
+    const event = { senderFrame: { url: ipc.sender.url, parent: null } } as unknown as IpcMainInvokeEvent;
+    // Electron serialises arguments and results with the structured clone algorithm.
+    return structuredClone(await listener(event, ...structuredClone(args)));
+  };
+  return {
+    ipcRenderer: { invoke },
+    contextBridge: { exposeInMainWorld: (key: string, api: unknown) => ipc.exposed.set(key, api) },
+  };
+});
+
+const fakeIpcMain = {
+  handle: (channel: string, listener: Listener) => void ipc.listeners.set(channel, listener),
+  removeHandler: (channel: string) => void ipc.listeners.delete(channel),
+};
+
+const unavailable = await secretServiceUnavailableReason();
+if (unavailable) console.warn(`[ipc.test] skipped: ${unavailable}`);
+
+let settingsDir = '';
+let unregister: () => void = () => undefined;
+const opened: string[] = [];
+let bridge: DesktopBridge;
+
+/** What a compromised page could send: any channel, any arguments. */
+const rawInvoke = async (channel: string, ...args: unknown[]): Promise<unknown> => {
+  const electron = await import('electron');
+  return electron.ipcRenderer.invoke(channel, ...args);
+};
+
+describe(`desktop bridge over IPC with the real keychain and settings${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+  beforeAll(async () => {
+    if (unavailable) return;
+    settingsDir = await mkdtemp(path.join(tmpdir(), 'sandesh-ipc-'));
+    const handlers = createDesktopHandlers({
+      keychain: createKeychainStore({ service: TEST_KEYCHAIN_SERVICE, entryOptions: TEST_ENTRY_OPTIONS }),
+      settings: createSettingsStore({ dir: settingsDir, env: {} }),
+      openExternal: async (url) => void opened.push(url),
+      appInfo: { version: '9.9.9', platform: process.platform },
+      log: () => undefined,
+    });
+    unregister = registerDesktopIpc(fakeIpcMain, handlers, { log: () => undefined });
+    // Loading the real preload runs its exposeInMainWorld('desktop', bridge).
+    await import('../../desktop/src/preload/index');
+    bridge = ipc.exposed.get('desktop') as DesktopBridge;
+  });
+
+  afterAll(async () => {
+    if (unavailable) return;
+    ipc.sender.url = 'app://sandesh/login';
+    // Leave no test items in the keychain, for both servers used below.
+    await bridge.clearSessionToken();
+    await bridge.setServerUrl(DEFAULT_SERVER_URL);
+    await bridge.clearSessionToken();
+    unregister();
+    await rm(settingsDir, { recursive: true, force: true });
+  });
+
+  beforeEach((context) => {
+    if (unavailable) context.skip(unavailable);
+    ipc.sender.url = 'app://sandesh/login';
+  });
+
+  it('exposes exactly the bridge methods, each on its own channel', () => {
+    expect(Object.keys(bridge).sort()).toEqual(Object.keys(DESKTOP_CHANNELS).sort());
+    expect([...ipc.listeners.keys()].sort()).toEqual(Object.values(DESKTOP_CHANNELS).sort());
+  });
+
+  it('answers the default server URL before any is saved', async () => {
+    expect(await bridge.getServerUrl()).toEqual({ ok: true, value: DEFAULT_SERVER_URL });
+  });
+
+  it('sets a token, reads it, clears it, and then reads null', async () => {
+    expect(await bridge.getSessionToken()).toEqual({ ok: true, value: null });
+    expect(await bridge.setSessionToken('desktop-session-abc123')).toEqual({ ok: true, value: null });
+    expect(await bridge.getSessionToken()).toEqual({ ok: true, value: 'desktop-session-abc123' });
+    expect(await bridge.clearSessionToken()).toEqual({ ok: true, value: null });
+    expect(await bridge.getSessionToken()).toEqual({ ok: true, value: null });
+    expect(await bridge.clearSessionToken()).toEqual({ ok: true, value: null });
+  });
+
+  it('keeps one session per server when the server URL changes', async () => {
+    await bridge.setSessionToken('token-local');
+    expect(await bridge.setServerUrl('HTTPS://Sandesh.Example.com/')).toEqual({
+      ok: true,
+      value: 'https://sandesh.example.com',
+    });
+    const saved = JSON.parse(await readFile(path.join(settingsDir, SETTINGS_FILE), 'utf8')) as unknown;
+    expect(saved).toEqual({ serverUrl: 'https://sandesh.example.com' });
+    expect(await bridge.getSessionToken()).toEqual({ ok: true, value: null });
+    await bridge.setSessionToken('token-remote');
+    expect(await bridge.setServerUrl(DEFAULT_SERVER_URL)).toEqual({ ok: true, value: DEFAULT_SERVER_URL });
+    expect(await bridge.getSessionToken()).toEqual({ ok: true, value: 'token-local' });
+    await bridge.clearSessionToken();
+    await bridge.setServerUrl('https://sandesh.example.com');
+    expect(await bridge.getSessionToken()).toEqual({ ok: true, value: 'token-remote' });
+    await bridge.clearSessionToken();
+    await bridge.setServerUrl(DEFAULT_SERVER_URL);
+  });
+
+  it('refuses invalid tokens and leaves the keychain untouched', async () => {
+    await bridge.setSessionToken('kept');
+    expect(await bridge.setSessionToken('')).toEqual({ ok: false, error: 'The session token is empty' });
+    expect(await bridge.setSessionToken('y'.repeat(4097))).toEqual({ ok: false, error: 'The session token is too long' });
+    expect(await rawInvoke(DESKTOP_CHANNELS.setSessionToken, 42)).toMatchObject({ ok: false });
+    expect(await rawInvoke(DESKTOP_CHANNELS.setSessionToken, { token: 'x' })).toMatchObject({ ok: false });
+    expect(await rawInvoke(DESKTOP_CHANNELS.setSessionToken)).toMatchObject({ ok: false });
+    expect(await bridge.getSessionToken()).toEqual({ ok: true, value: 'kept' });
+    await bridge.clearSessionToken();
+  });
+
+  it('refuses invalid server URLs and keeps the saved one', async () => {
+    for (const bad of ['', 'ftp://example.com', 'javascript:alert(1)', 'https://u:p@example.com', 'https://example.com/api']) {
+      expect(await bridge.setServerUrl(bad)).toMatchObject({ ok: false });
+    }
+    expect(await rawInvoke(DESKTOP_CHANNELS.setServerUrl, null)).toMatchObject({ ok: false });
+    expect(await bridge.getServerUrl()).toEqual({ ok: true, value: DEFAULT_SERVER_URL });
+  });
+
+  it('opens only vetted web links', async () => {
+    expect(await bridge.openExternal('https://www.whatsapp.com/')).toEqual({ ok: true, value: null });
+    expect(await bridge.openExternal('file:///etc/passwd')).toEqual({
+      ok: false,
+      error: 'Only http and https links can be opened',
+    });
+    expect(await rawInvoke(DESKTOP_CHANNELS.openExternal, ['https://x.example'])).toMatchObject({ ok: false });
+    expect(opened).toEqual(['https://www.whatsapp.com/']);
+  });
+
+  it('answers the app info', async () => {
+    expect(await bridge.getAppInfo()).toEqual({ ok: true, value: { version: '9.9.9', platform: process.platform } });
+  });
+
+  it('refuses every call from a page that is not the app', async () => {
+    await bridge.setSessionToken('secret-session');
+    ipc.sender.url = 'https://evil.example/';
+    for (const method of Object.keys(DESKTOP_CHANNELS) as Array<keyof DesktopBridge>) {
+      expect(await rawInvoke(DESKTOP_CHANNELS[method], 'https://x.example')).toEqual({
+        ok: false,
+        error: UNTRUSTED_SENDER_ERROR,
+      });
+    }
+    ipc.sender.url = 'app://sandesh/';
+    expect(await bridge.getSessionToken()).toEqual({ ok: true, value: 'secret-session' });
+    await bridge.clearSessionToken();
+  });
+});
