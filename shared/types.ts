@@ -4,6 +4,7 @@
  */
 import type { Role } from './constants';
 import type { TFieldMessage } from './schemas/common';
+import type { TCustomPriceSet, TPriceSet } from './pricing';
 
 /** The session user (spec 000 §3), kept by the browser under the storage key `user`. */
 export interface TUser {
@@ -95,4 +96,117 @@ export interface TPublicConfig {
   environment: string;
   /** Seconds of inactivity after which the server ends a session. */
   idleTimeoutSeconds: number;
+}
+
+export interface TCreditHistoryEntry {
+  id: number;
+  /** Type code; codes containing ADD are credits. */
+  type: string;
+  description: string;
+  timestamp: string;
+  /** Signed rupees, 2 decimals. */
+  amount: number;
+  balanceAfter: number;
+  templateName?: string;
+  templateCategory?: string;
+}
+
+/** GET /api/credits/history?page&limit */
+export interface TCreditHistoryResponse {
+  success: true;
+  history: TCreditHistoryEntry[];
+  pagination: { page: number; limit: number; total: number; totalPages: number; hasMore: boolean };
+}
+
+/** GET/PUT /api/admin/pricing/users/{userId}/pricing */
+export interface TUserPricingResponse {
+  success: true;
+  mode: 'default' | 'custom';
+  custom: TCustomPriceSet;
+  effective: TPriceSet;
+  defaults: TPriceSet;
+  message?: string;
+}
+
+/** GET /api/admin/pricing/defaults: the spec 001 shape (defaults) and the spec 002 fallback shape (top level). */
+export interface TPriceDefaultsResponse {
+  success: true;
+  defaults: TPriceSet;
+  marketing: string;
+  utility: string;
+  authentication: string;
+  currency: 'INR';
+  updatedAt: string | null;
+  message?: string;
+}
+
+/** GET /api/send/my-pricing */
+export interface TMyPricingResponse {
+  success: true;
+  mode: 'default' | 'custom';
+  effective: TPriceSet & { currency: 'INR' };
+}
+
+/** GET /api/admin/pricing/stats: real figures for Pricing Management's cards. */
+export interface TPricingStats {
+  totalUsers: number;
+  customPricingUsers: number;
+  defaultPricingUsers: number;
+  /** Average effective marketing price over regular users, INR string. */
+  averageMarketing: string;
+  averageUtility: string;
+  averageAuthentication: string;
+}
+
+/** POST /api/payments/razorpay/order */
+export interface TCreateOrderResponse {
+  success: true;
+  keyId: string;
+  /** Paise. */
+  amount: number;
+  currency: 'INR';
+  orderId: string;
+  /** Credits the order will add. */
+  amountCredits: number;
+  /** The checkout script to load on demand. */
+  checkoutUrl: string;
+  /** True for the development sandbox checkout (no real money). */
+  sandbox: boolean;
+  /** Brand name for the checkout window. */
+  name: string;
+  notes: { purpose: 'wallet_topup'; credits: string };
+  prefill: { name: string; email: string; contact: string };
+}
+
+/** POST /api/payments/razorpay/verify */
+export interface TVerifyPaymentResponse {
+  success: true;
+  message: string;
+  /** False when the webhook (or an earlier verify) had already added these credits. */
+  credited: boolean;
+  creditBalance: number;
+}
+
+/** GET /api/payments/config: whether the wallet can take online payments. */
+export interface TPaymentsConfig {
+  success: true;
+  enabled: boolean;
+  sandbox: boolean;
+  checkoutUrl: string | null;
+}
+
+/** POST /api/admin/users/{id}/credits */
+export interface TCreditAdjustmentResponse {
+  success: true;
+  message: string;
+  /** Rupees actually moved (a deduction floors at zero). */
+  amount: number;
+  creditBalance: number;
+  transaction: TCreditHistoryEntry;
+}
+
+/** GET /api/admin/users/{id}/details */
+export interface TAdminUserDetails {
+  success: true;
+  user: TAdminUser & { businessInfo: TBusinessInfoSummary | null };
 }

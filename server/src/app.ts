@@ -15,6 +15,8 @@ import { BadRequestError, NotFoundError } from './errors';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { creditRoutes } from './routes/credits';
+import { paymentRoutes } from './routes/payments';
+import { pricingRoutes } from './routes/pricing';
 import { systemRoutes } from './routes/system';
 import type { Services } from './services';
 import type { SimulatorOutbox } from './simulator/outbox';
@@ -39,6 +41,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const allowedOrigins = new Set([DESKTOP_APP_ORIGIN, ...config.corsOrigins]);
   const cookieSettings = { secure: config.session.cookieSecure, maxAgeHours: config.session.maxAgeHours };
 
+  // Razorpay's checkout script opens its own frames and calls its API from the page.
+  const razorpay = config.payments.razorpay;
+  const razorpayOrigins = razorpay ? [new URL(razorpay.checkoutUrl).origin, 'https://*.razorpay.com'] : [];
+
   app.use(requestContext(deps.logger));
   app.use(errorHandler());
   app.use(
@@ -47,11 +53,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         useDefaults: true,
         directives: {
           'default-src': ["'self'"],
-          'script-src': ["'self'"],
+          'script-src': ["'self'", ...razorpayOrigins],
+          'frame-src': ["'self'", ...razorpayOrigins],
           // React renders style attributes; no inline scripts are allowed.
           'style-src': ["'self'", "'unsafe-inline'"],
-          'img-src': ["'self'", 'data:', 'blob:'],
-          'connect-src': ["'self'"],
+          'img-src': ["'self'", 'data:', 'blob:', ...razorpayOrigins],
+          'connect-src': ["'self'", ...razorpayOrigins],
           'frame-ancestors': ["'none'"],
           'upgrade-insecure-requests': config.isProduction ? [] : null,
         },
@@ -87,7 +94,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const routers = [
     systemRoutes({ config, db: deps.db, outbox: deps.outbox, version: deps.version }),
     authRoutes(services, cookieSettings),
-    adminRoutes(services),
+    adminRoutes(services, config),
+    pricingRoutes(services),
+    paymentRoutes(services, config),
     creditRoutes(services),
   ];
   for (const router of routers) {

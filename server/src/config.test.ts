@@ -60,3 +60,18 @@ describe('README configuration table', () => {
     }
   });
 });
+
+describe('payments configuration', () => {
+  it('offers the sandbox in development without keys, never in production', () => {
+    expect(loadConfig({}).payments).toEqual({ razorpay: null, sandbox: true });
+    expect(loadConfig({ NODE_ENV: 'production' }).payments).toEqual({ razorpay: null, sandbox: false });
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX: 'true' })).toThrow(ConfigError);
+  });
+
+  it('uses Razorpay when both keys are set, and refuses one without the other', () => {
+    const config = loadConfig({ RAZORPAY_KEY_ID: 'rzp_test_abc', RAZORPAY_KEY_SECRET: 'secret-123', RAZORPAY_API_BASE: 'http://127.0.0.1:9/' });
+    expect(config.payments.razorpay).toMatchObject({ keyId: 'rzp_test_abc', apiBase: 'http://127.0.0.1:9' });
+    expect(config.payments.sandbox).toBe(false);
+    expect(() => loadConfig({ RAZORPAY_KEY_ID: 'rzp_test_abc' })).toThrow(/set both or neither/);
+  });
+});

@@ -80,6 +80,15 @@ const variables = {
     schema: booleanString.optional(),
     doc: 'Keep messages in the local WhatsApp simulator, readable at `/simulator/messages` (default on outside production; never in production).',
   },
+  RAZORPAY_KEY_ID: { schema: z.string().regex(/^rzp_(test|live)_\w+$/, { error: 'must look like rzp_test_... or rzp_live_...' }).optional(), doc: 'Razorpay key id. With the secret set, the wallet takes real payments.' },
+  RAZORPAY_KEY_SECRET: { schema: z.string().min(8, { error: 'must be at least 8 characters' }).optional(), doc: 'Razorpay key secret (signs checkout results).' },
+  RAZORPAY_WEBHOOK_SECRET: { schema: z.string().min(8, { error: 'must be at least 8 characters' }).optional(), doc: 'Secret of the Razorpay webhook pointed at `/api/payments/razorpay/webhook` (events payment.captured, order.paid, payment.failed).' },
+  RAZORPAY_API_BASE: { schema: z.url({ error: 'must be a URL' }).default('https://api.razorpay.com'), doc: "Razorpay's API (the tests point it at a local stand-in)." },
+  RAZORPAY_CHECKOUT_URL: { schema: z.url({ error: 'must be a URL' }).default('https://checkout.razorpay.com/v1/checkout.js'), doc: 'The checkout script the wallet page loads on demand.' },
+  PAYMENTS_SANDBOX: {
+    schema: booleanString.optional(),
+    doc: 'Offer the visibly marked sandbox checkout (no real money) when Razorpay keys are absent (default on outside production; never in production).',
+  },
   PLATFORM_WHATSAPP_NUMBER: {
     schema: z.string().regex(/^[1-9][0-9]{7,14}$/, { error: 'must be 8-15 digits with country code, no +' }).default('15550000000'),
     doc: "The platform's own WhatsApp sender for password-reset codes.",
@@ -108,6 +117,10 @@ export interface AppConfig {
   brand: { name: string; supportPhone: string; supportEmail: string; supportAddress: string };
   simulatorEnabled: boolean;
   platformWhatsappNumber: string;
+  payments: {
+    razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined; apiBase: string; checkoutUrl: string } | null;
+    sandbox: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -131,9 +144,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const c = raw as RawConfig;
 
   const isProduction = c.NODE_ENV === 'production';
-  if (isProduction && c.SIMULATOR_ENABLED === true) {
-    throw new ConfigError(['SIMULATOR_ENABLED: cannot be true when NODE_ENV is production']);
-  }
+  const rules: string[] = [];
+  if (isProduction && c.SIMULATOR_ENABLED === true) rules.push('SIMULATOR_ENABLED: cannot be true when NODE_ENV is production');
+  if (isProduction && c.PAYMENTS_SANDBOX === true) rules.push('PAYMENTS_SANDBOX: cannot be true when NODE_ENV is production');
+  if (Boolean(c.RAZORPAY_KEY_ID) !== Boolean(c.RAZORPAY_KEY_SECRET)) rules.push('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET: set both or neither');
+  if (rules.length > 0) throw new ConfigError(rules);
+  const razorpay =
+    c.RAZORPAY_KEY_ID && c.RAZORPAY_KEY_SECRET
+      ? {
+          keyId: c.RAZORPAY_KEY_ID,
+          keySecret: c.RAZORPAY_KEY_SECRET,
+          webhookSecret: c.RAZORPAY_WEBHOOK_SECRET,
+          apiBase: c.RAZORPAY_API_BASE.replace(/\/+$/, ''),
+          checkoutUrl: c.RAZORPAY_CHECKOUT_URL,
+        }
+      : null;
   const dataDir = path.resolve(c.DATA_DIR);
   return {
     env: c.NODE_ENV,
@@ -163,6 +188,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     simulatorEnabled: isProduction ? false : (c.SIMULATOR_ENABLED ?? true),
     platformWhatsappNumber: c.PLATFORM_WHATSAPP_NUMBER,
+    payments: {
+      razorpay,
+      sandbox: isProduction ? false : (c.PAYMENTS_SANDBOX ?? !razorpay),
+    },
   };
 }
 

@@ -26,3 +26,60 @@ export const ZCreateUserRequest = z.object({
     .default(USERS.defaultCreatedUserCredits),
 });
 export type TCreateUserRequest = z.input<typeof ZCreateUserRequest>;
+
+/** Admin credit adjustment (spec 001 Wallet management): amount > 0 with a reason. */
+export const ZCreditAdjustmentRequest = z.object({
+  mode: z.enum(['add', 'deduct'], { error: messages.adminWallet.modeInvalid }),
+  amount: z.coerce
+    .number({ error: messages.adminWallet.amountInvalid })
+    .refine((n) => Number.isFinite(n) && n > 0, { error: messages.adminWallet.amountInvalid })
+    .refine((n) => n <= 10_000_000, { error: messages.adminWallet.amountInvalid })
+    .transform((n) => Math.round(n * 100) / 100),
+  reason: z
+    .string({ error: messages.adminWallet.reasonRequired })
+    .trim()
+    .min(1, { error: messages.adminWallet.reasonRequired })
+    .max(200, { error: messages.adminWallet.reasonRequired }),
+});
+export type TCreditAdjustmentRequest = z.input<typeof ZCreditAdjustmentRequest>;
+
+const WHATSAPP_NUMBER_PATTERN = /^\+?[0-9\s\-()]+$/;
+
+/**
+ * PUT /api/admin/users/{id}: any of the basic fields (spec 001 §5). The wallet screen of older
+ * clients sends only creditBalance; the difference becomes a ledger entry with `reason`.
+ */
+export const ZUpdateUserRequest = z.object({
+  name: requiredText(v.nameRequired).max(100, { error: v.nameMax }).optional(),
+  email: requiredText(messages.adminUser.emailRequired)
+    .regex(EMAIL_PATTERN, { error: v.emailInvalidAdmin })
+    .transform((email) => email.toLowerCase())
+    .optional(),
+  username: ZUsername.optional(),
+  phoneNumber: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((value) => (value ? value.trim() : value === null || value === '' ? null : undefined))
+    .refine((value) => !value || (WHATSAPP_NUMBER_PATTERN.test(value) && value.replace(/\D/g, '').length >= 8 && value.replace(/\D/g, '').length <= 15), {
+      error: v.whatsappNumberInvalid,
+    }),
+  role: z.enum(ROLES, { error: v.roleInvalid }).optional(),
+  creditBalance: z.coerce
+    .number({ error: v.creditBalanceInvalid })
+    .refine(Number.isFinite, { error: v.creditBalanceInvalid })
+    .min(0, { error: v.creditBalanceNegative })
+    .max(10_000_000, { error: v.creditBalanceInvalid })
+    .optional(),
+  reason: z.string().trim().max(200).optional(),
+});
+export type TUpdateUserRequest = z.input<typeof ZUpdateUserRequest>;
+
+/** POST /api/admin/users/{id}/change-password. */
+export const ZAdminChangePasswordRequest = z.object({
+  newPassword: z
+    .string({ error: v.bothPasswordsRequired })
+    .min(1, { error: v.bothPasswordsRequired })
+    .min(6, { error: v.passwordMin })
+    .max(128, { error: v.passwordMax }),
+});
+export type TAdminChangePasswordRequest = z.input<typeof ZAdminChangePasswordRequest>;

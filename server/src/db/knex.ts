@@ -82,3 +82,11 @@ export function uniqueViolationTarget(error: unknown): string {
   const inner = nativeError && nativeError !== error ? uniqueViolationTarget(nativeError) : '';
   return `${constraint ?? ''} ${(columns ?? []).join(' ')} ${message ?? ''} ${inner}`;
 }
+
+/**
+ * Row locks for read-then-write sequences. PostgreSQL needs them when instances run in parallel;
+ * SQLite has a single writer (and knex warns on FOR UPDATE there), so it is skipped.
+ */
+export function forUpdateIfSupported<Q extends { forUpdate(): Q }>(query: Q, db: Knex): Q {
+  return db.client.config.client === 'pg' ? query.forUpdate() : query;
+}

@@ -18,6 +18,7 @@ export class User extends BaseModel {
   /** Integer credit units (1/10000 rupee). */
   creditBalance!: number;
   isActive!: boolean;
+  pricingMode!: 'default' | 'custom';
   createdAt!: Date;
   updatedAt!: Date;
   deletedAt!: Date | null;

@@ -4,3 +4,4 @@ export { Session, type SessionKind } from './Session';
 export { PasswordReset } from './PasswordReset';
 export { CreditTransaction } from './CreditTransaction';
 export { AuditLogEntry } from './AuditLogEntry';
+export { Payment, type PaymentProvider, type PaymentStatus } from './Payment';

@@ -1,17 +1,7 @@
 import { unitsToRupees } from '@shared/money';
+import type { TCreditHistoryEntry } from '@shared/types';
 import type { CreditTransaction } from '../models';
 
-export interface TCreditHistoryEntry {
-  id: number;
-  type: string;
-  description: string;
-  timestamp: string;
-  /** Signed rupees, 2 decimals. */
-  amount: number;
-  balanceAfter: number;
-  templateName?: string;
-  templateCategory?: string;
-}
 
 export function presentCreditHistoryEntry(entry: CreditTransaction): TCreditHistoryEntry {
   return {

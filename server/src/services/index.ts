@@ -7,10 +7,13 @@ import {
   type PlatformMessenger,
 } from '../messaging/platformMessenger';
 import type { SimulatorOutbox } from '../simulator/outbox';
+import { RazorpayGateway, SandboxGateway } from '../payments/gateway';
+import { PaymentService } from '../payments/service';
 import { AuditService } from './audit';
 import { LoginService } from './auth/login';
 import { PasswordResetService } from './auth/passwordResets';
 import { SessionService } from './auth/sessions';
+import { PricingService } from './pricing';
 import { ThrottleFactory } from './throttle';
 import { UserService } from './users';
 import { WalletService } from './wallet';
@@ -24,6 +27,8 @@ export interface Services {
   passwordResets: PasswordResetService;
   throttles: ThrottleFactory;
   messenger: PlatformMessenger;
+  pricing: PricingService;
+  payments: PaymentService;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -50,5 +55,15 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     throttles,
     log: logger.child({ service: 'password-resets' }),
   });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger };
+  const pricing = new PricingService({ db, audit });
+  const razorpaySettings = config.payments.razorpay;
+  const payments = new PaymentService({
+    db,
+    wallet,
+    log: logger.child({ service: 'payments' }),
+    razorpay: razorpaySettings ? new RazorpayGateway(razorpaySettings) : null,
+    sandbox: config.payments.sandbox ? new SandboxGateway() : null,
+    webhookSecret: razorpaySettings?.webhookSecret,
+  });
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments };
 }

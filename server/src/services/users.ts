@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Role } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { rupeesToUnits } from '@shared/money';
-import { isUniqueViolation, uniqueViolationTarget } from '../db/knex';
+import { forUpdateIfSupported, isUniqueViolation, uniqueViolationTarget } from '../db/knex';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
 import { User, usernameKey } from '../models';
 import type { AuditService } from './audit';
@@ -144,6 +144,93 @@ export class UserService {
       .where({ id: userId });
   }
 
+  /**
+   * An administrator edits an account (spec 001 basic info). A new creditBalance becomes a ledger
+   * entry for the difference, written with the balance read under lock, so it cannot lose a
+   * concurrent debit. An admin cannot demote themselves or the last admin.
+   */
+  async updateByAdmin(
+    targetId: number,
+    input: { name?: string; email?: string; username?: string; phoneNumber?: string | null; role?: Role; creditBalance?: number; reason?: string },
+    actor: Actor & { userId: number },
+  ): Promise<User> {
+    try {
+      return await this.deps.db.transaction(async (trx) => {
+        const target = await forUpdateIfSupported(User.query(trx).findById(targetId).whereNull('deletedAt'), trx);
+        if (!target) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
+        if (input.username && usernameKey(input.username) !== target.usernameKey) {
+          const taken = await User.query(trx).findOne({ usernameKey: usernameKey(input.username) });
+          if (taken && taken.id !== targetId) throw this.conflictFor('username');
+        }
+        if (input.email && input.email.toLowerCase() !== target.emailKey) {
+          const taken = await User.query(trx).findOne({ emailKey: input.email.toLowerCase() });
+          if (taken && taken.id !== targetId) throw this.conflictFor('email');
+        }
+        if (input.role === 'user' && target.role === 'admin') {
+          if (targetId === actor.userId) throw ForbiddenError(messages.admin.cannotDemoteSelf, 'cannot_demote_self');
+          const admins = await User.query(trx).where({ role: 'admin' }).whereNull('deletedAt').resultSize();
+          if (admins <= 1) throw ForbiddenError(messages.admin.lastAdminRole, 'last_admin');
+        }
+        const changes: Partial<User> = {};
+        if (input.name !== undefined) changes.name = input.name;
+        if (input.email !== undefined) Object.assign(changes, { email: input.email, emailKey: input.email.toLowerCase() });
+        if (input.username !== undefined) Object.assign(changes, { username: input.username, usernameKey: usernameKey(input.username) });
+        if (input.phoneNumber !== undefined) changes.phoneNumber = input.phoneNumber ? input.phoneNumber.replace(/\D+/g, '') : null;
+        if (input.role !== undefined) changes.role = input.role;
+        if (Object.keys(changes).length > 0) {
+          await User.query(trx).patch({ ...changes, updatedAt: new Date() }).where({ id: targetId });
+        }
+        let balanceChange: number | null = null;
+        if (input.creditBalance !== undefined) {
+          const targetUnits = rupeesToUnits(Math.round(input.creditBalance * 100) / 100);
+          balanceChange = targetUnits - target.creditBalance;
+          if (balanceChange !== 0) {
+            await this.deps.wallet.apply(
+              {
+                userId: targetId,
+                amountUnits: balanceChange,
+                type: balanceChange > 0 ? 'ADMIN_ADD' : 'ADMIN_DEDUCT',
+                description: input.reason || 'Balance set by administrator',
+                idempotencyKey: `admin:set-balance:${targetId}:${randomUUID()}`,
+                referenceType: 'admin',
+                referenceId: String(actor.userId),
+                actorUserId: actor.userId,
+              },
+              trx,
+            );
+          }
+        }
+        await this.deps.audit.record(
+          {
+            actorUserId: actor.userId,
+            action: 'user.update',
+            targetType: 'user',
+            targetId,
+            details: { fields: Object.keys(changes), balanceChangeUnits: balanceChange, reason: input.reason ?? null },
+            ip: actor.ip ?? null,
+          },
+          trx,
+        );
+        return (await User.query(trx).findById(targetId)) as User;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw this.conflictFor(uniqueViolationTarget(error));
+      throw error;
+    }
+  }
+
+  /** An administrator sets a new password; the user's sessions end. */
+  async changePasswordByAdmin(targetId: number, password: string, actor: Actor & { userId: number }): Promise<User> {
+    const target = await this.findById(targetId);
+    if (!target) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
+    await this.deps.db.transaction(async (trx) => {
+      await this.setPassword(targetId, password, trx);
+      await this.deps.sessions.destroyAllForUser(targetId, trx);
+      await this.deps.audit.record({ actorUserId: actor.userId, action: 'user.password_change', targetType: 'user', targetId, ip: actor.ip ?? null }, trx);
+    });
+    return target;
+  }
+
   /** Every account that is not deleted, oldest first. */
   async list(): Promise<User[]> {
     return User.query(this.deps.db).whereNull('deletedAt').orderBy('id', 'asc');
@@ -176,7 +263,7 @@ export class UserService {
   async delete(targetId: number, actor: Actor): Promise<void> {
     if (targetId === actor.userId) throw ForbiddenError(messages.admin.cannotDeleteSelf, 'cannot_delete_self');
     await this.deps.db.transaction(async (trx) => {
-      const target = await User.query(trx).findById(targetId).whereNull('deletedAt').forUpdate();
+      const target = await forUpdateIfSupported(User.query(trx).findById(targetId).whereNull('deletedAt'), trx);
       if (!target) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
       if (target.role === 'admin') {
         const admins = await User.query(trx).where({ role: 'admin' }).whereNull('deletedAt').resultSize();

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { messages } from '@shared/messages';
 import { AppError } from '../errors';
-import { isUniqueViolation } from '../db/knex';
+import { forUpdateIfSupported, isUniqueViolation } from '../db/knex';
 import { CreditTransaction, User } from '../models';
 
 export interface LedgerEntryInput {
@@ -20,8 +20,7 @@ export interface LedgerEntryInput {
   actorUserId?: number | null;
 }
 
-export const InsufficientCreditsError = () =>
-  new AppError(422, 'insufficient_credits', 'Insufficient credits for this operation');
+export const InsufficientCreditsError = () => new AppError(422, 'insufficient_credits', messages.wallet.insufficientCredits);
 
 /**
  * The wallet ledger. Every balance change is one ledger row written in the same transaction as
@@ -79,8 +78,104 @@ export class WalletService {
     }
   }
 
-  /** A user's ledger, newest first. */
-  async history(userId: number, limit = 200): Promise<CreditTransaction[]> {
-    return CreditTransaction.query(this.deps.db).where({ userId }).orderBy('id', 'desc').limit(limit);
+  /** A page of a user's ledger, newest first, with the total count. */
+  async history(userId: number, page = 1, limit = 50): Promise<{ entries: CreditTransaction[]; total: number }> {
+    const [entries, total] = await Promise.all([
+      CreditTransaction.query(this.deps.db).where({ userId }).orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
+      CreditTransaction.query(this.deps.db).where({ userId }).resultSize(),
+    ]);
+    return { entries, total };
+  }
+
+  /** The current balance in credit units. */
+  async balance(userId: number, db: Knex = this.deps.db): Promise<number> {
+    const row = (await db('users').where({ id: userId }).whereNull('deletedAt').first('creditBalance')) as { creditBalance: number } | undefined;
+    if (!row) throw new AppError(404, 'user_not_found', messages.admin.userNotFound);
+    return Number(row.creditBalance);
+  }
+
+  /**
+   * An administrator adds or deducts credits. A deduction takes at most what the wallet holds
+   * (spec 001: the balance floors at zero); the amount actually moved is answered. The balance is
+   * read under a row lock on PostgreSQL (SQLite has one writer) so concurrent adjustments compose.
+   */
+  async adjustByAdmin(input: {
+    userId: number;
+    mode: 'add' | 'deduct';
+    units: number;
+    reason: string;
+    actorUserId: number;
+    idempotencyKey: string;
+    ip?: string | null;
+    audit: (trx: Knex, details: Record<string, unknown>) => Promise<void>;
+  }): Promise<{ entry: CreditTransaction | null; movedUnits: number; balanceUnits: number }> {
+    return this.deps.db.transaction(async (trx) => {
+      const locked = (await forUpdateIfSupported(trx('users').where({ id: input.userId }).whereNull('deletedAt'), trx).first('creditBalance')) as { creditBalance: number } | undefined;
+      if (!locked) throw new AppError(404, 'user_not_found', messages.admin.userNotFound);
+      const current = Number(locked.creditBalance);
+      const moved = input.mode === 'add' ? input.units : Math.min(input.units, current);
+      if (moved === 0) return { entry: null, movedUnits: 0, balanceUnits: current };
+      const { entry } = await this.apply(
+        {
+          userId: input.userId,
+          amountUnits: input.mode === 'add' ? moved : -moved,
+          type: input.mode === 'add' ? 'ADMIN_ADD' : 'ADMIN_DEDUCT',
+          description: input.reason,
+          idempotencyKey: input.idempotencyKey,
+          referenceType: 'admin',
+          referenceId: String(input.actorUserId),
+          actorUserId: input.actorUserId,
+        },
+        trx,
+      );
+      await input.audit(trx, { mode: input.mode, requestedUnits: input.units, movedUnits: moved, balanceAfter: entry.balanceAfter, reason: input.reason });
+      return { entry, movedUnits: moved, balanceUnits: entry.balanceAfter };
+    });
+  }
+
+  /**
+   * Charges a campaign at acceptance, in the caller's transaction (which also writes the campaign
+   * and its messages). Refused with 422 when the wallet cannot cover it; idempotent per campaign.
+   */
+  async debitCampaign(
+    trx: Knex,
+    input: { userId: number; campaignId: number | string; units: number; description: string; templateName?: string | null; templateCategory?: string | null },
+  ): Promise<CreditTransaction> {
+    const { entry } = await this.apply(
+      {
+        userId: input.userId,
+        amountUnits: -input.units,
+        type: 'CAMPAIGN_DEBIT',
+        description: input.description,
+        idempotencyKey: `campaign:${input.campaignId}:debit`,
+        templateName: input.templateName ?? null,
+        templateCategory: input.templateCategory ?? null,
+        referenceType: 'campaign',
+        referenceId: String(input.campaignId),
+      },
+      trx,
+    );
+    return entry;
+  }
+
+  /** Refunds one finally failed (or cancelled) message's price; idempotent per message. */
+  async refundMessage(
+    input: { userId: number; messageId: number | string; campaignId: number | string; units: number; description: string; templateName?: string | null; templateCategory?: string | null },
+    db: Knex = this.deps.db,
+  ): Promise<{ entry: CreditTransaction; applied: boolean }> {
+    return this.apply(
+      {
+        userId: input.userId,
+        amountUnits: input.units,
+        type: 'REFUND_ADD',
+        description: input.description,
+        idempotencyKey: `message:${input.messageId}:refund`,
+        templateName: input.templateName ?? null,
+        templateCategory: input.templateCategory ?? null,
+        referenceType: 'campaign',
+        referenceId: String(input.campaignId),
+      },
+      db,
+    );
   }
 }

@@ -10,6 +10,11 @@ import * as createPasswordResets from './20261121000300_create_password_resets';
 import * as createCreditTransactions from './20261121000400_create_credit_transactions';
 import * as createAuditLog from './20261121000500_create_audit_log';
 import * as createRateLimits from './20261121000600_create_rate_limits';
+import * as createPriceDefaults from './20261121000700_create_price_defaults';
+import * as seedPriceDefaults from './20261121000800_seed_price_defaults';
+import * as addPricingModeToUsers from './20261121000900_add_pricing_mode_to_users';
+import * as createUserPrices from './20261121001000_create_user_prices';
+import * as createPayments from './20261121001100_create_payments';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +28,11 @@ const migrations: [string, Migration][] = [
   ['20261121000400_create_credit_transactions', createCreditTransactions],
   ['20261121000500_create_audit_log', createAuditLog],
   ['20261121000600_create_rate_limits', createRateLimits],
+  ['20261121000700_create_price_defaults', createPriceDefaults],
+  ['20261121000800_seed_price_defaults', seedPriceDefaults],
+  ['20261121000900_add_pricing_mode_to_users', addPricingModeToUsers],
+  ['20261121001000_create_user_prices', createUserPrices],
+  ['20261121001100_create_payments', createPayments],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,16 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
+import { LOGS } from '@shared/constants';
 import { messages } from '@shared/messages';
-import { ZCreateUserRequest } from '@shared/schemas/admin';
+import { ZAdminChangePasswordRequest, ZCreateUserRequest, ZCreditAdjustmentRequest, ZUpdateUserRequest } from '@shared/schemas/admin';
 import { ZIdParam } from '@shared/schemas/common';
-import { unitsToRupees } from '@shared/money';
-import type { TAdminStats } from '@shared/types';
+import { rupeesToUnits, unitsToRupees } from '@shared/money';
+import type { TAdminStats, TAdminUserDetails, TCreditAdjustmentResponse } from '@shared/types';
+import type { AppConfig } from '../../config';
+import { AppError, NotFoundError } from '../../errors';
+import { presentCreditHistoryEntry } from '../../presenters/credits';
 import { requireAdmin } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentAdminUser } from '../../presenters/user';
 import type { Services } from '../../services';
 import type { AppState } from '../../types';
 
-export function adminRoutes(services: Services): Router<AppState> {
+export function adminRoutes(services: Services, config: AppConfig): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/admin' });
 
   router.get('/users', async (ctx) => {
@@ -50,6 +55,74 @@ export function adminRoutes(services: Services): Router<AppState> {
     );
     ctx.status = 201;
     ctx.body = { success: true, message: messages.admin.userCreated, user: presentAdminUser(user) };
+  });
+
+  router.get('/users/:id/details', async (ctx) => {
+    requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const user = await services.users.findById(id);
+    if (!user) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
+    const body: TAdminUserDetails = { success: true, user: presentAdminUser(user) };
+    ctx.body = body;
+  });
+
+  router.put('/users/:id', async (ctx) => {
+    const { user: admin } = requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const input = validate(ZUpdateUserRequest, ctx.request.body);
+    const updated = await services.users.updateByAdmin(id, input, { userId: admin.id, ip: ctx.ip });
+    ctx.body = { success: true, message: messages.adminUser.updated, user: presentAdminUser(updated) };
+  });
+
+  router.post('/users/:id/change-password', async (ctx) => {
+    const { user: admin } = requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const { newPassword } = validate(ZAdminChangePasswordRequest, ctx.request.body);
+    const target = await services.users.changePasswordByAdmin(id, newPassword, { userId: admin.id, ip: ctx.ip });
+    ctx.body = { success: true, message: messages.adminUser.passwordChanged, user: { id: target.id, name: target.name } };
+  });
+
+  router.post('/users/:id/credits', async (ctx) => {
+    const { user: admin } = requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const input = validate(ZCreditAdjustmentRequest, ctx.request.body);
+    // A retried request with the same Idempotency-Key moves the money once.
+    const requestKey = /^[A-Za-z0-9_-]{8,80}$/.test(ctx.get('Idempotency-Key')) ? ctx.get('Idempotency-Key') : randomUUID();
+    const result = await services.wallet.adjustByAdmin({
+      userId: id,
+      mode: input.mode,
+      units: rupeesToUnits(input.amount),
+      reason: input.reason,
+      actorUserId: admin.id,
+      idempotencyKey: `admin:adjust:${admin.id}:${requestKey}`,
+      audit: (trx, details) =>
+        services.audit.record({ actorUserId: admin.id, action: 'wallet.adjust', targetType: 'user', targetId: id, details, ip: ctx.ip }, trx),
+    });
+    if (!result.entry) {
+      throw new AppError(422, 'nothing_to_deduct', messages.adminWallet.nothingToDeduct);
+    }
+    const body: TCreditAdjustmentResponse = {
+      success: true,
+      message: input.mode === 'add' ? messages.adminWallet.credited : messages.adminWallet.debited,
+      amount: unitsToRupees(result.movedUnits),
+      creditBalance: unitsToRupees(result.balanceUnits),
+      transaction: presentCreditHistoryEntry(result.entry),
+    };
+    ctx.body = body;
+  });
+
+  router.get('/settings', (ctx) => {
+    requireAdmin(ctx);
+    const gateway = services.payments.activeGateway;
+    ctx.body = {
+      success: true,
+      settings: {
+        platformWhatsappNumber: config.platformWhatsappNumber,
+        logRetentionDays: LOGS.retentionDays,
+        cleanupSchedule: `Daily at ${String(LOGS.cleanupHourUtc).padStart(2, '0')}:00 UTC`,
+        payments: { enabled: gateway !== null, sandbox: gateway?.provider === 'sandbox' },
+      },
+    };
   });
 
   router.delete('/users/:id', async (ctx) => {

@@ -1,0 +1,23 @@
+import { BaseModel } from './BaseModel';
+
+export type PaymentProvider = 'razorpay' | 'sandbox';
+export type PaymentStatus = 'created' | 'failed' | 'paid';
+
+export class Payment extends BaseModel {
+  static override tableName = 'payments';
+  static override timestampAttributes = ['createdAt', 'updatedAt', 'paidAt'] as const;
+
+  id!: number;
+  userId!: number;
+  provider!: PaymentProvider;
+  orderId!: string;
+  paymentId!: string | null;
+  amountPaise!: number;
+  creditUnits!: number;
+  currency!: string;
+  status!: PaymentStatus;
+  creditedBy!: 'verify' | 'webhook' | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+  paidAt!: Date | null;
+}

@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { CREDIT_UNITS_PER_RUPEE } from '@shared/constants';
+import { messages } from '@shared/messages';
+import { AppError, BadRequestError, NotFoundError, ServiceUnavailableError } from '../errors';
+import { forUpdateIfSupported } from '../db/knex';
+import type { Logger } from '../logger';
+import { Payment, type PaymentProvider, type User } from '../models';
+import { constantTimeEqual } from '../services/auth/tokens';
+import type { WalletService } from '../services/wallet';
+import { hmacHex, type PaymentGateway, type SandboxGateway } from './gateway';
+
+export interface CreatedOrder {
+  orderId: string;
+  amountPaise: number;
+  creditRupees: number;
+  gateway: PaymentGateway;
+}
+
+export interface CreditResult {
+  credited: boolean;
+  balanceUnits: number;
+}
+
+interface WebhookPaymentEntity {
+  id?: unknown;
+  order_id?: unknown;
+  amount?: unknown;
+  status?: unknown;
+}
+
+interface WebhookEvent {
+  event?: unknown;
+  payload?: {
+    payment?: { entity?: WebhookPaymentEntity };
+    order?: { entity?: { id?: unknown; amount?: unknown } };
+  };
+}
+
+/**
+ * Wallet top-ups. The credit is decided from the stored order (amount and owner), never from the
+ * client. Verify and the webhook may race, repeat and arrive in any order: the crediting
+ * transaction locks the order row and writes a ledger row with a unique key per order, so the
+ * wallet is credited exactly once.
+ */
+export class PaymentService {
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      wallet: WalletService;
+      log: Logger;
+      razorpay: PaymentGateway | null;
+      sandbox: SandboxGateway | null;
+      webhookSecret: string | undefined;
+    },
+  ) {}
+
+  /** The gateway new orders use: Razorpay when configured, else the sandbox, else none. */
+  get activeGateway(): PaymentGateway | null {
+    return this.deps.razorpay ?? this.deps.sandbox;
+  }
+
+  get sandbox(): SandboxGateway | null {
+    return this.deps.sandbox;
+  }
+
+  private gatewayFor(provider: PaymentProvider): PaymentGateway | null {
+    return provider === 'razorpay' ? this.deps.razorpay : this.deps.sandbox;
+  }
+
+  async createOrder(user: User, creditRupees: number): Promise<CreatedOrder> {
+    const gateway = this.activeGateway;
+    if (!gateway) throw ServiceUnavailableError('payments_not_configured', messages.wallet.notConfigured);
+    const amountPaise = creditRupees * 100;
+    const receipt = `topup_${user.id}_${Date.now()}_${randomBytes(3).toString('hex')}`;
+    const order = await gateway.createOrder({
+      amountPaise,
+      receipt,
+      notes: { purpose: 'wallet_topup', credits: String(creditRupees), userId: String(user.id) },
+    });
+    if (order.amount !== amountPaise) {
+      this.deps.log.error({ orderId: order.id, expected: amountPaise, got: order.amount }, 'gateway created an order for another amount');
+      throw new AppError(502, 'payment_gateway_mismatch', messages.wallet.orderFailed);
+    }
+    const now = new Date();
+    await Payment.query(this.deps.db).insert({
+      userId: user.id,
+      provider: gateway.provider,
+      orderId: order.id,
+      paymentId: null,
+      amountPaise,
+      creditUnits: creditRupees * CREDIT_UNITS_PER_RUPEE,
+      currency: 'INR',
+      status: 'created',
+      creditedBy: null,
+      createdAt: now,
+      updatedAt: now,
+      paidAt: null,
+    });
+    return { orderId: order.id, amountPaise, creditRupees, gateway };
+  }
+
+  /** The checkout result from the browser: signature, then the provider's word, then the credit. */
+  async verify(user: User, input: { orderId: string; paymentId: string; signature: string }): Promise<CreditResult> {
+    const payment = await Payment.query(this.deps.db).findOne({ orderId: input.orderId });
+    // Another user's order looks exactly like a missing one.
+    if (!payment || payment.userId !== user.id) throw NotFoundError(messages.wallet.orderNotFound, 'order_not_found');
+    const gateway = this.gatewayFor(payment.provider);
+    if (!gateway) throw NotFoundError(messages.wallet.orderNotFound, 'order_not_found');
+
+    const expected = hmacHex(gateway.signatureSecret, `${payment.orderId}|${input.paymentId}`);
+    if (!constantTimeEqual(expected, input.signature)) {
+      this.deps.log.warn({ orderId: payment.orderId, userId: user.id }, 'payment verification with a bad signature');
+      throw BadRequestError('signature_invalid', messages.wallet.signatureInvalid);
+    }
+    if (payment.status === 'paid') {
+      return { credited: false, balanceUnits: await this.deps.wallet.balance(user.id) };
+    }
+
+    let remote = await gateway.fetchPayment(input.paymentId);
+    if (remote.orderId !== payment.orderId || remote.amount !== payment.amountPaise) {
+      this.deps.log.error({ orderId: payment.orderId, remote }, 'provider payment does not match the stored order');
+      throw BadRequestError('payment_mismatch', messages.wallet.signatureInvalid);
+    }
+    if (remote.status === 'authorized') remote = await gateway.capturePayment(remote.id, payment.amountPaise);
+    if (remote.status !== 'captured') throw BadRequestError('payment_not_captured', messages.wallet.paymentNotCaptured);
+    return this.creditOrder(payment.orderId, remote.id, 'verify');
+  }
+
+  /** The sandbox window's Pay button: a signed result for an open sandbox order. */
+  async sandboxPay(orderId: string): Promise<ReturnType<SandboxGateway['pay']>> {
+    const sandbox = this.deps.sandbox;
+    const payment = await Payment.query(this.deps.db).findOne({ orderId, provider: 'sandbox' });
+    if (!sandbox || !payment || payment.status === 'paid') throw NotFoundError(messages.wallet.orderNotFound, 'order_not_found');
+    return sandbox.pay(payment.orderId, payment.amountPaise);
+  }
+
+  /** Credits a paid order once, whoever asks first. */
+  async creditOrder(orderId: string, paymentId: string, by: 'verify' | 'webhook'): Promise<CreditResult> {
+    return this.deps.db.transaction(async (trx) => {
+      const payment = await forUpdateIfSupported(Payment.query(trx).findOne({ orderId }), trx);
+      if (!payment) throw NotFoundError(messages.wallet.orderNotFound, 'order_not_found');
+      if (payment.status === 'paid') {
+        if (payment.paymentId !== paymentId) {
+          this.deps.log.error({ orderId, paidWith: payment.paymentId, again: paymentId }, 'a second payment for an order already paid: not credited, refund it in the dashboard');
+        }
+        return { credited: false, balanceUnits: await this.deps.wallet.balance(payment.userId, trx) };
+      }
+      const { entry, applied } = await this.deps.wallet.apply(
+        {
+          userId: payment.userId,
+          amountUnits: payment.creditUnits,
+          type: 'TOPUP_ADD',
+          description: payment.provider === 'sandbox' ? 'Wallet top-up (sandbox, no real money)' : 'Wallet top-up via Razorpay',
+          idempotencyKey: `payment:order:${orderId}`,
+          referenceType: 'payment',
+          referenceId: paymentId,
+        },
+        trx,
+      );
+      const now = new Date();
+      await Payment.query(trx).patch({ status: 'paid', paymentId, paidAt: now, updatedAt: now, creditedBy: by }).where({ id: payment.id });
+      return { credited: applied, balanceUnits: entry.balanceAfter };
+    });
+  }
+
+  /**
+   * Razorpay webhooks: the signature over the raw body is checked with the webhook secret;
+   * payment.captured and order.paid credit the order, payment.failed records the failure.
+   * Unknown orders and events are acknowledged (so Razorpay stops retrying) and logged.
+   */
+  async handleWebhook(rawBody: string, signature: string): Promise<{ handled: string }> {
+    if (!this.deps.webhookSecret || !this.deps.razorpay) throw ServiceUnavailableError('webhook_not_configured', messages.wallet.notConfigured);
+    if (!signature || !constantTimeEqual(hmacHex(this.deps.webhookSecret, rawBody), signature)) {
+      this.deps.log.warn('Razorpay webhook with a bad signature');
+      throw BadRequestError('webhook_signature_invalid', messages.wallet.signatureInvalid);
+    }
+    let event: WebhookEvent;
+    try {
+      event = JSON.parse(rawBody) as WebhookEvent;
+    } catch {
+      throw BadRequestError('invalid_json', messages.validation.invalidJson);
+    }
+    const name = typeof event.event === 'string' ? event.event : 'unknown';
+    const entity = event.payload?.payment?.entity;
+    const paymentId = typeof entity?.id === 'string' ? entity.id : null;
+    const orderId =
+      typeof entity?.order_id === 'string' ? entity.order_id : typeof event.payload?.order?.entity?.id === 'string' ? event.payload.order.entity.id : null;
+    if (!orderId) return { handled: `ignored:${name}` };
+    const payment = await Payment.query(this.deps.db).findOne({ orderId });
+    if (!payment || payment.provider !== 'razorpay') {
+      this.deps.log.warn({ orderId, event: name }, 'webhook for an unknown order');
+      return { handled: `unknown-order:${name}` };
+    }
+    if (name === 'payment.failed') {
+      await Payment.query(this.deps.db).patch({ status: 'failed', updatedAt: new Date() }).where({ id: payment.id, status: 'created' });
+      return { handled: name };
+    }
+    if (name !== 'payment.captured' && name !== 'order.paid') return { handled: `ignored:${name}` };
+    if (!paymentId) return { handled: `ignored:${name}` };
+    if (typeof entity?.amount === 'number' && entity.amount !== payment.amountPaise) {
+      this.deps.log.error({ orderId, expected: payment.amountPaise, got: entity.amount }, 'webhook amount does not match the order');
+      return { handled: `amount-mismatch:${name}` };
+    }
+    await this.creditOrder(orderId, paymentId, 'webhook');
+    return { handled: name };
+  }
+}

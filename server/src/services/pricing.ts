@@ -1,0 +1,142 @@
+import type { Knex } from 'knex';
+import { PRICE_CATEGORIES, unitsToPrice, type PriceCategory, type TCustomPriceSet, type TPriceSet } from '@shared/pricing';
+import { messages } from '@shared/messages';
+import { NotFoundError } from '../errors';
+import type { AuditService } from './audit';
+
+export type UnitPrices = Record<PriceCategory, number>;
+export type CustomUnitPrices = Record<PriceCategory, number | null>;
+
+export interface UserPricing {
+  mode: 'default' | 'custom';
+  custom: CustomUnitPrices;
+  effective: UnitPrices;
+  defaults: UnitPrices;
+}
+
+const COLUMNS: Record<PriceCategory, 'marketingUnits' | 'utilityUnits' | 'authenticationUnits'> = {
+  marketing: 'marketingUnits',
+  utility: 'utilityUnits',
+  authentication: 'authenticationUnits',
+};
+
+type PriceRow = { marketingUnits: number | null; utilityUnits: number | null; authenticationUnits: number | null };
+
+function fromRow<T extends number | null>(row: PriceRow | undefined, fallback: T): Record<PriceCategory, number | T> {
+  return Object.fromEntries(
+    PRICE_CATEGORIES.map((category) => [category, row?.[COLUMNS[category]] ?? fallback]),
+  ) as Record<PriceCategory, number | T>;
+}
+
+function toRow(prices: Record<PriceCategory, number | null>): PriceRow {
+  return { marketingUnits: prices.marketing, utilityUnits: prices.utility, authenticationUnits: prices.authentication };
+}
+
+export function presentPrices(units: UnitPrices): TPriceSet {
+  return { marketing: unitsToPrice(units.marketing), utility: unitsToPrice(units.utility), authentication: unitsToPrice(units.authentication) };
+}
+
+export function presentCustomPrices(units: CustomUnitPrices): TCustomPriceSet {
+  const show = (value: number | null) => (value === null ? null : unitsToPrice(value));
+  return { marketing: show(units.marketing), utility: show(units.utility), authentication: show(units.authentication) };
+}
+
+/**
+ * Global default prices and per-user custom prices (spec 001 Pricing). A user's effective price
+ * for a category is their custom price when their mode is custom and that price is set, the
+ * global default otherwise. The sending engine prices each message from `effectiveFor`.
+ */
+export class PricingService {
+  constructor(private readonly deps: { db: Knex; audit: AuditService }) {}
+
+  async defaults(db: Knex = this.deps.db): Promise<UnitPrices & { updatedAt: Date | null }> {
+    const row = (await db('price_defaults').where({ id: 1 }).first()) as (PriceRow & { updatedAt: string | Date | null }) | undefined;
+    if (!row) throw new Error('price_defaults row is missing: run the migrations');
+    return { ...(fromRow(row, 0) as UnitPrices), updatedAt: row.updatedAt ? new Date(row.updatedAt) : null };
+  }
+
+  async setDefaults(prices: UnitPrices, actor: { userId: number; ip?: string | null }): Promise<UnitPrices & { updatedAt: Date | null }> {
+    await this.deps.db.transaction(async (trx) => {
+      const before = await this.defaults(trx);
+      await trx('price_defaults').where({ id: 1 }).update({ ...toRow(prices), updatedAt: new Date().toISOString(), updatedBy: actor.userId });
+      await this.deps.audit.record(
+        { actorUserId: actor.userId, action: 'pricing.defaults.update', targetType: 'pricing', targetId: 'defaults', details: { before: presentPrices(before), after: presentPrices(prices) }, ip: actor.ip ?? null },
+        trx,
+      );
+    });
+    return this.defaults();
+  }
+
+  private async requireUser(userId: number, db: Knex): Promise<{ pricingMode: 'default' | 'custom' }> {
+    const user = (await db('users').where({ id: userId }).whereNull('deletedAt').first('pricingMode')) as { pricingMode: 'default' | 'custom' } | undefined;
+    if (!user) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
+    return user;
+  }
+
+  async forUser(userId: number, db: Knex = this.deps.db): Promise<UserPricing> {
+    const user = await this.requireUser(userId, db);
+    const defaults = await this.defaults(db);
+    const row = (await db('user_prices').where({ userId }).first()) as PriceRow | undefined;
+    const custom = fromRow(row, null) as CustomUnitPrices;
+    const effective = Object.fromEntries(
+      PRICE_CATEGORIES.map((category) => [category, user.pricingMode === 'custom' ? (custom[category] ?? defaults[category]) : defaults[category]]),
+    ) as UnitPrices;
+    return { mode: user.pricingMode, custom, effective, defaults: { marketing: defaults.marketing, utility: defaults.utility, authentication: defaults.authentication } };
+  }
+
+  /** The price of one message of a category for a user, in credit units. */
+  async effectiveFor(userId: number, category: PriceCategory, db: Knex = this.deps.db): Promise<number> {
+    return (await this.forUser(userId, db)).effective[category];
+  }
+
+  /** Sets a user's mode; custom prices are replaced (default mode clears them). */
+  async setForUser(
+    userId: number,
+    mode: 'default' | 'custom',
+    custom: CustomUnitPrices | undefined,
+    actor: { userId: number; ip?: string | null },
+  ): Promise<UserPricing> {
+    await this.deps.db.transaction(async (trx) => {
+      await this.requireUser(userId, trx);
+      await trx('users').where({ id: userId }).update({ pricingMode: mode, updatedAt: new Date().toISOString() });
+      await trx('user_prices').where({ userId }).delete();
+      if (mode === 'custom' && custom) {
+        await trx('user_prices').insert({ userId, ...toRow(custom), updatedAt: new Date().toISOString(), updatedBy: actor.userId });
+      }
+      await this.deps.audit.record(
+        {
+          actorUserId: actor.userId,
+          action: 'pricing.user.update',
+          targetType: 'user',
+          targetId: userId,
+          details: { mode, custom: custom ? presentCustomPrices(custom) : null },
+          ip: actor.ip ?? null,
+        },
+        trx,
+      );
+    });
+    return this.forUser(userId);
+  }
+
+  /** Real figures for Pricing Management: regular users, how many on custom prices, average effective prices. */
+  async stats(): Promise<{ totalUsers: number; customPricingUsers: number; averages: UnitPrices }> {
+    const defaults = await this.defaults();
+    const db = this.deps.db;
+    const row = (await db('users as u')
+      .leftJoin('user_prices as p', 'p.user_id', 'u.id')
+      .where('u.role', 'user')
+      .whereNull('u.deleted_at')
+      .first(
+        db.raw('count(*) as total'),
+        db.raw("sum(case when u.pricing_mode = 'custom' then 1 else 0 end) as custom"),
+        ...PRICE_CATEGORIES.map((category) =>
+          db.raw(`avg(case when u.pricing_mode = 'custom' and p.${category}_units is not null then p.${category}_units else ? end) as avg_${category}`, [defaults[category]]),
+        ),
+      )) as Record<string, number | string | null>;
+    const total = Number(row.total ?? 0);
+    const averages = Object.fromEntries(
+      PRICE_CATEGORIES.map((category) => [category, total ? Math.round(Number(row[`avg${category[0]!.toUpperCase()}${category.slice(1)}`] ?? defaults[category])) : defaults[category]]),
+    ) as UnitPrices;
+    return { totalUsers: total, customPricingUsers: Number(row.custom ?? 0), averages };
+  }
+}

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@shared/messages';
+import type { TPricingStats, TUserPricingResponse } from '@shared/types';
+import { TestClient } from '../../server/test/client';
+import { buildUser, signedInClient } from '../../server/test/factories';
+import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+
+const p = messages.pricing;
+
+describe.skipIf(postgresUnavailable)('pricing', () => {
+  let server: TestServer;
+  let admin: TestClient;
+  beforeAll(async () => {
+    server = await startTestServer();
+    ({ client: admin } = await signedInClient(server, { role: 'admin' }));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  describe('global defaults', () => {
+    it('starts at marketing 0.80, utility 0.15, authentication 0.15, readable by users too', async () => {
+      const { client } = await signedInClient(server);
+      const response = await client.get('/api/admin/pricing/defaults');
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        success: true,
+        defaults: { marketing: '0.80', utility: '0.15', authentication: '0.15' },
+        marketing: '0.80',
+        utility: '0.15',
+        authentication: '0.15',
+        currency: 'INR',
+      });
+      expect((await new TestClient(server.url).get('/api/admin/pricing/defaults')).status).toBe(401);
+    });
+
+    it('lets only admins change them, audited', async () => {
+      const { client } = await signedInClient(server);
+      expect((await client.put('/api/admin/pricing/defaults', { marketing: '0', utility: '0', authentication: '0' })).status).toBe(403);
+      const response = await admin.put('/api/admin/pricing/defaults', { marketing: '0.9', utility: 0.2, authentication: '0.1234' });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ message: p.defaultsUpdated, defaults: { marketing: '0.90', utility: '0.20', authentication: '0.1234' } });
+      expect(await server.db('audit_log').where({ action: 'pricing.defaults.update' }).first()).toBeTruthy();
+      await admin.put('/api/admin/pricing/defaults', { marketing: '0.80', utility: '0.15', authentication: '0.15' });
+    });
+
+    it.each([
+      [{ marketing: '', utility: '0.1', authentication: '0.1' }, 'marketing', p.priceRequired],
+      [{ utility: '0.1', authentication: '0.1' }, 'marketing', p.priceRequired],
+      [{ marketing: '-1', utility: '0.1', authentication: '0.1' }, 'marketing', p.priceNegative],
+      [{ marketing: '0.12345', utility: '0.1', authentication: '0.1' }, 'marketing', p.priceFormat],
+      [{ marketing: 'abc', utility: '0.1', authentication: '0.1' }, 'marketing', p.priceFormat],
+      [{ marketing: '0.1', utility: '1e3', authentication: '0.1' }, 'utility', p.priceFormat],
+    ])('refuses %j with details per field', async (payload, field, message) => {
+      const response = await admin.put('/api/admin/pricing/defaults', payload);
+      expect(response.status).toBe(400);
+      expect(response.body.details).toContainEqual({ field, message });
+    });
+  });
+
+  describe('per-user pricing', () => {
+    it('defaults to the global prices', async () => {
+      const user = await buildUser(server);
+      const response = await admin.get<TUserPricingResponse>(`/api/admin/pricing/users/${user.id}/pricing`);
+      expect(response.body).toEqual({
+        success: true,
+        mode: 'default',
+        custom: { marketing: null, utility: null, authentication: null },
+        effective: { marketing: '0.80', utility: '0.15', authentication: '0.15' },
+        defaults: { marketing: '0.80', utility: '0.15', authentication: '0.15' },
+      });
+    });
+
+    it('takes custom prices where given; an empty field means the default', async () => {
+      const { client, user } = await signedInClient(server);
+      const response = await admin.put<TUserPricingResponse>(`/api/admin/pricing/users/${user.id}/pricing`, { mode: 'custom', pricing: { marketing: '0.5', utility: '', authentication: null } });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        message: p.userPricingUpdated,
+        mode: 'custom',
+        custom: { marketing: '0.50', utility: null, authentication: null },
+        effective: { marketing: '0.50', utility: '0.15', authentication: '0.15' },
+      });
+      const mine = await client.get('/api/send/my-pricing');
+      expect(mine.body).toEqual({ success: true, mode: 'custom', effective: { marketing: '0.50', utility: '0.15', authentication: '0.15', currency: 'INR' } });
+      expect(await server.services.pricing.effectiveFor(user.id, 'marketing')).toBe(5000);
+    });
+
+    it('follows a change of the defaults for categories without a custom price', async () => {
+      const user = await buildUser(server);
+      await admin.put(`/api/admin/pricing/users/${user.id}/pricing`, { mode: 'custom', pricing: { marketing: '0.70' } });
+      await admin.put('/api/admin/pricing/defaults', { marketing: '0.80', utility: '0.25', authentication: '0.15' });
+      const response = await admin.get<TUserPricingResponse>(`/api/admin/pricing/users/${user.id}/pricing`);
+      expect(response.body.effective).toEqual({ marketing: '0.70', utility: '0.25', authentication: '0.15' });
+      await admin.put('/api/admin/pricing/defaults', { marketing: '0.80', utility: '0.15', authentication: '0.15' });
+    });
+
+    it('reverts to defaults and clears the custom prices', async () => {
+      const user = await buildUser(server);
+      await admin.put(`/api/admin/pricing/users/${user.id}/pricing`, { mode: 'custom', pricing: { utility: '0.01' } });
+      const response = await admin.put<TUserPricingResponse>(`/api/admin/pricing/users/${user.id}/pricing`, { mode: 'default' });
+      expect(response.body).toMatchObject({ message: p.userPricingReverted, mode: 'default', custom: { marketing: null, utility: null, authentication: null }, effective: { utility: '0.15' } });
+    });
+
+    it.each([
+      [{ mode: 'custom', pricing: { marketing: '', utility: '', authentication: '' } }, 'pricing', p.customPriceRequired],
+      [{ mode: 'custom' }, 'pricing', p.customPriceRequired],
+      [{ mode: 'custom', pricing: { marketing: '-0.1' } }, 'pricing.marketing', p.priceNegative],
+      [{ mode: 'custom', pricing: { utility: '0.00001' } }, 'pricing.utility', p.priceFormat],
+      [{ mode: 'cheap' }, 'mode', p.modeInvalid],
+    ])('refuses %j', async (payload, field, message) => {
+      const user = await buildUser(server);
+      const response = await admin.put(`/api/admin/pricing/users/${user.id}/pricing`, payload);
+      expect(response.status).toBe(400);
+      expect(response.body.details).toContainEqual({ field, message });
+    });
+
+    it('answers 404 for an unknown user and 403 to users', async () => {
+      expect((await admin.get('/api/admin/pricing/users/987654/pricing')).status).toBe(404);
+      const { client, user } = await signedInClient(server);
+      expect((await client.get(`/api/admin/pricing/users/${user.id}/pricing`)).status).toBe(403);
+      expect((await client.put(`/api/admin/pricing/users/${user.id}/pricing`, { mode: 'custom', pricing: { marketing: '0' } })).status).toBe(403);
+    });
+  });
+
+  it('counts users on custom and default pricing, with the real average marketing price', async () => {
+    const isolated = await startTestServer();
+    try {
+      const { client: root } = await signedInClient(isolated, { role: 'admin' });
+      const users = await Promise.all([1, 2, 3, 4].map(() => buildUser(isolated)));
+      await root.put(`/api/admin/pricing/users/${users[0]!.id}/pricing`, { mode: 'custom', pricing: { marketing: '0.40' } });
+      await root.put(`/api/admin/pricing/users/${users[1]!.id}/pricing`, { mode: 'custom', pricing: { utility: '0.10' } });
+      const response = await root.get<{ stats: TPricingStats }>('/api/admin/pricing/stats');
+      expect(response.body.stats).toEqual({
+        totalUsers: 4,
+        customPricingUsers: 2,
+        defaultPricingUsers: 2,
+        averageMarketing: '0.70',
+        averageUtility: '0.1375',
+        averageAuthentication: '0.15',
+      });
+    } finally {
+      await isolated.close();
+    }
+  });
+});
