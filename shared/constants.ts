@@ -91,6 +91,9 @@ export const TOPUP = {
   reloadAfterVerifyMs: 3_000,
 } as const;
 
+/** Quick amounts on the admin wallet screen (spec 001 §9). */
+export const ADMIN_QUICK_AMOUNTS = [10, 50, 100, 500, 1000, 5000] as const;
+
 export const PRICE_DEFAULTS = {
   marketing: '0.80',
   utility: '0.15',

@@ -73,7 +73,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         const origin = ctx.get('Origin');
         return allowedOrigins.has(origin) ? origin : '';
       },
-      allowHeaders: ['Content-Type', 'Authorization', 'X-Client', 'X-Request-Id'],
+      allowHeaders: ['Content-Type', 'Authorization', 'X-Client', 'X-Request-Id', 'Idempotency-Key'],
       exposeHeaders: ['X-Request-Id', 'Retry-After', 'Content-Disposition'],
       maxAge: 600,
     }),

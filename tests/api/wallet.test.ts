@@ -111,6 +111,12 @@ describe.skipIf(postgresUnavailable)('wallet ledger', () => {
     expect(junk.body.pagination).toMatchObject({ page: 1, limit: 50 });
   });
 
+  it('replays to the balance for every user after all the activity above', async () => {
+    const users = (await server.db('users').select('id')) as { id: number }[];
+    expect(users.length).toBeGreaterThan(5);
+    for (const { id } of users) await assertLedgerMatchesBalance(id);
+  });
+
   it('keeps each user to their own history', async () => {
     const { client: alice } = await signedInClient(server, { creditRupees: 1 });
     const { user: bob } = await signedInClient(server, { creditRupees: 2 });
@@ -169,8 +175,10 @@ describe.skipIf(postgresUnavailable)('admin wallet management', () => {
     const user = await buildUser(server);
     const headers = { 'Idempotency-Key': `retry-${user.id}-abcdef` };
     await admin.request('POST', `/api/admin/users/${user.id}/credits`, { mode: 'add', amount: 10, reason: 'Retry' }, headers);
-    await admin.request('POST', `/api/admin/users/${user.id}/credits`, { mode: 'add', amount: 10, reason: 'Retry' }, headers);
+    const retried = await admin.request<TCreditAdjustmentResponse>('POST', `/api/admin/users/${user.id}/credits`, { mode: 'add', amount: 10, reason: 'Retry' }, headers);
+    expect(retried.body).toMatchObject({ amount: 10, creditBalance: 10 });
     expect((await admin.get<{ user: { creditBalance: number } }>(`/api/admin/users/${user.id}/details`)).body.user.creditBalance).toBe(10);
+    expect(await server.db('audit_log').where({ action: 'wallet.adjust', targetId: String(user.id) })).toHaveLength(1);
   });
 
   it('keeps PUT /api/admin/users/{id} with creditBalance compatible, as a ledger entry for the difference', async () => {

@@ -94,26 +94,27 @@ describe('buildContentSecurityPolicy', () => {
   const directive = (name: string): string | undefined =>
     csp.split('; ').find((part) => part.startsWith(`${name} `));
 
-  it('allows network access only to the app and the configured server', () => {
-    expect(directive('connect-src')).toBe("connect-src 'self' https://sandesh.example.com");
+  it('allows network access only to the app, the configured server and the payment provider', () => {
+    expect(directive('connect-src')).toBe("connect-src 'self' https://sandesh.example.com https://*.razorpay.com");
   });
 
-  it('allows scripts only from the app, without inline script or eval', () => {
-    expect(directive('script-src')).toBe("script-src 'self'");
+  it('allows scripts only from the app, the server (sandbox checkout) and Razorpay checkout, without inline script or eval', () => {
+    expect(directive('script-src')).toBe("script-src 'self' https://sandesh.example.com https://checkout.razorpay.com");
+    expect(directive('frame-src')).toBe('frame-src https://*.razorpay.com');
     expect(csp).not.toContain('unsafe-eval');
     expect(directive('default-src')).toBe("default-src 'self'");
   });
 
-  it('forbids plugins, frames, base rewriting and foreign form posts', () => {
+  it('forbids plugins, frames other than the payment window, base rewriting and foreign form posts', () => {
     expect(directive('object-src')).toBe("object-src 'none'");
-    expect(directive('frame-src')).toBe("frame-src 'none'");
+    expect(directive('frame-src')).not.toContain("'self'");
     expect(directive('base-uri')).toBe("base-uri 'none'");
     expect(directive('form-action')).toBe("form-action 'none'");
   });
 
   it('adds extra connect origins when given', () => {
     expect(buildContentSecurityPolicy('http://127.0.0.1:3000', ['ws://localhost:5173'])).toContain(
-      "connect-src 'self' http://127.0.0.1:3000 ws://localhost:5173",
+      "connect-src 'self' http://127.0.0.1:3000 https://*.razorpay.com ws://localhost:5173",
     );
   });
 });

@@ -64,6 +64,9 @@ export function decideWindowOpen(url: string): Exclude<NavigationDecision, 'allo
   return isAllowedExternalUrl(url) ? 'open-external' : 'deny';
 }
 
+const RAZORPAY_CHECKOUT_ORIGIN = 'https://checkout.razorpay.com';
+const RAZORPAY_ORIGINS = 'https://*.razorpay.com';
+
 /**
  * The renderer's Content-Security-Policy. Scripts only from the app itself (no inline script,
  * no eval); network only to the app and the configured server; no plugins, frames or forms posting
@@ -77,18 +80,21 @@ export function buildContentSecurityPolicy(
   serverOrigin: string,
   extraConnectOrigins: readonly string[] = [],
 ): string {
-  const connect = ["'self'", serverOrigin, ...extraConnectOrigins].join(' ');
+  const connect = ["'self'", serverOrigin, RAZORPAY_ORIGINS, ...extraConnectOrigins].join(' ');
   const directives: Array<[string, string]> = [
     ['default-src', "'self'"],
-    ['script-src', "'self'"],
+    // The wallet loads the payment checkout script on demand: Razorpay's, or the server's
+    // development sandbox (served by the configured server).
+    ['script-src', `'self' ${serverOrigin} ${RAZORPAY_CHECKOUT_ORIGIN}`],
     ['style-src', "'self' 'unsafe-inline'"],
-    ['img-src', "'self' data: blob:"],
+    ['img-src', `'self' data: blob: ${RAZORPAY_ORIGINS}`],
     ['font-src', "'self' data:"],
     ['connect-src', connect],
     // Spreadsheet parsing may run in a worker built from a blob URL.
     ['worker-src', "'self' blob:"],
     ['object-src', "'none'"],
-    ['frame-src', "'none'"],
+    // Razorpay's checkout renders its payment window in its own frame.
+    ['frame-src', RAZORPAY_ORIGINS],
     ['base-uri', "'none'"],
     ['form-action', "'none'"],
     ['frame-ancestors', "'none'"],

@@ -115,7 +115,7 @@ export class WalletService {
       const current = Number(locked.creditBalance);
       const moved = input.mode === 'add' ? input.units : Math.min(input.units, current);
       if (moved === 0) return { entry: null, movedUnits: 0, balanceUnits: current };
-      const { entry } = await this.apply(
+      const { entry, applied } = await this.apply(
         {
           userId: input.userId,
           amountUnits: input.mode === 'add' ? moved : -moved,
@@ -128,6 +128,8 @@ export class WalletService {
         },
         trx,
       );
+      // A retry of an adjustment already made answers that adjustment and records nothing new.
+      if (!applied) return { entry, movedUnits: Math.abs(entry.amount), balanceUnits: await this.balance(input.userId, trx) };
       await input.audit(trx, { mode: input.mode, requestedUnits: input.units, movedUnits: moved, balanceAfter: entry.balanceAfter, reason: input.reason });
       return { entry, movedUnits: moved, balanceUnits: entry.balanceAfter };
     });

@@ -5,13 +5,18 @@ import { SessionLoading } from './components/guards/SessionLoading';
 import { AuthenticatedLayout } from './components/layout/AuthenticatedLayout';
 import { roleHome } from './lib/roles';
 import { AdminDashboardPage } from './pages/admin/AdminDashboardPage';
+import { AdminPricingPage } from './pages/admin/AdminPricingPage';
+import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
+import { AdminUserSettingsPage } from './pages/admin/AdminUserSettingsPage';
 import { AdminUsersPage } from './pages/admin/AdminUsersPage';
+import { AdminWalletPage } from './pages/admin/AdminWalletPage';
 import { LoginPage } from './pages/auth/LoginPage';
 import { SignupPage } from './pages/auth/SignupPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { ProfilePage } from './pages/ProfilePage';
 import { LandingPage } from './pages/public/LandingPage';
 import { UserDashboardPage } from './pages/user/UserDashboardPage';
+import { WalletPage } from './pages/user/WalletPage';
 import { useSessionStore } from './stores/sessionStore';
 
 /** The long static pages load on demand so that the app itself starts fast. */
@@ -51,8 +56,9 @@ function NotFoundRoute() {
 
 /**
  * The route table of spec 000 §2.1 as far as it is built. Screens that later issues add
- * (templates, quick send, reports, wallet, the admin user pages, logs, pricing, settings, ...)
- * are deliberately absent and show the 404 page until they land; the menus already link them.
+ * (templates, quick send, customize message, reports, API management, user details and
+ * templates, logs, test notifications) are deliberately absent and show the 404 page until they
+ * land; the menus already link them.
  */
 export function AppRoutes() {
   return (
@@ -81,6 +87,7 @@ export function AppRoutes() {
               <Route path="/user" element={<Navigate to="/user/dashboard" replace />} />
               <Route path="/user/dashboard" element={<UserDashboardPage />} />
               <Route path="/user/profile" element={<ProfilePage />} />
+              <Route path="/user/wallet" element={<WalletPage />} />
               <Route path="/user/billing" element={<Navigate to="/user/wallet" replace />} />
             </Route>
 
@@ -88,6 +95,10 @@ export function AppRoutes() {
               <Route path="/admin" element={<Navigate to="/admin/dashboard" replace />} />
               <Route path="/admin/dashboard" element={<AdminDashboardPage />} />
               <Route path="/admin/users" element={<AdminUsersPage />} />
+              <Route path="/admin/users/:id/wallet" element={<AdminWalletPage />} />
+              <Route path="/admin/users/:id/settings" element={<AdminUserSettingsPage />} />
+              <Route path="/admin/pricing" element={<AdminPricingPage />} />
+              <Route path="/admin/settings" element={<AdminSettingsPage />} />
               <Route path="/admin/profile" element={<ProfilePage />} />
             </Route>
           </Route>

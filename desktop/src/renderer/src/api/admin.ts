@@ -1,6 +1,11 @@
-import type { TCreateUserRequest } from '@shared/schemas/admin';
-import type { TAdminStats, TAdminUser, TUser } from '@shared/types';
-import { apiDelete, apiGet, apiPost } from './client';
+import type {
+  TAdminChangePasswordRequest,
+  TCreateUserRequest,
+  TCreditAdjustmentRequest,
+  TUpdateUserRequest,
+} from '@shared/schemas/admin';
+import type { TAdminStats, TAdminUser, TAdminUserDetails, TCreditAdjustmentResponse, TUser } from '@shared/types';
+import { apiDelete, apiGet, apiPost, apiPut } from './client';
 
 export interface TAdminUsersResponse {
   success: true;
@@ -23,15 +28,51 @@ export interface TDeleteUserResponse {
   message: string;
 }
 
+export interface TUpdateUserResponse {
+  success: true;
+  message: string;
+  user: TAdminUser;
+}
+
+export interface TAdminChangePasswordResponse {
+  success: true;
+  message: string;
+  user: { name: string };
+}
+
+/** GET /api/admin/settings: what /admin/settings shows read-only (DECISIONS.md). */
+export interface TPlatformSettings {
+  /** Digits with country code: the sender of password-reset codes (PLATFORM_WHATSAPP_NUMBER). */
+  platformWhatsappNumber: string;
+  logRetentionDays: number;
+  cleanupSchedule: string;
+  payments: { enabled: boolean; sandbox: boolean };
+}
+
+export interface TPlatformSettingsResponse {
+  success: true;
+  settings: TPlatformSettings;
+}
+
 export const adminApi = {
   users: () => apiGet<TAdminUsersResponse>('/api/admin/users'),
   stats: () => apiGet<TAdminStatsResponse>('/api/admin/stats'),
   createUser: (body: TCreateUserRequest) => apiPost<TCreateUserResponse>('/api/admin/users', body),
   deleteUser: (id: number) => apiDelete<TDeleteUserResponse>(`/api/admin/users/${id}`),
+  userDetails: (id: number) => apiGet<TAdminUserDetails>(`/api/admin/users/${id}/details`),
+  updateUser: (id: number, body: TUpdateUserRequest) => apiPut<TUpdateUserResponse>(`/api/admin/users/${id}`, body),
+  /** The race-free adjustment: the server adds or deducts, so two admins never overwrite each other. */
+  adjustCredits: (id: number, body: TCreditAdjustmentRequest, idempotencyKey: string) =>
+    apiPost<TCreditAdjustmentResponse>(`/api/admin/users/${id}/credits`, body, { headers: { 'Idempotency-Key': idempotencyKey } }),
+  changePassword: (id: number, body: TAdminChangePasswordRequest) =>
+    apiPost<TAdminChangePasswordResponse>(`/api/admin/users/${id}/change-password`, body),
+  settings: () => apiGet<TPlatformSettingsResponse>('/api/admin/settings'),
 };
 
 /** Query keys of the admin area, so that pages sharing data share the cache. */
 export const adminKeys = {
   users: ['admin', 'users'] as const,
   stats: ['admin', 'stats'] as const,
+  userDetails: (id: number) => ['admin', 'user', id, 'details'] as const,
+  settings: ['admin', 'settings'] as const,
 };

@@ -1,28 +1,18 @@
+import type { TCreditHistoryResponse } from '@shared/types';
 import { apiGet } from './client';
 
-/** One ledger entry as `GET /api/credits/history` presents it. */
-export interface TCreditHistoryEntry {
-  id: number | string;
-  /** A code; codes containing ADD are credits, every other code is a debit. */
-  type: string;
-  description: string;
-  timestamp: string;
-  /** Rupees, signed, 2 decimals. */
-  amount: number;
-  templateName?: string | null;
-  templateCategory?: string | null;
-}
-
-export interface TCreditHistoryResponse {
-  success: true;
-  history: TCreditHistoryEntry[];
-}
+/** Entries per page of the credit history (the server's default page size). */
+export const CREDIT_HISTORY_PAGE_SIZE = 50;
 
 export const creditsApi = {
-  history: () => apiGet<TCreditHistoryResponse>('/api/credits/history'),
+  /** One page of the ledger, newest first. */
+  history: (page = 1, limit = CREDIT_HISTORY_PAGE_SIZE) =>
+    apiGet<TCreditHistoryResponse>('/api/credits/history', { params: { page, limit } }),
 };
 
 export const creditKeys = {
+  /** Prefix of every credit history query; invalidate it after the balance changes. */
   history: ['credits', 'history'] as const,
+  historyPages: (limit: number) => ['credits', 'history', { limit }] as const,
   balance: ['credits', 'balance'] as const,
 };

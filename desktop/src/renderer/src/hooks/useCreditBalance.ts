@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { creditKeys } from '../api/credits';
 import { useSessionStore } from '../stores/sessionStore';
 import { useUIStore } from '../stores/uiStore';
@@ -18,4 +19,20 @@ export function useCreditBalance() {
     staleTime: 0,
   });
   return { balance, isRefreshing: query.isFetching, refresh: query.refetch };
+}
+
+/**
+ * After the balance changed (a top-up): re-read it and drop the cached credit history. The
+ * header badge and the dashboard read the balance the query's /me call stores, so the refetch
+ * runs even when no screen showing the balance is mounted (`refetchType: 'all'`).
+ */
+export function invalidateCreditQueries(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: creditKeys.balance, refetchType: 'all' });
+  void client.invalidateQueries({ queryKey: creditKeys.history });
+}
+
+/** `invalidateCreditQueries` bound to the app's query client. */
+export function useInvalidateCredits(): () => void {
+  const client = useQueryClient();
+  return useCallback(() => invalidateCreditQueries(client), [client]);
 }

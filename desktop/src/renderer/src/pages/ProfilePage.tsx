@@ -1,14 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { History, Pencil, Save, ShieldCheck, UserRound, Wallet, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
 import { formatRupees } from '@shared/money';
 import { ZUpdateProfileRequest } from '@shared/schemas/auth';
-import type { TUser } from '@shared/types';
+import type { TCreditHistoryEntry, TUser } from '@shared/types';
 import { authApi } from '../api/auth';
 import { errorText, serverFieldErrors } from '../api/client';
-import { creditKeys, creditsApi, type TCreditHistoryEntry } from '../api/credits';
+import { CREDIT_HISTORY_PAGE_SIZE, creditKeys, creditsApi } from '../api/credits';
 import { Avatar } from '../components/layout/UserCard';
 import { Alert } from '../components/ui/alert';
 import { Badge } from '../components/ui/badge';
@@ -208,32 +208,61 @@ function CreditEntry({ entry }: { entry: TCreditHistoryEntry }) {
 }
 
 function CreditHistory({ enabled }: { enabled: boolean }) {
-  const history = useQuery({
-    queryKey: creditKeys.history,
-    queryFn: async () => (await creditsApi.history()).history ?? [],
+  const history = useInfiniteQuery({
+    queryKey: creditKeys.historyPages(CREDIT_HISTORY_PAGE_SIZE),
+    queryFn: ({ pageParam }) => creditsApi.history(pageParam, CREDIT_HISTORY_PAGE_SIZE),
+    initialPageParam: 1,
+    // `pagination` is read defensively: a server without paging answers one complete page.
+    getNextPageParam: (lastPage) => (lastPage.pagination?.hasMore ? lastPage.pagination.page + 1 : undefined),
     enabled,
   });
+  const entries = history.data?.pages.flatMap((page) => page.history ?? []) ?? [];
+  const errorMessage = history.error
+    ? errorText(history.error, p.creditHistoryLoadFailed, p.creditHistoryNetworkError)
+    : null;
 
   let body: React.ReactNode;
   if (history.isPending) {
     body = <p className="px-4 py-8 text-center text-sm text-slate-500 dark:text-slate-400">{messages.common.loading}</p>;
-  } else if (history.error) {
+  } else if (entries.length === 0 && errorMessage) {
     body = (
       <div className="p-4">
-        <Alert tone="error">
-          {errorText(history.error, p.creditHistoryLoadFailed, p.creditHistoryNetworkError)}
-        </Alert>
+        <Alert tone="error">{errorMessage}</Alert>
       </div>
     );
-  } else if (history.data.length === 0) {
+  } else if (entries.length === 0) {
     body = <p className="px-4 py-8 text-center text-sm text-slate-500 dark:text-slate-400">{p.creditHistoryEmpty}</p>;
   } else {
     body = (
-      <ul className="max-h-[28rem] divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800">
-        {history.data.map((entry) => (
-          <CreditEntry key={entry.id} entry={entry} />
-        ))}
-      </ul>
+      <>
+        <ul
+          className="max-h-[28rem] divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800"
+          aria-label="Credit history entries"
+        >
+          {entries.map((entry) => (
+            <CreditEntry key={entry.id} entry={entry} />
+          ))}
+        </ul>
+        {/* A failed "Load more" keeps the entries already shown; the button stays to retry. */}
+        {errorMessage ? (
+          <div className="px-4 pt-2">
+            <Alert tone="error">{errorMessage}</Alert>
+          </div>
+        ) : null}
+        {history.hasNextPage ? (
+          <div className="flex justify-center px-4 pt-3">
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => void history.fetchNextPage()}
+              disabled={history.isFetchingNextPage}
+            >
+              {history.isFetchingNextPage ? <Spinner className="text-current" /> : null}
+              {history.isFetchingNextPage ? messages.common.loading : 'Load more'}
+            </Button>
+          </div>
+        ) : null}
+      </>
     );
   }
 

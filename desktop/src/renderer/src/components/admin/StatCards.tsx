@@ -4,47 +4,43 @@ import type { TAdminStats } from '@shared/types';
 import { cn } from '../../lib/cn';
 import { Card, CardContent } from '../ui/card';
 
-interface Stat {
+export interface Stat {
   label: string;
   value: string;
   icon: LucideIcon;
   tint: string;
+  /** A line under the figure. */
+  hint?: string;
 }
+
+/** Tints of the stat icons, light and dark. */
+export const statTints = {
+  sky: 'bg-sky-100 text-sky-700 dark:bg-sky-500/15 dark:text-sky-300',
+  violet: 'bg-violet-100 text-violet-700 dark:bg-violet-500/15 dark:text-violet-300',
+  amber: 'bg-amber-100 text-amber-700 dark:bg-amber-500/15 dark:text-amber-300',
+  emerald: 'bg-emerald-100 text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300',
+} as const;
 
 function statsToCards(stats: TAdminStats | undefined): Stat[] {
   const count = (value: number | undefined) => (stats ? formatIndianNumber(value ?? 0) : '—');
   return [
-    {
-      label: 'Total Users',
-      value: count(stats?.totalUsers),
-      icon: Users,
-      tint: 'bg-sky-100 text-sky-700 dark:bg-sky-500/15 dark:text-sky-300',
-    },
-    {
-      label: 'Regular Users',
-      value: count(stats?.regularUsers),
-      icon: UserRound,
-      tint: 'bg-violet-100 text-violet-700 dark:bg-violet-500/15 dark:text-violet-300',
-    },
-    {
-      label: 'Configured Users',
-      value: count(stats?.configuredUsers),
-      icon: Settings2,
-      tint: 'bg-amber-100 text-amber-700 dark:bg-amber-500/15 dark:text-amber-300',
-    },
+    { label: 'Total Users', value: count(stats?.totalUsers), icon: Users, tint: statTints.sky },
+    { label: 'Regular Users', value: count(stats?.regularUsers), icon: UserRound, tint: statTints.violet },
+    { label: 'Configured Users', value: count(stats?.configuredUsers), icon: Settings2, tint: statTints.amber },
     {
       label: 'Total Credits',
       value: stats ? formatRupees(stats.totalCredits) : '—',
       icon: IndianRupee,
-      tint: 'bg-emerald-100 text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300',
+      tint: statTints.emerald,
     },
   ];
 }
 
-export function StatCards({ stats, isLoading }: { stats: TAdminStats | undefined; isLoading: boolean }) {
+/** A row of figure cards (admin dashboard, Pricing Management). */
+export function StatGrid({ stats, isLoading }: { stats: readonly Stat[]; isLoading: boolean }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy={isLoading}>
-      {statsToCards(stats).map(({ label, value, icon: Icon, tint }) => (
+      {stats.map(({ label, value, icon: Icon, tint, hint }) => (
         <Card key={label}>
           <CardContent className="flex flex-col gap-3 p-5">
             <div className="flex items-center justify-between gap-3">
@@ -56,11 +52,18 @@ export function StatCards({ stats, isLoading }: { stats: TAdminStats | undefined
             {isLoading ? (
               <div className="h-8 w-24 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
             ) : (
-              <p className="text-2xl font-bold tabular-nums break-words">{value}</p>
+              <div>
+                <p className="text-2xl font-bold tabular-nums break-words">{value}</p>
+                {hint ? <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{hint}</p> : null}
+              </div>
             )}
           </CardContent>
         </Card>
       ))}
     </div>
   );
+}
+
+export function StatCards({ stats, isLoading }: { stats: TAdminStats | undefined; isLoading: boolean }) {
+  return <StatGrid stats={statsToCards(stats)} isLoading={isLoading} />;
 }

@@ -5,6 +5,7 @@ import { messages } from '@shared/messages';
 import { formatRupees } from '@shared/money';
 import type { TAdminUser } from '@shared/types';
 import { filterUsers } from '../../lib/adminUsers';
+import { formatDay } from '../../lib/dates';
 import { formatPhoneForDisplay } from '../../lib/format';
 import { useSessionStore } from '../../stores/sessionStore';
 import { Badge } from '../ui/badge';
@@ -22,13 +23,6 @@ import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { AddUserDialog } from './AddUserDialog';
 import { DeleteUserDialog } from './DeleteUserDialog';
-
-const joinedFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
-
-function formatJoined(createdAt: string): string {
-  const date = new Date(createdAt);
-  return Number.isNaN(date.getTime()) ? '—' : joinedFormat.format(date);
-}
 
 /** The admin pages of a user, in the order an admin usually needs them. */
 const userLinks = [
@@ -174,7 +168,7 @@ export function UserListCard({ users, isLoading, title = 'Users', description }:
                           <Badge variant="warning">{messages.admin.notConfigured}</Badge>
                         )}
                       </td>
-                      <td className="whitespace-nowrap px-4 py-3 text-slate-600 dark:text-slate-300">{formatJoined(user.createdAt)}</td>
+                      <td className="whitespace-nowrap px-4 py-3 text-slate-600 dark:text-slate-300">{formatDay(user.createdAt)}</td>
                       <td className="px-4 py-3 text-right">
                         <RowActions
                           user={user}

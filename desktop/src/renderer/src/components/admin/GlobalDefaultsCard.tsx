@@ -1,0 +1,153 @@
+import { RotateCcw, Save } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { messages } from '@shared/messages';
+import { PRICE_CATEGORIES, type PriceCategory, type TPriceSet } from '@shared/pricing';
+import { ZPriceDefaultsRequest } from '@shared/schemas/pricing';
+import type { TPriceDefaultsResponse } from '@shared/types';
+import { errorText, serverFieldErrors } from '../../api/client';
+import { formatDateTime } from '../../lib/dates';
+import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
+import { isPriceFormChanged, PRICE_LABELS, priceFormFrom, sortPriceErrors, type PriceForm } from '../../lib/pricingForm';
+import { Alert } from '../ui/alert';
+import { Button } from '../ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../ui/card';
+import { TextField } from '../ui/form-field';
+import { Spinner } from '../ui/spinner';
+import { ErrorCard } from './ErrorCard';
+import { PriceList } from './PriceList';
+import { usePriceDefaults, useUpdatePriceDefaults } from './usePricing';
+
+const p = messages.pricing;
+
+function DefaultsForm({ saved, updatedAt }: { saved: TPriceSet; updatedAt: string | null }) {
+  const update = useUpdatePriceDefaults();
+  const [form, setForm] = useState<PriceForm>(() => priceFormFrom(saved));
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [error, setError] = useState('');
+  const changed = isPriceFormChanged(saved, form);
+  const busy = update.isPending;
+  const sorted = sortPriceErrors(fieldErrors);
+
+  const handleChange = (category: PriceCategory) => (value: string) => {
+    setForm((current) => ({ ...current, [category]: value }));
+    setFieldErrors((errors) => withoutField(withoutField(errors, category), `pricing.${category}`));
+  };
+
+  const handleReset = () => {
+    setForm(priceFormFrom(saved));
+    setFieldErrors({});
+    setError('');
+  };
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!changed) return;
+    setError('');
+    const validation = validateForm(ZPriceDefaultsRequest, form);
+    if (!validation.ok) {
+      setFieldErrors(validation.errors);
+      return;
+    }
+    try {
+      const response = await update.mutateAsync(validation.data);
+      setForm(priceFormFrom(response.defaults));
+      setFieldErrors({});
+      toast.success(response.message ?? p.defaultsUpdated);
+    } catch (caught) {
+      const text = errorText(caught, p.updateDefaultsFailed);
+      setError(text);
+      setFieldErrors(serverFieldErrors(caught));
+      toast.error(text);
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit} aria-label="Global default prices">
+      <CardContent className="flex flex-col gap-5">
+        <div>
+          <p className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">
+            Current defaults
+          </p>
+          <PriceList prices={saved} />
+          {updatedAt ? (
+            <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">Last changed {formatDateTime(updatedAt)}</p>
+          ) : null}
+        </div>
+        {error ? <Alert tone="error">{error}</Alert> : null}
+        {sorted.form ? <Alert tone="error">{sorted.form}</Alert> : null}
+        <div className="grid gap-4 sm:grid-cols-3">
+          {PRICE_CATEGORIES.map((category) => (
+            <TextField
+              key={category}
+              id={`default-price-${category}`}
+              label={`${PRICE_LABELS[category]} (₹ per message)`}
+              inputMode="decimal"
+              autoComplete="off"
+              value={form[category]}
+              error={sorted.fields[category]}
+              disabled={busy}
+              onChange={(e) => handleChange(category)(e.target.value)}
+            />
+          ))}
+        </div>
+      </CardContent>
+      <CardFooter className="justify-end">
+        <Button variant="outline" onClick={handleReset} disabled={busy || !changed}>
+          <RotateCcw aria-hidden="true" />
+          Reset
+        </Button>
+        <Button type="submit" disabled={busy || !changed}>
+          {busy ? <Spinner className="text-current" /> : <Save aria-hidden="true" />}
+          Save Defaults
+        </Button>
+      </CardFooter>
+    </form>
+  );
+}
+
+/**
+ * The global default prices (spec 001 "Pricing Management"): the current figures and three
+ * fields; Save is enabled only when a value differs. Shown on /admin/pricing and /admin/settings.
+ */
+export function GlobalDefaultsCard() {
+  const defaults = usePriceDefaults();
+
+  if (defaults.error) {
+    return (
+      <ErrorCard
+        title={p.fetchDefaultsFailed}
+        detail={errorText(defaults.error, p.fetchDefaultsFailed)}
+        onRetry={() => void defaults.refetch()}
+        isRetrying={defaults.isFetching}
+      />
+    );
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Global Default Prices</CardTitle>
+        <CardDescription>
+          Per-message prices in INR for every user without custom pricing. Up to 4 decimal places.
+        </CardDescription>
+      </CardHeader>
+      {defaults.data ? (
+        <DefaultsForm
+          // A fresh form whenever the saved figures change elsewhere (another tab, a refetch).
+          key={defaultsKey(defaults.data)}
+          saved={defaults.data.defaults}
+          updatedAt={defaults.data.updatedAt}
+        />
+      ) : (
+        <CardContent>
+          <Spinner label={messages.common.loading} />
+        </CardContent>
+      )}
+    </Card>
+  );
+}
+
+function defaultsKey(response: TPriceDefaultsResponse): string {
+  return PRICE_CATEGORIES.map((category) => response.defaults[category]).join('|');
+}

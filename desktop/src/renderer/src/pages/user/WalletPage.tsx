@@ -1,0 +1,279 @@
+import { useQuery } from '@tanstack/react-query';
+import { ArrowLeft, CreditCard, FlaskConical, Landmark, RefreshCw, ShieldCheck, Smartphone, Wallet } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { TOPUP } from '@shared/constants';
+import { messages } from '@shared/messages';
+import { formatIndianNumber, formatRupees } from '@shared/money';
+import { paymentKeys, paymentsApi } from '../../api/payments';
+import { Alert } from '../../components/ui/alert';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { FieldShell } from '../../components/ui/form-field';
+import { Input } from '../../components/ui/input';
+import { Spinner } from '../../components/ui/spinner';
+import { useCreditBalance, useInvalidateCredits } from '../../hooks/useCreditBalance';
+import { cn } from '../../lib/cn';
+import {
+  createCheckoutLoader,
+  createScriptLoader,
+  documentScriptHost,
+  type RazorpayConstructor,
+} from '../../lib/razorpayCheckout';
+import {
+  formatAmountForDisplay,
+  formatAmountForEditing,
+  formatAmountLabel,
+  initialAmountFromQuery,
+  isPresetAmount,
+  parseTopUpAmount,
+  stripGrouping,
+} from '../../lib/topupAmount';
+import { isTopUpWorking, runTopUp, type TopUpPhase } from '../../lib/topupFlow';
+import { platform } from '../../platform';
+import { useUIStore } from '../../stores/uiStore';
+
+const w = messages.wallet;
+
+/** One toast id, so that the success toast replaces 'Processing payment...' (one toast at a time). */
+const TOPUP_TOAST_ID = 'wallet-topup';
+/** emerald-600, the app's accent, for the checkout window. */
+const CHECKOUT_THEME_COLOR = '#059669';
+const CUSTOM_AMOUNT_ID = 'wallet-custom-amount';
+
+/** Module-wide so that the checkout script is injected once per app run, not once per visit. */
+const loadCheckout = createCheckoutLoader({
+  serverUrl: () => platform.serverUrl(),
+  loadScript: createScriptLoader(documentScriptHost),
+  getConstructor: () => (window as Window & { Razorpay?: RazorpayConstructor }).Razorpay,
+});
+
+function BalanceCard({ balance, isRefreshing, onRefresh }: { balance: number; isRefreshing: boolean; onRefresh: () => void }) {
+  return (
+    <Card>
+      <CardHeader className="flex-row items-start justify-between gap-4">
+        <div>
+          <CardTitle>Current Balance</CardTitle>
+          <CardDescription>1 credit = ₹1</CardDescription>
+        </div>
+        <span className="flex size-10 items-center justify-center rounded-lg bg-emerald-100 text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300">
+          <Wallet className="size-5" aria-hidden="true" />
+        </span>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <p className="flex items-center gap-3 text-3xl font-bold tabular-nums" aria-live="polite">
+          <span data-testid="wallet-balance">{formatRupees(balance)}</span>
+          {isRefreshing ? <Spinner className="size-5" label="Refreshing balance" /> : null}
+        </p>
+        <Button variant="outline" onClick={onRefresh} disabled={isRefreshing} className="self-start">
+          <RefreshCw className={cn(isRefreshing && 'animate-spin')} aria-hidden="true" />
+          {w.refreshBalance}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function SecurePaymentNote() {
+  const methods = [
+    { icon: CreditCard, label: 'Cards' },
+    { icon: Smartphone, label: 'UPI' },
+    { icon: Landmark, label: 'Net banking' },
+    { icon: Wallet, label: 'Wallets' },
+  ];
+  return (
+    <Card>
+      <CardContent className="flex flex-col gap-3 pt-6 sm:flex-row sm:items-start">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-sky-100 text-sky-700 dark:bg-sky-500/15 dark:text-sky-300">
+          <ShieldCheck className="size-5" aria-hidden="true" />
+        </span>
+        <div className="flex flex-col gap-2">
+          <h3 className="font-semibold">Secure Payment</h3>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Payments are processed securely by Razorpay, our card payment provider; we never see your card details.
+            Credits are added to your wallet right after the payment is confirmed.
+          </p>
+          <ul className="flex flex-wrap gap-2" aria-label="Accepted payment methods">
+            {methods.map(({ icon: Icon, label }) => (
+              <li key={label}>
+                <Badge variant="secondary">
+                  <Icon className="size-3" aria-hidden="true" />
+                  {label}
+                </Badge>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** /user/wallet (spec 000 §2.8, §4.6, §5). */
+export function WalletPage() {
+  const [searchParams] = useSearchParams();
+  // `?amount=` preselects once, on arrival; later changes of the query are not the person's choice.
+  const [initialAmount] = useState(() => initialAmountFromQuery(searchParams.get('amount')));
+  const [preset, setPreset] = useState<number | null>(() =>
+    initialAmount !== null && isPresetAmount(initialAmount) ? initialAmount : null,
+  );
+  const [customText, setCustomText] = useState(() =>
+    initialAmount !== null && !isPresetAmount(initialAmount) ? formatAmountForDisplay(String(initialAmount)) : '',
+  );
+  const [phase, setPhase] = useState<TopUpPhase>('idle');
+  const { balance, isRefreshing, refresh: refreshBalance } = useCreditBalance();
+  const invalidateCredits = useInvalidateCredits();
+  const setCreditBalance = useUIStore((state) => state.setCreditBalance);
+  const config = useQuery({ queryKey: paymentKeys.config, queryFn: paymentsApi.config, staleTime: 5 * 60_000 });
+
+  const custom = parseTopUpAmount(customText);
+  const hasCustom = stripGrouping(customText) !== '';
+  const amount = hasCustom ? custom.amount : preset;
+  const working = isTopUpWorking(phase);
+  // A failed config read does not block paying: the order call is the authority and says why.
+  const notConfigured = config.data?.enabled === false;
+  const canPay = amount !== null && !working && !config.isPending && !notConfigured;
+
+  const handlePreset = (value: number) => {
+    setPreset(value);
+    setCustomText('');
+  };
+
+  const handleCustomChange = (value: string) => {
+    setCustomText(value);
+    if (stripGrouping(value) !== '') setPreset(null);
+  };
+
+  const handlePay = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!canPay || amount === null) return;
+    const outcome = await runTopUp(amount, {
+      createOrder: (amountCredits) => paymentsApi.createOrder({ amountCredits }),
+      loadCheckout,
+      verify: paymentsApi.verify,
+      onPhase: setPhase,
+      notifyProcessing: () =>
+        toast.info(w.processingPayment, { id: TOPUP_TOAST_ID, description: w.processingPaymentDescription }),
+      notifySuccess: (text) => toast.success(text, { id: TOPUP_TOAST_ID, description: undefined }),
+      notifyEnded: () => toast.dismiss(TOPUP_TOAST_ID),
+      alert: (text) => window.alert(text),
+      refreshBalance: invalidateCredits,
+      refreshWalletBalance: () => void refreshBalance(),
+      reload: () => window.location.reload(),
+      schedule: (task, delayMs) => window.setTimeout(task, delayMs),
+      log: console,
+      themeColor: CHECKOUT_THEME_COLOR,
+    });
+    // The verify answer already holds the new balance; show it before /me confirms it.
+    if (outcome.status === 'succeeded') setCreditBalance(outcome.response.creditBalance);
+  };
+
+  const customError = hasCustom ? custom.error : null;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex items-center gap-3">
+          <Button variant="ghost" size="sm" asChild>
+            <Link to="/user/dashboard">
+              <ArrowLeft aria-hidden="true" />
+              Back to Dashboard
+            </Link>
+          </Button>
+          <h2 className="text-2xl font-bold tracking-tight">{w.title}</h2>
+        </div>
+        {config.data?.sandbox ? (
+          <Badge variant="warning" className="self-start px-3 py-1 text-sm" data-testid="sandbox-badge">
+            <FlaskConical className="size-4" aria-hidden="true" />
+            {w.sandboxNotice}
+          </Badge>
+        ) : null}
+      </div>
+
+      {notConfigured ? <Alert tone="warning">{w.notConfigured}</Alert> : null}
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <BalanceCard balance={balance} isRefreshing={isRefreshing} onRefresh={() => void refreshBalance()} />
+
+        <Card className="lg:col-span-2">
+          <form noValidate onSubmit={(event) => void handlePay(event)}>
+            <CardHeader>
+              <CardTitle>Add Credits</CardTitle>
+              <CardDescription>Choose an amount or enter your own. 1 credit = ₹1.</CardDescription>
+            </CardHeader>
+            <CardContent className="flex flex-col gap-5">
+              <div role="group" aria-labelledby="wallet-presets-label" className="flex flex-col gap-2">
+                <p id="wallet-presets-label" className="text-sm font-medium text-slate-700 dark:text-slate-200">
+                  Quick amounts
+                </p>
+                <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+                  {TOPUP.presets.map((value) => {
+                    const selected = !hasCustom && preset === value;
+                    return (
+                      <Button
+                        key={value}
+                        variant={selected ? 'default' : 'outline'}
+                        aria-pressed={selected}
+                        disabled={working}
+                        onClick={() => handlePreset(value)}
+                        className="h-12 text-base tabular-nums"
+                      >
+                        {formatAmountLabel(value)}
+                      </Button>
+                    );
+                  })}
+                </div>
+              </div>
+
+              <FieldShell id={CUSTOM_AMOUNT_ID} label="Custom Amount" error={customError ?? undefined} hint={w.amountHelper}>
+                <div className="relative">
+                  <span
+                    aria-hidden="true"
+                    className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-slate-500 dark:text-slate-400"
+                  >
+                    ₹
+                  </span>
+                  <Input
+                    id={CUSTOM_AMOUNT_ID}
+                    inputMode="numeric"
+                    autoComplete="off"
+                    placeholder="Enter amount"
+                    className="pl-7 tabular-nums"
+                    value={customText}
+                    disabled={working}
+                    invalid={Boolean(customError)}
+                    aria-describedby={customError ? `${CUSTOM_AMOUNT_ID}-error` : `${CUSTOM_AMOUNT_ID}-hint`}
+                    onChange={(event) => handleCustomChange(event.target.value)}
+                    onFocus={() => setCustomText((text) => formatAmountForEditing(text))}
+                    onBlur={() => setCustomText((text) => formatAmountForDisplay(text))}
+                  />
+                </div>
+              </FieldShell>
+
+              <div className="flex flex-col gap-3 border-t border-slate-100 pt-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
+                <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
+                  {amount !== null ? (
+                    <>
+                      You pay <strong className="tabular-nums">{formatAmountLabel(amount)}</strong> and get{' '}
+                      <strong className="tabular-nums">{formatIndianNumber(amount)}</strong> credits.
+                    </>
+                  ) : (
+                    'Choose an amount to continue.'
+                  )}
+                </p>
+                <Button type="submit" size="lg" disabled={!canPay}>
+                  {working ? <Spinner className="text-current" /> : <CreditCard aria-hidden="true" />}
+                  {working ? w.processing : amount !== null ? `Add ${formatAmountLabel(amount)} Credits` : 'Add Credits'}
+                </Button>
+              </div>
+            </CardContent>
+          </form>
+        </Card>
+      </div>
+
+      <SecurePaymentNote />
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { messages } from '@shared/messages';
+
+const w = messages.wallet;
+
+/** /user/wallet and the checkout window it opens (Razorpay's, or the development sandbox). */
+export class WalletPage {
+  readonly balance: Locator;
+  readonly refreshBalance: Locator;
+  readonly customAmount: Locator;
+  readonly sandboxBadge: Locator;
+  readonly checkout: Locator;
+
+  constructor(private readonly page: Page) {
+    this.balance = page.getByTestId('wallet-balance');
+    this.refreshBalance = page.getByRole('button', { name: w.refreshBalance });
+    this.customAmount = page.getByLabel('Custom Amount', { exact: true });
+    this.sandboxBadge = page.getByTestId('sandbox-badge');
+    this.checkout = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: 'Sandbox checkout' }) });
+  }
+
+  async goto(query = ''): Promise<void> {
+    await this.page.goto(`/user/wallet${query}`);
+    await expect(this.page.getByRole('heading', { name: w.title })).toBeVisible();
+  }
+
+  /** A preset button by its visible text, e.g. "₹1,000". */
+  preset(label: string): Locator {
+    return this.page.getByRole('button', { name: label, exact: true });
+  }
+
+  /** The form's pay button: 'Add ₹1,000 Credits', or 'Processing...' while a top-up runs. */
+  payButton(): Locator {
+    return this.page.getByRole('button', { name: /^(Add (₹[\d,]+ )?Credits|Processing\.\.\.)$/ });
+  }
+
+  fieldError(text: string): Locator {
+    return this.page.getByRole('alert').filter({ hasText: text });
+  }
+
+  async pay(): Promise<void> {
+    await this.payButton().click();
+  }
+
+  /** Pays in the sandbox checkout window, whose Pay button names the amount ("Pay ₹1,000"). */
+  async payInCheckout(amountLabel: string): Promise<void> {
+    await expect(this.checkout).toBeVisible();
+    await this.checkout.getByRole('button', { name: `Pay ${amountLabel}`, exact: true }).click();
+  }
+
+  async cancelCheckout(): Promise<void> {
+    await this.checkout.getByRole('button', { name: 'Cancel', exact: true }).click();
+  }
+}
