@@ -4,8 +4,9 @@
  * Later capabilities add their benches to the list below.
  */
 import { authBench } from './auth.bench';
+import { walletBench } from './wallet.bench';
 
-const benches = [authBench];
+const benches = [authBench, walletBench];
 
 for (const bench of benches) {
   for (const kind of ['sqlite', 'postgres'] as const) {
