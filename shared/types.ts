@@ -210,3 +210,67 @@ export interface TAdminUserDetails {
   success: true;
   user: TAdminUser & { businessInfo: TBusinessInfoSummary | null };
 }
+
+/** A template component in the WhatsApp Cloud API's shape. */
+export interface TTemplateComponent {
+  type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS';
+  format?: 'TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT';
+  text?: string;
+  buttons?: { type: string; text: string; url?: string; phone_number?: string; otp_type?: string }[];
+  add_security_recommendation?: boolean;
+  code_expiration_minutes?: number;
+}
+
+export interface TTemplate {
+  id: number;
+  name: string;
+  category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+  language: string;
+  status: string;
+  components: TTemplateComponent[];
+  /** Variables in order (numeric, then named). */
+  variables: string[];
+  variableExamples: Record<string, string>;
+  headerType: 'none' | 'text' | 'image' | 'video' | 'document';
+  /** Where the owner (or an admin) can fetch the header file. */
+  headerMediaUrl: string | null;
+  headerMediaName: string | null;
+  qualityRating: string | null;
+  rejectionReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  submittedAt: string | null;
+}
+
+export interface TTemplatePagination {
+  currentPage: number;
+  totalPages: number;
+  totalTemplates: number;
+  hasPrev: boolean;
+  hasNext: boolean;
+}
+
+/** GET /api/templates */
+export interface TTemplateListResponse {
+  success: true;
+  data: TTemplate[];
+  pagination: TTemplatePagination;
+}
+
+export interface TTemplateStats {
+  total: number;
+  pending: number;
+  approved: number;
+  rejected: number;
+}
+
+/** POST /api/whatsapp/template-details */
+export interface TTemplateDetails {
+  variables: { index: string; placeholder: string; required: boolean; value: string }[];
+  buttons: { type: string; text: string; url?: string; phone_number?: string; index: number }[];
+  hasVariables: boolean;
+  hasButtons: boolean;
+  preview: string;
+  category: string;
+  templateTypeInfo: { hasStaticImage: boolean; headerType: string };
+}

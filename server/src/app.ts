@@ -17,6 +17,7 @@ import { authRoutes } from './routes/auth';
 import { creditRoutes } from './routes/credits';
 import { paymentRoutes } from './routes/payments';
 import { pricingRoutes } from './routes/pricing';
+import { templateRoutes } from './routes/templates';
 import { systemRoutes } from './routes/system';
 import type { Services } from './services';
 import type { SimulatorOutbox } from './simulator/outbox';
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     adminRoutes(services, config),
     pricingRoutes(services),
     paymentRoutes(services, config),
+    templateRoutes(services),
     creditRoutes(services),
   ];
   for (const router of routers) {

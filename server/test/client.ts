@@ -37,14 +37,15 @@ export class TestClient {
 
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
     const requestHeaders: Record<string, string> = { ...this.extraHeaders, ...headers };
-    if (body !== undefined && typeof body !== 'string') requestHeaders['Content-Type'] = 'application/json';
+    const isForm = body instanceof FormData;
+    if (body !== undefined && typeof body !== 'string' && !isForm) requestHeaders['Content-Type'] = 'application/json';
     if (body !== undefined && typeof body === 'string') requestHeaders['Content-Type'] ??= 'application/json';
     if (this.cookies.size) requestHeaders.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (this.bearer) requestHeaders.Authorization = `Bearer ${this.bearer}`;
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: requestHeaders,
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : isForm || typeof body === 'string' ? (body as FormData | string) : JSON.stringify(body),
       redirect: 'manual',
     });
     for (const line of response.headers.getSetCookie()) {

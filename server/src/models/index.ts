@@ -5,3 +5,4 @@ export { PasswordReset } from './PasswordReset';
 export { CreditTransaction } from './CreditTransaction';
 export { AuditLogEntry } from './AuditLogEntry';
 export { Payment, type PaymentProvider, type PaymentStatus } from './Payment';
+export { Template } from './Template';

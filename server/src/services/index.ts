@@ -14,6 +14,8 @@ import { LoginService } from './auth/login';
 import { PasswordResetService } from './auth/passwordResets';
 import { SessionService } from './auth/sessions';
 import { PricingService } from './pricing';
+import { TemplateMediaStore } from '../templates/media';
+import { TemplateService } from '../templates/service';
 import { ThrottleFactory } from './throttle';
 import { UserService } from './users';
 import { WalletService } from './wallet';
@@ -29,6 +31,7 @@ export interface Services {
   messenger: PlatformMessenger;
   pricing: PricingService;
   payments: PaymentService;
+  templates: TemplateService;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -65,5 +68,6 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     sandbox: config.payments.sandbox ? new SandboxGateway() : null,
     webhookSecret: razorpaySettings?.webhookSecret,
   });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments };
+  const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit });
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates };
 }

@@ -15,6 +15,7 @@ import * as seedPriceDefaults from './20261121000800_seed_price_defaults';
 import * as addPricingModeToUsers from './20261121000900_add_pricing_mode_to_users';
 import * as createUserPrices from './20261121001000_create_user_prices';
 import * as createPayments from './20261121001100_create_payments';
+import * as createTemplates from './20261121001200_create_templates';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +34,7 @@ const migrations: [string, Migration][] = [
   ['20261121000900_add_pricing_mode_to_users', addPricingModeToUsers],
   ['20261121001000_create_user_prices', createUserPrices],
   ['20261121001100_create_payments', createPayments],
+  ['20261121001200_create_templates', createTemplates],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,33 @@
+import type { TTemplateComponent } from '@shared/types';
+import type { HeaderType, TemplateCategory } from '@shared/templates';
+import { BaseModel } from './BaseModel';
+
+export class Template extends BaseModel {
+  static override tableName = 'templates';
+  static override timestampAttributes = ['createdAt', 'updatedAt', 'submittedAt', 'reviewedAt'] as const;
+  static override get jsonAttributes(): string[] {
+    return ['components', 'variableExamples'];
+  }
+
+  id!: number;
+  userId!: number;
+  name!: string;
+  language!: string;
+  category!: TemplateCategory;
+  status!: string;
+  headerType!: HeaderType;
+  components!: TTemplateComponent[];
+  variableExamples!: Record<string, string>;
+  headerMediaPath!: string | null;
+  headerMediaMime!: string | null;
+  headerMediaName!: string | null;
+  headerMediaSize!: number | null;
+  rejectionReason!: string | null;
+  qualityRating!: string | null;
+  providerTemplateId!: string | null;
+  submittedAt!: Date | null;
+  reviewedAt!: Date | null;
+  reviewedBy!: number | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+}

@@ -1,0 +1,204 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import Router from '@koa/router';
+import multer from '@koa/multer';
+import type { Middleware } from 'koa';
+import { fillMessage, messages } from '@shared/messages';
+import { ZIdParam } from '@shared/schemas/common';
+import {
+  ZAuthenticationTemplateRequest,
+  ZTemplateDetailsRequest,
+  ZTemplateListQuery,
+  ZTemplateRequest,
+  ZTemplateStatusRequest,
+} from '@shared/schemas/templates';
+import { HEADER_MEDIA_MAX_BYTES, TEMPLATE_LANGUAGES } from '@shared/templates';
+import type { TTemplateListResponse } from '@shared/types';
+import { AppError, NotFoundError, ValidationError } from '../../errors';
+import { requireAdmin, requireAuth } from '../../middleware/auth';
+import { validate } from '../../middleware/validate';
+import { presentTemplate } from '../../presenters/template';
+import type { Services } from '../../services';
+import type { UploadedFile } from '../../templates/media';
+import { templateVariables } from '../../templates/service';
+import type { AppState } from '../../types';
+
+const LARGEST_MEDIA = Math.max(...Object.values(HEADER_MEDIA_MAX_BYTES));
+
+/** multipart/form-data with at most one header file; JSON bodies pass through untouched. */
+function headerUpload(): Middleware<AppState> {
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: LARGEST_MEDIA, files: 1, fields: 40, fieldSize: 64 * 1024 } }).single('headerMedia');
+  return async (ctx, next) => {
+    if (!ctx.is('multipart')) return next();
+    try {
+      await upload(ctx as never, async () => undefined);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'LIMIT_FILE_SIZE') throw ValidationError('headerMedia', fillMessage(messages.templates.fileTooLarge, { size: LARGEST_MEDIA / 1024 / 1024 }));
+      if (code?.startsWith('LIMIT_')) throw ValidationError('headerMedia', messages.templates.fileTypeInvalid);
+      throw error;
+    }
+    return next();
+  };
+}
+
+function uploadedFile(ctx: { request: { file?: { originalname: string; buffer: Buffer; size: number } } }): UploadedFile | undefined {
+  const file = ctx.request.file;
+  return file ? { originalname: file.originalname, buffer: file.buffer, size: file.size } : undefined;
+}
+
+export function templateRoutes(services: Services): Router<AppState> {
+  const router = new Router<AppState>();
+  const templates = services.templates;
+
+  router.get('/api/templates', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const query = validate(ZTemplateListQuery, ctx.query);
+    const { templates: rows, total } = await templates.list(user.id, query);
+    const totalPages = Math.max(1, Math.ceil(total / query.limit));
+    const body: TTemplateListResponse = {
+      success: true,
+      data: rows.map(presentTemplate),
+      pagination: { currentPage: query.page, totalPages, totalTemplates: total, hasPrev: query.page > 1, hasNext: query.page < totalPages },
+    };
+    ctx.body = body;
+  });
+
+  router.post('/api/templates/authentication', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const input = validate(ZAuthenticationTemplateRequest, ctx.request.body);
+    const template = await templates.createAuthentication(user, input);
+    ctx.status = 201;
+    ctx.body = { success: true, message: messages.templates.submitted, data: presentTemplate(template) };
+  });
+
+  router.post('/api/templates', headerUpload(), async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const input = validate(ZTemplateRequest, ctx.request.body);
+    const template = await templates.create(user, input, uploadedFile(ctx));
+    ctx.status = 201;
+    ctx.body = { success: true, message: input.submit_to_whatsapp ? messages.templates.submitted : messages.templates.savedDraft, data: presentTemplate(template) };
+  });
+
+  router.get('/api/templates/:id', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const template = await templates.get(user.id, validate(ZIdParam, ctx.params.id));
+    ctx.body = { success: true, data: presentTemplate(template) };
+  });
+
+  router.put('/api/templates/:id', headerUpload(), async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const input = validate(ZTemplateRequest, ctx.request.body);
+    const template = await templates.update(user, id, input, uploadedFile(ctx));
+    ctx.body = { success: true, message: input.submit_to_whatsapp ? messages.templates.submitted : messages.templates.updated, data: presentTemplate(template) };
+  });
+
+  router.post('/api/templates/:id/submit', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const template = await templates.submit(user, validate(ZIdParam, ctx.params.id));
+    ctx.body = { success: true, message: messages.templates.submitted, data: presentTemplate(template) };
+  });
+
+  router.delete('/api/templates/:id', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    await templates.delete(user, validate(ZIdParam, ctx.params.id));
+    ctx.body = { success: true, message: messages.templates.deleted };
+  });
+
+  router.get('/api/templates/:id/media', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const template = await templates.getForViewer(user, validate(ZIdParam, ctx.params.id));
+    if (!template.headerMediaPath) throw NotFoundError(messages.templates.notFound, 'media_not_found');
+    const file = templates.media.resolve(template.headerMediaPath);
+    const info = await stat(file).catch(() => null);
+    if (!info) throw NotFoundError(messages.templates.notFound, 'media_not_found');
+    ctx.set('Cache-Control', 'private, max-age=300');
+    ctx.set('Content-Disposition', `inline; filename="${(template.headerMediaName ?? 'header').replace(/"/g, '')}"`);
+    ctx.type = template.headerMediaMime ?? 'application/octet-stream';
+    ctx.length = info.size;
+    ctx.body = createReadStream(file);
+  });
+
+  router.get('/api/whatsapp/languages', (ctx) => {
+    requireAuth(ctx);
+    ctx.body = { success: true, data: TEMPLATE_LANGUAGES };
+  });
+
+  router.get('/api/whatsapp/templates', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const language = typeof ctx.query.language === 'string' && ctx.query.language ? ctx.query.language : undefined;
+    const rows = await templates.usable(user.id, { language, excludeAuthentication: ctx.query.exclude_auth === 'true' });
+    ctx.body = { success: true, data: rows.map(presentTemplate) };
+  });
+
+  router.post('/api/whatsapp/template-details', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const input = validate(ZTemplateDetailsRequest, ctx.request.body);
+    const template = await templates.findUsable(user.id, input.template_name, input.language);
+    ctx.body = { success: true, data: templates.details(template) };
+  });
+
+  router.get('/api/send/template-info/:username/:templatename', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const owner = await services.users.findActiveByUsername(ctx.params.username ?? '');
+    // Integrators see their own templates; administrators anyone's.
+    if (!owner || (owner.id !== user.id && user.role !== 'admin')) throw NotFoundError(messages.templates.notFound, 'template_not_found');
+    const template = await templates.findUsable(owner.id, ctx.params.templatename ?? '');
+    const variables = templateVariables(template);
+    const header = template.components.find((c) => c.type === 'HEADER');
+    const buttons = template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
+    ctx.body = {
+      success: true,
+      requirements: {
+        has_header: Boolean(header),
+        header_type: header?.format ?? null,
+        variable_count: variables.length,
+        has_buttons: buttons.length > 0,
+        button_types: buttons.map((button, index) => ({ type: button.type, text: button.text, index })),
+        optional_params: [
+          ...variables.map((variable, position) => ({
+            name: `var${position + 1}`,
+            example: template.variableExamples[variable] ?? '',
+            description: `Value for {{${variable}}}`,
+            required: true,
+          })),
+          ...buttons.flatMap((button, index) =>
+            button.type === 'URL' && /\{\{/.test(button.url ?? '')
+              ? [{ name: `button_${index}_url`, example: 'order-123', description: `Dynamic part of the URL of button ${index + 1}`, required: true }]
+              : [],
+          ),
+        ],
+      },
+    };
+  });
+
+  router.get('/api/admin/users/:id/templates', async (ctx) => {
+    requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    if (!(await services.users.findById(id))) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
+    const { templates: rows, stats } = await templates.forAdmin(id);
+    ctx.body = { success: true, templates: rows.map(presentTemplate), stats };
+  });
+
+  router.put('/api/admin/templates/:templateId/status', async (ctx) => {
+    // The spec's client reads this call's errors from `message`, so they carry both keys.
+    try {
+      const { user } = requireAdmin(ctx);
+      const id = validate(ZIdParam, ctx.params.templateId);
+      const decision = validate(ZTemplateStatusRequest, ctx.request.body);
+      const template = await templates.review(user, id, decision, ctx.ip);
+      ctx.body = {
+        success: true,
+        message: decision.status === 'APPROVED' ? messages.templates.approved : messages.templates.rejected,
+        data: presentTemplate(template),
+      };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      ctx.status = error.status;
+      ctx.body = { error: error.message, message: error.message, code: error.code, ...(error.field ? { field: error.field } : {}), ...(error.details ? { details: error.details } : {}) };
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,337 @@
+import type { Knex } from 'knex';
+import { messages } from '@shared/messages';
+import {
+  EDITABLE_TEMPLATE_STATUSES,
+  USABLE_TEMPLATE_STATUSES,
+  extractVariables,
+  renderTemplateText,
+  sampleExampleFor,
+  type HeaderType,
+  type MediaHeaderType,
+  type TemplateCategory,
+} from '@shared/templates';
+import type { TTemplateComponent, TTemplateDetails, TTemplateStats } from '@shared/types';
+import type { z } from 'zod';
+import type { ZAuthenticationTemplateRequest, ZTemplateRequest } from '@shared/schemas/templates';
+import { isUniqueViolation } from '../db/knex';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import { Template, type User } from '../models';
+import type { AuditService } from '../services/audit';
+import type { TemplateMediaStore, UploadedFile } from './media';
+
+export type TemplateInput = z.output<typeof ZTemplateRequest>;
+export type AuthenticationTemplateInput = z.output<typeof ZAuthenticationTemplateRequest>;
+
+const MEDIA_FORMATS: Record<MediaHeaderType, 'IMAGE' | 'VIDEO' | 'DOCUMENT'> = { image: 'IMAGE', video: 'VIDEO', document: 'DOCUMENT' };
+
+export function isMediaHeader(type: HeaderType): type is MediaHeaderType {
+  return type === 'image' || type === 'video' || type === 'document';
+}
+
+function buildComponents(input: TemplateInput, headerType: HeaderType): TTemplateComponent[] {
+  const components: TTemplateComponent[] = [];
+  if (headerType === 'text') components.push({ type: 'HEADER', format: 'TEXT', text: input.headerText.trim() });
+  if (isMediaHeader(headerType)) components.push({ type: 'HEADER', format: MEDIA_FORMATS[headerType] });
+  components.push({ type: 'BODY', text: input.bodyText.trim() });
+  if (input.footerText.trim()) components.push({ type: 'FOOTER', text: input.footerText.trim() });
+  if (input.buttons.length > 0) {
+    components.push({
+      type: 'BUTTONS',
+      buttons: input.buttons.map((button) => ({
+        type: button.type,
+        text: button.text.trim(),
+        ...(button.type === 'URL' ? { url: button.url?.trim() ?? '' } : {}),
+        ...(button.type === 'PHONE_NUMBER' ? { phone_number: button.phone_number?.trim() ?? '' } : {}),
+      })),
+    });
+  }
+  return components;
+}
+
+/** Authentication templates have fixed, provider-defined text; these are the shapes and the preview. */
+function authenticationComponents(input: AuthenticationTemplateInput): TTemplateComponent[] {
+  return [
+    {
+      type: 'BODY',
+      text: `{{1}} is your verification code.${input.add_security_recommendation ? ' For your security, do not share this code.' : ''}`,
+      add_security_recommendation: input.add_security_recommendation,
+    },
+    { type: 'FOOTER', text: `This code expires in ${input.code_expiration_minutes} minutes.`, code_expiration_minutes: input.code_expiration_minutes },
+    { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: input.otp_type, text: input.otp_button_text }] },
+  ];
+}
+
+export function componentText(template: Pick<Template, 'components'>, type: TTemplateComponent['type']): string {
+  return template.components.find((c) => c.type === type)?.text ?? '';
+}
+
+export function templateVariables(template: Pick<Template, 'components'>): string[] {
+  return extractVariables({
+    headerText: template.components.find((c) => c.type === 'HEADER' && c.format === 'TEXT')?.text,
+    bodyText: componentText(template, 'BODY'),
+    buttons: template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [],
+  });
+}
+
+/**
+ * Templates and their review: the owner builds and submits; an administrator approves or
+ * rejects PENDING ones. Another user's template answers 404 as if it did not exist.
+ */
+export class TemplateService {
+  constructor(private readonly deps: { db: Knex; media: TemplateMediaStore; audit: AuditService }) {}
+
+  get media(): TemplateMediaStore {
+    return this.deps.media;
+  }
+
+  async list(userId: number, query: { page: number; limit: number; status?: string; category?: string }): Promise<{ templates: Template[]; total: number }> {
+    const base = Template.query(this.deps.db).where({ userId });
+    if (query.status && query.status !== 'ALL') base.where({ status: query.status });
+    if (query.category && query.category !== 'ALL') base.where({ category: query.category });
+    const [templates, total] = await Promise.all([
+      base.clone().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset((query.page - 1) * query.limit),
+      base.clone().resultSize(),
+    ]);
+    return { templates, total };
+  }
+
+  async get(userId: number, id: number): Promise<Template> {
+    const template = await Template.query(this.deps.db).findOne({ id, userId });
+    if (!template) throw NotFoundError(messages.templates.notFound, 'template_not_found');
+    return template;
+  }
+
+  /** For a header file: its owner or any administrator. */
+  async getForViewer(viewer: User, id: number): Promise<Template> {
+    const template = viewer.role === 'admin' ? await Template.query(this.deps.db).findById(id) : await Template.query(this.deps.db).findOne({ id, userId: viewer.id });
+    if (!template) throw NotFoundError(messages.templates.notFound, 'template_not_found');
+    return template;
+  }
+
+  private examplesFor(input: TemplateInput, components: TTemplateComponent[]): Record<string, string> {
+    const variables = templateVariables({ components });
+    return Object.fromEntries(variables.map((v) => [v, input.variableExamples[v]?.trim() || sampleExampleFor(v)]));
+  }
+
+  private async resolveHeader(
+    user: User,
+    input: TemplateInput,
+    file: UploadedFile | undefined,
+    existing: Template | null,
+  ): Promise<{ headerType: HeaderType; media: { relativePath: string; mime: string; name: string; size: number } | null; replaced: string | null }> {
+    const headerType: HeaderType = input.headerType ?? (input.headerText.trim() ? 'text' : file ? 'image' : 'none');
+    if (!isMediaHeader(headerType)) return { headerType, media: null, replaced: existing?.headerMediaPath ?? null };
+    if (file) {
+      const media = await this.deps.media.save(user.id, file, headerType);
+      return { headerType, media, replaced: existing?.headerMediaPath ?? null };
+    }
+    if (existing?.headerMediaPath && existing.headerType === headerType) {
+      return {
+        headerType,
+        media: { relativePath: existing.headerMediaPath, mime: existing.headerMediaMime ?? '', name: existing.headerMediaName ?? '', size: existing.headerMediaSize ?? 0 },
+        replaced: null,
+      };
+    }
+    throw ValidationError('headerMedia', messages.templates.headerMediaRequired);
+  }
+
+  async create(user: User, input: TemplateInput, file: UploadedFile | undefined): Promise<Template> {
+    const { headerType, media } = await this.resolveHeader(user, input, file, null);
+    const components = buildComponents(input, headerType);
+    const now = new Date();
+    try {
+      return await Template.query(this.deps.db).insertAndFetch({
+        userId: user.id,
+        name: input.name,
+        language: input.language,
+        category: input.category as TemplateCategory,
+        status: input.submit_to_whatsapp ? 'PENDING' : 'DRAFT',
+        headerType,
+        components,
+        variableExamples: this.examplesFor(input, components),
+        headerMediaPath: media?.relativePath ?? null,
+        headerMediaMime: media?.mime ?? null,
+        headerMediaName: media?.name ?? null,
+        headerMediaSize: media?.size ?? null,
+        rejectionReason: null,
+        qualityRating: null,
+        providerTemplateId: null,
+        submittedAt: input.submit_to_whatsapp ? now : null,
+        reviewedAt: null,
+        reviewedBy: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (error) {
+      await this.deps.media.remove(media?.relativePath ?? null);
+      if (isUniqueViolation(error)) throw ConflictError('template_name_taken', messages.templates.nameTaken, 'name');
+      throw error;
+    }
+  }
+
+  async createAuthentication(user: User, input: AuthenticationTemplateInput): Promise<Template> {
+    const now = new Date();
+    try {
+      return await Template.query(this.deps.db).insertAndFetch({
+        userId: user.id,
+        name: input.name,
+        language: input.language,
+        category: 'AUTHENTICATION',
+        status: 'PENDING',
+        headerType: 'none',
+        components: authenticationComponents(input),
+        variableExamples: { '1': '123456' },
+        headerMediaPath: null,
+        headerMediaMime: null,
+        headerMediaName: null,
+        headerMediaSize: null,
+        rejectionReason: null,
+        qualityRating: null,
+        providerTemplateId: null,
+        submittedAt: now,
+        reviewedAt: null,
+        reviewedBy: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw ConflictError('template_name_taken', messages.templates.nameTaken, 'name');
+      throw error;
+    }
+  }
+
+  /** Edits a DRAFT or REJECTED template; a rejected one goes back to DRAFT (or to review when submitted). */
+  async update(user: User, id: number, input: TemplateInput, file: UploadedFile | undefined): Promise<Template> {
+    const existing = await this.get(user.id, id);
+    if (!EDITABLE_TEMPLATE_STATUSES.includes(existing.status as never)) throw new AppError(409, 'template_not_editable', messages.templates.notEditable);
+    if (existing.category === 'AUTHENTICATION' || input.category === 'AUTHENTICATION') {
+      throw ValidationError('category', messages.templates.authenticationEndpoint);
+    }
+    const { headerType, media, replaced } = await this.resolveHeader(user, input, file, existing);
+    const components = buildComponents(input, headerType);
+    const now = new Date();
+    try {
+      const updated = await Template.query(this.deps.db).patchAndFetchById(id, {
+        name: input.name,
+        language: input.language,
+        category: input.category as TemplateCategory,
+        status: input.submit_to_whatsapp ? 'PENDING' : 'DRAFT',
+        headerType,
+        components,
+        variableExamples: this.examplesFor(input, components),
+        headerMediaPath: media?.relativePath ?? null,
+        headerMediaMime: media?.mime ?? null,
+        headerMediaName: media?.name ?? null,
+        headerMediaSize: media?.size ?? null,
+        submittedAt: input.submit_to_whatsapp ? now : existing.submittedAt,
+        updatedAt: now,
+      });
+      if (replaced && replaced !== media?.relativePath) await this.deps.media.remove(replaced);
+      return updated;
+    } catch (error) {
+      if (media && media.relativePath !== existing.headerMediaPath) await this.deps.media.remove(media.relativePath);
+      if (isUniqueViolation(error)) throw ConflictError('template_name_taken', messages.templates.nameTaken, 'name');
+      throw error;
+    }
+  }
+
+  async submit(user: User, id: number): Promise<Template> {
+    const existing = await this.get(user.id, id);
+    if (!EDITABLE_TEMPLATE_STATUSES.includes(existing.status as never)) throw new AppError(409, 'template_not_submittable', messages.templates.notSubmittable);
+    // Conditional on the status read, so two submits (or a submit racing an edit) apply once.
+    const now = new Date();
+    const changed = await Template.query(this.deps.db)
+      .patch({ status: 'PENDING', submittedAt: now, updatedAt: now })
+      .where({ id, userId: user.id })
+      .whereIn('status', [...EDITABLE_TEMPLATE_STATUSES]);
+    if (changed === 0) throw new AppError(409, 'template_not_submittable', messages.templates.notSubmittable);
+    return this.get(user.id, id);
+  }
+
+  async delete(user: User, id: number): Promise<void> {
+    const existing = await this.get(user.id, id);
+    await Template.query(this.deps.db).deleteById(existing.id);
+    await this.deps.media.remove(existing.headerMediaPath);
+  }
+
+  /** Templates a user can send: APPROVED or ACTIVE, optionally one language, optionally no authentication. */
+  async usable(userId: number, options: { language?: string; excludeAuthentication?: boolean }): Promise<Template[]> {
+    const query = Template.query(this.deps.db).where({ userId }).whereIn('status', [...USABLE_TEMPLATE_STATUSES]);
+    if (options.language) query.where({ language: options.language });
+    if (options.excludeAuthentication) query.whereNot({ category: 'AUTHENTICATION' });
+    return query.orderBy('name').orderBy('language');
+  }
+
+  async findUsable(userId: number, name: string, language?: string): Promise<Template> {
+    const query = Template.query(this.deps.db).where({ userId, name }).whereIn('status', [...USABLE_TEMPLATE_STATUSES]);
+    if (language) query.where({ language });
+    const template = await query.orderBy('language').first();
+    if (!template) throw NotFoundError(messages.templates.notFound, 'template_not_found');
+    return template;
+  }
+
+  /** What the sending screens need to fill a template in (spec 002 template detail). */
+  details(template: Template): TTemplateDetails {
+    const variables = templateVariables(template);
+    const buttons = (template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? []).map((button, index) => ({ ...button, index }));
+    const header = template.components.find((c) => c.type === 'HEADER');
+    const values = Object.fromEntries(variables.map((v) => [v, template.variableExamples[v] ?? sampleExampleFor(v)]));
+    const preview = [header?.format === 'TEXT' ? header.text : null, componentText(template, 'BODY'), componentText(template, 'FOOTER')]
+      .filter((part): part is string => Boolean(part))
+      .map((part) => renderTemplateText(part, values))
+      .join('\n\n');
+    return {
+      variables: variables.map((index) => ({ index, placeholder: `{{${index}}}`, required: true, value: template.variableExamples[index] ?? '' })),
+      buttons,
+      hasVariables: variables.length > 0,
+      hasButtons: buttons.length > 0,
+      preview,
+      category: template.category,
+      templateTypeInfo: { hasStaticImage: header?.format === 'IMAGE', headerType: template.headerType },
+    };
+  }
+
+  async forAdmin(userId: number): Promise<{ templates: Template[]; stats: TTemplateStats }> {
+    const templates = await Template.query(this.deps.db).where({ userId }).orderBy('createdAt', 'desc').orderBy('id', 'desc');
+    return {
+      templates,
+      stats: {
+        total: templates.length,
+        pending: templates.filter((t) => t.status === 'PENDING').length,
+        approved: templates.filter((t) => t.status === 'APPROVED' || t.status === 'ACTIVE').length,
+        rejected: templates.filter((t) => t.status === 'REJECTED').length,
+      },
+    };
+  }
+
+  /** Approve or reject a PENDING template; the decision is audited. */
+  async review(admin: User, templateId: number, decision: { status: 'APPROVED' | 'REJECTED'; reason?: string | undefined }, ip: string | null): Promise<Template> {
+    return this.deps.db.transaction(async (trx) => {
+      const template = await Template.query(trx).findById(templateId);
+      if (!template) throw NotFoundError(messages.templates.notFound, 'template_not_found');
+      const now = new Date();
+      const changed = await Template.query(trx)
+        .patch({
+          status: decision.status,
+          rejectionReason: decision.status === 'REJECTED' ? (decision.reason ?? null) : null,
+          reviewedAt: now,
+          reviewedBy: admin.id,
+          updatedAt: now,
+        })
+        .where({ id: templateId, status: 'PENDING' });
+      if (changed === 0) throw new AppError(409, 'template_not_pending', messages.templates.notPending);
+      await this.deps.audit.record(
+        {
+          actorUserId: admin.id,
+          action: decision.status === 'APPROVED' ? 'template.approve' : 'template.reject',
+          targetType: 'template',
+          targetId: templateId,
+          details: { owner: template.userId, name: template.name, language: template.language, reason: decision.reason ?? null },
+          ip,
+        },
+        trx,
+      );
+      return (await Template.query(trx).findById(templateId)) as Template;
+    });
+  }
+}

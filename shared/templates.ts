@@ -1,0 +1,148 @@
+/**
+ * Templates: the vocabulary of spec 002 (statuses, categories, languages, header and button
+ * types), name normalisation and variable extraction, shared by the server and the builder.
+ */
+
+export const TEMPLATE_STATUSES = [
+  'DRAFT',
+  'IN_REVIEW',
+  'PENDING',
+  'APPROVED',
+  'ACTIVE',
+  'REJECTED',
+  'PAUSED',
+  'DISABLED',
+  'APPEAL_REQUESTED',
+] as const;
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+
+/** Statuses a template can be sent in. */
+export const USABLE_TEMPLATE_STATUSES: readonly TemplateStatus[] = ['APPROVED', 'ACTIVE'];
+/** Statuses in which the owner may edit or submit. */
+export const EDITABLE_TEMPLATE_STATUSES: readonly TemplateStatus[] = ['DRAFT', 'REJECTED'];
+
+export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+
+export const TEMPLATE_CATEGORY_LABELS: Record<TemplateCategory, string> = {
+  UTILITY: 'Utility (transactional)',
+  MARKETING: 'Marketing (promotional)',
+  AUTHENTICATION: 'Authentication (OTP codes)',
+};
+
+/** The seven languages offered on creation (spec 002 §3). */
+export const TEMPLATE_LANGUAGES = [
+  { code: 'en_US', name: 'English (US)' },
+  { code: 'en_GB', name: 'English (UK)' },
+  { code: 'es_ES', name: 'Spanish (Spain)' },
+  { code: 'fr_FR', name: 'French' },
+  { code: 'de_DE', name: 'German' },
+  { code: 'pt_BR', name: 'Portuguese (Brazil)' },
+  { code: 'hi_IN', name: 'Hindi' },
+] as const;
+export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number]['code'];
+export const TEMPLATE_LANGUAGE_CODES = TEMPLATE_LANGUAGES.map((l) => l.code) as [TemplateLanguage, ...TemplateLanguage[]];
+export const DEFAULT_TEMPLATE_LANGUAGE: TemplateLanguage = 'en_US';
+
+export const HEADER_TYPES = ['none', 'text', 'image', 'video', 'document'] as const;
+export type HeaderType = (typeof HEADER_TYPES)[number];
+export type MediaHeaderType = Exclude<HeaderType, 'none' | 'text'>;
+
+/** Buttons a non-authentication template may carry, with their labels in the builder. */
+export const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER'] as const;
+export type ButtonType = (typeof BUTTON_TYPES)[number] | 'OTP';
+export const BUTTON_TYPE_LABELS: Record<ButtonType, string> = {
+  QUICK_REPLY: 'Quick Reply',
+  URL: 'Website',
+  PHONE_NUMBER: 'Phone Call',
+  OTP: 'Copy Code',
+};
+
+export const OTP_TYPES = ['COPY_CODE', 'ONE_TAP'] as const;
+export type OtpType = (typeof OTP_TYPES)[number];
+
+/** Media limits per header type, in bytes (spec 002 §5). */
+export const HEADER_MEDIA_MAX_BYTES: Record<MediaHeaderType, number> = {
+  image: 5 * 1024 * 1024,
+  document: 5 * 1024 * 1024,
+  video: 16 * 1024 * 1024,
+};
+
+/** Default example values for variables {{1}} to {{10}} (the builder's Add Variable). */
+export const SAMPLE_VARIABLE_EXAMPLES: readonly string[] = [
+  'Rahul',
+  'ORD-10234',
+  '25 Dec 2025',
+  '₹1,499',
+  'Mumbai',
+  '10:30 AM',
+  'Sandesh Store',
+  'SAVE20',
+  '3',
+  'https://example.com/track',
+];
+
+export function sampleExampleFor(variable: string): string {
+  const index = Number(variable) - 1;
+  return Number.isInteger(index) && index >= 0 && index < SAMPLE_VARIABLE_EXAMPLES.length
+    ? (SAMPLE_VARIABLE_EXAMPLES[index] as string)
+    : `sample ${variable}`;
+}
+
+/** As typed in the name field: lower-cased, anything outside a-z, 0-9 and _ becomes _. */
+export function normaliseTemplateName(input: string): string {
+  return input.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+}
+
+export const TEMPLATE_NAME_PATTERN = /^[a-z0-9_]{1,60}$/;
+
+const VARIABLE_PATTERN = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
+
+export interface VariableSources {
+  headerText?: string | null;
+  bodyText?: string | null;
+  buttons?: readonly { text?: string | null; url?: string | null }[] | null;
+}
+
+/**
+ * Every double-brace variable in header text, body, button URLs and texts, once each: numeric
+ * ones in numeric order, then named ones alphabetically (spec 002 §3).
+ */
+export function extractVariables(sources: VariableSources): string[] {
+  const texts = [
+    sources.headerText ?? '',
+    sources.bodyText ?? '',
+    ...(sources.buttons ?? []).flatMap((button) => [button.url ?? '', button.text ?? '']),
+  ];
+  const found = new Set<string>();
+  for (const text of texts) for (const match of text.matchAll(VARIABLE_PATTERN)) found.add(match[1] as string);
+  const numeric = [...found].filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(a) - Number(b));
+  const named = [...found].filter((v) => !/^\d+$/.test(v)).sort((a, b) => a.localeCompare(b));
+  return [...numeric, ...named];
+}
+
+/** The next numbered variable for Add Variable: one above the highest number used. */
+export function nextVariableNumber(variables: readonly string[]): number {
+  return variables.filter((v) => /^\d+$/.test(v)).reduce((max, v) => Math.max(max, Number(v)), 0) + 1;
+}
+
+/** Fills {{var}} tokens from a map; a missing value leaves the token as it is. */
+export function renderTemplateText(text: string, values: Record<string, string>): string {
+  return text.replace(VARIABLE_PATTERN, (whole, name: string) => values[name] ?? whole);
+}
+
+/** The status label the UI shows; anything unknown shows as Unknown (spec 002 §3). */
+export function templateStatusLabel(status: string): string {
+  const labels: Record<TemplateStatus, string> = {
+    DRAFT: 'Draft',
+    IN_REVIEW: 'In Review',
+    PENDING: 'Pending',
+    APPROVED: 'Approved',
+    ACTIVE: 'Active',
+    REJECTED: 'Rejected',
+    PAUSED: 'Paused',
+    DISABLED: 'Disabled',
+    APPEAL_REQUESTED: 'Appeal Requested',
+  };
+  return (TEMPLATE_STATUSES as readonly string[]).includes(status) ? labels[status as TemplateStatus] : 'Unknown';
+}
