@@ -6,7 +6,9 @@ const chromiumLaunch = {
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
 };
 
-export const E2E_PORTS = { main: 3101, shortSession: 3102 } as const;
+/** Two servers on consecutive ports from E2E_PORT (default 3101), so parallel runs can differ. */
+const basePort = Number(process.env.E2E_PORT ?? 3101);
+export const E2E_PORTS = { main: basePort, shortSession: basePort + 1 } as const;
 /** The short-session server ends idle sessions after this many seconds. */
 export const E2E_SHORT_IDLE_SECONDS = 12;
 
