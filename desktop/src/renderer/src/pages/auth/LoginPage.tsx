@@ -1,5 +1,6 @@
 import { ArrowLeft, KeyRound, LogIn, MessageSquareText, ShieldCheck } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { z } from 'zod';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { AUTH } from '@shared/constants';
@@ -108,113 +109,111 @@ export function LoginPage() {
     setMode('forgot-password');
   };
 
-  const handleLogin = async (event: FormEvent) => {
+  /**
+   * Every mode submits the same way: validate with the shared schema (field errors on failure),
+   * call the server, show its error (or the mode's fallback) on failure. A successful login keeps
+   * the form busy until the redirect.
+   */
+  const submitStep = async <S extends z.ZodType>(
+    event: FormEvent,
+    step: {
+      schema: S;
+      values: z.input<S>;
+      fallback: string;
+      onInvalid?: () => void;
+      keepBusyOnSuccess?: boolean;
+      run: (data: z.output<S>) => Promise<void>;
+    },
+  ) => {
     event.preventDefault();
-    const validation = validateForm(ZLoginRequest, { username, password });
+    const validation = validateForm(step.schema, step.values);
     if (!validation.ok) {
       setFieldErrors(validation.errors);
+      step.onInvalid?.();
       return;
     }
     setIsSubmitting(true);
     setError('');
     try {
-      const response = await authApi.login(validation.data);
-      showSuccess(a.loginSuccess);
-      // The success text stays readable for a moment before the dashboard replaces it.
-      redirectTimer.current = setTimeout(() => {
-        void signIn(response.user, {
-          token: response.token,
-          idleTimeoutSeconds: response.idleTimeoutSeconds,
-        }).then(() => navigate(postLoginTarget(response.user.role, from), { replace: true }));
-      }, AUTH.loginRedirectDelayMs);
+      await step.run(validation.data);
+      if (!step.keepBusyOnSuccess) setIsSubmitting(false);
     } catch (caught) {
-      showError(errorText(caught, a.loginFailed));
+      showError(errorText(caught, step.fallback));
       setIsSubmitting(false);
     }
   };
 
-  const handleForgotPassword = async (event: FormEvent) => {
-    event.preventDefault();
-    const validation = validateForm(ZForgotPasswordRequest, { username, phone });
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      showError(messages.validation.usernameAndPhoneRequired);
-      return;
-    }
-    setIsSubmitting(true);
-    setError('');
-    try {
-      const response = await authApi.forgotPassword(validation.data);
-      if (response.success && response.otpSent) {
+  const handleLogin = (event: FormEvent) =>
+    submitStep(event, {
+      schema: ZLoginRequest,
+      values: { username, password },
+      fallback: a.loginFailed,
+      keepBusyOnSuccess: true,
+      run: async (data) => {
+        const response = await authApi.login(data);
+        showSuccess(a.loginSuccess);
+        // The success text stays readable for a moment before the dashboard replaces it.
+        redirectTimer.current = setTimeout(() => {
+          void signIn(response.user, {
+            token: response.token,
+            idleTimeoutSeconds: response.idleTimeoutSeconds,
+          }).then(() => navigate(postLoginTarget(response.user.role, from), { replace: true }));
+        }, AUTH.loginRedirectDelayMs);
+      },
+    });
+
+  const handleForgotPassword = (event: FormEvent) =>
+    submitStep(event, {
+      schema: ZForgotPasswordRequest,
+      values: { username, phone },
+      fallback: a.otpSendFailed,
+      onInvalid: () => showError(messages.validation.usernameAndPhoneRequired),
+      run: async (data) => {
+        const response = await authApi.forgotPassword(data);
+        if (!response.success || !response.otpSent) return showError(a.otpSendFailed);
         setPhoneLast4(response.phoneLast4 || digitsOnly(phone).slice(-4));
         setOtp('');
         setFieldErrors({});
         setMode('verify-otp');
         showSuccess(a.otpSent);
-      } else {
-        showError(a.otpSendFailed);
-      }
-    } catch (caught) {
-      showError(errorText(caught, a.otpSendFailed));
-    } finally {
-      setIsSubmitting(false);
-    }
-  };
+      },
+    });
 
-  const handleVerifyOtp = async (event: FormEvent) => {
-    event.preventDefault();
-    const validation = validateForm(ZVerifyOtpRequest, { username, otp });
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
-    setIsSubmitting(true);
-    setError('');
-    try {
-      const response = await authApi.verifyOtp(validation.data);
-      if (response.success && response.resetAllowed) {
+  const handleVerifyOtp = (event: FormEvent) =>
+    submitStep(event, {
+      schema: ZVerifyOtpRequest,
+      values: { username, otp },
+      fallback: a.otpVerifyFailed,
+      run: async (data) => {
+        const response = await authApi.verifyOtp(data);
+        if (!response.success || !response.resetAllowed) return showError(a.otpInvalid);
         setResetToken(response.resetToken);
         setNewPassword('');
         setConfirmPassword('');
         setFieldErrors({});
         setMode('reset-password');
         showSuccess(a.otpVerified);
-      } else {
-        showError(a.otpInvalid);
-      }
-    } catch (caught) {
-      showError(errorText(caught, a.otpVerifyFailed));
-    } finally {
-      setIsSubmitting(false);
-    }
-  };
+      },
+    });
 
-  const handleResetPassword = async (event: FormEvent) => {
-    event.preventDefault();
-    const validation = validateForm(ZResetPasswordForm, { newPassword, confirmPassword });
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
-    setIsSubmitting(true);
-    setError('');
-    try {
-      await authApi.resetPassword({
-        username: username.trim(),
-        newPassword,
-        // Browsers prove the verified code with the httpOnly cookie; the desktop app cannot.
-        resetToken: platform.kind === 'desktop' ? resetToken : undefined,
-      });
-      resetForgotState();
-      setPassword('');
-      setMode('login');
-      showSuccess(a.resetSuccess);
-    } catch (caught) {
-      showError(errorText(caught, a.resetFailed));
-    } finally {
-      setIsSubmitting(false);
-    }
-  };
+  const handleResetPassword = (event: FormEvent) =>
+    submitStep(event, {
+      schema: ZResetPasswordForm,
+      values: { newPassword, confirmPassword },
+      fallback: a.resetFailed,
+      run: async () => {
+        await authApi.resetPassword({
+          username: username.trim(),
+          newPassword,
+          // Browsers prove the verified code with the httpOnly cookie; the desktop app cannot.
+          resetToken: platform.kind === 'desktop' ? resetToken : undefined,
+        });
+        resetForgotState();
+        setPassword('');
+        setMode('login');
+        showSuccess(a.resetSuccess);
+      },
+    });
 
   const { title, description } = titles[mode];
   const backToLogin =
