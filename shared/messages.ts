@@ -194,6 +194,7 @@ export const messages = {
     deleteFailed: 'Failed to delete template',
     submitFailed: 'Failed to submit template',
     createFailed: 'Failed to create template',
+    updateFailed: 'Failed to update template',
     loadUserTemplatesFailed: 'Failed to load user templates',
     statusUpdateFailed: 'Failed to update template status',
   },

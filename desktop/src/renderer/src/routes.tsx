@@ -8,6 +8,7 @@ import { AdminDashboardPage } from './pages/admin/AdminDashboardPage';
 import { AdminPricingPage } from './pages/admin/AdminPricingPage';
 import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
 import { AdminUserSettingsPage } from './pages/admin/AdminUserSettingsPage';
+import { AdminUserTemplatesPage } from './pages/admin/AdminUserTemplatesPage';
 import { AdminUsersPage } from './pages/admin/AdminUsersPage';
 import { AdminWalletPage } from './pages/admin/AdminWalletPage';
 import { LoginPage } from './pages/auth/LoginPage';
@@ -15,6 +16,8 @@ import { SignupPage } from './pages/auth/SignupPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { ProfilePage } from './pages/ProfilePage';
 import { LandingPage } from './pages/public/LandingPage';
+import { TemplateBuilderPage } from './pages/user/TemplateBuilderPage';
+import { TemplatesPage } from './pages/user/TemplatesPage';
 import { UserDashboardPage } from './pages/user/UserDashboardPage';
 import { WalletPage } from './pages/user/WalletPage';
 import { useSessionStore } from './stores/sessionStore';
@@ -56,7 +59,7 @@ function NotFoundRoute() {
 
 /**
  * The route table of spec 000 §2.1 as far as it is built. Screens that later issues add
- * (templates, quick send, customize message, reports, API management, user details and
+ * (quick send, customize message, reports, API management, user details and
  * templates, logs, test notifications) are deliberately absent and show the 404 page until they
  * land; the menus already link them.
  */
@@ -89,6 +92,9 @@ export function AppRoutes() {
               <Route path="/user/profile" element={<ProfilePage />} />
               <Route path="/user/wallet" element={<WalletPage />} />
               <Route path="/user/billing" element={<Navigate to="/user/wallet" replace />} />
+              <Route path="/user/templates" element={<TemplatesPage />} />
+              <Route path="/user/templates/create" element={<TemplateBuilderPage />} />
+              <Route path="/user/templates/:id/edit" element={<TemplateBuilderPage />} />
             </Route>
 
             <Route element={<RequireAdmin />}>
@@ -97,6 +103,7 @@ export function AppRoutes() {
               <Route path="/admin/users" element={<AdminUsersPage />} />
               <Route path="/admin/users/:id/wallet" element={<AdminWalletPage />} />
               <Route path="/admin/users/:id/settings" element={<AdminUserSettingsPage />} />
+              <Route path="/admin/users/:id/templates" element={<AdminUserTemplatesPage />} />
               <Route path="/admin/pricing" element={<AdminPricingPage />} />
               <Route path="/admin/settings" element={<AdminSettingsPage />} />
               <Route path="/admin/profile" element={<ProfilePage />} />

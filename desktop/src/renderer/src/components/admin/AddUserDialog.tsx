@@ -1,18 +1,18 @@
 import { UserPlus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { PHONE_EXAMPLE, ROLES, USERS, type Role } from '@shared/constants';
+import { PHONE_EXAMPLE, USERS, type Role } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { ZCreateUserRequest } from '@shared/schemas/admin';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { parseCreditInput } from '../../lib/adminUsers';
-import { cn } from '../../lib/cn';
 import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
-import { FieldShell, PasswordField, TextField } from '../ui/form-field';
+import { PasswordField, TextField } from '../ui/form-field';
 import { Spinner } from '../ui/spinner';
+import { RoleSelect } from './RoleSelect';
 import { useCreateUser } from './useAdminData';
 
 interface AddUserForm {
@@ -142,27 +142,13 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
               disabled={busy}
               onChange={(e) => handleChange('phoneNumber')(e.target.value)}
             />
-            <FieldShell id="add-user-role" label="Role" error={fieldErrors.role}>
-              <select
-                id="add-user-role"
-                value={form.role}
-                disabled={busy}
-                aria-invalid={Boolean(fieldErrors.role) || undefined}
-                onChange={(e) => handleChange('role')(e.target.value)}
-                className={cn(
-                  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900',
-                  'focus-visible:border-emerald-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500/30',
-                  'dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100',
-                  fieldErrors.role && 'border-red-500',
-                )}
-              >
-                {ROLES.map((role) => (
-                  <option key={role} value={role}>
-                    {role === 'admin' ? 'Admin' : 'User'}
-                  </option>
-                ))}
-              </select>
-            </FieldShell>
+            <RoleSelect
+              id="add-user-role"
+              value={form.role}
+              error={fieldErrors.role}
+              disabled={busy}
+              onChange={(role) => handleChange('role')(role)}
+            />
             <TextField
               id="add-user-credits"
               label="Initial Credits"

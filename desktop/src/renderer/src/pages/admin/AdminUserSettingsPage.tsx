@@ -2,7 +2,6 @@ import { IndianRupee, KeyRound, Save, Undo2, UserRound, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
-import { ROLES } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { PRICE_CATEGORIES, type PriceCategory } from '@shared/pricing';
 import { ZUpdateUserRequest } from '@shared/schemas/admin';
@@ -12,6 +11,7 @@ import { errorText, serverFieldErrors } from '../../api/client';
 import { ADMIN_BACK_PATH, AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
 import { ErrorCard } from '../../components/admin/ErrorCard';
 import { PriceList } from '../../components/admin/PriceList';
+import { RoleSelect } from '../../components/admin/RoleSelect';
 import { useChangeUserPassword, useUpdateUser } from '../../components/admin/useAdminUser';
 import { useUpdateUserPricing, useUserPricing } from '../../components/admin/usePricing';
 import { Alert } from '../../components/ui/alert';
@@ -27,7 +27,7 @@ import {
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
-import { FieldShell, PasswordField, TextField } from '../../components/ui/form-field';
+import { PasswordField, TextField } from '../../components/ui/form-field';
 import { Label } from '../../components/ui/label';
 import { Spinner } from '../../components/ui/spinner';
 import { Switch } from '../../components/ui/switch';
@@ -39,7 +39,6 @@ import {
   validatePasswordChange,
   type BasicInfoForm,
 } from '../../lib/adminUserForms';
-import { cn } from '../../lib/cn';
 import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
 import {
   buildRevertPayload,
@@ -163,27 +162,13 @@ function BasicInfoTab({ user }: { user: AdminUserView }) {
               disabled={busy}
               onChange={(e) => handleChange('phoneNumber')(e.target.value)}
             />
-            <FieldShell id="settings-role" label="Role" error={fieldErrors.role}>
-              <select
-                id="settings-role"
-                value={form.role}
-                disabled={busy}
-                aria-invalid={Boolean(fieldErrors.role) || undefined}
-                onChange={(e) => handleChange('role')(e.target.value)}
-                className={cn(
-                  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900',
-                  'focus-visible:border-emerald-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500/30',
-                  'dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100',
-                  fieldErrors.role && 'border-red-500',
-                )}
-              >
-                {ROLES.map((role) => (
-                  <option key={role} value={role}>
-                    {role === 'admin' ? 'Admin' : 'User'}
-                  </option>
-                ))}
-              </select>
-            </FieldShell>
+            <RoleSelect
+              id="settings-role"
+              value={form.role}
+              error={fieldErrors.role}
+              disabled={busy}
+              onChange={(role) => handleChange('role')(role)}
+            />
           </div>
         </CardContent>
         <FormActions busy={busy} canSave={changed} saveLabel="Save Changes" />

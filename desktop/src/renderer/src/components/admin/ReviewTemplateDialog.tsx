@@ -1,0 +1,182 @@
+import { CheckCircle2, XCircle } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { messages } from '@shared/messages';
+import { ZTemplateStatusRequest } from '@shared/schemas/templates';
+import type { TTemplate } from '@shared/types';
+import { errorText } from '../../api/client';
+import { validateForm, type FieldErrors } from '../../lib/forms';
+import type { ReviewDecision } from '../../lib/templateReview';
+import { Alert } from '../ui/alert';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '../ui/alert-dialog';
+import { Button } from '../ui/button';
+import { FieldError } from '../ui/input';
+import { Label } from '../ui/label';
+import { Spinner } from '../ui/spinner';
+import { Textarea } from '../ui/textarea';
+import { useSetTemplateStatus } from './useAdminTemplates';
+
+const t = messages.templates;
+
+/** The server's cap on a rejection reason (ZTemplateStatusRequest). */
+const REASON_MAX = 500;
+
+export interface PendingReview {
+  template: TTemplate;
+  decision: ReviewDecision;
+}
+
+interface ReviewFormProps {
+  review: PendingReview;
+  ownerName: string;
+  setStatus: ReturnType<typeof useSetTemplateStatus>;
+  onDone: () => void;
+}
+
+function ReviewForm({ review, ownerName, setStatus, onDone }: ReviewFormProps) {
+  const reasonId = useId();
+  const [reason, setReason] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [error, setError] = useState('');
+  const { template, decision } = review;
+  const isReject = decision === 'REJECTED';
+  const busy = setStatus.isPending;
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError('');
+    const validation = validateForm(ZTemplateStatusRequest, isReject ? { status: decision, reason } : { status: decision });
+    if (!validation.ok) {
+      setFieldErrors(validation.errors);
+      return;
+    }
+    try {
+      const response = await setStatus.mutateAsync({ templateId: template.id, body: validation.data });
+      toast.success(response.message || (isReject ? t.rejected : t.approved));
+      onDone();
+    } catch (caught) {
+      // The status call's text comes from `message` (api/adminTemplates.ts), else the catalogue's.
+      const text = errorText(caught, t.statusUpdateFailed);
+      setError(text);
+      toast.error(text);
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
+      <AlertDialogHeader>
+        <AlertDialogTitle className="flex items-center gap-2">
+          {isReject ? (
+            <XCircle className="size-5 text-red-600 dark:text-red-400" aria-hidden="true" />
+          ) : (
+            <CheckCircle2 className="size-5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
+          )}
+          {isReject ? 'Reject Template' : 'Approve Template'}
+        </AlertDialogTitle>
+        <AlertDialogDescription>
+          {isReject ? 'Reject ' : 'Approve '}
+          <strong className="font-mono text-slate-900 dark:text-white">{template.name}</strong>?{' '}
+          {isReject
+            ? `${ownerName} will see your reason and can edit and resubmit the template.`
+            : `${ownerName} can then send messages with it.`}
+        </AlertDialogDescription>
+      </AlertDialogHeader>
+
+      {error ? <Alert tone="error">{error}</Alert> : null}
+
+      {isReject ? (
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor={reasonId}>Rejection Reason</Label>
+          <Textarea
+            id={reasonId}
+            value={reason}
+            rows={4}
+            maxLength={REASON_MAX}
+            disabled={busy}
+            placeholder="e.g. The body promotes a prohibited product; please remove the offer line."
+            invalid={Boolean(fieldErrors.reason)}
+            aria-describedby={fieldErrors.reason ? `${reasonId}-error` : `${reasonId}-hint`}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setFieldErrors({});
+            }}
+            className="resize-y"
+          />
+          {fieldErrors.reason ? (
+            <FieldError id={`${reasonId}-error`} message={fieldErrors.reason} />
+          ) : (
+            <p id={`${reasonId}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
+              Shown to the user on their templates page. {reason.length}/{REASON_MAX}
+            </p>
+          )}
+        </div>
+      ) : null}
+      {fieldErrors.status ? <Alert tone="error">{fieldErrors.status}</Alert> : null}
+
+      <AlertDialogFooter>
+        <AlertDialogCancel type="button" disabled={busy}>
+          Cancel
+        </AlertDialogCancel>
+        {/* A submit button rather than the Radix Action, which would close before the call answers. */}
+        <Button type="submit" variant={isReject ? 'destructive' : 'default'} disabled={busy}>
+          {busy ? <Spinner className="text-current" /> : null}
+          {isReject ? 'Confirm Reject' : 'Confirm Approve'}
+        </Button>
+      </AlertDialogFooter>
+    </form>
+  );
+}
+
+/** Spec 001 §4: a confirmation always comes before a template is approved or rejected. */
+export function ReviewTemplateDialog({
+  review,
+  ownerName,
+  userId,
+  onClose,
+}: {
+  review: PendingReview | null;
+  ownerName: string;
+  userId: number;
+  onClose: () => void;
+}) {
+  const setStatus = useSetTemplateStatus(userId);
+  const busy = setStatus.isPending;
+  return (
+    <AlertDialog
+      open={review !== null}
+      onOpenChange={(open) => {
+        if (!open && !busy) onClose();
+      }}
+    >
+      <AlertDialogContent
+        onOpenAutoFocus={(event) => {
+          // A rejection starts with its reason; Radix would otherwise focus Cancel.
+          const reasonField = event.currentTarget instanceof HTMLElement ? event.currentTarget.querySelector('textarea') : null;
+          if (reasonField) {
+            event.preventDefault();
+            reasonField.focus();
+          }
+        }}
+      >
+        {review ? (
+          // Keyed so that each opening starts with an empty reason and no old error.
+          <ReviewForm
+            key={`${review.template.id}-${review.decision}`}
+            review={review}
+            ownerName={ownerName}
+            setStatus={setStatus}
+            onDone={onClose}
+          />
+        ) : null}
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

@@ -1,0 +1,254 @@
+/**
+ * The template builder's form state and its transitions (spec 002 "Template create and edit"):
+ * one reducer so that the rules that tie fields together (the name's normalisation, the
+ * authentication category clearing the free-form parts, default examples for new variables) live
+ * in one tested place instead of in event handlers.
+ */
+import { TEMPLATE_LIMITS } from '@shared/constants';
+import {
+  BUTTON_TYPES,
+  DEFAULT_TEMPLATE_LANGUAGE,
+  extractVariables,
+  HEADER_TYPES,
+  nextVariableNumber,
+  normaliseTemplateName,
+  OTP_TYPES,
+  sampleExampleFor,
+  type HeaderType,
+  type MediaHeaderType,
+  type OtpType,
+  type TemplateCategory,
+} from '@shared/templates';
+import type { TTemplate, TTemplateComponent } from '@shared/types';
+import { isMediaHeaderType } from './headerMedia';
+
+export type BuilderButtonType = (typeof BUTTON_TYPES)[number];
+
+export interface ButtonDraft {
+  /** Stable React key: rows are removed from the middle, so the index cannot be the key. */
+  key: number;
+  type: BuilderButtonType;
+  text: string;
+  url: string;
+  phone_number: string;
+}
+
+/** A header file already stored on the server (edit mode): kept unless the user replaces it. */
+export interface StoredHeaderMedia {
+  type: MediaHeaderType;
+  name: string | null;
+  /** Path of GET /api/templates/:id/media. */
+  url: string;
+}
+
+export interface TemplateForm {
+  name: string;
+  category: TemplateCategory;
+  language: string;
+  headerType: HeaderType;
+  headerText: string;
+  /** A newly chosen header file; null keeps `storedHeader` (edit) or means none yet. */
+  headerFile: File | null;
+  storedHeader: StoredHeaderMedia | null;
+  bodyText: string;
+  footerText: string;
+  buttons: ButtonDraft[];
+  /** Examples by variable name; may hold entries for variables since deleted (they are not sent). */
+  variableExamples: Record<string, string>;
+  otpType: OtpType;
+  otpButtonText: string;
+  /** As typed, so that a half-typed or empty value is not silently replaced. */
+  codeExpirationMinutes: string;
+  addSecurityRecommendation: boolean;
+  /** Next ButtonDraft key. */
+  nextButtonKey: number;
+}
+
+export function emptyTemplateForm(): TemplateForm {
+  return {
+    name: '',
+    category: 'MARKETING',
+    language: DEFAULT_TEMPLATE_LANGUAGE,
+    headerType: 'none',
+    headerText: '',
+    headerFile: null,
+    storedHeader: null,
+    bodyText: '',
+    footerText: '',
+    buttons: [],
+    variableExamples: {},
+    otpType: 'COPY_CODE',
+    otpButtonText: '',
+    codeExpirationMinutes: String(TEMPLATE_LIMITS.codeExpiryMinutesDefault),
+    addSecurityRecommendation: true,
+    nextButtonKey: 1,
+  };
+}
+
+function isBuilderButtonType(type: string): type is BuilderButtonType {
+  return (BUTTON_TYPES as readonly string[]).includes(type);
+}
+
+function component(template: TTemplate, type: TTemplateComponent['type']): TTemplateComponent | undefined {
+  // Defensive: a stored template from an older client may lack components altogether.
+  return Array.isArray(template.components) ? template.components.find((c) => c?.type === type) : undefined;
+}
+
+/** The form for editing a stored template. */
+export function templateFormFrom(template: TTemplate): TemplateForm {
+  const base = emptyTemplateForm();
+  const header = component(template, 'HEADER');
+  const footer = component(template, 'FOOTER');
+  const storedButtons = component(template, 'BUTTONS')?.buttons ?? [];
+  const headerType: HeaderType = (HEADER_TYPES as readonly string[]).includes(template.headerType)
+    ? template.headerType
+    : header?.format === 'TEXT'
+      ? 'text'
+      : 'none';
+  const buttons: ButtonDraft[] = storedButtons
+    .filter((button) => isBuilderButtonType(button.type))
+    .map((button, index) => ({
+      key: index + 1,
+      type: button.type as BuilderButtonType,
+      text: button.text ?? '',
+      url: button.url ?? '',
+      phone_number: button.phone_number ?? '',
+    }));
+  const otpButton = storedButtons.find((button) => button.type === 'OTP');
+  const body = component(template, 'BODY');
+  return {
+    ...base,
+    name: template.name,
+    category: template.category,
+    language: template.language || base.language,
+    headerType,
+    headerText: headerType === 'text' ? (header?.text ?? '') : '',
+    storedHeader:
+      isMediaHeaderType(headerType) && template.headerMediaUrl
+        ? { type: headerType, name: template.headerMediaName, url: template.headerMediaUrl }
+        : null,
+    bodyText: template.category === 'AUTHENTICATION' ? '' : (body?.text ?? ''),
+    footerText: template.category === 'AUTHENTICATION' ? '' : (footer?.text ?? ''),
+    buttons,
+    variableExamples: { ...(template.variableExamples ?? {}) },
+    otpType: (OTP_TYPES as readonly string[]).includes(otpButton?.otp_type ?? '') ? (otpButton?.otp_type as OtpType) : base.otpType,
+    otpButtonText: otpButton?.text ?? '',
+    codeExpirationMinutes: String(footer?.code_expiration_minutes ?? base.codeExpirationMinutes),
+    addSecurityRecommendation: body?.add_security_recommendation ?? base.addSecurityRecommendation,
+    nextButtonKey: buttons.length + 1,
+  };
+}
+
+/** The variables the form uses, in the shared order; header text counts only for a text header. */
+export function formVariables(form: Pick<TemplateForm, 'headerType' | 'headerText' | 'bodyText' | 'buttons'>): string[] {
+  return extractVariables({
+    headerText: form.headerType === 'text' ? form.headerText : '',
+    bodyText: form.bodyText,
+    buttons: form.buttons,
+  });
+}
+
+/** Every variable gets a default example when it first appears (spec: "Each variable gets a default example value"). */
+function withDefaultExamples(form: TemplateForm): TemplateForm {
+  const missing = formVariables(form).filter((variable) => !(variable in form.variableExamples));
+  if (missing.length === 0) return form;
+  const variableExamples = { ...form.variableExamples };
+  for (const variable of missing) variableExamples[variable] = sampleExampleFor(variable);
+  return { ...form, variableExamples };
+}
+
+/** Add Variable: the next numbered token at the end of the body, spaced from the text before it. */
+export function appendVariable(bodyText: string, variable: number): string {
+  const token = `{{${variable}}}`;
+  if (bodyText === '' || /\s$/.test(bodyText)) return `${bodyText}${token}`;
+  return `${bodyText} ${token}`;
+}
+
+type SimpleField = 'language' | 'footerText' | 'otpType' | 'otpButtonText' | 'codeExpirationMinutes' | 'addSecurityRecommendation';
+type SetAction = { [K in SimpleField]: { type: 'set'; field: K; value: TemplateForm[K] } }[SimpleField];
+
+export type ButtonPatch = Partial<Pick<ButtonDraft, 'type' | 'text' | 'url' | 'phone_number'>>;
+
+export type BuilderAction =
+  | SetAction
+  | { type: 'setName'; value: string }
+  | { type: 'setCategory'; value: TemplateCategory }
+  | { type: 'setHeaderType'; value: HeaderType }
+  | { type: 'setHeaderText'; value: string }
+  | { type: 'setHeaderFile'; file: File | null }
+  | { type: 'setBodyText'; value: string }
+  | { type: 'addVariable' }
+  | { type: 'setExample'; variable: string; value: string }
+  | { type: 'addButton' }
+  | { type: 'updateButton'; index: number; patch: ButtonPatch }
+  | { type: 'removeButton'; index: number };
+
+export function builderReducer(form: TemplateForm, action: BuilderAction): TemplateForm {
+  switch (action.type) {
+    case 'set':
+      return { ...form, [action.field]: action.value };
+    case 'setName':
+      return { ...form, name: normaliseTemplateName(action.value) };
+    case 'setCategory': {
+      if (action.value === form.category) return form;
+      // Spec: choosing AUTHENTICATION clears header, footer, buttons and body; WhatsApp writes
+      // an authentication template's text itself.
+      if (action.value === 'AUTHENTICATION') {
+        return {
+          ...form,
+          category: action.value,
+          headerType: 'none',
+          headerText: '',
+          headerFile: null,
+          storedHeader: null,
+          bodyText: '',
+          footerText: '',
+          buttons: [],
+          variableExamples: {},
+        };
+      }
+      return { ...form, category: action.value };
+    }
+    case 'setHeaderType':
+      if (action.value === form.headerType) return form;
+      // A file chosen for one media type never fits another; the stored file stays on record and
+      // counts again if the user returns to its type.
+      return withDefaultExamples({ ...form, headerType: action.value, headerFile: null });
+    case 'setHeaderText':
+      return withDefaultExamples({ ...form, headerText: action.value });
+    case 'setHeaderFile':
+      return { ...form, headerFile: action.file };
+    case 'setBodyText':
+      return withDefaultExamples({ ...form, bodyText: action.value });
+    case 'addVariable': {
+      const next = nextVariableNumber(formVariables(form));
+      const variable = String(next);
+      return {
+        ...form,
+        bodyText: appendVariable(form.bodyText, next),
+        variableExamples: { ...form.variableExamples, [variable]: sampleExampleFor(variable) },
+      };
+    }
+    case 'setExample':
+      return { ...form, variableExamples: { ...form.variableExamples, [action.variable]: action.value } };
+    case 'addButton':
+      if (form.buttons.length >= TEMPLATE_LIMITS.buttonsMax) return form;
+      return {
+        ...form,
+        buttons: [...form.buttons, { key: form.nextButtonKey, type: 'QUICK_REPLY', text: '', url: '', phone_number: '' }],
+        nextButtonKey: form.nextButtonKey + 1,
+      };
+    case 'updateButton':
+      return withDefaultExamples({
+        ...form,
+        buttons: form.buttons.map((button, index) => (index === action.index ? { ...button, ...action.patch } : button)),
+      });
+    case 'removeButton':
+      return { ...form, buttons: form.buttons.filter((_, index) => index !== action.index) };
+  }
+}
+
+/** Whether a media header is satisfied by the stored file (edit mode, same type, nothing new chosen). */
+export function keepsStoredHeader(form: Pick<TemplateForm, 'headerType' | 'headerFile' | 'storedHeader'>): boolean {
+  return !form.headerFile && form.storedHeader !== null && form.storedHeader.type === form.headerType;
+}

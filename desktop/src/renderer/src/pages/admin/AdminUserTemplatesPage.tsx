@@ -1,0 +1,197 @@
+import { CheckCircle2, Clock, Eye, FileText, XCircle, type LucideIcon } from 'lucide-react';
+import { useState } from 'react';
+import { messages } from '@shared/messages';
+import { TEMPLATE_CATEGORY_LABELS, templateStatusLabel } from '@shared/templates';
+import type { TTemplate } from '@shared/types';
+import { errorText } from '../../api/client';
+import { AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
+import { ErrorCard } from '../../components/admin/ErrorCard';
+import { ReviewTemplateDialog, type PendingReview } from '../../components/admin/ReviewTemplateDialog';
+import { StatGrid, statTints, type Stat } from '../../components/admin/StatCards';
+import { TemplatePreviewDialog } from '../../components/admin/TemplatePreviewDialog';
+import { useUserTemplates } from '../../components/admin/useAdminTemplates';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { formatDay } from '../../lib/dates';
+import {
+  canReview,
+  templateCategoryName,
+  templateLanguageName,
+  templateStatItems,
+  templateStatusTone,
+  type ReviewDecision,
+  type TemplateStatKey,
+} from '../../lib/templateReview';
+
+const t = messages.templates;
+
+const statLooks: Record<TemplateStatKey, { icon: LucideIcon; tint: string }> = {
+  total: { icon: FileText, tint: statTints.sky },
+  pending: { icon: Clock, tint: statTints.amber },
+  approved: { icon: CheckCircle2, tint: statTints.emerald },
+  rejected: { icon: XCircle, tint: 'bg-red-100 text-red-700 dark:bg-red-500/15 dark:text-red-300' },
+};
+
+const columns = ['Name', 'Category', 'Language', 'Status', 'Created', 'Rejection Reason'] as const;
+
+function TemplateRow({
+  template,
+  onPreview,
+  onReview,
+}: {
+  template: TTemplate;
+  onPreview: () => void;
+  onReview: (decision: ReviewDecision) => void;
+}) {
+  return (
+    <tr className="hover:bg-slate-50/60 dark:hover:bg-slate-800/30">
+      {/* Names run to 60 characters without spaces: they may break anywhere rather than squeeze the row. */}
+      <th scope="row" className="min-w-40 px-6 py-3 text-left font-normal">
+        <span className="font-mono font-medium [overflow-wrap:anywhere] text-slate-900 dark:text-white">{template.name}</span>
+      </th>
+      <td className="px-4 py-3 text-slate-600 dark:text-slate-300" title={TEMPLATE_CATEGORY_LABELS[template.category]}>
+        {templateCategoryName(template.category)}
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap text-slate-600 dark:text-slate-300">
+        {templateLanguageName(template.language)}
+        <span className="block text-xs text-slate-500 dark:text-slate-400">{template.language}</span>
+      </td>
+      <td className="px-4 py-3">
+        <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap text-slate-600 dark:text-slate-300">{formatDay(template.createdAt)}</td>
+      <td className="max-w-72 min-w-40 px-4 py-3 text-slate-600 dark:text-slate-300">
+        {/* Clamped to keep rows even; the whole reason is in the title and the preview. */}
+        {template.rejectionReason ? (
+          <p className="line-clamp-2 break-words" title={template.rejectionReason}>
+            {template.rejectionReason}
+          </p>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td className="px-4 py-3">
+        <div className="flex justify-end gap-2">
+          {/* Icon-only to leave the reason column room; the name is still "Preview <name>". */}
+          <Button variant="outline" size="sm" className="w-8 px-0" title="Preview" onClick={onPreview}>
+            <Eye aria-hidden="true" />
+            <span className="sr-only">Preview {template.name}</span>
+          </Button>
+          {canReview(template.status) ? (
+            <>
+              <Button size="sm" onClick={() => onReview('APPROVED')}>
+                <CheckCircle2 aria-hidden="true" />
+                Approve<span className="sr-only"> {template.name}</span>
+              </Button>
+              <Button variant="destructive" size="sm" onClick={() => onReview('REJECTED')}>
+                <XCircle aria-hidden="true" />
+                Reject<span className="sr-only"> {template.name}</span>
+              </Button>
+            </>
+          ) : null}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+function UserTemplates({ user }: { user: AdminUserView }) {
+  const query = useUserTemplates(user.id);
+  const [previewId, setPreviewId] = useState<number | null>(null);
+  const [review, setReview] = useState<PendingReview | null>(null);
+  const templates = query.data?.templates ?? [];
+  // By id, so that the open preview shows the row as re-read after a decision.
+  const previewed = templates.find((template) => template.id === previewId) ?? null;
+
+  const stats: Stat[] = templateStatItems(query.data?.stats).map(({ key, label, value }) => ({ label, value, ...statLooks[key] }));
+
+  if (query.error) {
+    return (
+      <ErrorCard
+        title={t.loadUserTemplatesFailed}
+        detail={errorText(query.error, t.loadUserTemplatesFailed)}
+        onRetry={() => void query.refetch()}
+        isRetrying={query.isFetching}
+      />
+    );
+  }
+
+  return (
+    <>
+      <StatGrid stats={stats} isLoading={query.isLoading} />
+      <Card>
+        <CardHeader>
+          <CardTitle>Templates of {user.name}</CardTitle>
+          <CardDescription>
+            @{user.username}. Approve or reject templates that are pending approval; an approved template can be used for
+            sending at once.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="p-0 pb-2">
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[60rem] text-left text-sm">
+              <caption className="sr-only">Templates of {user.name}</caption>
+              <thead className="border-y border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-800/40 dark:text-slate-400">
+                <tr>
+                  {columns.map((column, index) => (
+                    <th key={column} scope="col" className={index === 0 ? 'px-6 py-3 font-medium' : 'px-4 py-3 font-medium'}>
+                      {column}
+                    </th>
+                  ))}
+                  <th scope="col" className="px-4 py-3">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {query.isLoading
+                  ? Array.from({ length: 3 }, (_, index) => (
+                      <tr key={index} aria-hidden="true">
+                        <td colSpan={columns.length + 1} className="px-6 py-4">
+                          <div className="h-4 w-full animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
+                        </td>
+                      </tr>
+                    ))
+                  : templates.map((template) => (
+                      <TemplateRow
+                        key={template.id}
+                        template={template}
+                        onPreview={() => setPreviewId(template.id)}
+                        onReview={(decision) => setReview({ template, decision })}
+                      />
+                    ))}
+                {!query.isLoading && templates.length === 0 ? (
+                  <tr>
+                    <td colSpan={columns.length + 1} className="px-6 py-10 text-center text-slate-500 dark:text-slate-400">
+                      {user.name} has no templates yet.
+                    </td>
+                  </tr>
+                ) : null}
+              </tbody>
+            </table>
+          </div>
+        </CardContent>
+      </Card>
+
+      <TemplatePreviewDialog
+        template={previewed}
+        onClose={() => setPreviewId(null)}
+        onReview={(template, decision) => {
+          setPreviewId(null);
+          setReview({ template, decision });
+        }}
+      />
+      <ReviewTemplateDialog review={review} ownerName={user.name} userId={user.id} onClose={() => setReview(null)} />
+    </>
+  );
+}
+
+/** /admin/users/:id/templates (spec 001 "Per-user templates"). */
+export function AdminUserTemplatesPage() {
+  return (
+    <AdminUserPage title="Template Approval" description="Preview a user's templates and approve or reject those pending.">
+      {(user) => <UserTemplates user={user} />}
+    </AdminUserPage>
+  );
+}
