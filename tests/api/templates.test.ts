@@ -87,6 +87,8 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
       [{ category: 'SPAM' }, 'category', t.categoryInvalid],
       [{ category: 'AUTHENTICATION' }, 'category', t.authenticationEndpoint],
       [{ headerType: 'image', headerText: '' }, 'headerMedia', t.headerMediaRequired],
+      [{ headerType: 'text', headerText: '  ' }, 'headerText', t.headerTextRequired],
+      [{ buttons: [{ type: 'CALL_ME_MAYBE', text: 'Hi' }] }, 'buttons.0', 'Button 1 has an unknown type'],
     ])('refuses %j with the spec message', async (overrides, field, message) => {
       const { client } = await signedInClient(server);
       const response = await client.post('/api/templates', marketing(overrides));

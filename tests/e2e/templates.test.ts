@@ -228,4 +228,25 @@ test.describe('template review', () => {
     await expect(review.approveButton(imageName)).toHaveCount(0);
     await expect(review.stat('Pending Approval')).toHaveText('1');
   });
+
+  test('a user deletes a draft after confirming', async ({ page, baseURL }) => {
+    const user = await createUser(baseURL ?? '');
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+    const builder = new TemplateBuilderPage(page);
+    const name = unique('to_delete');
+    await builder.gotoCreate();
+    await builder.name.fill(name);
+    await builder.bodyText.fill('Temporary message');
+    await builder.save('Save Draft');
+    const templates = new TemplatesPage(page);
+    await expect(templates.card(name)).toBeVisible();
+    await templates.delete(name);
+    await expect(page.getByText(t.deleted).first()).toBeVisible();
+    await expect(templates.card(name)).toHaveCount(0);
+    await page.reload();
+    await expect(templates.card(name)).toHaveCount(0);
+  });
 });

@@ -22,6 +22,8 @@ import type { TemplateMediaStore, UploadedFile } from './media';
 export type TemplateInput = z.output<typeof ZTemplateRequest>;
 export type AuthenticationTemplateInput = z.output<typeof ZAuthenticationTemplateRequest>;
 
+type StoredMediaRef = { relativePath: string; mime: string; name: string; size: number };
+
 const MEDIA_FORMATS: Record<MediaHeaderType, 'IMAGE' | 'VIDEO' | 'DOCUMENT'> = { image: 'IMAGE', video: 'VIDEO', document: 'DOCUMENT' };
 
 export function isMediaHeader(type: HeaderType): type is MediaHeaderType {
@@ -118,7 +120,7 @@ export class TemplateService {
     input: TemplateInput,
     file: UploadedFile | undefined,
     existing: Template | null,
-  ): Promise<{ headerType: HeaderType; media: { relativePath: string; mime: string; name: string; size: number } | null; replaced: string | null }> {
+  ): Promise<{ headerType: HeaderType; media: StoredMediaRef | null; replaced: string | null }> {
     const headerType: HeaderType = input.headerType ?? (input.headerText.trim() ? 'text' : file ? 'image' : 'none');
     if (!isMediaHeader(headerType)) return { headerType, media: null, replaced: existing?.headerMediaPath ?? null };
     if (file) {
@@ -135,24 +137,31 @@ export class TemplateService {
     throw ValidationError('headerMedia', messages.templates.headerMediaRequired);
   }
 
+  /** The columns the builder decides, for a new row or an edit. */
+  private builderFields(input: TemplateInput, headerType: HeaderType, media: StoredMediaRef | null) {
+    const components = buildComponents(input, headerType);
+    return {
+      name: input.name,
+      language: input.language,
+      category: input.category as TemplateCategory,
+      status: input.submit_to_whatsapp ? 'PENDING' : 'DRAFT',
+      headerType,
+      components,
+      variableExamples: this.examplesFor(input, components),
+      headerMediaPath: media?.relativePath ?? null,
+      headerMediaMime: media?.mime ?? null,
+      headerMediaName: media?.name ?? null,
+      headerMediaSize: media?.size ?? null,
+    };
+  }
+
   async create(user: User, input: TemplateInput, file: UploadedFile | undefined): Promise<Template> {
     const { headerType, media } = await this.resolveHeader(user, input, file, null);
-    const components = buildComponents(input, headerType);
     const now = new Date();
     try {
       return await Template.query(this.deps.db).insertAndFetch({
         userId: user.id,
-        name: input.name,
-        language: input.language,
-        category: input.category as TemplateCategory,
-        status: input.submit_to_whatsapp ? 'PENDING' : 'DRAFT',
-        headerType,
-        components,
-        variableExamples: this.examplesFor(input, components),
-        headerMediaPath: media?.relativePath ?? null,
-        headerMediaMime: media?.mime ?? null,
-        headerMediaName: media?.name ?? null,
-        headerMediaSize: media?.size ?? null,
+        ...this.builderFields(input, headerType, media),
         rejectionReason: null,
         qualityRating: null,
         providerTemplateId: null,
@@ -208,21 +217,10 @@ export class TemplateService {
       throw ValidationError('category', messages.templates.authenticationEndpoint);
     }
     const { headerType, media, replaced } = await this.resolveHeader(user, input, file, existing);
-    const components = buildComponents(input, headerType);
     const now = new Date();
     try {
       const updated = await Template.query(this.deps.db).patchAndFetchById(id, {
-        name: input.name,
-        language: input.language,
-        category: input.category as TemplateCategory,
-        status: input.submit_to_whatsapp ? 'PENDING' : 'DRAFT',
-        headerType,
-        components,
-        variableExamples: this.examplesFor(input, components),
-        headerMediaPath: media?.relativePath ?? null,
-        headerMediaMime: media?.mime ?? null,
-        headerMediaName: media?.name ?? null,
-        headerMediaSize: media?.size ?? null,
+        ...this.builderFields(input, headerType, media),
         submittedAt: input.submit_to_whatsapp ? now : existing.submittedAt,
         updatedAt: now,
       });

@@ -39,4 +39,13 @@ export class TemplatesPage {
   async submit(name: string): Promise<void> {
     await this.submitButton(name).click();
   }
+
+  /** Delete, confirmed in the dialog. */
+  async delete(name: string): Promise<void> {
+    await this.page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
+    const dialog = this.page.getByRole('alertdialog');
+    await expect(dialog).toContainText(name);
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(dialog).toBeHidden();
+  }
 }

@@ -10,18 +10,10 @@ import { TEMPLATE_PAGE_SIZE, type TemplateListQuery } from '../../api/templates'
 import { TemplateCardBoundary } from '../../components/templates/TemplateCardBoundary';
 import { TemplateViewDialog } from '../../components/templates/TemplateViewDialog';
 import { Alert } from '../../components/ui/alert';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../components/ui/alert-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FieldShell } from '../../components/ui/form-field';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Spinner } from '../../components/ui/spinner';
@@ -363,31 +355,21 @@ export function TemplatesPage() {
 
       <TemplateViewDialog template={viewing} onClose={() => setViewing(null)} onEdit={handleEdit} />
 
-      <AlertDialog
+      <ConfirmDialog
         open={pendingDelete !== null}
-        onOpenChange={(open) => {
-          if (!open && !deleteTemplate.isPending) setPendingDelete(null);
-        }}
-      >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete Template</AlertDialogTitle>
-            <AlertDialogDescription>
-              Are you sure you want to delete{' '}
-              <strong className="font-mono break-all text-slate-900 dark:text-white">{pendingDelete?.label}</strong>? This
-              cannot be undone.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={deleteTemplate.isPending}>Cancel</AlertDialogCancel>
-            {/* A plain button: the Radix Action would close the dialog before the call answers. */}
-            <Button variant="destructive" onClick={() => void handleConfirmDelete()} disabled={deleteTemplate.isPending}>
-              {deleteTemplate.isPending ? <Spinner className="text-current" /> : null}
-              Delete
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        title="Delete Template"
+        description={
+          <>
+            Are you sure you want to delete{' '}
+            <strong className="font-mono break-all text-slate-900 dark:text-white">{pendingDelete?.label}</strong>? This
+            cannot be undone.
+          </>
+        }
+        confirmLabel="Delete"
+        busy={deleteTemplate.isPending}
+        onConfirm={() => void handleConfirmDelete()}
+        onClose={() => setPendingDelete(null)}
+      />
     </div>
   );
 }
