@@ -89,6 +89,11 @@ const variables = {
     schema: booleanString.optional(),
     doc: 'Offer the visibly marked sandbox checkout (no real money) when Razorpay keys are absent (default on outside production; never in production).',
   },
+  DUPLICATE_WINDOW_HOURS: {
+    schema: positiveInt(24 * 30).default(24),
+    doc: 'Duplicate Blocked: the same template and variable values to the same recipient within this many hours is stored as `duplicate` and not charged.',
+  },
+  SANDBOX_MESSAGES_PER_SECOND: { schema: positiveInt(10_000).default(80), doc: "Messages-per-second limit of each user's sandbox number on the simulator." },
   PLATFORM_WHATSAPP_NUMBER: {
     schema: z.string().regex(/^[1-9][0-9]{7,14}$/, { error: 'must be 8-15 digits with country code, no +' }).default('15550000000'),
     doc: "The platform's own WhatsApp sender for password-reset codes.",
@@ -117,6 +122,7 @@ export interface AppConfig {
   brand: { name: string; supportPhone: string; supportEmail: string; supportAddress: string };
   simulatorEnabled: boolean;
   platformWhatsappNumber: string;
+  sending: { duplicateWindowHours: number; sandboxMessagesPerSecond: number };
   payments: {
     razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined; apiBase: string; checkoutUrl: string } | null;
     sandbox: boolean;
@@ -188,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     simulatorEnabled: isProduction ? false : (c.SIMULATOR_ENABLED ?? true),
     platformWhatsappNumber: c.PLATFORM_WHATSAPP_NUMBER,
+    sending: { duplicateWindowHours: c.DUPLICATE_WINDOW_HOURS, sandboxMessagesPerSecond: c.SANDBOX_MESSAGES_PER_SECOND },
     payments: {
       razorpay,
       sandbox: isProduction ? false : (c.PAYMENTS_SANDBOX ?? !razorpay),

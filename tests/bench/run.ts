@@ -3,10 +3,11 @@
  * temporary folder; PostgreSQL too when TEST_DATABASE_URL or BENCH_DATABASE_URL is set).
  * Later capabilities add their benches to the list below.
  */
+import { acceptanceBench } from './acceptance.bench';
 import { authBench } from './auth.bench';
 import { walletBench } from './wallet.bench';
 
-const benches = [authBench, walletBench];
+const benches = [authBench, walletBench, acceptanceBench];
 
 for (const bench of benches) {
   for (const kind of ['sqlite', 'postgres'] as const) {

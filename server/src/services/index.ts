@@ -14,6 +14,8 @@ import { LoginService } from './auth/login';
 import { PasswordResetService } from './auth/passwordResets';
 import { SessionService } from './auth/sessions';
 import { PricingService } from './pricing';
+import { CampaignAcceptance } from '../sending/campaignAcceptance';
+import { SenderNumberService } from '../sending/senderNumbers';
 import { TemplateMediaStore } from '../templates/media';
 import { TemplateService } from '../templates/service';
 import { ThrottleFactory } from './throttle';
@@ -32,6 +34,8 @@ export interface Services {
   pricing: PricingService;
   payments: PaymentService;
   templates: TemplateService;
+  senderNumbers: SenderNumberService;
+  campaigns: CampaignAcceptance;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -69,5 +73,7 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     webhookSecret: razorpaySettings?.webhookSecret,
   });
   const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates };
+  const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
+  const campaigns = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours });
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns };
 }

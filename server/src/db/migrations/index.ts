@@ -16,6 +16,10 @@ import * as addPricingModeToUsers from './20261121000900_add_pricing_mode_to_use
 import * as createUserPrices from './20261121001000_create_user_prices';
 import * as createPayments from './20261121001100_create_payments';
 import * as createTemplates from './20261121001200_create_templates';
+import * as createWhatsappNumbers from './20261121001300_create_whatsapp_numbers';
+import * as createCampaigns from './20261121001400_create_campaigns';
+import * as createMessages from './20261121001500_create_messages';
+import * as createSuppressions from './20261121001600_create_suppressions';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -35,6 +39,10 @@ const migrations: [string, Migration][] = [
   ['20261121001000_create_user_prices', createUserPrices],
   ['20261121001100_create_payments', createPayments],
   ['20261121001200_create_templates', createTemplates],
+  ['20261121001300_create_whatsapp_numbers', createWhatsappNumbers],
+  ['20261121001400_create_campaigns', createCampaigns],
+  ['20261121001500_create_messages', createMessages],
+  ['20261121001600_create_suppressions', createSuppressions],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,61 @@
+import type { Knex } from 'knex';
+
+export interface SenderNumber {
+  id: number;
+  userId: number;
+  provider: 'simulator' | 'cloud_api' | 'channel';
+  phoneNumberId: string;
+  displayNumber: string;
+  label: string;
+  messagesPerSecond: number;
+  isSandbox: boolean;
+  isActive: boolean;
+}
+
+type SenderNumberRow = Omit<SenderNumber, 'isSandbox' | 'isActive'> & { isSandbox: boolean | number; isActive: boolean | number };
+
+/** SQLite answers booleans as 0/1. */
+function toSenderNumber(row: SenderNumberRow): SenderNumber {
+  return { ...row, isSandbox: Boolean(row.isSandbox), isActive: Boolean(row.isActive) };
+}
+
+/**
+ * Sender numbers. In the embedded default every user gets a sandbox number on the simulator,
+ * so a new user can send at once (DECISIONS.md); production can switch the sandbox off.
+ */
+export class SenderNumberService {
+  constructor(private readonly deps: { db: Knex; sandboxMessagesPerSecond: number }) {}
+
+  async listForUser(userId: number): Promise<SenderNumber[]> {
+    const rows = (await this.deps.db('whatsapp_numbers').where({ userId, isActive: true }).orderBy('id')) as SenderNumberRow[];
+    return rows.map(toSenderNumber);
+  }
+
+  /** The user's sandbox number on the simulator, created on first use. */
+  async ensureSandbox(userId: number): Promise<SenderNumber> {
+    const phoneNumberId = `sandbox-${userId}`;
+    const find = async () => {
+      const row = (await this.deps.db('whatsapp_numbers').where({ provider: 'simulator', phoneNumberId }).first()) as SenderNumberRow | undefined;
+      return row ? toSenderNumber(row) : undefined;
+    };
+    const existing = await find();
+    if (existing) return existing;
+    const now = new Date().toISOString();
+    await this.deps.db('whatsapp_numbers')
+      .insert({
+        userId,
+        provider: 'simulator',
+        phoneNumberId,
+        displayNumber: `1555${String(userId).padStart(7, '0')}`,
+        label: 'Sandbox number (simulator)',
+        messagesPerSecond: this.deps.sandboxMessagesPerSecond,
+        isSandbox: true,
+        isActive: true,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflict(['provider', 'phoneNumberId'])
+      .ignore();
+    return (await find()) as SenderNumber;
+  }
+}
