@@ -5,7 +5,7 @@
  *
  * Placeholders are written `{name}` and filled with `fillMessage`.
  */
-import { AUTH, PHONE_EXAMPLE } from './constants';
+import { AUTH, PHONE_EXAMPLE, SENDING } from './constants';
 
 export const messages = {
   common: {
@@ -287,6 +287,29 @@ export const messages = {
     greetingMorning: 'Good morning',
     greetingAfternoon: 'Good afternoon',
     greetingEvening: 'Good evening',
+  },
+
+  sending: {
+    // Quoted by spec 002 (Customize Message, §5 and §8 "Import and upload").
+    invalidFileTypeSpreadsheet: 'Invalid file type: Please upload an Excel file (.xlsx, .xls) or CSV file (.csv)',
+    noRecipientsInFile: 'No recipients found in Excel file',
+    importInvalidFileType: 'Invalid file type',
+    importFileTooLarge: 'File too large',
+    importFailed: 'Import failed',
+    noValidNumbers: 'No valid numbers found',
+    // The product's own words for what the spec leaves open.
+    importHint: `Put the numbers in the first column, with the country code (e.g., ${PHONE_EXAMPLE}).`,
+    recipientFileTooLarge: `File too large: Please upload a file smaller than ${SENDING.recipientFileMaxMb}MB`,
+    legacyXls:
+      'This is an old-format Excel file (.xls), which cannot be read safely. Please open it in Excel, save it as .xlsx or .csv, and upload it again.',
+    encryptedWorkbook: 'This Excel file is password-protected. Please remove the password, save it again and upload it.',
+    fileContentMismatch:
+      'The file content does not match its type. Please upload a real Excel file (.xlsx) or a CSV file (.csv).',
+    fileUnreadable: 'The file could not be read. Please check that it is a valid Excel or CSV file.',
+    fileTooLargeUnpacked: 'The file is too large once unpacked. Please split it into smaller files.',
+    tooManyColumns: 'The file has too many columns (at most {max}).',
+    tooManyRows: 'The file has too many rows (at most {max}). Please split it into smaller files.',
+    cellTooLong: 'A cell in row {row} is longer than {max} characters.',
   },
 
   server: {

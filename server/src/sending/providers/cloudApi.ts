@@ -1,0 +1,43 @@
+import type { Agent } from 'undici';
+import { CloudApiShapedProvider, createAgent, postTemplateMessage, templateMessageBody, type HttpSettings } from './http';
+import { MISSING_CREDENTIALS_CODE, type SendResult, type TemplateSendRequest, type WhatsAppProvider } from './types';
+
+export interface CloudApiSettings extends HttpSettings {
+  /** `https://graph.facebook.com` in production; the simulator's URL in development and tests. */
+  baseUrl: string;
+  /** Graph API version segment, e.g. `v21.0`. */
+  apiVersion: string;
+  /**
+   * A system-user token for every number, or one per sender when numbers sit in different
+   * businesses. Null means the number has no credentials (answered as a non-retryable error).
+   */
+  accessToken: string | ((phoneNumberId: string) => string | null);
+}
+
+/**
+ * Meta's WhatsApp Cloud API: `POST {baseUrl}/{version}/{phoneNumberId}/messages` with a bearer
+ * token. Webhooks arrive signed with the app secret (`X-Hub-Signature-256`).
+ */
+export class CloudApiProvider extends CloudApiShapedProvider implements WhatsAppProvider {
+  readonly kind = 'cloud_api' as const;
+  private readonly agent: Agent;
+  private readonly baseUrl: string;
+
+  constructor(private readonly settings: CloudApiSettings) {
+    super();
+    this.agent = createAgent(settings);
+    this.baseUrl = settings.baseUrl.replace(/\/+$/, '');
+  }
+
+  async sendTemplate(input: TemplateSendRequest): Promise<SendResult> {
+    const { accessToken } = this.settings;
+    const token = typeof accessToken === 'function' ? accessToken(input.phoneNumberId) : accessToken;
+    if (!token) return { ok: false, code: MISSING_CREDENTIALS_CODE, title: 'No access token for this sender number', retryable: false };
+    const url = `${this.baseUrl}/${encodeURIComponent(this.settings.apiVersion)}/${encodeURIComponent(input.phoneNumberId)}/messages`;
+    return postTemplateMessage(this.agent, url, { authorization: `Bearer ${token}` }, templateMessageBody(input), this.settings.timeoutMs ?? 15_000);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

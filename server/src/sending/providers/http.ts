@@ -1,0 +1,109 @@
+/**
+ * What both adapters share: a kept-alive undici Agent, the Cloud API template message body, and
+ * turning an HTTP answer (or its absence) into a SendResult.
+ */
+import { Agent, request } from 'undici';
+import { parseCloudApiWebhook, verifyWebhookHandshake, verifyWebhookSignature } from './webhooks';
+import { NETWORK_ERROR_CODE, RETRYABLE_ERROR_CODES, type HandshakeResult, type SendResult, type StatusEvent, type TemplateSendRequest, type WebhookEvents } from './types';
+
+export interface HttpSettings {
+  /** Whole-request limit (connect, headers and body). Default 15 s. */
+  timeoutMs?: number;
+  /** Connections per origin; the dispatcher sends many messages at once. Default 64. */
+  connections?: number;
+  /** How long an idle connection is kept for reuse. Default 30 s. */
+  keepAliveMs?: number;
+}
+
+export function createAgent(settings: HttpSettings): Agent {
+  const timeout = settings.timeoutMs ?? 15_000;
+  return new Agent({
+    connections: settings.connections ?? 64,
+    keepAliveTimeout: settings.keepAliveMs ?? 30_000,
+    keepAliveMaxTimeout: 10 * 60_000,
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+    connect: { timeout: Math.min(timeout, 10_000) },
+  });
+}
+
+/** The Cloud API's template message, the same for Meta and for the channel provider. */
+export function templateMessageBody(input: TemplateSendRequest): Record<string, unknown> {
+  const template: Record<string, unknown> = { name: input.template.name, language: { code: input.template.language } };
+  // An empty components array is refused by some providers for templates without variables.
+  if (input.template.components.length > 0) template.components = input.template.components;
+  return { messaging_product: 'whatsapp', recipient_type: 'individual', to: input.to, type: 'template', template };
+}
+
+interface CloudApiAnswer {
+  messages?: { id?: unknown }[];
+  error?: { code?: unknown; title?: unknown; message?: unknown; error_data?: { details?: unknown } };
+}
+
+/**
+ * POSTs JSON and reads a Cloud API answer. Never throws: a network failure or timeout is a
+ * retryable result. A timeout is ambiguous (the provider may have accepted the message); the
+ * dispatcher decides whether to risk a duplicate.
+ */
+export async function postTemplateMessage(
+  agent: Agent,
+  url: string,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<SendResult> {
+  let statusCode: number;
+  let text: string;
+  try {
+    const response = await request(url, {
+      dispatcher: agent,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    statusCode = response.statusCode;
+    text = await response.body.text();
+  } catch (error) {
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return { ok: false, code: NETWORK_ERROR_CODE, title: `Network error (${reason})`, retryable: true };
+  }
+  return interpretAnswer(statusCode, text);
+}
+
+export function interpretAnswer(httpStatus: number, text: string): SendResult {
+  let answer: CloudApiAnswer = {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null) answer = parsed as CloudApiAnswer;
+  } catch {
+    // A proxy's HTML error page: judged by the HTTP status alone below.
+  }
+  const id = answer.messages?.[0]?.id;
+  if (httpStatus >= 200 && httpStatus < 300 && typeof id === 'string' && id) return { ok: true, providerMessageId: id };
+
+  const error = answer.error;
+  const code = typeof error?.code === 'number' ? error.code : Number(error?.code) || httpStatus;
+  // Graph API messages start with their code, `(#130429) Rate limit hit`: the code is kept apart.
+  const title =
+    (typeof error?.title === 'string' && error.title) ||
+    (typeof error?.message === 'string' && error.message.replace(/^\(#\d+\)\s*/, '')) ||
+    (httpStatus >= 200 && httpStatus < 300 ? 'Answer without a message id' : `HTTP ${httpStatus}`);
+  return { ok: false, code, title, retryable: httpStatus >= 500 || RETRYABLE_ERROR_CODES.has(code), httpStatus };
+}
+
+/** Webhook handling common to both adapters: both deliver Cloud API webhook shapes. */
+export abstract class CloudApiShapedProvider {
+  parseWebhook(body: unknown): WebhookEvents {
+    return parseCloudApiWebhook(body);
+  }
+  parseStatusWebhook(body: unknown): StatusEvent[] {
+    return parseCloudApiWebhook(body).statuses;
+  }
+  verifySignature(rawBody: Buffer | string, header: string | undefined | null, appSecret: string): boolean {
+    return verifyWebhookSignature(rawBody, header, appSecret);
+  }
+  verifyHandshake(query: Record<string, unknown>, verifyToken: string): HandshakeResult {
+    return verifyWebhookHandshake(query, verifyToken);
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The one interface the sending engine talks to, whatever stands behind it: Meta's WhatsApp Cloud
+ * API, the third-party channel provider, or the local simulator (which speaks the Cloud API).
+ * Both real providers use the Cloud API's message and webhook shapes, so the shapes live here once.
+ */
+
+/** A send-time template parameter, as the Cloud API takes it. */
+export type TSendParameter =
+  | { type: 'text'; text: string; parameter_name?: string }
+  | { type: 'currency'; currency: { fallback_value: string; code: string; amount_1000: number }; parameter_name?: string }
+  | { type: 'date_time'; date_time: { fallback_value: string }; parameter_name?: string }
+  | { type: 'image'; image: TMediaObject }
+  | { type: 'video'; video: TMediaObject }
+  | { type: 'document'; document: TMediaObject & { filename?: string } }
+  | { type: 'payload'; payload: string }
+  | { type: 'coupon_code'; coupon_code: string };
+
+/** Media by uploaded id or by public link (one of the two). */
+export interface TMediaObject {
+  id?: string;
+  link?: string;
+}
+
+/** A send-time component: parameters for the header, the body or one button (by index). */
+export type TSendComponent =
+  | { type: 'header'; parameters: TSendParameter[] }
+  | { type: 'body'; parameters: TSendParameter[] }
+  | { type: 'button'; sub_type: 'url' | 'quick_reply' | 'copy_code' | 'flow'; index: string | number; parameters: TSendParameter[] };
+
+export interface TemplateSendRequest {
+  /** The sender: the Cloud API phone number id (the channel provider maps it to a channel). */
+  phoneNumberId: string;
+  /** Recipient in international format; digits are enough, a leading + is accepted. */
+  to: string;
+  template: {
+    name: string;
+    /** Language code as approved, e.g. `en_US`. */
+    language: string;
+    components: TSendComponent[];
+  };
+}
+
+export type SendResult =
+  | { ok: true; providerMessageId: string }
+  | {
+      ok: false;
+      /** The Cloud API error code, or NETWORK_ERROR_CODE when no answer came back. */
+      code: number;
+      title: string;
+      /** True only for throughput (130429), pair rate (131056), upgrade (131057), HTTP 5xx and network errors. */
+      retryable: boolean;
+      httpStatus?: number;
+    };
+
+/** Code of a SendResult when the request never got an HTTP answer (refused, reset, timed out). */
+export const NETWORK_ERROR_CODE = -1;
+
+/** Code of a SendResult when we hold no credentials for the sender (token, channel). */
+export const MISSING_CREDENTIALS_CODE = -2;
+
+/** Cloud API error codes worth trying again later: the message was not accepted, and may be. */
+export const RETRYABLE_ERROR_CODES: ReadonlySet<number> = new Set([130429, 131056, 131057]);
+
+export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed';
+
+export interface StatusEvent {
+  providerMessageId: string;
+  status: MessageStatus;
+  timestamp: Date;
+  /** The recipient's WhatsApp id (digits). */
+  recipient: string;
+  /** The sender, from the webhook's metadata. */
+  phoneNumberId: string | null;
+  error?: { code: number; title: string; details?: string };
+}
+
+/** A message a recipient wrote to a sender (we only act on STOP-like opt-outs). */
+export interface InboundMessage {
+  providerMessageId: string;
+  from: string;
+  phoneNumberId: string | null;
+  timestamp: Date;
+  /** Cloud API message type: text, button (quick reply), interactive, image, ... */
+  type: string;
+  /** The typed text, or the tapped button's title; null for media and other kinds. */
+  text: string | null;
+}
+
+/** `user_preferences` webhook: a recipient stopped (or resumed) marketing messages in WhatsApp. */
+export interface PreferenceEvent {
+  waId: string;
+  phoneNumberId: string | null;
+  category: string;
+  value: 'stop' | 'resume';
+  timestamp: Date;
+}
+
+export interface WebhookEvents {
+  statuses: StatusEvent[];
+  messages: InboundMessage[];
+  preferences: PreferenceEvent[];
+}
+
+/** The outcome of the `hub.mode`/`hub.verify_token`/`hub.challenge` subscription handshake. */
+export type HandshakeResult = { ok: true; challenge: string } | { ok: false };
+
+export interface WhatsAppProvider {
+  readonly kind: 'cloud_api' | 'channel';
+  sendTemplate(request: TemplateSendRequest): Promise<SendResult>;
+  /** Every event in a webhook body; malformed parts are skipped, never thrown. */
+  parseWebhook(body: unknown): WebhookEvents;
+  parseStatusWebhook(body: unknown): StatusEvent[];
+  /** Checks `X-Hub-Signature-256: sha256=<hex>` over the raw body, in constant time. */
+  verifySignature(rawBody: Buffer | string, header: string | undefined | null, appSecret: string): boolean;
+  verifyHandshake(query: Record<string, unknown>, verifyToken: string): HandshakeResult;
+  /** Closes kept-alive connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,169 @@
+/**
+ * Cloud API webhooks: signature, subscription handshake and parsing. Shared by both adapters and
+ * by the simulator (which signs what it posts with `signWebhookBody`).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { HandshakeResult, InboundMessage, MessageStatus, PreferenceEvent, StatusEvent, WebhookEvents } from './types';
+
+const SIGNATURE_PREFIX = 'sha256=';
+
+/** The `X-Hub-Signature-256` value for a body: `sha256=` and the HMAC-SHA256 hex with the app secret. */
+export function signWebhookBody(rawBody: Buffer | string, appSecret: string): string {
+  return SIGNATURE_PREFIX + createHmac('sha256', appSecret).update(rawBody).digest('hex');
+}
+
+/**
+ * True when the header carries the HMAC of exactly these bytes. The raw body must be the bytes as
+ * received: re-serialised JSON differs (Meta escapes non-ASCII as \uXXXX).
+ */
+export function verifyWebhookSignature(rawBody: Buffer | string, header: string | undefined | null, appSecret: string): boolean {
+  if (!header || !appSecret || !header.startsWith(SIGNATURE_PREFIX)) return false;
+  const given = header.slice(SIGNATURE_PREFIX.length).trim();
+  if (!/^[0-9a-fA-F]{64}$/.test(given)) return false;
+  const expected = createHmac('sha256', appSecret).update(rawBody).digest();
+  return timingSafeEqual(expected, Buffer.from(given, 'hex'));
+}
+
+/**
+ * The GET handshake Meta does when a webhook URL is subscribed: echo `hub.challenge` when the mode
+ * is `subscribe` and the token is ours. Accepts both Koa's flat query keys and nested `hub` objects.
+ */
+export function verifyWebhookHandshake(query: Record<string, unknown>, verifyToken: string): HandshakeResult {
+  const nested = typeof query.hub === 'object' && query.hub !== null ? (query.hub as Record<string, unknown>) : {};
+  const pick = (key: string): string | undefined => {
+    const value = query[`hub.${key}`] ?? nested[key];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const mode = pick('mode');
+  const token = pick('verify_token');
+  const challenge = pick('challenge');
+  if (mode !== 'subscribe' || !verifyToken || token === undefined || challenge === undefined) return { ok: false };
+  const a = Buffer.from(token);
+  const b = Buffer.from(verifyToken);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return { ok: false };
+  return { ok: true, challenge };
+}
+
+const ZTimestamp = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds)) {
+    ctx.addIssue({ code: 'custom', message: 'timestamp is not a number' });
+    return z.NEVER;
+  }
+  return new Date(seconds * 1000);
+});
+
+const ZError = z.object({
+  code: z.coerce.number(),
+  title: z.string().optional(),
+  message: z.string().optional(),
+  error_data: z.object({ details: z.string().optional() }).optional(),
+});
+
+const ZStatus = z.object({
+  id: z.string().min(1),
+  status: z.string(),
+  timestamp: ZTimestamp,
+  recipient_id: z.string(),
+  errors: z.array(ZError).optional(),
+});
+
+const ZMessage = z.object({
+  id: z.string().min(1),
+  from: z.string(),
+  timestamp: ZTimestamp,
+  type: z.string(),
+  text: z.object({ body: z.string() }).optional(),
+  button: z.object({ text: z.string().optional(), payload: z.string().optional() }).optional(),
+  interactive: z
+    .object({
+      button_reply: z.object({ title: z.string() }).optional(),
+      list_reply: z.object({ title: z.string() }).optional(),
+    })
+    .optional(),
+});
+
+const ZPreference = z.object({
+  wa_id: z.string(),
+  category: z.string(),
+  value: z.enum(['stop', 'resume']),
+  timestamp: ZTimestamp,
+});
+
+const ZChange = z.object({
+  field: z.string().optional(),
+  value: z.object({
+    metadata: z.object({ phone_number_id: z.string().optional() }).optional(),
+    statuses: z.array(z.unknown()).optional(),
+    messages: z.array(z.unknown()).optional(),
+    user_preferences: z.array(z.unknown()).optional(),
+  }),
+});
+
+const ZEnvelope = z.object({
+  entry: z.array(z.object({ changes: z.array(z.unknown()).optional() })),
+});
+
+const KNOWN_STATUSES: ReadonlySet<string> = new Set<MessageStatus>(['sent', 'delivered', 'read', 'failed']);
+
+/**
+ * Every status, inbound message and marketing preference in a Cloud API webhook body. Each item is
+ * checked on its own and skipped when malformed (or of a kind we do not act on, such as `deleted`),
+ * so one odd item never costs the others: Meta does not resend a webhook we acknowledged.
+ */
+export function parseCloudApiWebhook(body: unknown): WebhookEvents {
+  const events: WebhookEvents = { statuses: [], messages: [], preferences: [] };
+  const envelope = ZEnvelope.safeParse(body);
+  if (!envelope.success) return events;
+  for (const entry of envelope.data.entry) {
+    for (const rawChange of entry.changes ?? []) {
+      const change = ZChange.safeParse(rawChange);
+      if (!change.success) continue;
+      const value = change.data.value;
+      const phoneNumberId = value.metadata?.phone_number_id ?? null;
+      for (const raw of value.statuses ?? []) {
+        const status = toStatusEvent(raw, phoneNumberId);
+        if (status) events.statuses.push(status);
+      }
+      for (const raw of value.messages ?? []) {
+        const message = toInboundMessage(raw, phoneNumberId);
+        if (message) events.messages.push(message);
+      }
+      for (const raw of value.user_preferences ?? []) {
+        const parsed = ZPreference.safeParse(raw);
+        if (!parsed.success) continue;
+        const preference: PreferenceEvent = {
+          waId: parsed.data.wa_id,
+          phoneNumberId,
+          category: parsed.data.category,
+          value: parsed.data.value,
+          timestamp: parsed.data.timestamp,
+        };
+        events.preferences.push(preference);
+      }
+    }
+  }
+  return events;
+}
+
+function toStatusEvent(raw: unknown, phoneNumberId: string | null): StatusEvent | null {
+  const parsed = ZStatus.safeParse(raw);
+  if (!parsed.success || !KNOWN_STATUSES.has(parsed.data.status)) return null;
+  const { id, status, timestamp, recipient_id: recipient, errors } = parsed.data;
+  const event: StatusEvent = { providerMessageId: id, status: status as MessageStatus, timestamp, recipient, phoneNumberId };
+  const first = errors?.[0];
+  if (first) {
+    event.error = { code: first.code, title: first.title ?? first.message ?? 'Unknown error' };
+    if (first.error_data?.details) event.error.details = first.error_data.details;
+  }
+  return event;
+}
+
+function toInboundMessage(raw: unknown, phoneNumberId: string | null): InboundMessage | null {
+  const parsed = ZMessage.safeParse(raw);
+  if (!parsed.success) return null;
+  const m = parsed.data;
+  const text = m.text?.body ?? m.button?.text ?? m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title ?? null;
+  return { providerMessageId: m.id, from: m.from, phoneNumberId, timestamp: m.timestamp, type: m.type, text };
+}

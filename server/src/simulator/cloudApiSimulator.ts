@@ -1,0 +1,428 @@
+/**
+ * A local stand-in for the WhatsApp Cloud API: accepts template sends, keeps what each recipient
+ * received in the SimulatorOutbox, and posts signed status webhooks back, so that the whole
+ * sending path (adapter, dispatcher, webhook endpoint) runs for real without Meta.
+ *
+ * Deterministic test numbers (by the recipient's last digits):
+ *   ...0000  accepted, then a `failed` webhook with 131026 (undeliverable), as Meta does it
+ *   ...0001  sent and delivered, never read
+ *   ...0002  the first attempt per sender is refused with 130429, later ones go through
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import { Agent, request } from 'undici';
+import { z } from 'zod';
+import { extractVariables, renderTemplateText } from '@shared/templates';
+import type { TTemplateComponent } from '@shared/types';
+import { signWebhookBody } from '../sending/providers/webhooks';
+import type { SimulatorOutbox } from './outbox';
+
+export type ResolveTemplate = (
+  phoneNumberId: string,
+  name: string,
+  language: string,
+) => TTemplateComponent[] | null | Promise<TTemplateComponent[] | null>;
+
+export interface SimulatorDelays {
+  /** After the send is accepted. */
+  sentMs: number;
+  /** After the send is accepted (never before `sent`). */
+  deliveredMs: number;
+  /** After the send is accepted (never before `delivered`). */
+  readMs: number;
+  /** Random spread added to each delay, as a share of it (0.2 = up to +20 %). */
+  jitterRatio?: number;
+}
+
+export const DEFAULT_SIMULATOR_DELAYS: SimulatorDelays = { sentMs: 50, deliveredMs: 300, readMs: 1500, jitterRatio: 0.2 };
+
+export interface CloudApiSimulatorOptions {
+  outbox: SimulatorOutbox;
+  resolveTemplate: ResolveTemplate;
+  /** Where status webhooks go (e.g. `http://127.0.0.1:3000/api/webhooks/whatsapp`); none when null. */
+  webhook?: { url: string; appSecret: string; wabaId?: string } | null;
+  /** The bearer token sends must carry; any non-empty token when not set. */
+  accessToken?: string;
+  /** The X-API-Key the channel-provider layout must carry; any non-empty key when not set. */
+  channelApiKey?: string;
+  /** Per sender number; Meta's default throughput is 80. */
+  messagesPerSecond?: number;
+  delays?: SimulatorDelays;
+  /** Statuses in one webhook POST at most. */
+  maxStatusesPerPost?: number;
+  /** Shown as `metadata.display_phone_number` and recorded as the outbox's `from`. */
+  displayPhoneNumber?: (phoneNumberId: string) => string;
+  /** A webhook POST that failed after its retries (the statuses in it are dropped). */
+  onWebhookError?: (error: Error) => void;
+  /** Tries per webhook POST before giving up. Default 3. */
+  webhookAttempts?: number;
+}
+
+export interface SimulatorAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const ERRORS = {
+  auth: { http: 401, code: 190, message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException' },
+  param: { http: 400, code: 100, message: 'Invalid parameter', type: 'OAuthException' },
+  throughput: { http: 429, code: 130429, message: 'Rate limit hit', type: 'OAuthException' },
+  template: { http: 400, code: 132001, message: 'Template name does not exist in the translation', type: 'OAuthException' },
+  params: { http: 400, code: 132000, message: 'Number of parameters does not match the expected number of params', type: 'OAuthException' },
+} as const;
+
+const UNDELIVERABLE = { code: 131026, title: 'Message undeliverable', details: 'Message Undeliverable.' };
+
+const ZParameter = z.looseObject({
+  type: z.string(),
+  parameter_name: z.string().optional(),
+  text: z.string().optional(),
+  currency: z.object({ fallback_value: z.string() }).optional(),
+  date_time: z.object({ fallback_value: z.string() }).optional(),
+});
+
+const ZSendBody = z.object({
+  messaging_product: z.literal('whatsapp'),
+  to: z.string().min(1),
+  type: z.literal('template'),
+  template: z.object({
+    name: z.string().min(1),
+    language: z.object({ code: z.string().min(1) }),
+    components: z.array(z.looseObject({ type: z.string(), parameters: z.array(ZParameter).optional() })).optional(),
+  }),
+});
+type SendBody = z.infer<typeof ZSendBody>;
+
+interface WebhookStatus {
+  id: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  timestamp: string;
+  recipient_id: string;
+  errors?: { code: number; title: string; message: string; error_data: { details: string } }[];
+}
+
+interface PendingStatus {
+  dueAt: number;
+  seq: number;
+  phoneNumberId: string;
+  status: Omit<WebhookStatus, 'timestamp'>;
+}
+
+export class CloudApiSimulator {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly throttledOnce = new Set<string>();
+  private pending: PendingStatus[] = [];
+  private pendingSorted = true;
+  private seq = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Infinity;
+  private posting: Promise<void> | null = null;
+  private closed = false;
+  private closing: Promise<void> | null = null;
+  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: CloudApiSimulatorOptions) {}
+
+  /**
+   * One send, whichever URL layout it came through. `credential` is the bearer token (Cloud API
+   * layout) or the X-API-Key (channel layout); `senderId` the phone number id or channel id.
+   */
+  async send(input: { senderId: string; credential: string | undefined; via: 'cloud_api' | 'channel'; body: unknown }): Promise<SimulatorAnswer> {
+    const required = input.via === 'cloud_api' ? this.options.accessToken : this.options.channelApiKey;
+    if (!input.credential || (required !== undefined && input.credential !== required)) return errorAnswer(ERRORS.auth);
+
+    const parsed = ZSendBody.safeParse(input.body);
+    if (!parsed.success) return errorAnswer(ERRORS.param, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    const body = parsed.data;
+    const waId = body.to.replace(/\D+/g, '');
+    if (waId.length < 8) return errorAnswer(ERRORS.param, 'to: not a phone number');
+
+    const sender = input.senderId;
+    if (!this.takeToken(sender)) return errorAnswer(ERRORS.throughput, 'Message failed to send because there were too many messages sent from this phone number in a short period of time.');
+    if (waId.endsWith('0002')) {
+      const key = `${sender}:${waId}`;
+      if (!this.throttledOnce.has(key)) {
+        this.throttledOnce.add(key);
+        return errorAnswer(ERRORS.throughput, 'Test number: throttled on the first attempt.');
+      }
+    }
+
+    const components = await this.options.resolveTemplate(sender, body.template.name, body.template.language.code);
+    if (!components) return errorAnswer(ERRORS.template, `template name (${body.template.name}) does not exist in ${body.template.language.code}`);
+    const rendered = renderSendBody(components, body);
+    if (!rendered.ok) return errorAnswer(ERRORS.params, rendered.details);
+
+    let messageId: string;
+    if (waId.endsWith('0000')) {
+      messageId = `wamid.SIM${randomBytes(12).toString('hex').toUpperCase()}`;
+      this.schedule(sender, messageId, waId, [['failed', 'sentMs']]);
+    } else {
+      const from = this.options.displayPhoneNumber?.(sender) ?? sender;
+      messageId = this.options.outbox.record({ to: waId, from, kind: 'template', text: rendered.text, template: body.template.name }).id;
+      const steps: [WebhookStatus['status'], keyof SimulatorDelays][] = [
+        ['sent', 'sentMs'],
+        ['delivered', 'deliveredMs'],
+      ];
+      if (!waId.endsWith('0001')) steps.push(['read', 'readMs']);
+      this.schedule(sender, messageId, waId, steps);
+    }
+    return {
+      status: 200,
+      body: { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: waId }], messages: [{ id: messageId }] },
+    };
+  }
+
+  /**
+   * Routes for both URL layouts: the Cloud API's `POST /:version/:phoneNumberId/messages` and the
+   * channel provider's `POST /v1/channels/:channelId/messages` (see sending/providers/channel.ts).
+   * Expects a JSON body parser in front (the main app has one; startSimulatorServer adds one).
+   */
+  router<StateT = Koa.DefaultState>(prefix = ''): Router<StateT> {
+    const router = new Router<StateT>(prefix ? { prefix } : {});
+    router.post('/v1/channels/:channelId/messages', async (ctx) => {
+      const answer = await this.send({ senderId: ctx.params.channelId ?? '', credential: ctx.get('X-API-Key') || undefined, via: 'channel', body: ctx.request.body });
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+    });
+    router.post('/:version/:phoneNumberId/messages', async (ctx) => {
+      const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'))?.[1];
+      const answer = await this.send({ senderId: ctx.params.phoneNumberId ?? '', credential: bearer, via: 'cloud_api', body: ctx.request.body });
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+    });
+    return router;
+  }
+
+  /** Resolves once every scheduled webhook has been posted (or dropped). For tests and benchmarks. */
+  whenIdle(): Promise<void> {
+    if (this.pending.length === 0 && !this.posting) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops pending webhooks (they are dropped), waits for the one in flight, closes connections. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.pending = [];
+      await this.posting;
+      this.notifyIdle();
+      await this.agent.close();
+    })();
+    return this.closing;
+  }
+
+  private takeToken(sender: string): boolean {
+    const rate = this.options.messagesPerSecond ?? 80;
+    const now = performance.now();
+    const bucket = this.buckets.get(sender) ?? { tokens: rate, at: now };
+    // A bucket of one second's worth: a burst of `rate` at once, then `rate` per second.
+    bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
+    bucket.at = now;
+    this.buckets.set(sender, bucket);
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  private schedule(phoneNumberId: string, id: string, recipient: string, steps: [WebhookStatus['status'], keyof SimulatorDelays][]): void {
+    if (!this.options.webhook || this.closed) return;
+    const delays = this.options.delays ?? DEFAULT_SIMULATOR_DELAYS;
+    const jitter = delays.jitterRatio ?? 0;
+    const now = Date.now();
+    let previous = now;
+    for (const [status, delayKey] of steps) {
+      const base = Number(delays[delayKey]) || 0;
+      // Never before the previous step: a message's statuses leave in order even with jitter.
+      const dueAt = Math.max(previous, now + base + Math.random() * jitter * base);
+      previous = dueAt;
+      const item: PendingStatus = { dueAt, seq: this.seq++, phoneNumberId, status: { id, status, recipient_id: recipient } };
+      if (status === 'failed') {
+        item.status.errors = [{ code: UNDELIVERABLE.code, title: UNDELIVERABLE.title, message: UNDELIVERABLE.title, error_data: { details: UNDELIVERABLE.details } }];
+      }
+      const last = this.pending[this.pending.length - 1];
+      if (last && (last.dueAt > dueAt || (last.dueAt === dueAt && last.seq > item.seq))) this.pendingSorted = false;
+      this.pending.push(item);
+    }
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.closed || this.posting || this.pending.length === 0) return;
+    this.sortPending();
+    const next = (this.pending[0] as PendingStatus).dueAt;
+    if (this.timer && this.timerAt <= next) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = next;
+    // Rounded up: jittered due times are fractional, and an early timer would only find nothing due.
+    this.timer = setTimeout(() => this.flush(), Math.max(0, Math.ceil(next - Date.now())));
+  }
+
+  private sortPending(): void {
+    if (this.pendingSorted) return;
+    this.pending.sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);
+    this.pendingSorted = true;
+  }
+
+  /** Posts what is due, one POST at a time so that a message's statuses arrive in order. */
+  private flush(): void {
+    this.timer = null;
+    this.timerAt = Infinity;
+    if (this.closed || this.posting) return;
+    this.sortPending();
+    const now = Date.now();
+    const limit = this.options.maxStatusesPerPost ?? 100;
+    let count = 0;
+    while (count < this.pending.length && count < limit && (this.pending[count] as PendingStatus).dueAt <= now) count++;
+    if (count === 0) return this.arm();
+    const batch = this.pending.splice(0, count);
+    this.posting = this.post(batch).finally(() => {
+      this.posting = null;
+      if (this.pending.length === 0) this.notifyIdle();
+      else this.arm();
+    });
+  }
+
+  private async post(batch: PendingStatus[]): Promise<void> {
+    const webhook = this.options.webhook;
+    if (!webhook) return;
+    const byNumber = new Map<string, WebhookStatus[]>();
+    for (const item of batch) {
+      const list = byNumber.get(item.phoneNumberId) ?? [];
+      list.push({ ...item.status, timestamp: String(Math.floor(item.dueAt / 1000)) });
+      byNumber.set(item.phoneNumberId, list);
+    }
+    const envelope = {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: webhook.wabaId ?? 'SIMULATOR_WABA',
+          changes: [...byNumber].map(([phoneNumberId, statuses]) => ({
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: this.options.displayPhoneNumber?.(phoneNumberId) ?? phoneNumberId, phone_number_id: phoneNumberId },
+              statuses,
+            },
+          })),
+        },
+      ],
+    };
+    const raw = JSON.stringify(envelope);
+    const attempts = Math.max(1, this.options.webhookAttempts ?? 3);
+    let lastError: Error | null = null;
+    for (let attempt = 1; attempt <= attempts && !this.closed; attempt++) {
+      try {
+        const response = await request(webhook.url, {
+          dispatcher: this.agent,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(raw, webhook.appSecret) },
+          body: raw,
+          signal: AbortSignal.timeout(10_000),
+        });
+        await response.body.dump();
+        if (response.statusCode >= 200 && response.statusCode < 300) return;
+        lastError = new Error(`Webhook answered HTTP ${response.statusCode}`);
+      } catch (error) {
+        lastError = error instanceof Error ? error : new Error(String(error));
+      }
+      if (attempt < attempts && !this.closed) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+    if (lastError && !this.closed) this.options.onWebhookError?.(lastError);
+  }
+
+  private notifyIdle(): void {
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+}
+
+function errorAnswer(error: { http: number; code: number; message: string; type: string }, details?: string): SimulatorAnswer {
+  return {
+    status: error.http,
+    body: {
+      error: {
+        message: `(#${error.code}) ${error.message}`,
+        type: error.type,
+        code: error.code,
+        error_data: { messaging_product: 'whatsapp', details: details ?? error.message },
+        fbtrace_id: `SIM${randomBytes(8).toString('hex')}`,
+      },
+    },
+  };
+}
+
+type Rendered = { ok: true; text: string } | { ok: false; details: string };
+
+/**
+ * The text a recipient would see: header (text headers only), body and footer with the send's
+ * parameters filled in, positionally into {{1}}, {{2}}, ... or by `parameter_name` for named
+ * variables. A count that does not match the template is refused, as Meta does (132000).
+ */
+function renderSendBody(components: TTemplateComponent[], body: SendBody): Rendered {
+  const parametersOf = (type: 'header' | 'body') =>
+    (body.template.components ?? []).find((c) => c.type.toLowerCase() === type)?.parameters ?? [];
+  const parts: string[] = [];
+  for (const component of components) {
+    if (component.type === 'FOOTER' && component.text) parts.push(component.text);
+    if (component.type !== 'BODY' && !(component.type === 'HEADER' && (component.format ?? 'TEXT') === 'TEXT')) continue;
+    const text = component.text ?? '';
+    const kind = component.type === 'BODY' ? 'body' : 'header';
+    const variables = extractVariables({ bodyText: text });
+    const parameters = parametersOf(kind);
+    if (parameters.length !== variables.length) {
+      return { ok: false, details: `${kind}: expected number of params (${variables.length}) does not match received number of params (${parameters.length})` };
+    }
+    const values: Record<string, string> = {};
+    parameters.forEach((parameter, index) => {
+      const value = parameter.text ?? parameter.currency?.fallback_value ?? parameter.date_time?.fallback_value ?? '';
+      values[parameter.parameter_name ?? String(index + 1)] = value;
+    });
+    parts.push(renderTemplateText(text, values));
+  }
+  // Components come in template order (HEADER, BODY, FOOTER); the footer was pushed in place.
+  return { ok: true, text: parts.filter(Boolean).join('\n\n') };
+}
+
+export interface SimulatorServer {
+  url: string;
+  port: number;
+  simulator: CloudApiSimulator;
+  close(): Promise<void>;
+}
+
+/** The simulator on its own port (tests, benchmarks, a separate dev process). Port 0 picks a free one. */
+export async function startSimulatorServer(options: CloudApiSimulatorOptions & { port?: number; host?: string }): Promise<SimulatorServer> {
+  const simulator = new CloudApiSimulator(options);
+  const app = new Koa();
+  app.silent = true;
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb' }));
+  const router = simulator.router();
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  const host = options.host ?? '127.0.0.1';
+  const server = app.listen(options.port ?? 0, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  // Short keep-alive so close() is not held up by idle client sockets.
+  server.keepAliveTimeout = 5_000;
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    simulator,
+    close: () =>
+      (closing ??= (async () => {
+        await simulator.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      })()),
+  };
+}
