@@ -12,6 +12,7 @@ import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { PasswordField, TextField } from '../ui/form-field';
 import { Spinner } from '../ui/spinner';
+import { AccountIdentityFields } from './AccountIdentityFields';
 import { RoleSelect } from './RoleSelect';
 import { useCreateUser } from './useAdminData';
 
@@ -97,31 +98,12 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
         <form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
           {error ? <Alert tone="error">{error}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              id="add-user-name"
-              label="Full Name"
-              value={form.name}
-              error={fieldErrors.name}
+            <AccountIdentityFields
+              idPrefix="add-user"
+              values={form}
+              errors={fieldErrors}
               disabled={busy}
-              onChange={(e) => handleChange('name')(e.target.value)}
-            />
-            <TextField
-              id="add-user-email"
-              label="Email"
-              type="email"
-              value={form.email}
-              error={fieldErrors.email}
-              disabled={busy}
-              onChange={(e) => handleChange('email')(e.target.value)}
-            />
-            <TextField
-              id="add-user-username"
-              label="Username"
-              autoComplete="off"
-              value={form.username}
-              error={fieldErrors.username}
-              disabled={busy}
-              onChange={(e) => handleChange('username')(e.target.value)}
+              onChange={(field, value) => handleChange(field)(value)}
             />
             <PasswordField
               id="add-user-password"

@@ -11,6 +11,7 @@ import { errorText, serverFieldErrors } from '../../api/client';
 import { ADMIN_BACK_PATH, AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
 import { ErrorCard } from '../../components/admin/ErrorCard';
 import { PriceList } from '../../components/admin/PriceList';
+import { AccountIdentityFields } from '../../components/admin/AccountIdentityFields';
 import { RoleSelect } from '../../components/admin/RoleSelect';
 import { useChangeUserPassword, useUpdateUser } from '../../components/admin/useAdminUser';
 import { useUpdateUserPricing, useUserPricing } from '../../components/admin/usePricing';
@@ -123,33 +124,12 @@ function BasicInfoTab({ user }: { user: AdminUserView }) {
         <CardContent className="flex flex-col gap-4">
           {error ? <Alert tone="error">{error}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              id="settings-name"
-              label="Full Name"
-              autoComplete="off"
-              value={form.name}
-              error={fieldErrors.name}
+            <AccountIdentityFields
+              idPrefix="settings"
+              values={form}
+              errors={fieldErrors}
               disabled={busy}
-              onChange={(e) => handleChange('name')(e.target.value)}
-            />
-            <TextField
-              id="settings-email"
-              label="Email"
-              type="email"
-              autoComplete="off"
-              value={form.email}
-              error={fieldErrors.email}
-              disabled={busy}
-              onChange={(e) => handleChange('email')(e.target.value)}
-            />
-            <TextField
-              id="settings-username"
-              label="Username"
-              autoComplete="off"
-              value={form.username}
-              error={fieldErrors.username}
-              disabled={busy}
-              onChange={(e) => handleChange('username')(e.target.value)}
+              onChange={(field, value) => handleChange(field)(value)}
             />
             <TextField
               id="settings-phone"
