@@ -12,15 +12,6 @@ export function requiredText(message: string) {
   return z.string({ error: message }).trim().min(1, { error: message });
 }
 
-/** Optional text where the empty string means "not given". */
-export function optionalText() {
-  return z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => (value ? value : undefined));
-}
-
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
 

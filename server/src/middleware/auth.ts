@@ -19,10 +19,12 @@ function bearerToken(ctx: Context): string | null {
 /**
  * Resolves the session from the cookie (web) or a bearer token (desktop). State-changing calls
  * count as activity and extend the idle timer; reads (including GET /api/auth/me) do not.
+ * Only API calls need it: the web app's files and the simulator never look at the session.
  */
 export function sessionAuth(sessions: SessionService): Middleware<AuthState> {
   return async (ctx, next) => {
     ctx.state.auth = null;
+    if (!ctx.path.startsWith('/api/')) return next();
     const cookieToken = ctx.cookies.get(SESSION_COOKIE);
     const headerToken = bearerToken(ctx);
     const token = headerToken ?? cookieToken ?? null;

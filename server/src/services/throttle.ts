@@ -51,9 +51,3 @@ export function isRateLimited(error: unknown): error is RateLimiterRes {
   return error instanceof RateLimiterRes;
 }
 
-/** Points left for a key, without consuming one; a blocked key answers its wait. */
-export async function remainingBlockSeconds(limiter: RateLimiterAbstract, key: string, points: number): Promise<number> {
-  const res = await limiter.get(key);
-  if (res && res.consumedPoints >= points) return Math.ceil(res.msBeforeNext / 1000);
-  return 0;
-}

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Role } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { rupeesToUnits } from '@shared/money';
+import { digitsOnly } from '@shared/schemas/auth';
 import { forUpdateIfSupported, isUniqueViolation, uniqueViolationTarget } from '../db/knex';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
 import { User, usernameKey } from '../models';
@@ -175,7 +176,7 @@ export class UserService {
         if (input.name !== undefined) changes.name = input.name;
         if (input.email !== undefined) Object.assign(changes, { email: input.email, emailKey: input.email.toLowerCase() });
         if (input.username !== undefined) Object.assign(changes, { username: input.username, usernameKey: usernameKey(input.username) });
-        if (input.phoneNumber !== undefined) changes.phoneNumber = input.phoneNumber ? input.phoneNumber.replace(/\D+/g, '') : null;
+        if (input.phoneNumber !== undefined) changes.phoneNumber = input.phoneNumber ? digitsOnly(input.phoneNumber) : null;
         if (input.role !== undefined) changes.role = input.role;
         if (Object.keys(changes).length > 0) {
           await User.query(trx).patch({ ...changes, updatedAt: new Date() }).where({ id: targetId });

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { THealthResponse, TPublicConfig } from '@shared/types';
 import { messages } from '@shared/messages';
+import { digitsOnly } from '@shared/schemas/auth';
 import type { AppConfig } from '../../config';
 import { databaseVersion, type Knex } from '../../db/knex';
 import { NotFoundError } from '../../errors';
@@ -36,7 +37,7 @@ export function systemRoutes(deps: { config: AppConfig; db: Knex; outbox: Simula
 
   router.get('/simulator/messages', (ctx) => {
     if (!config.simulatorEnabled) throw NotFoundError(messages.server.simulatorDisabled, 'simulator_disabled');
-    const to = typeof ctx.query.to === 'string' ? ctx.query.to.replace(/\D+/g, '') : undefined;
+    const to = typeof ctx.query.to === 'string' ? digitsOnly(ctx.query.to) : undefined;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { data: deps.outbox.list(to || undefined) };
   });

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AUTH } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
+import { digitsOnly } from '@shared/schemas/auth';
 import { AppError, BadRequestError, ServiceUnavailableError, TooManyRequestsError } from '../../errors';
 import { PasswordReset, usernameKey } from '../../models';
 import type { Logger } from '../../logger';
@@ -59,7 +60,7 @@ export class PasswordResetService {
 
     const phoneLast4 = phone.slice(-4);
     const user = await this.deps.users.findActiveByUsername(username);
-    if (!user || !user.phoneNumber || user.phoneNumber.replace(/\D+/g, '') !== phone) {
+    if (!user || !user.phoneNumber || digitsOnly(user.phoneNumber) !== phone) {
       this.deps.log.info({ username }, 'password reset requested for unknown username or phone');
       return { phoneLast4 };
     }

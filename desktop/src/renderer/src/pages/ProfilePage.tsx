@@ -18,19 +18,12 @@ import { TextField } from '../components/ui/form-field';
 import { Spinner } from '../components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { cn } from '../lib/cn';
+import { formatDateTime, formatDay } from '../lib/dates';
 import { formatCreditAmount, formatCreditType, formatPhoneForDisplay, isCreditType } from '../lib/format';
 import { validateForm, withoutField, type FieldErrors } from '../lib/forms';
 import { useSessionStore } from '../stores/sessionStore';
 
 const p = messages.profile;
-
-const dateTimeFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
-const dateFormat = new Intl.DateTimeFormat('en-IN', { dateStyle: 'long' });
-
-function formatDate(value: string, format: Intl.DateTimeFormat): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : format.format(date);
-}
 
 function PersonalInfo({ user }: { user: TUser }) {
   const setUser = useSessionStore((state) => state.setUser);
@@ -147,7 +140,7 @@ function PersonalInfo({ user }: { user: TUser }) {
               />
             </div>
             <p className="text-xs text-slate-500 dark:text-slate-400">
-              Member since {formatDate(user.createdAt, dateFormat)}
+              Member since {formatDay(user.createdAt)}
             </p>
           </CardContent>
         </form>
@@ -193,7 +186,7 @@ function CreditEntry({ entry }: { entry: TCreditHistoryEntry }) {
           <p className="text-sm text-slate-600 dark:text-slate-300">{entry.description}</p>
         ) : null}
         {template ? <p className="text-xs text-slate-500 dark:text-slate-400">{template}</p> : null}
-        <p className="text-xs text-slate-400 dark:text-slate-500">{formatDate(entry.timestamp, dateTimeFormat)}</p>
+        <p className="text-xs text-slate-400 dark:text-slate-500">{formatDateTime(entry.timestamp)}</p>
       </div>
       <p
         className={cn(
