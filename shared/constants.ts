@@ -161,6 +161,26 @@ export const SENDING = {
   sendImageMaxMb: 5,
 } as const;
 
+/** Provider settings and business info (spec 001 §5 and §9). */
+export const PROVIDERS = {
+  channelIdMin: 2,
+  channelIdMax: 128,
+  apiKeyMin: 10,
+  apiKeyMax: 4096,
+  /** The reveal button shows the API key only once it has been held this long. */
+  revealHoldMs: 800,
+  /** How long the webhook URL's "Copied" indicator stays. */
+  copiedIndicatorMs: 2000,
+  businessNameMax: 100,
+  providerIdMax: 100,
+  accessTokenMax: 4096,
+  webhookTokenMax: 256,
+  appSecretMax: 256,
+  webhookUrlMax: 500,
+  /** Path of the webhook endpoint under the server's public address. */
+  webhookPath: '/api/webhooks/whatsapp',
+} as const;
+
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -208,7 +208,64 @@ export interface TCreditAdjustmentResponse {
 /** GET /api/admin/users/{id}/details */
 export interface TAdminUserDetails {
   success: true;
-  user: TAdminUser & { businessInfo: TBusinessInfoSummary | null };
+  user: Omit<TAdminUser, 'businessInfo'> & { businessInfo: TBusinessInfo | null };
+}
+
+/**
+ * A user's business info as admins see it (spec 001 §3). The secrets are write-only: only
+ * whether each is stored is answered.
+ */
+export interface TBusinessInfo extends TBusinessInfoSummary {
+  id: number;
+  whatsappNumberId: string | null;
+  wabaId: string | null;
+  webhookUrl: string | null;
+  accessTokenSet: boolean;
+  webhookVerifyTokenSet: boolean;
+  appSecretSet: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/admin/users/{id}/business-info */
+export interface TBusinessInfoResponse {
+  success: true;
+  businessInfo: TBusinessInfo | null;
+}
+
+/** PUT /api/admin/users/{id}/business-info */
+export interface TBusinessInfoSaveResponse {
+  success: true;
+  message: string;
+  businessInfo: TBusinessInfo;
+}
+
+/** GET /api/admin/whatsapp/settings/{userId} (spec 001 §3 "Provider settings"). */
+export interface TProviderSettings {
+  userId: number;
+  /** 'Not Set' when the user has no business name. */
+  businessName: string;
+  /** 'Not Configured' when the user has no business WhatsApp number. */
+  whatsappNumber: string;
+  provider: 'channel';
+  channelId: string | null;
+  apiKeySet: boolean;
+  /** Where the provider posts status webhooks; read-only. */
+  webhookUrl: string;
+  updatedAt: string | null;
+}
+
+export interface TProviderSettingsResponse extends TProviderSettings {
+  success: true;
+}
+
+/** PUT /api/admin/whatsapp/settings/{userId} */
+export interface TProviderSettingsSaveResponse {
+  success: true;
+  message: string;
+  channelId: string;
+  apiKeySet: boolean;
+  updatedAt: string;
 }
 
 /** A template component in the WhatsApp Cloud API's shape. */

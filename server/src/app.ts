@@ -13,12 +13,18 @@ import { requestContext } from './middleware/requestId';
 import { webApp } from './middleware/webApp';
 import { BadRequestError, NotFoundError } from './errors';
 import { adminRoutes } from './routes/admin';
+import { adminProviderRoutes } from './routes/admin/providers';
+import { apiKeyRoutes } from './routes/apiKeys';
 import { authRoutes } from './routes/auth';
 import { creditRoutes } from './routes/credits';
 import { paymentRoutes } from './routes/payments';
 import { pricingRoutes } from './routes/pricing';
 import { templateRoutes } from './routes/templates';
 import { systemRoutes } from './routes/system';
+import { mediaRoutes } from './routes/media';
+import { sendingRoutes } from './routes/sending';
+import { webhookRoutes } from './routes/webhooks';
+import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './services';
 import type { SimulatorOutbox } from './simulator/outbox';
 import type { AppState } from './types';
@@ -74,33 +80,51 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         const origin = ctx.get('Origin');
         return allowedOrigins.has(origin) ? origin : '';
       },
-      allowHeaders: ['Content-Type', 'Authorization', 'X-Client', 'X-Request-Id', 'Idempotency-Key'],
-      exposeHeaders: ['X-Request-Id', 'Retry-After', 'Content-Disposition'],
+      allowHeaders: ['Content-Type', 'Authorization', 'X-Client', 'X-Request-Id', 'Idempotency-Key', 'X-API-Key'],
+      exposeHeaders: ['X-Request-Id', 'Retry-After', 'Content-Disposition', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
       maxAge: 600,
     }),
   );
-  app.use(
+  // Sends carry whole recipient lists and spreadsheets; every other call stays small.
+  const sendBodyPaths = new Set(['/api/whatsapp/quick-send', '/api/whatsapp/bulk-quick-send', '/api/whatsapp/send-custom-messages', '/api/whatsapp/bulk-customize-send', '/api/send/batch']);
+  const jsonParser = (limit: string) =>
     bodyParser({
       enableTypes: ['json'],
-      jsonLimit: config.jsonBodyLimit,
+      jsonLimit: limit,
       // A body that is not JSON is the caller's mistake: 400 with the catalogue's message.
       onError: (error: Error & { status?: number }) => {
         if (error.status === 413) throw error;
         throw BadRequestError('invalid_json', messages.validation.invalidJson);
       },
-    }),
-  );
-  app.use(sessionAuth(services.sessions));
+    });
+  const smallBodies = jsonParser(config.jsonBodyLimit);
+  const sendBodies = jsonParser(config.sendBodyLimit);
+  app.use((ctx, next) => (sendBodyPaths.has(ctx.path) ? sendBodies(ctx, next) : smallBodies(ctx, next)));
+  // The public send API and provider webhooks never carry a session: skip its lookup there.
+  const sessionless = new Set(['/api/send', '/api/send/batch', WEBHOOK_PATH]);
+  const sessions = sessionAuth(services.sessions);
+  app.use((ctx, next) => {
+    if (!sessionless.has(ctx.path)) return sessions(ctx, next);
+    ctx.state.auth = null;
+    return next();
+  });
 
   const routers = [
     systemRoutes({ config, db: deps.db, outbox: deps.outbox, version: deps.version }),
     authRoutes(services, cookieSettings),
     adminRoutes(services, config),
+    adminProviderRoutes(services),
     pricingRoutes(services),
     paymentRoutes(services, config),
     templateRoutes(services),
     creditRoutes(services),
+    apiKeyRoutes(services),
+    sendingRoutes(services),
+    webhookRoutes(services, config, deps.db),
+    mediaRoutes(config.dataDir),
   ];
+  const simulator = services.engine.simulator;
+  if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -67,6 +67,7 @@ const variables = {
     doc: 'Extra origins allowed to call the API from a browser, comma-separated. The desktop app origin is always allowed.',
   },
   JSON_BODY_LIMIT: { schema: byteSize.default('1mb'), doc: 'Largest JSON request body.' },
+  SEND_BODY_LIMIT: { schema: byteSize.default('200mb'), doc: 'Largest JSON body of the send calls (recipient lists and spreadsheet rows).' },
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).optional(),
     doc: 'Log level (default `info`; `silent` in tests).',
@@ -98,6 +99,29 @@ const variables = {
     schema: z.string().regex(/^[1-9][0-9]{7,14}$/, { error: 'must be 8-15 digits with country code, no +' }).default('15550000000'),
     doc: "The platform's own WhatsApp sender for password-reset codes.",
   },
+  PUBLIC_BASE_URL: {
+    schema: z.url({ error: 'must be a URL' }).optional(),
+    doc: 'Public address of this server (e.g. `https://app.example.com`): the webhook URL shown to admins and given to the simulator. Unset: `http://127.0.0.1:PORT`.',
+  },
+  SECRETS_KEY: {
+    schema: z.string().regex(/^[A-Za-z0-9+/]{43}=$|^[0-9a-fA-F]{64}$/, { error: 'must be 32 bytes as base64 (44 characters) or hex (64 characters)' }).optional(),
+    doc: 'Key that encrypts provider secrets at rest (AES-256-GCM). Required in production; elsewhere one is generated into `DATA_DIR/secrets.key`.',
+  },
+  WHATSAPP_API_BASE: { schema: z.url({ error: 'must be a URL' }).default('https://graph.facebook.com'), doc: "Meta's Graph API for numbers configured with Cloud API credentials." },
+  WHATSAPP_API_VERSION: { schema: z.string().regex(/^v\d+\.\d+$/, { error: 'must look like v21.0' }).default('v21.0'), doc: 'Graph API version used for sends.' },
+  CHANNEL_API_BASE: { schema: z.url({ error: 'must be a URL' }).default('https://api.channel-provider.example'), doc: 'Base URL of the third-party channel provider (sends go to `/v1/channels/{channelId}/messages`).' },
+  WEBHOOK_VERIFY_TOKEN: { schema: z.string().min(8, { error: 'must be at least 8 characters' }).optional(), doc: 'Platform-wide `hub.verify_token` accepted by `GET /api/webhooks/whatsapp` (per-business tokens are accepted too).' },
+  SIMULATOR_APP_SECRET: { schema: z.string().min(8).default('sandesh-simulator-app-secret'), doc: "Secret the simulator signs its status webhooks with (the sandbox's stand-in for Meta's app secret)." },
+  SIMULATOR_URL: { schema: z.url({ error: 'must be a URL' }).optional(), doc: 'Send sandbox messages to a simulator on its own port (`npm run simulator`). Unset: the one mounted at `/simulator` in this server.' },
+  SIMULATOR_SENT_MS: { schema: z.coerce.number().int().min(0).max(600_000).default(50), doc: 'Simulator: delay before the `sent` status webhook.' },
+  SIMULATOR_DELIVERED_MS: { schema: z.coerce.number().int().min(0).max(600_000).default(400), doc: 'Simulator: delay before the `delivered` status webhook.' },
+  SIMULATOR_READ_MS: { schema: z.coerce.number().int().min(0).max(3_600_000).default(2000), doc: 'Simulator: delay before the `read` status webhook.' },
+  DISPATCH_ENABLED: { schema: booleanString.default(true), doc: 'Run the dispatcher in this instance (turn off for API-only instances).' },
+  DISPATCH_BATCH_SIZE: { schema: positiveInt(1000).default(100), doc: 'Messages a worker claims at once. The crash window (a send the provider took but whose answer was not yet stored) is at most one batch.' },
+  DISPATCH_CONCURRENCY: { schema: positiveInt(256).default(32), doc: 'Sends in flight at once per instance.' },
+  DISPATCH_MAX_ATTEMPTS: { schema: positiveInt(50).default(8), doc: 'Tries per message for retryable provider errors before it fails (and is refunded).' },
+  DISPATCH_LEASE_SECONDS: { schema: positiveInt(3600).default(60), doc: 'How long a claimed batch stays reserved; an instance that died mid-batch loses its claim after this.' },
+  API_RATE_LIMIT_PER_15_MIN: { schema: positiveInt(1_000_000).default(100), doc: 'Public send API: requests per 15 minutes per IP (spec: 100). Admins can raise a single key above it.' },
 } as const;
 
 type Variables = typeof variables;
@@ -117,12 +141,23 @@ export interface AppConfig {
   trustProxy: boolean;
   corsOrigins: string[];
   jsonBodyLimit: string;
+  sendBodyLimit: string;
   logLevel: NonNullable<RawConfig['LOG_LEVEL']>;
   webDistDir: string;
   brand: { name: string; supportPhone: string; supportEmail: string; supportAddress: string };
   simulatorEnabled: boolean;
   platformWhatsappNumber: string;
-  sending: { duplicateWindowHours: number; sandboxMessagesPerSecond: number };
+  sending: {
+    duplicateWindowHours: number;
+    sandboxMessagesPerSecond: number;
+    dispatch: { enabled: boolean; batchSize: number; concurrency: number; maxAttempts: number; leaseSeconds: number };
+    apiRateLimitPer15Min: number;
+  };
+  publicBaseUrl: string;
+  /** Null outside production when no key is configured: the server keeps one in DATA_DIR. */
+  secretsKey: string | null;
+  providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined };
+  simulator: { appSecret: string; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number } };
   payments: {
     razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined; apiBase: string; checkoutUrl: string } | null;
     sandbox: boolean;
@@ -153,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const rules: string[] = [];
   if (isProduction && c.SIMULATOR_ENABLED === true) rules.push('SIMULATOR_ENABLED: cannot be true when NODE_ENV is production');
   if (isProduction && c.PAYMENTS_SANDBOX === true) rules.push('PAYMENTS_SANDBOX: cannot be true when NODE_ENV is production');
+  if (isProduction && !c.SECRETS_KEY) rules.push('SECRETS_KEY: required when NODE_ENV is production');
   if (Boolean(c.RAZORPAY_KEY_ID) !== Boolean(c.RAZORPAY_KEY_SECRET)) rules.push('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET: set both or neither');
   if (rules.length > 0) throw new ConfigError(rules);
   const razorpay =
@@ -184,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: c.TRUST_PROXY,
     corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     jsonBodyLimit: c.JSON_BODY_LIMIT,
+    sendBodyLimit: c.SEND_BODY_LIMIT,
     logLevel: c.LOG_LEVEL ?? (c.NODE_ENV === 'test' ? 'silent' : 'info'),
     webDistDir: path.resolve(c.WEB_DIST_DIR),
     brand: {
@@ -194,7 +231,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     simulatorEnabled: isProduction ? false : (c.SIMULATOR_ENABLED ?? true),
     platformWhatsappNumber: c.PLATFORM_WHATSAPP_NUMBER,
-    sending: { duplicateWindowHours: c.DUPLICATE_WINDOW_HOURS, sandboxMessagesPerSecond: c.SANDBOX_MESSAGES_PER_SECOND },
+    sending: {
+      duplicateWindowHours: c.DUPLICATE_WINDOW_HOURS,
+      sandboxMessagesPerSecond: c.SANDBOX_MESSAGES_PER_SECOND,
+      dispatch: {
+        enabled: c.DISPATCH_ENABLED,
+        batchSize: c.DISPATCH_BATCH_SIZE,
+        concurrency: c.DISPATCH_CONCURRENCY,
+        maxAttempts: c.DISPATCH_MAX_ATTEMPTS,
+        leaseSeconds: c.DISPATCH_LEASE_SECONDS,
+      },
+      apiRateLimitPer15Min: c.API_RATE_LIMIT_PER_15_MIN,
+    },
+    publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, ''),
+    secretsKey: c.SECRETS_KEY ?? null,
+    providers: {
+      whatsappApiBase: c.WHATSAPP_API_BASE.replace(/\/+$/, ''),
+      whatsappApiVersion: c.WHATSAPP_API_VERSION,
+      channelApiBase: c.CHANNEL_API_BASE.replace(/\/+$/, ''),
+      webhookVerifyToken: c.WEBHOOK_VERIFY_TOKEN,
+    },
+    simulator: {
+      appSecret: c.SIMULATOR_APP_SECRET,
+      url: c.SIMULATOR_URL?.replace(/\/+$/, ''),
+      delays: { sentMs: c.SIMULATOR_SENT_MS, deliveredMs: c.SIMULATOR_DELIVERED_MS, readMs: c.SIMULATOR_READ_MS },
+    },
     payments: {
       razorpay,
       sandbox: isProduction ? false : (c.PAYMENTS_SANDBOX ?? !razorpay),

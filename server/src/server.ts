@@ -39,6 +39,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger 
   const bootstrap = await services.users.ensureInitialAdmin(config.admin);
   const initialAdmin = bootstrap.created ? { username: bootstrap.username, generatedPassword: bootstrap.generatedPassword } : null;
 
+  await services.engine.prepare();
   const app = createApp({ config, logger, db, services, outbox, version: APP_VERSION });
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
@@ -57,6 +58,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger 
 
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  await services.engine.start(`http://${host}:${port}`);
   return {
     url: `http://${host}:${port}`,
     port,
@@ -68,6 +70,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger 
     initialAdmin,
     async close() {
       clearInterval(maintenance);
+      await services.engine.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

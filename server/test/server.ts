@@ -41,6 +41,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     ADMIN_USERNAME: TEST_ADMIN.username,
     ADMIN_PASSWORD: TEST_ADMIN.password,
+    // Statuses come back within milliseconds, and sandbox numbers send fast, so tests stay quick.
+    SIMULATOR_SENT_MS: '5',
+    SIMULATOR_DELIVERED_MS: '15',
+    SIMULATOR_READ_MS: '30',
+    SANDBOX_MESSAGES_PER_SECOND: '500',
     ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '5' } : {}),
     ...env,
   });
@@ -53,6 +58,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       if (kind === 'postgres') {
         const admin = knexFactory({ client: 'pg', connection: process.env.TEST_DATABASE_URL });
         await admin.raw('drop schema if exists ?? cascade', [schema]);
+        await admin.raw('drop schema if exists ?? cascade', [`${schema}_pgboss`]);
         await admin.destroy();
       }
       fs.rmSync(dataDir, { recursive: true, force: true });

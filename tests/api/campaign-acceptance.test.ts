@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import type { Template } from '../../server/src/models';
 import { buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
@@ -118,7 +118,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     await expect(
       server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'Too big', source: 'bulk', recipients: recipients(['919800000050', '919800000051']), invalidCount: 0, inSendDuplicates: 0 }),
-    ).rejects.toMatchObject({ status: 422, message: messages.wallet.insufficientCredits });
+    ).rejects.toMatchObject({ status: 402, code: 'insufficient_balance', message: fillMessage(messages.sending.insufficientBalance, { cost: '1.60', balance: '1.00' }) });
     expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(0);
     expect(await server.db('messages').where({ userId: user.id })).toHaveLength(0);
     expect(await balanceUnits(user.id)).toBe(10_000);

@@ -1,6 +1,22 @@
 import { fillMessage, messages } from '@shared/messages';
 import { AUTH } from '@shared/constants';
+import type { TTemplateComponent } from '@shared/types';
+import type { ProviderRegistry } from '../sending/providerRegistry';
+import { templateSendRequest } from '../sending/messageRequest';
 import type { SimulatorOutbox } from '../simulator/outbox';
+
+/** The simulator's id for the platform's own sender number (password-reset codes). */
+export const PLATFORM_PHONE_NUMBER_ID = 'platform';
+export const PLATFORM_OTP_TEMPLATE = 'password_reset_code';
+
+/** The platform's authentication template as the simulator renders it. */
+export function platformAuthenticationTemplate(name: string, brandName = 'Sandesh'): TTemplateComponent[] | null {
+  if (name !== PLATFORM_OTP_TEMPLATE) return null;
+  return [
+    { type: 'BODY', text: fillMessage(messages.auth.otpMessage, { code: '{{1}}', brand: brandName, minutes: AUTH.otpTtlMinutes }) },
+    { type: 'BUTTONS', buttons: [{ type: 'OTP', text: 'Copy code', otp_type: 'COPY_CODE' }] },
+  ];
+}
 
 /**
  * Messages the platform itself sends from its own WhatsApp number (password-reset codes).
@@ -33,6 +49,42 @@ export class SimulatorPlatformMessenger implements PlatformMessenger {
       template: 'password_reset_code',
     });
     return { messageId: stored.id };
+  }
+}
+
+/**
+ * Codes travel the same path as every campaign message: a Cloud API template send through the
+ * provider adapter (in development and tests, to the simulator, which renders and keeps it).
+ */
+export class ProviderPlatformMessenger implements PlatformMessenger {
+  readonly available = true;
+
+  constructor(private readonly deps: { providers: ProviderRegistry; senderNumber: string; brandName: string }) {}
+
+  async sendAuthenticationCode(to: string, code: string): Promise<{ messageId: string }> {
+    const provider = this.deps.providers.providerFor({
+      id: 0,
+      userId: 0,
+      provider: 'simulator',
+      phoneNumberId: PLATFORM_PHONE_NUMBER_ID,
+      displayNumber: this.deps.senderNumber,
+      label: 'Platform',
+      messagesPerSecond: 80,
+      isSandbox: true,
+      isActive: true,
+    });
+    if (!provider) throw new Error('No WhatsApp provider is configured for platform messages');
+    const result = await provider.sendTemplate(
+      templateSendRequest({
+        phoneNumberId: PLATFORM_PHONE_NUMBER_ID,
+        to,
+        template: { name: PLATFORM_OTP_TEMPLATE, language: 'en_US', category: 'AUTHENTICATION', components: platformAuthenticationTemplate(PLATFORM_OTP_TEMPLATE, this.deps.brandName) ?? [] },
+        values: { '1': code },
+        headerMedia: null,
+      }),
+    );
+    if (!result.ok) throw new Error(`Provider refused the code message: ${result.code} ${result.title}`);
+    return { messageId: result.providerMessageId };
   }
 }
 

@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import send from 'koa-send';
 import type { AppState } from '../types';
 
-const SERVER_PREFIXES = ['/api/', '/simulator/', '/sandbox/'];
+const SERVER_PREFIXES = ['/api/', '/simulator/', '/sandbox/', '/media/'];
 
 /**
  * Serves the built web app. Hashed assets are cached for a year; any other GET that is not an

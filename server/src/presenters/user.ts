@@ -1,5 +1,5 @@
 import { unitsToRupees } from '@shared/money';
-import type { TAdminUser, TUser } from '@shared/types';
+import type { TAdminUser, TBusinessInfoSummary, TUser } from '@shared/types';
 import type { User } from '../models';
 
 export function presentUser(user: User): TUser {
@@ -16,11 +16,11 @@ export function presentUser(user: User): TUser {
   };
 }
 
-export function presentAdminUser(user: User): TAdminUser {
+/** A user of the admin list: Configured when business info exists for them (spec 001). */
+export function presentAdminUser(user: User, businessInfo: TBusinessInfoSummary | null = null): TAdminUser {
   return {
     ...presentUser(user),
-    // Provider configuration (business info) arrives with the sending engine.
-    isConfigured: false,
-    businessInfo: null,
+    isConfigured: businessInfo !== null,
+    businessInfo,
   };
 }

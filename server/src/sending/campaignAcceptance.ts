@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import { messages as catalogue } from '@shared/messages';
 import type { PriceCategory } from '@shared/pricing';
 import { USABLE_TEMPLATE_STATUSES } from '@shared/templates';
+import { fillMessage } from '@shared/messages';
+import { formatIndianNumber, unitsToRupees } from '@shared/money';
 import { AppError } from '../errors';
 import type { Template, User } from '../models';
 import type { PricingService } from '../services/pricing';
@@ -25,7 +27,14 @@ export interface AcceptCampaignInput {
   invalidCount: number;
   /** Entries dropped as repeats within this send. */
   inSendDuplicates: number;
+  headerMedia?: { type: 'image' | 'video' | 'document'; path: string } | null;
 }
+
+/**
+ * Called inside the accepting transaction with the ids of each inserted chunk of queued
+ * messages: the PostgreSQL queue adapter turns them into pg-boss jobs in the same transaction.
+ */
+export type EnqueueHook = (trx: Knex.Transaction, messageIds: number[]) => Promise<void>;
 
 export interface AcceptedCampaign {
   campaignId: number;
@@ -37,10 +46,11 @@ export interface AcceptedCampaign {
   totalCostUnits: number;
 }
 
-/** Rows per INSERT: SQLite refuses much larger compound inserts; PostgreSQL caps bound parameters. */
-const INSERT_CHUNK = 500;
-/** Keys per IN (...) lookup. */
-const LOOKUP_CHUNK = 500;
+/** Rows per INSERT on PostgreSQL (one unnest statement per chunk; each chunk becomes queue jobs). */
+const PG_INSERT_CHUNK = 5_000;
+/** Keys per lookup: IN (...) on SQLite, = ANY($1) on PostgreSQL. */
+const LOOKUP_CHUNK = 900;
+const PG_LOOKUP_CHUNK = 10_000;
 /** Earlier messages in these states block an identical one (a failed message may be resent). */
 const BLOCKING_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'read'];
 
@@ -57,12 +67,6 @@ export function dedupeKey(userId: number, templateId: number, recipient: string,
   return createHash('sha256').update(`${userId}|${templateId}|${recipient}|${canonicalVariables(variables)}`).digest('hex');
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /**
  * Accepting a send (quick, bulk, personalised, API): everything is decided before the one
  * transaction that charges the wallet (never below zero: otherwise nothing is queued), writes the
@@ -70,6 +74,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
  * Blocked duplicates and opted-out recipients are stored (for reports) but not charged.
  */
 export class CampaignAcceptance {
+  private enqueue: EnqueueHook | null = null;
+
   constructor(
     private readonly deps: {
       db: Knex;
@@ -79,6 +85,15 @@ export class CampaignAcceptance {
       now?: () => Date;
     },
   ) {}
+
+  /** The queue adapter registers itself here (PostgreSQL); SQLite's dispatcher polls the table. */
+  setEnqueueHook(hook: EnqueueHook | null): void {
+    this.enqueue = hook;
+  }
+
+  private get isPostgres(): boolean {
+    return this.deps.db.client.config.client === 'pg';
+  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -90,52 +105,36 @@ export class CampaignAcceptance {
       throw new AppError(404, 'template_not_found', catalogue.templates.notFound);
     }
     const now = this.now();
+    const nowIso = now.toISOString();
     const category = template.category.toLowerCase() as PriceCategory;
     const priceUnits = await this.deps.pricing.effectiveFor(user.id, category);
 
-    const keyed = input.recipients.map((recipient) => ({
-      ...recipient,
-      key: dedupeKey(user.id, template.id, recipient.to, recipient.variables),
-    }));
-    const windowStart = new Date(now.getTime() - this.deps.duplicateWindowHours * 3_600_000);
-    const blocked = await this.recentKeys(
-      keyed.map((r) => r.key),
-      windowStart,
-    );
-    const suppressed = await this.suppressedRecipients(
-      user.id,
-      keyed.map((r) => r.to),
-    );
+    const recipients = input.recipients;
+    const count = recipients.length;
+    const keys = recipients.map((r) => dedupeKey(user.id, template.id, r.to, r.variables));
+    const windowStart = new Date(now.getTime() - this.deps.duplicateWindowHours * 3_600_000).toISOString();
+    const blocked = await this.recentKeys(user.id, template.id, keys, windowStart);
+    const suppressed = await this.suppressedRecipients(user.id, recipients);
 
+    // 0 queued, 1 duplicate, 2 suppressed: one byte per recipient instead of a row object.
+    const statusCodes = new Uint8Array(count);
     let billable = 0;
     let duplicates = 0;
     let suppressedCount = 0;
-    const nowIso = now.toISOString();
-    const rows = keyed.map((recipient) => {
-      let status: 'queued' | 'duplicate' | 'suppressed' = 'queued';
-      if (blocked.has(recipient.key)) status = 'duplicate';
-      else if (suppressed.has(recipient.to)) status = 'suppressed';
-      if (status === 'queued') billable += 1;
-      else if (status === 'duplicate') duplicates += 1;
-      else suppressedCount += 1;
-      return {
-        userId: user.id,
-        recipient: recipient.to,
-        status,
-        priceUnits: status === 'queued' ? priceUnits : 0,
-        variables: JSON.stringify(recipient.variables),
-        dedupeKey: recipient.key,
-        errorCode: status === 'suppressed' ? 131050 : null,
-        errorMessage:
-          status === 'suppressed' ? 'Recipient opted out of messages from this business' : status === 'duplicate' ? 'Duplicate Blocked' : null,
-        attempts: 0,
-        nextAttemptAt: status === 'queued' ? nowIso : null,
-        refunded: false,
-        createdAt: nowIso,
-        updatedAt: nowIso,
-      };
-    });
+    for (let i = 0; i < count; i++) {
+      if (blocked.has(keys[i] as string)) {
+        statusCodes[i] = 1;
+        duplicates++;
+      } else if (suppressed.has((recipients[i] as RecipientRow).to)) {
+        statusCodes[i] = 2;
+        suppressedCount++;
+      } else billable++;
+    }
     const totalCostUnits = billable * priceUnits;
+    if (totalCostUnits > 0) {
+      const balance = await this.deps.wallet.balance(user.id);
+      if (balance < totalCostUnits) throw insufficientBalance(totalCostUnits, balance);
+    }
 
     const campaignId = await this.deps.db.transaction(async (trx) => {
       const [inserted] = (await trx('campaigns')
@@ -150,12 +149,14 @@ export class CampaignAcceptance {
           category: template.category,
           priceUnits,
           status: billable > 0 ? 'running' : 'completed',
-          totalRecipients: rows.length,
+          totalRecipients: count,
           billableCount: billable,
           duplicateCount: duplicates + input.inSendDuplicates,
           invalidCount: input.invalidCount,
           suppressedCount,
           totalCostUnits,
+          headerMediaType: input.headerMedia?.type ?? null,
+          headerMediaPath: input.headerMedia?.path ?? null,
           createdAt: nowIso,
           updatedAt: nowIso,
           completedAt: billable > 0 ? null : nowIso,
@@ -163,18 +164,22 @@ export class CampaignAcceptance {
         .returning('id')) as ({ id: number } | number)[];
       const id = typeof inserted === 'object' && inserted !== null ? inserted.id : (inserted as number);
       if (totalCostUnits > 0) {
-        await this.deps.wallet.debitCampaign(trx, {
-          userId: user.id,
-          campaignId: id,
-          units: totalCostUnits,
-          description: `Campaign "${input.name.slice(0, 120)}": ${billable} message${billable === 1 ? '' : 's'}`,
-          templateName: template.name,
-          templateCategory: template.category,
-        });
+        try {
+          await this.deps.wallet.debitCampaign(trx, {
+            userId: user.id,
+            campaignId: id,
+            units: totalCostUnits,
+            description: `Campaign "${input.name.slice(0, 120)}": ${billable} message${billable === 1 ? '' : 's'}`,
+            templateName: template.name,
+            templateCategory: template.category,
+          });
+        } catch (error) {
+          // Another send spent the balance between the check above and this debit.
+          if (error instanceof AppError && error.code === 'insufficient_credits') throw insufficientBalance(totalCostUnits, await this.deps.wallet.balance(user.id));
+          throw error;
+        }
       }
-      for (const chunk of chunks(rows, INSERT_CHUNK)) {
-        await trx('messages').insert(chunk.map((row) => ({ ...row, campaignId: id })));
-      }
+      await this.insertMessages(trx, { campaignId: id, userId: user.id, priceUnits, nowIso, recipients, keys, statusCodes });
       return id;
     });
 
@@ -189,27 +194,110 @@ export class CampaignAcceptance {
     };
   }
 
-  private async recentKeys(keys: readonly string[], since: Date): Promise<Set<string>> {
+  /**
+   * Message rows go in through the driver itself: one prepared statement reused per row on SQLite
+   * (knex would compile a query per chunk), one unnest() statement per 5,000 rows on PostgreSQL.
+   */
+  private async insertMessages(
+    trx: Knex.Transaction,
+    batch: { campaignId: number; userId: number; priceUnits: number; nowIso: string; recipients: readonly RecipientRow[]; keys: string[]; statusCodes: Uint8Array },
+  ): Promise<void> {
+    const { campaignId, userId, priceUnits, nowIso, recipients, keys, statusCodes } = batch;
+    const statusOf = (code: number) => (code === 0 ? 'queued' : code === 1 ? 'duplicate' : 'suppressed');
+    const errorOf = (code: number) => (code === 1 ? catalogue.sending.duplicateBlocked : code === 2 ? catalogue.sending.optedOut : null);
+    const variablesOf = (r: RecipientRow) => (Object.keys(r.variables).length > 0 ? JSON.stringify(r.variables) : null);
+    const connection = await (trx.client as unknown as { acquireConnection(): Promise<unknown> }).acquireConnection();
+
+    if (!this.isPostgres) {
+      const sqlite = connection as { prepare(sql: string): { run(...params: unknown[]): unknown } };
+      const statement = sqlite.prepare(
+        `insert into messages (campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message,
+           attempts, next_attempt_at, refunded, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?)`,
+      );
+      for (let i = 0; i < recipients.length; i++) {
+        const code = statusCodes[i] as number;
+        const recipient = recipients[i] as RecipientRow;
+        statement.run(campaignId, userId, recipient.to, statusOf(code), code === 0 ? priceUnits : 0, variablesOf(recipient), keys[i], code === 2 ? 131050 : null, errorOf(code), code === 0 ? nowIso : null, nowIso, nowIso);
+      }
+      return;
+    }
+
+    const pgClient = connection as { query(text: string, values: unknown[]): Promise<{ rows: { id: number | string; status: string }[] }> };
+    for (let start = 0; start < recipients.length; start += PG_INSERT_CHUNK) {
+      const end = Math.min(recipients.length, start + PG_INSERT_CHUNK);
+      const to: string[] = [];
+      const statuses: string[] = [];
+      const prices: number[] = [];
+      const variables: (string | null)[] = [];
+      const dedupe: string[] = [];
+      const errorCodes: (number | null)[] = [];
+      const errorMessages: (string | null)[] = [];
+      const nextAttempts: (string | null)[] = [];
+      for (let i = start; i < end; i++) {
+        const code = statusCodes[i] as number;
+        const recipient = recipients[i] as RecipientRow;
+        to.push(recipient.to);
+        statuses.push(statusOf(code));
+        prices.push(code === 0 ? priceUnits : 0);
+        variables.push(variablesOf(recipient));
+        dedupe.push(keys[i] as string);
+        errorCodes.push(code === 2 ? 131050 : null);
+        errorMessages.push(errorOf(code));
+        nextAttempts.push(code === 0 ? nowIso : null);
+      }
+      const { rows } = await pgClient.query(
+        `insert into messages (campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message,
+           attempts, next_attempt_at, refunded, created_at, updated_at)
+         select $1, $2, t.recipient, t.status, t.price, t.variables, t.dedupe, t.error_code, t.error_message, 0, t.next_attempt, false, $3, $3
+           from unnest($4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
+             as t(recipient, status, price, variables, dedupe, error_code, error_message, next_attempt)
+         returning id, status`,
+        [campaignId, userId, nowIso, to, statuses, prices, variables, dedupe, errorCodes, errorMessages, nextAttempts],
+      );
+      if (this.enqueue) {
+        const queued = rows.filter((row) => row.status === 'queued').map((row) => Number(row.id));
+        if (queued.length > 0) await this.enqueue(trx, queued);
+      }
+    }
+  }
+
+  /**
+   * Blocked duplicates can only come from this user's earlier campaigns of the same template in
+   * the window; when there are none (the common case for a new send) no key is looked up at all.
+   */
+  private async recentKeys(userId: number, templateId: number, keys: readonly string[], since: string): Promise<Set<string>> {
     const found = new Set<string>();
-    for (const chunk of chunks(keys, LOOKUP_CHUNK)) {
-      const rows = (await this.deps.db('messages')
-        .whereIn('dedupeKey', chunk)
-        .where('createdAt', '>=', since.toISOString())
-        .whereIn('status', BLOCKING_STATUSES)
-        .distinct('dedupeKey')) as { dedupeKey: string }[];
+    const recent = await this.deps.db('campaigns').where({ userId, templateId }).where('createdAt', '>=', since).first('id');
+    if (!recent) return found;
+    const size = this.isPostgres ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
+    for (let start = 0; start < keys.length; start += size) {
+      const chunk = keys.slice(start, start + size);
+      const query = this.deps.db('messages').where('createdAt', '>=', since).whereIn('status', BLOCKING_STATUSES).distinct('dedupeKey');
+      const rows = (await (this.isPostgres ? query.whereRaw('dedupe_key = any(?)', [chunk]) : query.whereIn('dedupeKey', chunk))) as { dedupeKey: string }[];
       for (const row of rows) found.add(row.dedupeKey);
     }
     return found;
   }
 
-  private async suppressedRecipients(userId: number, recipients: readonly string[]): Promise<Set<string>> {
+  private async suppressedRecipients(userId: number, recipients: readonly RecipientRow[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (const chunk of chunks(recipients, LOOKUP_CHUNK)) {
-      const rows = (await this.deps.db('suppressions').where({ userId }).whereIn('recipient', chunk).select('recipient')) as {
-        recipient: string;
-      }[];
+    const any = await this.deps.db('suppressions').where({ userId }).first('id');
+    if (!any) return found;
+    const size = this.isPostgres ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
+    for (let start = 0; start < recipients.length; start += size) {
+      const chunk = recipients.slice(start, start + size).map((r) => r.to);
+      const query = this.deps.db('suppressions').where({ userId }).select('recipient');
+      const rows = (await (this.isPostgres ? query.whereRaw('recipient = any(?)', [chunk]) : query.whereIn('recipient', chunk))) as { recipient: string }[];
       for (const row of rows) found.add(row.recipient);
     }
     return found;
   }
+}
+
+function insufficientBalance(costUnits: number, balanceUnits: number): AppError {
+  return new AppError(
+    402,
+    'insufficient_balance',
+    fillMessage(catalogue.sending.insufficientBalance, { cost: formatIndianNumber(unitsToRupees(costUnits), 2), balance: formatIndianNumber(unitsToRupees(Math.max(0, balanceUnits)), 2) }),
+  );
 }

@@ -1,20 +1,22 @@
 import type { Knex } from 'knex';
 import type { AppConfig } from '../config';
 import type { Logger } from '../logger';
-import {
-  SimulatorPlatformMessenger,
-  UnavailablePlatformMessenger,
-  type PlatformMessenger,
-} from '../messaging/platformMessenger';
+import { ProviderPlatformMessenger, UnavailablePlatformMessenger, type PlatformMessenger } from '../messaging/platformMessenger';
+import { SendingEngine } from '../sending/engine';
+import { SendingService } from '../sending/service';
 import type { SimulatorOutbox } from '../simulator/outbox';
 import { RazorpayGateway, SandboxGateway } from '../payments/gateway';
 import { PaymentService } from '../payments/service';
+import { ApiKeyService } from './apiKeys';
+import { ApiRateLimiter } from './apiRateLimit';
 import { AuditService } from './audit';
 import { LoginService } from './auth/login';
 import { PasswordResetService } from './auth/passwordResets';
 import { SessionService } from './auth/sessions';
 import { PricingService } from './pricing';
 import { CampaignAcceptance } from '../sending/campaignAcceptance';
+import { ProviderAccountService } from '../sending/providerAccounts';
+import { loadSecretsKey, SecretBox } from '../security/secretBox';
 import { SenderNumberService } from '../sending/senderNumbers';
 import { TemplateMediaStore } from '../templates/media';
 import { TemplateService } from '../templates/service';
@@ -36,6 +38,11 @@ export interface Services {
   templates: TemplateService;
   senderNumbers: SenderNumberService;
   campaigns: CampaignAcceptance;
+  apiKeys: ApiKeyService;
+  apiRateLimit: ApiRateLimiter;
+  providerAccounts: ProviderAccountService;
+  engine: SendingEngine;
+  sending: SendingService;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -49,8 +56,13 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   });
   const wallet = new WalletService({ db });
   const users = new UserService({ db, wallet, audit, sessions });
+  const pricing = new PricingService({ db, audit });
+  const campaigns = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours });
+  const providerAccounts = new ProviderAccountService({ db, secretBox: new SecretBox(loadSecretsKey(config)), audit, publicBaseUrl: config.publicBaseUrl });
+  const engine = new SendingEngine({ config, db, logger, wallet, acceptance: campaigns, outbox, credentials: providerAccounts });
+  // Reset codes travel the campaign path: a template send through the provider adapter.
   const messenger: PlatformMessenger = config.simulatorEnabled
-    ? new SimulatorPlatformMessenger({ outbox, senderNumber: config.platformWhatsappNumber, brandName: config.brand.name })
+    ? new ProviderPlatformMessenger({ providers: engine.providers, senderNumber: config.platformWhatsappNumber, brandName: config.brand.name })
     : new UnavailablePlatformMessenger();
   const login = new LoginService({ users, throttles });
   const passwordResets = new PasswordResetService({
@@ -62,7 +74,6 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     throttles,
     log: logger.child({ service: 'password-resets' }),
   });
-  const pricing = new PricingService({ db, audit });
   const razorpaySettings = config.payments.razorpay;
   const payments = new PaymentService({
     db,
@@ -74,6 +85,19 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   });
   const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
-  const campaigns = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns };
+  const sending = new SendingService({
+    db,
+    dataDir: config.dataDir,
+    sandboxEnabled: config.simulatorEnabled,
+    senderNumbers,
+    templates,
+    pricing,
+    wallet,
+    acceptance: campaigns,
+    duplicateWindowHours: config.sending.duplicateWindowHours,
+    onAccepted: () => engine.notifyAccepted(),
+  });
+  const apiKeys = new ApiKeyService({ db, audit });
+  const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, sending };
 }

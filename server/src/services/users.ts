@@ -32,7 +32,6 @@ export interface UserStats {
   totalUsers: number;
   regularUsers: number;
   adminUsers: number;
-  configuredUsers: number;
   totalCreditUnits: number;
 }
 
@@ -251,8 +250,6 @@ export class UserService {
       totalUsers: Number(row.total),
       regularUsers: Number(row.regular ?? 0),
       adminUsers: Number(row.admins ?? 0),
-      // Business info arrives with the sending engine; until then nobody is configured.
-      configuredUsers: 0,
       totalCreditUnits: Number(row.credits),
     };
   }

@@ -124,8 +124,29 @@ export class CloudApiSimulator {
   private closing: Promise<void> | null = null;
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
   private readonly idleWaiters: (() => void)[] = [];
+  private webhook: CloudApiSimulatorOptions['webhook'];
+  /** Accepted sends per recipient (all of them, including test numbers), for duplicate checks. */
+  private readonly received = new Map<string, number>();
 
-  constructor(private readonly options: CloudApiSimulatorOptions) {}
+  constructor(private readonly options: CloudApiSimulatorOptions) {
+    this.webhook = options.webhook ?? null;
+  }
+
+  /** Where status webhooks go; the embedded server knows its own address only once it listens. */
+  setWebhook(webhook: CloudApiSimulatorOptions['webhook']): void {
+    this.webhook = webhook ?? null;
+  }
+
+  /** How many sends each recipient has received, and the recipients that received more than one. */
+  receivedCounts(): { recipients: number; sends: number; repeated: { to: string; count: number }[] } {
+    let sends = 0;
+    const repeated: { to: string; count: number }[] = [];
+    for (const [to, count] of this.received) {
+      sends += count;
+      if (count > 1) repeated.push({ to, count });
+    }
+    return { recipients: this.received.size, sends, repeated };
+  }
 
   /**
    * One send, whichever URL layout it came through. `credential` is the bearer token (Cloud API
@@ -156,6 +177,7 @@ export class CloudApiSimulator {
     const rendered = renderSendBody(components, body);
     if (!rendered.ok) return errorAnswer(ERRORS.params, rendered.details);
 
+    this.received.set(waId, (this.received.get(waId) ?? 0) + 1);
     let messageId: string;
     if (waId.endsWith('0000')) {
       messageId = `wamid.SIM${randomBytes(12).toString('hex').toUpperCase()}`;
@@ -194,6 +216,9 @@ export class CloudApiSimulator {
       ctx.status = answer.status;
       ctx.body = answer.body;
     });
+    router.get('/received-counts', (ctx) => {
+      ctx.body = this.receivedCounts();
+    });
     return router;
   }
 
@@ -231,7 +256,7 @@ export class CloudApiSimulator {
   }
 
   private schedule(phoneNumberId: string, id: string, recipient: string, steps: [WebhookStatus['status'], keyof SimulatorDelays][]): void {
-    if (!this.options.webhook || this.closed) return;
+    if (!this.webhook || this.closed) return;
     const delays = this.options.delays ?? DEFAULT_SIMULATOR_DELAYS;
     const jitter = delays.jitterRatio ?? 0;
     const now = Date.now();
@@ -289,7 +314,7 @@ export class CloudApiSimulator {
   }
 
   private async post(batch: PendingStatus[]): Promise<void> {
-    const webhook = this.options.webhook;
+    const webhook = this.webhook;
     if (!webhook) return;
     const byNumber = new Map<string, WebhookStatus[]>();
     for (const item of batch) {

@@ -7,6 +7,7 @@ import { roleHome } from './lib/roles';
 import { AdminDashboardPage } from './pages/admin/AdminDashboardPage';
 import { AdminPricingPage } from './pages/admin/AdminPricingPage';
 import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
+import { AdminUserDetailsPage } from './pages/admin/AdminUserDetailsPage';
 import { AdminUserSettingsPage } from './pages/admin/AdminUserSettingsPage';
 import { AdminUserTemplatesPage } from './pages/admin/AdminUserTemplatesPage';
 import { AdminUsersPage } from './pages/admin/AdminUsersPage';
@@ -16,6 +17,9 @@ import { SignupPage } from './pages/auth/SignupPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { ProfilePage } from './pages/ProfilePage';
 import { LandingPage } from './pages/public/LandingPage';
+import { ApiManagementPage } from './pages/user/ApiManagementPage';
+import { CustomizeMessagePage } from './pages/user/CustomizeMessagePage';
+import { QuickSendPage } from './pages/user/QuickSendPage';
 import { TemplateBuilderPage } from './pages/user/TemplateBuilderPage';
 import { TemplatesPage } from './pages/user/TemplatesPage';
 import { UserDashboardPage } from './pages/user/UserDashboardPage';
@@ -59,7 +63,7 @@ function NotFoundRoute() {
 
 /**
  * The route table of spec 000 §2.1 as far as it is built. Screens that later issues add
- * (quick send, customize message, reports, API management, user details and
+ * (reports, user details and
  * templates, logs, test notifications) are deliberately absent and show the 404 page until they
  * land; the menus already link them.
  */
@@ -95,12 +99,16 @@ export function AppRoutes() {
               <Route path="/user/templates" element={<TemplatesPage />} />
               <Route path="/user/templates/create" element={<TemplateBuilderPage />} />
               <Route path="/user/templates/:id/edit" element={<TemplateBuilderPage />} />
+              <Route path="/user/whatsapp-bulk" element={<QuickSendPage />} />
+              <Route path="/user/customize-message" element={<CustomizeMessagePage />} />
+              <Route path="/user/api-management" element={<ApiManagementPage />} />
             </Route>
 
             <Route element={<RequireAdmin />}>
               <Route path="/admin" element={<Navigate to="/admin/dashboard" replace />} />
               <Route path="/admin/dashboard" element={<AdminDashboardPage />} />
               <Route path="/admin/users" element={<AdminUsersPage />} />
+              <Route path="/admin/users/:id/details" element={<AdminUserDetailsPage />} />
               <Route path="/admin/users/:id/wallet" element={<AdminWalletPage />} />
               <Route path="/admin/users/:id/settings" element={<AdminUserSettingsPage />} />
               <Route path="/admin/users/:id/templates" element={<AdminUserTemplatesPage />} />

@@ -20,6 +20,13 @@ import * as createWhatsappNumbers from './20261121001300_create_whatsapp_numbers
 import * as createCampaigns from './20261121001400_create_campaigns';
 import * as createMessages from './20261121001500_create_messages';
 import * as createSuppressions from './20261121001600_create_suppressions';
+import * as addHeaderMediaToCampaigns from './20261121002000_add_header_media_to_campaigns';
+import * as createStatusEvents from './20261121002010_create_status_events';
+import * as addRefundedUnitsToCampaigns from './20261121002030_add_refunded_units_to_campaigns';
+import * as createBusinessInfos from './20261121002100_create_business_infos';
+import * as createProviderSettings from './20261121002110_create_provider_settings';
+import * as widenWhatsappNumberIds from './20261121002120_widen_whatsapp_number_ids';
+import * as createApiKeys from './20261121002200_create_api_keys';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -43,6 +50,13 @@ const migrations: [string, Migration][] = [
   ['20261121001400_create_campaigns', createCampaigns],
   ['20261121001500_create_messages', createMessages],
   ['20261121001600_create_suppressions', createSuppressions],
+  ['20261121002000_add_header_media_to_campaigns', addHeaderMediaToCampaigns],
+  ['20261121002010_create_status_events', createStatusEvents],
+  ['20261121002030_add_refunded_units_to_campaigns', addRefundedUnitsToCampaigns],
+  ['20261121002100_create_business_infos', createBusinessInfos],
+  ['20261121002110_create_provider_settings', createProviderSettings],
+  ['20261121002120_widen_whatsapp_number_ids', widenWhatsappNumberIds],
+  ['20261121002200_create_api_keys', createApiKeys],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -11,6 +11,7 @@ import { AppError, NotFoundError } from '../../errors';
 import { presentCreditHistoryEntry } from '../../presenters/credits';
 import { requireAdmin } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
+import { presentBusinessInfo, presentBusinessInfoSummary } from '../../presenters/providers';
 import { presentAdminUser } from '../../presenters/user';
 import type { Services } from '../../services';
 import type { AppState } from '../../types';
@@ -20,18 +21,24 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
 
   router.get('/users', async (ctx) => {
     requireAdmin(ctx);
-    const users = await services.users.list();
-    ctx.body = { success: true, users: users.map(presentAdminUser) };
+    const [users, summaries] = await Promise.all([services.users.list(), services.providerAccounts.summaries()]);
+    ctx.body = {
+      success: true,
+      users: users.map((user) => {
+        const summary = summaries.get(user.id);
+        return presentAdminUser(user, summary ? presentBusinessInfoSummary(summary) : null);
+      }),
+    };
   });
 
   router.get('/stats', async (ctx) => {
     requireAdmin(ctx);
-    const stats = await services.users.stats();
+    const [stats, configured] = await Promise.all([services.users.stats(), services.providerAccounts.configuredUserIds()]);
     const body: TAdminStats = {
       totalUsers: stats.totalUsers,
       regularUsers: stats.regularUsers,
       adminUsers: stats.adminUsers,
-      configuredUsers: stats.configuredUsers,
+      configuredUsers: configured.size,
       totalCredits: unitsToRupees(stats.totalCreditUnits),
     };
     ctx.body = { success: true, stats: body };
@@ -62,7 +69,11 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
     const id = validate(ZIdParam, ctx.params.id);
     const user = await services.users.findById(id);
     if (!user) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
-    const body: TAdminUserDetails = { success: true, user: presentAdminUser(user) };
+    const info = await services.providerAccounts.getBusinessInfo(id);
+    const body: TAdminUserDetails = {
+      success: true,
+      user: { ...presentAdminUser(user, info ? presentBusinessInfoSummary(info) : null), businessInfo: info ? presentBusinessInfo(info) : null },
+    };
     ctx.body = body;
   });
 
@@ -71,7 +82,8 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
     const id = validate(ZIdParam, ctx.params.id);
     const input = validate(ZUpdateUserRequest, ctx.request.body);
     const updated = await services.users.updateByAdmin(id, input, { userId: admin.id, ip: ctx.ip });
-    ctx.body = { success: true, message: messages.adminUser.updated, user: presentAdminUser(updated) };
+    const summary = await services.providerAccounts.summaryFor(id);
+    ctx.body = { success: true, message: messages.adminUser.updated, user: presentAdminUser(updated, summary ? presentBusinessInfoSummary(summary) : null) };
   });
 
   router.post('/users/:id/change-password', async (ctx) => {

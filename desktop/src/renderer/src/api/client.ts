@@ -69,4 +69,28 @@ export async function apiDelete<T>(url: string, config?: AxiosRequestConfig): Pr
   return (await http.delete<T>(url, config)).data;
 }
 
+export interface UploadOptions {
+  /** Called with the share sent so far (0 to 1) while the body goes up. */
+  onProgress?: (fraction: number) => void;
+  /** Milliseconds; large files and the parse behind them outlast the default 30 s. */
+  timeout?: number;
+}
+
+/**
+ * POST a multipart body, reporting upload progress. axios reports it from XMLHttpRequest's
+ * upload events, which exist in the browser and in Electron's renderer alike.
+ */
+export async function apiUpload<T>(url: string, body: FormData, options: UploadOptions = {}): Promise<T> {
+  const { onProgress, timeout } = options;
+  const response = await http.post<T>(url, body, {
+    ...(timeout !== undefined ? { timeout } : {}),
+    onUploadProgress: onProgress
+      ? (event) => {
+          if (event.total) onProgress(Math.min(1, event.loaded / event.total));
+        }
+      : undefined,
+  });
+  return response.data;
+}
+
 export { ApiError, errorText, serverFieldErrors, toApiError } from './errors';

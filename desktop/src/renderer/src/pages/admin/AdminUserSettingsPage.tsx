@@ -1,4 +1,4 @@
-import { IndianRupee, KeyRound, Save, Undo2, UserRound, X } from 'lucide-react';
+import { IndianRupee, KeyRound, MessageCircle, Save, Undo2, UserRound, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -11,6 +11,7 @@ import { errorText, serverFieldErrors } from '../../api/client';
 import { ADMIN_BACK_PATH, AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
 import { ErrorCard } from '../../components/admin/ErrorCard';
 import { PriceList } from '../../components/admin/PriceList';
+import { ProviderSettingsTab } from '../../components/admin/ProviderSettingsTab';
 import { AccountIdentityFields } from '../../components/admin/AccountIdentityFields';
 import { RoleSelect } from '../../components/admin/RoleSelect';
 import { useChangeUserPassword, useUpdateUser } from '../../components/admin/useAdminUser';
@@ -53,7 +54,7 @@ import {
 const u = messages.adminUser;
 const p = messages.pricing;
 
-const TABS = ['basic', 'pricing', 'security'] as const;
+const TABS = ['basic', 'whatsapp', 'pricing', 'security'] as const;
 type SettingsTab = (typeof TABS)[number];
 
 function isSettingsTab(value: string | null): value is SettingsTab {
@@ -430,9 +431,9 @@ function SecurityTab({ user }: { user: AdminUserView }) {
 }
 
 /**
- * /admin/users/:id/settings (spec 001 "User settings"). The WhatsApp Business tab arrives with
- * the sending work; until then the three tabs below. The tab lives in `?tab=` so that a reload
- * or a shared link opens the same one.
+ * /admin/users/:id/settings (spec 001 "User settings"): Basic Information, WhatsApp Business,
+ * Pricing and Security. The tab lives in `?tab=` so that a reload or a shared link opens the
+ * same one.
  */
 export function AdminUserSettingsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -453,7 +454,7 @@ export function AdminUserSettingsPage() {
   };
 
   return (
-    <AdminUserPage title="User Settings" description="Account details, pricing and password of one user.">
+    <AdminUserPage title="User Settings" description="Account details, provider settings, pricing and password of one user.">
       {(user) => (
         <div className="flex flex-col gap-4">
           <p className="text-sm text-slate-600 dark:text-slate-300">
@@ -466,6 +467,10 @@ export function AdminUserSettingsPage() {
                 <UserRound aria-hidden="true" />
                 Basic Information
               </TabsTrigger>
+              <TabsTrigger value="whatsapp">
+                <MessageCircle aria-hidden="true" />
+                WhatsApp Business
+              </TabsTrigger>
               <TabsTrigger value="pricing">
                 <IndianRupee aria-hidden="true" />
                 Pricing
@@ -477,6 +482,9 @@ export function AdminUserSettingsPage() {
             </TabsList>
             <TabsContent value="basic">
               <BasicInfoTab key={user.id} user={user} />
+            </TabsContent>
+            <TabsContent value="whatsapp">
+              <ProviderSettingsTab userId={user.id} />
             </TabsContent>
             <TabsContent value="pricing">
               <PricingTab userId={user.id} />

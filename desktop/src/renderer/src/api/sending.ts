@@ -1,0 +1,149 @@
+import type {
+  TCampaign,
+  TCampaignAccepted,
+  TCostPreview,
+  TSenderNumber,
+} from '@shared/schemas/sending';
+import type { TMyPricingResponse, TPriceDefaultsResponse, TTemplate, TTemplateDetails } from '@shared/types';
+import { SEND_SCREEN, customSendPath, quickSendPath } from '../lib/sending';
+import { apiGet, apiPost, apiUpload } from './client';
+
+export interface TLanguage {
+  code: string;
+  name: string;
+}
+
+interface DataResponse<T> {
+  success: true;
+  data: T;
+}
+
+/** POST /api/send/cost-preview: the first 100 recipients and the full count. */
+export interface CostPreviewBody {
+  username?: string;
+  templatename: string;
+  language: string;
+  recipients: string[];
+  recipientCount: number;
+}
+
+export interface CostPreviewResponse {
+  success: true;
+  preview: TCostPreview;
+}
+
+/** POST /api/whatsapp/import-recipients */
+export interface TRecipientImport {
+  valid_numbers: string[];
+  valid_count: number;
+  invalid_count: number;
+}
+
+/** The quick send payload (spec 002 §7); `variables` is keyed by the index inside the braces. */
+export interface QuickSendBody {
+  phone_number_id: string;
+  template_name: string;
+  language: string;
+  recipients_text: string;
+  variables: Record<string, string>;
+  campaign_name: string;
+}
+
+export interface QuickSendResponse {
+  success: true;
+  message?: string;
+  data: TCampaignAccepted;
+}
+
+/** The custom send payload (spec 002 §3); `variableMappings` holds numeric variables only. */
+export interface CustomSendBody {
+  templateName: string;
+  language: string;
+  phoneNumberId: string;
+  recipientColumn: string;
+  variableMappings: Record<string, string>;
+  data: Record<string, unknown>[];
+  campaignName?: string;
+}
+
+/** Both custom endpoints carry the accepted campaign; the bulk one adds its own counts. */
+export interface CustomSendResponse {
+  success: true;
+  message?: string;
+  sent_count?: number;
+  data: TCampaignAccepted & { successful_sends?: number; failed_sends?: number };
+}
+
+function fileForm(file: File): FormData {
+  const form = new FormData();
+  form.append('file', file);
+  return form;
+}
+
+/**
+ * Multipart when a header image goes along (spec §7): other fields as strings, `variables` as
+ * a JSON string. JSON otherwise.
+ */
+export function quickSendRequestBody(body: QuickSendBody, headerImage: File | null): QuickSendBody | FormData {
+  if (!headerImage) return body;
+  const form = new FormData();
+  form.append('phone_number_id', body.phone_number_id);
+  form.append('template_name', body.template_name);
+  form.append('language', body.language);
+  form.append('recipients_text', body.recipients_text);
+  form.append('variables', JSON.stringify(body.variables));
+  form.append('campaign_name', body.campaign_name);
+  form.append('headerImage', headerImage);
+  return form;
+}
+
+/** The sending screens' calls (spec 002 §7 and DECISIONS.md "Sending"). */
+export const sendingApi = {
+  numbers: () => apiGet<DataResponse<TSenderNumber[]>>('/api/whatsapp/numbers'),
+
+  languages: () => apiGet<DataResponse<TLanguage[]>>('/api/whatsapp/languages'),
+
+  templates: (language: string) =>
+    apiGet<DataResponse<TTemplate[]>>('/api/whatsapp/templates', { params: { language, exclude_auth: 'true' } }),
+
+  templateDetails: (templateName: string, language: string) =>
+    apiPost<DataResponse<TTemplateDetails>>('/api/whatsapp/template-details', { template_name: templateName, language }),
+
+  myPricing: () => apiGet<TMyPricingResponse>('/api/send/my-pricing'),
+
+  priceDefaults: () => apiGet<TPriceDefaultsResponse>('/api/admin/pricing/defaults'),
+
+  costPreview: (body: CostPreviewBody) => apiPost<CostPreviewResponse>('/api/send/cost-preview', body),
+
+  importRecipients: (file: File, onProgress?: (fraction: number) => void) =>
+    apiUpload<DataResponse<TRecipientImport>>('/api/whatsapp/import-recipients', fileForm(file), {
+      onProgress,
+      timeout: SEND_SCREEN.uploadTimeoutMs,
+    }),
+
+  /** The raw answer: the page checks its shape (spec §5 'Invalid response format'). */
+  parseExcel: (file: File, onProgress?: (fraction: number) => void) =>
+    apiUpload<unknown>('/api/whatsapp/parse-excel', fileForm(file), { onProgress, timeout: SEND_SCREEN.uploadTimeoutMs }),
+
+  /** quick-send for up to 50 recipients, bulk-quick-send beyond (DECISIONS.md). */
+  quickSend: (body: QuickSendBody, recipientCount: number, headerImage: File | null) =>
+    apiPost<QuickSendResponse>(quickSendPath(recipientCount), quickSendRequestBody(body, headerImage), {
+      timeout: SEND_SCREEN.sendTimeoutMs,
+    }),
+
+  /** send-custom-messages for up to 50 rows, bulk-customize-send beyond (spec §4). */
+  customSend: (body: CustomSendBody) =>
+    apiPost<CustomSendResponse>(customSendPath(body.data.length), body, { timeout: SEND_SCREEN.sendTimeoutMs }),
+
+  campaign: (id: number) => apiGet<DataResponse<TCampaign>>(`/api/campaigns/${id}`),
+};
+
+export const sendingKeys = {
+  numbers: ['sending', 'numbers'] as const,
+  languages: ['sending', 'languages'] as const,
+  templates: (language: string) => ['sending', 'templates', language] as const,
+  templateDetails: (templateName: string, language: string) => ['sending', 'template-details', templateName, language] as const,
+  pricing: ['sending', 'pricing'] as const,
+  costPreview: (body: CostPreviewBody | null) => ['sending', 'cost-preview', body] as const,
+  campaign: (id: number | null) => ['sending', 'campaign', id] as const,
+};

@@ -1,0 +1,161 @@
+import { Wallet } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { fillMessage, messages } from '@shared/messages';
+import { formatIndianNumber } from '@shared/money';
+import { TEMPLATE_CATEGORY_LABELS, type TemplateCategory } from '@shared/templates';
+import type { CostPreviewBody } from '../../api/sending';
+import { useCostPreview } from '../../hooks/useSending';
+import { estimateCost, formatCost, formatPrice } from '../../lib/sending';
+import { Alert } from '../ui/alert';
+import { Button } from '../ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
+import { Spinner } from '../ui/spinner';
+
+const ui = messages.sendScreens;
+
+export interface CostEstimate {
+  recipients: number;
+  category: string;
+  pricePerMessage: number;
+}
+
+export interface FirstRecipientPreview {
+  recipient: string;
+  text: string;
+}
+
+function categoryLabel(category: string): string {
+  return TEMPLATE_CATEGORY_LABELS[category.toUpperCase() as TemplateCategory] ?? category;
+}
+
+function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
+  return (
+    <div className="flex items-baseline justify-between gap-4 py-1.5">
+      <dt className="text-sm text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className={strong ? 'text-base font-semibold tabular-nums' : 'text-sm tabular-nums'}>{children}</dd>
+    </div>
+  );
+}
+
+/**
+ * The cost confirmation before a send (spec 002 "Cost preview"): the server's preview for this
+ * exact send (price, Duplicate Blocked, balance), or the local estimate while it loads or when it
+ * cannot be had. An insufficient balance is said plainly, with the way to the wallet.
+ */
+export function CostPreviewDialog({
+  open,
+  onOpenChange,
+  request,
+  estimate,
+  firstRecipient,
+  title,
+  confirmLabel,
+  cancelLabel,
+  onConfirm,
+  isSending,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  request: CostPreviewBody | null;
+  estimate: CostEstimate;
+  firstRecipient: FirstRecipientPreview | null;
+  title: string;
+  confirmLabel: string;
+  cancelLabel: string;
+  onConfirm: () => void;
+  isSending: boolean;
+}) {
+  const query = useCostPreview(request, open);
+  const preview = query.data;
+  const recipients = preview?.recipients ?? estimate.recipients;
+  const price = preview?.pricePerMessage ?? estimate.pricePerMessage;
+  const billable = preview?.billable ?? estimate.recipients;
+  const total = preview?.totalCost ?? estimateCost(estimate.recipients, estimate.pricePerMessage);
+  const insufficient = preview !== undefined && !preview.sufficient;
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (isSending ? undefined : onOpenChange(next))}>
+      <DialogContent className="max-w-xl" hideClose={isSending}>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>Check the cost before the messages go out. Failed messages are refunded.</DialogDescription>
+        </DialogHeader>
+
+        <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200 px-4 dark:divide-slate-800 dark:border-slate-800" data-testid="cost-summary">
+          <Row label="Recipients">{formatIndianNumber(recipients)}</Row>
+          <Row label="Template type">{categoryLabel(preview?.category ?? estimate.category)}</Row>
+          <Row label="Per-message price">{formatPrice(price)}</Row>
+          <Row label="Total cost" strong>
+            {formatCost(total)}
+          </Row>
+        </dl>
+
+        <section aria-label="Cost breakdown" className="flex flex-col gap-1 text-sm">
+          <h3 className="font-medium">Breakdown</h3>
+          {query.isPending && open ? (
+            <p className="flex items-center gap-2 text-slate-500 dark:text-slate-400">
+              <Spinner label="Checking the cost" /> Checking the exact cost...
+            </p>
+          ) : null}
+          <ul className="flex flex-col gap-1 text-slate-600 dark:text-slate-300">
+            <li>
+              {formatIndianNumber(billable)} × {formatPrice(price)} = <span className="font-medium">{formatCost(total)}</span>
+            </li>
+            {preview && preview.duplicates > 0 ? (
+              <li>
+                {formatIndianNumber(preview.duplicates)} {messages.sending.duplicateBlocked.toLowerCase()} (sent in the last 24 hours, not charged)
+              </li>
+            ) : null}
+            {preview && preview.invalid > 0 ? <li>{formatIndianNumber(preview.invalid)} invalid numbers skipped</li> : null}
+            {preview ? (
+              <li>
+                Balance {formatCost(preview.balance)} → after sending {formatCost(preview.balanceAfter)}
+              </li>
+            ) : null}
+          </ul>
+          {query.isError ? <Alert tone="info">{ui.costUnavailable}</Alert> : null}
+        </section>
+
+        {insufficient && preview ? (
+          <Alert tone="error">
+            <p className="font-medium">{ui.insufficientTitle}</p>
+            <p className="mt-1">
+              {fillMessage(messages.sending.insufficientBalance, {
+                cost: formatIndianNumber(preview.totalCost, 2),
+                balance: formatIndianNumber(preview.balance, 2),
+              })}
+            </p>
+            <Button asChild size="sm" variant="outline" className="mt-2">
+              <Link to="/user/wallet">
+                <Wallet aria-hidden="true" />
+                {ui.topUpWallet}
+              </Link>
+            </Button>
+          </Alert>
+        ) : null}
+
+        {firstRecipient ? (
+          <section aria-label="First recipient preview" className="flex flex-col gap-2">
+            <h3 className="text-sm font-medium">
+              First recipient: <span className="font-mono">{firstRecipient.recipient}</span>
+            </h3>
+            <p className="max-h-40 overflow-y-auto rounded-lg bg-[#efeae2] p-3 text-sm whitespace-pre-wrap break-words text-[#111b21] dark:bg-[#0b141a] dark:text-[#e9edef]">
+              {firstRecipient.text || '—'}
+            </p>
+          </section>
+        ) : null}
+
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={isSending}>
+            {cancelLabel}
+          </Button>
+          <Button onClick={onConfirm} disabled={isSending || insufficient || (query.isPending && open)}>
+            {isSending ? <Spinner className="text-current" /> : null}
+            {confirmLabel}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

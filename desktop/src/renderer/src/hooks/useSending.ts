@@ -1,0 +1,90 @@
+import { useQuery } from '@tanstack/react-query';
+import type { TPriceSet } from '@shared/pricing';
+import { sendingApi, sendingKeys, type CostPreviewBody } from '../api/sending';
+import { FALLBACK_PRICES, SEND_SCREEN, isCampaignFinished } from '../lib/sending';
+
+/** The user's sender numbers; every user has at least the sandbox one. */
+export function useSenderNumbers() {
+  return useQuery({ queryKey: sendingKeys.numbers, queryFn: async () => (await sendingApi.numbers()).data, staleTime: 60_000 });
+}
+
+export function useSendLanguages() {
+  return useQuery({ queryKey: sendingKeys.languages, queryFn: async () => (await sendingApi.languages()).data, staleTime: Infinity });
+}
+
+/** Usable (approved or active) non-authentication templates of one language. */
+export function useSendTemplates(language: string) {
+  return useQuery({
+    queryKey: sendingKeys.templates(language),
+    queryFn: async () => (await sendingApi.templates(language)).data,
+    enabled: language !== '',
+  });
+}
+
+export function useTemplateDetails(templateName: string, language: string) {
+  return useQuery({
+    queryKey: sendingKeys.templateDetails(templateName, language),
+    queryFn: async () => (await sendingApi.templateDetails(templateName, language)).data,
+    enabled: templateName !== '' && language !== '',
+  });
+}
+
+/**
+ * Per-message prices: the user's effective ones, else the global defaults, else the spec's
+ * 0.80/0.15/0.15. Failures fall back silently (spec §8), so this query never errors.
+ */
+export function useSendPricing(): TPriceSet {
+  const query = useQuery({
+    queryKey: sendingKeys.pricing,
+    queryFn: async (): Promise<TPriceSet> => {
+      try {
+        const { effective } = await sendingApi.myPricing();
+        return { marketing: effective.marketing, utility: effective.utility, authentication: effective.authentication };
+      } catch {
+        try {
+          const defaults = await sendingApi.priceDefaults();
+          return { marketing: defaults.marketing, utility: defaults.utility, authentication: defaults.authentication };
+        } catch {
+          return FALLBACK_PRICES;
+        }
+      }
+    },
+    staleTime: 60_000,
+    retry: false,
+  });
+  return query.data ?? FALLBACK_PRICES;
+}
+
+/** The server's cost preview for the open cost modal; re-asked each time the modal opens. */
+export function useCostPreview(body: CostPreviewBody | null, enabled: boolean) {
+  return useQuery({
+    queryKey: sendingKeys.costPreview(body),
+    queryFn: async () => {
+      if (!body) throw new Error('No send to price');
+      return (await sendingApi.costPreview(body)).preview;
+    },
+    enabled: enabled && body !== null,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
+/**
+ * An accepted campaign's live counts, re-read every 1.5 s while `enabled` (its dialog is open)
+ * until it is completed or cancelled.
+ */
+export function useCampaignProgress(campaignId: number | null, enabled: boolean) {
+  return useQuery({
+    queryKey: sendingKeys.campaign(campaignId),
+    queryFn: async () => (await sendingApi.campaign(campaignId ?? 0)).data,
+    enabled: enabled && campaignId !== null,
+    refetchInterval: (query) => {
+      const campaign = query.state.data;
+      return campaign && isCampaignFinished(campaign.status) ? false : SEND_SCREEN.campaignPollMs;
+    },
+    refetchIntervalInBackground: true,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}

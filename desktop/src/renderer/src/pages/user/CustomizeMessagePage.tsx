@@ -1,0 +1,419 @@
+import { ArrowLeft, Eye, LogIn, Send } from 'lucide-react';
+import { useCallback, useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { toast } from 'sonner';
+import { fillMessage, messages } from '@shared/messages';
+import { formatIndianNumber } from '@shared/money';
+import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
+import type { TTemplate } from '@shared/types';
+import { errorText, toApiError } from '../../api/client';
+import { sendingApi, type CostPreviewBody, type CustomSendBody } from '../../api/sending';
+import { CampaignResultDialog, type SendOutcome } from '../../components/sending/CampaignResultDialog';
+import { CostPreviewDialog } from '../../components/sending/CostPreviewDialog';
+import { GeneratedPreview, SheetOverview, SpreadsheetPicker, VariableMapping } from '../../components/sending/CustomizeSections';
+import { LivePreviewCard } from '../../components/sending/LivePreviewCard';
+import { TipsCard } from '../../components/sending/QuickSendSidePanel';
+import { SenderSetupFields } from '../../components/sending/SenderSetupFields';
+import { SetupProgress } from '../../components/sending/SetupProgress';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { TextField } from '../../components/ui/form-field';
+import { Spinner } from '../../components/ui/spinner';
+import { useInvalidateCredits } from '../../hooks/useCreditBalance';
+import { useSendPricing, useTemplateDetails } from '../../hooks/useSending';
+import {
+  allVariablesMapped,
+  customizeProgress,
+  customPreview,
+  customSendLabel,
+  effectiveMappings,
+  effectiveRecipientColumn,
+  isBulkSend,
+  mappingsPayload,
+  priceFor,
+  readParsedSheet,
+  recipientSample,
+  sendFailure,
+  spreadsheetFileError,
+  uploadFailure,
+  type CustomPreviewRow,
+  type ParsedSheet,
+} from '../../lib/sending';
+import { useSessionStore } from '../../stores/sessionStore';
+
+const s = messages.sending;
+const ui = messages.sendScreens;
+const NO_COLUMNS: readonly string[] = [];
+
+function BackToDashboard() {
+  return (
+    <Button variant="ghost" size="sm" asChild className="self-start">
+      <Link to="/user/dashboard">
+        <ArrowLeft aria-hidden="true" />
+        {ui.backToDashboard}
+      </Link>
+    </Button>
+  );
+}
+
+function StepCard({ step, title, description, children }: { step: number; title: string; description?: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-base">
+          <span className="flex size-6 items-center justify-center rounded-full bg-emerald-100 text-xs font-semibold text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300">
+            {step}
+          </span>
+          {title}
+        </CardTitle>
+        {description ? <CardDescription>{description}</CardDescription> : null}
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">{children}</CardContent>
+    </Card>
+  );
+}
+
+/** The spreadsheet and what the user chose about it; all of it goes when a new file comes. */
+interface SheetState {
+  file: File;
+  sheet: ParsedSheet;
+}
+
+/** /user/customize-message (spec 002 "Customize Message"): one personalised message per spreadsheet row. */
+export function CustomizeMessagePage() {
+  const user = useSessionStore((state) => state.user);
+  if (!user) {
+    return (
+      <div className="flex flex-col gap-4">
+        <BackToDashboard />
+        <Alert tone="warning">
+          <p className="font-semibold">{ui.authenticationRequired}</p>
+          <p className="mt-1">{ui.authenticationRequiredBody}</p>
+          <Button asChild size="sm" className="mt-3">
+            <Link to="/login">
+              <LogIn aria-hidden="true" />
+              {ui.goToLogin}
+            </Link>
+          </Button>
+        </Alert>
+      </div>
+    );
+  }
+  return <CustomizeMessage username={user.username} />;
+}
+
+function CustomizeMessage({ username }: { username: string }) {
+  const pricing = useSendPricing();
+  const invalidateCredits = useInvalidateCredits();
+
+  const [numberId, setNumberId] = useState('');
+  const [language, setLanguage] = useState<string>(DEFAULT_TEMPLATE_LANGUAGE);
+  const [template, setTemplate] = useState<TTemplate | null>(null);
+  const [campaignName, setCampaignName] = useState('');
+  const [pending, setPending] = useState<File | null>(null);
+  const [uploadProgress, setUploadProgress] = useState<number | null>(null);
+  const [data, setData] = useState<SheetState | null>(null);
+  const [columnChoice, setColumnChoice] = useState<string | null>(null);
+  const [mappingChoices, setMappingChoices] = useState<Record<string, string>>({});
+  const [preview, setPreview] = useState<CustomPreviewRow[] | null>(null);
+  const [costRequest, setCostRequest] = useState<CostPreviewBody | null>(null);
+  const [sending, setSending] = useState(false);
+  const [outcome, setOutcome] = useState<SendOutcome | null>(null);
+  const [resultOpen, setResultOpen] = useState(false);
+
+  const details = useTemplateDetails(template?.name ?? '', language);
+  const variables = details.data?.variables.map((variable) => variable.index) ?? NO_COLUMNS;
+  const sheet = data?.sheet ?? null;
+  const columns = sheet?.columns ?? NO_COLUMNS;
+  const rows = sheet?.rows ?? [];
+  const recipientColumn = sheet ? effectiveRecipientColumn(columnChoice, columns, rows) : '';
+  const mappings = effectiveMappings(mappingChoices, variables, columns);
+  const mapped = details.isSuccess && allVariablesMapped(variables, mappings);
+  const rowCount = rows.length;
+  const bulk = isBulkSend(rowCount);
+  const price = priceFor(pricing, template?.category);
+
+  const progress = customizeProgress({
+    hasNumber: numberId !== '',
+    hasTemplate: template !== null,
+    hasFile: sheet !== null,
+    hasRecipientColumn: recipientColumn !== '',
+    variablesMapped: mapped,
+  });
+
+  // The live preview follows the first row, so that it reads like a real message.
+  const firstRowValues = template && sheet ? (customPreview(rows, recipientColumn || (columns[0] ?? ''), variables, mappings, template, 1)[0]?.values ?? {}) : {};
+
+  const handleLanguageChange = useCallback((next: string) => {
+    // Spec §4: changing the language clears the chosen template.
+    setLanguage(next);
+    setTemplate(null);
+    setMappingChoices({});
+    setPreview(null);
+  }, []);
+
+  const chosenName = template?.name;
+  const handleTemplateChange = useCallback(
+    (next: TTemplate | null) => {
+      if (next?.name === chosenName) return;
+      setTemplate(next);
+      setMappingChoices({});
+      setPreview(null);
+    },
+    [chosenName],
+  );
+
+  const clearFile = () => {
+    setPending(null);
+    setData(null);
+    setColumnChoice(null);
+    setPreview(null);
+  };
+
+  const handleFile = async (file: File, input: HTMLInputElement) => {
+    const problem = spreadsheetFileError(file);
+    if (problem) {
+      input.value = '';
+      toast.error(problem);
+      return;
+    }
+    clearFile();
+    setPending(file);
+    setUploadProgress(0);
+    const fail = (failure: { title: string; description: string }) => {
+      // Spec §8: the file input is cleared after a failed upload.
+      input.value = '';
+      setPending(null);
+      toast.error(failure.title, { description: failure.description });
+    };
+    try {
+      let body: unknown;
+      try {
+        body = await sendingApi.parseExcel(file, setUploadProgress);
+      } catch (caught) {
+        fail(uploadFailure(toApiError(caught)));
+        return;
+      }
+      let parsed: ParsedSheet;
+      try {
+        parsed = readParsedSheet(body);
+      } catch (caught) {
+        fail({ title: s.uploadFailed, description: caught instanceof Error ? caught.message : s.invalidResponseFormat });
+        return;
+      }
+      if (parsed.rows.length === 0) {
+        fail({ title: s.uploadFailed, description: s.noRecipientsInFile });
+        return;
+      }
+      setData({ file, sheet: parsed });
+      toast.success(fillMessage(ui.sheetLoaded, { count: formatIndianNumber(parsed.rows.length), file: file.name }));
+    } finally {
+      setUploadProgress(null);
+    }
+  };
+
+  const handleColumnChange = (column: string) => {
+    setColumnChoice(column);
+    setPreview(null);
+  };
+
+  const handleMappingChange = (variable: string, column: string) => {
+    setMappingChoices((current) => ({ ...current, [variable]: column }));
+    setPreview(null);
+  };
+
+  const handleGeneratePreview = () => {
+    if (!template || !sheet || !recipientColumn) {
+      toast.error(s.customMissingFields);
+      return;
+    }
+    const generated = customPreview(rows, recipientColumn, variables, mappings, template);
+    if (generated.length === 0) {
+      toast.error(s.previewFailed);
+      return;
+    }
+    setPreview(generated);
+  };
+
+  /** The checks before the cost modal (spec §5), each with its message; null when all pass. */
+  const sendProblem = (): string | null => {
+    if (!numberId || !template || !data || !recipientColumn) return s.customMissingFields;
+    if (rowCount === 0) return s.noRecipientsInFile;
+    if (!details.isSuccess) return s.customMissingFields;
+    const unmapped = variables.find((variable) => !mappings[variable]);
+    if (unmapped) return fillMessage(ui.variableUnmapped, { name: unmapped });
+    return null;
+  };
+
+  const handleSend = () => {
+    const problem = sendProblem();
+    if (problem || !template) {
+      toast.error(problem ?? s.customMissingFields);
+      return;
+    }
+    setCostRequest({
+      username,
+      templatename: template.name,
+      language,
+      recipients: recipientSample(rows, recipientColumn),
+      recipientCount: rowCount,
+    });
+  };
+
+  const clearAfterSuccess = () => {
+    // Spec §4: number, template, file, column, mappings, preview and rows are cleared.
+    setNumberId('');
+    setTemplate(null);
+    setCampaignName('');
+    clearFile();
+    setMappingChoices({});
+  };
+
+  const handleConfirm = async () => {
+    if (!template || !data || sending) return;
+    const body: CustomSendBody = {
+      templateName: template.name,
+      language,
+      phoneNumberId: numberId,
+      recipientColumn,
+      variableMappings: mappingsPayload(mappings, variables),
+      data: rows,
+      ...(campaignName.trim() ? { campaignName: campaignName.trim() } : {}),
+    };
+    setSending(true);
+    try {
+      const response = await sendingApi.customSend(body);
+      invalidateCredits();
+      setCostRequest(null);
+      setOutcome({
+        phase: 'accepted',
+        message: response.message || fillMessage(s.customSendAccepted, { count: response.data.accepted }),
+        accepted: response.data,
+      });
+      setResultOpen(true);
+      clearAfterSuccess();
+    } catch (caught) {
+      const failure = sendFailure(toApiError(caught), bulk);
+      toast.error(failure.title, { description: failure.description });
+      setCostRequest(null);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const firstRecipient = template && sheet && recipientColumn ? customPreview(rows, recipientColumn, variables, mappings, template, 1)[0] : undefined;
+  const detailsError = details.isError ? errorText(details.error, s.templatesLoadFailed) : '';
+  const busy = sending || uploadProgress !== null;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-col gap-2">
+        <BackToDashboard />
+        <h2 className="text-2xl font-bold tracking-tight">{ui.customizeTitle}</h2>
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          Send each row of a spreadsheet its own message, with the template's variables filled from the row.
+        </p>
+      </div>
+
+      <SetupProgress progress={progress} label="Campaign setup" />
+
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_26rem]">
+        <div className="flex flex-col gap-6">
+          <StepCard step={1} title="WhatsApp Configuration" description="The number to send from, the language and an approved template.">
+            <SenderSetupFields
+              screen="customize"
+              idPrefix="customize"
+              numberId={numberId}
+              onNumberChange={setNumberId}
+              language={language}
+              onLanguageChange={handleLanguageChange}
+              templateName={template?.name ?? ''}
+              onTemplateChange={handleTemplateChange}
+              disabled={sending}
+            />
+            <TextField
+              id="customize-campaign-name"
+              label="Campaign Name (optional)"
+              value={campaignName}
+              maxLength={200}
+              disabled={sending}
+              onChange={(event) => setCampaignName(event.target.value)}
+            />
+          </StepCard>
+
+          <StepCard step={2} title="Upload Spreadsheet" description="An Excel or CSV file with one row per recipient.">
+            <SpreadsheetPicker
+              file={data?.file ?? pending}
+              uploadProgress={uploadProgress}
+              onFile={(file, input) => void handleFile(file, input)}
+              onClear={clearFile}
+              disabled={sending}
+            />
+            {sheet && data ? (
+              <SheetOverview
+                sheet={sheet}
+                fileName={data.file.name}
+                recipientColumn={recipientColumn}
+                onRecipientColumnChange={handleColumnChange}
+                disabled={sending}
+              />
+            ) : null}
+          </StepCard>
+
+          <StepCard step={3} title="Map Variables" description="Choose the column that fills each template variable.">
+            {!template ? (
+              <p className="text-sm text-slate-500 dark:text-slate-400">Choose a template first.</p>
+            ) : details.isPending ? (
+              <Spinner label="Loading template variables" />
+            ) : detailsError ? (
+              <Alert tone="error">
+                <p>{detailsError}</p>
+                <Button variant="outline" size="sm" className="mt-2" onClick={() => void details.refetch()}>
+                  Try again
+                </Button>
+              </Alert>
+            ) : (
+              <VariableMapping variables={variables} columns={columns} mappings={mappings} onChange={handleMappingChange} disabled={sending} />
+            )}
+          </StepCard>
+
+          <StepCard step={4} title="Preview and Send" description="Check the first messages, then send to every row.">
+            <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+              <Button variant="outline" onClick={handleGeneratePreview} disabled={busy || !template || !sheet}>
+                <Eye aria-hidden="true" />
+                {ui.generatePreview}
+              </Button>
+              <Button size="lg" onClick={handleSend} disabled={busy || rowCount === 0} data-testid="customize-send">
+                {sending ? <Spinner className="text-current" /> : <Send aria-hidden="true" />}
+                {customSendLabel(rowCount)}
+              </Button>
+            </div>
+            {bulk ? <Alert tone="info">{ui.bulkNote}</Alert> : null}
+            {preview ? <GeneratedPreview rows={preview} /> : null}
+          </StepCard>
+        </div>
+
+        <aside className="flex flex-col gap-4" aria-label="Message overview">
+          <LivePreviewCard template={template} values={firstRowValues} description="Filled from the first row of your spreadsheet." />
+          <TipsCard />
+        </aside>
+      </div>
+
+      <CostPreviewDialog
+        open={costRequest !== null}
+        onOpenChange={(open) => (open ? undefined : setCostRequest(null))}
+        request={costRequest}
+        estimate={{ recipients: rowCount, category: template?.category ?? '', pricePerMessage: price }}
+        firstRecipient={firstRecipient ? { recipient: firstRecipient.validRecipient ? `+${firstRecipient.recipient}` : firstRecipient.recipient, text: firstRecipient.text } : null}
+        title="Confirm Personalised Campaign"
+        cancelLabel={ui.reviewDetails}
+        confirmLabel={ui.sendCampaign}
+        onConfirm={() => void handleConfirm()}
+        isSending={sending}
+      />
+
+      <CampaignResultDialog open={resultOpen} onOpenChange={setResultOpen} outcome={outcome} />
+    </div>
+  );
+}

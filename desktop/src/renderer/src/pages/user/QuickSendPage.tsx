@@ -1,0 +1,387 @@
+import { Send } from 'lucide-react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { toast } from 'sonner';
+import { fillMessage, messages } from '@shared/messages';
+import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
+import type { TTemplate } from '@shared/types';
+import { errorText, toApiError } from '../../api/client';
+import { sendingApi, type CostPreviewBody, type QuickSendBody } from '../../api/sending';
+import { CampaignResultDialog, type SendOutcome } from '../../components/sending/CampaignResultDialog';
+import { CostPreviewDialog } from '../../components/sending/CostPreviewDialog';
+import { HeaderImageUpload, type ChosenImage } from '../../components/sending/HeaderImageUpload';
+import { QuickSendSidePanel } from '../../components/sending/QuickSendSidePanel';
+import { RecipientsField } from '../../components/sending/RecipientsField';
+import { SenderSetupFields } from '../../components/sending/SenderSetupFields';
+import { SetupProgress } from '../../components/sending/SetupProgress';
+import { VariableInputs } from '../../components/sending/VariableInputs';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { TextField } from '../../components/ui/form-field';
+import { Spinner } from '../../components/ui/spinner';
+import { useInvalidateCredits } from '../../hooks/useCreditBalance';
+import { useSendPricing, useTemplateDetails } from '../../hooks/useSending';
+import {
+  defaultCampaignName,
+  firstMissingVariable,
+  isBulkSend,
+  messageText,
+  parseRecipientList,
+  priceFor,
+  quickCampaignPreview,
+  quickSendLabel,
+  quickSendProgress,
+  SEND_SCREEN,
+  sendFailure,
+  variablesComplete,
+  variablesPayload,
+  type SendVariable,
+} from '../../lib/sending';
+import { useSessionStore } from '../../stores/sessionStore';
+
+const s = messages.sending;
+const ui = messages.sendScreens;
+const NO_VARIABLES: readonly SendVariable[] = [];
+
+interface QuickSendForm {
+  numberId: string;
+  language: string;
+  template: TTemplate | null;
+  campaignName: string;
+  recipientsText: string;
+  values: Record<string, string>;
+}
+
+function emptyForm(): QuickSendForm {
+  return { numberId: '', language: DEFAULT_TEMPLATE_LANGUAGE, template: null, campaignName: '', recipientsText: '', values: {} };
+}
+
+/** What a refused send can put back, since the form was reset when the dialog appeared. */
+interface SentSnapshot {
+  form: QuickSendForm;
+  imageFile: File | null;
+}
+
+function StepCard({ step, title, description, children }: { step: number; title: string; description?: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-base">
+          <span className="flex size-6 items-center justify-center rounded-full bg-emerald-100 text-xs font-semibold text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300">
+            {step}
+          </span>
+          {title}
+        </CardTitle>
+        {description ? <CardDescription>{description}</CardDescription> : null}
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">{children}</CardContent>
+    </Card>
+  );
+}
+
+/** /user/whatsapp-bulk (spec 002 "Quick Send"): one approved template to a list of numbers. */
+export function QuickSendPage() {
+  const username = useSessionStore((state) => state.user?.username);
+  const pricing = useSendPricing();
+  const invalidateCredits = useInvalidateCredits();
+
+  const [form, setForm] = useState<QuickSendForm>(emptyForm);
+  const [image, setImage] = useState<ChosenImage | null>(null);
+  const [showMissing, setShowMissing] = useState(false);
+  const [costRequest, setCostRequest] = useState<CostPreviewBody | null>(null);
+  const [processing, setProcessing] = useState(false);
+  const [outcome, setOutcome] = useState<SendOutcome | null>(null);
+  const [resultOpen, setResultOpen] = useState(false);
+  const [restorable, setRestorable] = useState<SentSnapshot | null>(null);
+
+  const imageUrl = useRef<string | null>(null);
+  const dialogTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  /** Only the latest send may change the dialog; earlier ones still report failures by toast. */
+  const latestSend = useRef(0);
+
+  const details = useTemplateDetails(form.template?.name ?? '', form.language);
+  const variables = details.data?.variables ?? NO_VARIABLES;
+  const needsImage = details.data?.templateTypeInfo.hasStaticImage ?? false;
+
+  // Counting a pasted list of a hundred thousand numbers should not hold up typing.
+  const deferredRecipients = useDeferredValue(form.recipientsText);
+  const recipients = useMemo(() => parseRecipientList(deferredRecipients), [deferredRecipients]);
+  const count = recipients.valid.length;
+
+  const progress = quickSendProgress({
+    hasNumber: form.numberId !== '',
+    hasTemplate: form.template !== null,
+    recipientCount: count,
+    variablesComplete: details.isSuccess && variablesComplete(variables, form.values),
+  });
+  const price = priceFor(pricing, form.template?.category);
+  const variableOrder = variables.map((variable) => variable.index);
+  const previewRows = form.template ? quickCampaignPreview(recipients.valid, form.template, variableOrder, form.values) : [];
+  const filledCount = variables.filter((variable) => (form.values[variable.index] ?? '').trim() !== '').length;
+
+  useEffect(
+    () => () => {
+      if (dialogTimer.current) clearTimeout(dialogTimer.current);
+      if (imageUrl.current) URL.revokeObjectURL(imageUrl.current);
+    },
+    [],
+  );
+
+  const chooseImage = useCallback((file: File | null) => {
+    if (imageUrl.current) URL.revokeObjectURL(imageUrl.current);
+    const url = file ? URL.createObjectURL(file) : null;
+    imageUrl.current = url;
+    setImage(file && url ? { file, url } : null);
+  }, []);
+
+  const update = (patch: Partial<QuickSendForm>) => setForm((current) => ({ ...current, ...patch }));
+  const handleNumberChange = useCallback((numberId: string) => setForm((current) => ({ ...current, numberId })), []);
+  const handleLanguageChange = useCallback(
+    (language: string) => {
+      // Spec §4: changing the language clears the chosen template.
+      setForm((current) => ({ ...current, language, template: null, values: {} }));
+      chooseImage(null);
+    },
+    [chooseImage],
+  );
+  const chosenName = form.template?.name;
+  const handleTemplateChange = useCallback(
+    (template: TTemplate | null) => {
+      if (template?.name === chosenName) return;
+      // Values and the header image belong to the template they were entered for.
+      setForm((current) => ({ ...current, template, values: {} }));
+      chooseImage(null);
+      setShowMissing(false);
+    },
+    [chooseImage, chosenName],
+  );
+
+  const resetForm = () => {
+    // The sender number and language stay: the next campaign usually goes out the same way.
+    setForm((current) => ({ ...emptyForm(), numberId: current.numberId, language: current.language }));
+    chooseImage(null);
+    setShowMissing(false);
+  };
+
+  const handleSend = (event?: FormEvent) => {
+    event?.preventDefault();
+    const template = form.template;
+    if (!form.numberId || !template || count === 0) {
+      toast.error(count === 0 && recipients.invalid.length > 0 ? s.noValidRecipients : s.missingFields);
+      return;
+    }
+    if (!details.isSuccess) return;
+    if (needsImage && !image) {
+      setShowMissing(true);
+      toast.error(s.imageRequired);
+      return;
+    }
+    const missing = firstMissingVariable(variables, form.values);
+    if (missing) {
+      setShowMissing(true);
+      toast.error(fillMessage(s.variableMissing, { name: missing.index }));
+      return;
+    }
+    setCostRequest({
+      ...(username ? { username } : {}),
+      templatename: template.name,
+      language: form.language,
+      recipients: recipients.valid.slice(0, SEND_SCREEN.costPreviewRecipients),
+      recipientCount: count,
+    });
+  };
+
+  const handleConfirm = () => {
+    const template = form.template;
+    if (!template || processing) return;
+    const sendId = latestSend.current + 1;
+    latestSend.current = sendId;
+    const bulk = isBulkSend(count);
+    const body: QuickSendBody = {
+      phone_number_id: form.numberId,
+      template_name: template.name,
+      language: form.language,
+      recipients_text: recipients.valid.join('\n'),
+      variables: variablesPayload(variables, form.values),
+      campaign_name: form.campaignName.trim() || defaultCampaignName(template.name, new Date()),
+    };
+    const snapshot: SentSnapshot = { form, imageFile: needsImage ? (image?.file ?? null) : null };
+    const isLatest = () => latestSend.current === sendId;
+    let dialogShown = false;
+    let settled: SendOutcome | null = null;
+
+    setProcessing(true);
+    setCostRequest(null);
+    setRestorable(null);
+
+    // Spec §4: the success dialog appears after about a second while the request carries on,
+    // and the form is reset. A refusal that comes back before then keeps the form instead.
+    dialogTimer.current = setTimeout(() => {
+      dialogTimer.current = null;
+      dialogShown = true;
+      if (!isLatest()) return;
+      setOutcome(settled ?? { phase: 'submitting' });
+      setResultOpen(true);
+      setProcessing(false);
+      resetForm();
+    }, SEND_SCREEN.successDialogDelayMs);
+
+    sendingApi.quickSend(body, count, snapshot.imageFile).then(
+      (response) => {
+        invalidateCredits();
+        settled = {
+          phase: 'accepted',
+          message: response.message || fillMessage(bulk ? s.bulkSendAccepted : s.quickSendAccepted, { count: response.data.accepted }),
+          accepted: response.data,
+        };
+        if (dialogShown && isLatest()) setOutcome(settled);
+      },
+      (caught: unknown) => {
+        // Unlike the spec's client, which only logs it: a refused send must be seen (README).
+        const failure = sendFailure(toApiError(caught), bulk);
+        toast.error(failure.title, { description: failure.description });
+        if (!isLatest()) return;
+        if (!dialogShown) {
+          if (dialogTimer.current) clearTimeout(dialogTimer.current);
+          dialogTimer.current = null;
+          setProcessing(false);
+          return;
+        }
+        setOutcome({ phase: 'failed', ...failure });
+        setRestorable(snapshot);
+      },
+    );
+  };
+
+  const handleRestore = () => {
+    if (!restorable) return;
+    setForm(restorable.form);
+    chooseImage(restorable.imageFile);
+    setRestorable(null);
+    setResultOpen(false);
+    toast.success(ui.formRestored);
+  };
+
+  const detailsError = details.isError ? errorText(details.error, s.templatesLoadFailed) : '';
+  const sendDisabled = !form.numberId || !form.template || count === 0 || processing;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <h2 className="text-2xl font-bold tracking-tight">{ui.quickSendTitle}</h2>
+        <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">Send an approved template to a list of WhatsApp numbers.</p>
+      </div>
+
+      <SetupProgress progress={progress} label="Campaign setup" />
+
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_26rem]">
+        <form className="flex flex-col gap-6" onSubmit={handleSend} noValidate>
+          <StepCard step={1} title="WhatsApp Configuration" description="Pick the number to send from, the language and an approved template.">
+            <SenderSetupFields
+              screen="quick"
+              idPrefix="quick-send"
+              numberId={form.numberId}
+              onNumberChange={handleNumberChange}
+              language={form.language}
+              onLanguageChange={handleLanguageChange}
+              templateName={form.template?.name ?? ''}
+              onTemplateChange={handleTemplateChange}
+              disabled={processing}
+            />
+          </StepCard>
+
+          <StepCard step={2} title="Recipients" description="Numbers with the country code, one per line or separated by commas.">
+            <TextField
+              id="quick-send-campaign-name"
+              label="Campaign Name (optional)"
+              value={form.campaignName}
+              maxLength={200}
+              disabled={processing}
+              placeholder={form.template ? defaultCampaignName(form.template.name, new Date()) : 'Quick Send'}
+              onChange={(event) => update({ campaignName: event.target.value })}
+            />
+            <RecipientsField
+              value={form.recipientsText}
+              onChange={(recipientsText) => update({ recipientsText })}
+              summary={recipients}
+              disabled={processing}
+            />
+          </StepCard>
+
+          {needsImage ? (
+            <StepCard step={3} title="Header Image" description="This template has an image header: choose the image to send.">
+              <HeaderImageUpload image={image} onChange={chooseImage} disabled={processing} missing={showMissing} />
+            </StepCard>
+          ) : null}
+
+          <StepCard step={needsImage ? 4 : 3} title="Template Variables" description="The values every recipient gets in place of the variables.">
+            {!form.template ? (
+              <p className="text-sm text-slate-500 dark:text-slate-400">Choose a template first.</p>
+            ) : details.isPending ? (
+              <Spinner label="Loading template variables" />
+            ) : detailsError ? (
+              <Alert tone="error">
+                <p>{detailsError}</p>
+                <Button variant="outline" size="sm" className="mt-2" onClick={() => void details.refetch()}>
+                  Try again
+                </Button>
+              </Alert>
+            ) : (
+              <VariableInputs
+                variables={variables}
+                values={form.values}
+                examples={form.template.variableExamples}
+                disabled={processing}
+                showMissing={showMissing}
+                onChange={(index, value) => setForm((current) => ({ ...current, values: { ...current.values, [index]: value } }))}
+              />
+            )}
+          </StepCard>
+
+          <Card>
+            <CardContent className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between">
+              <p className="text-sm text-slate-500 dark:text-slate-400">You confirm the cost before anything is sent.</p>
+              <Button type="submit" size="lg" disabled={sendDisabled} data-testid="quick-send-submit">
+                {processing ? <Spinner className="text-current" /> : <Send aria-hidden="true" />}
+                {processing ? messages.wallet.processing : quickSendLabel(count)}
+              </Button>
+            </CardContent>
+          </Card>
+        </form>
+
+        <QuickSendSidePanel
+          template={form.template}
+          values={form.values}
+          imageUrl={image?.url ?? null}
+          recipients={count}
+          variablesFilled={filledCount}
+          variablesTotal={variables.length}
+          pricePerMessage={price}
+          previewRows={previewRows}
+        />
+      </div>
+
+      <CostPreviewDialog
+        open={costRequest !== null}
+        onOpenChange={(open) => (open ? undefined : setCostRequest(null))}
+        request={costRequest}
+        estimate={{ recipients: count, category: form.template?.category ?? '', pricePerMessage: price }}
+        firstRecipient={
+          form.template && recipients.valid[0] ? { recipient: `+${recipients.valid[0]}`, text: messageText(form.template, form.values) } : null
+        }
+        title="Confirm Campaign"
+        cancelLabel="Cancel"
+        confirmLabel={ui.confirmAndSend}
+        onConfirm={handleConfirm}
+        isSending={processing}
+      />
+
+      <CampaignResultDialog
+        open={resultOpen}
+        onOpenChange={setResultOpen}
+        outcome={outcome}
+        onRestore={restorable ? handleRestore : undefined}
+      />
+    </div>
+  );
+}

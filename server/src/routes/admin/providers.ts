@@ -1,0 +1,62 @@
+import Router from '@koa/router';
+import { messages } from '@shared/messages';
+import { ZIdParam } from '@shared/schemas/common';
+import { ZBusinessInfoRequest, ZProviderSettingsRequest } from '@shared/schemas/providers';
+import type {
+  TBusinessInfoResponse,
+  TBusinessInfoSaveResponse,
+  TProviderSettingsResponse,
+  TProviderSettingsSaveResponse,
+} from '@shared/types';
+import { requireAdmin } from '../../middleware/auth';
+import { validate } from '../../middleware/validate';
+import { presentBusinessInfo, presentProviderSettings } from '../../presenters/providers';
+import type { Services } from '../../services';
+import type { AppState } from '../../types';
+
+/** A user's provider configuration (spec 001 §7): business info and channel provider settings. */
+export function adminProviderRoutes(services: Services): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/api/admin' });
+  const accounts = services.providerAccounts;
+
+  router.get('/users/:id/business-info', async (ctx) => {
+    requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const info = await accounts.getBusinessInfo(id);
+    const body: TBusinessInfoResponse = { success: true, businessInfo: info ? presentBusinessInfo(info) : null };
+    ctx.body = body;
+  });
+
+  router.put('/users/:id/business-info', async (ctx) => {
+    const { user: admin } = requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const input = validate(ZBusinessInfoRequest, ctx.request.body);
+    const info = await accounts.putBusinessInfo(admin, id, input, ctx.ip);
+    const body: TBusinessInfoSaveResponse = { success: true, message: messages.providers.businessInfoSaved, businessInfo: presentBusinessInfo(info) };
+    ctx.body = body;
+  });
+
+  router.get('/whatsapp/settings/:userId', async (ctx) => {
+    requireAdmin(ctx);
+    const userId = validate(ZIdParam, ctx.params.userId);
+    const body: TProviderSettingsResponse = { success: true, ...presentProviderSettings(await accounts.getSettings(userId)) };
+    ctx.body = body;
+  });
+
+  router.put('/whatsapp/settings/:userId', async (ctx) => {
+    const { user: admin } = requireAdmin(ctx);
+    const userId = validate(ZIdParam, ctx.params.userId);
+    const input = validate(ZProviderSettingsRequest, ctx.request.body);
+    const settings = await accounts.putSettings(admin, userId, input, ctx.ip);
+    const body: TProviderSettingsSaveResponse = {
+      success: true,
+      message: messages.providers.settingsSaved,
+      channelId: settings.channelId,
+      apiKeySet: settings.apiKeySet,
+      updatedAt: settings.updatedAt.toISOString(),
+    };
+    ctx.body = body;
+  });
+
+  return router;
+}

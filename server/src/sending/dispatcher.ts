@@ -1,0 +1,214 @@
+/**
+ * Dispatch: sends claimed messages through their sender number's provider, each number held to
+ * its messages-per-second limit, and records the results of a batch together.
+ *
+ * Crash window: a message is claimed (`sending`, with a lease) before it is sent, and its result
+ * is written when its batch finishes. If the process dies in between, the claim's lease runs out
+ * and the message is sent again: the provider may then deliver it twice. That window is at most
+ * one batch per lane (DISPATCH_BATCH_SIZE) and only for sends the provider had already taken.
+ */
+import type { Knex } from 'knex';
+import type { TTemplateComponent } from '@shared/types';
+import type { Logger } from '../logger';
+import { templateSendRequest, type HeaderMedia, type TemplateShape } from './messageRequest';
+import type { MessageOutcomes, SendFailure, SendRetry, SendSuccess } from './messageOutcomes';
+import type { ProviderRegistry } from './providerRegistry';
+import type { SenderNumber } from './senderNumbers';
+import { TokenBucket } from './tokenBucket';
+
+export interface ClaimedMessage {
+  id: number;
+  campaignId: number;
+  recipient: string;
+  variables: string | null;
+  attempts: number;
+}
+
+interface CampaignContext {
+  status: string;
+  number: SenderNumber;
+  template: TemplateShape | null;
+  headerMedia: HeaderMedia | null;
+  loadedAt: number;
+}
+
+export interface DispatchSettings {
+  batchSize: number;
+  concurrency: number;
+  maxAttempts: number;
+  leaseSeconds: number;
+}
+
+/** Code recorded when the campaign's template was deleted after acceptance. */
+export const TEMPLATE_GONE_CODE = -3;
+/** Code recorded when no provider can send for the number (e.g. the simulator is off). */
+export const NO_PROVIDER_CODE = -4;
+
+const CONTEXT_TTL_MS = 5_000;
+const MAX_BACKOFF_MS = 60_000;
+
+export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base * (0.8 + random() * 0.4));
+}
+
+/** Row fields come back camelCased through knex's mappers, or snake_cased from raw statements. */
+export function toClaimed(row: Record<string, unknown>): ClaimedMessage {
+  return {
+    id: Number(row.id),
+    campaignId: Number(row.campaignId ?? row.campaign_id),
+    recipient: String(row.recipient),
+    variables: (row.variables as string | null) ?? null,
+    attempts: Number(row.attempts),
+  };
+}
+
+export class MessageDispatcher {
+  private readonly buckets = new Map<number, TokenBucket>();
+  private readonly contexts = new Map<number, CampaignContext>();
+
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      outcomes: MessageOutcomes;
+      providers: ProviderRegistry;
+      log: Logger;
+      settings: DispatchSettings;
+      /** Public link of a stored campaign header file (the provider fetches it). */
+      mediaUrl: (path: string) => string;
+    },
+  ) {}
+
+  get settings(): DispatchSettings {
+    return this.deps.settings;
+  }
+
+  private bucketFor(number: SenderNumber): TokenBucket {
+    let bucket = this.buckets.get(number.id);
+    if (!bucket) {
+      bucket = new TokenBucket(number.messagesPerSecond);
+      this.buckets.set(number.id, bucket);
+    } else bucket.setRate(number.messagesPerSecond);
+    return bucket;
+  }
+
+  private async context(campaignId: number): Promise<CampaignContext | null> {
+    const hit = this.contexts.get(campaignId);
+    if (hit && Date.now() - hit.loadedAt < CONTEXT_TTL_MS) return hit;
+    const row = (await this.deps.db('campaigns as c')
+      .join('whatsapp_numbers as n', 'n.id', 'c.senderNumberId')
+      .leftJoin('templates as t', 't.id', 'c.templateId')
+      .where('c.id', campaignId)
+      .first(
+        'c.status',
+        'c.templateName',
+        'c.templateLanguage',
+        'c.category',
+        'c.headerMediaType',
+        'c.headerMediaPath',
+        't.id as templateId',
+        't.components',
+        'n.id as numberId',
+        'n.userId as numberUserId',
+        'n.provider',
+        'n.phoneNumberId',
+        'n.displayNumber',
+        'n.label',
+        'n.messagesPerSecond',
+        'n.isSandbox',
+        'n.isActive',
+      )) as Record<string, unknown> | undefined;
+    if (!row) return null;
+    const components = row.templateId ? (typeof row.components === 'string' ? (JSON.parse(row.components) as TTemplateComponent[]) : (row.components as TTemplateComponent[])) : null;
+    const context: CampaignContext = {
+      status: String(row.status),
+      number: {
+        id: Number(row.numberId),
+        userId: Number(row.numberUserId),
+        provider: row.provider as SenderNumber['provider'],
+        phoneNumberId: String(row.phoneNumberId),
+        displayNumber: String(row.displayNumber),
+        label: String(row.label),
+        messagesPerSecond: Number(row.messagesPerSecond),
+        isSandbox: Boolean(row.isSandbox),
+        isActive: Boolean(row.isActive),
+      },
+      template: components ? { name: String(row.templateName), language: String(row.templateLanguage), category: String(row.category), components } : null,
+      headerMedia: row.headerMediaPath ? { type: row.headerMediaType as HeaderMedia['type'], link: this.deps.mediaUrl(String(row.headerMediaPath)) } : null,
+      loadedAt: Date.now(),
+    };
+    this.contexts.set(campaignId, context);
+    if (this.contexts.size > 5_000) this.contexts.delete(this.contexts.keys().next().value as number);
+    return context;
+  }
+
+  /** Sends one claimed batch and records every result; never throws for a provider's answer. */
+  async dispatch(claimed: readonly ClaimedMessage[]): Promise<{ sent: number; retried: number; failed: number; held: number }> {
+    const sent: SendSuccess[] = [];
+    const retry: SendRetry[] = [];
+    const failed: SendFailure[] = [];
+    const held: number[] = [];
+    const contexts = new Map<number, CampaignContext | null>();
+    for (const message of claimed) if (!contexts.has(message.campaignId)) contexts.set(message.campaignId, await this.context(message.campaignId));
+    await this.deps.providers.prepare([...contexts.values()].flatMap((c) => (c ? [c.number] : [])));
+
+    const work = claimed.map((message) => async () => {
+      const context = contexts.get(message.campaignId) ?? null;
+      if (!context || context.status !== 'running') {
+        held.push(message.id);
+        return;
+      }
+      if (!context.template) {
+        failed.push({ id: message.id, code: TEMPLATE_GONE_CODE, title: 'The template was deleted before this message was sent' });
+        return;
+      }
+      const provider = this.deps.providers.providerFor(context.number);
+      if (!provider) {
+        failed.push({ id: message.id, code: NO_PROVIDER_CODE, title: 'No WhatsApp provider can send for this number' });
+        return;
+      }
+      const bucket = this.bucketFor(context.number);
+      await bucket.take();
+      const values = message.variables ? (JSON.parse(message.variables) as Record<string, string>) : {};
+      const result = await provider.sendTemplate(
+        templateSendRequest({ phoneNumberId: context.number.phoneNumberId, to: message.recipient, template: context.template, values, headerMedia: context.headerMedia }),
+      );
+      if (result.ok) {
+        sent.push({ id: message.id, providerMessageId: result.providerMessageId });
+        return;
+      }
+      if (result.code === 130429) bucket.pause(1000);
+      if (result.retryable && message.attempts < this.deps.settings.maxAttempts) {
+        retry.push({ id: message.id, code: result.code, title: result.title, nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)) });
+      } else {
+        failed.push({ id: message.id, code: result.code, title: result.title });
+      }
+    });
+    await runWithConcurrency(work, this.deps.settings.concurrency);
+
+    await this.deps.outcomes.recordSendResults({ sent, retry, failed });
+    if (held.length > 0) await this.hold(held);
+    return { sent: sent.length, retried: retry.length, failed: failed.length, held: held.length };
+  }
+
+  /** Messages of a paused or cancelled campaign go back to the queue, looked at again later. */
+  private async hold(ids: readonly number[]): Promise<void> {
+    const later = new Date(Date.now() + 30_000).toISOString();
+    await this.deps.db('messages').whereIn('id', ids).where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: later, leaseUntil: null, attempts: this.deps.db.raw('attempts - 1') });
+  }
+
+  forgetCampaign(campaignId: number): void {
+    this.contexts.delete(campaignId);
+  }
+}
+
+export async function runWithConcurrency(tasks: readonly (() => Promise<void>)[], limit: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const task = tasks[next++] as () => Promise<void>;
+      await task();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+}

@@ -1,0 +1,130 @@
+/**
+ * The sending engine's moving parts, assembled once per process: provider adapters, the
+ * dispatcher and its queue (embedded on SQLite, pg-boss on PostgreSQL), status ingestion, and the
+ * in-process simulator that sandbox numbers send to in development and tests.
+ */
+import type { Knex } from 'knex';
+import type { AppConfig } from '../config';
+import type { Logger } from '../logger';
+import type { WalletService } from '../services/wallet';
+import { CloudApiSimulator } from '../simulator/cloudApiSimulator';
+import type { SimulatorOutbox } from '../simulator/outbox';
+import { platformAuthenticationTemplate, PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
+import type { CampaignAcceptance } from './campaignAcceptance';
+import { MessageDispatcher } from './dispatcher';
+import { MessageOutcomes } from './messageOutcomes';
+import { ProviderRegistry, SIMULATOR_ACCESS_TOKEN, type CredentialsSource } from './providerRegistry';
+import { EmbeddedDispatchQueue, PgBossDispatchQueue, type DispatchQueue } from './queues';
+import { StatusIngest } from './statusIngest';
+import type { TTemplateComponent } from '@shared/types';
+
+export const SIMULATOR_MOUNT = '/simulator';
+export const WEBHOOK_PATH = '/api/webhooks/whatsapp';
+
+export class SendingEngine {
+  readonly outcomes: MessageOutcomes;
+  readonly providers: ProviderRegistry;
+  readonly dispatcher: MessageDispatcher;
+  readonly queue: DispatchQueue;
+  readonly ingest: StatusIngest;
+  /** Mounted at /simulator when the simulator is on and no separate one is configured. */
+  readonly simulator: CloudApiSimulator | null;
+  private started = false;
+
+  constructor(
+    private readonly deps: {
+      config: AppConfig;
+      db: Knex;
+      logger: Logger;
+      wallet: WalletService;
+      acceptance: CampaignAcceptance;
+      outbox: SimulatorOutbox;
+      credentials: CredentialsSource | null;
+    },
+  ) {
+    const { config, db, logger } = deps;
+    const log = logger.child({ service: 'sending' });
+    this.outcomes = new MessageOutcomes({ db, wallet: deps.wallet, log });
+    this.providers = new ProviderRegistry({
+      simulatorUrl: config.simulatorEnabled ? (config.simulator.url ?? null) : null,
+      whatsappApiBase: config.providers.whatsappApiBase,
+      whatsappApiVersion: config.providers.whatsappApiVersion,
+      channelApiBase: config.providers.channelApiBase,
+      credentials: deps.credentials,
+    });
+    this.simulator =
+      config.simulatorEnabled && !config.simulator.url
+        ? new CloudApiSimulator({
+            outbox: deps.outbox,
+            resolveTemplate: (phoneNumberId, name, language) => this.simulatorTemplate(phoneNumberId, name, language),
+            accessToken: SIMULATOR_ACCESS_TOKEN,
+            messagesPerSecond: config.sending.sandboxMessagesPerSecond,
+            delays: { ...config.simulator.delays, jitterRatio: 0.2 },
+            displayPhoneNumber: (phoneNumberId) => (phoneNumberId === PLATFORM_PHONE_NUMBER_ID ? config.platformWhatsappNumber : phoneNumberId),
+            onWebhookError: (error) => log.warn({ err: error }, 'simulator webhook failed'),
+          })
+        : null;
+    this.dispatcher = new MessageDispatcher({
+      db,
+      outcomes: this.outcomes,
+      providers: this.providers,
+      log,
+      settings: config.sending.dispatch,
+      mediaUrl: (path) => `${config.publicBaseUrl}/${path}`,
+    });
+    this.queue =
+      config.database.kind === 'postgresql'
+        ? new PgBossDispatchQueue({
+            db,
+            url: config.database.url,
+            schema: `${config.database.schema ?? 'public'}_pgboss`.replace(/^public_pgboss$/, 'pgboss'),
+            dispatcher: this.dispatcher,
+            acceptance: deps.acceptance,
+            outcomes: this.outcomes,
+            log,
+            work: config.sending.dispatch.enabled,
+          })
+        : new EmbeddedDispatchQueue({ db, dispatcher: this.dispatcher, log });
+    this.ingest = new StatusIngest({ db, outcomes: this.outcomes, log });
+  }
+
+  /** The components the simulator renders: a user's template by sender number, or the platform's own. */
+  private async simulatorTemplate(phoneNumberId: string, name: string, language: string): Promise<TTemplateComponent[] | null> {
+    if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) return platformAuthenticationTemplate(name, this.deps.config.brand.name);
+    const number = (await this.deps.db('whatsapp_numbers').where({ phoneNumberId }).first('userId')) as { userId: number } | undefined;
+    if (!number) return null;
+    const row = (await this.deps.db('templates').where({ userId: number.userId, name, language }).first('components')) as { components: string | TTemplateComponent[] } | undefined;
+    if (!row) return null;
+    return typeof row.components === 'string' ? (JSON.parse(row.components) as TTemplateComponent[]) : row.components;
+  }
+
+  /** Before the server takes requests. */
+  async prepare(): Promise<void> {
+    await this.queue.prepare();
+  }
+
+  /** Once the server listens: point the embedded simulator at itself and start the workers. */
+  async start(localUrl: string): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const { config } = this.deps;
+    if (this.simulator) {
+      this.providers.setSimulatorUrl(`${localUrl}${SIMULATOR_MOUNT}`);
+      this.simulator.setWebhook({ url: `${localUrl}${WEBHOOK_PATH}`, appSecret: config.simulator.appSecret });
+    }
+    this.ingest.start();
+    if (config.sending.dispatch.enabled) await this.queue.start();
+  }
+
+  notifyAccepted(): void {
+    this.queue.notify();
+  }
+
+  async stop(): Promise<void> {
+    await this.queue.stop();
+    await this.simulator?.close();
+    await this.ingest.stop();
+    await this.providers.close();
+    this.started = false;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Which adapter sends for a sender number, with its credentials: the simulator (sandbox numbers,
+ * Cloud API layout), Meta's Cloud API (a business's own number and token) or the channel
+ * provider (channel id and API key). Credentials are decrypted once per batch and cached
+ * briefly, because the adapters ask for them synchronously per send.
+ */
+import { CloudApiProvider } from './providers/cloudApi';
+import { ChannelProvider } from './providers/channel';
+import type { WhatsAppProvider } from './providers/types';
+import type { SenderNumber } from './senderNumbers';
+
+export type ProviderCredentials =
+  | { kind: 'cloud_api'; phoneNumberId: string; accessToken: string; appSecret: string | null }
+  | { kind: 'channel'; channelId: string; apiKey: string };
+
+export interface CredentialsSource {
+  credentialsForNumber(senderNumberId: number): Promise<ProviderCredentials | null>;
+}
+
+/** The access token the simulator's Cloud API layout accepts from sandbox sends. */
+export const SIMULATOR_ACCESS_TOKEN = 'sandbox-token';
+
+const CREDENTIALS_TTL_MS = 30_000;
+
+export class ProviderRegistry {
+  private simulator: CloudApiProvider | null = null;
+  private simulatorUrl: string | null;
+  private readonly cloudApi: CloudApiProvider;
+  private readonly channel: ChannelProvider;
+  private readonly cached = new Map<string, { credentials: ProviderCredentials | null; at: number }>();
+
+  constructor(
+    private readonly settings: {
+      simulatorUrl: string | null;
+      whatsappApiBase: string;
+      whatsappApiVersion: string;
+      channelApiBase: string;
+      credentials: CredentialsSource | null;
+    },
+  ) {
+    this.simulatorUrl = settings.simulatorUrl;
+    this.cloudApi = new CloudApiProvider({
+      baseUrl: settings.whatsappApiBase,
+      apiVersion: settings.whatsappApiVersion,
+      accessToken: (phoneNumberId) => {
+        const credentials = this.cached.get(`cloud_api:${phoneNumberId}`)?.credentials;
+        return credentials?.kind === 'cloud_api' ? credentials.accessToken : null;
+      },
+    });
+    this.channel = new ChannelProvider({
+      baseUrl: settings.channelApiBase,
+      channelFor: (channelId) => {
+        const credentials = this.cached.get(`channel:${channelId}`)?.credentials;
+        return credentials?.kind === 'channel' ? { channelId: credentials.channelId, apiKey: credentials.apiKey } : null;
+      },
+    });
+  }
+
+  /** The in-process simulator's address is known only once the server listens. */
+  setSimulatorUrl(url: string | null): void {
+    if (url === this.simulatorUrl) return;
+    this.simulatorUrl = url;
+    const previous = this.simulator;
+    this.simulator = null;
+    void previous?.close();
+  }
+
+  /** Loads (or refreshes) the credentials of these numbers before a batch is sent. */
+  async prepare(numbers: readonly SenderNumber[]): Promise<void> {
+    const now = Date.now();
+    for (const number of numbers) {
+      if (number.provider === 'simulator') continue;
+      const key = `${number.provider}:${number.phoneNumberId}`;
+      const hit = this.cached.get(key);
+      if (hit && now - hit.at < CREDENTIALS_TTL_MS) continue;
+      const credentials = (await this.settings.credentials?.credentialsForNumber(number.id)) ?? null;
+      this.cached.set(key, { credentials, at: now });
+    }
+  }
+
+  providerFor(number: SenderNumber): WhatsAppProvider | null {
+    if (number.provider === 'cloud_api') return this.cloudApi;
+    if (number.provider === 'channel') return this.channel;
+    if (!this.simulatorUrl) return null;
+    this.simulator ??= new CloudApiProvider({ baseUrl: this.simulatorUrl, apiVersion: 'v21.0', accessToken: SIMULATOR_ACCESS_TOKEN, connections: 128 });
+    return this.simulator;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.cloudApi.close(), this.channel.close(), this.simulator?.close()]);
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * The two ways work reaches the dispatcher (ARCHITECTURE "Queue adapters"):
+ * - embedded (SQLite, one process): lanes claim queued rows straight from the messages table;
+ * - PostgreSQL: pg-boss jobs carrying batches of message ids, inserted in the accepting
+ *   transaction, so any number of instances share the work; a claim only takes rows still
+ *   `queued` (or `sending` with a lapsed lease), so a job seen twice never sends twice.
+ */
+import type { Knex } from 'knex';
+import PgBoss from 'pg-boss';
+import type { Logger } from '../logger';
+import type { CampaignAcceptance } from './campaignAcceptance';
+import { toClaimed, type MessageDispatcher } from './dispatcher';
+import type { MessageOutcomes } from './messageOutcomes';
+
+export interface DispatchQueue {
+  readonly kind: 'embedded' | 'pg-boss';
+  /** Before the server takes requests: whatever acceptance needs (pg-boss's enqueue hook). */
+  prepare(): Promise<void>;
+  /** Start sending. */
+  start(): Promise<void>;
+  /** New work was accepted: look now rather than at the next poll. */
+  notify(): void;
+  stop(): Promise<void>;
+}
+
+const IDLE_POLL_MS = 250;
+const LEASE_SWEEP_MS = 5_000;
+
+export class EmbeddedDispatchQueue implements DispatchQueue {
+  readonly kind = 'embedded' as const;
+  private running = false;
+  private lanes: Promise<void>[] = [];
+  private wakers: (() => void)[] = [];
+  private sweepTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: { db: Knex; dispatcher: MessageDispatcher; log: Logger; lanes?: number }) {}
+
+  async prepare(): Promise<void> {
+    // The dispatcher polls the messages table; acceptance needs nothing from it.
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    // One process owns the embedded database: whatever it left `sending` died with it.
+    await this.deps.db('messages').where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: new Date().toISOString(), leaseUntil: null });
+    this.running = true;
+    const lanes = this.deps.lanes ?? 4;
+    this.lanes = Array.from({ length: lanes }, (_, lane) => this.lane(lane));
+    this.sweepTimer = setInterval(() => void this.reclaimLapsedLeases(), LEASE_SWEEP_MS);
+    this.sweepTimer.unref();
+  }
+
+  notify(): void {
+    for (const wake of this.wakers.splice(0)) wake();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.notify();
+    await Promise.all(this.lanes);
+    this.lanes = [];
+  }
+
+  private async claim(): Promise<ReturnType<typeof toClaimed>[]> {
+    const { settings } = this.deps.dispatcher;
+    const now = new Date();
+    const nowIso = now.toISOString();
+    const lease = new Date(now.getTime() + settings.leaseSeconds * 1000).toISOString();
+    // Index order on (status, next_attempt_at): no sort over a large backlog.
+    const rows = (await this.deps.db.raw(
+      `update messages set status = 'sending', lease_until = ?, attempts = attempts + 1, updated_at = ?
+        where id in (select id from messages where status = 'queued' and next_attempt_at <= ? order by next_attempt_at limit ?)
+        returning id, campaign_id, recipient, variables, attempts`,
+      [lease, nowIso, nowIso, settings.batchSize],
+    )) as Record<string, unknown>[];
+    return rows.map(toClaimed);
+  }
+
+  private async lane(index: number): Promise<void> {
+    while (this.running) {
+      try {
+        const claimed = await this.claim();
+        if (claimed.length > 0) {
+          await this.deps.dispatcher.dispatch(claimed);
+          continue;
+        }
+      } catch (error) {
+        this.deps.log.error({ err: error, lane: index }, 'dispatch lane failed; retrying');
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, IDLE_POLL_MS);
+        this.wakers.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  private async reclaimLapsedLeases(): Promise<void> {
+    const nowIso = new Date().toISOString();
+    try {
+      await this.deps.db('messages').where({ status: 'sending' }).where('leaseUntil', '<', nowIso).update({ status: 'queued', nextAttemptAt: nowIso, leaseUntil: null });
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'lease sweep failed');
+    }
+  }
+}
+
+export const DISPATCH_QUEUE = 'dispatch-messages';
+/** Message ids per job: one job is one dispatcher batch. */
+const IDS_PER_JOB = 100;
+const SWEEP_MS = 15_000;
+
+interface DispatchJob {
+  messageIds: number[];
+}
+
+type PgClient = { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
+
+/** pg-boss runs its statements on the caller's connection, inside the caller's transaction. */
+async function transactionExecutor(trx: Knex.Transaction): Promise<PgBoss.Db> {
+  const connection = (await (trx.client as unknown as { acquireConnection(): Promise<PgClient> }).acquireConnection()) as PgClient;
+  return { executeSql: (text, values) => connection.query(text, values) as Promise<{ rows: never[] }> };
+}
+
+export class PgBossDispatchQueue implements DispatchQueue {
+  readonly kind = 'pg-boss' as const;
+  private readonly boss: PgBoss;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private started = false;
+  private working = false;
+
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      url: string;
+      schema: string;
+      dispatcher: MessageDispatcher;
+      acceptance: CampaignAcceptance;
+      outcomes: MessageOutcomes;
+      log: Logger;
+      /** False on API-only instances: they enqueue but do not send. */
+      work: boolean;
+      workers?: number;
+    },
+  ) {
+    this.boss = new PgBoss({ connectionString: deps.url, schema: deps.schema, max: 4, application_name: 'sandesh-dispatch' });
+    this.boss.on('error', (error: Error) => deps.log.error({ err: error }, 'pg-boss error'));
+  }
+
+  static jobsFor(messageIds: readonly number[], leaseSeconds: number, startAfter?: Date): PgBoss.JobInsert<DispatchJob>[] {
+    const jobs: PgBoss.JobInsert<DispatchJob>[] = [];
+    for (let start = 0; start < messageIds.length; start += IDS_PER_JOB) {
+      jobs.push({
+        name: DISPATCH_QUEUE,
+        data: { messageIds: messageIds.slice(start, start + IDS_PER_JOB) },
+        expireInSeconds: leaseSeconds,
+        retryLimit: 20,
+        retryDelay: 5,
+        ...(startAfter ? { startAfter } : {}),
+      });
+    }
+    return jobs;
+  }
+
+  async prepare(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    await this.boss.createQueue(DISPATCH_QUEUE);
+    this.started = true;
+    const { leaseSeconds } = this.deps.dispatcher.settings;
+    this.deps.acceptance.setEnqueueHook(async (trx, ids) => {
+      await this.boss.insert(PgBossDispatchQueue.jobsFor(ids, leaseSeconds), { db: await transactionExecutor(trx) });
+    });
+    this.deps.outcomes.setRequeueHook(async (trx, retries) => {
+      for (const retry of retries) {
+        await this.boss.insert(PgBossDispatchQueue.jobsFor([retry.id], leaseSeconds, retry.nextAttemptAt), { db: await transactionExecutor(trx) });
+      }
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.prepare();
+    if (!this.deps.work || this.working) return;
+    this.working = true;
+    const workers = this.deps.workers ?? 4;
+    for (let i = 0; i < workers; i++) {
+      await this.boss.work<DispatchJob>(DISPATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+        for (const job of jobs) await this.process(job.data.messageIds);
+      });
+    }
+    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
+    this.sweepTimer.unref();
+  }
+
+  notify(): void {
+    // pg-boss polls; new jobs are seen within its polling interval.
+  }
+
+  private async process(messageIds: readonly number[]): Promise<void> {
+    const { leaseSeconds } = this.deps.dispatcher.settings;
+    const now = new Date();
+    const lease = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
+    const result = (await this.deps.db.raw(
+      `update messages set status = 'sending', lease_until = ?, attempts = attempts + 1, updated_at = ?
+        where id = any(?) and (status = 'queued' or (status = 'sending' and lease_until < ?))
+        returning id, campaign_id, recipient, variables, attempts`,
+      [lease, now.toISOString(), messageIds as number[], now.toISOString()],
+    )) as { rows: Record<string, unknown>[] };
+    if (result.rows.length === 0) return;
+    await this.deps.dispatcher.dispatch(result.rows.map(toClaimed));
+  }
+
+  /**
+   * Safety net for instances that died holding a claim: messages whose lease lapsed go back into
+   * jobs (their pg-boss job also expires and is retried; whichever comes first wins the claim).
+   */
+  private async sweep(): Promise<void> {
+    try {
+      const nowIso = new Date().toISOString();
+      const rows = (await this.deps.db('messages').where({ status: 'sending' }).where('leaseUntil', '<', nowIso).limit(10_000).select('id')) as { id: number }[];
+      if (rows.length > 0) await this.boss.insert(PgBossDispatchQueue.jobsFor(rows.map((r) => Number(r.id)), this.deps.dispatcher.settings.leaseSeconds));
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'dispatch sweep failed');
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.deps.acceptance.setEnqueueHook(null);
+    this.deps.outcomes.setRequeueHook(null);
+    if (this.started) await this.boss.stop({ graceful: true, timeout: 10_000, wait: true });
+    this.started = false;
+    this.working = false;
+  }
+}

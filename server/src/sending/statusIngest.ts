@@ -1,0 +1,140 @@
+/**
+ * Webhook ingestion: status events are stored as the webhook is acknowledged (one insert per
+ * POST), then applied to messages in batches. Events whose message is not known yet (the
+ * provider's `sent` can overtake the dispatcher's write of the provider id) are tried again with
+ * backoff for a few minutes before being dropped. Applying and deleting happen in one
+ * transaction, and on PostgreSQL each instance takes different events (SKIP LOCKED).
+ */
+import type { Knex } from 'knex';
+import type { Logger } from '../logger';
+import type { MessageOutcomes } from './messageOutcomes';
+import type { MessageStatus, StatusEvent } from './providers/types';
+
+const APPLY_BATCH = 2_000;
+const FLUSH_DELAY_MS = 20;
+const RETRY_SWEEP_MS = 1_000;
+const MAX_TRIES = 10;
+
+interface StoredEvent {
+  id: number;
+  providerMessageId: string;
+  status: MessageStatus;
+  occurredAt: string | Date;
+  errorCode: number | null;
+  errorMessage: string | null;
+  tries: number;
+}
+
+export class StatusIngest {
+  private flushTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly deps: { db: Knex; outcomes: MessageOutcomes; log: Logger }) {}
+
+  private get isPostgres(): boolean {
+    return this.deps.db.client.config.client === 'pg';
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.sweepTimer = setInterval(() => this.schedule(0), RETRY_SWEEP_MS);
+    this.sweepTimer.unref();
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.flushTimer = null;
+    await this.flushing;
+  }
+
+  /** Stores the events (the webhook is answered after this) and schedules their application. */
+  async store(events: readonly StatusEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const nowIso = new Date().toISOString();
+    const rows = events.map((event) => ({
+      providerMessageId: event.providerMessageId.slice(0, 128),
+      status: event.status,
+      occurredAt: event.timestamp.toISOString(),
+      errorCode: event.error?.code ?? null,
+      errorMessage: event.error ? [event.error.title, event.error.details].filter(Boolean).join(': ').slice(0, 500) : null,
+      tries: 0,
+      availableAt: nowIso,
+      createdAt: nowIso,
+    }));
+    for (let start = 0; start < rows.length; start += 500) await this.deps.db('status_events').insert(rows.slice(start, start + 500));
+    this.schedule(FLUSH_DELAY_MS);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.flushing) {
+      this.again = true;
+      return;
+    }
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flushing = this.flushAll().finally(() => {
+        this.flushing = null;
+        if (this.again) {
+          this.again = false;
+          this.schedule(FLUSH_DELAY_MS);
+        }
+      });
+    }, delayMs);
+  }
+
+  /** Waits for a flush in progress, then applies everything available now (tests, bench, shutdown). */
+  async drain(): Promise<void> {
+    await this.flushing;
+    await this.flushAll();
+  }
+
+  private async flushAll(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.flushOnce()) === APPLY_BATCH);
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'applying status events failed; will retry');
+    }
+  }
+
+  /** One batch; answers how many events it took. */
+  async flushOnce(): Promise<number> {
+    const nowIso = new Date().toISOString();
+    let taken = 0;
+    await this.deps.db.transaction(async (trx) => {
+      let query = trx('status_events').where('availableAt', '<=', nowIso).orderBy('id').limit(APPLY_BATCH);
+      if (this.isPostgres) query = query.forUpdate().skipLocked();
+      const rows = (await query.select('*')) as StoredEvent[];
+      taken = rows.length;
+      if (rows.length === 0) return;
+      const events = rows.map((row) => ({
+        providerMessageId: row.providerMessageId,
+        status: row.status,
+        timestamp: new Date(row.occurredAt),
+        recipient: '',
+        phoneNumberId: null,
+        ...(row.status === 'failed' ? { error: { code: row.errorCode ?? 0, title: row.errorMessage ?? 'Failed' } } : {}),
+      }));
+      const { unmatched } = await this.deps.outcomes.applyStatusEvents(events, trx);
+      const unmatchedIds = new Set(unmatched.map((e) => e.providerMessageId));
+      const ids = rows.map((r) => r.id);
+      for (let start = 0; start < ids.length; start += 900) await trx('status_events').whereIn('id', ids.slice(start, start + 900)).delete();
+      const retry = rows.filter((r) => unmatchedIds.has(r.providerMessageId) && r.tries + 1 < MAX_TRIES);
+      const dropped = rows.filter((r) => unmatchedIds.has(r.providerMessageId)).length - retry.length;
+      if (dropped > 0) this.deps.log.warn({ dropped }, 'status events for unknown messages dropped after retries');
+      if (retry.length > 0) {
+        const later = (tries: number) => new Date(Date.now() + Math.min(30_000, 500 * 2 ** tries)).toISOString();
+        const again = retry.map(({ id: _id, ...row }) => ({ ...row, occurredAt: new Date(row.occurredAt).toISOString(), tries: row.tries + 1, availableAt: later(row.tries), createdAt: nowIso }));
+        for (let start = 0; start < again.length; start += 500) await trx('status_events').insert(again.slice(start, start + 500));
+      }
+    });
+    return taken;
+  }
+}

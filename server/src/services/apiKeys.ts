@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { API_KEY_PATTERN, API_KEYS } from '@shared/apiKeys';
+import { fillMessage, messages } from '@shared/messages';
+import { forUpdateIfSupported } from '../db/knex';
+import { ConflictError, NotFoundError } from '../errors';
+import { User, toDate } from '../models';
+import { ApiKey } from '../models/ApiKey';
+import type { AuditService } from './audit';
+import { hashToken } from './auth/tokens';
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const KEY_BODY_LENGTH = 43;
+/** Bytes at or above this would make `byte % 62` favour some characters. */
+const UNBIASED_BYTE_LIMIT = 62 * 4;
+/** last_used_at is written at most this often per key, so that a busy key is not a write per request. */
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+/**
+ * A new key: `snd_` and 43 base62 characters (256 random bits). Base62 rather than base64url so
+ * that a double-click selects the whole key.
+ */
+export function generateApiKey(): string {
+  let body = '';
+  while (body.length < KEY_BODY_LENGTH) {
+    for (const byte of randomBytes(64)) {
+      if (byte >= UNBIASED_BYTE_LIMIT) continue;
+      body += BASE62[byte % 62];
+      if (body.length === KEY_BODY_LENGTH) break;
+    }
+  }
+  return `${API_KEYS.keyMarker}${body}`;
+}
+
+/** What the database keeps of a key (SHA-256, hex). */
+export function hashApiKey(key: string): string {
+  return hashToken(key);
+}
+
+export interface ApiKeyIdentity {
+  keyId: number;
+  userId: number;
+  username: string;
+  /** The key's own limit per 15 minutes, or null for the platform's per-IP default. */
+  rateLimitPer15Min: number | null;
+  /** The owner, active and not deleted. */
+  user: User;
+}
+
+interface Actor {
+  ip?: string | null;
+}
+
+type UserWithKey = User & { apiKeyId: number; apiKeyRateLimit: number | null; apiKeyLastUsedAt: unknown };
+
+/**
+ * API keys of the public send API (DECISIONS.md, Accounts). The full key is answered once, at
+ * creation; the database keeps its SHA-256 and a visible prefix. Revoking is a soft delete so
+ * that the audit trail can still name the key.
+ */
+export class ApiKeyService {
+  constructor(private readonly deps: { db: Knex; audit: AuditService; now?: () => Date }) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** Creates a key; at most API_KEYS.maxActivePerUser active keys per user. */
+  async create(user: User, name: string, actor: Actor = {}): Promise<{ apiKey: ApiKey; key: string }> {
+    const key = generateApiKey();
+    const apiKey = await this.deps.db.transaction(async (trx) => {
+      // The owner's row is the lock that keeps two parallel creates from passing the count together.
+      await forUpdateIfSupported(User.query(trx).findById(user.id), trx);
+      const active = await ApiKey.query(trx).where({ userId: user.id }).whereNull('revokedAt').resultSize();
+      if (active >= API_KEYS.maxActivePerUser) {
+        throw ConflictError('api_key_limit', fillMessage(messages.apiKeys.limitReached, { max: API_KEYS.maxActivePerUser }));
+      }
+      const created = await ApiKey.query(trx).insertAndFetch({
+        userId: user.id,
+        name: name.trim(),
+        prefix: key.slice(0, API_KEYS.prefixLength),
+        keyHash: hashApiKey(key),
+        rateLimitPer15Min: null,
+        lastUsedAt: null,
+        revokedAt: null,
+        createdAt: this.now(),
+      });
+      await this.deps.audit.record(
+        { actorUserId: user.id, action: 'api_key.create', targetType: 'api_key', targetId: created.id, details: { name: created.name, prefix: created.prefix }, ip: actor.ip ?? null },
+        trx,
+      );
+      return created;
+    });
+    return { apiKey, key };
+  }
+
+  /** The owner's active keys, newest first. */
+  async list(userId: number): Promise<ApiKey[]> {
+    return ApiKey.query(this.deps.db).where({ userId }).whereNull('revokedAt').orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  }
+
+  /** Every key of a user, revoked ones included, for administrators. */
+  async listForAdmin(userId: number): Promise<ApiKey[]> {
+    return ApiKey.query(this.deps.db).where({ userId }).orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  }
+
+  /** Revokes one of the owner's active keys; anyone else's key (or a revoked one) answers 404. */
+  async revoke(user: User, keyId: number, actor: Actor = {}): Promise<void> {
+    await this.deps.db.transaction(async (trx) => {
+      const key = await ApiKey.query(trx).findOne({ id: keyId, userId: user.id }).whereNull('revokedAt');
+      if (!key) throw NotFoundError(messages.apiKeys.notFound, 'api_key_not_found');
+      await ApiKey.query(trx).patch({ revokedAt: this.now() }).where({ id: key.id });
+      await this.deps.audit.record(
+        { actorUserId: user.id, action: 'api_key.revoke', targetType: 'api_key', targetId: key.id, details: { name: key.name, prefix: key.prefix }, ip: actor.ip ?? null },
+        trx,
+      );
+    });
+  }
+
+  /**
+   * The key's owner, or null for a malformed, unknown or revoked key or an inactive owner. One
+   * indexed lookup by hash joined to the user; last_used_at is refreshed at most once a minute.
+   */
+  async authenticate(rawKey: string): Promise<ApiKeyIdentity | null> {
+    const key = rawKey.trim();
+    if (!API_KEY_PATTERN.test(key)) return null;
+    const found = (await User.query(this.deps.db)
+      .select('users.*', 'k.id as apiKeyId', 'k.rateLimitPer15Min as apiKeyRateLimit', 'k.lastUsedAt as apiKeyLastUsedAt')
+      .join('api_keys as k', 'k.userId', 'users.id')
+      .where('k.keyHash', hashApiKey(key))
+      .whereNull('k.revokedAt')
+      .whereNull('users.deletedAt')
+      .first()) as UserWithKey | undefined;
+    if (!found || !found.isActive) return null;
+
+    const { apiKeyId: keyId, apiKeyRateLimit, apiKeyLastUsedAt } = found;
+    // The joined columns are not the user's: keep the model clean for whoever reads it next.
+    const extra = found as unknown as Record<string, unknown>;
+    delete extra.apiKeyId;
+    delete extra.apiKeyRateLimit;
+    delete extra.apiKeyLastUsedAt;
+
+    await this.touch(keyId, apiKeyLastUsedAt === null || apiKeyLastUsedAt === undefined ? null : toDate(apiKeyLastUsedAt));
+    return { keyId, userId: found.id, username: found.username, rateLimitPer15Min: apiKeyRateLimit ?? null, user: found };
+  }
+
+  private async touch(keyId: number, lastUsedAt: Date | null): Promise<void> {
+    const now = this.now();
+    if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USED_WRITE_INTERVAL_MS) return;
+    const cutoff = new Date(now.getTime() - LAST_USED_WRITE_INTERVAL_MS).toISOString();
+    // The condition makes parallel requests on several instances write once between them.
+    await ApiKey.query(this.deps.db)
+      .patch({ lastUsedAt: now })
+      .where({ id: keyId })
+      .where((query) => query.whereNull('lastUsedAt').orWhere('lastUsedAt', '<', cutoff));
+  }
+
+  /** An administrator sets a key's own limit (requests per 15 minutes), or null for the default. */
+  async setRateLimit(admin: User, keyId: number, limit: number | null, ip?: string | null): Promise<ApiKey> {
+    return this.deps.db.transaction(async (trx) => {
+      const key = await forUpdateIfSupported(ApiKey.query(trx).findById(keyId), trx);
+      if (!key) throw NotFoundError(messages.apiKeys.notFound, 'api_key_not_found');
+      const updated = await ApiKey.query(trx).patchAndFetchById(key.id, { rateLimitPer15Min: limit });
+      await this.deps.audit.record(
+        {
+          actorUserId: admin.id,
+          action: 'api_key.rate_limit',
+          targetType: 'api_key',
+          targetId: key.id,
+          details: { ownerUserId: key.userId, prefix: key.prefix, from: key.rateLimitPer15Min, to: limit },
+          ip: ip ?? null,
+        },
+        trx,
+      );
+      return updated;
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { ThrottleFactory } from './throttle';
+
+const WINDOW_SECONDS = 15 * 60;
+/**
+ * The stores count without ever refusing; the limit is compared here, because a key's own limit
+ * differs from key to key and may change while its window runs (2^31 - 1 fits PostgreSQL's
+ * integer `points` column).
+ */
+const UNBOUNDED_POINTS = 2 ** 31 - 1;
+
+export interface ApiRateLimitDecision {
+  allowed: boolean;
+  /** Which counter the request was charged to. */
+  scope: 'ip' | 'key';
+  limit: number;
+  remaining: number;
+  /** When the current window ends. */
+  resetAt: Date;
+  /** Seconds to wait before the next request can pass (at least 1 when refused). */
+  retryAfterSeconds: number;
+}
+
+export interface ApiRateLimitSubject {
+  ip: string;
+  /** The authenticated key, or null when the request carried no valid key. */
+  key: { id: number; rateLimitPer15Min: number | null } | null;
+}
+
+/**
+ * Rate limits of the public send API, per 15-minute window (spec 002 §9, DECISIONS.md):
+ * - a request is counted against its IP address with the platform default (100, or
+ *   API_RATE_LIMIT_PER_15_MIN), including requests whose key is missing or wrong;
+ * - a key to which an administrator gave its own limit is counted against that key alone, with
+ *   that limit, wherever its requests come from; it no longer uses its IP's allowance.
+ * Counters live in memory on SQLite (one process) and in the `rate_limits` table on PostgreSQL,
+ * so several instances share them. Created once per server, so both send routes share it.
+ */
+export class ApiRateLimiter {
+  private readonly byIp: RateLimiterAbstract;
+  private readonly byKey: RateLimiterAbstract;
+
+  constructor(private readonly deps: { throttles: ThrottleFactory; defaultPer15Min: number; now?: () => number }) {
+    this.byIp = deps.throttles.create({ keyPrefix: 'public_api_ip', points: UNBOUNDED_POINTS, durationSeconds: WINDOW_SECONDS });
+    this.byKey = deps.throttles.create({ keyPrefix: 'public_api_key', points: UNBOUNDED_POINTS, durationSeconds: WINDOW_SECONDS });
+  }
+
+  get defaultPer15Min(): number {
+    return this.deps.defaultPer15Min;
+  }
+
+  /** Counts one request and says whether it may pass. */
+  async consume(subject: ApiRateLimitSubject): Promise<ApiRateLimitDecision> {
+    const ownLimit = subject.key?.rateLimitPer15Min ?? null;
+    const scope = ownLimit === null ? 'ip' : 'key';
+    const limit = ownLimit ?? this.deps.defaultPer15Min;
+    const result =
+      scope === 'key' && subject.key ? await this.byKey.consume(String(subject.key.id)) : await this.byIp.consume(subject.ip || 'unknown');
+    const now = this.deps.now?.() ?? Date.now();
+    const allowed = result.consumedPoints <= limit;
+    return {
+      allowed,
+      scope,
+      limit,
+      remaining: Math.max(0, limit - result.consumedPoints),
+      resetAt: new Date(now + result.msBeforeNext),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+    };
+  }
+}

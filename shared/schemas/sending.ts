@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { messages } from '../messages';
+
+/**
+ * The sending calls' payloads (spec 002 §7) and the answers DECISIONS.md fixes where the spec is
+ * silent. Multipart bodies (quick send with a header image) carry objects as JSON strings.
+ */
+
+const s = messages.sending;
+
+function jsonField<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    if (value.trim() === '') return undefined;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }, schema);
+}
+
+const ZRequiredText = z.string({ error: s.missingFields }).trim().min(1, { error: s.missingFields });
+
+/** Variable values keyed by the variable's index inside the braces ("1", "name"); an array means 1, 2, 3... */
+export const ZVariableValues = jsonField(
+  z
+    .union([z.record(z.string(), z.union([z.string(), z.number()])), z.array(z.union([z.string(), z.number()]))])
+    .optional()
+    .transform((value): Record<string, string> => {
+      if (!value) return {};
+      if (Array.isArray(value)) return Object.fromEntries(value.map((v, i) => [String(i + 1), String(v)]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/^\{\{\s*|\s*\}\}$/g, ''), String(v)]));
+    }),
+);
+
+/** POST /api/whatsapp/quick-send and /api/whatsapp/bulk-quick-send (JSON or multipart with headerImage). */
+export const ZQuickSendRequest = z.object({
+  phone_number_id: ZRequiredText,
+  template_name: ZRequiredText,
+  language: ZRequiredText,
+  recipients_text: z.string({ error: s.missingFields }).max(40_000_000),
+  variables: ZVariableValues,
+  campaign_name: z.string().trim().max(200).optional(),
+});
+export type TQuickSendRequest = z.infer<typeof ZQuickSendRequest>;
+
+/** POST /api/whatsapp/send-custom-messages and /api/whatsapp/bulk-customize-send. */
+export const ZCustomSendRequest = z.object({
+  templateName: ZRequiredText,
+  language: ZRequiredText,
+  phoneNumberId: z.union([z.string(), z.number()]).transform(String).pipe(ZRequiredText),
+  recipientColumn: ZRequiredText,
+  variableMappings: z.record(z.string(), z.string()).optional().default({}),
+  data: z.array(z.record(z.string(), z.unknown()), { error: s.noRecipientsInFile }).min(1, { error: s.noRecipientsInFile }),
+  campaignName: z.string().trim().max(200).optional(),
+});
+export type TCustomSendRequest = z.infer<typeof ZCustomSendRequest>;
+
+/** POST /api/send/cost-preview. The client sends at most the first 100 recipients; `recipientCount` gives the full size. */
+export const ZCostPreviewRequest = z.object({
+  username: z.string().trim().optional(),
+  templatename: ZRequiredText,
+  language: z.string().trim().optional(),
+  recipients: z.union([z.array(z.union([z.string(), z.number()])).transform((list) => list.map(String)), z.string()]),
+  recipientCount: z.coerce.number().int().min(0).optional(),
+});
+export type TCostPreviewRequest = z.infer<typeof ZCostPreviewRequest>;
+
+/** The answer of quick-send / bulk-quick-send (DECISIONS.md); also carried by the custom sends. */
+export interface TCampaignAccepted {
+  campaignId: number;
+  accepted: number;
+  duplicates: number;
+  invalid: number;
+  /** Opted-out recipients: stored, not sent, not charged. */
+  suppressed: number;
+  /** Rupees. */
+  totalCost: number;
+}
+
+export interface TCostPreview {
+  recipients: number;
+  billable: number;
+  duplicates: number;
+  invalid: number;
+  category: string;
+  pricePerMessage: number;
+  totalCost: number;
+  currency: 'INR';
+  balance: number;
+  balanceAfter: number;
+  sufficient: boolean;
+}
+
+/** GET /api/whatsapp/numbers: `data` is a list of these. */
+export interface TSenderNumber {
+  id: number;
+  phone_number_id: string;
+  label: string;
+  display_number: string;
+  provider: 'simulator' | 'cloud_api' | 'channel';
+  is_sandbox: boolean;
+  messages_per_second: number;
+}
+
+export const CAMPAIGN_STATUSES = ['running', 'paused', 'cancelled', 'completed'] as const;
+export type TCampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export interface TCampaignCounts {
+  queued: number;
+  sending: number;
+  sent: number;
+  delivered: number;
+  read: number;
+  failed: number;
+  duplicate: number;
+  suppressed: number;
+}
+
+/** GET /api/campaigns/{id}: `data` (live counts; polled by the send screens). */
+export interface TCampaign {
+  id: number;
+  name: string;
+  status: TCampaignStatus;
+  source: 'quick' | 'bulk' | 'custom' | 'api';
+  templateName: string;
+  language: string;
+  category: string;
+  totalRecipients: number;
+  billable: number;
+  invalid: number;
+  counts: TCampaignCounts;
+  /** Messages that reached a final state (sent counts as final for progress: the provider took it). */
+  processed: number;
+  pricePerMessage: number;
+  totalCost: number;
+  refunded: number;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** POST /api/send (public API): payload keys from spec 002 §3. */
+export const ZApiSendRequest = z.looseObject({
+  username: z.string({ error: messages.publicApi.missingFields }).trim().min(1, { error: messages.publicApi.missingFields }),
+  templatename: z.string({ error: messages.publicApi.missingFields }).trim().min(1, { error: messages.publicApi.missingFields }),
+  recipient_number: z
+    .union([z.string(), z.number()], { error: messages.publicApi.missingFields })
+    .transform(String)
+    .pipe(z.string().trim().min(1, { error: messages.publicApi.missingFields })),
+  language: z.string().trim().optional(),
+});
+export type TApiSendRequest = z.infer<typeof ZApiSendRequest>;
+
+/** POST /api/send/batch: the same fields per message, with the key's username once. */
+export const ZApiSendBatchRequest = z.object({
+  username: z.string({ error: messages.publicApi.missingFields }).trim().min(1, { error: messages.publicApi.missingFields }),
+  templatename: z.string({ error: messages.publicApi.missingFields }).trim().min(1, { error: messages.publicApi.missingFields }),
+  language: z.string().trim().optional(),
+  messages: z
+    .array(z.looseObject({ recipient_number: z.union([z.string(), z.number()]).transform(String) }), { error: messages.publicApi.missingFields })
+    .min(1, { error: messages.publicApi.missingFields })
+    .max(10_000, { error: messages.publicApi.batchTooLarge }),
+});
+export type TApiSendBatchRequest = z.infer<typeof ZApiSendBatchRequest>;

@@ -1,0 +1,136 @@
+import { expect, test, type Page } from '@playwright/test';
+import { PROVIDERS } from '@shared/constants';
+import { messages } from '@shared/messages';
+import { AdminUserDetailsPage } from './pages/AdminUserDetailsPage';
+import { AdminUsersPage } from './pages/AdminUsersPage';
+import { LoginPage } from './pages/LoginPage';
+import { ProviderSettingsTab } from './pages/ProviderSettingsTab';
+import { ADMIN, createUser, unique } from './support';
+
+const p = messages.providers;
+
+async function signInAsAdmin(page: Page): Promise<void> {
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.login(ADMIN.username, ADMIN.password);
+  await page.waitForURL('**/admin/dashboard');
+}
+
+test.describe('admin provider configuration', () => {
+  test('an admin sets a channel and its write-only API key on the WhatsApp Business tab', async ({ page, baseURL, context }) => {
+    const user = await createUser(baseURL ?? '');
+    await signInAsAdmin(page);
+    const details = new AdminUserDetailsPage(page);
+    await details.openFromTable(user.username);
+
+    const tab = new ProviderSettingsTab(page);
+    await tab.open(details.userId());
+    await expect(page.getByRole('tab')).toHaveText(['Basic Information', 'WhatsApp Business', 'Pricing', 'Security']);
+    await expect(tab.badge).toHaveText(p.apiKeyNotSet);
+    await expect(tab.details.getByText(p.businessNameDefault, { exact: true })).toBeVisible();
+    await expect(tab.details.getByText(p.whatsappNumberDefault, { exact: true })).toBeVisible();
+    await expect(tab.webhookUrl).toHaveValue(/\/api\/webhooks\/whatsapp$/);
+    await expect(tab.save).toBeDisabled();
+
+    // Save stays off while the form is invalid, and says why.
+    await tab.channelId.fill('c');
+    await expect(page.getByText(p.channelIdMin)).toBeVisible();
+    await expect(tab.save).toBeDisabled();
+    const channelId = unique('channel');
+    await tab.channelId.fill(channelId);
+    await tab.apiKey.fill('short');
+    await expect(page.getByText(p.apiKeyLength)).toBeVisible();
+    await expect(tab.save).toBeDisabled();
+    const apiKey = `key-${unique('k')}`;
+    await tab.apiKey.fill(apiKey);
+    await expect(tab.save).toBeEnabled();
+
+    // The typed key shows only while the button is held, and only after the hold delay.
+    await expect(tab.apiKey).toHaveAttribute('type', 'password');
+    await tab.holdReveal(200, async () => {
+      await expect(tab.apiKey).toHaveAttribute('type', 'password');
+      await expect(tab.apiKey).toHaveAttribute('type', 'text', { timeout: PROVIDERS.revealHoldMs * 3 });
+    });
+    await expect(tab.apiKey).toHaveAttribute('type', 'password');
+
+    await tab.save.click();
+    await expect(page.getByText(p.settingsSaved)).toBeVisible();
+    await expect(tab.badge).toHaveText(p.apiKeySet);
+    await expect(tab.apiKey).toHaveValue('');
+    await expect(tab.channelId).toHaveValue(channelId);
+    await expect(tab.save).toBeDisabled();
+
+    // Reset brings back what was saved.
+    await tab.channelId.fill(`${channelId}-other`);
+    await tab.reset.click();
+    await expect(tab.channelId).toHaveValue(channelId);
+
+    // The key is never sent back: after a reload only the badge says it is there.
+    await page.reload();
+    await expect(tab.badge).toHaveText(p.apiKeySet);
+    await expect(tab.channelId).toHaveValue(channelId);
+    await expect(tab.apiKey).toHaveValue('');
+    expect(await page.content()).not.toContain(apiKey);
+
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await tab.copy.click();
+    await expect(tab.copy).toContainText(p.copied);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/api\/webhooks\/whatsapp$/);
+    await expect(tab.copy).not.toContainText(p.copied, { timeout: PROVIDERS.copiedIndicatorMs * 3 });
+  });
+
+  test('an admin edits basic and business info on the details page, and the user becomes Configured', async ({ page, baseURL }) => {
+    const user = await createUser(baseURL ?? '');
+    await signInAsAdmin(page);
+    const users = new AdminUsersPage(page);
+    await users.search(user.username);
+    await expect(users.row(user.username)).toContainText(messages.admin.notConfigured);
+
+    const details = new AdminUserDetailsPage(page);
+    await details.openFromTable(user.username);
+    await expect(details.name).toHaveValue(user.name);
+    await expect(details.accessTokenStatus).toHaveText(p.secretNotSet);
+    await expect(details.active).toBeChecked();
+    await expect(details.save).toBeDisabled();
+
+    // Both forms are checked before anything is sent.
+    await details.name.fill('Priya Sharma Traders');
+    await details.businessName.fill('Sharma Traders');
+    await details.whatsappNumber.fill('98-abc');
+    await details.webhookUrl.fill('ftp://hooks.example.in');
+    await details.save.click();
+    await expect(page.getByText(messages.validation.whatsappNumberInvalid)).toBeVisible();
+    await expect(page.getByText(p.webhookUrlInvalid)).toBeVisible();
+
+    const token = `EAAG-${unique('token')}`;
+    await details.whatsappNumber.fill('+91 98123 45678');
+    await details.webhookUrl.fill('https://hooks.example.in/whatsapp');
+    await details.numberId.fill(`1${Date.now()}`);
+    await details.wabaId.fill('waba_e2e');
+    await details.accessToken.fill(token);
+    await details.save.click();
+    await expect(page.getByText(p.detailsSaved)).toBeVisible();
+    await expect(details.accessTokenStatus).toHaveText(p.secretSet);
+    await expect(details.accessToken).toHaveValue('');
+    await expect(details.whatsappNumber).toHaveValue('919812345678');
+    await expect(page.getByText(messages.admin.configured, { exact: true })).toBeVisible();
+
+    await page.reload();
+    await expect(details.name).toHaveValue('Priya Sharma Traders');
+    await expect(details.businessName).toHaveValue('Sharma Traders');
+    await expect(details.accessTokenStatus).toHaveText(p.secretSet);
+    expect(await page.content()).not.toContain(token);
+
+    // Turning the business off is saved too.
+    await details.active.click();
+    const saved = page.waitForResponse((response) => response.url().endsWith('/business-info') && response.request().method() === 'PUT');
+    await details.save.click();
+    expect((await saved).status()).toBe(200);
+    await page.reload();
+    await expect(details.active).not.toBeChecked();
+
+    await page.goto('/admin/dashboard');
+    await users.search(user.username);
+    await expect(users.row(user.username)).toContainText(messages.admin.configured);
+  });
+});

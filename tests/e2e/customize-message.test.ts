@@ -1,0 +1,119 @@
+import { expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { messages } from '@shared/messages';
+import { CustomizeMessagePage } from './pages/CustomizeMessagePage';
+import { LoginPage } from './pages/LoginPage';
+import { approvedTemplate, testPhone } from './sending-support';
+import { createUser, unique } from './support';
+
+const s = messages.sending;
+const ui = messages.sendScreens;
+
+async function workbook(rows: (string | number)[][]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Customers');
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+test.describe('customize message', () => {
+  test('a user uploads a spreadsheet, maps its columns to the variables, previews the first messages and sends one per row', async ({
+    page,
+    baseURL,
+  }) => {
+    const user = await createUser(baseURL ?? '', { name: 'Meena Rao' });
+    const name = unique('order_ready');
+    await approvedTemplate(baseURL ?? '', user, {
+      name,
+      category: 'UTILITY',
+      bodyText: 'Hello {{1}}, your order {{2}} is ready for pickup.',
+      variableExamples: { '1': 'Priya', '2': 'A-100' },
+    });
+    const phones = [testPhone(), testPhone('0001'), testPhone(), testPhone('0000')];
+    const file = await workbook([
+      ['Customer', 'Mobile', 'Order No'],
+      ['Asha', phones[0] ?? '', 'A-1'],
+      ['Ravi', Number(phones[1]), 'A-2'],
+      ['Kiran', phones[2] ?? '', 'A-3'],
+      ['Meena', phones[3] ?? '', 'A-4'],
+    ]);
+
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+
+    const customize = new CustomizeMessagePage(page);
+    await customize.goto();
+    await expect(customize.language).toHaveValue('en_US');
+    await expect(customize.number).not.toHaveValue('');
+    await customize.template.selectOption({ label: name.replace(/_/g, ' ') });
+    await expect(customize.setupPercent).toHaveText('50% complete');
+
+    // A file that is not a spreadsheet is refused before it is sent.
+    await customize.upload('customers.pdf', 'application/pdf', Buffer.from('%PDF-1.4'));
+    await expect(page.getByText(s.invalidFileTypeSpreadsheet)).toBeVisible();
+
+    await customize.upload('customers.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', file);
+    await expect(customize.rowCount).toContainText('4 rows loaded from customers.xlsx');
+    await expect(customize.sheetTable.locator('tbody tr')).toHaveCount(4);
+    // The phone column is recognised by its name.
+    await expect(customize.recipientColumn).toHaveValue('Mobile');
+    await expect(customize.setupPercent).toHaveText('75% complete');
+
+    await customize.mapping('1').selectOption('Customer');
+    await customize.mapping('2').selectOption('Order No');
+    await expect(customize.setupPercent).toHaveText('100% complete');
+    await expect(page.getByTestId('template-preview')).toContainText('Hello Asha, your order A-1 is ready for pickup.');
+
+    await customize.generatePreview.click();
+    const previews = customize.generatedPreview.getByRole('listitem');
+    await expect(previews).toHaveCount(3);
+    await expect(previews.nth(0)).toContainText(`+${phones[0]}`);
+    await expect(previews.nth(0)).toContainText('Hello Asha, your order A-1 is ready for pickup.');
+    await expect(previews.nth(1)).toContainText('Hello Ravi, your order A-2 is ready for pickup.');
+    await expect(previews.nth(2)).toContainText('Hello Kiran, your order A-3 is ready for pickup.');
+
+    await expect(customize.sendButton).toHaveText('Send Messages (4)');
+    await customize.sendButton.click();
+    await expect(customize.costDialog).toBeVisible();
+    await expect(customize.costDialog).toContainText('Utility (transactional)');
+    await expect(customize.costDialog).toContainText('₹0.60');
+    // 'Review Details' goes back to the form without sending.
+    await customize.costDialog.getByRole('button', { name: ui.reviewDetails, exact: true }).click();
+    await expect(customize.costDialog).toBeHidden();
+    await customize.sendButton.click();
+    await customize.costDialog.getByRole('button', { name: ui.sendCampaign, exact: true }).click();
+
+    await expect(customize.resultDialog.getByRole('heading', { name: ui.campaignAccepted })).toBeVisible();
+    await expect(customize.resultDialog).toContainText('4 messages queued');
+    const progress = customize.resultDialog.getByTestId('campaign-progress');
+    await expect(progress.getByTestId('campaign-status')).toHaveText('Completed', { timeout: 30_000 });
+    await expect(progress.getByTestId('campaign-processed')).toHaveText('4 of 4 processed (100%)');
+    await expect(progress.locator('div').filter({ has: page.getByText('Failed', { exact: true }) }).getByRole('definition')).toHaveText('1');
+    await customize.resultDialog.getByRole('button', { name: 'OK', exact: true }).click();
+    await expect(customize.resultDialog).toBeHidden();
+
+    // Number, template, file, column, mappings, preview and rows are cleared for the next campaign.
+    await expect(customize.number).toHaveValue('');
+    await expect(customize.template).toHaveValue('');
+    await expect(customize.sheetTable).toHaveCount(0);
+    await expect(customize.generatedPreview).toHaveCount(0);
+    await expect(customize.sendButton).toHaveText('Send Messages (0)');
+  });
+
+  test('a spreadsheet without rows is refused with the spec\'s message', async ({ page, baseURL }) => {
+    const user = await createUser(baseURL ?? '');
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+
+    const customize = new CustomizeMessagePage(page);
+    await customize.goto();
+    await customize.upload('empty.csv', 'text/csv', Buffer.from('Name,Mobile\n'));
+    await expect(page.getByText(messages.sending.uploadFailed).first()).toBeVisible();
+    await expect(page.getByText(s.noRecipientsInFile).first()).toBeVisible();
+    await expect(customize.sheetTable).toHaveCount(0);
+  });
+});

@@ -1,0 +1,50 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { messages } from '@shared/messages';
+
+const ui = messages.sendScreens;
+
+/** /user/customize-message: configuration, spreadsheet, mapping, preview and the send dialogs. */
+export class CustomizeMessagePage {
+  readonly number: Locator;
+  readonly language: Locator;
+  readonly template: Locator;
+  readonly fileInput: Locator;
+  readonly rowCount: Locator;
+  readonly sheetTable: Locator;
+  readonly recipientColumn: Locator;
+  readonly generatePreview: Locator;
+  readonly generatedPreview: Locator;
+  readonly sendButton: Locator;
+  readonly costDialog: Locator;
+  readonly resultDialog: Locator;
+  readonly setupPercent: Locator;
+
+  constructor(private readonly page: Page) {
+    this.number = page.getByLabel('WhatsApp Number', { exact: true });
+    this.language = page.getByLabel('Language', { exact: true });
+    this.template = page.getByLabel('Template', { exact: true });
+    this.fileInput = page.getByTestId('customize-file-input');
+    this.rowCount = page.getByTestId('sheet-row-count');
+    this.sheetTable = page.getByTestId('sheet-table');
+    this.recipientColumn = page.getByLabel('Recipient Phone Column', { exact: true });
+    this.generatePreview = page.getByRole('button', { name: ui.generatePreview, exact: true });
+    this.generatedPreview = page.getByTestId('generated-preview');
+    this.sendButton = page.getByTestId('customize-send');
+    this.costDialog = page.getByRole('dialog').filter({ has: page.getByTestId('cost-summary') });
+    this.resultDialog = page.getByTestId('send-result-dialog');
+    this.setupPercent = page.getByTestId('setup-percent');
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto('/user/customize-message');
+    await expect(this.page.getByRole('heading', { name: ui.customizeTitle })).toBeVisible();
+  }
+
+  mapping(variable: string): Locator {
+    return this.page.getByLabel(`Variable {{${variable}}}`, { exact: true });
+  }
+
+  async upload(name: string, mimeType: string, buffer: Buffer): Promise<void> {
+    await this.fileInput.setInputFiles({ name, mimeType, buffer });
+  }
+}

@@ -1,0 +1,67 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { messages } from '@shared/messages';
+
+const ui = messages.sendScreens;
+
+/** /user/whatsapp-bulk: the quick send form, its side panel and its three dialogs. */
+export class QuickSendPage {
+  readonly number: Locator;
+  readonly language: Locator;
+  readonly template: Locator;
+  readonly campaignName: Locator;
+  readonly recipients: Locator;
+  readonly recipientCount: Locator;
+  readonly importInput: Locator;
+  readonly importDialog: Locator;
+  readonly headerImageInput: Locator;
+  readonly preview: Locator;
+  readonly campaignPreview: Locator;
+  readonly setupPercent: Locator;
+  readonly sendButton: Locator;
+  readonly costDialog: Locator;
+  readonly resultDialog: Locator;
+
+  constructor(private readonly page: Page) {
+    this.number = page.getByLabel('WhatsApp Number', { exact: true });
+    this.language = page.getByLabel('Language', { exact: true });
+    this.template = page.getByLabel('Template', { exact: true });
+    this.campaignName = page.getByLabel('Campaign Name (optional)', { exact: true });
+    this.recipients = page.getByLabel('Recipients', { exact: true });
+    this.recipientCount = page.getByTestId('recipient-count');
+    this.importInput = page.getByTestId('recipients-import-input');
+    this.importDialog = page.getByTestId('import-result-dialog');
+    this.headerImageInput = page.getByTestId('header-image-input');
+    this.preview = page.getByTestId('template-preview');
+    this.campaignPreview = page.getByTestId('campaign-preview');
+    this.setupPercent = page.getByTestId('setup-percent');
+    this.sendButton = page.getByTestId('quick-send-submit');
+    this.costDialog = page.getByRole('dialog').filter({ has: page.getByTestId('cost-summary') });
+    this.resultDialog = page.getByTestId('send-result-dialog');
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto('/user/whatsapp-bulk');
+    await expect(this.page.getByRole('heading', { name: ui.quickSendTitle })).toBeVisible();
+  }
+
+  variable(index: string): Locator {
+    return this.page.getByLabel(`Variable {{${index}}}`);
+  }
+
+  async importFile(name: string, mimeType: string, buffer: Buffer): Promise<void> {
+    await this.importInput.setInputFiles({ name, mimeType, buffer });
+  }
+
+  async continueImport(): Promise<void> {
+    await this.importDialog.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect(this.importDialog).toBeHidden();
+  }
+
+  async confirmSend(): Promise<void> {
+    await this.costDialog.getByRole('button', { name: ui.confirmAndSend, exact: true }).click();
+  }
+
+  costRow(label: string): Locator {
+    return this.costDialog.getByTestId('cost-summary').locator('div').filter({ has: this.page.getByText(label, { exact: true }) });
+  }
+}

@@ -1,0 +1,49 @@
+import { expect, request } from '@playwright/test';
+import { adminApi } from './support';
+
+/** A 1x1 PNG: enough for the server to recognise an image by its content. */
+export const PNG_PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A random Indian mobile number ending in `suffix` (the simulator fails …0000, never reads …0001). */
+export function testPhone(suffix = ''): string {
+  const body = String(Math.floor(Math.random() * 10 ** (10 - suffix.length))).padStart(10 - suffix.length, '7');
+  return `91${body}${suffix}`;
+}
+
+export interface TemplateFields {
+  name: string;
+  category: 'MARKETING' | 'UTILITY';
+  bodyText: string;
+  variableExamples?: Record<string, string>;
+  /** An image header, sent as the template's stored header file. */
+  headerImage?: Buffer;
+}
+
+/** Creates a template as `user` through the API, submits it, and has the e2e admin approve it. */
+export async function approvedTemplate(baseURL: string, user: { username: string; password: string }, fields: TemplateFields): Promise<void> {
+  const userApi = await request.newContext({ baseURL });
+  expect((await userApi.post('/api/auth/login', { data: { username: user.username, password: user.password } })).ok()).toBe(true);
+  const created = await userApi.post('/api/templates', {
+    multipart: {
+      name: fields.name,
+      category: fields.category,
+      language: 'en_US',
+      headerType: fields.headerImage ? 'image' : 'none',
+      ...(fields.headerImage ? { headerMedia: { name: 'header.png', mimeType: 'image/png', buffer: fields.headerImage } } : {}),
+      bodyText: fields.bodyText,
+      variableExamples: JSON.stringify(fields.variableExamples ?? {}),
+      submit_to_whatsapp: 'true',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = ((await created.json()) as { data: { id: number } }).data;
+  await userApi.dispose();
+
+  const admin = await adminApi(baseURL);
+  const approved = await admin.put(`/api/admin/templates/${id}/status`, { data: { status: 'APPROVED' } });
+  expect(approved.ok(), await approved.text()).toBe(true);
+  await admin.dispose();
+}
