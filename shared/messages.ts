@@ -364,7 +364,6 @@ export const messages = {
     campaignProgressUnavailable: 'Live progress is not available right now. The campaign carries on; Manage Reports shows every message.',
     costUnavailable:
       'The exact cost could not be checked just now. This estimate uses your per-message price; the server confirms the cost when it accepts the send.',
-    insufficientTitle: 'Insufficient balance',
     topUpWallet: 'Top Up Wallet',
     restoreForm: 'Restore form',
     formRestored: 'Your recipients and settings are back in the form.',

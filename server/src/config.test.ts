@@ -32,12 +32,12 @@ describe('loadConfig', () => {
   });
 
   it('never enables the simulator in production', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).simulatorEnabled).toBe(false);
-    expect(() => loadConfig({ NODE_ENV: 'production', SIMULATOR_ENABLED: 'true' })).toThrow(ConfigError);
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef' }).simulatorEnabled).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', SIMULATOR_ENABLED: 'true' })).toThrow(ConfigError);
   });
 
   it('turns on Secure cookies in production by default', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).session.cookieSecure).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef' }).session.cookieSecure).toBe(true);
     expect(loadConfig({}).session.cookieSecure).toBe(false);
   });
 
@@ -64,8 +64,8 @@ describe('README configuration table', () => {
 describe('payments configuration', () => {
   it('offers the sandbox in development without keys, never in production', () => {
     expect(loadConfig({}).payments).toEqual({ razorpay: null, sandbox: true });
-    expect(loadConfig({ NODE_ENV: 'production' }).payments).toEqual({ razorpay: null, sandbox: false });
-    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX: 'true' })).toThrow(ConfigError);
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef' }).payments).toEqual({ razorpay: null, sandbox: false });
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', PAYMENTS_SANDBOX: 'true' })).toThrow(ConfigError);
   });
 
   it('uses Razorpay when both keys are set, and refuses one without the other', () => {
@@ -73,5 +73,21 @@ describe('payments configuration', () => {
     expect(config.payments.razorpay).toMatchObject({ keyId: 'rzp_test_abc', apiBase: 'http://127.0.0.1:9' });
     expect(config.payments.sandbox).toBe(false);
     expect(() => loadConfig({ RAZORPAY_KEY_ID: 'rzp_test_abc' })).toThrow(/set both or neither/);
+  });
+});
+
+describe('sending configuration', () => {
+  it('requires a secrets key in production and both platform number settings or neither', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY/);
+    expect(() => loadConfig({ PLATFORM_WHATSAPP_PHONE_NUMBER_ID: '123456789' })).toThrow(/PLATFORM_WHATSAPP_ACCESS_TOKEN/);
+    const config = loadConfig({ PLATFORM_WHATSAPP_PHONE_NUMBER_ID: '123456789', PLATFORM_WHATSAPP_ACCESS_TOKEN: 'EAAG-test-token-0123456789' });
+    expect(config.platformCloudApi).toEqual({ phoneNumberId: '123456789', accessToken: 'EAAG-test-token-0123456789', otpTemplate: 'password_reset_code' });
+  });
+
+  it('derives the public address and dispatch settings', () => {
+    const config = loadConfig({ PORT: '4000', DISPATCH_BATCH_SIZE: '50' });
+    expect(config.publicBaseUrl).toBe('http://127.0.0.1:4000');
+    expect(config.sending.dispatch).toMatchObject({ enabled: true, batchSize: 50, maxAttempts: 8, leaseSeconds: 60 });
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://app.example.com/' }).publicBaseUrl).toBe('https://app.example.com');
   });
 });

@@ -99,6 +99,9 @@ const variables = {
     schema: z.string().regex(/^[1-9][0-9]{7,14}$/, { error: 'must be 8-15 digits with country code, no +' }).default('15550000000'),
     doc: "The platform's own WhatsApp sender for password-reset codes.",
   },
+  PLATFORM_WHATSAPP_PHONE_NUMBER_ID: { schema: z.string().regex(/^\d{5,30}$/, { error: 'must be the Cloud API phone number id (digits)' }).optional(), doc: "Cloud API phone number id of the platform's own number. With the token set, reset codes go through Meta (also in production)." },
+  PLATFORM_WHATSAPP_ACCESS_TOKEN: { schema: z.string().min(20, { error: 'must be a Cloud API access token' }).optional(), doc: "Access token for the platform's own number." },
+  PLATFORM_OTP_TEMPLATE: { schema: z.string().regex(/^[a-z0-9_]{1,60}$/).default('password_reset_code'), doc: "The platform's approved authentication template for reset codes." },
   PUBLIC_BASE_URL: {
     schema: z.url({ error: 'must be a URL' }).optional(),
     doc: 'Public address of this server (e.g. `https://app.example.com`): the webhook URL shown to admins and given to the simulator. Unset: `http://127.0.0.1:PORT`.',
@@ -154,6 +157,8 @@ export interface AppConfig {
     apiRateLimitPer15Min: number;
   };
   publicBaseUrl: string;
+  /** The platform's own Cloud API number for reset codes; null: the simulator (or none in production). */
+  platformCloudApi: { phoneNumberId: string; accessToken: string; otpTemplate: string } | null;
   /** Null outside production when no key is configured: the server keeps one in DATA_DIR. */
   secretsKey: string | null;
   providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined };
@@ -189,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (isProduction && c.SIMULATOR_ENABLED === true) rules.push('SIMULATOR_ENABLED: cannot be true when NODE_ENV is production');
   if (isProduction && c.PAYMENTS_SANDBOX === true) rules.push('PAYMENTS_SANDBOX: cannot be true when NODE_ENV is production');
   if (isProduction && !c.SECRETS_KEY) rules.push('SECRETS_KEY: required when NODE_ENV is production');
+  if (Boolean(c.PLATFORM_WHATSAPP_PHONE_NUMBER_ID) !== Boolean(c.PLATFORM_WHATSAPP_ACCESS_TOKEN)) rules.push('PLATFORM_WHATSAPP_PHONE_NUMBER_ID and PLATFORM_WHATSAPP_ACCESS_TOKEN: set both or neither');
   if (Boolean(c.RAZORPAY_KEY_ID) !== Boolean(c.RAZORPAY_KEY_SECRET)) rules.push('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET: set both or neither');
   if (rules.length > 0) throw new ConfigError(rules);
   const razorpay =
@@ -245,6 +251,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, ''),
     secretsKey: c.SECRETS_KEY ?? null,
+    platformCloudApi:
+      c.PLATFORM_WHATSAPP_PHONE_NUMBER_ID && c.PLATFORM_WHATSAPP_ACCESS_TOKEN
+        ? { phoneNumberId: c.PLATFORM_WHATSAPP_PHONE_NUMBER_ID, accessToken: c.PLATFORM_WHATSAPP_ACCESS_TOKEN, otpTemplate: c.PLATFORM_OTP_TEMPLATE }
+        : null,
     providers: {
       whatsappApiBase: c.WHATSAPP_API_BASE.replace(/\/+$/, ''),
       whatsappApiVersion: c.WHATSAPP_API_VERSION,

@@ -35,7 +35,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     const user = await buildUser(server, { creditRupees: 10 });
     const template = await approvedTemplate(user.id);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-    expect(sender).toMatchObject({ provider: 'simulator', isSandbox: true, messagesPerSecond: 80 });
+    expect(sender).toMatchObject({ provider: 'simulator', isSandbox: true, messagesPerSecond: server.config.sending.sandboxMessagesPerSecond });
     const accepted = await server.services.campaigns.accept({
       user,
       template,

@@ -231,7 +231,7 @@ describe.skipIf(postgresUnavailable)('payments without Razorpay keys', () => {
   });
 
   it('in production says plainly that online payment is not configured, and has no sandbox', async () => {
-    const server = await startTestServer({ NODE_ENV: 'production', COOKIE_SECURE: 'false', LOG_LEVEL: 'silent' });
+    const server = await startTestServer({ NODE_ENV: 'production', SECRETS_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', COOKIE_SECURE: 'false', LOG_LEVEL: 'silent' });
     try {
       const { client } = await signedInClient(server);
       expect((await client.get('/api/payments/config')).body).toMatchObject({ enabled: false, sandbox: false, checkoutUrl: null });

@@ -97,7 +97,7 @@ describe.skipIf(postgresUnavailable)('server foundation', () => {
 describe.skipIf(postgresUnavailable)('production mode', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ NODE_ENV: 'production', LOG_LEVEL: 'silent', COOKIE_SECURE: 'false' });
+    server = await startTestServer({ NODE_ENV: 'production', SECRETS_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', LOG_LEVEL: 'silent', COOKIE_SECURE: 'false' });
   });
   afterAll(async () => {
     await server?.close();

@@ -4,10 +4,13 @@
  * Later capabilities add their benches to the list below.
  */
 import { acceptanceBench } from './acceptance.bench';
+import { dispatchBench } from './dispatch.bench';
+import { publicApiBench } from './publicApi.bench';
 import { authBench } from './auth.bench';
 import { walletBench } from './wallet.bench';
 
-const benches = [authBench, walletBench, acceptanceBench];
+const only = process.env.BENCH_ONLY?.split(',');
+const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench].filter((b) => !only || only.some((name) => b.name.includes(name)));
 
 for (const bench of benches) {
   for (const kind of ['sqlite', 'postgres'] as const) {

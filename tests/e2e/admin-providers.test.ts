@@ -75,7 +75,8 @@ test.describe('admin provider configuration', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await tab.copy.click();
     await expect(tab.copy).toContainText(p.copied);
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/api\/webhooks\/whatsapp$/);
+    // A string expression: the node type-check has no DOM types for a browser-side function.
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toMatch(/\/api\/webhooks\/whatsapp$/);
     await expect(tab.copy).not.toContainText(p.copied, { timeout: PROVIDERS.copiedIndicatorMs * 3 });
   });
 

@@ -4,7 +4,7 @@ import { CustomizeMessagePage } from './pages/CustomizeMessagePage';
 import { LoginPage } from './pages/LoginPage';
 import { QuickSendPage } from './pages/QuickSendPage';
 import { approvedTemplate, PNG_PIXEL, testPhone } from './sending-support';
-import { createUser, unique } from './support';
+import { adminApi, createUser, unique } from './support';
 
 const s = messages.sending;
 const ui = messages.sendScreens;
@@ -103,16 +103,20 @@ test.describe('quick send', () => {
     await quick.resultDialog.getByRole('button', { name: ui.showReports }).click();
     await page.waitForURL('**/user/manage-reports');
 
-    // The same message to the same people within 24 hours is blocked as a duplicate.
+    // The same message to the same person within 24 hours is blocked as a duplicate, not charged.
     await quick.goto();
     await quick.template.selectOption({ label: name.replace(/_/g, ' ') });
     await quick.recipients.fill(delivered);
     await quick.headerImageInput.setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: PNG_PIXEL });
     await quick.variable('1').fill('Ravi');
     await quick.sendButton.click();
-    await expect(quick.costDialog).toContainText(s.duplicateBlocked.toLowerCase());
-    await quick.costDialog.getByRole('button', { name: 'Cancel', exact: true }).click();
-    await expect(quick.costDialog).toBeHidden();
+    await quick.confirmSend();
+    await expect(quick.resultDialog.getByRole('heading', { name: ui.campaignAccepted })).toBeVisible();
+    await expect(quick.resultDialog).toContainText(`1 ${s.duplicateBlocked} (not charged)`);
+    await expect(quick.resultDialog).toContainText('0 messages queued');
+    await expect(quick.resultDialog.getByTestId('campaign-processed')).toHaveText('0 of 0 processed (100%)');
+    await quick.resultDialog.getByRole('button', { name: 'OK', exact: true }).click();
+    await expect(quick.resultDialog).toBeHidden();
   });
 
   test('changing the language clears the template, and a send without an image for an image template is refused', async ({ page, baseURL }) => {
@@ -142,5 +146,52 @@ test.describe('quick send', () => {
     const customize = new CustomizeMessagePage(page);
     await customize.goto();
     await expect(page.getByRole('link', { name: ui.backToDashboard })).toHaveAttribute('href', '/user/dashboard');
+  });
+
+  test('the cost preview says plainly when the balance is short, and a send the server refuses is reported with the form kept', async ({
+    page,
+    baseURL,
+  }) => {
+    // One credit: enough for a few utility messages at ₹0.15, not for seven.
+    const admin = await adminApi(baseURL ?? '');
+    const username = unique('thrifty');
+    const created = await admin.post('/api/admin/users', {
+      data: { name: 'Kiran Das', email: `${username}@example.in`, username, password: 'user-pass-123', phoneNumber: testPhone(), role: 'user', creditBalance: 1 },
+    });
+    expect(created.status()).toBe(201);
+    const userId = ((await created.json()) as { user: { id: number } }).user.id;
+    const user = { username, password: 'user-pass-123' };
+    const name = unique('plain_note');
+    await approvedTemplate(baseURL ?? '', user, { name, category: 'UTILITY', bodyText: 'Your appointment is confirmed.' });
+
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+
+    const quick = new QuickSendPage(page);
+    await quick.goto();
+    await quick.template.selectOption({ label: name.replace(/_/g, ' ') });
+    await quick.recipients.fill(Array.from({ length: 7 }, () => testPhone()).join(', '));
+    await quick.sendButton.click();
+    await expect(quick.costDialog).toContainText('this send costs Rs 1.05 and your balance is Rs 1.00');
+    await expect(quick.costDialog.getByRole('link', { name: ui.topUpWallet })).toHaveAttribute('href', '/user/wallet');
+    await expect(quick.costDialog.getByRole('button', { name: ui.confirmAndSend })).toBeDisabled();
+    await quick.costDialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+
+    // One message is affordable, but the wallet is emptied before the user confirms.
+    const single = testPhone();
+    await quick.recipients.fill(single);
+    await quick.sendButton.click();
+    await expect(quick.costDialog.getByRole('button', { name: ui.confirmAndSend })).toBeEnabled();
+    const drained = await admin.post(`/api/admin/users/${userId}/credits`, { data: { amount: 1, mode: 'deduct', reason: 'e2e: empty the wallet' } });
+    expect(drained.ok()).toBe(true);
+    await admin.dispose();
+    await quick.confirmSend();
+    const failure = page.getByRole('listitem').filter({ hasText: s.sendingFailed });
+    await expect(failure).toBeVisible();
+    await expect(failure).toContainText('Insufficient balance');
+    await expect(quick.resultDialog).toBeHidden();
+    await expect(quick.recipients).toHaveValue(single);
   });
 });

@@ -37,6 +37,8 @@ export function knexConfig(database: AppConfig['database']): Knex.Config {
           connection.pragma('foreign_keys = ON');
           connection.pragma('busy_timeout = 5000');
           connection.pragma('synchronous = NORMAL');
+          // 64 MB of page cache: a million-row campaign's index inserts stay in memory.
+          connection.pragma('cache_size = -65536');
           done(null, connection);
         },
       },

@@ -1,13 +1,27 @@
 import { fillMessage, messages } from '@shared/messages';
 import { AUTH } from '@shared/constants';
 import type { TTemplateComponent } from '@shared/types';
-import type { ProviderRegistry } from '../sending/providerRegistry';
+import type { WhatsAppProvider } from '../sending/providers/types';
+import type { SenderNumber } from '../sending/senderNumbers';
 import { templateSendRequest } from '../sending/messageRequest';
 import type { SimulatorOutbox } from '../simulator/outbox';
 
 /** The simulator's id for the platform's own sender number (password-reset codes). */
 export const PLATFORM_PHONE_NUMBER_ID = 'platform';
 export const PLATFORM_OTP_TEMPLATE = 'password_reset_code';
+
+/** The platform's sandbox sender on the simulator. */
+export const PLATFORM_SIMULATOR_NUMBER: SenderNumber = {
+  id: 0,
+  userId: 0,
+  provider: 'simulator',
+  phoneNumberId: PLATFORM_PHONE_NUMBER_ID,
+  displayNumber: '',
+  label: 'Platform',
+  messagesPerSecond: 80,
+  isSandbox: true,
+  isActive: true,
+};
 
 /** The platform's authentication template as the simulator renders it. */
 export function platformAuthenticationTemplate(name: string, brandName = 'Sandesh'): TTemplateComponent[] | null {
@@ -59,26 +73,27 @@ export class SimulatorPlatformMessenger implements PlatformMessenger {
 export class ProviderPlatformMessenger implements PlatformMessenger {
   readonly available = true;
 
-  constructor(private readonly deps: { providers: ProviderRegistry; senderNumber: string; brandName: string }) {}
+  constructor(
+    private readonly deps: {
+      /** The adapter at send time: the embedded simulator's address is known only once the server listens. */
+      provider: () => WhatsAppProvider | null;
+      /** The sender: the simulator's platform id, or the platform's own Cloud API number id. */
+      phoneNumberId: string;
+      brandName: string;
+      /** Name of the approved authentication template (Meta: `password_reset_code`, or another). */
+      templateName?: string;
+    },
+  ) {}
 
   async sendAuthenticationCode(to: string, code: string): Promise<{ messageId: string }> {
-    const provider = this.deps.providers.providerFor({
-      id: 0,
-      userId: 0,
-      provider: 'simulator',
-      phoneNumberId: PLATFORM_PHONE_NUMBER_ID,
-      displayNumber: this.deps.senderNumber,
-      label: 'Platform',
-      messagesPerSecond: 80,
-      isSandbox: true,
-      isActive: true,
-    });
+    const provider = this.deps.provider();
     if (!provider) throw new Error('No WhatsApp provider is configured for platform messages');
+    const name = this.deps.templateName ?? PLATFORM_OTP_TEMPLATE;
     const result = await provider.sendTemplate(
       templateSendRequest({
-        phoneNumberId: PLATFORM_PHONE_NUMBER_ID,
+        phoneNumberId: this.deps.phoneNumberId,
         to,
-        template: { name: PLATFORM_OTP_TEMPLATE, language: 'en_US', category: 'AUTHENTICATION', components: platformAuthenticationTemplate(PLATFORM_OTP_TEMPLATE, this.deps.brandName) ?? [] },
+        template: { name, language: 'en_US', category: 'AUTHENTICATION', components: platformAuthenticationTemplate(PLATFORM_OTP_TEMPLATE, this.deps.brandName) ?? [] },
         values: { '1': code },
         headerMedia: null,
       }),

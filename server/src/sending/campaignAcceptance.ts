@@ -62,17 +62,24 @@ function canonicalVariables(variables: Record<string, string>): string {
   );
 }
 
-/** Same user, template, recipient and variable values: the Duplicate Blocked identity. */
-export function dedupeKey(userId: number, templateId: number, recipient: string, variables: Record<string, string>): string {
-  return createHash('sha256').update(`${userId}|${templateId}|${recipient}|${canonicalVariables(variables)}`).digest('hex');
-}
+/** Quick sends share one values object across every recipient: canonicalise it once. */
+const canonicalCache = new WeakMap<Record<string, string>, string>();
 
 /**
- * Accepting a send (quick, bulk, personalised, API): everything is decided before the one
- * transaction that charges the wallet (never below zero: otherwise nothing is queued), writes the
- * campaign and its message rows in large batches, and leaves them queued for the dispatcher.
- * Blocked duplicates and opted-out recipients are stored (for reports) but not charged.
+ * Same user, template, recipient and variable values: the Duplicate Blocked identity. 64 bits of
+ * SHA-256 as 16 hex characters: a quarter of the index of the full digest (a million-row campaign
+ * inserts noticeably faster), and a false match needs a 1-in-2^64 coincidence among one user's
+ * messages of one template within the window.
  */
+export function dedupeKey(userId: number, templateId: number, recipient: string, variables: Record<string, string>): string {
+  let canonical = canonicalCache.get(variables);
+  if (canonical === undefined) {
+    canonical = canonicalVariables(variables);
+    canonicalCache.set(variables, canonical);
+  }
+  return createHash('sha256').update(`${userId}|${templateId}|${recipient}|${canonical}`).digest().toString('hex', 0, 8);
+}
+
 export class CampaignAcceptance {
   private enqueue: EnqueueHook | null = null;
 
@@ -263,18 +270,38 @@ export class CampaignAcceptance {
 
   /**
    * Blocked duplicates can only come from this user's earlier campaigns of the same template in
-   * the window; when there are none (the common case for a new send) no key is looked up at all.
+   * the window. None (the common case): nothing is looked up. Fewer earlier messages than keys:
+   * their keys are read by campaign into memory. Otherwise each key is probed in the index.
    */
   private async recentKeys(userId: number, templateId: number, keys: readonly string[], since: string): Promise<Set<string>> {
     const found = new Set<string>();
-    const recent = await this.deps.db('campaigns').where({ userId, templateId }).where('createdAt', '>=', since).first('id');
-    if (!recent) return found;
+    const recent = (await this.deps.db('campaigns').where({ userId, templateId }).where('createdAt', '>=', since).select('id', 'totalRecipients')) as { id: number; totalRecipients: number }[];
+    if (recent.length === 0) return found;
+    const earlier = recent.reduce((sum, c) => sum + Number(c.totalRecipients), 0);
+    if (earlier <= keys.length * 2) {
+      const wanted = new Set(keys);
+      for (const campaign of recent) {
+        const rows = (await this.deps.db('messages')
+          .where({ campaignId: campaign.id })
+          .whereIn('status', BLOCKING_STATUSES)
+          .where('createdAt', '>=', since)
+          .select('dedupeKey')) as { dedupeKey: string }[];
+        for (const row of rows) if (wanted.has(row.dedupeKey)) found.add(row.dedupeKey);
+      }
+      return found;
+    }
     const size = this.isPostgres ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
+    const statuses = BLOCKING_STATUSES.map((s) => `'${s}'`).join(', ');
     for (let start = 0; start < keys.length; start += size) {
       const chunk = keys.slice(start, start + size);
-      const query = this.deps.db('messages').where('createdAt', '>=', since).whereIn('status', BLOCKING_STATUSES).distinct('dedupeKey');
-      const rows = (await (this.isPostgres ? query.whereRaw('dedupe_key = any(?)', [chunk]) : query.whereIn('dedupeKey', chunk))) as { dedupeKey: string }[];
-      for (const row of rows) found.add(row.dedupeKey);
+      const rows = this.isPostgres
+        ? ((await this.deps.db.raw(`select distinct dedupe_key from messages where dedupe_key = any(?) and created_at >= ? and status in (${statuses})`, [chunk, since])) as { rows: Record<string, string>[] }).rows
+        : // SQLite's planner may prefer the status index and scan; the dedupe index is the right one.
+          ((await this.deps.db.raw(
+            `select distinct dedupe_key from messages indexed by messages_dedupe_index where dedupe_key in (${chunk.map(() => '?').join(', ')}) and created_at >= ? and status in (${statuses})`,
+            [...chunk, since],
+          )) as Record<string, string>[]);
+      for (const row of rows) found.add((row.dedupeKey ?? row.dedupe_key) as string);
     }
     return found;
   }

@@ -63,7 +63,10 @@ export function toClaimed(row: Record<string, unknown>): ClaimedMessage {
   };
 }
 
+export type HoldHook = (messageIds: readonly number[], until: Date) => Promise<void>;
+
 export class MessageDispatcher {
+  private holdHook: HoldHook | null = null;
   private readonly buckets = new Map<number, TokenBucket>();
   private readonly contexts = new Map<number, CampaignContext>();
 
@@ -78,6 +81,11 @@ export class MessageDispatcher {
       mediaUrl: (path: string) => string;
     },
   ) {}
+
+  /** The PostgreSQL queue makes a job for held messages (SQLite's lanes find them in the table). */
+  setHoldHook(hook: HoldHook | null): void {
+    this.holdHook = hook;
+  }
 
   get settings(): DispatchSettings {
     return this.deps.settings;
@@ -193,8 +201,9 @@ export class MessageDispatcher {
 
   /** Messages of a paused or cancelled campaign go back to the queue, looked at again later. */
   private async hold(ids: readonly number[]): Promise<void> {
-    const later = new Date(Date.now() + 30_000).toISOString();
-    await this.deps.db('messages').whereIn('id', ids).where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: later, leaseUntil: null, attempts: this.deps.db.raw('attempts - 1') });
+    const later = new Date(Date.now() + 30_000);
+    await this.deps.db('messages').whereIn('id', ids).where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: later.toISOString(), leaseUntil: null, attempts: this.deps.db.raw('attempts - 1') });
+    await this.holdHook?.(ids, later);
   }
 
   forgetCampaign(campaignId: number): void {

@@ -434,7 +434,13 @@ export class ProviderAccountService {
     await this.reconcileNumber(trx, userId, 'channel', channel, now);
   }
 
-  private async reconcileNumber(trx: Knex.Transaction, userId: number, provider: 'cloud_api' | 'channel', wanted: WantedNumber | null, now: string): Promise<void> {
+  private async reconcileNumber(
+    trx: Knex.Transaction,
+    userId: number,
+    provider: 'cloud_api' | 'channel',
+    wanted: WantedNumber | null,
+    now: string,
+  ): Promise<void> {
     const taken =
       provider === 'cloud_api'
         ? ConflictError('number_id_taken', messages.providers.numberIdTaken, 'whatsappNumberId')

@@ -109,8 +109,6 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
 }
 
 export const DISPATCH_QUEUE = 'dispatch-messages';
-/** Message ids per job: one job is one dispatcher batch. */
-const IDS_PER_JOB = 100;
 const SWEEP_MS = 15_000;
 
 interface DispatchJob {
@@ -150,12 +148,14 @@ export class PgBossDispatchQueue implements DispatchQueue {
     this.boss.on('error', (error: Error) => deps.log.error({ err: error }, 'pg-boss error'));
   }
 
-  static jobsFor(messageIds: readonly number[], leaseSeconds: number, startAfter?: Date): PgBoss.JobInsert<DispatchJob>[] {
+  /** One job per dispatcher batch (DISPATCH_BATCH_SIZE message ids). */
+  private jobsFor(messageIds: readonly number[], startAfter?: Date): PgBoss.JobInsert<DispatchJob>[] {
+    const { leaseSeconds, batchSize } = this.deps.dispatcher.settings;
     const jobs: PgBoss.JobInsert<DispatchJob>[] = [];
-    for (let start = 0; start < messageIds.length; start += IDS_PER_JOB) {
+    for (let start = 0; start < messageIds.length; start += batchSize) {
       jobs.push({
         name: DISPATCH_QUEUE,
-        data: { messageIds: messageIds.slice(start, start + IDS_PER_JOB) },
+        data: { messageIds: messageIds.slice(start, start + batchSize) },
         expireInSeconds: leaseSeconds,
         retryLimit: 20,
         retryDelay: 5,
@@ -170,14 +170,15 @@ export class PgBossDispatchQueue implements DispatchQueue {
     await this.boss.start();
     await this.boss.createQueue(DISPATCH_QUEUE);
     this.started = true;
-    const { leaseSeconds } = this.deps.dispatcher.settings;
     this.deps.acceptance.setEnqueueHook(async (trx, ids) => {
-      await this.boss.insert(PgBossDispatchQueue.jobsFor(ids, leaseSeconds), { db: await transactionExecutor(trx) });
+      await this.boss.insert(this.jobsFor(ids), { db: await transactionExecutor(trx) });
     });
     this.deps.outcomes.setRequeueHook(async (trx, retries) => {
-      for (const retry of retries) {
-        await this.boss.insert(PgBossDispatchQueue.jobsFor([retry.id], leaseSeconds, retry.nextAttemptAt), { db: await transactionExecutor(trx) });
-      }
+      for (const retry of retries) await this.boss.insert(this.jobsFor([retry.id], retry.nextAttemptAt), { db: await transactionExecutor(trx) });
+    });
+    // Messages of a paused or cancelled campaign go back to the queue: they need a job to be seen again.
+    this.deps.dispatcher.setHoldHook(async (ids, until) => {
+      await this.boss.insert(this.jobsFor(ids, until));
     });
   }
 
@@ -187,12 +188,19 @@ export class PgBossDispatchQueue implements DispatchQueue {
     this.working = true;
     const workers = this.deps.workers ?? 4;
     for (let i = 0; i < workers; i++) {
-      await this.boss.work<DispatchJob>(DISPATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      // pg-boss rests a worker for the polling interval after every fetch, even one that found a
+      // job: that alone capped an instance at workers × IDS_PER_JOB per 0.5 s (800 messages/s),
+      // whatever the numbers' limits. A worker that just finished a job looks again at once.
+      let workerId: string | null = null;
+      workerId = await this.boss.work<DispatchJob>(DISPATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
         for (const job of jobs) await this.process(job.data.messageIds);
+        if (workerId) this.boss.notifyWorker(workerId);
       });
     }
     this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
     this.sweepTimer.unref();
+    // A restart after a crash recovers at once instead of at the first interval.
+    void this.sweep();
   }
 
   notify(): void {
@@ -219,9 +227,13 @@ export class PgBossDispatchQueue implements DispatchQueue {
    */
   private async sweep(): Promise<void> {
     try {
+      // A job an instance had fetched but not yet claimed when it died leaves its messages
+      // `queued`, out of reach of the lease check below, and pg-boss itself expires active jobs
+      // only at its maintenance (every 2 minutes). Expiring them here retries them sooner.
+      await this.boss.expire();
       const nowIso = new Date().toISOString();
       const rows = (await this.deps.db('messages').where({ status: 'sending' }).where('leaseUntil', '<', nowIso).limit(10_000).select('id')) as { id: number }[];
-      if (rows.length > 0) await this.boss.insert(PgBossDispatchQueue.jobsFor(rows.map((r) => Number(r.id)), this.deps.dispatcher.settings.leaseSeconds));
+      if (rows.length > 0) await this.boss.insert(this.jobsFor(rows.map((r) => Number(r.id))));
     } catch (error) {
       this.deps.log.warn({ err: error }, 'dispatch sweep failed');
     }
@@ -231,6 +243,7 @@ export class PgBossDispatchQueue implements DispatchQueue {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.deps.acceptance.setEnqueueHook(null);
     this.deps.outcomes.setRequeueHook(null);
+    this.deps.dispatcher.setHoldHook(null);
     if (this.started) await this.boss.stop({ graceful: true, timeout: 10_000, wait: true });
     this.started = false;
     this.working = false;

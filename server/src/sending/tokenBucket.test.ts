@@ -28,7 +28,7 @@ describe('TokenBucket', () => {
   });
 
   it('pauses after a throttling answer', () => {
-    let now = 0;
+    const now = 0;
     const bucket = new TokenBucket(10, 1, () => now);
     bucket.pause(500);
     expect(bucket.reserve()).toBe(500);

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { AppConfig } from '../config';
 import type { Logger } from '../logger';
-import { ProviderPlatformMessenger, UnavailablePlatformMessenger, type PlatformMessenger } from '../messaging/platformMessenger';
+import { PLATFORM_PHONE_NUMBER_ID, PLATFORM_SIMULATOR_NUMBER, ProviderPlatformMessenger, UnavailablePlatformMessenger, type PlatformMessenger } from '../messaging/platformMessenger';
+import { CloudApiProvider } from '../sending/providers/cloudApi';
 import { SendingEngine } from '../sending/engine';
 import { SendingService } from '../sending/service';
 import type { SimulatorOutbox } from '../simulator/outbox';
@@ -61,9 +62,19 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const providerAccounts = new ProviderAccountService({ db, secretBox: new SecretBox(loadSecretsKey(config)), audit, publicBaseUrl: config.publicBaseUrl });
   const engine = new SendingEngine({ config, db, logger, wallet, acceptance: campaigns, outbox, credentials: providerAccounts });
   // Reset codes travel the campaign path: a template send through the provider adapter.
-  const messenger: PlatformMessenger = config.simulatorEnabled
-    ? new ProviderPlatformMessenger({ providers: engine.providers, senderNumber: config.platformWhatsappNumber, brandName: config.brand.name })
-    : new UnavailablePlatformMessenger();
+  const platform = config.platformCloudApi;
+  const messenger: PlatformMessenger = platform
+    ? new ProviderPlatformMessenger({
+        provider: ((adapter) => () => adapter)(
+          new CloudApiProvider({ baseUrl: config.providers.whatsappApiBase, apiVersion: config.providers.whatsappApiVersion, accessToken: platform.accessToken }),
+        ),
+        phoneNumberId: platform.phoneNumberId,
+        brandName: config.brand.name,
+        templateName: platform.otpTemplate,
+      })
+    : config.simulatorEnabled
+      ? new ProviderPlatformMessenger({ provider: () => engine.providers.providerFor(PLATFORM_SIMULATOR_NUMBER), phoneNumberId: PLATFORM_PHONE_NUMBER_ID, brandName: config.brand.name })
+      : new UnavailablePlatformMessenger();
   const login = new LoginService({ users, throttles });
   const passwordResets = new PasswordResetService({
     db,

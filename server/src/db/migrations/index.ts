@@ -27,6 +27,7 @@ import * as createBusinessInfos from './20261121002100_create_business_infos';
 import * as createProviderSettings from './20261121002110_create_provider_settings';
 import * as widenWhatsappNumberIds from './20261121002120_widen_whatsapp_number_ids';
 import * as createApiKeys from './20261121002200_create_api_keys';
+import * as binaryCollationForDedupeKeys from './20261121002040_binary_collation_for_dedupe_keys';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -57,6 +58,7 @@ const migrations: [string, Migration][] = [
   ['20261121002110_create_provider_settings', createProviderSettings],
   ['20261121002120_widen_whatsapp_number_ids', widenWhatsappNumberIds],
   ['20261121002200_create_api_keys', createApiKeys],
+  ['20261121002040_binary_collation_for_dedupe_keys', binaryCollationForDedupeKeys],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

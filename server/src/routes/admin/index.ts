@@ -72,7 +72,10 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
     const info = await services.providerAccounts.getBusinessInfo(id);
     const body: TAdminUserDetails = {
       success: true,
-      user: { ...presentAdminUser(user, info ? presentBusinessInfoSummary(info) : null), businessInfo: info ? presentBusinessInfo(info) : null },
+      user: {
+        ...presentAdminUser(user, info ? presentBusinessInfoSummary(info) : null),
+        businessInfo: info ? presentBusinessInfo(info) : null,
+      },
     };
     ctx.body = body;
   });
@@ -83,7 +86,8 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
     const input = validate(ZUpdateUserRequest, ctx.request.body);
     const updated = await services.users.updateByAdmin(id, input, { userId: admin.id, ip: ctx.ip });
     const summary = await services.providerAccounts.summaryFor(id);
-    ctx.body = { success: true, message: messages.adminUser.updated, user: presentAdminUser(updated, summary ? presentBusinessInfoSummary(summary) : null) };
+    const user = presentAdminUser(updated, summary ? presentBusinessInfoSummary(summary) : null);
+    ctx.body = { success: true, message: messages.adminUser.updated, user };
   });
 
   router.post('/users/:id/change-password', async (ctx) => {

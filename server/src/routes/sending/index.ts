@@ -6,7 +6,7 @@ import { fillMessage, messages } from '@shared/messages';
 import { ZIdParam } from '@shared/schemas/common';
 import { ZApiSendBatchRequest, ZApiSendRequest, ZCostPreviewRequest, ZCustomSendRequest, ZQuickSendRequest } from '@shared/schemas/sending';
 import { ValidationError } from '../../errors';
-import { apiKeyAuth, assertKeyOwner, type ApiKeyState } from '../../middleware/apiKey';
+import { apiKeyAuth, assertKeyOwner, type ApiKeyStateExtra } from '../../middleware/apiKey';
 import { requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { importRecipients } from '../../sending/recipientsImport';
@@ -116,20 +116,18 @@ export function sendingRoutes(services: Services): Router<AppState> {
   });
 
   // The public API: an API key instead of a session (DECISIONS.md), answered in its own shape.
-  const keyed = apiKeyAuth({ apiKeys: services.apiKeys, apiRateLimit: services.apiRateLimit }) as unknown as Middleware<AppState>;
-  router.post('/api/send', keyed, async (ctx) => {
-    const state = ctx as unknown as { state: ApiKeyState };
+  const keyed = apiKeyAuth({ apiKeys: services.apiKeys, apiRateLimit: services.apiRateLimit });
+  router.post<ApiKeyStateExtra>('/api/send', keyed, async (ctx) => {
     const input = validate(ZApiSendRequest, ctx.request.body);
-    assertKeyOwner(state, input.username);
-    const result = await sending.apiSend(state.state.apiUser, input);
+    assertKeyOwner(ctx, input.username);
+    const result = await sending.apiSend(ctx.state.apiUser, input);
     ctx.body = { success: true, message_id: result.messageId, message: messages.publicApi.sent, campaign_id: result.campaignId, status: result.status };
   });
 
-  router.post('/api/send/batch', keyed, async (ctx) => {
-    const state = ctx as unknown as { state: ApiKeyState };
+  router.post<ApiKeyStateExtra>('/api/send/batch', keyed, async (ctx) => {
     const input = validate(ZApiSendBatchRequest, ctx.request.body);
-    assertKeyOwner(state, input.username);
-    const data = await sending.apiSendBatch(state.state.apiUser, input);
+    assertKeyOwner(ctx, input.username);
+    const data = await sending.apiSendBatch(ctx.state.apiUser, input);
     ctx.body = { success: true, message: fillMessage(messages.publicApi.batchAccepted, { count: data.accepted.toLocaleString('en-IN') }), data };
   });
 

@@ -292,6 +292,7 @@ describe('prices and cost', () => {
     expect(estimateCost(100000, 0.8)).toBe(80000);
     expect(formatCost(80000)).toBe('₹80,000.00');
     expect(formatCost(123456.5)).toBe('₹1,23,456.50');
+    expect(formatCost(-0.05)).toBe('−₹0.05');
     expect(formatPrice(0.8)).toBe('₹0.80');
     expect(formatPrice(0.1234)).toBe('₹0.1234');
   });

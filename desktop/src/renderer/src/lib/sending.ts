@@ -454,7 +454,8 @@ export function estimateCost(count: number, pricePerMessage: number): number {
 
 /** Rupees with Indian grouping and 2 decimals (spec §9: cost shown to 2 decimals). */
 export function formatCost(rupees: number): string {
-  return `₹${formatIndianNumber(rupees, 2)}`;
+  const text = `₹${formatIndianNumber(Math.abs(rupees), 2)}`;
+  return rupees < 0 && text !== '₹0.00' ? `−${text}` : text;
 }
 
 /** A per-message price keeps its 4th decimal when it has one ("₹0.1234"), else shows 2. */

@@ -28,13 +28,24 @@ import { Spinner } from '../ui/spinner';
 import { useProviderSettings, useSaveProviderSettings } from './useProviders';
 
 const p = messages.providers;
+const API_KEY_HINT = `Leave empty to keep the stored key; a new one replaces it (${PROVIDERS.apiKeyMin} to ${PROVIDERS.apiKeyMax} characters). Hold the eye to see what you typed.`;
 
 /**
  * Shows the typed key only while the button is held, and only after PROVIDERS.revealHoldMs
  * (spec 001): a glance over the shoulder during a click reveals nothing. Space or Enter held
  * down does the same from the keyboard.
  */
-function HoldToRevealButton({ controls, revealed, onRevealChange, disabled }: { controls: string; revealed: boolean; onRevealChange: (revealed: boolean) => void; disabled: boolean }) {
+function HoldToRevealButton({
+  controls,
+  revealed,
+  onRevealChange,
+  disabled,
+}: {
+  controls: string;
+  revealed: boolean;
+  onRevealChange: (revealed: boolean) => void;
+  disabled: boolean;
+}) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -226,7 +237,7 @@ function ProviderSettingsFormCard({
             id="provider-api-key"
             label="API Key"
             error={errorFor('apiKey')}
-            hint={`${settings.apiKeySet ? 'A key is stored and never shown. ' : ''}Leave empty to keep the stored key; a new one replaces it (${PROVIDERS.apiKeyMin} to ${PROVIDERS.apiKeyMax} characters). Hold the eye to see what you typed.`}
+            hint={`${settings.apiKeySet ? 'A key is stored and never shown. ' : ''}${API_KEY_HINT}`}
           >
             <div className="relative">
               <Input

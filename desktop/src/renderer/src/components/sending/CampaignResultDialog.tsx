@@ -139,7 +139,8 @@ export function CampaignResultDialog({
           <>
             <ul className="flex flex-col gap-1" aria-label="What the server accepted">
               <Extra>
-                <span className="font-medium tabular-nums">{formatIndianNumber(outcome.accepted.accepted)}</span> messages queued, costing{' '}
+                <span className="font-medium tabular-nums">{formatIndianNumber(outcome.accepted.accepted)}</span>{' '}
+                {outcome.accepted.accepted === 1 ? 'message' : 'messages'} queued, costing{' '}
                 <span className="font-medium">{formatCost(outcome.accepted.totalCost)}</span>
               </Extra>
               {outcome.accepted.duplicates > 0 ? (

@@ -119,8 +119,7 @@ export function CostPreviewDialog({
 
         {insufficient && preview ? (
           <Alert tone="error">
-            <p className="font-medium">{ui.insufficientTitle}</p>
-            <p className="mt-1">
+            <p className="font-medium">
               {fillMessage(messages.sending.insufficientBalance, {
                 cost: formatIndianNumber(preview.totalCost, 2),
                 balance: formatIndianNumber(preview.balance, 2),

@@ -170,7 +170,11 @@ export function QuickSendPage() {
       toast.error(count === 0 && recipients.invalid.length > 0 ? s.noValidRecipients : s.missingFields);
       return;
     }
-    if (!details.isSuccess) return;
+    if (!details.isSuccess) {
+      // The variables are not known yet (still loading, or the load failed and says so).
+      if (details.isError) toast.error(errorText(details.error, s.templatesLoadFailed));
+      return;
+    }
     if (needsImage && !image) {
       setShowMissing(true);
       toast.error(s.imageRequired);

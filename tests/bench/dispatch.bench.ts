@@ -1,0 +1,80 @@
+import { buildUser } from '../../server/test/factories';
+import { startTestServer } from '../../server/test/server';
+import { signWebhookBody } from '../../server/src/sending/providers/webhooks';
+import { approvedBenchTemplate, withPeakRss } from './support';
+
+const LIMIT = 1000;
+const MESSAGES = 20_000;
+
+/**
+ * End to end: a campaign dispatched to the simulator with its limit at 1,000 messages/s, counted
+ * until every message has been sent and its status webhooks applied (delivered or read).
+ */
+export const dispatchBench = {
+  name: 'dispatch and webhooks',
+  async run(): Promise<void> {
+    const server = await startTestServer({ SANDBOX_MESSAGES_PER_SECOND: String(LIMIT), SIMULATOR_SENT_MS: '20', SIMULATOR_DELIVERED_MS: '100', SIMULATOR_READ_MS: '300' });
+    try {
+      const user = await buildUser(server, { creditRupees: 1_000_000 });
+      const template = await approvedBenchTemplate(server, user, 'bench_dispatch');
+      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      const recipients = Array.from({ length: MESSAGES }, (_, i) => ({ to: `91${7_000_000_000 + i}`, variables: { '1': 'Ravi', '2': String(i) } }));
+      const { result, peakMb } = await withPeakRss(async () => {
+        const started = performance.now();
+        const campaign = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'bench dispatch', source: 'bulk', recipients, invalidCount: 0, inSendDuplicates: 0 });
+        server.services.engine.notifyAccepted();
+        let sentAt = 0;
+        for (;;) {
+          const rows = (await server.db('messages').where({ campaignId: campaign.campaignId }).groupBy('status').select('status').count({ n: '*' })) as { status: string; n: number | string }[];
+          const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+          const pending = (by.queued ?? 0) + (by.sending ?? 0);
+          if (!sentAt && pending === 0) sentAt = performance.now();
+          if (pending === 0 && (by.sent ?? 0) === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return { sendSeconds: (sentAt - started) / 1000, totalSeconds: (performance.now() - started) / 1000 };
+      });
+      console.log(`  dispatch ${MESSAGES.toLocaleString('en-IN')} to the simulator (limit ${LIMIT}/s): sent in ${result.sendSeconds.toFixed(2)} s = ${Math.round(MESSAGES / result.sendSeconds)}/s (${((MESSAGES / result.sendSeconds / LIMIT) * 100).toFixed(1)}% of the limit)`);
+      console.log(`  ...with every status webhook applied: ${result.totalSeconds.toFixed(2)} s = ${Math.round(MESSAGES / result.totalSeconds)}/s, peak RSS ${peakMb} MB`);
+
+      // Webhook ingest alone: signed POSTs of 100 statuses each for messages the provider took.
+      const EVENTS = 30_000;
+      const now = new Date().toISOString();
+      const [campaign] = (await server.db('campaigns').where({ userId: user.id }).limit(1).select('id')) as { id: number }[];
+      const rows = Array.from({ length: EVENTS }, (_, i) => ({
+        campaignId: campaign!.id, userId: user.id, recipient: `91${8_000_000_000 + i}`, status: 'sent', priceUnits: 0, dedupeKey: `bench${i}`.padEnd(64, '0'),
+        providerMessageId: `wamid.bench.${i}`, attempts: 1, refunded: false, createdAt: now, updatedAt: now, sentAt: now,
+      }));
+      for (let i = 0; i < rows.length; i += 500) await server.db('messages').insert(rows.slice(i, i + 500));
+      const secret = server.config.simulator.appSecret;
+      const bodies: string[] = [];
+      const ts = String(Math.floor(Date.now() / 1000));
+      for (let i = 0; i < EVENTS; i += 100) {
+        const statuses = Array.from({ length: 100 }, (_, j) => ({ id: `wamid.bench.${i + j}`, status: 'delivered', timestamp: ts, recipient_id: `91${8_000_000_000 + i + j}` }));
+        bodies.push(JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'WABA', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '1555', phone_number_id: sender.phoneNumberId }, statuses } }] }] }));
+      }
+      const started = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < bodies.length) {
+            const body = bodies[next++] as string;
+            const res = await fetch(`${server.url}/api/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(body, secret) }, body });
+            if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+          }
+        }),
+      );
+      const acked = (performance.now() - started) / 1000;
+      await server.services.engine.ingest.drain();
+      for (;;) {
+        const left = (await server.db('messages').where('providerMessageId', 'like', 'wamid.bench.%').where({ status: 'sent' }).count({ n: '*' })) as { n: number | string }[];
+        if (Number(left[0]?.n) === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const applied = (performance.now() - started) / 1000;
+      console.log(`  webhook ingest ${EVENTS.toLocaleString('en-IN')} events (100 per POST, 8 at once): acknowledged ${Math.round(EVENTS / acked)}/s, applied ${Math.round(EVENTS / applied)}/s`);
+    } finally {
+      await server.close();
+    }
+  },
+};
