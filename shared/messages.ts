@@ -332,6 +332,54 @@ export const messages = {
     greetingEvening: 'Good evening',
   },
 
+  /**
+   * The Manage Reports screen, its campaigns view and the dashboards' figures (spec 002 "Manage
+   * Reports", §4 Reports, §8 Reports). Texts the server's exports share (status labels, empty
+   * cells, export failures) are in `reports`.
+   */
+  reportsScreen: {
+    // Quoted by spec 002.
+    title: 'Manage Reports',
+    refresh: 'Refresh',
+    exportCsv: 'Export CSV',
+    exportExcel: 'Export Excel',
+    clearAll: 'Clear All',
+    pageOf: 'Page {page} of {pages}',
+    loadFailed: 'Failed to load reports: {error}',
+    loadFailedNetwork: 'Failed to load reports - Network error',
+    // 'Failed to export reports', 'Empty file received' and the cells' words are in `reports`.
+    // The product's own words for what the spec leaves open.
+    exported: 'Report downloaded: {file}',
+    noMessages: 'No messages yet',
+    noMessagesBody: 'Messages you send appear here with their delivery and read status.',
+    noMatches: 'No messages match these filters',
+    removeFilter: 'Remove filter {label}',
+    campaignsLoadFailed: 'Failed to load campaigns',
+    noCampaigns: 'No campaigns yet',
+    noCampaignsBody: 'Campaigns you send from Quick Send, Customize Message or the API appear here with their progress.',
+    noCampaignsMatch: 'No campaigns with this status',
+    timelineLoadFailed: 'The activity chart could not be loaded',
+    timelineEmpty: 'No messages in the last {days} days',
+    pauseTitle: 'Pause this campaign?',
+    pauseBody: 'Messages not yet sent wait until you resume the campaign. Messages already sent are not affected.',
+    pauseFailed: 'Failed to pause campaign',
+    paused: 'Campaign paused',
+    resumeTitle: 'Resume this campaign?',
+    resumeBody: 'The messages not yet sent go out again from where the campaign stopped.',
+    resumeFailed: 'Failed to resume campaign',
+    resumed: 'Campaign resumed',
+    cancelTitle: 'Cancel this campaign?',
+    cancelBody: 'Messages not yet sent will not be sent, and their cost is refunded to your wallet. This cannot be undone.',
+    cancelFailed: 'Failed to cancel campaign',
+    cancelled: 'Campaign cancelled',
+    resendTitle: 'Resend to failed recipients',
+    resendBody: 'The messages that failed go out again as a new campaign, charged at your current price.',
+    resendPreviewFailed: 'The cost of resending could not be checked',
+    resendFailed: 'Failed to resend failed messages',
+    resendAccepted: '{count} failed messages queued again',
+    overviewUnavailable: 'Your messaging figures are not available right now.',
+  },
+
   /** The Quick Send and Customize Message screens (spec 002 §2); their errors are in `sending`. */
   sendScreens: {
     // Quoted by spec 002 §2.
@@ -428,6 +476,20 @@ export const messages = {
     duplicateBlocked: 'Duplicate Blocked',
   },
 
+  /** Campaign control (pause, resume, cancel, resend to failed); the product's own words. */
+  campaigns: {
+    paused: 'Campaign paused. Messages already on their way will still arrive.',
+    resumed: 'Campaign resumed.',
+    cancelled: 'Campaign cancelled. Messages not yet sent will not go out, and their cost is refunded to your wallet.',
+    cannotPause: 'Only a running campaign can be paused.',
+    cannotResume: 'Only a paused campaign can be resumed.',
+    cannotCancel: 'Only a running or paused campaign can be cancelled.',
+    cancelledBeforeSending: 'Cancelled before sending',
+    nothingToResend: 'This campaign has no failed messages to send again.',
+    resendName: 'Resend: {name}',
+    resendAccepted: 'Resend accepted: {count} messages queued for delivery.',
+  },
+
   webhooks: {
     invalidSignature: 'Invalid webhook signature',
     verificationFailed: 'Webhook verification failed',
@@ -466,6 +528,24 @@ export const messages = {
     recipientHint: 'Include the country code and enter it without the + symbol',
     noApprovedTemplates: 'No approved templates yet. Create a template and have it approved to test the API.',
     templateInfoFailed: 'Could not load the parameters of this template',
+  },
+
+  /** The reports API and its exports (spec 002 §4 Reports, §8 Reports); the screen's words are in `reportsScreen`. */
+  reports: {
+    loadFailed: 'Failed to load reports',
+    exportFailed: 'Failed to export reports',
+    emptyFile: 'Empty file received',
+    recipientDigits: 'Recipient number can contain only digits, with an optional leading +',
+    dateInvalid: 'Please choose a real date, like 2025-01-31',
+    dateRangeInvalid: 'From Date must be on or before To Date',
+    // Table and export headings and cells (spec 002 Manage Reports and §4 Reports).
+    columns: { template: 'Template', recipient: 'Recipient', status: 'Status', deliveredAt: 'Delivered At', readAt: 'Read At', error: 'Error' },
+    statuses: { sent: 'SENT', delivered: 'DELIVERED', read: 'READ', failed: 'FAILED', duplicate: 'Duplicate Blocked', pending: 'PENDING' },
+    notDelivered: 'Not delivered',
+    notRead: 'Not read',
+    noError: 'Success',
+    sheetName: 'WhatsApp Reports',
+    sheetNameContinued: 'WhatsApp Reports {number}',
   },
 
   server: {

@@ -40,6 +40,11 @@ export interface TAdminStats {
   configuredUsers: number;
   /** Sum of every wallet, rupees to 2 decimals. */
   totalCredits: number;
+  /** Billable messages accepted today and this calendar month (India Standard Time), all users, less cancelled ones. */
+  messagesToday: number;
+  messagesThisMonth: number;
+  /** Campaign charges less refunds this month, all users, rupees. */
+  spendThisMonth: number;
 }
 
 export interface TErrorResponse {

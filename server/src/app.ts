@@ -23,6 +23,8 @@ import { templateRoutes } from './routes/templates';
 import { systemRoutes } from './routes/system';
 import { mediaRoutes } from './routes/media';
 import { sendingRoutes } from './routes/sending';
+import { campaignRoutes } from './routes/campaigns';
+import { reportRoutes } from './routes/reports';
 import { webhookRoutes } from './routes/webhooks';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './services';
@@ -120,6 +122,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     creditRoutes(services),
     apiKeyRoutes(services),
     sendingRoutes(services),
+    campaignRoutes(services),
+    reportRoutes(services),
     webhookRoutes(services, config, deps.db),
     mediaRoutes(config.dataDir),
   ];

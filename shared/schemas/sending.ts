@@ -91,6 +91,8 @@ export interface TCostPreview {
   balance: number;
   balanceAfter: number;
   sufficient: boolean;
+  /** Opted-out recipients: not sent, not charged (given where the recipients are known exactly). */
+  suppressed?: number;
 }
 
 /** GET /api/whatsapp/numbers: `data` is a list of these. */
@@ -131,6 +133,8 @@ export interface TCampaign {
   billable: number;
   invalid: number;
   counts: TCampaignCounts;
+  /** Messages a cancel stopped before sending (counted in `counts.failed`, refunded); the server always sets it. */
+  cancelled?: number;
   /** Messages that reached a final state (sent counts as final for progress: the provider took it). */
   processed: number;
   pricePerMessage: number;

@@ -335,6 +335,35 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
       }
     });
 
+    it("checks a business's own webhooks with its app secret, and applies template review outcomes", async () => {
+      const { client: admin } = await signedInClient(server, { role: 'admin' });
+      const { user } = await signedInClient(server);
+      const template = await approvedTemplate(user);
+      const numberId = String(Date.now()).slice(-12);
+      const saved = await admin.put(`/api/admin/users/${user.id}/business-info`, {
+        businessName: 'Asha Stores',
+        whatsappNumber: '+91 98000 12345',
+        whatsappNumberId: numberId,
+        wabaId: `waba${numberId}`,
+        accessToken: 'EAAG-access-token-for-tests-0123456789',
+        appSecret: 'business-app-secret-123',
+        isActive: true,
+      });
+      expect(saved.status).toBe(200);
+      // Signed with the simulator's secret: not this business's webhook.
+      expect((await post(envelope(numberId, { statuses: [] }))).status).toBe(401);
+      expect((await post(envelope(numberId, { statuses: [] }), 'business-app-secret-123')).status).toBe(200);
+
+      const review = {
+        object: 'whatsapp_business_account',
+        entry: [{ id: `waba${numberId}`, time: 1, changes: [{ field: 'message_template_status_update', value: { event: 'REJECTED', message_template_id: 1, message_template_name: template.name, message_template_language: 'en_US', reason: 'INCORRECT_CATEGORY' } }] }],
+      };
+      expect((await post(review)).status).toBe(401);
+      expect((await post(review, 'business-app-secret-123')).status).toBe(200);
+      const row = (await server.db('templates').where({ id: template.id }).first('status', 'rejectionReason')) as { status: string; rejectionReason: string };
+      expect(row).toEqual({ status: 'REJECTED', rejectionReason: 'INCORRECT_CATEGORY' });
+    });
+
     it('suppresses recipients who reply STOP or opt out, and does not charge them', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
       const template = await approvedTemplate(user);

@@ -118,25 +118,7 @@ export class CampaignAcceptance {
 
     const recipients = input.recipients;
     const count = recipients.length;
-    const keys = recipients.map((r) => dedupeKey(user.id, template.id, r.to, r.variables));
-    const windowStart = new Date(now.getTime() - this.deps.duplicateWindowHours * 3_600_000).toISOString();
-    const blocked = await this.recentKeys(user.id, template.id, keys, windowStart);
-    const suppressed = await this.suppressedRecipients(user.id, recipients);
-
-    // 0 queued, 1 duplicate, 2 suppressed: one byte per recipient instead of a row object.
-    const statusCodes = new Uint8Array(count);
-    let billable = 0;
-    let duplicates = 0;
-    let suppressedCount = 0;
-    for (let i = 0; i < count; i++) {
-      if (blocked.has(keys[i] as string)) {
-        statusCodes[i] = 1;
-        duplicates++;
-      } else if (suppressed.has((recipients[i] as RecipientRow).to)) {
-        statusCodes[i] = 2;
-        suppressedCount++;
-      } else billable++;
-    }
+    const { keys, statusCodes, billable, duplicates, suppressed: suppressedCount } = await this.classify(user.id, template.id, recipients, now);
     const totalCostUnits = billable * priceUnits;
     if (totalCostUnits > 0) {
       const balance = await this.deps.wallet.balance(user.id);
@@ -202,6 +184,43 @@ export class CampaignAcceptance {
   }
 
   /**
+   * What acceptance would set aside now for these recipients of this template, for a cost preview
+   * where the recipients and their values are known (resend to failed): Duplicate Blocked and opted out.
+   */
+  async screen(userId: number, templateId: number, recipients: readonly RecipientRow[]): Promise<{ billable: number; duplicates: number; suppressed: number }> {
+    const { billable, duplicates, suppressed } = await this.classify(userId, templateId, recipients, this.now());
+    return { billable, duplicates, suppressed };
+  }
+
+  /** Each recipient's fate: 0 queued, 1 duplicate, 2 suppressed (one byte each instead of a row object). */
+  private async classify(
+    userId: number,
+    templateId: number,
+    recipients: readonly RecipientRow[],
+    now: Date,
+  ): Promise<{ keys: string[]; statusCodes: Uint8Array; billable: number; duplicates: number; suppressed: number }> {
+    const count = recipients.length;
+    const keys = recipients.map((r) => dedupeKey(userId, templateId, r.to, r.variables));
+    const windowStart = new Date(now.getTime() - this.deps.duplicateWindowHours * 3_600_000).toISOString();
+    const blocked = await this.recentKeys(userId, templateId, keys, windowStart);
+    const suppressed = await this.suppressedRecipients(userId, recipients);
+    const statusCodes = new Uint8Array(count);
+    let billable = 0;
+    let duplicates = 0;
+    let suppressedCount = 0;
+    for (let i = 0; i < count; i++) {
+      if (blocked.has(keys[i] as string)) {
+        statusCodes[i] = 1;
+        duplicates++;
+      } else if (suppressed.has((recipients[i] as RecipientRow).to)) {
+        statusCodes[i] = 2;
+        suppressedCount++;
+      } else billable++;
+    }
+    return { keys, statusCodes, billable, duplicates, suppressed: suppressedCount };
+  }
+
+  /**
    * Message rows go in through the driver itself: one prepared statement reused per row on SQLite
    * (knex would compile a query per chunk), one unnest() statement per 5,000 rows on PostgreSQL.
    */
@@ -229,7 +248,7 @@ export class CampaignAcceptance {
       return;
     }
 
-    const pgClient = connection as { query(text: string, values: unknown[]): Promise<{ rows: { id: number | string; status: string }[] }> };
+    const pgClient = connection as { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
     for (let start = 0; start < recipients.length; start += PG_INSERT_CHUNK) {
       const end = Math.min(recipients.length, start + PG_INSERT_CHUNK);
       const to: string[] = [];
@@ -252,19 +271,20 @@ export class CampaignAcceptance {
         errorMessages.push(errorOf(code));
         nextAttempts.push(code === 0 ? nowIso : null);
       }
-      const { rows } = await pgClient.query(
-        `insert into messages (campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message,
+      // Only the queued rows' ids come back (as one array), and only when a queue wants them.
+      const insert = `insert into messages (campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message,
            attempts, next_attempt_at, refunded, created_at, updated_at)
          select $1, $2, t.recipient, t.status, t.price, t.variables, t.dedupe, t.error_code, t.error_message, 0, t.next_attempt, false, $3, $3
            from unnest($4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
-             as t(recipient, status, price, variables, dedupe, error_code, error_message, next_attempt)
-         returning id, status`,
-        [campaignId, userId, nowIso, to, statuses, prices, variables, dedupe, errorCodes, errorMessages, nextAttempts],
-      );
-      if (this.enqueue) {
-        const queued = rows.filter((row) => row.status === 'queued').map((row) => Number(row.id));
-        if (queued.length > 0) await this.enqueue(trx, queued);
+             as t(recipient, status, price, variables, dedupe, error_code, error_message, next_attempt)`;
+      const values = [campaignId, userId, nowIso, to, statuses, prices, variables, dedupe, errorCodes, errorMessages, nextAttempts];
+      if (!this.enqueue) {
+        await pgClient.query(insert, values);
+        continue;
       }
+      const { rows } = await pgClient.query(`with inserted as (${insert} returning id, status) select array_agg(id) as ids from inserted where status = 'queued'`, values);
+      const ids = ((rows[0] as { ids?: (number | string)[] | null } | undefined)?.ids ?? []).map(Number);
+      if (ids.length > 0) await this.enqueue(trx, ids);
     }
   }
 

@@ -46,6 +46,10 @@ export const NO_PROVIDER_CODE = -4;
 
 const CONTEXT_TTL_MS = 5_000;
 const MAX_BACKOFF_MS = 60_000;
+/** Held messages of a campaign in no known state look again after this. */
+const HOLD_MS = 30_000;
+/** A paused campaign's held messages wait this long; resuming makes them due at once. */
+const PAUSED_HOLD_MS = 5 * 60_000;
 
 export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempt - 1));
@@ -69,6 +73,8 @@ export class MessageDispatcher {
   private holdHook: HoldHook | null = null;
   private readonly buckets = new Map<number, TokenBucket>();
   private readonly contexts = new Map<number, CampaignContext>();
+  /** Loads in flight, so concurrent sends of one campaign share one query when the cache lapses. */
+  private readonly loading = new Map<number, Promise<CampaignContext | null>>();
 
   constructor(
     private readonly deps: {
@@ -103,6 +109,29 @@ export class MessageDispatcher {
   private async context(campaignId: number): Promise<CampaignContext | null> {
     const hit = this.contexts.get(campaignId);
     if (hit && Date.now() - hit.loadedAt < CONTEXT_TTL_MS) return hit;
+    const inFlight = this.loading.get(campaignId);
+    if (inFlight) return inFlight;
+    const pending: Promise<CampaignContext | null> = this.loadContext(campaignId).then(
+      (context) => {
+        // A load that forgetCampaign() overtook may have read the state from before the change.
+        if (this.loading.get(campaignId) !== pending) return context;
+        this.loading.delete(campaignId);
+        if (context) {
+          this.contexts.set(campaignId, context);
+          if (this.contexts.size > 5_000) this.contexts.delete(this.contexts.keys().next().value as number);
+        }
+        return context;
+      },
+      (error: unknown) => {
+        if (this.loading.get(campaignId) === pending) this.loading.delete(campaignId);
+        throw error;
+      },
+    );
+    this.loading.set(campaignId, pending);
+    return pending;
+  }
+
+  private async loadContext(campaignId: number): Promise<CampaignContext | null> {
     const row = (await this.deps.db('campaigns as c')
       .join('whatsapp_numbers as n', 'n.id', 'c.senderNumberId')
       .leftJoin('templates as t', 't.id', 'c.templateId')
@@ -145,9 +174,11 @@ export class MessageDispatcher {
       headerMedia: row.headerMediaPath ? { type: row.headerMediaType as HeaderMedia['type'], link: this.deps.mediaUrl(String(row.headerMediaPath)) } : null,
       loadedAt: Date.now(),
     };
-    this.contexts.set(campaignId, context);
-    if (this.contexts.size > 5_000) this.contexts.delete(this.contexts.keys().next().value as number);
     return context;
+  }
+
+  private async stillRunning(campaignId: number): Promise<boolean> {
+    return (await this.context(campaignId))?.status === 'running';
   }
 
   /** Sends one claimed batch and records every result; never throws for a provider's answer. */
@@ -155,7 +186,7 @@ export class MessageDispatcher {
     const sent: SendSuccess[] = [];
     const retry: SendRetry[] = [];
     const failed: SendFailure[] = [];
-    const held: number[] = [];
+    const held: ClaimedMessage[] = [];
     const contexts = new Map<number, CampaignContext | null>();
     for (const message of claimed) if (!contexts.has(message.campaignId)) contexts.set(message.campaignId, await this.context(message.campaignId));
     await this.deps.providers.prepare([...contexts.values()].flatMap((c) => (c ? [c.number] : [])));
@@ -163,7 +194,7 @@ export class MessageDispatcher {
     const work = claimed.map((message) => async () => {
       const context = contexts.get(message.campaignId) ?? null;
       if (!context || context.status !== 'running') {
-        held.push(message.id);
+        held.push(message);
         return;
       }
       if (!context.template) {
@@ -175,8 +206,18 @@ export class MessageDispatcher {
         failed.push({ id: message.id, code: NO_PROVIDER_CODE, title: 'No WhatsApp provider can send for this number' });
         return;
       }
+      // A batch can outlast a pause or cancel by seconds at a slow number: each send looks again
+      // (cached for a few seconds), before waiting for its slot and after.
+      if (!(await this.stillRunning(message.campaignId))) {
+        held.push(message);
+        return;
+      }
       const bucket = this.bucketFor(context.number);
       await bucket.take();
+      if (!(await this.stillRunning(message.campaignId))) {
+        held.push(message);
+        return;
+      }
       const values = message.variables ? (JSON.parse(message.variables) as Record<string, string>) : {};
       const result = await provider.sendTemplate(
         templateSendRequest({ phoneNumberId: context.number.phoneNumberId, to: message.recipient, template: context.template, values, headerMedia: context.headerMedia }),
@@ -199,15 +240,44 @@ export class MessageDispatcher {
     return { sent: sent.length, retried: retry.length, failed: failed.length, held: held.length };
   }
 
-  /** Messages of a paused or cancelled campaign go back to the queue, looked at again later. */
-  private async hold(ids: readonly number[]): Promise<void> {
-    const later = new Date(Date.now() + 30_000);
-    await this.deps.db('messages').whereIn('id', ids).where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: later.toISOString(), leaseUntil: null, attempts: this.deps.db.raw('attempts - 1') });
-    await this.holdHook?.(ids, later);
+  /**
+   * Claimed messages of a campaign that is not running, by its state now: a cancelled campaign's
+   * are failed and refunded (the cancel saw them `sending` and left them to us), a paused one's
+   * wait for the resume, one resumed meanwhile goes out at once, anything else is looked at later.
+   */
+  private async hold(messages: readonly ClaimedMessage[]): Promise<void> {
+    const campaignIds = [...new Set(messages.map((m) => m.campaignId))];
+    const rows = (await this.deps.db('campaigns').whereIn('id', campaignIds).select('id', 'status')) as { id: number; status: string }[];
+    const statusOf = new Map(rows.map((row) => [Number(row.id), String(row.status)]));
+    const cancelled = new Map<number, number[]>();
+    const byDelay = new Map<number, number[]>();
+    for (const message of messages) {
+      const status = statusOf.get(message.campaignId);
+      if (status === 'cancelled') {
+        cancelled.set(message.campaignId, [...(cancelled.get(message.campaignId) ?? []), message.id]);
+        continue;
+      }
+      // Resumed since this instance cached it (on another instance): the next claim reads it afresh.
+      if (status === 'running') this.forgetCampaign(message.campaignId);
+      const delay = status === 'running' ? 0 : status === 'paused' ? PAUSED_HOLD_MS : HOLD_MS;
+      byDelay.set(delay, [...(byDelay.get(delay) ?? []), message.id]);
+    }
+    if (cancelled.size > 0) {
+      await this.deps.db.transaction(async (trx) => {
+        for (const [campaignId, ids] of cancelled) await this.deps.outcomes.failCancelled(trx, campaignId, 'sending', ids);
+      });
+    }
+    for (const [delay, ids] of byDelay) {
+      const until = new Date(Date.now() + delay);
+      await this.deps.db('messages').whereIn('id', ids).where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: until.toISOString(), leaseUntil: null, attempts: this.deps.db.raw('attempts - 1') });
+      await this.holdHook?.(ids, until);
+    }
   }
 
+  /** A campaign's state changed (pause, resume, cancel): the next send of it reads it again. */
   forgetCampaign(campaignId: number): void {
     this.contexts.delete(campaignId);
+    this.loading.delete(campaignId);
   }
 }
 

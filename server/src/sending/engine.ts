@@ -120,6 +120,12 @@ export class SendingEngine {
     this.queue.notify();
   }
 
+  /** A resumed campaign's queued messages are due now (SQLite: their next attempt; PostgreSQL: new jobs). */
+  async requeueCampaign(campaignId: number): Promise<number> {
+    this.dispatcher.forgetCampaign(campaignId);
+    return this.queue.requeueCampaign(campaignId);
+  }
+
   async stop(): Promise<void> {
     await this.queue.stop();
     await this.simulator?.close();

@@ -7,12 +7,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { messages as catalogue } from '@shared/messages';
 import type { Logger } from '../logger';
 import type { WalletService } from '../services/wallet';
 import type { MessageStatus, StatusEvent } from './providers/types';
 
 /** Cloud API code for a recipient who stopped marketing messages from this business. */
 export const OPTED_OUT_ERROR_CODE = 131050;
+/** Code recorded on a message that a cancel stopped before it was sent (refunded). */
+export const CANCELLED_ERROR_CODE = -5;
 
 const RANK_SQL = `case status when 'queued' then 0 when 'sending' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 else 9 end`;
 /** `failed` only beats `sending`/`sent` (Meta never fails a delivered message). */
@@ -264,6 +267,37 @@ export class MessageOutcomes {
         .update({ refundedUnits: trx.raw('refunded_units + ?', [entry.units]), updatedAt: new Date().toISOString() });
     }
     return [...byCampaign.keys()];
+  }
+
+  /**
+   * Unsent messages of a cancelled campaign become `failed` with CANCELLED_ERROR_CODE, are refunded
+   * and counted on the campaign: its `queued` ones when the cancel happens, or the given `sending`
+   * ones a dispatcher had claimed but saw cancelled before sending. Answers how many changed.
+   */
+  async failCancelled(trx: Knex.Transaction, campaignId: number, fromStatus: 'queued' | 'sending', messageIds?: readonly number[]): Promise<number> {
+    const nowIso = new Date().toISOString();
+    const change = { status: 'failed', failedAt: nowIso, leaseUntil: null, errorCode: CANCELLED_ERROR_CODE, errorMessage: catalogue.campaigns.cancelledBeforeSending, updatedAt: nowIso };
+    let count = 0;
+    if (messageIds) {
+      for (let start = 0; start < messageIds.length; start += 900) {
+        count += await trx('messages')
+          .whereIn('id', messageIds.slice(start, start + 900))
+          .where({ campaignId, status: fromStatus })
+          .update(change);
+      }
+    } else {
+      count = await trx('messages').where({ campaignId, status: fromStatus }).update(change);
+    }
+    if (count === 0) return 0;
+    const due = (await trx('messages').where({ campaignId, status: 'failed', errorCode: CANCELLED_ERROR_CODE, refunded: false }).select('id')) as { id: number | string }[];
+    await this.refundFailed(
+      trx,
+      due.map((row) => Number(row.id)),
+    );
+    await trx('campaigns')
+      .where({ id: campaignId })
+      .update({ cancelledCount: trx.raw('cancelled_count + ?', [count]), updatedAt: nowIso });
+    return count;
   }
 
   /** Recipients whose message failed with 131050 stop getting this user's sends (not charged later). */

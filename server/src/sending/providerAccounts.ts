@@ -328,6 +328,13 @@ export class ProviderAccountService {
     return [...new Set(secrets.filter((secret): secret is string => secret !== null))];
   }
 
+  /** The business's app secret (template review webhooks carry only the business account id). */
+  async appSecretsForUser(userId: number): Promise<string[]> {
+    const info = (await this.deps.db('business_infos').where({ userId }).whereNotNull('appSecretEncrypted').first()) as BusinessInfoRow | undefined;
+    const secret = info ? this.tryOpen(info.appSecretEncrypted, secretContext('appSecretEncrypted', userId)) : null;
+    return secret ? [secret] : [];
+  }
+
   /** Every business's webhook verify token, for the `hub.challenge` handshake. */
   async verifyTokens(): Promise<string[]> {
     const rows = (await this.deps.db('business_infos').whereNotNull('webhookVerifyTokenEncrypted')) as BusinessInfoRow[];

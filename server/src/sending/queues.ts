@@ -20,6 +20,8 @@ export interface DispatchQueue {
   start(): Promise<void>;
   /** New work was accepted: look now rather than at the next poll. */
   notify(): void;
+  /** A resumed campaign: its queued messages (held while it was paused) are due now. Answers how many. */
+  requeueCampaign(campaignId: number): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -52,6 +54,12 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
 
   notify(): void {
     for (const wake of this.wakers.splice(0)) wake();
+  }
+
+  async requeueCampaign(campaignId: number): Promise<number> {
+    const count = await this.deps.db('messages').where({ campaignId, status: 'queued' }).update({ nextAttemptAt: new Date().toISOString() });
+    this.notify();
+    return count;
   }
 
   async stop(): Promise<void> {
@@ -110,6 +118,8 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
 
 export const DISPATCH_QUEUE = 'dispatch-messages';
 const SWEEP_MS = 15_000;
+/** Jobs per pg-boss insert when a resumed campaign is queued again (one statement each). */
+const REQUEUE_JOBS_PER_INSERT = 500;
 
 interface DispatchJob {
   messageIds: number[];
@@ -205,6 +215,19 @@ export class PgBossDispatchQueue implements DispatchQueue {
 
   notify(): void {
     // pg-boss polls; new jobs are seen within its polling interval.
+  }
+
+  /**
+   * Held messages of a paused campaign have jobs only for later: new jobs make them due now (a
+   * claim takes only rows still `queued`, so the later jobs then find nothing to do).
+   */
+  async requeueCampaign(campaignId: number): Promise<number> {
+    const rows = (await this.deps.db('messages').where({ campaignId, status: 'queued' }).select('id')) as { id: number | string }[];
+    const ids = rows.map((row) => Number(row.id));
+    const { batchSize } = this.deps.dispatcher.settings;
+    const idsPerInsert = batchSize * REQUEUE_JOBS_PER_INSERT;
+    for (let start = 0; start < ids.length; start += idsPerInsert) await this.boss.insert(this.jobsFor(ids.slice(start, start + idsPerInsert)));
+    return ids.length;
   }
 
   private async process(messageIds: readonly number[]): Promise<void> {

@@ -12,8 +12,8 @@ import { fillMessage, messages } from '@shared/messages';
 import { unitsToRupees } from '@shared/money';
 import { normalisePhone, parseRecipientList } from '@shared/phone';
 import type { PriceCategory } from '@shared/pricing';
-import type { TApiSendBatchRequest, TApiSendRequest, TCampaign, TCampaignAccepted, TCostPreview, TCustomSendRequest, TQuickSendRequest, TSenderNumber } from '@shared/schemas/sending';
-import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors';
+import type { TApiSendBatchRequest, TApiSendRequest, TCampaignAccepted, TCostPreview, TCustomSendRequest, TQuickSendRequest, TSenderNumber } from '@shared/schemas/sending';
+import { AppError, BadRequestError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
 import type { PricingService } from '../services/pricing';
 import type { WalletService } from '../services/wallet';
@@ -322,34 +322,6 @@ export class SendingService {
       headerMedia: await this.headerMedia(template, undefined),
     });
     return presentAccepted(result);
-  }
-
-  /** Live counts of one of the user's campaigns (the send screens poll this). */
-  async campaign(user: User, id: number): Promise<TCampaign> {
-    const row = (await this.deps.db('campaigns').where({ id, userId: user.id }).first()) as Record<string, unknown> | undefined;
-    if (!row) throw NotFoundError(messages.sending.campaignNotFound, 'campaign_not_found');
-    const counts = { queued: 0, sending: 0, sent: 0, delivered: 0, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
-    const rows = (await this.deps.db('messages').where({ campaignId: id }).groupBy('status').select('status').count({ n: '*' })) as { status: keyof typeof counts; n: number | string }[];
-    for (const r of rows) if (r.status in counts) counts[r.status] = Number(r.n);
-    return {
-      id: Number(row.id),
-      name: String(row.name),
-      status: row.status as TCampaign['status'],
-      source: row.source as TCampaign['source'],
-      templateName: String(row.templateName),
-      language: String(row.templateLanguage),
-      category: String(row.category),
-      totalRecipients: Number(row.totalRecipients),
-      billable: Number(row.billableCount),
-      invalid: Number(row.invalidCount),
-      counts,
-      processed: counts.sent + counts.delivered + counts.read + counts.failed,
-      pricePerMessage: unitsToRupees(Number(row.priceUnits), 4),
-      totalCost: unitsToRupees(Number(row.totalCostUnits), 4),
-      refunded: unitsToRupees(Number(row.refundedUnits ?? 0), 4),
-      createdAt: new Date(row.createdAt as string).toISOString(),
-      completedAt: row.completedAt ? new Date(row.completedAt as string).toISOString() : null,
-    };
   }
 }
 

@@ -5,6 +5,8 @@ import { PLATFORM_PHONE_NUMBER_ID, PLATFORM_SIMULATOR_NUMBER, ProviderPlatformMe
 import { CloudApiProvider } from '../sending/providers/cloudApi';
 import { SendingEngine } from '../sending/engine';
 import { SendingService } from '../sending/service';
+import { CampaignService } from '../sending/campaigns';
+import { ReportService } from '../reports/service';
 import type { SimulatorOutbox } from '../simulator/outbox';
 import { RazorpayGateway, SandboxGateway } from '../payments/gateway';
 import { PaymentService } from '../payments/service';
@@ -44,6 +46,9 @@ export interface Services {
   providerAccounts: ProviderAccountService;
   engine: SendingEngine;
   sending: SendingService;
+  /** Campaigns after acceptance: list, counts, pause/resume/cancel, resend, dashboard figures. */
+  campaignService: CampaignService;
+  reports: ReportService;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -108,7 +113,9 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
   });
+  const campaignService = new CampaignService({ db, engine, acceptance: campaigns, sending, pricing, wallet });
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, sending };
+  const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, sending, campaignService, reports };
 }

@@ -19,6 +19,7 @@ import { ProfilePage } from './pages/ProfilePage';
 import { LandingPage } from './pages/public/LandingPage';
 import { ApiManagementPage } from './pages/user/ApiManagementPage';
 import { CustomizeMessagePage } from './pages/user/CustomizeMessagePage';
+import { ManageReportsPage } from './pages/user/ManageReportsPage';
 import { QuickSendPage } from './pages/user/QuickSendPage';
 import { TemplateBuilderPage } from './pages/user/TemplateBuilderPage';
 import { TemplatesPage } from './pages/user/TemplatesPage';
@@ -63,7 +64,7 @@ function NotFoundRoute() {
 
 /**
  * The route table of spec 000 §2.1 as far as it is built. Screens that later issues add
- * (reports, user details and
+ * (user details and
  * templates, logs, test notifications) are deliberately absent and show the 404 page until they
  * land; the menus already link them.
  */
@@ -101,6 +102,7 @@ export function AppRoutes() {
               <Route path="/user/templates/:id/edit" element={<TemplateBuilderPage />} />
               <Route path="/user/whatsapp-bulk" element={<QuickSendPage />} />
               <Route path="/user/customize-message" element={<CustomizeMessagePage />} />
+              <Route path="/user/manage-reports" element={<ManageReportsPage />} />
               <Route path="/user/api-management" element={<ApiManagementPage />} />
             </Route>
 

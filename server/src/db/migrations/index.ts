@@ -28,6 +28,11 @@ import * as createProviderSettings from './20261121002110_create_provider_settin
 import * as widenWhatsappNumberIds from './20261121002120_widen_whatsapp_number_ids';
 import * as createApiKeys from './20261121002200_create_api_keys';
 import * as binaryCollationForDedupeKeys from './20261121002040_binary_collation_for_dedupe_keys';
+import * as addCancelledCountToCampaigns from './20261121002300_add_cancelled_count_to_campaigns';
+import * as extendMessagesUserCreatedIndex from './20261121003000_extend_messages_user_created_index';
+import * as addMessagesReportStatusIndex from './20261121003010_add_messages_report_status_index';
+import * as addMessagesUserRecipientIndex from './20261121003020_add_messages_user_recipient_index';
+import * as addCampaignsUserTemplateIndex from './20261121003030_add_campaigns_user_template_index';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -59,6 +64,11 @@ const migrations: [string, Migration][] = [
   ['20261121002120_widen_whatsapp_number_ids', widenWhatsappNumberIds],
   ['20261121002200_create_api_keys', createApiKeys],
   ['20261121002040_binary_collation_for_dedupe_keys', binaryCollationForDedupeKeys],
+  ['20261121002300_add_cancelled_count_to_campaigns', addCancelledCountToCampaigns],
+  ['20261121003000_extend_messages_user_created_index', extendMessagesUserCreatedIndex],
+  ['20261121003010_add_messages_report_status_index', addMessagesReportStatusIndex],
+  ['20261121003020_add_messages_user_recipient_index', addMessagesUserRecipientIndex],
+  ['20261121003030_add_campaigns_user_template_index', addCampaignsUserTemplateIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -33,13 +33,16 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
 
   router.get('/stats', async (ctx) => {
     requireAdmin(ctx);
-    const [stats, configured] = await Promise.all([services.users.stats(), services.providerAccounts.configuredUserIds()]);
+    const [stats, configured, usage] = await Promise.all([services.users.stats(), services.providerAccounts.configuredUserIds(), services.campaignService.platformUsage()]);
     const body: TAdminStats = {
       totalUsers: stats.totalUsers,
       regularUsers: stats.regularUsers,
       adminUsers: stats.adminUsers,
       configuredUsers: configured.size,
       totalCredits: unitsToRupees(stats.totalCreditUnits),
+      messagesToday: usage.messagesToday,
+      messagesThisMonth: usage.messagesThisMonth,
+      spendThisMonth: unitsToRupees(usage.spendThisMonthUnits, 4),
     };
     ctx.body = { success: true, stats: body };
   });

@@ -3,7 +3,6 @@ import multer from '@koa/multer';
 import type { Middleware } from 'koa';
 import { SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
-import { ZIdParam } from '@shared/schemas/common';
 import { ZApiSendBatchRequest, ZApiSendRequest, ZCostPreviewRequest, ZCustomSendRequest, ZQuickSendRequest } from '@shared/schemas/sending';
 import { ValidationError } from '../../errors';
 import { apiKeyAuth, assertKeyOwner, type ApiKeyStateExtra } from '../../middleware/apiKey';
@@ -107,12 +106,6 @@ export function sendingRoutes(services: Services): Router<AppState> {
     const { user } = requireAuth(ctx);
     const input = validate(ZCostPreviewRequest, ctx.request.body);
     ctx.body = { success: true, preview: await sending.costPreview(user, input) };
-  });
-
-  router.get('/api/campaigns/:id', async (ctx) => {
-    const { user } = requireAuth(ctx);
-    const id = validate(ZIdParam, ctx.params.id);
-    ctx.body = { success: true, data: await sending.campaign(user, id) };
   });
 
   // The public API: an API key instead of a session (DECISIONS.md), answered in its own shape.

@@ -13,6 +13,44 @@ import type { AppState } from '../../types';
 const STOP_WORDS = new Set(['stop', 'unsubscribe', 'stop all', 'opt out', 'optout', 'cancel']);
 const START_WORDS = new Set(['start', 'subscribe', 'unstop']);
 
+/** Template review outcomes a provider may report (DECISIONS.md, Templates). */
+const TEMPLATE_EVENTS = new Set(['APPROVED', 'REJECTED', 'PAUSED', 'DISABLED']);
+
+interface TemplateStatusChange {
+  wabaId: string;
+  name: string;
+  language: string;
+  event: string;
+  reason: string | null;
+}
+
+/** `message_template_status_update` changes: entry.id is the business account (WABA) id. */
+function templateStatusChangesOf(body: unknown): TemplateStatusChange[] {
+  const out: TemplateStatusChange[] = [];
+  const entries = (body as { entry?: { id?: unknown; changes?: { field?: unknown; value?: Record<string, unknown> }[] }[] } | null)?.entry;
+  for (const entry of Array.isArray(entries) ? entries : []) {
+    for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
+      const value = change?.value;
+      if (change?.field !== 'message_template_status_update' || !value || typeof entry.id !== 'string') continue;
+      const event = typeof value.event === 'string' ? value.event.toUpperCase() : '';
+      if (!TEMPLATE_EVENTS.has(event) || typeof value.message_template_name !== 'string') continue;
+      out.push({
+        wabaId: entry.id,
+        name: value.message_template_name,
+        language: typeof value.message_template_language === 'string' ? value.message_template_language : '',
+        event,
+        reason: typeof value.reason === 'string' && value.reason !== 'NONE' ? value.reason.slice(0, 500) : null,
+      });
+    }
+  }
+  return out;
+}
+
+function wabaIdsOf(body: unknown): string[] {
+  const entries = (body as { entry?: { id?: unknown }[] } | null)?.entry;
+  return [...new Set((Array.isArray(entries) ? entries : []).flatMap((e) => (typeof e?.id === 'string' ? [e.id] : [])))];
+}
+
 function phoneNumberIdsOf(body: unknown): string[] {
   const ids = new Set<string>();
   const entries = (body as { entry?: { changes?: { value?: { metadata?: { phone_number_id?: unknown } } }[] }[] } | null)?.entry;
@@ -60,6 +98,12 @@ export function webhookRoutes(services: Services, config: AppConfig, db: Knex): 
     const simulatorInvolved = numbers.some((n) => n.provider === 'simulator') || numberIds.includes(PLATFORM_PHONE_NUMBER_ID);
     if (config.simulatorEnabled && simulatorInvolved) secrets.push(config.simulator.appSecret);
     for (const id of numberIds) secrets.push(...(await providerAccounts.appSecretsForPhoneNumberId(id)));
+    // Template review webhooks name no number, only the business account.
+    const templateChanges = templateStatusChangesOf(body);
+    const businesses = templateChanges.length
+      ? ((await db('business_infos').whereIn('wabaId', wabaIdsOf(body)).select('userId', 'wabaId')) as { userId: number; wabaId: string }[])
+      : [];
+    for (const business of businesses) secrets.push(...(await providerAccounts.appSecretsForUser(business.userId)));
     if (!secrets.some((secret) => verifyWebhookSignature(raw, signature, secret))) throw UnauthorizedError(messages.webhooks.invalidSignature, 'invalid_signature');
 
     const events = parseCloudApiWebhook(body);
@@ -78,6 +122,13 @@ export function webhookRoutes(services: Services, config: AppConfig, db: Knex): 
       if (!userId) continue;
       if (preference.value === 'stop') await engine.outcomes.addSuppressions(db, [{ userId, recipient: preference.waId, reason: 'user_preferences' }]);
       else await engine.outcomes.removeSuppression(userId, preference.waId);
+    }
+    for (const change of templateChanges) {
+      for (const business of businesses.filter((b) => b.wabaId === change.wabaId)) {
+        const query = db('templates').where({ userId: business.userId, name: change.name });
+        if (change.language) query.where({ language: change.language });
+        await query.update({ status: change.event, rejectionReason: change.event === 'REJECTED' ? change.reason : null, updatedAt: new Date().toISOString() });
+      }
     }
     ctx.body = { success: true };
   });

@@ -1,4 +1,4 @@
-import { IndianRupee, Settings2, UserRound, Users, type LucideIcon } from 'lucide-react';
+import { CalendarDays, IndianRupee, MessageSquare, Settings2, UserRound, Users, Wallet, type LucideIcon } from 'lucide-react';
 import { formatIndianNumber, formatRupees } from '@shared/money';
 import type { TAdminStats } from '@shared/types';
 import { cn } from '../../lib/cn';
@@ -66,4 +66,29 @@ export function StatGrid({ stats, isLoading }: { stats: readonly Stat[]; isLoadi
 
 export function StatCards({ stats, isLoading }: { stats: TAdminStats | undefined; isLoading: boolean }) {
   return <StatGrid stats={statsToCards(stats)} isLoading={isLoading} />;
+}
+
+function usageToCards(stats: TAdminStats | undefined): Stat[] {
+  const count = (value: number | undefined) => (stats ? formatIndianNumber(value ?? 0) : '—');
+  return [
+    { label: 'Messages Today', value: count(stats?.messagesToday), icon: MessageSquare, tint: statTints.sky },
+    { label: 'Messages This Month', value: count(stats?.messagesThisMonth), icon: CalendarDays, tint: statTints.violet },
+    {
+      label: 'Spend This Month',
+      value: stats ? formatRupees(stats.spendThisMonth ?? 0) : '—',
+      icon: Wallet,
+      tint: statTints.emerald,
+      hint: 'Charges less refunds, all users',
+    },
+  ];
+}
+
+/** Platform usage under the four spec cards: billable messages and spend, India's calendar. */
+export function UsageStatCards({ stats, isLoading }: { stats: TAdminStats | undefined; isLoading: boolean }) {
+  return (
+    <section aria-label="Usage" className="flex flex-col gap-3">
+      <h3 className="text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">Usage</h3>
+      <StatGrid stats={usageToCards(stats)} isLoading={isLoading} />
+    </section>
+  );
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { messages } from '@shared/messages';
 import { errorText } from '../../api/client';
 import { ErrorCard } from '../../components/admin/ErrorCard';
-import { StatCards } from '../../components/admin/StatCards';
+import { StatCards, UsageStatCards } from '../../components/admin/StatCards';
 import { useAdminStats, useAdminUsers } from '../../components/admin/useAdminData';
 import { UserListCard } from '../../components/admin/UserListCard';
 import { Button } from '../../components/ui/button';
@@ -42,6 +42,7 @@ export function AdminDashboardPage() {
       ) : (
         <>
           <StatCards stats={stats.data} isLoading={stats.isPending} />
+          <UsageStatCards stats={stats.data} isLoading={stats.isPending} />
           <UserListCard
             users={users.data ?? []}
             isLoading={users.isPending}

@@ -14,13 +14,15 @@ import { Link } from 'react-router-dom';
 import { LAYOUT } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { formatRupees } from '@shared/money';
-import { Badge } from '../../components/ui/badge';
+import type { TAccountOverview } from '@shared/schemas/reports';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { useCreditBalance } from '../../hooks/useCreditBalance';
+import { useAccountOverview } from '../../hooks/useReports';
 import { useNow } from '../../hooks/useNow';
 import { cn } from '../../lib/cn';
 import { greeting } from '../../lib/greeting';
+import { formatCount, formatRate } from '../../lib/reports';
 import { useSessionStore } from '../../stores/sessionStore';
 
 interface QuickAction {
@@ -65,11 +67,28 @@ const quickActions: readonly QuickAction[] = [
 const dateFormat = new Intl.DateTimeFormat('en-IN', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 const timeFormat = new Intl.DateTimeFormat('en-IN', { hour: 'numeric', minute: '2-digit' });
 
+/** One figure of the Account Overview; a dash while it loads or when it could not be had. */
+function OverviewFigure({ label, value, hint }: { label: string; value: string | null; hint?: string }) {
+  return (
+    <div className="rounded-lg bg-slate-50 p-4 dark:bg-slate-800/50">
+      <dt className="text-sm text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="mt-1 text-xl font-semibold tabular-nums">
+        {value ?? <span className="inline-block h-6 w-16 animate-pulse rounded bg-slate-200 align-middle dark:bg-slate-700" />}
+      </dd>
+      {hint ? <dd className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">{hint}</dd> : null}
+    </div>
+  );
+}
+
 /** /user/dashboard (spec 002 "User dashboard"). */
 export function UserDashboardPage() {
   const user = useSessionStore((state) => state.user);
   const now = useNow(LAYOUT.dashboardClockRefreshMs);
   const { balance, isRefreshing, refresh } = useCreditBalance();
+  const overview = useAccountOverview();
+  // Loading: null (a placeholder); failed: a dash, with the note under the figures.
+  const figure = (show: (data: TAccountOverview) => string): string | null =>
+    overview.data ? show(overview.data) : overview.isError ? '—' : null;
 
   return (
     <div className="flex flex-col gap-6">
@@ -161,25 +180,20 @@ export function UserDashboardPage() {
             </Button>
           </div>
         </CardHeader>
-        <CardContent>
-          <dl className="grid gap-4 sm:grid-cols-3">
-            <div className="rounded-lg bg-slate-50 p-4 dark:bg-slate-800/50">
-              <dt className="text-sm text-slate-500 dark:text-slate-400">Credit Balance</dt>
-              <dd className="mt-1 text-xl font-semibold tabular-nums">{formatRupees(balance)}</dd>
-            </div>
-            <div className="rounded-lg bg-slate-50 p-4 dark:bg-slate-800/50">
-              <dt className="text-sm text-slate-500 dark:text-slate-400">Account Status</dt>
-              <dd className="mt-1">
-                <Badge>Active</Badge>
-              </dd>
-            </div>
-            <div className="rounded-lg bg-slate-50 p-4 dark:bg-slate-800/50">
-              <dt className="text-sm text-slate-500 dark:text-slate-400">Messages</dt>
-              <dd className="mt-1 text-sm font-medium text-slate-700 dark:text-slate-200">
-                {messages.app.noCampaignsYet}
-              </dd>
-            </div>
+        <CardContent className="flex flex-col gap-3">
+          <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-busy={overview.isPending} data-testid="account-overview">
+            <OverviewFigure label="Credit Balance" value={formatRupees(balance)} />
+            <OverviewFigure label="Messages This Month" value={figure((data) => formatCount(data.messagesThisMonth))} />
+            <OverviewFigure label="Delivery Rate" value={figure((data) => formatRate(data.deliveryRate))} />
+            <OverviewFigure label="Read Rate" value={figure((data) => formatRate(data.readRate))} />
+            <OverviewFigure
+              label="Spend This Month"
+              value={figure((data) => formatRupees(data.spendThisMonth))}
+              hint={overview.data && overview.data.refundsThisMonth > 0 ? `${formatRupees(overview.data.refundsThisMonth)} refunded for failed messages` : undefined}
+            />
+            <OverviewFigure label="Active Campaigns" value={figure((data) => formatCount(data.activeCampaigns))} />
           </dl>
+          {overview.isError ? <p className="text-sm text-slate-500 dark:text-slate-400">{messages.reportsScreen.overviewUnavailable}</p> : null}
         </CardContent>
       </Card>
     </div>

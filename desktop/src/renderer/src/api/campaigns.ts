@@ -1,0 +1,62 @@
+import type { TCampaignList, TTimelinePoint } from '@shared/schemas/reports';
+import type { TCampaign, TCampaignAccepted, TCostPreview } from '@shared/schemas/sending';
+import { campaignListParams, type CampaignAction } from '../lib/reports';
+import { apiGet, apiPost } from './client';
+
+interface DataResponse<T> {
+  success: true;
+  data: T;
+}
+
+/** pause, resume and cancel answer the campaign as it now stands; a refused change is a 409. */
+export interface CampaignActionResponse {
+  success: true;
+  message: string;
+  data: TCampaign;
+}
+
+export interface ResendPreviewResponse {
+  success: true;
+  preview: TCostPreview;
+}
+
+export interface ResendAcceptedResponse {
+  success: true;
+  message: string;
+  data: TCampaignAccepted;
+}
+
+export interface CampaignListQuery {
+  page: number;
+  /** A campaign status, or 'all'. */
+  status: string;
+}
+
+export const CAMPAIGN_PAGE_SIZE = 20;
+
+/** Days of the reports chart. */
+export const TIMELINE_DAYS = 30;
+
+/** The user's campaigns: list, live counts, state changes, resending failures, the chart. */
+export const campaignsApi = {
+  list: (query: CampaignListQuery) =>
+    apiGet<DataResponse<TCampaignList>>('/api/campaigns', { params: campaignListParams({ ...query, limit: CAMPAIGN_PAGE_SIZE }) }),
+
+  get: (id: number) => apiGet<DataResponse<TCampaign>>(`/api/campaigns/${id}`),
+
+  act: (id: number, action: CampaignAction) => apiPost<CampaignActionResponse>(`/api/campaigns/${id}/${action}`),
+
+  /** The cost of resending the failed messages; nothing is charged or sent. */
+  resendPreview: (id: number) => apiPost<ResendPreviewResponse>(`/api/campaigns/${id}/resend-failed`, { confirm: false }),
+
+  resendFailed: (id: number) => apiPost<ResendAcceptedResponse>(`/api/campaigns/${id}/resend-failed`, { confirm: true }),
+
+  timeline: (days: number = TIMELINE_DAYS) => apiGet<DataResponse<TTimelinePoint[]>>('/api/campaigns/timeline', { params: { days } }),
+};
+
+export const campaignKeys = {
+  all: ['campaigns'] as const,
+  list: (query: CampaignListQuery) => ['campaigns', 'list', query] as const,
+  resendPreview: (id: number | null) => ['campaigns', 'resend-preview', id] as const,
+  timeline: (days: number) => ['campaigns', 'timeline', days] as const,
+};

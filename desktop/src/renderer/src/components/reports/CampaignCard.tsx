@@ -1,0 +1,129 @@
+import { Ban, Pause, Play, RotateCcw } from 'lucide-react';
+import { formatIndianNumber } from '@shared/money';
+import type { TCampaign } from '@shared/schemas/sending';
+import { cn } from '../../lib/cn';
+import { campaignActions, formatCount, formatReportTime, type CampaignAction } from '../../lib/reports';
+import { CAMPAIGN_STATUS_LABELS, campaignProgress, formatCost, templateDisplayName } from '../../lib/sending';
+import { ProgressBar } from '../sending/SetupProgress';
+import { Badge, type BadgeProps } from '../ui/badge';
+import { Button } from '../ui/button';
+import { Card, CardContent } from '../ui/card';
+
+const STATUS_TONE: Record<TCampaign['status'], BadgeProps['variant']> = {
+  running: 'info',
+  paused: 'warning',
+  cancelled: 'secondary',
+  completed: 'default',
+};
+
+const SOURCE_LABEL: Record<TCampaign['source'], string> = {
+  quick: 'Quick Send',
+  bulk: 'Bulk Send',
+  custom: 'Customize Message',
+  api: 'API',
+};
+
+function Count({ label, value, tone }: { label: string; value: number; tone?: string }) {
+  return (
+    <div className="flex flex-col rounded-lg border border-slate-200 px-3 py-2 dark:border-slate-800">
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className={cn('text-base font-semibold tabular-nums', tone)}>{formatCount(value)}</dd>
+    </div>
+  );
+}
+
+/** One campaign: its state, progress bar, outcome counts, cost, and the actions its state allows. */
+export function CampaignCard({
+  campaign,
+  onAction,
+  onResendFailed,
+}: {
+  campaign: TCampaign;
+  onAction: (action: CampaignAction) => void;
+  onResendFailed: () => void;
+}) {
+  const progress = campaignProgress(campaign);
+  const actions = campaignActions(campaign);
+  const { counts } = campaign;
+  const created = formatReportTime(campaign.createdAt);
+  // The server counts messages a cancel stopped among the failed (they are resent with them); the
+  // card shows them apart, since they never reached the provider.
+  const cancelled = campaign.cancelled ?? 0;
+  const failed = Math.max(0, counts.failed - cancelled);
+
+  return (
+    <Card data-testid="campaign-card">
+      <CardContent className="flex flex-col gap-4 p-5">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="flex min-w-0 flex-col gap-1">
+            <h3 className="text-base font-semibold break-words text-slate-900 dark:text-white">{campaign.name}</h3>
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              {templateDisplayName(campaign.templateName)} · {SOURCE_LABEL[campaign.source]}
+              {created ? ` · ${created}` : ''}
+            </p>
+          </div>
+          <Badge variant={STATUS_TONE[campaign.status]} data-testid="campaign-status">
+            {CAMPAIGN_STATUS_LABELS[campaign.status]}
+          </Badge>
+        </div>
+
+        <div className="flex flex-col gap-1.5">
+          <ProgressBar percent={progress.percent} label={`Progress of ${campaign.name}`} tone={campaign.status === 'completed' ? 'emerald' : 'sky'} />
+          <p className="flex flex-wrap justify-between gap-2 text-xs text-slate-600 tabular-nums dark:text-slate-300" data-testid="campaign-progress-text">
+            <span>
+              {formatIndianNumber(progress.processed)} of {formatIndianNumber(progress.total)} processed ({progress.percent}%)
+            </span>
+            {progress.pending > 0 ? <span>{formatIndianNumber(progress.pending)} waiting to be sent</span> : null}
+          </p>
+        </div>
+
+        <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+          <Count label="Sent" value={counts.sent} />
+          <Count label="Delivered" value={counts.delivered} tone="text-emerald-700 dark:text-emerald-300" />
+          <Count label="Read" value={counts.read} tone="text-sky-700 dark:text-sky-300" />
+          <Count label="Failed" value={failed} tone={failed > 0 ? 'text-red-600 dark:text-red-400' : undefined} />
+        </dl>
+
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Cost <span className="font-semibold tabular-nums">{formatCost(campaign.totalCost)}</span>
+            {campaign.refunded > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCost(campaign.refunded)} refunded</span> : null}
+            {counts.duplicate > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCount(counts.duplicate)} duplicates blocked</span> : null}
+            {cancelled > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCount(cancelled)} cancelled before sending</span> : null}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            {actions.pause ? (
+              <Button variant="outline" size="sm" onClick={() => onAction('pause')}>
+                <Pause aria-hidden="true" />
+                Pause<span className="sr-only"> {campaign.name}</span>
+              </Button>
+            ) : null}
+            {actions.resume ? (
+              <Button variant="outline" size="sm" onClick={() => onAction('resume')}>
+                <Play aria-hidden="true" />
+                Resume<span className="sr-only"> {campaign.name}</span>
+              </Button>
+            ) : null}
+            {actions.cancel ? (
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => onAction('cancel')}
+                className="text-red-600 hover:bg-red-50 hover:text-red-700 dark:text-red-400 dark:hover:bg-red-500/10"
+              >
+                <Ban aria-hidden="true" />
+                Cancel<span className="sr-only"> {campaign.name}</span>
+              </Button>
+            ) : null}
+            {actions.resendFailed ? (
+              <Button size="sm" onClick={onResendFailed}>
+                <RotateCcw aria-hidden="true" />
+                Resend to failed ({formatCount(counts.failed)})<span className="sr-only"> of {campaign.name}</span>
+              </Button>
+            ) : null}
+          </div>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

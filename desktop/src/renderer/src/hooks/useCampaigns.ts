@@ -1,0 +1,65 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { campaignKeys, campaignsApi, TIMELINE_DAYS, type CampaignListQuery } from '../api/campaigns';
+import { reportKeys } from '../api/reports';
+import { hasLiveCampaigns, type CampaignAction } from '../lib/reports';
+import { useInvalidateCredits } from './useCreditBalance';
+
+/** How often the list is re-read while one of its campaigns is still sending. */
+const LIVE_POLL_MS = 3_000;
+
+/** One page of campaigns, re-read every few seconds while any of them runs. */
+export function useCampaignList(query: CampaignListQuery) {
+  return useQuery({
+    queryKey: campaignKeys.list(query),
+    queryFn: async () => (await campaignsApi.list(query)).data,
+    placeholderData: keepPreviousData,
+    refetchInterval: (current) => (hasLiveCampaigns(current.state.data?.campaigns) ? LIVE_POLL_MS : false),
+  });
+}
+
+export function useCampaignTimeline(days: number = TIMELINE_DAYS) {
+  return useQuery({ queryKey: campaignKeys.timeline(days), queryFn: async () => (await campaignsApi.timeline(days)).data });
+}
+
+/**
+ * After a campaign changed: its lists, the message report built from it, the dashboards' figures
+ * and the wallet (a cancel refunds, a resend charges) are all re-read.
+ */
+function useInvalidateCampaignData() {
+  const queryClient = useQueryClient();
+  const invalidateCredits = useInvalidateCredits();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: campaignKeys.all });
+    void queryClient.invalidateQueries({ queryKey: reportKeys.all });
+    invalidateCredits();
+  };
+}
+
+export function useCampaignAction() {
+  const invalidate = useInvalidateCampaignData();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: number; action: CampaignAction }) => campaignsApi.act(id, action),
+    // A refusal (409) means the row on screen is stale, so it is re-read either way.
+    onSettled: () => invalidate(),
+  });
+}
+
+/** The cost of resending a campaign's failed messages, asked afresh each time the dialog opens. */
+export function useResendPreview(campaignId: number | null) {
+  return useQuery({
+    queryKey: campaignKeys.resendPreview(campaignId),
+    queryFn: async () => (await campaignsApi.resendPreview(campaignId ?? 0)).preview,
+    enabled: campaignId !== null,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
+export function useResendFailed() {
+  const invalidate = useInvalidateCampaignData();
+  return useMutation({
+    mutationFn: (id: number) => campaignsApi.resendFailed(id),
+    onSettled: () => invalidate(),
+  });
+}

@@ -1,0 +1,470 @@
+/**
+ * The rules of Manage Reports (spec 002 "Manage Reports", §4 Reports, §7, §8, §9) without React:
+ * which query a filter state sends, the chips it shows, the labels of statuses and empty cells,
+ * dates, paging, export file names and failure texts, campaign actions and the chart's scale.
+ */
+import { fillMessage, messages } from '@shared/messages';
+import { formatIndianNumber } from '@shared/money';
+import { REPORT_STATUSES, REPORTS_PAGE_SIZE, type TReportStatus, type TTimelinePoint } from '@shared/schemas/reports';
+import { CAMPAIGN_STATUSES, type TCampaign, type TCampaignStatus } from '@shared/schemas/sending';
+import { isCampaignFinished, type FailedCall } from './sending';
+
+const r = messages.reportsScreen;
+
+// ---------------------------------------------------------------------------------------------
+// Filters and the query they send
+
+export interface ReportFilters {
+  /** yyyy-mm-dd, or '' when unset. */
+  dateFrom: string;
+  dateTo: string;
+  recipientNumber: string;
+  /** A template name, or 'all'. */
+  template: string;
+  /** A report status, or 'all'. */
+  status: string;
+}
+
+export type ReportFilterKey = keyof ReportFilters;
+
+export const EMPTY_REPORT_FILTERS: ReportFilters = { dateFrom: '', dateTo: '', recipientNumber: '', template: 'all', status: 'all' };
+
+/** The order chips appear in, which is also the order of the filter fields. */
+export const REPORT_FILTER_KEYS: readonly ReportFilterKey[] = ['dateFrom', 'dateTo', 'recipientNumber', 'template', 'status'];
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+function isUnset(value: string): boolean {
+  const trimmed = value.trim();
+  return trimmed === '' || trimmed === 'all';
+}
+
+/**
+ * Numbers are stored as digits with the country code (DECISIONS.md), so what a person types
+ * with a plus, spaces or dashes is reduced to its digits before it is matched.
+ */
+export function normaliseRecipientFilter(value: string): string {
+  return value.replace(/[\s()+.-]/g, '');
+}
+
+/** The filter part of the query: unset values and 'all' are left out (spec §7). */
+export function filterParams(filters: ReportFilters): Partial<Record<ReportFilterKey, string>> {
+  const params: Partial<Record<ReportFilterKey, string>> = {};
+  for (const key of REPORT_FILTER_KEYS) {
+    const value = filters[key];
+    if (isUnset(value)) continue;
+    const sent = key === 'recipientNumber' ? normaliseRecipientFilter(value) : value.trim();
+    if (sent !== '') params[key] = sent;
+  }
+  return params;
+}
+
+/** GET /api/whatsapp/reports for one page (spec §9: 50 a page). */
+export function reportsQueryParams(filters: ReportFilters, page: number, limit: number = REPORTS_PAGE_SIZE): Record<string, string | number> {
+  return { page, limit, ...filterParams(filters) };
+}
+
+export type ExportFormat = 'csv' | 'excel';
+
+/** The same URL with `export`: every row that matches the filters, not one page of them. */
+export function exportQueryParams(filters: ReportFilters, format: ExportFormat): Record<string, string> {
+  return { ...filterParams(filters), export: format };
+}
+
+export function hasReportFilters(filters: ReportFilters): boolean {
+  return Object.keys(filterParams(filters)).length > 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The screen's state in the address
+
+export interface ReportsView {
+  page: number;
+  filters: ReportFilters;
+}
+
+/**
+ * The page and filters live in the address (?status=failed&page=2) like the template list's, so a
+ * reload or a link keeps them. Anything unreadable is dropped.
+ */
+export function reportsViewFromSearch(params: URLSearchParams): ReportsView {
+  const page = Number(params.get('page'));
+  const date = (key: string) => {
+    const value = params.get(key) ?? '';
+    return DATE_PATTERN.test(value) ? value : '';
+  };
+  const status = params.get('status')?.toLowerCase() ?? '';
+  return {
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    filters: {
+      dateFrom: date('dateFrom'),
+      dateTo: date('dateTo'),
+      recipientNumber: params.get('recipientNumber')?.trim() ?? '',
+      template: params.get('template')?.trim() || 'all',
+      status: (REPORT_STATUSES as readonly string[]).includes(status) ? status : 'all',
+    },
+  };
+}
+
+/** The address for a view; defaults are left out to keep it short. */
+export function searchFromReportsView(view: ReportsView): Record<string, string> {
+  const search: Record<string, string> = {};
+  for (const key of REPORT_FILTER_KEYS) {
+    const value = view.filters[key].trim();
+    if (!isUnset(value)) search[key] = value;
+  }
+  if (view.page > 1) search.page = String(view.page);
+  return search;
+}
+
+/** Changing any filter goes back to page 1 (spec §4). */
+export function withReportFilter(view: ReportsView, key: ReportFilterKey, value: string): ReportsView {
+  return { page: 1, filters: { ...view.filters, [key]: value } };
+}
+
+/** Removing a chip puts its filter back to "everything". */
+export function withoutReportFilter(view: ReportsView, key: ReportFilterKey): ReportsView {
+  return withReportFilter(view, key, EMPTY_REPORT_FILTERS[key]);
+}
+
+export function clearReportFilters(): ReportsView {
+  return { page: 1, filters: { ...EMPTY_REPORT_FILTERS } };
+}
+
+export interface FilterChip {
+  key: ReportFilterKey;
+  label: string;
+}
+
+const CHIP_NAMES: Record<ReportFilterKey, string> = {
+  dateFrom: 'From',
+  dateTo: 'To',
+  recipientNumber: 'Recipient',
+  template: 'Template',
+  status: 'Status',
+};
+
+/** One removable chip per active filter (spec 002 "Manage Reports"), in the fields' order. */
+export function reportChips(filters: ReportFilters): FilterChip[] {
+  const active = filterParams(filters);
+  return REPORT_FILTER_KEYS.flatMap((key): FilterChip[] => {
+    const value = active[key];
+    if (value === undefined) return [];
+    const shown =
+      key === 'dateFrom' || key === 'dateTo' ? formatFilterDate(value) : key === 'status' ? reportStatusFilterLabel(value) : value;
+    return [{ key, label: `${CHIP_NAMES[key]}: ${shown}` }];
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statuses and cells
+
+/** The status a row counts as: one of the known ones, anything else pending (spec §4). */
+export function reportStatusKey(status: string | null | undefined): TReportStatus {
+  const value = (status ?? '').trim().toLowerCase();
+  return (REPORT_STATUSES as readonly string[]).includes(value) ? (value as TReportStatus) : 'pending';
+}
+
+/** The table's status text: the status in capitals, 'Duplicate Blocked', or 'PENDING' (spec §4). */
+export function reportStatusLabel(status: string | null | undefined): string {
+  const key = reportStatusKey(status);
+  if (key === 'duplicate') return r.duplicateBlocked;
+  if (key === 'pending') return r.pending;
+  return key.toUpperCase();
+}
+
+export type StatusTone = 'default' | 'secondary' | 'info' | 'warning' | 'destructive' | 'outline';
+
+const STATUS_TONES: Record<TReportStatus, StatusTone> = {
+  sent: 'secondary',
+  delivered: 'default',
+  read: 'info',
+  failed: 'destructive',
+  duplicate: 'warning',
+  pending: 'outline',
+};
+
+export function reportStatusTone(status: string | null | undefined): StatusTone {
+  return STATUS_TONES[reportStatusKey(status)];
+}
+
+const STATUS_FILTER_LABELS: Record<TReportStatus, string> = {
+  sent: 'Sent',
+  delivered: 'Delivered',
+  read: 'Read',
+  failed: 'Failed',
+  duplicate: r.duplicateBlocked,
+  pending: 'Pending',
+};
+
+export function reportStatusFilterLabel(status: string): string {
+  return STATUS_FILTER_LABELS[reportStatusKey(status)];
+}
+
+/** The Status filter's options, 'all' first. */
+export const REPORT_STATUS_OPTIONS: ReadonlyArray<{ value: string; label: string }> = [
+  { value: 'all', label: 'All statuses' },
+  ...REPORT_STATUSES.map((status) => ({ value: status, label: STATUS_FILTER_LABELS[status] })),
+];
+
+const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const shortDateTime = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+function readDate(value: string | null | undefined): Date | null {
+  if (!value?.trim()) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** Spec §9: en-US short form with the time ("Mar 5, 2025, 2:30 PM"); null when there is none. */
+export function formatReportTime(value: string | null | undefined): string | null {
+  const date = readDate(value);
+  return date ? shortDateTime.format(date) : null;
+}
+
+/** A filter's yyyy-mm-dd as the calendar day it names ("Mar 5, 2025"), whatever the time zone. */
+export function formatFilterDate(value: string): string {
+  if (!DATE_PATTERN.test(value)) return value;
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+  return shortDate.format(new Date(year, month - 1, day));
+}
+
+export function deliveredAtText(value: string | null | undefined): string {
+  return formatReportTime(value) ?? r.notDelivered;
+}
+
+export function readAtText(value: string | null | undefined): string {
+  return formatReportTime(value) ?? r.notRead;
+}
+
+/** The Error column: the provider's error, or 'Success' when there is none (spec §4). */
+export function errorCellText(value: string | null | undefined): string {
+  return value?.trim() ? value.trim() : r.noError;
+}
+
+/** Stored numbers are digits with the country code; they are shown with their plus. */
+export function formatRecipient(value: string): string {
+  const digits = value.trim();
+  return /^\d+$/.test(digits) ? `+${digits}` : digits;
+}
+
+/** 'Page x of y'; an empty result is still page 1 of 1. */
+export function pageLabel(page: number, totalPages: number): string {
+  const pages = Math.max(1, Math.floor(totalPages) || 1);
+  return fillMessage(r.pageOf, { page: Math.min(Math.max(1, page), pages), pages });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failures and exports
+
+/** Spec §8: 'Failed to load reports: {error or status}', or the network text when nothing answered. */
+export function reportsLoadError(error: FailedCall): string {
+  if (error.status === 0) return r.loadFailedNetwork;
+  return fillMessage(r.loadFailed, { error: error.serverMessage ?? String(error.status) });
+}
+
+function detailsText(details: unknown): string | null {
+  if (typeof details === 'string' && details.trim()) return details.trim();
+  if (Array.isArray(details)) {
+    const parts = details
+      .map((item: unknown) => (typeof item === 'string' ? item : typeof item === 'object' && item && 'message' in item ? (item as { message: unknown }).message : null))
+      .filter((part): part is string => typeof part === 'string' && part.trim() !== '');
+    if (parts.length > 0) return parts.join('; ');
+  }
+  return null;
+}
+
+/**
+ * Spec §8 "Export": the server's details or message, otherwise 'Failed to export reports'. A
+ * failed export answers JSON although a file was asked for, so the body arrives as text.
+ */
+export function exportFailureText(body: string | null | undefined): string {
+  if (!body?.trim()) return r.exportFailed;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return r.exportFailed;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return r.exportFailed;
+  const record = parsed as Record<string, unknown>;
+  const details = detailsText(record.details);
+  if (details) return details;
+  for (const key of ['message', 'error'] as const) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim()) return value.trim();
+  }
+  return r.exportFailed;
+}
+
+/** The name in a Content-Disposition header (RFC 6266 `filename*` first), without any path. */
+export function filenameFromDisposition(header: string | null | undefined): string | null {
+  if (!header) return null;
+  let name: string | null = null;
+  const extended = /filename\*\s*=\s*(?:[\w-]+)?'[^']*'([^;]+)/i.exec(header);
+  if (extended?.[1]) {
+    try {
+      name = decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      name = null;
+    }
+  }
+  if (!name) {
+    const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(header);
+    if (plain) name = plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : (plain[1] ?? '').trim();
+  }
+  const base = name?.split(/[\\/]/).pop()?.trim() ?? '';
+  return base && base !== '.' && base !== '..' ? base : null;
+}
+
+function isoDay(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The server's naming (spec §7), used when its header cannot be read. */
+export function fallbackExportName(format: ExportFormat, filtered: boolean, now: Date): string {
+  return `whatsapp_reports_${filtered ? 'filtered' : 'all'}_${isoDay(now)}.${format === 'csv' ? 'csv' : 'xlsx'}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary figures
+
+/** Counts with Indian grouping ("1,00,000"). */
+export function formatCount(value: number | null | undefined): string {
+  return formatIndianNumber(typeof value === 'number' && Number.isFinite(value) ? value : 0);
+}
+
+/** A rate the server gives in percent (0 to 100) as "92.5%"; whole numbers lose the ".0". */
+export function formatRate(percent: number | null | undefined): string {
+  const value = typeof percent === 'number' && Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) : 0;
+  const rounded = Math.round(value * 10) / 10;
+  return `${formatIndianNumber(rounded, Number.isInteger(rounded) ? 0 : 1)}%`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Campaigns
+
+export type CampaignAction = 'pause' | 'resume' | 'cancel';
+
+export interface CampaignActions {
+  pause: boolean;
+  resume: boolean;
+  cancel: boolean;
+  resendFailed: boolean;
+}
+
+/**
+ * What the server allows in each state: a running campaign can be paused, a paused one resumed,
+ * either cancelled; failed messages are resent once the campaign is over (the resend is a new
+ * campaign, so the old one's counts stay what they were).
+ */
+export function campaignActions(campaign: Pick<TCampaign, 'status' | 'counts'>): CampaignActions {
+  const { status } = campaign;
+  return {
+    pause: status === 'running',
+    resume: status === 'paused',
+    cancel: status === 'running' || status === 'paused',
+    resendFailed: isCampaignFinished(status) && campaign.counts.failed > 0,
+  };
+}
+
+/** The campaigns view's status filter, 'all' first. */
+export const CAMPAIGN_STATUS_OPTIONS: ReadonlyArray<{ value: 'all' | TCampaignStatus; label: string }> = [
+  { value: 'all', label: 'All campaigns' },
+  ...CAMPAIGN_STATUSES.map((status) => ({
+    value: status,
+    label: { running: 'Running', paused: 'Paused', cancelled: 'Cancelled', completed: 'Completed' }[status],
+  })),
+];
+
+export function campaignListParams(query: { page: number; status: string; limit: number }): Record<string, string | number> {
+  return { page: query.page, limit: query.limit, ...(isUnset(query.status) ? {} : { status: query.status }) };
+}
+
+/** Only a running campaign changes by itself, so only then is the list re-read on a timer. */
+export function hasLiveCampaigns(campaigns: readonly Pick<TCampaign, 'status'>[] | undefined): boolean {
+  return (campaigns ?? []).some((campaign) => campaign.status === 'running');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The activity chart
+
+export const TIMELINE_SERIES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type TimelineSeries = (typeof TIMELINE_SERIES)[number];
+
+function utcDay(value: string): number | null {
+  if (!DATE_PATTERN.test(value)) return null;
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+  return Date.UTC(year, month - 1, day);
+}
+
+const DAY_MS = 86_400_000;
+
+function dayString(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * `days` consecutive days ending today (or at the latest day the server sent, if later), with the
+ * days the server left out counted as zero, so that the chart's x axis is even.
+ */
+export function fillTimeline(points: readonly TTimelinePoint[], days: number, now: Date): TTimelinePoint[] {
+  const byDay = new Map<string, TTimelinePoint>();
+  let last = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  for (const point of points) {
+    const day = utcDay(point.date.slice(0, 10));
+    if (day === null) continue;
+    byDay.set(dayString(day), point);
+    last = Math.max(last, day);
+  }
+  const count = Math.max(1, Math.floor(days));
+  return Array.from({ length: count }, (_, index) => {
+    const date = dayString(last - (count - 1 - index) * DAY_MS);
+    const found = byDay.get(date);
+    return {
+      date,
+      sent: found?.sent ?? 0,
+      delivered: found?.delivered ?? 0,
+      read: found?.read ?? 0,
+      failed: found?.failed ?? 0,
+    };
+  });
+}
+
+export interface ChartScale {
+  max: number;
+  ticks: number[];
+}
+
+/** A y axis from 0 to a round number at or above `max`, in steps of 1, 2 or 5 times a power of ten. */
+export function chartScale(max: number, targetTicks = 4): ChartScale {
+  const top = Math.max(0, Number.isFinite(max) ? max : 0);
+  const raw = Math.max(1, top / Math.max(1, targetTicks));
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= raw) ?? 10 * power;
+  const ceiling = Math.max(step, Math.ceil(top / step) * step);
+  const ticks: number[] = [];
+  for (let value = 0; value <= ceiling; value += step) ticks.push(value);
+  return { max: ceiling, ticks };
+}
+
+export function timelineTotals(points: readonly TTimelinePoint[]): Record<TimelineSeries, number> {
+  const totals: Record<TimelineSeries, number> = { sent: 0, delivered: 0, read: 0, failed: 0 };
+  for (const point of points) for (const series of TIMELINE_SERIES) totals[series] += point[series];
+  return totals;
+}
+
+const axisDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** A chart day ("2025-03-05") as "Mar 5". */
+export function formatChartDay(value: string): string {
+  const day = utcDay(value);
+  return day === null ? value : axisDay.format(new Date(day));
+}

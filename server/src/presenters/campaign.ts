@@ -1,0 +1,50 @@
+import { unitsToRupees } from '@shared/money';
+import type { TCampaign, TCampaignCounts } from '@shared/schemas/sending';
+
+/** A campaigns row as knex answers it (camelCased; SQLite timestamps are ISO strings). */
+export interface CampaignRow {
+  id: number;
+  name: string;
+  status: string;
+  source: string;
+  templateName: string;
+  templateLanguage: string;
+  category: string;
+  totalRecipients: number;
+  billableCount: number;
+  invalidCount: number;
+  cancelledCount: number | null;
+  priceUnits: number;
+  totalCostUnits: number;
+  refundedUnits: number | null;
+  createdAt: string | Date;
+  completedAt: string | Date | null;
+}
+
+export function emptyCounts(): TCampaignCounts {
+  return { queued: 0, sending: 0, sent: 0, delivered: 0, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
+}
+
+export function presentCampaign(row: CampaignRow, counts: TCampaignCounts): TCampaign {
+  return {
+    id: Number(row.id),
+    name: String(row.name),
+    status: row.status as TCampaign['status'],
+    source: row.source as TCampaign['source'],
+    templateName: String(row.templateName),
+    language: String(row.templateLanguage),
+    category: String(row.category),
+    totalRecipients: Number(row.totalRecipients),
+    billable: Number(row.billableCount),
+    invalid: Number(row.invalidCount),
+    counts,
+    cancelled: Number(row.cancelledCount ?? 0),
+    // Sent counts as final for progress: the provider took the message.
+    processed: counts.sent + counts.delivered + counts.read + counts.failed,
+    pricePerMessage: unitsToRupees(Number(row.priceUnits), 4),
+    totalCost: unitsToRupees(Number(row.totalCostUnits), 4),
+    refunded: unitsToRupees(Number(row.refundedUnits ?? 0), 4),
+    createdAt: new Date(row.createdAt).toISOString(),
+    completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : null,
+  };
+}

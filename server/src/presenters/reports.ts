@@ -1,0 +1,49 @@
+import { reportRates } from '@shared/reports';
+import type { TReportRow, TReportsPage, TReportsSummary } from '@shared/schemas/reports';
+import type { ReportCounts, ReportPage, ReportRecord } from '../reports/service';
+import { reportErrorOf, reportStatusOf } from '../reports/status';
+
+function iso(value: string | Date | null): string | null {
+  if (value === null) return null;
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+/** One report row (spec 002 §3 "Report row"): statuses as reports group them, times in ISO 8601 UTC. */
+export function presentReportRow(record: ReportRecord): TReportRow {
+  return {
+    id: record.id,
+    template_used: record.templateName,
+    recipient_number: record.recipient,
+    status: reportStatusOf(record.status),
+    delivered_at: iso(record.deliveredAt),
+    read_at: iso(record.readAt),
+    error_message: reportErrorOf(record.status, record.errorMessage),
+    sent_at: iso(record.sentAt),
+    created_at: iso(record.createdAt) ?? '',
+    campaign_id: record.campaignId,
+    campaign_name: record.campaignName,
+  };
+}
+
+export function presentReportsPage(page: ReportPage): TReportsPage {
+  return {
+    reports: page.records.map(presentReportRow),
+    total: page.total,
+    page: page.page,
+    limit: page.limit,
+    totalPages: Math.max(1, Math.ceil(page.total / page.limit)),
+  };
+}
+
+export function presentReportsSummary(counts: ReportCounts): TReportsSummary {
+  return {
+    total: counts.total,
+    sent: counts.sent,
+    delivered: counts.delivered,
+    read: counts.read,
+    failed: counts.failed,
+    duplicate: counts.duplicate,
+    pending: counts.pending,
+    ...reportRates(counts),
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * Report exports, streamed: rows are read from the database in batches and written out as they
+ * come, so memory stays flat whatever the size. CSV through a small escaper (RFC 4180 quoting plus
+ * formula-injection neutralising); Excel through exceljs's streaming writer, one sheet per
+ * EXCEL_MAX_DATA_ROWS rows.
+ */
+import { PassThrough, Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import ExcelJS from 'exceljs';
+import { fillMessage, messages } from '@shared/messages';
+import { formatIstDateTime, REPORT_COLUMNS, reportCells, type ReportCellSource } from '@shared/reports';
+import { cursorColumn, cursorParams, filterSql, messagesFrom, type Cursor, type ReportDb } from './sql';
+import type { ReportQueryPlan } from './plan';
+import { reportErrorOf, reportStatusOf } from './status';
+
+/** Excel's sheet holds 1,048,576 rows; one is the heading. */
+export const EXCEL_MAX_DATA_ROWS = 1_048_575;
+/** Rows per query when PostgreSQL is read in keyset batches. */
+export const PG_EXPORT_BATCH = 5_000;
+/** Rows handed on at a time from SQLite's cursor. */
+const SQLITE_EXPORT_BATCH = 1_000;
+/** CSV text is written in pieces of about this many characters. */
+const CSV_CHUNK_CHARS = 64 * 1024;
+const EXCEL_COLUMN_WIDTHS = [28, 16, 18, 20, 20, 40];
+
+/**
+ * A cell a spreadsheet would run as a formula starts with = + - or @ (or a tab or carriage return,
+ * which some strip first). A leading single quote makes it text, as OWASP advises for CSV.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvCell(value: string): string {
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function csvLine(cells: readonly string[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/** Rows of an export, in list order, in batches. Closing the iterator early closes the cursor. */
+export async function* exportRows(rdb: ReportDb, plan: ReportQueryPlan): AsyncGenerator<ReportCellSource[]> {
+  const where = filterSql(plan.filter, plan.access, rdb.dialect);
+  if (rdb.dialect === 'sqlite') {
+    const reader = rdb.openSqliteReader();
+    try {
+      const rows = reader.iterate<[string, string, string, string | null, string | null, string | null]>(
+        `select c.template_name, m.recipient, m.status, m.delivered_at, m.read_at, m.error_message
+           from ${messagesFrom(plan.access, 'sqlite')} join campaigns c on c.id = m.campaign_id
+          where ${where.sql} order by m.created_at desc, m.id desc`,
+        where.params,
+      );
+      let batch: ReportCellSource[] = [];
+      for (const [template, recipient, status, deliveredAt, readAt, error] of rows) {
+        batch.push({ template, recipient, status: reportStatusOf(status), deliveredAt: formatIstDateTime(deliveredAt), readAt: formatIstDateTime(readAt), error: reportErrorOf(status, error) });
+        if (batch.length === SQLITE_EXPORT_BATCH) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+    } finally {
+      reader.close();
+    }
+    return;
+  }
+  // No cursor library is installed for PostgreSQL; keyset batches read the same index range by
+  // range, each query short, and see rows added meanwhile only above where they started.
+  let after: Cursor | null = null;
+  for (;;) {
+    const keyset: string = after ? ` and (m.created_at, m.id) < ${cursorParams('pg')}` : '';
+    const rows: [string, number | string, string, string, string, string | null, string | null, string | null][] = await rdb.arrays(
+      `select ${cursorColumn('pg')}, m.id, c.template_name, m.recipient, m.status,
+              to_char(m.delivered_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD HH24:MI:SS'),
+              to_char(m.read_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD HH24:MI:SS'), m.error_message
+         from messages m join campaigns c on c.id = m.campaign_id
+        where ${where.sql}${keyset} order by m.created_at desc, m.id desc limit ?`,
+      after ? [...where.params, after.at, after.id, PG_EXPORT_BATCH] : [...where.params, PG_EXPORT_BATCH],
+    );
+    if (rows.length === 0) return;
+    yield rows.map(([, , template, recipient, status, deliveredAt, readAt, error]) => ({
+      template,
+      recipient,
+      status: reportStatusOf(status),
+      deliveredAt,
+      readAt,
+      error: reportErrorOf(status, error),
+    }));
+    if (rows.length < PG_EXPORT_BATCH) return;
+    const last = rows[rows.length - 1] as (typeof rows)[number];
+    after = { at: last[0], id: Number(last[1]) };
+  }
+}
+
+/** CSV text: a UTF-8 byte order mark (so Excel reads Hindi and other scripts right), the heading, the rows. */
+export async function* csvChunks(batches: AsyncIterable<ReportCellSource[]>): AsyncGenerator<string> {
+  let chunk = `\uFEFF${csvLine(REPORT_COLUMNS)}`;
+  for await (const batch of batches) {
+    for (const row of batch) chunk += csvLine(reportCells(row));
+    if (chunk.length >= CSV_CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
+}
+
+/** Ends the row source when the output closes, even if it closed before reading began. */
+function closeWith(output: Readable, batches: AsyncIterator<ReportCellSource[]>): Readable {
+  output.once('close', () => {
+    batches.return?.().catch(() => undefined);
+  });
+  return output;
+}
+
+export function csvStream(batches: AsyncIterableIterator<ReportCellSource[]>): Readable {
+  return closeWith(Readable.from(csvChunks(batches), { objectMode: false, encoding: 'utf8' }), batches);
+}
+
+/** Resolves when a stream can take more, or has closed (a client that went away). */
+function writable(stream: PassThrough): Promise<void> {
+  if (!stream.writableNeedDrain || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
+/**
+ * An .xlsx workbook written while rows are read. Cells are plain strings (exceljs writes a string
+ * as a value, never as a formula), so no quote prefix is needed there. `onError` hears of a
+ * failure after the download has started, when it can only be cut short.
+ */
+export function excelStream(batches: AsyncIterableIterator<ReportCellSource[]>, options: { rowsPerSheet?: number; onError(error: unknown): void }): Readable {
+  const rowsPerSheet = options.rowsPerSheet ?? EXCEL_MAX_DATA_ROWS;
+  const out = new PassThrough();
+  // Fastest deflate level: the sheets are repetitive XML that level 1 already shrinks about tenfold.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false, zip: { zlib: { level: 1 } } });
+  const addSheet = (number: number) => {
+    const sheet = workbook.addWorksheet(number === 1 ? messages.reports.sheetName : fillMessage(messages.reports.sheetNameContinued, { number }));
+    sheet.columns = REPORT_COLUMNS.map((header, index) => ({ header, key: String(index), width: EXCEL_COLUMN_WIDTHS[index] }));
+    return sheet;
+  };
+  const write = async () => {
+    let number = 1;
+    let sheet = addSheet(number);
+    let rowsInSheet = 0;
+    for await (const batch of batches) {
+      if (out.destroyed) return;
+      for (const row of batch) {
+        if (rowsInSheet === rowsPerSheet) {
+          sheet.commit();
+          number += 1;
+          sheet = addSheet(number);
+          rowsInSheet = 0;
+        }
+        sheet.addRow(reportCells(row)).commit();
+        rowsInSheet += 1;
+      }
+      // Let the zip stream compress and send what was written before making more of it.
+      await writable(out);
+      await nextTurn();
+    }
+    sheet.commit();
+    await workbook.commit();
+  };
+  write().catch((error: unknown) => {
+    options.onError(error);
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return closeWith(out, batches);
+}
+
+/**
+ * The export's rows with the first batch already read: a failure to start (a database error)
+ * becomes an ordinary error answer instead of a download cut short.
+ */
+export async function primedRows(rdb: ReportDb, plan: ReportQueryPlan): Promise<AsyncIterableIterator<ReportCellSource[]>> {
+  const source = exportRows(rdb, plan);
+  let first: IteratorResult<ReportCellSource[]> | null = await source.next();
+  const iterator: AsyncIterableIterator<ReportCellSource[]> = {
+    next: () => {
+      if (!first) return source.next();
+      const result = first;
+      first = null;
+      return Promise.resolve(result);
+    },
+    return: (value?: unknown) => {
+      first = null;
+      return source.return(value as undefined);
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}

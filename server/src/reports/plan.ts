@@ -1,0 +1,54 @@
+/**
+ * How one reports filter is read: which index, and whether the campaigns' own counters give the
+ * total. Decided per request from two cheap look-ups (campaign rows and a capped index count),
+ * because SQLite has no statistics to choose by and both databases misjudge a template filter
+ * that goes through campaigns.
+ */
+import { filterSql, type Access, type ReportDb, type ReportFilter } from './sql';
+
+/** Up to this many rows a result is counted exactly on each request and paged with OFFSET. */
+export const EXACT_COUNT_MAX = 10_000;
+/** Campaign sums are read for at most this many campaigns (an API sender makes one per message). */
+export const CAMPAIGN_SUM_MAX_CAMPAIGNS = 5_000;
+
+export interface ReportQueryPlan {
+  /** Identifies the filter (and its owner) for the position snapshots. */
+  key: string;
+  filter: ReportFilter;
+  access: Access;
+  /** The exact total from campaign counters (no filter, or the template filter alone), else null. */
+  campaignTotal: number | null;
+}
+
+/**
+ * Every message row belongs to a campaign whose total_recipients counted it at acceptance (rows
+ * are inserted with their campaign, in one transaction, and never deleted on their own), so the
+ * sum over campaigns is the exact message count. Null when the user has too many campaigns for
+ * the sum to be cheap.
+ */
+async function campaignRows(rdb: ReportDb, userId: number, template: string | null): Promise<number | null> {
+  const [row] = await rdb.arrays<[number | string, number | string | null]>(
+    `select count(*), coalesce(sum(t), 0) from (select total_recipients as t from campaigns where user_id = ?${template === null ? '' : ' and template_name = ?'} limit ?) c`,
+    template === null ? [userId, CAMPAIGN_SUM_MAX_CAMPAIGNS + 1] : [userId, template, CAMPAIGN_SUM_MAX_CAMPAIGNS + 1],
+  );
+  if (!row || Number(row[0]) > CAMPAIGN_SUM_MAX_CAMPAIGNS) return null;
+  return Number(row[1] ?? 0);
+}
+
+export async function planQuery(rdb: ReportDb, filter: ReportFilter): Promise<ReportQueryPlan> {
+  const key = JSON.stringify([filter.userId, filter.createdFrom, filter.createdBefore, filter.recipientPrefix, filter.template, filter.status]);
+  const templateOnly = !filter.createdFrom && !filter.createdBefore && !filter.recipientPrefix && !filter.status;
+  const templateRows = templateOnly || filter.template ? await campaignRows(rdb, filter.userId, filter.template) : null;
+  let recipientRows: number | null = null;
+  if (filter.recipientPrefix) {
+    const prefixOnly: ReportFilter = { userId: filter.userId, createdFrom: null, createdBefore: null, recipientPrefix: filter.recipientPrefix, template: null, status: null };
+    const where = filterSql(prefixOnly, 'recipient', rdb.dialect);
+    const [row] = await rdb.arrays<[number | string]>(`select count(*) from (select 1 from messages m where ${where.sql} limit ?) capped`, [...where.params, EXACT_COUNT_MAX + 1]);
+    recipientRows = Number(row?.[0] ?? 0);
+  }
+  let access: Access = 'ordered';
+  const rare = (rows: number | null): rows is number => rows !== null && rows <= EXACT_COUNT_MAX;
+  if (rare(recipientRows) && (!filter.template || !rare(templateRows) || recipientRows <= templateRows)) access = 'recipient';
+  else if (filter.template && rare(templateRows)) access = 'campaign';
+  return { key, filter, access, campaignTotal: templateOnly ? templateRows : null };
+}

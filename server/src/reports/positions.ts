@@ -1,0 +1,255 @@
+/**
+ * Totals and page positions over millions of rows.
+ *
+ * The API pages by number (`page`, `limit`), and the screen says "Page x of y", so it needs an
+ * exact total and page n must not cost n pages. The rules:
+ *
+ * - Small results (at most EXACT_COUNT_MAX rows) are counted exactly on every request, with a
+ *   count that stops at EXACT_COUNT_MAX + 1, and their pages are read with OFFSET from the top,
+ *   which skips at most that many index entries.
+ * - Without filters, or with only the template filter, the total is the sum of the campaigns'
+ *   recipient counts (one row per campaign, read from an index), not a count of messages.
+ * - Large results get a position snapshot: one pass over the index, ordered oldest first, that
+ *   notes the row at every LANDMARK_SPACING-th position and the newest row (the head) with its
+ *   position. Positions are counted from the oldest row because new messages only arrive on top:
+ *   a landmark keeps its position however many arrive, so the snapshot stays true. Each request
+ *   counts the rows above the head (a short index range) to get the exact total, and once that
+ *   count passes EXTEND_AFTER the snapshot is extended over the new rows only. Page n then starts
+ *   from the nearest landmark at or above it: a keyset read that skips fewer than LANDMARK_SPACING
+ *   entries, whatever n is.
+ * - Statuses change as messages are delivered and read, so a snapshot of a status filter (whose
+ *   membership changes) is rebuilt after STATUS_SNAPSHOT_TTL_MS; other snapshots after
+ *   SNAPSHOT_TTL_MS, which bounds the drift from a send that committed with an older created_at
+ *   than the head (two instances accepting at the same moment).
+ * Snapshots live in this process (an LRU of SNAPSHOT_CACHE_SIZE): another instance builds its own.
+ */
+import { EXACT_COUNT_MAX, type ReportQueryPlan } from './plan';
+import { cursorColumn, cursorParams, filterSql, messagesFrom, type Cursor, type ReportDb, type Sql } from './sql';
+
+export const LANDMARK_SPACING = 2_000;
+export const EXTEND_AFTER = 5_000;
+export const STATUS_SNAPSHOT_TTL_MS = 60_000;
+export const SNAPSHOT_TTL_MS = 30 * 60_000;
+export const SNAPSHOT_CACHE_SIZE = 200;
+
+interface Snapshot {
+  /** landmarks[i]: the row at position (i + 1) x LANDMARK_SPACING, counted from the oldest (1). */
+  landmarks: Cursor[];
+  head: Cursor;
+  /** Position of the head: the rows up to and including it. */
+  count: number;
+  builtAt: number;
+}
+
+/** A snapshot brought up to date: `newer` rows have arrived above its head. */
+interface CurrentSnapshot {
+  snapshot: Snapshot;
+  newer: number;
+}
+
+type KeyRow = [string, number | string];
+type LandmarkRow = [string, number | string, number | string, number | string | null];
+
+export class ReportPositions {
+  private readonly snapshots = new Map<string, Snapshot>();
+  private readonly building = new Map<string, Promise<Snapshot | null>>();
+
+  constructor(
+    private readonly rdb: ReportDb,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The exact number of rows the plan's filter matches (with the snapshot, when one was needed). */
+  async total(plan: ReportQueryPlan): Promise<{ total: number; current: CurrentSnapshot | null }> {
+    if (plan.campaignTotal !== null) return { total: plan.campaignTotal, current: null };
+    const cached = this.fresh(plan);
+    if (cached) {
+      const current = await this.bringUpToDate(plan, cached);
+      if (current) return { total: current.snapshot.count + current.newer, current };
+    }
+    const capped = await this.cappedCount(plan, EXACT_COUNT_MAX + 1);
+    if (capped <= EXACT_COUNT_MAX) return { total: capped, current: null };
+    const current = await this.snapshotFor(plan);
+    return { total: current ? current.snapshot.count + current.newer : capped, current };
+  }
+
+  /** Keys of the rows at positions offset+1 .. offset+limit from the top (newest first). */
+  async pageKeys(plan: ReportQueryPlan, offset: number, limit: number, known: CurrentSnapshot | null): Promise<Cursor[]> {
+    if (offset <= EXACT_COUNT_MAX) return this.keysFromTop(plan, offset, limit);
+    const current = known ?? (await this.snapshotFor(plan));
+    if (!current) return this.keysFromTop(plan, offset, limit);
+    const { snapshot, newer } = current;
+    const total = snapshot.count + newer;
+    // Position (from the oldest) of the first row of the page.
+    const first = total - offset;
+    if (first < 1) return [];
+    if (first > snapshot.count) return this.keysFromTop(plan, offset, limit);
+    const landmarkIndex = Math.ceil(first / LANDMARK_SPACING) - 1;
+    const landmark = snapshot.landmarks[landmarkIndex];
+    const anchor = landmark ?? snapshot.head;
+    const anchorPosition = landmark ? (landmarkIndex + 1) * LANDMARK_SPACING : snapshot.count;
+    return this.keysFrom(plan, anchor, anchorPosition - first, limit);
+  }
+
+  /** Forgets what is known about a filter (its rows turned out not to be where the snapshot said). */
+  forget(plan: ReportQueryPlan): void {
+    this.snapshots.delete(plan.key);
+  }
+
+  private fresh(plan: ReportQueryPlan): Snapshot | null {
+    const snapshot = this.snapshots.get(plan.key);
+    if (!snapshot) return null;
+    const ttl = plan.filter.status ? STATUS_SNAPSHOT_TTL_MS : SNAPSHOT_TTL_MS;
+    if (this.now() - snapshot.builtAt > ttl) {
+      this.snapshots.delete(plan.key);
+      return null;
+    }
+    // Most recently used last: the Map's insertion order is the LRU order.
+    this.snapshots.delete(plan.key);
+    this.snapshots.set(plan.key, snapshot);
+    return snapshot;
+  }
+
+  private async snapshotFor(plan: ReportQueryPlan): Promise<CurrentSnapshot | null> {
+    const cached = this.fresh(plan);
+    if (cached) return this.bringUpToDate(plan, cached);
+    let pending = this.building.get(plan.key);
+    if (!pending) {
+      pending = this.build(plan, null).finally(() => this.building.delete(plan.key));
+      this.building.set(plan.key, pending);
+    }
+    const snapshot = await pending;
+    if (!snapshot) return null;
+    this.remember(plan.key, snapshot);
+    return { snapshot, newer: 0 };
+  }
+
+  private remember(key: string, snapshot: Snapshot): void {
+    this.snapshots.delete(key);
+    this.snapshots.set(key, snapshot);
+    while (this.snapshots.size > SNAPSHOT_CACHE_SIZE) {
+      const oldest = this.snapshots.keys().next().value;
+      if (oldest === undefined) break;
+      this.snapshots.delete(oldest);
+    }
+  }
+
+  /** Counts the rows above the head; extends the snapshot over them once there are many. */
+  private async bringUpToDate(plan: ReportQueryPlan, snapshot: Snapshot): Promise<CurrentSnapshot | null> {
+    const newer = await this.countAbove(plan, snapshot.head, EXTEND_AFTER + 1);
+    if (newer <= EXTEND_AFTER) return { snapshot, newer };
+    const extended = await this.build(plan, snapshot);
+    if (!extended) return null;
+    this.remember(plan.key, extended);
+    return { snapshot: extended, newer: 0 };
+  }
+
+  /**
+   * One ordered pass (oldest first) noting every LANDMARK_SPACING-th row and the last one; from
+   * scratch, or over the rows above an earlier snapshot's head, numbered on from its count.
+   */
+  private async build(plan: ReportQueryPlan, from: Snapshot | null): Promise<Snapshot | null> {
+    const { dialect } = this.rdb;
+    const where = filterSql(plan.filter, plan.access, dialect);
+    const base = from?.count ?? 0;
+    // From scratch the window reads the index in its own order (no sort); over the rows above a
+    // head it numbers the union of two short ranges.
+    const numbered = from
+      ? (() => {
+          const above = this.aboveSql(plan, from.head, where);
+          return { sql: `select at, id, row_number() over w as rn, lead(id) over w as nxt from (${above.sql}) s window w as (order by ts, id)`, params: above.params };
+        })()
+      : {
+          sql: `select ${cursorColumn(dialect)} as at, m.id as id, row_number() over w as rn, lead(m.id) over w as nxt
+                from ${messagesFrom(plan.access, dialect)} where ${where.sql} window w as (order by m.created_at, m.id)`,
+          params: where.params,
+        };
+    const rows = await this.rdb.arrays<LandmarkRow>(`select at, id, rn, nxt from (${numbered.sql}) numbered where (rn + ?) % ? = 0 or nxt is null`, [
+      ...numbered.params,
+      base,
+      LANDMARK_SPACING,
+    ]);
+    const landmarks = from ? [...from.landmarks] : [];
+    let head: Cursor | null = from?.head ?? null;
+    let count = base;
+    for (const [at, id, rn, next] of rows) {
+      const position = base + Number(rn);
+      const cursor = { at, id: Number(id) };
+      if (position % LANDMARK_SPACING === 0) landmarks.push(cursor);
+      if (next === null) {
+        head = cursor;
+        count = position;
+      }
+    }
+    if (!head) return null;
+    return { landmarks, head, count, builtAt: from?.builtAt ?? this.now() };
+  }
+
+  /**
+   * Rows strictly above a cursor, as (at, id). SQLite reads a row comparison as a range on
+   * created_at alone and would step through every row sharing the cursor's created_at (a whole
+   * campaign); two ranges joined by UNION ALL keep both exact.
+   */
+  private aboveSql(plan: ReportQueryPlan, cursor: Cursor, where: Sql): Sql {
+    const { dialect } = this.rdb;
+    const from = messagesFrom(plan.access, dialect);
+    const columns = `${cursorColumn(dialect)} as at, m.id as id, m.created_at as ts`;
+    if (dialect === 'pg') {
+      return { sql: `select ${columns} from ${from} where ${where.sql} and (m.created_at, m.id) > ${cursorParams(dialect)}`, params: [...where.params, cursor.at, cursor.id] };
+    }
+    return {
+      sql: `select ${columns} from ${from} where ${where.sql} and m.created_at = ? and m.id > ?
+            union all select ${columns} from ${from} where ${where.sql} and m.created_at > ?`,
+      params: [...where.params, cursor.at, cursor.id, ...where.params, cursor.at],
+    };
+  }
+
+  private async countAbove(plan: ReportQueryPlan, cursor: Cursor, cap: number): Promise<number> {
+    const above = this.aboveSql(plan, cursor, filterSql(plan.filter, plan.access, this.rdb.dialect));
+    const [row] = await this.rdb.arrays<[number | string]>(`select count(*) from (${above.sql} limit ?) above`, [...above.params, cap]);
+    return Number(row?.[0] ?? 0);
+  }
+
+  async cappedCount(plan: ReportQueryPlan, cap: number): Promise<number> {
+    const { dialect } = this.rdb;
+    const where = filterSql(plan.filter, plan.access, dialect);
+    const [row] = await this.rdb.arrays<[number | string]>(`select count(*) from (select 1 from ${messagesFrom(plan.access, dialect)} where ${where.sql} limit ?) capped`, [...where.params, cap]);
+    return Number(row?.[0] ?? 0);
+  }
+
+  private async keysFromTop(plan: ReportQueryPlan, offset: number, limit: number): Promise<Cursor[]> {
+    const { dialect } = this.rdb;
+    const where = filterSql(plan.filter, plan.access, dialect);
+    const rows = await this.rdb.arrays<KeyRow>(
+      `select ${cursorColumn(dialect)} as at, m.id from ${messagesFrom(plan.access, dialect)} where ${where.sql} order by m.created_at desc, m.id desc limit ? offset ?`,
+      [...where.params, limit, offset],
+    );
+    return rows.map(([at, id]) => ({ at, id: Number(id) }));
+  }
+
+  /** Keys from an anchor row (included) downwards, skipping `skip` of them. */
+  private async keysFrom(plan: ReportQueryPlan, anchor: Cursor, skip: number, limit: number): Promise<Cursor[]> {
+    const { dialect } = this.rdb;
+    const where = filterSql(plan.filter, plan.access, dialect);
+    const from = messagesFrom(plan.access, dialect);
+    if (dialect === 'pg') {
+      const rows = await this.rdb.arrays<KeyRow>(
+        `select ${cursorColumn(dialect)} as at, m.id from ${from} where ${where.sql} and (m.created_at, m.id) <= ${cursorParams(dialect)}
+         order by m.created_at desc, m.id desc limit ? offset ?`,
+        [...where.params, anchor.at, anchor.id, limit, skip],
+      );
+      return rows.map(([at, id]) => ({ at, id: Number(id) }));
+    }
+    // See aboveSql: the rows sharing the anchor's created_at, then the older ones, each in order.
+    const wanted = skip + limit;
+    const rows = await this.rdb.arrays<KeyRow>(
+      `select at, id from (
+         select * from (select m.created_at as at, m.id as id from ${from} where ${where.sql} and m.created_at = ? and m.id <= ? order by m.created_at desc, m.id desc limit ?)
+         union all
+         select * from (select m.created_at as at, m.id as id from ${from} where ${where.sql} and m.created_at < ? order by m.created_at desc, m.id desc limit ?)
+       ) order by at desc, id desc limit ? offset ?`,
+      [...where.params, anchor.at, anchor.id, wanted, ...where.params, anchor.at, wanted, limit, skip],
+    );
+    return rows.map(([at, id]) => ({ at, id: Number(id) }));
+  }
+}

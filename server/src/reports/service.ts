@@ -1,0 +1,180 @@
+/**
+ * Reports (spec 002 Manage Reports, §7 reports calls): the signed-in user's messages, filtered and
+ * paged newest first, their summary, the templates they used, and CSV and Excel exports.
+ * How totals and deep pages stay cheap on millions of rows is described in positions.ts; which
+ * index each filter reads, in plan.ts.
+ */
+import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import { messages } from '@shared/messages';
+import { IST_OFFSET_MS, istDate } from '@shared/reports';
+import { REPORT_STATUSES, type TReportStatus, type TReportsQuery } from '@shared/schemas/reports';
+import { ValidationError } from '../errors';
+import type { Logger } from '../logger';
+import { csvStream, excelStream, primedRows } from './exports';
+import { EXACT_COUNT_MAX, planQuery } from './plan';
+import { ReportPositions } from './positions';
+import { REPORT_STATUS_SQL, ReportDb, type Cursor, type ReportFilter } from './sql';
+
+/** One message as the report shows it, before presentation. Times are ISO strings (SQLite) or Dates (PostgreSQL). */
+export interface ReportRecord {
+  id: number;
+  recipient: string;
+  status: string;
+  errorMessage: string | null;
+  createdAt: string | Date;
+  sentAt: string | Date | null;
+  deliveredAt: string | Date | null;
+  readAt: string | Date | null;
+  campaignId: number;
+  campaignName: string;
+  templateName: string;
+}
+
+export interface ReportPage {
+  records: ReportRecord[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export type ReportCounts = Record<TReportStatus, number> & { total: number };
+
+export interface ReportExport {
+  filename: string;
+  contentType: string;
+  stream: Readable;
+}
+
+/** A large account's summary is counted at most this often (statuses change by the second while sending). */
+export const SUMMARY_TTL_MS = 15_000;
+const SUMMARY_CACHE_SIZE = 1_000;
+const DAY_MS = 86_400_000;
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** What people type inside a number: spaces, dashes, parentheses and dots. */
+const NUMBER_SEPARATORS = /[\s\-\u2010-\u2015\u2212().]/g;
+
+export class ReportService {
+  private readonly rdb: ReportDb;
+  private readonly positions: ReportPositions;
+  private readonly summaries = new Map<number, { counts: ReportCounts; at: number }>();
+
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      log: Logger;
+      now?: () => Date;
+      /** Data rows per Excel sheet (tests make it small to see the split). */
+      excelRowsPerSheet?: number;
+    },
+  ) {
+    this.rdb = new ReportDb(deps.db);
+    this.positions = new ReportPositions(this.rdb, () => this.now().getTime());
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** The query's filters in database terms; 400 for dates that do not exist or a recipient with letters. */
+  filterFor(userId: number, query: Pick<TReportsQuery, 'dateFrom' | 'dateTo' | 'recipientNumber' | 'template' | 'status'>): ReportFilter {
+    const from = query.dateFrom ? istDayStart(query.dateFrom, 'dateFrom') : null;
+    const to = query.dateTo ? istDayStart(query.dateTo, 'dateTo') : null;
+    if (from !== null && to !== null && from > to) throw ValidationError('dateTo', messages.reports.dateRangeInvalid);
+    let recipient = query.recipientNumber?.replace(NUMBER_SEPARATORS, '') ?? '';
+    if (recipient.startsWith('+')) recipient = recipient.slice(1);
+    if (/\D/.test(recipient)) throw ValidationError('recipientNumber', messages.reports.recipientDigits);
+    return {
+      userId,
+      createdFrom: from === null ? null : new Date(from).toISOString(),
+      createdBefore: to === null ? null : new Date(to + DAY_MS).toISOString(),
+      recipientPrefix: recipient || null,
+      template: query.template || null,
+      status: query.status ?? null,
+    };
+  }
+
+  async list(userId: number, query: TReportsQuery): Promise<ReportPage> {
+    const plan = await planQuery(this.rdb, this.filterFor(userId, query));
+    const offset = (query.page - 1) * query.limit;
+    let { total, current } = await this.positions.total(plan);
+    let keys = offset < total ? await this.positions.pageKeys(plan, offset, query.limit, current) : [];
+    // A snapshot can lag behind statuses that moved rows out of a status filter. A page shorter
+    // than the total promised is the sign: count again without it, once.
+    if (current && keys.length < Math.min(query.limit, total - offset)) {
+      this.positions.forget(plan);
+      ({ total, current } = await this.positions.total(plan));
+      keys = offset < total ? await this.positions.pageKeys(plan, offset, query.limit, current) : [];
+    }
+    return { records: await this.records(userId, keys), total, page: query.page, limit: query.limit };
+  }
+
+  private async records(userId: number, keys: readonly Cursor[]): Promise<ReportRecord[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.rdb.all<ReportRecord>(
+      `select m.id as "id", m.recipient as "recipient", m.status as "status", m.error_message as "errorMessage", m.created_at as "createdAt",
+              m.sent_at as "sentAt", m.delivered_at as "deliveredAt", m.read_at as "readAt", m.campaign_id as "campaignId",
+              c.name as "campaignName", c.template_name as "templateName"
+         from messages m join campaigns c on c.id = m.campaign_id
+        where m.user_id = ? and m.id in (${keys.map(() => '?').join(', ')})`,
+      [userId, ...keys.map((key) => key.id)],
+    );
+    const byId = new Map(rows.map((row) => [Number(row.id), { ...row, id: Number(row.id), campaignId: Number(row.campaignId) }]));
+    return keys.flatMap((key) => byId.get(key.id) ?? []);
+  }
+
+  /**
+   * Messages by report status. Each count is a range of the status index read on its own (no
+   * table access). An account over EXACT_COUNT_MAX messages is counted at most every SUMMARY_TTL_MS.
+   */
+  async summary(userId: number): Promise<ReportCounts> {
+    const cached = this.summaries.get(userId);
+    const now = this.now().getTime();
+    if (cached && now - cached.at < SUMMARY_TTL_MS) return cached.counts;
+    const [row] = await this.rdb.arrays<(number | string)[]>(
+      `select ${REPORT_STATUSES.map(() => `(select count(*) from messages m where m.user_id = ? and ${REPORT_STATUS_SQL} = ?)`).join(', ')}`,
+      REPORT_STATUSES.flatMap((status) => [userId, status]),
+    );
+    const counts = { total: 0 } as ReportCounts;
+    REPORT_STATUSES.forEach((status, index) => {
+      counts[status] = Number(row?.[index] ?? 0);
+      counts.total += counts[status];
+    });
+    this.summaries.delete(userId);
+    if (counts.total > EXACT_COUNT_MAX) {
+      this.summaries.set(userId, { counts, at: now });
+      const oldest = this.summaries.keys().next().value;
+      if (this.summaries.size > SUMMARY_CACHE_SIZE && oldest !== undefined) this.summaries.delete(oldest);
+    }
+    return counts;
+  }
+
+  /** Distinct names of the templates the user has sent, sorted (the template filter's choices). */
+  async templates(userId: number): Promise<string[]> {
+    const rows = await this.rdb.arrays<[string]>('select distinct template_name from campaigns where user_id = ? order by template_name', [userId]);
+    return rows.map(([name]) => name);
+  }
+
+  /** A streamed CSV or Excel file of every row the filters match, newest first. */
+  async export(userId: number, query: TReportsQuery & { export: 'csv' | 'excel' }): Promise<ReportExport> {
+    const filter = this.filterFor(userId, query);
+    const plan = await planQuery(this.rdb, filter);
+    const rows = await primedRows(this.rdb, plan);
+    const filtered = Boolean(filter.createdFrom || filter.createdBefore || filter.recipientPrefix || filter.template || filter.status);
+    const name = `whatsapp_reports_${filtered ? 'filtered' : 'all'}_${istDate(this.now())}`;
+    const onError = (error: unknown) => this.deps.log.error({ err: error, userId }, 'report export failed while streaming');
+    if (query.export === 'csv') {
+      const stream = csvStream(rows);
+      stream.on('error', onError);
+      return { filename: `${name}.csv`, contentType: 'text/csv; charset=utf-8', stream };
+    }
+    return { filename: `${name}.xlsx`, contentType: XLSX_TYPE, stream: excelStream(rows, { rowsPerSheet: this.deps.excelRowsPerSheet, onError }) };
+  }
+}
+
+/** Midnight in India of a calendar day, as epoch milliseconds; 400 for a day that does not exist. */
+function istDayStart(day: string, field: string): number {
+  const midnightUtc = Date.parse(`${day}T00:00:00.000Z`);
+  if (Number.isNaN(midnightUtc) || new Date(midnightUtc).toISOString().slice(0, 10) !== day) throw ValidationError(field, messages.reports.dateInvalid);
+  return midnightUtc - IST_OFFSET_MS;
+}

@@ -1,0 +1,183 @@
+/**
+ * The reports' SQL: filters in database terms, the index each filter reads, and direct driver
+ * access. Reports go to the driver rather than through knex because an export reads a million rows
+ * (knex would build an object and rename its keys for each) and because SQLite needs a cursor of
+ * its own (see `openSqliteReader`).
+ */
+import Database from 'better-sqlite3';
+import type { Knex } from 'knex';
+import type { TReportStatus } from '@shared/schemas/reports';
+import { REPORT_STATUS_EXPRESSION } from '../db/migrations/20261121003010_add_messages_report_status_index';
+
+export type Dialect = 'sqlite' | 'pg';
+
+/** A reports filter in database terms: created_at bounds in UTC, the recipient as stored digits. */
+export interface ReportFilter {
+  userId: number;
+  /** Inclusive lower bound on messages.created_at (ISO, UTC). */
+  createdFrom: string | null;
+  /** Exclusive upper bound on messages.created_at (ISO, UTC). */
+  createdBefore: string | null;
+  recipientPrefix: string | null;
+  template: string | null;
+  status: TReportStatus | null;
+}
+
+/**
+ * Which index a query reads. `ordered`: the list index (or the status index when filtering by
+ * status), already in page order, so a page stops after `limit` matches. `recipient` and
+ * `campaign`: the rows of a rare recipient prefix or template gathered through their own index and
+ * sorted, which is cheaper than walking the ordered index past everything else.
+ */
+export type Access = 'ordered' | 'recipient' | 'campaign';
+
+/** A position in the list order (created_at desc, id desc). `at` is created_at as the database writes it as text. */
+export interface Cursor {
+  at: string;
+  id: number;
+}
+
+export interface Sql {
+  sql: string;
+  params: unknown[];
+}
+
+/** The migration's expression with its column qualified, so that it can sit beside a join to campaigns. */
+export const REPORT_STATUS_SQL = REPORT_STATUS_EXPRESSION.replace(/\bstatus\b/g, 'm.status');
+
+/**
+ * The smallest digit string above every string starting with `prefix` ('9198' -> '9199',
+ * '919' -> '92'), or null when the prefix is all nines. Digit strings compare the same under any
+ * collation, so this range works on both databases' default text ordering.
+ */
+export function prefixUpperBound(prefix: string): string | null {
+  const trimmed = prefix.replace(/9+$/, '');
+  if (trimmed === '') return null;
+  return trimmed.slice(0, -1) + String(Number(trimmed.at(-1)) + 1);
+}
+
+/** `where` conditions on `messages m` for a filter, read through `access`. */
+export function filterSql(filter: ReportFilter, access: Access, dialect: Dialect): Sql {
+  const where = ['m.user_id = ?'];
+  const params: unknown[] = [filter.userId];
+  if (filter.createdFrom) {
+    where.push('m.created_at >= ?');
+    params.push(filter.createdFrom);
+  }
+  if (filter.createdBefore) {
+    where.push('m.created_at < ?');
+    params.push(filter.createdBefore);
+  }
+  if (filter.status) {
+    where.push(`${REPORT_STATUS_SQL} = ?`);
+    params.push(filter.status);
+  }
+  if (filter.recipientPrefix) {
+    // SQLite takes any range it sees on an indexed column; a unary + hides the column from it when
+    // the prefix is common enough that walking the ordered index is the cheaper way.
+    const column = dialect === 'sqlite' && access !== 'recipient' ? '+m.recipient' : 'm.recipient';
+    where.push(`${column} >= ?`);
+    params.push(filter.recipientPrefix);
+    const upper = prefixUpperBound(filter.recipientPrefix);
+    if (upper) {
+      where.push(`${column} < ?`);
+      params.push(upper);
+    }
+  }
+  if (filter.template) {
+    const column = dialect === 'sqlite' && access !== 'campaign' ? '+m.campaign_id' : 'm.campaign_id';
+    where.push(`${column} in (select tc.id from campaigns tc where tc.user_id = ? and tc.template_name = ?)`);
+    params.push(filter.userId, filter.template);
+  }
+  return { sql: where.join(' and '), params };
+}
+
+/** `messages m`, pinned to the chosen index on SQLite (whose planner has no statistics to go by). */
+export function messagesFrom(access: Access, dialect: Dialect): string {
+  if (dialect === 'pg' || access === 'ordered') return 'messages m';
+  return access === 'recipient' ? 'messages m indexed by messages_user_recipient_index' : 'messages m indexed by messages_campaign_status_index';
+}
+
+/** created_at as text that the database reads back to the same instant (PostgreSQL keeps microseconds). */
+export function cursorColumn(dialect: Dialect): string {
+  return dialect === 'pg' ? 'm.created_at::text' : 'm.created_at';
+}
+
+/** Placeholders for a cursor in a row comparison. */
+export function cursorParams(dialect: Dialect): string {
+  return dialect === 'pg' ? '(cast(? as timestamptz), cast(? as bigint))' : '(?, ?)';
+}
+
+interface SqliteStatement {
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+  raw(toggle?: boolean): SqliteStatement;
+}
+interface SqliteConnection {
+  prepare(sql: string): SqliteStatement;
+}
+interface PgConnection {
+  query(config: { text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
+}
+interface PooledClient {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<void>;
+}
+
+/** `?` placeholders as PostgreSQL's `$1, $2...` (the reports' SQL has no `?` of its own). */
+export function numberedPlaceholders(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/** Runs the reports' statements on a pooled connection, released as soon as each is done. */
+export class ReportDb {
+  readonly dialect: Dialect;
+
+  constructor(private readonly db: Knex) {
+    this.dialect = db.client.config.client === 'pg' ? 'pg' : 'sqlite';
+  }
+
+  private get pool(): PooledClient {
+    return this.db.client as unknown as PooledClient;
+  }
+
+  async all<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
+    return this.run<T>(sql, params, false);
+  }
+
+  /** Rows as arrays of column values, in select order (no object per row). */
+  async arrays<T extends unknown[]>(sql: string, params: readonly unknown[]): Promise<T[]> {
+    return this.run<T>(sql, params, true);
+  }
+
+  private async run<T>(sql: string, params: readonly unknown[], asArrays: boolean): Promise<T[]> {
+    const connection = await this.pool.acquireConnection();
+    try {
+      if (this.dialect === 'sqlite') {
+        const statement = (connection as SqliteConnection).prepare(sql);
+        return (asArrays ? statement.raw(true) : statement).all(...params) as T[];
+      }
+      const result = await (connection as PgConnection).query({ text: numberedPlaceholders(sql), values: [...params], ...(asArrays ? { rowMode: 'array' as const } : {}) });
+      return result.rows as T[];
+    } finally {
+      await this.pool.releaseConnection(connection);
+    }
+  }
+
+  /**
+   * A read-only connection of its own for a long read on SQLite. The pool has one connection,
+   * and an open better-sqlite3 cursor keeps its connection busy: an export over the pool's
+   * connection would stall every other request and the dispatcher until it ended. In WAL mode a
+   * second connection reads a consistent snapshot while the first goes on writing.
+   */
+  openSqliteReader(): { iterate<T extends unknown[]>(sql: string, params: readonly unknown[]): IterableIterator<T>; close(): void } {
+    const { filename } = this.db.client.config.connection as { filename: string };
+    const reader = new Database(filename, { readonly: true, fileMustExist: true });
+    reader.pragma('busy_timeout = 5000');
+    return {
+      iterate: <T extends unknown[]>(sql: string, params: readonly unknown[]) => reader.prepare(sql).raw(true).iterate(...params) as IterableIterator<T>,
+      close: () => reader.close(),
+    };
+  }
+}

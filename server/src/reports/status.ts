@@ -1,0 +1,30 @@
+/**
+ * The messages table's statuses as reports show them (issue 6): queued and sending are `pending`,
+ * suppressed (the recipient opted out) is `failed`; the rest are themselves. The same grouping is
+ * REPORT_STATUS_EXPRESSION in SQL, which filters and counts use.
+ */
+import type { TReportStatus } from '@shared/schemas/reports';
+
+export function reportStatusOf(status: string): TReportStatus {
+  switch (status) {
+    case 'sent':
+    case 'delivered':
+    case 'read':
+    case 'failed':
+    case 'duplicate':
+      return status;
+    case 'suppressed':
+      return 'failed';
+    default:
+      return 'pending';
+  }
+}
+
+/**
+ * A report row's error: the stored text for a message that ended in failure or was blocked, null
+ * otherwise. A pending message may carry the reason of its last retry; it is not an error yet.
+ */
+export function reportErrorOf(status: string, errorMessage: string | null): string | null {
+  const shown = reportStatusOf(status);
+  return shown === 'failed' || shown === 'duplicate' ? errorMessage : null;
+}

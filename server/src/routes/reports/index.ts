@@ -1,0 +1,39 @@
+import Router from '@koa/router';
+import { ZReportsQuery } from '@shared/schemas/reports';
+import { requireAuth } from '../../middleware/auth';
+import { validate } from '../../middleware/validate';
+import { presentReportsPage, presentReportsSummary } from '../../presenters/reports';
+import type { Services } from '../../services';
+import type { AppState } from '../../types';
+
+/** Reports of the signed-in user (spec 002 §7): the list and its exports, the summary, the templates used. */
+export function reportRoutes(services: Services): Router<AppState> {
+  const router = new Router<AppState>();
+  const reports = services.reports;
+
+  router.get('/api/whatsapp/reports', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const query = validate(ZReportsQuery, ctx.query);
+    if (query.export) {
+      const file = await reports.export(user.id, { ...query, export: query.export });
+      ctx.set('Content-Disposition', `attachment; filename="${file.filename}"`);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = file.contentType;
+      ctx.body = file.stream;
+      return;
+    }
+    ctx.body = { success: true, data: presentReportsPage(await reports.list(user.id, query)) };
+  });
+
+  router.get('/api/whatsapp/reports/summary', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    ctx.body = { success: true, data: presentReportsSummary(await reports.summary(user.id)) };
+  });
+
+  router.get('/api/whatsapp/reports/templates', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    ctx.body = { success: true, data: await reports.templates(user.id) };
+  });
+
+  return router;
+}

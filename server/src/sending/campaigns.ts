@@ -1,0 +1,378 @@
+/**
+ * Campaigns after acceptance (issue 6): the user's list and live counts, pause, resume and
+ * cancel, resend to failed, and the figures of the dashboards and the reports chart.
+ *
+ * How the engine takes a change of state: the dispatcher reads a campaign's status before each
+ * send (cached for a few seconds per instance, dropped here on every change), holds the claimed
+ * messages of a campaign that is not running, and fails and refunds those of a cancelled one.
+ */
+import type { Knex } from 'knex';
+import { fillMessage, messages } from '@shared/messages';
+import { unitsToRupees } from '@shared/money';
+import type { PriceCategory } from '@shared/pricing';
+import type { TAccountOverview, TCampaignList, TTimelinePoint } from '@shared/schemas/reports';
+import type { TCampaign, TCampaignAccepted, TCampaignCounts, TCostPreview } from '@shared/schemas/sending';
+import { USABLE_TEMPLATE_STATUSES } from '@shared/templates';
+import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors';
+import { Template, type User } from '../models';
+import { emptyCounts, presentCampaign, type CampaignRow } from '../presenters/campaign';
+import type { PricingService } from '../services/pricing';
+import type { WalletService } from '../services/wallet';
+import type { CampaignAcceptance, RecipientRow } from './campaignAcceptance';
+import type { SendingEngine } from './engine';
+import { CANCELLED_ERROR_CODE, OPTED_OUT_ERROR_CODE } from './messageOutcomes';
+import type { SendingService } from './service';
+
+/** India Standard Time has had no daylight saving since 1945: a fixed +05:30, and days of 24 hours. */
+const IST_OFFSET_MS = 330 * 60_000;
+const DAY_MS = 86_400_000;
+
+/** The calendar day in India of an instant, as YYYY-MM-DD. */
+export function istDay(at: Date): string {
+  return new Date(at.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** The instant an Indian calendar day (YYYY-MM-DD) begins. */
+export function istDayStart(day: string): Date {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) - IST_OFFSET_MS);
+}
+
+/** The instant the Indian calendar month of `at` begins. */
+export function istMonthStart(at: Date): Date {
+  const local = new Date(at.getTime() + IST_OFFSET_MS);
+  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - IST_OFFSET_MS);
+}
+
+/**
+ * Statuses travel late (a read can come days after the send): the chart counts events of messages
+ * created up to this long before its first day, so that the user's index bounds the scan.
+ */
+const TIMELINE_LOOKBACK_MS = 30 * 24 * 3_600_000;
+
+const CAMPAIGN_COLUMNS = [
+  'id',
+  'name',
+  'status',
+  'source',
+  'templateId',
+  'senderNumberId',
+  'templateName',
+  'templateLanguage',
+  'category',
+  'totalRecipients',
+  'billableCount',
+  'invalidCount',
+  'cancelledCount',
+  'priceUnits',
+  'totalCostUnits',
+  'refundedUnits',
+  'headerMediaType',
+  'headerMediaPath',
+  'createdAt',
+  'completedAt',
+] as const;
+
+type StoredCampaign = CampaignRow & { templateId: number | null; senderNumberId: number; headerMediaType: string | null; headerMediaPath: string | null };
+
+/** Percent with one decimal; 0 when nothing was attempted. */
+function percent(part: number, whole: number): number {
+  return whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0;
+}
+
+export class CampaignService {
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      engine: SendingEngine;
+      acceptance: CampaignAcceptance;
+      sending: SendingService;
+      pricing: PricingService;
+      wallet: WalletService;
+      now?: () => Date;
+    },
+  ) {}
+
+  private get isPostgres(): boolean {
+    return this.deps.db.client.config.client === 'pg';
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** One of the user's campaigns; another user's answers 404 like a missing one. */
+  private async find(user: User, id: number): Promise<StoredCampaign> {
+    const row = (await this.deps.db('campaigns')
+      .where({ id, userId: user.id })
+      .first(...CAMPAIGN_COLUMNS)) as StoredCampaign | undefined;
+    if (!row) throw NotFoundError(messages.sending.campaignNotFound, 'campaign_not_found');
+    return row;
+  }
+
+  /** Message counts by status of the given campaigns, in one grouped query on (campaign_id, status). */
+  private async countsFor(campaignIds: readonly number[]): Promise<Map<number, TCampaignCounts>> {
+    const counts = new Map<number, TCampaignCounts>(campaignIds.map((id) => [id, emptyCounts()]));
+    if (campaignIds.length === 0) return counts;
+    const rows = (await this.deps.db('messages')
+      .whereIn('campaignId', campaignIds)
+      .groupBy('campaignId', 'status')
+      .select('campaignId', 'status')
+      .count({ n: '*' })) as { campaignId: number | string; status: string; n: number | string }[];
+    for (const row of rows) {
+      const entry = counts.get(Number(row.campaignId));
+      if (entry && row.status in entry) entry[row.status as keyof TCampaignCounts] = Number(row.n);
+    }
+    return counts;
+  }
+
+  /** Live counts of one of the user's campaigns (the send screens poll this). */
+  async get(user: User, id: number): Promise<TCampaign> {
+    const row = await this.find(user, id);
+    const counts = await this.countsFor([id]);
+    return presentCampaign(row, counts.get(id) ?? emptyCounts());
+  }
+
+  /** The user's campaigns, newest first, with live counts. */
+  async list(user: User, query: { page: number; limit: number; status?: string | undefined }): Promise<TCampaignList> {
+    const base = this.deps.db('campaigns').where({ userId: user.id });
+    if (query.status) base.where({ status: query.status });
+    const [totalRow, rows] = await Promise.all([
+      base.clone().count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+      base
+        .clone()
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit)
+        .select(...CAMPAIGN_COLUMNS) as Promise<StoredCampaign[]>,
+    ]);
+    const total = Number(totalRow?.n ?? 0);
+    const counts = await this.countsFor(rows.map((row) => Number(row.id)));
+    return {
+      campaigns: rows.map((row) => presentCampaign(row, counts.get(Number(row.id)) ?? emptyCounts())),
+      total,
+      page: query.page,
+      totalPages: Math.max(1, Math.ceil(total / query.limit)),
+    };
+  }
+
+  /** running -> paused. Messages already handed to the provider still arrive. */
+  async pause(user: User, id: number): Promise<TCampaign> {
+    await this.find(user, id);
+    const nowIso = this.now().toISOString();
+    const changed = await this.deps.db('campaigns').where({ id, userId: user.id, status: 'running' }).update({ status: 'paused', updatedAt: nowIso });
+    if (changed === 0) throw ConflictError('campaign_not_running', messages.campaigns.cannotPause);
+    this.deps.engine.dispatcher.forgetCampaign(id);
+    return this.get(user, id);
+  }
+
+  /** paused -> running: the messages held meanwhile are due at once. */
+  async resume(user: User, id: number): Promise<TCampaign> {
+    await this.find(user, id);
+    const nowIso = this.now().toISOString();
+    const changed = await this.deps.db('campaigns').where({ id, userId: user.id, status: 'paused' }).update({ status: 'running', updatedAt: nowIso });
+    if (changed === 0) throw ConflictError('campaign_not_paused', messages.campaigns.cannotResume);
+    await this.deps.engine.requeueCampaign(id);
+    // Whatever was in flight when it paused may have been the last of it.
+    await this.deps.engine.outcomes.completeCampaigns([id]);
+    return this.get(user, id);
+  }
+
+  /**
+   * running or paused -> cancelled, in one transaction with failing and refunding every message
+   * still queued. Messages a dispatcher already claimed are refunded by it if it has not sent them.
+   */
+  async cancel(user: User, id: number): Promise<TCampaign> {
+    await this.find(user, id);
+    await this.deps.db.transaction(async (trx) => {
+      const nowIso = this.now().toISOString();
+      const changed = await trx('campaigns')
+        .where({ id, userId: user.id })
+        .whereIn('status', ['running', 'paused'])
+        .update({ status: 'cancelled', completedAt: nowIso, updatedAt: nowIso });
+      if (changed === 0) throw ConflictError('campaign_finished', messages.campaigns.cannotCancel);
+      await this.deps.engine.outcomes.failCancelled(trx, id, 'queued');
+    });
+    this.deps.engine.dispatcher.forgetCampaign(id);
+    return this.get(user, id);
+  }
+
+  /**
+   * The recipients worth sending again, with their own values: failed messages except opt-outs
+   * (131050: the recipient asked not to be sent to). Messages a cancel stopped count as failed.
+   */
+  private async failedRecipients(campaignId: number): Promise<RecipientRow[]> {
+    const rows = (await this.deps.db('messages')
+      .where({ campaignId, status: 'failed' })
+      .where((q) => q.whereNull('errorCode').orWhereNot('errorCode', OPTED_OUT_ERROR_CODE))
+      .orderBy('id')
+      .select('recipient', 'variables')) as { recipient: string; variables: string | Record<string, string> | null }[];
+    return rows.map((row) => ({
+      to: row.recipient,
+      variables: row.variables === null ? {} : typeof row.variables === 'string' ? (JSON.parse(row.variables) as Record<string, string>) : row.variables,
+    }));
+  }
+
+  /** What a resend needs: the campaign's own template (still usable), number and failed recipients. */
+  private async resendPlan(user: User, id: number) {
+    const campaign = await this.find(user, id);
+    const recipients = await this.failedRecipients(id);
+    if (recipients.length === 0) throw BadRequestError('nothing_to_resend', messages.campaigns.nothingToResend);
+    // The campaign's own template, not one of the same name made since: it may have been deleted.
+    const template = campaign.templateId === null ? undefined : await Template.query(this.deps.db).findOne({ id: campaign.templateId, userId: user.id });
+    if (!template || !USABLE_TEMPLATE_STATUSES.includes(template.status as never)) throw new AppError(404, 'template_not_found', messages.templates.notFound);
+    const number = await this.deps.sending.resolveNumber(user, String(campaign.senderNumberId));
+    return { campaign, recipients, template, number };
+  }
+
+  /** The cost of sending the failed messages again, priced like any send. */
+  async resendPreview(user: User, id: number): Promise<TCostPreview> {
+    const { recipients, template } = await this.resendPlan(user, id);
+    const screened = await this.deps.acceptance.screen(user.id, template.id, recipients);
+    const priceUnits = await this.deps.pricing.effectiveFor(user.id, template.category.toLowerCase() as PriceCategory);
+    const balanceUnits = await this.deps.wallet.balance(user.id);
+    const costUnits = screened.billable * priceUnits;
+    return {
+      recipients: recipients.length,
+      billable: screened.billable,
+      duplicates: screened.duplicates,
+      invalid: 0,
+      suppressed: screened.suppressed,
+      category: template.category,
+      pricePerMessage: unitsToRupees(priceUnits, 4),
+      totalCost: unitsToRupees(costUnits, 4),
+      currency: 'INR',
+      balance: unitsToRupees(balanceUnits, 4),
+      balanceAfter: unitsToRupees(balanceUnits - costUnits, 4),
+      sufficient: balanceUnits >= costUnits,
+    };
+  }
+
+  /** A new campaign for the failed recipients, accepted (and charged) like any send. */
+  async resendFailed(user: User, id: number): Promise<TCampaignAccepted> {
+    const { campaign, recipients, template, number } = await this.resendPlan(user, id);
+    const headerMedia = campaign.headerMediaPath ? { type: campaign.headerMediaType as 'image' | 'video' | 'document', path: campaign.headerMediaPath } : null;
+    const result = await this.deps.acceptance.accept({
+      user,
+      template,
+      senderNumberId: number.id,
+      name: fillMessage(messages.campaigns.resendName, { name: campaign.name }),
+      source: campaign.source as TCampaign['source'],
+      recipients,
+      invalidCount: 0,
+      inSendDuplicates: 0,
+      headerMedia,
+    });
+    if (result.accepted > 0) this.deps.engine.notifyAccepted();
+    return {
+      campaignId: result.campaignId,
+      accepted: result.accepted,
+      duplicates: result.duplicates,
+      invalid: result.invalid,
+      suppressed: result.suppressed,
+      totalCost: unitsToRupees(result.totalCostUnits, 4),
+    };
+  }
+
+  /** The calendar day of a timestamp column in India, as YYYY-MM-DD, in SQL. */
+  private istDaySql(column: string): string {
+    return this.isPostgres ? `to_char(${column} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', ${column}, '+330 minutes')`;
+  }
+
+  /**
+   * Per Indian calendar day, the last `days` days (today included, oldest first): how many of the
+   * user's messages were sent, delivered, read and failed that day, by the time of each event.
+   * Messages a cancel stopped are not failures of delivery and are left out.
+   */
+  async timeline(user: User, days: number): Promise<TTimelinePoint[]> {
+    const since = new Date(istDayStart(istDay(this.now())).getTime() - (days - 1) * DAY_MS);
+    const createdFloor = new Date(since.getTime() - TIMELINE_LOOKBACK_MS).toISOString();
+    const events = [
+      ['sent', 'sent_at'],
+      ['delivered', 'delivered_at'],
+      ['read', 'read_at'],
+      ['failed', 'failed_at'],
+    ] as const;
+    const points = new Map<string, TTimelinePoint>();
+    for (let i = 0; i < days; i++) {
+      const day = istDay(new Date(since.getTime() + i * DAY_MS));
+      points.set(day, { date: day, sent: 0, delivered: 0, read: 0, failed: 0 });
+    }
+    for (const [key, column] of events) {
+      const day = this.istDaySql(column);
+      const query = this.deps.db('messages')
+        .where({ userId: user.id })
+        .where('createdAt', '>=', createdFloor)
+        .where(column, '>=', since.toISOString())
+        .select(this.deps.db.raw(`${day} as day`))
+        .count({ n: '*' })
+        .groupByRaw(day);
+      if (key === 'failed') query.where((q) => q.whereNull('errorCode').orWhereNot('errorCode', CANCELLED_ERROR_CODE));
+      const rows = (await query) as { day: string; n: number | string }[];
+      for (const row of rows) {
+        const point = points.get(row.day);
+        if (point) point[key] = Number(row.n);
+      }
+    }
+    return [...points.values()];
+  }
+
+  /** Campaign charges and refunds in the ledger since `from`, for one user or all. */
+  private async ledgerSince(from: Date, userId?: number): Promise<{ debitUnits: number; refundUnits: number }> {
+    const query = this.deps.db('credit_transactions').where('createdAt', '>=', from.toISOString()).whereIn('type', ['CAMPAIGN_DEBIT', 'REFUND_ADD']).groupBy('type').select('type').sum({ units: 'amount' });
+    if (userId !== undefined) query.where({ userId });
+    const rows = (await query) as { type: string; units: number | string | null }[];
+    const sum = (type: string) => Number(rows.find((row) => row.type === type)?.units ?? 0);
+    return { debitUnits: -sum('CAMPAIGN_DEBIT'), refundUnits: sum('REFUND_ADD') };
+  }
+
+  /**
+   * The user dashboard's Account Overview for this calendar month in India: messages accepted for
+   * sending (not blocked duplicates, opt-outs or cancelled ones), delivery and read rates over
+   * those that reached an outcome, spend (charges less refunds) and running or paused campaigns.
+   */
+  async overview(user: User): Promise<TAccountOverview> {
+    const monthStart = istMonthStart(this.now());
+    const rows = (await this.deps.db('messages')
+      .where({ userId: user.id })
+      .where('createdAt', '>=', monthStart.toISOString())
+      .whereNotIn('status', ['duplicate', 'suppressed'])
+      .where((q) => q.whereNull('errorCode').orWhereNot('errorCode', CANCELLED_ERROR_CODE))
+      .groupBy('status')
+      .select('status')
+      .count({ n: '*' })) as { status: string; n: number | string }[];
+    const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
+    const messagesThisMonth = rows.reduce((sum, row) => sum + Number(row.n), 0);
+    const attempted = count('sent') + count('delivered') + count('read') + count('failed');
+    const { debitUnits, refundUnits } = await this.ledgerSince(monthStart, user.id);
+    const active = (await this.deps.db('campaigns').where({ userId: user.id }).whereIn('status', ['running', 'paused']).count({ n: '*' }).first()) as { n: number | string } | undefined;
+    return {
+      messagesThisMonth,
+      deliveryRate: percent(count('delivered') + count('read'), attempted),
+      readRate: percent(count('read'), attempted),
+      spendThisMonth: unitsToRupees(debitUnits - refundUnits, 4),
+      refundsThisMonth: unitsToRupees(refundUnits, 4),
+      activeCampaigns: Number(active?.n ?? 0),
+    };
+  }
+
+  /**
+   * Usage of every user for the admin dashboard: billable messages accepted today and this month
+   * (India), less cancelled ones, from the campaigns table (small) rather than every message, and
+   * spend this month from the ledger.
+   */
+  async platformUsage(): Promise<{ messagesToday: number; messagesThisMonth: number; spendThisMonthUnits: number }> {
+    const now = this.now();
+    const monthStart = istMonthStart(now);
+    const todayStart = istDayStart(istDay(now));
+    const row = (await this.deps.db('campaigns')
+      .where('createdAt', '>=', monthStart.toISOString())
+      .select(
+        this.deps.db.raw('coalesce(sum(case when created_at >= ? then billable_count - cancelled_count else 0 end), 0) as today', [todayStart.toISOString()]),
+        this.deps.db.raw('coalesce(sum(billable_count - cancelled_count), 0) as month'),
+      )
+      .first()) as { today: number | string; month: number | string } | undefined;
+    const { debitUnits, refundUnits } = await this.ledgerSince(monthStart);
+    return { messagesToday: Number(row?.today ?? 0), messagesThisMonth: Number(row?.month ?? 0), spendThisMonthUnits: debitUnits - refundUnits };
+  }
+}

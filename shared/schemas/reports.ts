@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { TCampaign } from './sending';
+
+/**
+ * Reports and campaigns (spec 002 Manage Reports, §7 reports calls; DECISIONS summary shape).
+ * Unset values and 'all' are omitted by the client; the server treats them the same way.
+ */
+
+export const REPORT_STATUSES = ['sent', 'delivered', 'read', 'failed', 'duplicate', 'pending'] as const;
+export type TReportStatus = (typeof REPORT_STATUSES)[number];
+
+const optionalText = z.preprocess((value) => (value === '' || value === 'all' ? undefined : value), z.string().trim().max(200).optional());
+const optionalDate = z.preprocess(
+  (value) => (value === '' || value === 'all' ? undefined : value),
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Dates must look like 2025-01-31' })
+    .optional(),
+);
+
+export const REPORTS_PAGE_SIZE = 50;
+export const REPORTS_MAX_PAGE_SIZE = 500;
+
+export const ZReportsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(REPORTS_MAX_PAGE_SIZE).default(REPORTS_PAGE_SIZE),
+  dateFrom: optionalDate,
+  dateTo: optionalDate,
+  recipientNumber: optionalText,
+  template: optionalText,
+  status: z.preprocess((value) => (value === '' || value === 'all' ? undefined : value), z.enum(REPORT_STATUSES).optional()),
+  export: z.enum(['csv', 'excel']).optional(),
+});
+export type TReportsQuery = z.infer<typeof ZReportsQuery>;
+
+/** One row of GET /api/whatsapp/reports (spec 002 §3 "Report row", plus what the table can use). */
+export interface TReportRow {
+  id: number;
+  template_used: string;
+  recipient_number: string;
+  status: string;
+  delivered_at: string | null;
+  read_at: string | null;
+  error_message: string | null;
+  sent_at: string | null;
+  created_at: string;
+  campaign_id: number;
+  campaign_name: string;
+}
+
+export interface TReportsPage {
+  reports: TReportRow[];
+  total: number;
+  page: number;
+  limit: number;
+  totalPages: number;
+}
+
+/** GET /api/whatsapp/reports/summary `data` (DECISIONS.md). */
+export interface TReportsSummary {
+  total: number;
+  sent: number;
+  delivered: number;
+  read: number;
+  failed: number;
+  duplicate: number;
+  pending: number;
+  deliveryRate: number;
+  readRate: number;
+}
+
+export const ZCampaignListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  status: z.preprocess((value) => (value === '' || value === 'all' ? undefined : value), z.enum(['running', 'paused', 'cancelled', 'completed']).optional()),
+});
+
+export interface TCampaignList {
+  campaigns: TCampaign[];
+  total: number;
+  page: number;
+  totalPages: number;
+}
+
+/** GET /api/campaigns/timeline?days=30: per day, messages by outcome (the reports chart). */
+export interface TTimelinePoint {
+  date: string;
+  sent: number;
+  delivered: number;
+  read: number;
+  failed: number;
+}
+
+/** GET /api/dashboard/overview: the user dashboard's Account Overview. */
+export interface TAccountOverview {
+  messagesThisMonth: number;
+  deliveryRate: number;
+  readRate: number;
+  spendThisMonth: number;
+  refundsThisMonth: number;
+  activeCampaigns: number;
+}
