@@ -385,6 +385,85 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
     });
   });
 
+  describe('public send API', () => {
+    async function keyFor(client: TestClient): Promise<string> {
+      const created = await client.post<{ data: { key: string } }>('/api/keys', { name: 'integration' });
+      expect(created.status).toBe(201);
+      return created.body.data.key;
+    }
+    const sendApi = (key: string, body: unknown, path = '/api/send') =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+
+    it('accepts a message with var fields, answers its id, and sends it', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user);
+      const key = await keyFor(client);
+      const res = await sendApi(key, { username: user.username, templatename: template.name, recipient_number: '+919811000001', var1: 'Joy', var2: 'Z9' });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { success: boolean; message_id: string; message: string; campaign_id: number };
+      expect(body).toMatchObject({ success: true, message: messages.publicApi.sent, message_id: expect.stringMatching(/^msg_\d+$/) });
+      await waitForCampaign(client, body.campaign_id, (c) => c.processed === 1);
+      const seen = await client.get('/simulator/messages?to=919811000001');
+      expect(JSON.stringify(seen.body)).toContain('Hi Joy, your order Z9 ships today');
+      // X-API-Key works too.
+      const viaHeader = await fetch(`${server.url}/api/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ username: user.username, templatename: template.name, recipient_number: '919811000002', var1: 'A', var2: 'B' }),
+      });
+      expect(viaHeader.status).toBe(200);
+    });
+
+    it('answers 400 for missing fields, 401 for another username or a wrong key, 402 when the wallet is short', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 1 });
+      const other = await buildUser(server);
+      const template = await approvedTemplate(user);
+      const key = await keyFor(client);
+      const missing = await sendApi(key, { username: user.username, templatename: template.name });
+      expect(missing.status).toBe(400);
+      expect(((await missing.json()) as { error: string }).error).toBe(messages.publicApi.missingFields);
+      const notOwner = await sendApi(key, { username: other.username, templatename: template.name, recipient_number: '919811000003', var1: 'a', var2: 'b' });
+      expect(notOwner.status).toBe(401);
+      expect(((await notOwner.json()) as { error: string }).error).toBe(messages.publicApi.invalidCredentials);
+      expect((await sendApi('snd_wrong', { username: user.username, templatename: template.name, recipient_number: '919811000003' })).status).toBe(401);
+      const badNumber = await sendApi(key, { username: user.username, templatename: template.name, recipient_number: '12', var1: 'a', var2: 'b' });
+      expect(((await badNumber.json()) as { error: string }).error).toBe(messages.publicApi.invalidRecipient);
+      const noVar = await sendApi(key, { username: user.username, templatename: template.name, recipient_number: '919811000003', var1: 'a' });
+      expect(noVar.status).toBe(400);
+      const first = await sendApi(key, { username: user.username, templatename: template.name, recipient_number: '919811000004', var1: 'a', var2: 'b' });
+      expect(first.status).toBe(200);
+      const poor = await sendApi(key, { username: user.username, templatename: template.name, recipient_number: '919811000005', var1: 'a', var2: 'b' });
+      expect(poor.status).toBe(402);
+    });
+
+    it('accepts a burst together, charging each message once and blocking repeats as duplicates', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 100 });
+      const template = await approvedTemplate(user);
+      const key = await keyFor(client);
+      const bodies = Array.from({ length: 30 }, (_, i) => ({ username: user.username, templatename: template.name, recipient_number: `9198120${5000 + (i % 25)}`, var1: 'x', var2: 'y' }));
+      const answers = await Promise.all(bodies.map((body) => sendApi(key, body).then(async (r) => ({ status: r.status, body: (await r.json()) as { message_id: string; status: string } }))));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      expect(new Set(answers.map((a) => a.body.message_id)).size).toBe(30);
+      expect(answers.filter((a) => a.body.status === 'duplicate')).toHaveLength(5);
+      const debits = (await server.db('credit_transactions').where({ userId: user.id, type: 'CAMPAIGN_DEBIT' }).sum({ total: 'amount' })) as { total: number | string }[];
+      expect(Number(debits[0]?.total)).toBe(-25 * 8000);
+    });
+
+    it('accepts a batch as one campaign', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user);
+      const key = await keyFor(client);
+      const res = await sendApi(
+        key,
+        { username: user.username, templatename: template.name, messages: [{ recipient_number: '919813000001', var1: 'a', var2: 'b' }, { recipient_number: '919813000002', var1: 'c', var2: 'd' }, { recipient_number: 'x' }] },
+        '/api/send/batch',
+      );
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: TCampaignAccepted };
+      expect(body.data).toMatchObject({ accepted: 2, invalid: 1, totalCost: 1.6 });
+    });
+  });
+
   it('sends the password-reset code through the provider path', async () => {
     const phone = uniquePhone();
     const user = await buildUser(server, { phoneNumber: phone });

@@ -8,9 +8,10 @@ import { dispatchBench } from './dispatch.bench';
 import { publicApiBench } from './publicApi.bench';
 import { authBench } from './auth.bench';
 import { walletBench } from './wallet.bench';
+import { reportsBench } from './reports.bench';
 
 const only = process.env.BENCH_ONLY?.split(',');
-const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench].filter((b) => !only || only.some((name) => b.name.includes(name)));
+const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench].filter((b) => !only || only.some((name) => b.name.includes(name)));
 
 for (const bench of benches) {
   for (const kind of ['sqlite', 'postgres'] as const) {

@@ -7,7 +7,7 @@ import { ManageReportsPage } from './pages/ManageReportsPage';
 import { approvedTemplate, testPhone } from './sending-support';
 import { createUser, unique } from './support';
 
-const r = messages.reportsScreen;
+const cells = messages.reports;
 
 /** A quick send through the API, as the Quick Send screen makes it. */
 async function quickSend(api: APIRequestContext, template: string, recipients: string[], campaignName: string): Promise<TCampaignAccepted> {
@@ -82,11 +82,11 @@ test.describe('manage reports', () => {
     await expect(reports.pageLabel).toHaveText('Page 1 of 1');
     await expect(reports.row(read).getByTestId('report-status')).toHaveText('READ');
     await expect(reports.row(delivered).getByTestId('report-status')).toHaveText('DELIVERED');
-    await expect(reports.row(delivered)).toContainText(r.notRead);
+    await expect(reports.row(delivered)).toContainText(cells.notRead);
     await expect(reports.row(failing).getByTestId('report-status')).toHaveText('FAILED');
-    await expect(reports.row(failing)).toContainText(r.notDelivered);
-    await expect(reports.row(read)).toContainText(r.noError);
-    await expect(reports.row(failing)).not.toContainText(r.noError);
+    await expect(reports.row(failing)).toContainText(cells.notDelivered);
+    await expect(reports.row(read)).toContainText(cells.noError);
+    await expect(reports.row(failing)).not.toContainText(cells.noError);
 
     // Status: only the failed message, with a chip.
     await reports.status.selectOption('failed');
@@ -99,7 +99,7 @@ test.describe('manage reports', () => {
     await reports.recipient.fill(delivered);
     await expect(reports.chip(`Recipient: ${delivered}`)).toBeVisible();
     await expect(reports.rows).toHaveCount(0);
-    await expect(reports.empty).toContainText(r.noMatches);
+    await expect(reports.empty).toContainText(messages.reportsScreen.noMatches);
 
     // Removing the status chip leaves the recipient's own message.
     await reports.removeChip('Status: Failed');

@@ -254,13 +254,13 @@ export class MessageDispatcher {
     for (const message of messages) {
       const status = statusOf.get(message.campaignId);
       if (status === 'cancelled') {
-        cancelled.set(message.campaignId, [...(cancelled.get(message.campaignId) ?? []), message.id]);
+        appendTo(cancelled, message.campaignId, message.id);
         continue;
       }
       // Resumed since this instance cached it (on another instance): the next claim reads it afresh.
       if (status === 'running') this.forgetCampaign(message.campaignId);
       const delay = status === 'running' ? 0 : status === 'paused' ? PAUSED_HOLD_MS : HOLD_MS;
-      byDelay.set(delay, [...(byDelay.get(delay) ?? []), message.id]);
+      appendTo(byDelay, delay, message.id);
     }
     if (cancelled.size > 0) {
       await this.deps.db.transaction(async (trx) => {
@@ -279,6 +279,12 @@ export class MessageDispatcher {
     this.contexts.delete(campaignId);
     this.loading.delete(campaignId);
   }
+}
+
+function appendTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 export async function runWithConcurrency(tasks: readonly (() => Promise<void>)[], limit: number): Promise<void> {

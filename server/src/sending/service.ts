@@ -21,6 +21,7 @@ import type { TemplateService } from '../templates/service';
 import { templateVariables } from '../templates/service';
 import { dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow } from './campaignAcceptance';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
+import { ApiSendBatcher } from './apiSendBatcher';
 
 /** At most this many recipients in one send (a 1M-row campaign is accepted; beyond, split it). */
 export const MAX_RECIPIENTS_PER_SEND = 2_000_000;
@@ -41,7 +42,13 @@ function presentAccepted(result: AcceptedCampaign): TCampaignAccepted {
   };
 }
 
+/** How long the public API reuses a user's template and sender number lookups. */
+const API_LOOKUP_TTL_MS = 5_000;
+
 export class SendingService {
+  private readonly apiBatcher: ApiSendBatcher;
+  private readonly apiLookups = new Map<string, { at: number; value: Promise<unknown> }>();
+
   constructor(
     private readonly deps: {
       db: Knex;
@@ -56,7 +63,22 @@ export class SendingService {
       /** The dispatcher looks now instead of at its next poll. */
       onAccepted: () => void;
     },
-  ) {}
+  ) {
+    this.apiBatcher = new ApiSendBatcher({ db: deps.db, acceptance: deps.acceptance, onAccepted: deps.onAccepted });
+  }
+
+  /** Integrators call in bursts: the same template and number are looked up once every few seconds. */
+  private cachedLookup<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = this.apiLookups.get(key);
+    if (hit && now - hit.at < API_LOOKUP_TTL_MS) return hit.value as Promise<T>;
+    const value = load();
+    this.apiLookups.set(key, { at: now, value });
+    // A failed lookup (unknown template) is not remembered.
+    value.catch(() => this.apiLookups.delete(key));
+    if (this.apiLookups.size > 10_000) this.apiLookups.delete(this.apiLookups.keys().next().value as string);
+    return value;
+  }
 
   async numbers(user: User): Promise<TSenderNumber[]> {
     if (this.deps.sandboxEnabled) await this.deps.senderNumbers.ensureSandbox(user.id);
@@ -269,24 +291,15 @@ export class SendingService {
   }
 
   async apiSend(user: User, input: TApiSendRequest): Promise<{ messageId: string; campaignId: number; status: string }> {
-    const template = await this.deps.templates.findUsable(user.id, input.templatename, input.language);
+    const template = await this.cachedLookup(`template:${user.id}:${input.templatename}:${input.language ?? ''}`, () =>
+      this.deps.templates.findUsable(user.id, input.templatename, input.language),
+    );
     const to = normalisePhone(input.recipient_number);
     if (!to) throw ValidationError('recipient_number', messages.publicApi.invalidRecipient);
     const values = this.apiValues(template, input);
-    const number = await this.defaultNumber(user);
-    const result = await this.accept({
-      user,
-      template,
-      senderNumberId: number.id,
-      name: `API - ${template.name}`,
-      source: 'api',
-      recipients: [{ to, variables: values }],
-      invalidCount: 0,
-      inSendDuplicates: 0,
-      headerMedia: await this.headerMedia(template, undefined),
-    });
-    const message = (await this.deps.db('messages').where({ campaignId: result.campaignId }).first('id', 'status')) as { id: number; status: string };
-    return { messageId: `msg_${message.id}`, campaignId: result.campaignId, status: message.status };
+    const number = await this.cachedLookup(`number:${user.id}`, () => this.defaultNumber(user));
+    const headerMedia = await this.cachedLookup(`media:${template.id}`, () => this.headerMedia(template, undefined));
+    return this.apiBatcher.submit({ user, template, number, to, values, headerMedia });
   }
 
   async apiSendBatch(user: User, input: TApiSendBatchRequest): Promise<TCampaignAccepted> {

@@ -47,7 +47,7 @@ async function exportReports(filters: ReportFilters, format: ExportFormat, now: 
     const body = await blob.text().catch(() => '');
     throw new ReportExportError(exportFailureText(body));
   }
-  if (blob.size === 0) throw new ReportExportError(messages.reportsScreen.emptyFile);
+  if (blob.size === 0) throw new ReportExportError(messages.reports.emptyFile);
   const header: unknown = response.headers['content-disposition'];
   const filename =
     filenameFromDisposition(typeof header === 'string' ? header : null) ?? fallbackExportName(format, hasReportFilters(filters), now);

@@ -37,7 +37,6 @@ import {
   type ReportFilters,
 } from './reports';
 
-const r = messages.reportsScreen;
 
 const filters = (overrides: Partial<ReportFilters> = {}): ReportFilters => ({ ...EMPTY_REPORT_FILTERS, ...overrides });
 
@@ -131,8 +130,7 @@ describe('statuses and cells (spec 002 §4)', () => {
     expect(reportStatusLabel('DELIVERED')).toBe('DELIVERED');
     expect(reportStatusLabel('read')).toBe('READ');
     expect(reportStatusLabel('failed')).toBe('FAILED');
-    expect(reportStatusLabel('duplicate')).toBe(r.duplicateBlocked);
-    expect(r.duplicateBlocked).toBe('Duplicate Blocked');
+    expect(reportStatusLabel('duplicate')).toBe('Duplicate Blocked');
     for (const other of ['queued', 'sending', 'pending', '', null, undefined]) expect(reportStatusLabel(other)).toBe('PENDING');
     expect(reportStatusTone('failed')).toBe('destructive');
     expect(reportStatusTone('queued')).toBe('outline');
@@ -188,7 +186,7 @@ describe('failure texts (spec 002 §8)', () => {
     expect(exportFailureText('<html>Bad gateway</html>')).toBe('Failed to export reports');
     expect(exportFailureText('')).toBe('Failed to export reports');
     expect(exportFailureText('null')).toBe('Failed to export reports');
-    expect(r.emptyFile).toBe('Empty file received');
+    expect(messages.reports.emptyFile).toBe('Empty file received');
   });
 });
 

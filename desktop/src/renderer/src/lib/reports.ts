@@ -5,11 +5,17 @@
  */
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
+import { REPORT_COLUMNS, reportStatusLabel as sharedStatusLabel } from '@shared/reports';
 import { REPORT_STATUSES, REPORTS_PAGE_SIZE, type TReportStatus, type TTimelinePoint } from '@shared/schemas/reports';
 import { CAMPAIGN_STATUSES, type TCampaign, type TCampaignStatus } from '@shared/schemas/sending';
 import { isCampaignFinished, type FailedCall } from './sending';
 
 const r = messages.reportsScreen;
+/** The words the table shares with the server's exports. */
+const cells = messages.reports;
+
+/** Template, Recipient, Status, Delivered At, Read At, Error: the table's and the exports' headings. */
+export const REPORT_TABLE_COLUMNS = REPORT_COLUMNS;
 
 // ---------------------------------------------------------------------------------------------
 // Filters and the query they send
@@ -165,12 +171,9 @@ export function reportStatusKey(status: string | null | undefined): TReportStatu
   return (REPORT_STATUSES as readonly string[]).includes(value) ? (value as TReportStatus) : 'pending';
 }
 
-/** The table's status text: the status in capitals, 'Duplicate Blocked', or 'PENDING' (spec §4). */
+/** The table's status text, as the exports write it: SENT ... FAILED, 'Duplicate Blocked', or PENDING (spec §4). */
 export function reportStatusLabel(status: string | null | undefined): string {
-  const key = reportStatusKey(status);
-  if (key === 'duplicate') return r.duplicateBlocked;
-  if (key === 'pending') return r.pending;
-  return key.toUpperCase();
+  return sharedStatusLabel(reportStatusKey(status));
 }
 
 export type StatusTone = 'default' | 'secondary' | 'info' | 'warning' | 'destructive' | 'outline';
@@ -193,7 +196,7 @@ const STATUS_FILTER_LABELS: Record<TReportStatus, string> = {
   delivered: 'Delivered',
   read: 'Read',
   failed: 'Failed',
-  duplicate: r.duplicateBlocked,
+  duplicate: cells.statuses.duplicate,
   pending: 'Pending',
 };
 
@@ -236,16 +239,16 @@ export function formatFilterDate(value: string): string {
 }
 
 export function deliveredAtText(value: string | null | undefined): string {
-  return formatReportTime(value) ?? r.notDelivered;
+  return formatReportTime(value) ?? cells.notDelivered;
 }
 
 export function readAtText(value: string | null | undefined): string {
-  return formatReportTime(value) ?? r.notRead;
+  return formatReportTime(value) ?? cells.notRead;
 }
 
 /** The Error column: the provider's error, or 'Success' when there is none (spec §4). */
 export function errorCellText(value: string | null | undefined): string {
-  return value?.trim() ? value.trim() : r.noError;
+  return value?.trim() ? value.trim() : cells.noError;
 }
 
 /** Stored numbers are digits with the country code; they are shown with their plus. */
@@ -285,14 +288,14 @@ function detailsText(details: unknown): string | null {
  * failed export answers JSON although a file was asked for, so the body arrives as text.
  */
 export function exportFailureText(body: string | null | undefined): string {
-  if (!body?.trim()) return r.exportFailed;
+  if (!body?.trim()) return cells.exportFailed;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    return r.exportFailed;
+    return cells.exportFailed;
   }
-  if (typeof parsed !== 'object' || parsed === null) return r.exportFailed;
+  if (typeof parsed !== 'object' || parsed === null) return cells.exportFailed;
   const record = parsed as Record<string, unknown>;
   const details = detailsText(record.details);
   if (details) return details;
@@ -300,7 +303,7 @@ export function exportFailureText(body: string | null | undefined): string {
     const value = record[key];
     if (typeof value === 'string' && value.trim()) return value.trim();
   }
-  return r.exportFailed;
+  return cells.exportFailed;
 }
 
 /** The name in a Content-Disposition header (RFC 6266 `filename*` first), without any path. */

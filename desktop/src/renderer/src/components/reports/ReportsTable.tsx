@@ -10,6 +10,7 @@ import {
   formatRecipient,
   pageLabel,
   readAtText,
+  REPORT_TABLE_COLUMNS,
   reportStatusLabel,
   reportStatusTone,
 } from '../../lib/reports';
@@ -20,14 +21,13 @@ import { Spinner } from '../ui/spinner';
 
 const r = messages.reportsScreen;
 
-const COLUMNS = ['Template', 'Recipient', 'Status', 'Delivered At', 'Read At', 'Error'] as const;
 
 function ReportRow({ row }: { row: TReportRow }) {
   const hasError = Boolean(row.error_message?.trim());
   const muted = 'text-slate-500 dark:text-slate-400';
   return (
     <tr className="border-b border-slate-100 last:border-0 dark:border-slate-800" data-testid="report-row">
-      <td className="px-4 py-3 font-mono text-xs break-all text-slate-800 dark:text-slate-200">{row.template_used}</td>
+      <td className="min-w-44 px-4 py-3 font-mono text-xs break-all text-slate-800 dark:text-slate-200">{row.template_used}</td>
       <td className="px-4 py-3 font-mono text-xs whitespace-nowrap">{formatRecipient(row.recipient_number)}</td>
       <td className="px-4 py-3">
         <Badge variant={reportStatusTone(row.status)} data-testid="report-status">
@@ -48,7 +48,7 @@ function LoadingRows() {
     <>
       {[0, 1, 2, 3, 4].map((row) => (
         <tr key={row} className="border-b border-slate-100 dark:border-slate-800">
-          {COLUMNS.map((column) => (
+          {REPORT_TABLE_COLUMNS.map((column) => (
             <td key={column} className="px-4 py-3">
               <div className="h-4 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
             </td>
@@ -143,7 +143,7 @@ export function ReportsTable({
             <caption className="sr-only">Messages and their delivery status</caption>
             <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-800/40 dark:text-slate-400">
               <tr>
-                {COLUMNS.map((column) => (
+                {REPORT_TABLE_COLUMNS.map((column) => (
                   <th key={column} scope="col" className="px-4 py-3 font-medium">
                     {column}
                   </th>

@@ -131,7 +131,7 @@ export function ManageReportsPage() {
       toast.success(fillMessage(r.exported, { file: filename }));
     } catch (error) {
       // Spec §8: the server's words where it sent some, else 'Failed to export reports'.
-      toast.error(error instanceof ReportExportError ? error.message : (toApiError(error).serverMessage ?? r.exportFailed));
+      toast.error(error instanceof ReportExportError ? error.message : (toApiError(error).serverMessage ?? messages.reports.exportFailed));
     }
   };
 

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { filterSql, numberedPlaceholders, prefixUpperBound, REPORT_STATUS_SQL, type ReportFilter } from './sql';
+
+const none: ReportFilter = { userId: 7, createdFrom: null, createdBefore: null, recipientPrefix: null, template: null, status: null };
+
+describe('reports SQL', () => {
+  it('bounds a digit prefix from above', () => {
+    expect(prefixUpperBound('9198')).toBe('9199');
+    expect(prefixUpperBound('919')).toBe('92');
+    expect(prefixUpperBound('1999')).toBe('2');
+    expect(prefixUpperBound('999')).toBeNull();
+  });
+
+  it('qualifies the status index expression without changing it otherwise', () => {
+    expect(REPORT_STATUS_SQL).toBe("case when m.status in ('queued', 'sending') then 'pending' when m.status = 'suppressed' then 'failed' else m.status end");
+  });
+
+  it('hides the recipient and campaign columns from SQLite unless their index is the one to read', () => {
+    const filter = { ...none, recipientPrefix: '999', template: 'promo' };
+    expect(filterSql(filter, 'ordered', 'sqlite')).toEqual({
+      sql: 'm.user_id = ? and +m.recipient >= ? and +m.campaign_id in (select tc.id from campaigns tc where tc.user_id = ? and tc.template_name = ?)',
+      params: [7, '999', 7, 'promo'],
+    });
+    expect(filterSql({ ...none, recipientPrefix: '91' }, 'recipient', 'sqlite').sql).toBe('m.user_id = ? and m.recipient >= ? and m.recipient < ?');
+    expect(filterSql(filter, 'ordered', 'pg').sql).not.toContain('+m.');
+  });
+
+  it('numbers placeholders for PostgreSQL', () => {
+    expect(numberedPlaceholders('a = ? and (b, c) < (?, ?) limit ?')).toBe('a = $1 and (b, c) < ($2, $3) limit $4');
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Group commit for the public send API. Each `POST /api/send` is one message, and accepting it
+ * alone costs a whole transaction (campaign, debit, ledger row, message row). Under load, the
+ * requests that arrive while one acceptance runs are accepted together in the next one: one
+ * campaign and one debit per user, template and number, each request still answered only after
+ * its message is committed. At low load a batch holds a single request and nothing waits.
+ */
+import { AppError } from '../errors';
+import type { Template, User } from '../models';
+import type { AcceptCampaignInput, CampaignAcceptance } from './campaignAcceptance';
+import type { SenderNumber } from './senderNumbers';
+import type { Knex } from 'knex';
+
+export interface ApiSendRequest {
+  user: User;
+  template: Template;
+  number: SenderNumber;
+  to: string;
+  values: Record<string, string>;
+  headerMedia: AcceptCampaignInput['headerMedia'];
+}
+
+export interface ApiSendResult {
+  messageId: string;
+  campaignId: number;
+  status: string;
+}
+
+interface Pending extends ApiSendRequest {
+  resolve(result: ApiSendResult): void;
+  reject(error: unknown): void;
+}
+
+/** Requests accepted in one transaction at most (a burst beyond waits for the next round). */
+const MAX_BATCH = 1_000;
+
+export class ApiSendBatcher {
+  private queue: Pending[] = [];
+  private running = false;
+
+  constructor(private readonly deps: { db: Knex; acceptance: CampaignAcceptance; onAccepted: () => void }) {}
+
+  submit(request: ApiSendRequest): Promise<ApiSendResult> {
+    return new Promise<ApiSendResult>((resolve, reject) => {
+      this.queue.push({ ...request, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        const groups = new Map<string, Pending[]>();
+        for (const item of batch) {
+          const key = `${item.user.id}:${item.template.id}:${item.number.id}`;
+          const group = groups.get(key);
+          if (group) group.push(item);
+          else groups.set(key, [item]);
+        }
+        let accepted = false;
+        for (const group of groups.values()) accepted = (await this.acceptGroup(group)) || accepted;
+        if (accepted) this.deps.onAccepted();
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Answers whether anything was queued for sending. */
+  private async acceptGroup(group: Pending[]): Promise<boolean> {
+    try {
+      return await this.acceptTogether(group);
+    } catch (error) {
+      // One request's wallet cannot cover the group: accept them one by one, so those that fit go.
+      if (group.length > 1 && error instanceof AppError && error.code === 'insufficient_balance') {
+        let accepted = false;
+        for (const item of group) {
+          try {
+            accepted = (await this.acceptTogether([item])) || accepted;
+          } catch (single) {
+            item.reject(single);
+          }
+        }
+        return accepted;
+      }
+      for (const item of group) item.reject(error);
+      return false;
+    }
+  }
+
+  private async acceptTogether(group: Pending[]): Promise<boolean> {
+    const first = group[0] as Pending;
+    // The same message twice in one round: the repeat waits for the next round, where it is
+    // judged against the committed first one (Duplicate Blocked), exactly as if it came later.
+    const seen = new Set<string>();
+    const rows: Pending[] = [];
+    for (const item of group) {
+      const key = `${item.to}|${JSON.stringify(item.values)}`;
+      if (seen.has(key)) this.queue.push(item);
+      else {
+        seen.add(key);
+        rows.push(item);
+      }
+    }
+    const result = await this.deps.acceptance.accept({
+      user: first.user,
+      template: first.template,
+      senderNumberId: first.number.id,
+      name: `API - ${first.template.name}`,
+      source: 'api',
+      recipients: rows.map((item) => ({ to: item.to, variables: item.values })),
+      invalidCount: 0,
+      inSendDuplicates: 0,
+      headerMedia: first.headerMedia,
+    });
+    // Rows are inserted in recipient order, so the n-th id belongs to the n-th recipient.
+    const stored = (await this.deps.db('messages').where({ campaignId: result.campaignId }).orderBy('id').select('id', 'status')) as { id: number; status: string }[];
+    rows.forEach((item, index) => {
+      const row = stored[index];
+      if (row) item.resolve({ messageId: `msg_${row.id}`, campaignId: result.campaignId, status: row.status });
+      else item.reject(new Error(`message row ${index} of campaign ${result.campaignId} not found`));
+    });
+    return result.accepted > 0;
+  }
+}
