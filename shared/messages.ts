@@ -325,7 +325,6 @@ export const messages = {
   app: {
     loadingApp: 'Loading {brand}...',
     otpSentTo: 'Enter the {length}-digit code sent to your WhatsApp number ending in {last4}.',
-    noCampaignsYet: 'No campaigns sent yet',
     dismiss: 'Dismiss',
     greetingMorning: 'Good morning',
     greetingAfternoon: 'Good afternoon',

@@ -120,7 +120,8 @@ const variables = {
   SIMULATOR_DELIVERED_MS: { schema: z.coerce.number().int().min(0).max(600_000).default(400), doc: 'Simulator: delay before the `delivered` status webhook.' },
   SIMULATOR_READ_MS: { schema: z.coerce.number().int().min(0).max(3_600_000).default(2000), doc: 'Simulator: delay before the `read` status webhook.' },
   DISPATCH_ENABLED: { schema: booleanString.default(true), doc: 'Run the dispatcher in this instance (turn off for API-only instances).' },
-  DISPATCH_BATCH_SIZE: { schema: positiveInt(1000).default(100), doc: 'Messages a worker claims at once. The crash window (a send the provider took but whose answer was not yet stored) is at most one batch.' },
+  DISPATCH_BATCH_SIZE: { schema: positiveInt(1000).default(50), doc: 'Messages a worker claims at once. The crash window (a send the provider took but whose answer was not yet stored) is at most one batch per worker.' },
+  DISPATCH_WORKERS: { schema: positiveInt(64).default(8), doc: 'Batches in flight at once per instance (SQLite lanes, pg-boss workers): while some write their results, others send.' },
   DISPATCH_CONCURRENCY: { schema: positiveInt(256).default(32), doc: 'Sends in flight at once per instance.' },
   DISPATCH_MAX_ATTEMPTS: { schema: positiveInt(50).default(8), doc: 'Tries per message for retryable provider errors before it fails (and is refunded).' },
   DISPATCH_LEASE_SECONDS: { schema: positiveInt(3600).default(60), doc: 'How long a claimed batch stays reserved; an instance that died mid-batch loses its claim after this.' },
@@ -153,7 +154,7 @@ export interface AppConfig {
   sending: {
     duplicateWindowHours: number;
     sandboxMessagesPerSecond: number;
-    dispatch: { enabled: boolean; batchSize: number; concurrency: number; maxAttempts: number; leaseSeconds: number };
+    dispatch: { enabled: boolean; batchSize: number; workers: number; concurrency: number; maxAttempts: number; leaseSeconds: number };
     apiRateLimitPer15Min: number;
   };
   publicBaseUrl: string;
@@ -243,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dispatch: {
         enabled: c.DISPATCH_ENABLED,
         batchSize: c.DISPATCH_BATCH_SIZE,
+        workers: c.DISPATCH_WORKERS,
         concurrency: c.DISPATCH_CONCURRENCY,
         maxAttempts: c.DISPATCH_MAX_ATTEMPTS,
         leaseSeconds: c.DISPATCH_LEASE_SECONDS,

@@ -24,9 +24,9 @@ import { postgresUnavailable, TEST_ADMIN, testDatabaseKind } from '../../server/
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RECIPIENTS = 20_000;
 const KILL_AFTER_RECIPIENTS = 4_000;
-const BATCH_SIZE = 100;
-/** EmbeddedDispatchQueue's lanes and PgBossDispatchQueue's workers (both default to 4). */
-const CLAIMERS = 4;
+const BATCH_SIZE = 50;
+/** EmbeddedDispatchQueue's lanes and PgBossDispatchQueue's workers (DISPATCH_WORKERS). */
+const CLAIMERS = 8;
 /** The documented crash window: every claimed batch in flight when the process died. */
 const CRASH_WINDOW = BATCH_SIZE * CLAIMERS;
 const SEND_RATE = 2_000;
@@ -133,8 +133,9 @@ describe.skipIf(postgresUnavailable)('crash recovery: kill -9 in the middle of a
       SIMULATOR_APP_SECRET: APP_SECRET,
       SANDBOX_MESSAGES_PER_SECOND: String(SEND_RATE),
       DISPATCH_BATCH_SIZE: String(BATCH_SIZE),
-      // Shorter than the restarted instance takes to its first sweep for lapsed claims (15 s after
-      // it starts), so PostgreSQL recovers at that sweep; long enough that a slow batch on a busy
+      DISPATCH_WORKERS: String(CLAIMERS),
+      // Shorter than the restarted instance's sweeps for lapsed claims (one at start, then every
+      // 15 s), so PostgreSQL recovers at the next sweep; long enough that a slow batch on a busy
       // machine never loses its claim while its process lives.
       DISPATCH_LEASE_SECONDS: '10',
       ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '10' } : {}),

@@ -24,21 +24,23 @@ export interface ReportQueryPlan {
  * Every message row belongs to a campaign whose total_recipients counted it at acceptance (rows
  * are inserted with their campaign, in one transaction, and never deleted on their own), so the
  * sum over campaigns is the exact message count. Null when the user has too many campaigns for
- * the sum to be cheap.
+ * that to be cheap (an API sender makes one per message).
  */
-async function campaignRows(rdb: ReportDb, userId: number, template: string | null): Promise<number | null> {
-  const [row] = await rdb.arrays<[number | string, number | string | null]>(
-    `select count(*), coalesce(sum(t), 0) from (select total_recipients as t from campaigns where user_id = ?${template === null ? '' : ' and template_name = ?'} limit ?) c`,
+async function campaigns(rdb: ReportDb, userId: number, template: string | null): Promise<{ ids: number[]; rows: number } | null> {
+  const found = await rdb.arrays<[number | string, number | string]>(
+    `select id, total_recipients from campaigns where user_id = ?${template === null ? '' : ' and template_name = ?'} limit ?`,
     template === null ? [userId, CAMPAIGN_SUM_MAX_CAMPAIGNS + 1] : [userId, template, CAMPAIGN_SUM_MAX_CAMPAIGNS + 1],
   );
-  if (!row || Number(row[0]) > CAMPAIGN_SUM_MAX_CAMPAIGNS) return null;
-  return Number(row[1] ?? 0);
+  if (found.length > CAMPAIGN_SUM_MAX_CAMPAIGNS) return null;
+  return { ids: found.map(([id]) => Number(id)), rows: found.reduce((sum, [, rows]) => sum + Number(rows), 0) };
 }
 
 export async function planQuery(rdb: ReportDb, filter: ReportFilter): Promise<ReportQueryPlan> {
   const key = JSON.stringify([filter.userId, filter.createdFrom, filter.createdBefore, filter.recipientPrefix, filter.template, filter.status]);
   const templateOnly = !filter.createdFrom && !filter.createdBefore && !filter.recipientPrefix && !filter.status;
-  const templateRows = templateOnly || filter.template ? await campaignRows(rdb, filter.userId, filter.template) : null;
+  const found = templateOnly || filter.template ? await campaigns(rdb, filter.userId, filter.template) : null;
+  const templateRows = found?.rows ?? null;
+  if (filter.template && found) filter = { ...filter, templateCampaignIds: found.ids };
   let recipientRows: number | null = null;
   if (filter.recipientPrefix) {
     const prefixOnly: ReportFilter = { userId: filter.userId, createdFrom: null, createdBefore: null, recipientPrefix: filter.recipientPrefix, template: null, status: null };

@@ -9,14 +9,14 @@
  *   which skips at most that many index entries.
  * - Without filters, or with only the template filter, the total is the sum of the campaigns'
  *   recipient counts (one row per campaign, read from an index), not a count of messages.
- * - Large results get a position snapshot: one pass over the index, ordered oldest first, that
- *   notes the row at every LANDMARK_SPACING-th position and the newest row (the head) with its
- *   position. Positions are counted from the oldest row because new messages only arrive on top:
- *   a landmark keeps its position however many arrive, so the snapshot stays true. Each request
- *   counts the rows above the head (a short index range) to get the exact total, and once that
- *   count passes EXTEND_AFTER the snapshot is extended over the new rows only. Page n then starts
- *   from the nearest landmark at or above it: a keyset read that skips fewer than LANDMARK_SPACING
- *   entries, whatever n is.
+ * - Large results get a position snapshot: a walk over the index, oldest first, in index skips
+ *   of LANDMARK_SPACING rows, that notes the row at every LANDMARK_SPACING-th position and the
+ *   newest row (the head) with its position. Positions are counted from the oldest row because
+ *   new messages only arrive on top: a landmark keeps its position however many arrive, so the
+ *   snapshot stays true. Each request counts the rows above the head (a short index range) to
+ *   get the exact total, and once that count passes EXTEND_AFTER the snapshot is extended over
+ *   the new rows only. Page n then starts from the nearest landmark at or above it: a keyset read
+ *   that skips fewer than LANDMARK_SPACING entries, whatever n is.
  * - Statuses change as messages are delivered and read, so a snapshot of a status filter (whose
  *   membership changes) is rebuilt after STATUS_SNAPSHOT_TTL_MS; other snapshots after
  *   SNAPSHOT_TTL_MS, which bounds the drift from a send that committed with an older created_at
@@ -26,7 +26,7 @@
 import { EXACT_COUNT_MAX, type ReportQueryPlan } from './plan';
 import { cursorColumn, cursorParams, filterSql, messagesFrom, type Cursor, type ReportDb, type Sql } from './sql';
 
-export const LANDMARK_SPACING = 2_000;
+export const LANDMARK_SPACING = 4_000;
 export const EXTEND_AFTER = 5_000;
 export const STATUS_SNAPSHOT_TTL_MS = 60_000;
 export const SNAPSHOT_TTL_MS = 30 * 60_000;
@@ -48,7 +48,6 @@ interface CurrentSnapshot {
 }
 
 type KeyRow = [string, number | string];
-type LandmarkRow = [string, number | string, number | string, number | string | null];
 
 export class ReportPositions {
   private readonly snapshots = new Map<string, Snapshot>();
@@ -145,44 +144,53 @@ export class ReportPositions {
   }
 
   /**
-   * One ordered pass (oldest first) noting every LANDMARK_SPACING-th row and the last one; from
-   * scratch, or over the rows above an earlier snapshot's head, numbered on from its count.
+   * Walks the index oldest first, LANDMARK_SPACING rows per step (each step an index skip from
+   * the previous landmark), from the start or from an earlier snapshot's head; then counts the
+   * few rows left above the last landmark, the newest of which is the head.
    */
   private async build(plan: ReportQueryPlan, from: Snapshot | null): Promise<Snapshot | null> {
+    const landmarks = from ? [...from.landmarks] : [];
+    // The row at position `count`, or null before the first row.
+    let last: Cursor | null = from?.head ?? null;
+    let count = from?.count ?? 0;
+    for (;;) {
+      const next = (Math.floor(count / LANDMARK_SPACING) + 1) * LANDMARK_SPACING;
+      const row = await this.rowAfter(plan, last, next - count - 1);
+      if (!row) break;
+      landmarks.push(row);
+      last = row;
+      count = next;
+    }
+    const rest = last ? await this.countAbove(plan, last, LANDMARK_SPACING) : await this.cappedCount(plan, LANDMARK_SPACING);
+    const head = rest > 0 ? await this.rowAfter(plan, last, rest - 1) : last;
+    if (!head) return null;
+    return { landmarks, head, count: head === last ? count : count + rest, builtAt: from?.builtAt ?? this.now() };
+  }
+
+  /** The row `skip` rows after `after` (oldest first), or the (skip + 1)-th row when `after` is null. */
+  private async rowAfter(plan: ReportQueryPlan, after: Cursor | null, skip: number): Promise<Cursor | null> {
     const { dialect } = this.rdb;
     const where = filterSql(plan.filter, plan.access, dialect);
-    const base = from?.count ?? 0;
-    // From scratch the window reads the index in its own order (no sort); over the rows above a
-    // head it numbers the union of two short ranges.
-    const numbered = from
-      ? (() => {
-          const above = this.aboveSql(plan, from.head, where);
-          return { sql: `select at, id, row_number() over w as rn, lead(id) over w as nxt from (${above.sql}) s window w as (order by ts, id)`, params: above.params };
-        })()
-      : {
-          sql: `select ${cursorColumn(dialect)} as at, m.id as id, row_number() over w as rn, lead(m.id) over w as nxt
-                from ${messagesFrom(plan.access, dialect)} where ${where.sql} window w as (order by m.created_at, m.id)`,
-          params: where.params,
-        };
-    const rows = await this.rdb.arrays<LandmarkRow>(`select at, id, rn, nxt from (${numbered.sql}) numbered where (rn + ?) % ? = 0 or nxt is null`, [
-      ...numbered.params,
-      base,
-      LANDMARK_SPACING,
+    const from = messagesFrom(plan.access, dialect);
+    const one = async (condition: string, params: unknown[], offset: number) => {
+      const [row] = await this.rdb.arrays<KeyRow>(
+        `select ${cursorColumn(dialect)} as at, m.id from ${from} where ${where.sql}${condition} order by m.created_at, m.id limit 1 offset ?`,
+        [...where.params, ...params, offset],
+      );
+      return row ? { at: row[0], id: Number(row[1]) } : null;
+    };
+    if (!after) return one('', [], skip);
+    if (dialect === 'pg') return one(` and (m.created_at, m.id) > ${cursorParams(dialect)}`, [after.at, after.id], skip);
+    // SQLite: first the rows sharing `after`'s created_at (see aboveSql), then the later ones.
+    const [tie] = await this.rdb.arrays<[number]>(`select count(*) from (select 1 from ${from} where ${where.sql} and m.created_at = ? and m.id > ? limit ?) tie`, [
+      ...where.params,
+      after.at,
+      after.id,
+      skip + 1,
     ]);
-    const landmarks = from ? [...from.landmarks] : [];
-    let head: Cursor | null = from?.head ?? null;
-    let count = base;
-    for (const [at, id, rn, next] of rows) {
-      const position = base + Number(rn);
-      const cursor = { at, id: Number(id) };
-      if (position % LANDMARK_SPACING === 0) landmarks.push(cursor);
-      if (next === null) {
-        head = cursor;
-        count = position;
-      }
-    }
-    if (!head) return null;
-    return { landmarks, head, count, builtAt: from?.builtAt ?? this.now() };
+    const sameTime = Number(tie?.[0] ?? 0);
+    if (sameTime > skip) return one(' and m.created_at = ? and m.id > ?', [after.at, after.id], skip);
+    return one(' and m.created_at > ?', [after.at], skip - sameTime);
   }
 
   /**
@@ -193,7 +201,7 @@ export class ReportPositions {
   private aboveSql(plan: ReportQueryPlan, cursor: Cursor, where: Sql): Sql {
     const { dialect } = this.rdb;
     const from = messagesFrom(plan.access, dialect);
-    const columns = `${cursorColumn(dialect)} as at, m.id as id, m.created_at as ts`;
+    const columns = `${cursorColumn(dialect)} as at, m.id as id`;
     if (dialect === 'pg') {
       return { sql: `select ${columns} from ${from} where ${where.sql} and (m.created_at, m.id) > ${cursorParams(dialect)}`, params: [...where.params, cursor.at, cursor.id] };
     }

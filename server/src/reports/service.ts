@@ -109,37 +109,56 @@ export class ReportService {
     return { records: await this.records(userId, keys), total, page: query.page, limit: query.limit };
   }
 
+  /**
+   * The rows behind a page's keys, by primary key. The owner check is kept out of index choice
+   * (unary +): given `user_id = ?`, SQLite without statistics walks the user's whole index instead
+   * of looking up 50 ids. Campaigns are read apart for the same reason (as a join, SQLite may
+   * start from them and walk every message of each).
+   */
   private async records(userId: number, keys: readonly Cursor[]): Promise<ReportRecord[]> {
     if (keys.length === 0) return [];
-    const rows = await this.rdb.all<ReportRecord>(
+    const rows = await this.rdb.all<Omit<ReportRecord, 'campaignName' | 'templateName'>>(
       `select m.id as "id", m.recipient as "recipient", m.status as "status", m.error_message as "errorMessage", m.created_at as "createdAt",
-              m.sent_at as "sentAt", m.delivered_at as "deliveredAt", m.read_at as "readAt", m.campaign_id as "campaignId",
-              c.name as "campaignName", c.template_name as "templateName"
-         from messages m join campaigns c on c.id = m.campaign_id
-        where m.user_id = ? and m.id in (${keys.map(() => '?').join(', ')})`,
-      [userId, ...keys.map((key) => key.id)],
+              m.sent_at as "sentAt", m.delivered_at as "deliveredAt", m.read_at as "readAt", m.campaign_id as "campaignId"
+         from messages m where m.id in (${keys.map(() => '?').join(', ')}) and +m.user_id = ?`,
+      [...keys.map((key) => key.id), userId],
     );
-    const byId = new Map(rows.map((row) => [Number(row.id), { ...row, id: Number(row.id), campaignId: Number(row.campaignId) }]));
+    const campaignIds = [...new Set(rows.map((row) => Number(row.campaignId)))];
+    const campaigns = campaignIds.length
+      ? await this.rdb.all<{ id: number | string; name: string; templateName: string }>(
+          `select id as "id", name as "name", template_name as "templateName" from campaigns where id in (${campaignIds.map(() => '?').join(', ')})`,
+          campaignIds,
+        )
+      : [];
+    const campaignById = new Map(campaigns.map((campaign) => [Number(campaign.id), campaign]));
+    const byId = new Map(
+      rows.map((row) => {
+        const campaign = campaignById.get(Number(row.campaignId));
+        return [Number(row.id), { ...row, id: Number(row.id), campaignId: Number(row.campaignId), campaignName: campaign?.name ?? '', templateName: campaign?.templateName ?? '' }];
+      }),
+    );
     return keys.flatMap((key) => byId.get(key.id) ?? []);
   }
 
   /**
-   * Messages by report status. Each count is a range of the status index read on its own (no
-   * table access). An account over EXACT_COUNT_MAX messages is counted at most every SUMMARY_TTL_MS.
+   * Messages by report status: one pass over the user's range of the status index, grouped by its
+   * leading expression (no table access). An account over EXACT_COUNT_MAX messages is counted at
+   * most every SUMMARY_TTL_MS.
    */
   async summary(userId: number): Promise<ReportCounts> {
     const cached = this.summaries.get(userId);
     const now = this.now().getTime();
     if (cached && now - cached.at < SUMMARY_TTL_MS) return cached.counts;
-    const [row] = await this.rdb.arrays<(number | string)[]>(
-      `select ${REPORT_STATUSES.map(() => `(select count(*) from messages m where m.user_id = ? and ${REPORT_STATUS_SQL} = ?)`).join(', ')}`,
-      REPORT_STATUSES.flatMap((status) => [userId, status]),
+    const rows = await this.rdb.arrays<[string, number | string]>(
+      `select ${REPORT_STATUS_SQL}, count(*) from messages m where m.user_id = ? group by ${REPORT_STATUS_SQL}`,
+      [userId],
     );
-    const counts = { total: 0 } as ReportCounts;
-    REPORT_STATUSES.forEach((status, index) => {
-      counts[status] = Number(row?.[index] ?? 0);
-      counts.total += counts[status];
-    });
+    const counts: ReportCounts = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0, duplicate: 0, pending: 0 };
+    for (const [status, count] of rows) {
+      if (!(REPORT_STATUSES as readonly string[]).includes(status)) continue;
+      counts[status as TReportStatus] = Number(count);
+      counts.total += Number(count);
+    }
     this.summaries.delete(userId);
     if (counts.total > EXACT_COUNT_MAX) {
       this.summaries.set(userId, { counts, at: now });

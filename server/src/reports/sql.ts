@@ -20,6 +20,8 @@ export interface ReportFilter {
   createdBefore: string | null;
   recipientPrefix: string | null;
   template: string | null;
+  /** The template's campaigns, when looked up (plan.ts); otherwise the filter finds them itself. */
+  templateCampaignIds?: readonly number[] | null;
   status: TReportStatus | null;
 }
 
@@ -86,8 +88,21 @@ export function filterSql(filter: ReportFilter, access: Access, dialect: Dialect
   }
   if (filter.template) {
     const column = dialect === 'sqlite' && access !== 'campaign' ? '+m.campaign_id' : 'm.campaign_id';
-    where.push(`${column} in (select tc.id from campaigns tc where tc.user_id = ? and tc.template_name = ?)`);
-    params.push(filter.userId, filter.template);
+    const ids = filter.templateCampaignIds;
+    if (!ids) {
+      where.push(`${column} in (select tc.id from campaigns tc where tc.user_id = ? and tc.template_name = ?)`);
+      params.push(filter.userId, filter.template);
+    } else if (ids.length === 0) {
+      where.push('1 = 0');
+    } else if (dialect === 'pg') {
+      // A list of values lets PostgreSQL weigh the campaigns by its statistics, which it cannot
+      // do for a subquery (it then walks the whole list index for a rare, old template).
+      where.push(`${column} = any(cast(? as integer[]))`);
+      params.push([...ids]);
+    } else {
+      where.push(`${column} in (${ids.map(() => '?').join(', ')})`);
+      params.push(...ids);
+    }
   }
   return { sql: where.join(' and '), params };
 }

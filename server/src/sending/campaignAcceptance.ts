@@ -295,12 +295,12 @@ export class CampaignAcceptance {
    */
   private async recentKeys(userId: number, templateId: number, keys: readonly string[], since: string): Promise<Set<string>> {
     const found = new Set<string>();
-    const recent = (await this.deps.db('campaigns').where({ userId, templateId }).where('createdAt', '>=', since).select('id', 'totalRecipients')) as { id: number; totalRecipients: number }[];
-    if (recent.length === 0) return found;
-    const earlier = recent.reduce((sum, c) => sum + Number(c.totalRecipients), 0);
-    if (earlier <= keys.length * 2) {
+    const recentCampaigns = () => this.deps.db('campaigns').where({ userId, templateId }).where('createdAt', '>=', since);
+    const [totals] = (await recentCampaigns().count({ campaigns: '*' }).sum({ earlier: 'totalRecipients' })) as { campaigns: number | string; earlier: number | string | null }[];
+    if (!totals || Number(totals.campaigns) === 0) return found;
+    if (Number(totals.earlier ?? 0) <= keys.length * 2) {
       const wanted = new Set(keys);
-      for (const campaign of recent) {
+      for (const campaign of (await recentCampaigns().select('id')) as { id: number }[]) {
         const rows = (await this.deps.db('messages')
           .where({ campaignId: campaign.id })
           .whereIn('status', BLOCKING_STATUSES)

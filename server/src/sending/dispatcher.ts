@@ -5,7 +5,8 @@
  * Crash window: a message is claimed (`sending`, with a lease) before it is sent, and its result
  * is written when its batch finishes. If the process dies in between, the claim's lease runs out
  * and the message is sent again: the provider may then deliver it twice. That window is at most
- * one batch per lane (DISPATCH_BATCH_SIZE) and only for sends the provider had already taken.
+ * one batch per worker (DISPATCH_BATCH_SIZE × DISPATCH_WORKERS in all) and only for sends the
+ * provider had already taken.
  */
 import type { Knex } from 'knex';
 import type { TTemplateComponent } from '@shared/types';
@@ -34,6 +35,7 @@ interface CampaignContext {
 
 export interface DispatchSettings {
   batchSize: number;
+  workers: number;
   concurrency: number;
   maxAttempts: number;
   leaseSeconds: number;
@@ -45,6 +47,9 @@ export const TEMPLATE_GONE_CODE = -3;
 export const NO_PROVIDER_CODE = -4;
 
 const CONTEXT_TTL_MS = 5_000;
+const THROTTLE_PAUSE_MS = 200;
+/** Sends run just under a number's limit, so clock drift between us and the provider rarely trips it. */
+const RATE_MARGIN = 0.99;
 const MAX_BACKOFF_MS = 60_000;
 /** Held messages of a campaign in no known state look again after this. */
 const HOLD_MS = 30_000;
@@ -100,9 +105,9 @@ export class MessageDispatcher {
   private bucketFor(number: SenderNumber): TokenBucket {
     let bucket = this.buckets.get(number.id);
     if (!bucket) {
-      bucket = new TokenBucket(number.messagesPerSecond);
+      bucket = new TokenBucket(number.messagesPerSecond * RATE_MARGIN);
       this.buckets.set(number.id, bucket);
-    } else bucket.setRate(number.messagesPerSecond);
+    } else bucket.setRate(number.messagesPerSecond * RATE_MARGIN);
     return bucket;
   }
 
@@ -226,7 +231,8 @@ export class MessageDispatcher {
         sent.push({ id: message.id, providerMessageId: result.providerMessageId });
         return;
       }
-      if (result.code === 130429) bucket.pause(1000);
+      // Too fast for the provider: a short pause for the number, not a whole second.
+      if (result.code === 130429) bucket.pause(THROTTLE_PAUSE_MS);
       if (result.retryable && message.attempts < this.deps.settings.maxAttempts) {
         retry.push({ id: message.id, code: result.code, title: result.title, nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)) });
       } else {

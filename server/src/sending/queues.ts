@@ -35,7 +35,7 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
   private wakers: (() => void)[] = [];
   private sweepTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: { db: Knex; dispatcher: MessageDispatcher; log: Logger; lanes?: number }) {}
+  constructor(private readonly deps: { db: Knex; dispatcher: MessageDispatcher; log: Logger }) {}
 
   async prepare(): Promise<void> {
     // The dispatcher polls the messages table; acceptance needs nothing from it.
@@ -46,7 +46,7 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
     // One process owns the embedded database: whatever it left `sending` died with it.
     await this.deps.db('messages').where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: new Date().toISOString(), leaseUntil: null });
     this.running = true;
-    const lanes = this.deps.lanes ?? 4;
+    const lanes = this.deps.dispatcher.settings.workers;
     this.lanes = Array.from({ length: lanes }, (_, lane) => this.lane(lane));
     this.sweepTimer = setInterval(() => void this.reclaimLapsedLeases(), LEASE_SWEEP_MS);
     this.sweepTimer.unref();
@@ -151,7 +151,6 @@ export class PgBossDispatchQueue implements DispatchQueue {
       log: Logger;
       /** False on API-only instances: they enqueue but do not send. */
       work: boolean;
-      workers?: number;
     },
   ) {
     this.boss = new PgBoss({ connectionString: deps.url, schema: deps.schema, max: 4, application_name: 'sandesh-dispatch' });
@@ -196,10 +195,10 @@ export class PgBossDispatchQueue implements DispatchQueue {
     await this.prepare();
     if (!this.deps.work || this.working) return;
     this.working = true;
-    const workers = this.deps.workers ?? 4;
+    const workers = this.deps.dispatcher.settings.workers;
     for (let i = 0; i < workers; i++) {
       // pg-boss rests a worker for the polling interval after every fetch, even one that found a
-      // job: that alone capped an instance at workers × IDS_PER_JOB per 0.5 s (800 messages/s),
+      // job: that alone capped an instance at workers × batch size per 0.5 s (800 messages/s),
       // whatever the numbers' limits. A worker that just finished a job looks again at once.
       let workerId: string | null = null;
       workerId = await this.boss.work<DispatchJob>(DISPATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {

@@ -28,6 +28,7 @@ import * as createProviderSettings from './20261121002110_create_provider_settin
 import * as widenWhatsappNumberIds from './20261121002120_widen_whatsapp_number_ids';
 import * as createApiKeys from './20261121002200_create_api_keys';
 import * as binaryCollationForDedupeKeys from './20261121002040_binary_collation_for_dedupe_keys';
+import * as indexRecentCampaignsByTemplate from './20261121002050_index_recent_campaigns_by_template';
 import * as addCancelledCountToCampaigns from './20261121002300_add_cancelled_count_to_campaigns';
 import * as extendMessagesUserCreatedIndex from './20261121003000_extend_messages_user_created_index';
 import * as addMessagesReportStatusIndex from './20261121003010_add_messages_report_status_index';
@@ -59,11 +60,12 @@ const migrations: [string, Migration][] = [
   ['20261121002000_add_header_media_to_campaigns', addHeaderMediaToCampaigns],
   ['20261121002010_create_status_events', createStatusEvents],
   ['20261121002030_add_refunded_units_to_campaigns', addRefundedUnitsToCampaigns],
+  ['20261121002040_binary_collation_for_dedupe_keys', binaryCollationForDedupeKeys],
+  ['20261121002050_index_recent_campaigns_by_template', indexRecentCampaignsByTemplate],
   ['20261121002100_create_business_infos', createBusinessInfos],
   ['20261121002110_create_provider_settings', createProviderSettings],
   ['20261121002120_widen_whatsapp_number_ids', widenWhatsappNumberIds],
   ['20261121002200_create_api_keys', createApiKeys],
-  ['20261121002040_binary_collation_for_dedupe_keys', binaryCollationForDedupeKeys],
   ['20261121002300_add_cancelled_count_to_campaigns', addCancelledCountToCampaigns],
   ['20261121003000_extend_messages_user_created_index', extendMessagesUserCreatedIndex],
   ['20261121003010_add_messages_report_status_index', addMessagesReportStatusIndex],

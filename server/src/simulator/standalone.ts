@@ -1,0 +1,51 @@
+/**
+ * The simulator on its own port (`npm run simulator`), for a server started with SIMULATOR_URL:
+ * closer to a real provider (another process), and what the dispatch bench measures against.
+ * Templates are read from the same database the server uses (DATABASE_URL or DATA_DIR).
+ */
+import { z } from 'zod';
+import { loadConfig } from '../config';
+import { createDatabase } from '../db/knex';
+import { PLATFORM_PHONE_NUMBER_ID, platformAuthenticationTemplate } from '../messaging/platformMessenger';
+import { SIMULATOR_ACCESS_TOKEN } from '../sending/providerRegistry';
+import type { TTemplateComponent } from '@shared/types';
+import { startSimulatorServer } from './cloudApiSimulator';
+import { SimulatorOutbox } from './outbox';
+
+const settings = z
+  .object({
+    SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(3900),
+    SIMULATOR_MPS: z.coerce.number().int().min(1).default(80),
+    SIMULATOR_WEBHOOK_URL: z.url().default('http://127.0.0.1:3000/api/webhooks/whatsapp'),
+  })
+  .parse(process.env);
+
+const config = loadConfig();
+const db = createDatabase(config.database);
+
+async function resolveTemplate(phoneNumberId: string, name: string, language: string): Promise<TTemplateComponent[] | null> {
+  if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) return platformAuthenticationTemplate(name, config.brand.name);
+  const number = (await db('whatsapp_numbers').where({ phoneNumberId }).first('userId')) as { userId: number } | undefined;
+  if (!number) return null;
+  const row = (await db('templates').where({ userId: number.userId, name, language }).first('components')) as { components: string | TTemplateComponent[] } | undefined;
+  if (!row) return null;
+  return typeof row.components === 'string' ? (JSON.parse(row.components) as TTemplateComponent[]) : row.components;
+}
+
+const server = await startSimulatorServer({
+  port: settings.SIMULATOR_PORT,
+  outbox: new SimulatorOutbox(),
+  resolveTemplate,
+  accessToken: SIMULATOR_ACCESS_TOKEN,
+  messagesPerSecond: settings.SIMULATOR_MPS,
+  delays: { ...config.simulator.delays, jitterRatio: 0.2 },
+  webhook: { url: settings.SIMULATOR_WEBHOOK_URL, appSecret: config.simulator.appSecret },
+  maxStatusesPerPost: 500,
+});
+console.log(`simulator listening on ${server.url} (${settings.SIMULATOR_MPS} messages/s per sender, webhooks to ${settings.SIMULATOR_WEBHOOK_URL})`);
+
+const stop = () => {
+  void server.close().then(() => db.destroy()).then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
