@@ -13,6 +13,13 @@ const OUT_DIR = process.env.WEB_OUT_DIR ? path.resolve(process.env.WEB_OUT_DIR) 
 const API_TARGET = process.env.SANDESH_API_URL ?? 'http://127.0.0.1:3000';
 
 /**
+ * recharts and the libraries only it uses (d3, redux) are as large as the rest of the app: they get
+ * a chunk of their own that loads with the activity chart rather than with every page.
+ */
+const CHART_LIBRARIES =
+  /node_modules[\\/](recharts|victory-vendor|d3-[\w-]+|@reduxjs[\\/]toolkit|redux|redux-thunk|react-redux|reselect|immer|decimal\.js-light|es-toolkit|eventemitter3|use-sync-external-store)[\\/]/;
+
+/**
  * The web build of the renderer. The Electron build (desktop/electron.vite.config.ts) uses the
  * same `index.html`, so the renderer must not depend on anything configured only here.
  */
@@ -32,7 +39,9 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/, priority: 20 },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
+            { name: 'vendor', test: (id) => /node_modules[\\/]/.test(id) && !CHART_LIBRARIES.test(id), priority: 10 },
+            // After vendor, so that what recharts shares with the app (clsx) stays in vendor.
+            { name: 'charts', test: CHART_LIBRARIES, priority: 5 },
           ],
         },
       },

@@ -1,28 +1,39 @@
 /**
  * `npm run bench`: prints figures, asserts nothing. Each bench starts a real server (SQLite in a
  * temporary folder; PostgreSQL too when TEST_DATABASE_URL or BENCH_DATABASE_URL is set).
- * Later capabilities add their benches to the list below.
+ * Each bench and database runs in a fresh process, so peak memory figures are its own.
+ * `BENCH_ONLY=dispatch,reports npm run bench` runs the benches whose names contain those words.
  */
+import { spawnSync } from 'node:child_process';
 import { acceptanceBench } from './acceptance.bench';
+import { authBench } from './auth.bench';
 import { dispatchBench } from './dispatch.bench';
 import { publicApiBench } from './publicApi.bench';
-import { authBench } from './auth.bench';
-import { walletBench } from './wallet.bench';
 import { reportsBench } from './reports.bench';
+import { walletBench } from './wallet.bench';
 
-const only = process.env.BENCH_ONLY?.split(',');
-const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench].filter((b) => !only || only.some((name) => b.name.includes(name)));
+const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench];
+const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
-for (const bench of benches) {
-  for (const kind of ['sqlite', 'postgres'] as const) {
-    const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-    if (kind === 'postgres' && !url) {
-      console.log(`\n${bench.name} [postgres]: skipped (set TEST_DATABASE_URL or BENCH_DATABASE_URL)`);
-      continue;
+const child = process.env.BENCH_CHILD;
+if (child) {
+  const [name, kind] = child.split('|') as [string, 'sqlite' | 'postgres'];
+  const bench = benches.find((b) => b.name === name);
+  if (!bench) throw new Error(`unknown bench ${name}`);
+  process.env.TEST_DB = kind;
+  if (url) process.env.TEST_DATABASE_URL = url;
+  await bench.run();
+} else {
+  const only = process.env.BENCH_ONLY?.split(',');
+  for (const bench of benches.filter((b) => !only || only.some((word) => b.name.includes(word)))) {
+    for (const kind of ['sqlite', 'postgres'] as const) {
+      if (kind === 'postgres' && !url) {
+        console.log(`\n${bench.name} [postgres]: skipped (set TEST_DATABASE_URL or BENCH_DATABASE_URL)`);
+        continue;
+      }
+      console.log(`\n${bench.name} [${kind}]`);
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/run.ts'], { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: `${bench.name}|${kind}` } });
+      if (run.status !== 0) console.log(`  (this bench stopped with exit code ${run.status})`);
     }
-    process.env.TEST_DB = kind;
-    if (url) process.env.TEST_DATABASE_URL = url;
-    console.log(`\n${bench.name} [${kind}]`);
-    await bench.run();
   }
 }

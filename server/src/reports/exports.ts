@@ -4,6 +4,7 @@
  * formula-injection neutralising); Excel through exceljs's streaming writer, one sheet per
  * EXCEL_MAX_DATA_ROWS rows.
  */
+import type { EventEmitter } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
@@ -131,6 +132,35 @@ function writable(stream: PassThrough): Promise<void> {
   });
 }
 
+/** Sheet XML waiting for compression beyond this makes the writer wait. */
+const XML_BACKLOG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * exceljs hands each sheet's XML to its zip stream without waiting (its stream buffer ignores the
+ * destination's backpressure), so a fast row source would pile the sheet up in memory ahead of
+ * compression: about 40 MB per 100,000 rows. This waits while that destination holds more than
+ * XML_BACKLOG_BYTES, or until the download closes. It reaches into exceljs internals (the sheet's
+ * `stream.pipes` and readable-stream's `_writableState`); should a later version change them, it
+ * finds nothing to wait for and the export still works, without the bound.
+ */
+async function sheetBacklog(sheet: ExcelJS.Worksheet, out: PassThrough): Promise<void> {
+  const pipes = (sheet as unknown as { stream?: { pipes?: unknown } }).stream?.pipes;
+  if (!Array.isArray(pipes)) return;
+  for (const pipe of pipes as (EventEmitter & { _writableState?: { length?: unknown } })[]) {
+    const backlog = pipe._writableState?.length;
+    if (typeof backlog !== 'number' || backlog <= XML_BACKLOG_BYTES || out.destroyed) continue;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        pipe.off('drain', done);
+        out.off('close', done);
+        resolve();
+      };
+      pipe.on('drain', done);
+      out.on('close', done);
+    });
+  }
+}
+
 /**
  * An .xlsx workbook written while rows are read. Cells are plain strings (exceljs writes a string
  * as a value, never as a formula), so no quote prefix is needed there. `onError` hears of a
@@ -163,6 +193,7 @@ export function excelStream(batches: AsyncIterableIterator<ReportCellSource[]>, 
         rowsInSheet += 1;
       }
       // Let the zip stream compress and send what was written before making more of it.
+      await sheetBacklog(sheet, out);
       await writable(out);
       await nextTurn();
     }

@@ -13,10 +13,12 @@
  *   of LANDMARK_SPACING rows, that notes the row at every LANDMARK_SPACING-th position and the
  *   newest row (the head) with its position. Positions are counted from the oldest row because
  *   new messages only arrive on top: a landmark keeps its position however many arrive, so the
- *   snapshot stays true. Each request counts the rows above the head (a short index range) to
- *   get the exact total, and once that count passes EXTEND_AFTER the snapshot is extended over
- *   the new rows only. Page n then starts from the nearest landmark at or above it: a keyset read
- *   that skips fewer than LANDMARK_SPACING entries, whatever n is.
+ *   snapshot stays true. Each request counts the matching rows that arrived since (a short
+ *   index range above the newest message of the user at the time) to get the exact total, and
+ *   once that count passes EXTEND_AFTER the snapshot is extended over the new rows only. Page n
+ *   then starts from the nearest landmark at or above it: a keyset read that skips fewer than
+ *   LANDMARK_SPACING entries, whatever n is (LANDMARK_SPACING_TABLE_FILTER where the filter needs
+ *   the table, so the skip stays as short in time).
  * - Statuses change as messages are delivered and read, so a snapshot of a status filter (whose
  *   membership changes) is rebuilt after STATUS_SNAPSHOT_TTL_MS; other snapshots after
  *   SNAPSHOT_TTL_MS, which bounds the drift from a send that committed with an older created_at
@@ -26,16 +28,25 @@
 import { EXACT_COUNT_MAX, type ReportQueryPlan } from './plan';
 import { cursorColumn, cursorParams, filterSql, messagesFrom, type Cursor, type ReportDb, type Sql } from './sql';
 
-export const LANDMARK_SPACING = 4_000;
+export const LANDMARK_SPACING = 2_000;
+/** Closer landmarks where a page must read the table to filter (a common recipient prefix). */
+export const LANDMARK_SPACING_TABLE_FILTER = 500;
 export const EXTEND_AFTER = 5_000;
 export const STATUS_SNAPSHOT_TTL_MS = 60_000;
 export const SNAPSHOT_TTL_MS = 30 * 60_000;
 export const SNAPSHOT_CACHE_SIZE = 200;
 
 interface Snapshot {
-  /** landmarks[i]: the row at position (i + 1) x LANDMARK_SPACING, counted from the oldest (1). */
+  spacing: number;
+  /** landmarks[i]: the row at position (i + 1) x spacing, counted from the oldest (1). */
   landmarks: Cursor[];
   head: Cursor;
+  /**
+   * The user's newest message when the snapshot was taken (or the head, if newer): the rows
+   * between the head and here did not match, and new rows arrive above it, so the count of new
+   * rows starts here rather than re-reading the gap on every request.
+   */
+  scannedTo: Cursor;
   /** Position of the head: the rows up to and including it. */
   count: number;
   builtAt: number;
@@ -48,6 +59,11 @@ interface CurrentSnapshot {
 }
 
 type KeyRow = [string, number | string];
+
+/** Cursor texts are fixed-width UTC (see cursorColumn), so they compare as strings. */
+function isAbove(a: Cursor, b: Cursor): boolean {
+  return a.at > b.at || (a.at === b.at && a.id > b.id);
+}
 
 export class ReportPositions {
   private readonly snapshots = new Map<string, Snapshot>();
@@ -83,10 +99,10 @@ export class ReportPositions {
     const first = total - offset;
     if (first < 1) return [];
     if (first > snapshot.count) return this.keysFromTop(plan, offset, limit);
-    const landmarkIndex = Math.ceil(first / LANDMARK_SPACING) - 1;
+    const landmarkIndex = Math.ceil(first / snapshot.spacing) - 1;
     const landmark = snapshot.landmarks[landmarkIndex];
     const anchor = landmark ?? snapshot.head;
-    const anchorPosition = landmark ? (landmarkIndex + 1) * LANDMARK_SPACING : snapshot.count;
+    const anchorPosition = landmark ? (landmarkIndex + 1) * snapshot.spacing : snapshot.count;
     return this.keysFrom(plan, anchor, anchorPosition - first, limit);
   }
 
@@ -135,7 +151,7 @@ export class ReportPositions {
 
   /** Counts the rows above the head; extends the snapshot over them once there are many. */
   private async bringUpToDate(plan: ReportQueryPlan, snapshot: Snapshot): Promise<CurrentSnapshot | null> {
-    const newer = await this.countAbove(plan, snapshot.head, EXTEND_AFTER + 1);
+    const newer = await this.countAbove(plan, snapshot.scannedTo, EXTEND_AFTER + 1);
     if (newer <= EXTEND_AFTER) return { snapshot, newer };
     const extended = await this.build(plan, snapshot);
     if (!extended) return null;
@@ -149,28 +165,36 @@ export class ReportPositions {
    * few rows left above the last landmark, the newest of which is the head.
    */
   private async build(plan: ReportQueryPlan, from: Snapshot | null): Promise<Snapshot | null> {
+    const spacing = from?.spacing ?? (plan.filter.recipientPrefix && plan.access === 'ordered' ? LANDMARK_SPACING_TABLE_FILTER : LANDMARK_SPACING);
+    const newest = await this.newestOfUser(plan.filter.userId);
     const landmarks = from ? [...from.landmarks] : [];
     // The row at position `count`, or null before the first row.
     let last: Cursor | null = from?.head ?? null;
     let count = from?.count ?? 0;
     for (;;) {
-      const next = (Math.floor(count / LANDMARK_SPACING) + 1) * LANDMARK_SPACING;
+      const next = (Math.floor(count / spacing) + 1) * spacing;
       const row = await this.rowAfter(plan, last, next - count - 1);
       if (!row) break;
       landmarks.push(row);
       last = row;
       count = next;
     }
-    const rest = last ? await this.countAbove(plan, last, LANDMARK_SPACING) : await this.cappedCount(plan, LANDMARK_SPACING);
+    const rest = last ? await this.countAbove(plan, last, spacing) : await this.cappedCount(plan, spacing);
     const head = rest > 0 ? await this.rowAfter(plan, last, rest - 1) : last;
     if (!head) return null;
-    return { landmarks, head, count: head === last ? count : count + rest, builtAt: from?.builtAt ?? this.now() };
+    const scannedTo = newest && isAbove(newest, head) ? newest : head;
+    return { spacing, landmarks, head, scannedTo, count: head === last ? count : count + rest, builtAt: from?.builtAt ?? this.now() };
+  }
+
+  private async newestOfUser(userId: number): Promise<Cursor | null> {
+    const [row] = await this.rdb.arrays<KeyRow>(`select ${cursorColumn(this.rdb.dialect)}, m.id from messages m where m.user_id = ? order by m.created_at desc, m.id desc limit 1`, [userId]);
+    return row ? { at: row[0], id: Number(row[1]) } : null;
   }
 
   /** The row `skip` rows after `after` (oldest first), or the (skip + 1)-th row when `after` is null. */
   private async rowAfter(plan: ReportQueryPlan, after: Cursor | null, skip: number): Promise<Cursor | null> {
     const { dialect } = this.rdb;
-    const where = filterSql(plan.filter, plan.access, dialect);
+    const where = after ? this.whereBeyond(plan, 'above') : filterSql(plan.filter, plan.access, dialect);
     const from = messagesFrom(plan.access, dialect);
     const one = async (condition: string, params: unknown[], offset: number) => {
       const [row] = await this.rdb.arrays<KeyRow>(
@@ -194,6 +218,17 @@ export class ReportPositions {
   }
 
   /**
+   * The filter for rows on one side of a cursor that matches it, without the date bound on that
+   * side: the cursor already implies it, and SQLite, given two lower (or upper) bounds on
+   * created_at, ranges over the index by one of them and may pick the wide one, stepping through
+   * the whole date range instead of starting at the cursor.
+   */
+  private whereBeyond(plan: ReportQueryPlan, side: 'above' | 'below'): Sql {
+    const filter = side === 'above' ? { ...plan.filter, createdFrom: null } : { ...plan.filter, createdBefore: null };
+    return filterSql(filter, plan.access, this.rdb.dialect);
+  }
+
+  /**
    * Rows strictly above a cursor, as (at, id). SQLite reads a row comparison as a range on
    * created_at alone and would step through every row sharing the cursor's created_at (a whole
    * campaign); two ranges joined by UNION ALL keep both exact.
@@ -213,7 +248,7 @@ export class ReportPositions {
   }
 
   private async countAbove(plan: ReportQueryPlan, cursor: Cursor, cap: number): Promise<number> {
-    const above = this.aboveSql(plan, cursor, filterSql(plan.filter, plan.access, this.rdb.dialect));
+    const above = this.aboveSql(plan, cursor, this.whereBeyond(plan, 'above'));
     const [row] = await this.rdb.arrays<[number | string]>(`select count(*) from (${above.sql} limit ?) above`, [...above.params, cap]);
     return Number(row?.[0] ?? 0);
   }
@@ -238,7 +273,7 @@ export class ReportPositions {
   /** Keys from an anchor row (included) downwards, skipping `skip` of them. */
   private async keysFrom(plan: ReportQueryPlan, anchor: Cursor, skip: number, limit: number): Promise<Cursor[]> {
     const { dialect } = this.rdb;
-    const where = filterSql(plan.filter, plan.access, dialect);
+    const where = this.whereBeyond(plan, 'below');
     const from = messagesFrom(plan.access, dialect);
     if (dialect === 'pg') {
       const rows = await this.rdb.arrays<KeyRow>(

@@ -113,9 +113,12 @@ export function messagesFrom(access: Access, dialect: Dialect): string {
   return access === 'recipient' ? 'messages m indexed by messages_user_recipient_index' : 'messages m indexed by messages_campaign_status_index';
 }
 
-/** created_at as text that the database reads back to the same instant (PostgreSQL keeps microseconds). */
+/**
+ * created_at as text that reads back to the same instant and sorts as the instant does: SQLite
+ * stores ISO strings already; PostgreSQL keeps microseconds, written out in UTC at fixed width.
+ */
 export function cursorColumn(dialect: Dialect): string {
-  return dialect === 'pg' ? 'm.created_at::text' : 'm.created_at';
+  return dialect === 'pg' ? `to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` : 'm.created_at';
 }
 
 /** Placeholders for a cursor in a row comparison. */

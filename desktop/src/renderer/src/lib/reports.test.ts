@@ -4,7 +4,7 @@ import type { TCampaignCounts } from '@shared/schemas/sending';
 import {
   campaignActions,
   campaignListParams,
-  chartScale,
+  chartAxisDays,
   clearReportFilters,
   deliveredAtText,
   EMPTY_REPORT_FILTERS,
@@ -259,11 +259,11 @@ describe('the activity chart', () => {
     expect(filled.map((point) => point.date)).toEqual(['2025-02-27', '2025-02-28', '2025-03-01']);
   });
 
-  it('scales the y axis to round steps', () => {
-    expect(chartScale(0)).toEqual({ max: 1, ticks: [0, 1] });
-    expect(chartScale(3)).toEqual({ max: 3, ticks: [0, 1, 2, 3] });
-    expect(chartScale(37)).toEqual({ max: 40, ticks: [0, 10, 20, 30, 40] });
-    expect(chartScale(1234)).toEqual({ max: 1500, ticks: [0, 500, 1000, 1500] });
+  it('names evenly spaced days on the axis, always the latest', () => {
+    const days = Array.from({ length: 30 }, (_, index) => `2025-03-${String(index + 1).padStart(2, '0')}`);
+    expect(chartAxisDays(days)).toEqual(['2025-03-05', '2025-03-10', '2025-03-15', '2025-03-20', '2025-03-25', '2025-03-30']);
+    expect(chartAxisDays(days.slice(0, 3))).toEqual(['2025-03-01', '2025-03-02', '2025-03-03']);
+    expect(chartAxisDays([])).toEqual([]);
   });
 
   it('labels days on the axis', () => {

@@ -1,7 +1,7 @@
 /**
  * The rules of Manage Reports (spec 002 "Manage Reports", §4 Reports, §7, §8, §9) without React:
  * which query a filter state sends, the chips it shows, the labels of statuses and empty cells,
- * dates, paging, export file names and failure texts, campaign actions and the chart's scale.
+ * dates, paging, export file names and failure texts, campaign actions and the activity chart's days.
  */
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
@@ -441,27 +441,20 @@ export function fillTimeline(points: readonly TTimelinePoint[], days: number, no
   });
 }
 
-export interface ChartScale {
-  max: number;
-  ticks: number[];
-}
-
-/** A y axis from 0 to a round number at or above `max`, in steps of 1, 2 or 5 times a power of ten. */
-export function chartScale(max: number, targetTicks = 4): ChartScale {
-  const top = Math.max(0, Number.isFinite(max) ? max : 0);
-  const raw = Math.max(1, top / Math.max(1, targetTicks));
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= raw) ?? 10 * power;
-  const ceiling = Math.max(step, Math.ceil(top / step) * step);
-  const ticks: number[] = [];
-  for (let value = 0; value <= ceiling; value += step) ticks.push(value);
-  return { max: ceiling, ticks };
-}
-
 export function timelineTotals(points: readonly TTimelinePoint[]): Record<TimelineSeries, number> {
   const totals: Record<TimelineSeries, number> = { sent: 0, delivered: 0, read: 0, failed: 0 };
   for (const point of points) for (const series of TIMELINE_SERIES) totals[series] += point[series];
   return totals;
+}
+
+/**
+ * The days the chart's x axis names: about `target` of them, evenly spaced and counted back from the
+ * last, so that the latest day always has its label.
+ */
+export function chartAxisDays(dates: readonly string[], target = 6): string[] {
+  const step = Math.max(1, Math.ceil(dates.length / Math.max(1, target)));
+  const last = dates.length - 1;
+  return dates.filter((_, index) => (last - index) % step === 0);
 }
 
 const axisDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
