@@ -415,6 +415,23 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
       const recipientOf = new Map(recipients.map((r) => [Number(r.id), r.recipient]));
       expect(rows.slice(1, 4).map((row) => row[1])).toEqual(all.slice(0, 3).map((id) => recipientOf.get(id)));
     }, 60_000);
+
+    it('lets a download cut short go without holding the database', async () => {
+      for (const kind of ['csv', 'excel']) {
+        const aborted = new AbortController();
+        const res = await fetch(`${server.url}/api/whatsapp/reports?export=${kind}`, { headers: { Cookie: `${SESSION_COOKIE}=${big.client.cookie(SESSION_COOKIE)}` }, signal: aborted.signal });
+        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+        expect((await reader.read()).done).toBe(false);
+        aborted.abort();
+        await reader.read().catch(() => undefined);
+      }
+      // Every pooled connection is free again (SQLite has one): the API answers, and a whole export still completes.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await list(big.client, '?limit=1')).reports).toHaveLength(1);
+      const sender = await server.services.senderNumbers.ensureSandbox(big.user.id);
+      expect(sender.id).toEqual(expect.any(Number));
+      expect(parseCsv((await download(big.client, '?export=csv&status=failed')).bytes).length).toBeGreaterThan(1_000);
+    }, 60_000);
   });
 
   describe('after a real send', () => {

@@ -117,8 +117,8 @@ export function messagesFrom(access: Access, dialect: Dialect): string {
  * created_at as text that reads back to the same instant and sorts as the instant does: SQLite
  * stores ISO strings already; PostgreSQL keeps microseconds, written out in UTC at fixed width.
  */
-export function cursorColumn(dialect: Dialect): string {
-  return dialect === 'pg' ? `to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` : 'm.created_at';
+export function cursorColumn(dialect: Dialect, column = 'm.created_at'): string {
+  return dialect === 'pg' ? `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` : column;
 }
 
 /** Placeholders for a cursor in a row comparison. */

@@ -64,7 +64,7 @@ export class SendingService {
       onAccepted: () => void;
     },
   ) {
-    this.apiBatcher = new ApiSendBatcher({ db: deps.db, acceptance: deps.acceptance, onAccepted: deps.onAccepted });
+    this.apiBatcher = new ApiSendBatcher({ db: deps.db, acceptance: deps.acceptance, onAccepted: deps.onAccepted, parallelRounds: 1 });
   }
 
   /** Integrators call in bursts: the same template and number are looked up once every few seconds. */
