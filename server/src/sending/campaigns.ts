@@ -6,6 +6,7 @@
  * send (cached for a few seconds per instance, dropped here on every change), holds the claimed
  * messages of a campaign that is not running, and fails and refunds those of a cancelled one.
  */
+import { presentCostPreview } from '../presenters/costPreview';
 import type { Knex } from 'knex';
 import { fillMessage, messages } from '@shared/messages';
 import { unitsToRupees } from '@shared/money';
@@ -231,21 +232,16 @@ export class CampaignService {
     const screened = await this.deps.acceptance.screen(user.id, template.id, recipients);
     const priceUnits = await this.deps.pricing.effectiveFor(user.id, template.category.toLowerCase() as PriceCategory);
     const balanceUnits = await this.deps.wallet.balance(user.id);
-    const costUnits = screened.billable * priceUnits;
-    return {
+    return presentCostPreview({
       recipients: recipients.length,
       billable: screened.billable,
       duplicates: screened.duplicates,
       invalid: 0,
       suppressed: screened.suppressed,
       category: template.category,
-      pricePerMessage: unitsToRupees(priceUnits, 4),
-      totalCost: unitsToRupees(costUnits, 4),
-      currency: 'INR',
-      balance: unitsToRupees(balanceUnits, 4),
-      balanceAfter: unitsToRupees(balanceUnits - costUnits, 4),
-      sufficient: balanceUnits >= costUnits,
-    };
+      priceUnits,
+      balanceUnits,
+    });
   }
 
   /** A new campaign for the failed recipients, accepted (and charged) like any send. */

@@ -13,6 +13,7 @@ import { unitsToRupees } from '@shared/money';
 import { normalisePhone, parseRecipientList } from '@shared/phone';
 import type { PriceCategory } from '@shared/pricing';
 import type { TApiSendBatchRequest, TApiSendRequest, TCampaignAccepted, TCostPreview, TCustomSendRequest, TQuickSendRequest, TSenderNumber } from '@shared/schemas/sending';
+import { presentCostPreview } from '../presenters/costPreview';
 import { AppError, BadRequestError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
 import type { PricingService } from '../services/pricing';
@@ -254,20 +255,7 @@ export class SendingService {
     const category = template.category.toLowerCase() as PriceCategory;
     const priceUnits = await this.deps.pricing.effectiveFor(user.id, category);
     const balanceUnits = await this.deps.wallet.balance(user.id);
-    const costUnits = billable * priceUnits;
-    return {
-      recipients: total,
-      billable,
-      duplicates,
-      invalid,
-      category: template.category,
-      pricePerMessage: unitsToRupees(priceUnits, 4),
-      totalCost: unitsToRupees(costUnits, 4),
-      currency: 'INR',
-      balance: unitsToRupees(balanceUnits, 4),
-      balanceAfter: unitsToRupees(balanceUnits - costUnits, 4),
-      sufficient: balanceUnits >= costUnits,
-    };
+    return presentCostPreview({ recipients: total, billable, duplicates, invalid, category: template.category, priceUnits, balanceUnits });
   }
 
   /** Values of the public API's var1, var2... and button_{i}_url fields, by template variable. */

@@ -107,7 +107,8 @@ export function webhookRoutes(services: Services, config: AppConfig, db: Knex): 
     if (!secrets.some((secret) => verifyWebhookSignature(raw, signature, secret))) throw UnauthorizedError(messages.webhooks.invalidSignature, 'invalid_signature');
 
     const events = parseCloudApiWebhook(body);
-    await engine.ingest.store(events.statuses);
+    // The platform's own reset codes are not campaign messages: their statuses have nothing to update.
+    await engine.ingest.store(events.statuses.filter((status) => status.phoneNumberId !== PLATFORM_PHONE_NUMBER_ID));
 
     const ownerOf = new Map(numbers.map((n) => [n.phoneNumberId, n.userId]));
     for (const inbound of events.messages) {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TPriceSet } from '@shared/pricing';
 import { sendingApi, sendingKeys, type CostPreviewBody } from '../api/sending';
-import { FALLBACK_PRICES, SEND_SCREEN, isCampaignFinished } from '../lib/sending';
+import { FALLBACK_PRICES, SEND_SCREEN, shouldFollowCampaign } from '../lib/sending';
 
 /** The user's sender numbers; every user has at least the sandbox one. */
 export function useSenderNumbers() {
@@ -81,7 +81,7 @@ export function useCampaignProgress(campaignId: number | null, enabled: boolean)
     enabled: enabled && campaignId !== null,
     refetchInterval: (query) => {
       const campaign = query.state.data;
-      return campaign && isCampaignFinished(campaign.status) ? false : SEND_SCREEN.campaignPollMs;
+      return campaign && !shouldFollowCampaign(campaign) ? false : SEND_SCREEN.campaignPollMs;
     },
     refetchIntervalInBackground: true,
     staleTime: 0,

@@ -3,6 +3,8 @@ import { messages } from '@shared/messages';
 import type { TCampaign } from '@shared/schemas/sending';
 import type { TTemplateComponent } from '@shared/types';
 import {
+  OUTCOME_FOLLOW_MS,
+  shouldFollowCampaign,
   allVariablesMapped,
   campaignProgress,
   customizeProgress,
@@ -333,5 +335,17 @@ describe('failure texts', () => {
     expect(uploadFailure({ status: 500 })).toEqual({ title: 'Upload failed', description: 'Please try again with a valid file' });
     expect(importFailure({ status: 400, serverMessage: s.noValidNumbers })).toEqual({ title: s.noValidNumbers, description: s.importHint });
     expect(importFailure({ status: 500 })).toEqual({ title: s.importFailed, description: s.importHint });
+  });
+});
+
+describe('following a campaign after it completes', () => {
+  const counts = { queued: 0, sending: 0, sent: 0, delivered: 3, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
+  it('follows a running campaign, and a completed one while delivery reports are still due', () => {
+    const completedAt = '2026-01-01T00:00:00.000Z';
+    const at = (ms: number) => new Date(completedAt).getTime() + ms;
+    expect(shouldFollowCampaign({ status: 'running', counts, completedAt: null })).toBe(true);
+    expect(shouldFollowCampaign({ status: 'completed', counts, completedAt }, at(1000))).toBe(false);
+    expect(shouldFollowCampaign({ status: 'completed', counts: { ...counts, sent: 1 }, completedAt }, at(1000))).toBe(true);
+    expect(shouldFollowCampaign({ status: 'completed', counts: { ...counts, sent: 1 }, completedAt }, at(OUTCOME_FOLLOW_MS + 1))).toBe(false);
   });
 });

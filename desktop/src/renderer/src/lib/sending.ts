@@ -473,6 +473,20 @@ export function isCampaignFinished(status: TCampaignStatus): boolean {
   return FINISHED.includes(status);
 }
 
+/** Delivery reports keep arriving after the last message went out; for this long they are followed. */
+export const OUTCOME_FOLLOW_MS = 120_000;
+
+/**
+ * Whether the send dialog keeps asking for the campaign: while it runs, and for a while after it
+ * completes as long as some messages are still only `sent` (their delivered/read/failed report is
+ * on its way from WhatsApp).
+ */
+export function shouldFollowCampaign(campaign: Pick<TCampaign, 'status' | 'counts' | 'completedAt'>, now: number = Date.now()): boolean {
+  if (!isCampaignFinished(campaign.status)) return true;
+  if (campaign.counts.sent === 0 || !campaign.completedAt) return false;
+  return now - new Date(campaign.completedAt).getTime() < OUTCOME_FOLLOW_MS;
+}
+
 export interface CampaignProgressView {
   percent: number;
   processed: number;

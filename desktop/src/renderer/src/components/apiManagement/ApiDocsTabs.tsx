@@ -5,6 +5,7 @@ import { fillMessage, messages } from '@shared/messages';
 import { BATCH_PATH, DEFAULT_RATE_LIMIT_LABEL, SEND_PATH } from '../../lib/apiConsole';
 import { CodeBlock } from '../public/CodeBlock';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
+import { SimpleTable } from '../ui/simple-table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs';
 
 const api = messages.publicApi;
@@ -18,34 +19,6 @@ function Heading({ children }: { children: ReactNode }) {
   return <h4 className="text-base font-semibold text-slate-900 dark:text-white">{children}</h4>;
 }
 
-function Table({ head, rows, label }: { head: readonly string[]; rows: readonly ReactNode[][]; label: string }) {
-  return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-      <table className="w-full text-left text-sm" aria-label={label}>
-        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500 dark:bg-slate-900 dark:text-slate-400">
-          <tr>
-            {head.map((cell) => (
-              <th key={cell} scope="col" className="px-3 py-2 font-medium">
-                {cell}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-          {rows.map((row, index) => (
-            <tr key={index}>
-              {row.map((cell, cellIndex) => (
-                <td key={cellIndex} className="px-3 py-2 align-top">
-                  {cell}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
 
 const SEND_FIELDS: readonly [string, string, string][] = [
   ['username', 'Yes', 'Your username; it must be the owner of the API key.'],
@@ -152,7 +125,7 @@ export function ApiDocsTabs({ baseUrl }: { baseUrl: string }) {
                 <Code>campaign_id</Code>.
               </p>
             </div>
-            <Table
+            <SimpleTable
               label={`Fields of POST ${SEND_PATH}`}
               head={['Field', 'Required', 'Description']}
               rows={SEND_FIELDS.map(([field, required, description]) => [<Code key="field">{field}</Code>, required, description])}
@@ -183,7 +156,7 @@ export function ApiDocsTabs({ baseUrl }: { baseUrl: string }) {
           </TabsContent>
 
           <TabsContent value="errors" className="flex flex-col gap-3 text-sm leading-6 text-slate-700 dark:text-slate-300">
-            <Table
+            <SimpleTable
               label="API status codes"
               head={['Status', 'Meaning', 'When']}
               rows={ERROR_CODES.map(([status, meaning, detail]) => [<strong key="status">{status}</strong>, meaning, detail])}

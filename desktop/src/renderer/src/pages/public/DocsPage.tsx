@@ -20,6 +20,7 @@ import { formatRupees } from '@shared/money';
 import { messages } from '@shared/messages';
 import { usePublicConfig } from '../../context/publicConfig';
 import { CodeBlock } from '../../components/public/CodeBlock';
+import { SimpleTable } from '../../components/ui/simple-table';
 import { FaqAccordion } from '../../components/public/FaqAccordion';
 import { PublicLayout, publicStyles } from '../../components/public/PublicLayout';
 import { telHref } from './content/common';
@@ -67,34 +68,6 @@ function Prose({ children }: { children: ReactNode }): React.JSX.Element {
   return <div className="space-y-5 text-[0.95rem] leading-7 text-slate-700 dark:text-slate-300">{children}</div>;
 }
 
-function SimpleTable({ head, rows }: { head: readonly string[]; rows: readonly (readonly ReactNode[])[] }) {
-  return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
-      <table className="w-full text-left text-sm">
-        <thead className="bg-slate-50 text-slate-600 dark:bg-slate-800/60 dark:text-slate-300">
-          <tr>
-            {head.map((cell) => (
-              <th key={cell} scope="col" className="px-4 py-2 font-semibold">
-                {cell}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-          {rows.map((row, rowIndex) => (
-            <tr key={rowIndex}>
-              {row.map((cell, cellIndex) => (
-                <td key={cellIndex} className="px-4 py-2 align-top">
-                  {cell}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
 
 function CodeSamples({ samples }: { samples: Record<(typeof SAMPLE_LANGUAGES)[number]['id'], string> }) {
   return (
