@@ -82,12 +82,31 @@ export class MessageOutcomes {
           );
         }
       }
-      for (const row of results.retry) {
+      // A retry of a campaign cancelled meanwhile is not queued again: it ends as cancelled, refunded.
+      let retries = results.retry;
+      if (retries.length > 0) {
+        const owners = (await trx('messages as m')
+          .join('campaigns as c', 'c.id', 'm.campaignId')
+          .whereIn(
+            'm.id',
+            retries.map((r) => r.id),
+          )
+          .where('c.status', 'cancelled')
+          .select('m.id', 'm.campaignId')) as { id: number; campaignId: number }[];
+        if (owners.length > 0) {
+          const byCampaign = new Map<number, number[]>();
+          for (const owner of owners) byCampaign.set(owner.campaignId, [...(byCampaign.get(owner.campaignId) ?? []), Number(owner.id)]);
+          for (const [campaignId, ids] of byCampaign) await this.failCancelled(trx, campaignId, 'sending', ids);
+          const gone = new Set(owners.map((o) => Number(o.id)));
+          retries = retries.filter((r) => !gone.has(r.id));
+        }
+      }
+      for (const row of retries) {
         await trx('messages')
           .where({ id: row.id, status: 'sending' })
           .update({ status: 'queued', nextAttemptAt: row.nextAttemptAt.toISOString(), leaseUntil: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), updatedAt: nowIso });
       }
-      if (results.retry.length > 0 && this.requeueHook) await this.requeueHook(trx, results.retry);
+      if (retries.length > 0 && this.requeueHook) await this.requeueHook(trx, retries);
       if (results.failed.length > 0) {
         for (const row of results.failed) {
           await trx('messages')
