@@ -253,31 +253,36 @@ export class MessageDispatcher {
    */
   private async hold(messages: readonly ClaimedMessage[]): Promise<void> {
     const campaignIds = [...new Set(messages.map((m) => m.campaignId))];
-    const rows = (await this.deps.db('campaigns').whereIn('id', campaignIds).select('id', 'status')) as { id: number; status: string }[];
-    const statusOf = new Map(rows.map((row) => [Number(row.id), String(row.status)]));
-    const cancelled = new Map<number, number[]>();
-    const byDelay = new Map<number, number[]>();
-    for (const message of messages) {
-      const status = statusOf.get(message.campaignId);
-      if (status === 'cancelled') {
-        appendTo(cancelled, message.campaignId, message.id);
-        continue;
+    const later: [number[], Date][] = [];
+    // The status is read under a share lock and the messages requeued in the same transaction: a
+    // cancel (which updates the campaign row first) either waits for this and then fails what was
+    // requeued, or has committed and is seen here, so nothing is left queued behind a cancel.
+    await this.deps.db.transaction(async (trx) => {
+      let query = trx('campaigns').whereIn('id', campaignIds).select('id', 'status');
+      if (trx.client.config.client === 'pg') query = query.forShare();
+      const rows = (await query) as { id: number; status: string }[];
+      const statusOf = new Map(rows.map((row) => [Number(row.id), String(row.status)]));
+      const cancelled = new Map<number, number[]>();
+      const byDelay = new Map<number, number[]>();
+      for (const message of messages) {
+        const status = statusOf.get(message.campaignId);
+        if (status === 'cancelled') {
+          appendTo(cancelled, message.campaignId, message.id);
+          continue;
+        }
+        // Resumed since this instance cached it (on another instance): the next claim reads it afresh.
+        if (status === 'running') this.forgetCampaign(message.campaignId);
+        const delay = status === 'running' ? 0 : status === 'paused' ? PAUSED_HOLD_MS : HOLD_MS;
+        appendTo(byDelay, delay, message.id);
       }
-      // Resumed since this instance cached it (on another instance): the next claim reads it afresh.
-      if (status === 'running') this.forgetCampaign(message.campaignId);
-      const delay = status === 'running' ? 0 : status === 'paused' ? PAUSED_HOLD_MS : HOLD_MS;
-      appendTo(byDelay, delay, message.id);
-    }
-    if (cancelled.size > 0) {
-      await this.deps.db.transaction(async (trx) => {
-        for (const [campaignId, ids] of cancelled) await this.deps.outcomes.failCancelled(trx, campaignId, 'sending', ids);
-      });
-    }
-    for (const [delay, ids] of byDelay) {
-      const until = new Date(Date.now() + delay);
-      await this.deps.db('messages').whereIn('id', ids).where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: until.toISOString(), leaseUntil: null, attempts: this.deps.db.raw('attempts - 1') });
-      await this.holdHook?.(ids, until);
-    }
+      for (const [campaignId, ids] of cancelled) await this.deps.outcomes.failCancelled(trx, campaignId, 'sending', ids);
+      for (const [delay, ids] of byDelay) {
+        const until = new Date(Date.now() + delay);
+        await trx('messages').whereIn('id', ids).where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: until.toISOString(), leaseUntil: null, attempts: trx.raw('attempts - 1') });
+        later.push([ids, until]);
+      }
+    });
+    for (const [ids, until] of later) await this.holdHook?.(ids, until);
   }
 
   /** A campaign's state changed (pause, resume, cancel): the next send of it reads it again. */

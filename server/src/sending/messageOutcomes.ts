@@ -85,14 +85,16 @@ export class MessageOutcomes {
       // A retry of a campaign cancelled meanwhile is not queued again: it ends as cancelled, refunded.
       let retries = results.retry;
       if (retries.length > 0) {
-        const owners = (await trx('messages as m')
+        // Under a share lock of the campaigns, as in the dispatcher's hold: a cancel cannot slip between.
+        let ownersQuery = trx('messages as m')
           .join('campaigns as c', 'c.id', 'm.campaignId')
           .whereIn(
             'm.id',
             retries.map((r) => r.id),
           )
-          .where('c.status', 'cancelled')
-          .select('m.id', 'm.campaignId')) as { id: number; campaignId: number }[];
+          .select('m.id', 'm.campaignId', 'c.status');
+        if (this.isPostgres) ownersQuery = ownersQuery.forShare('c');
+        const owners = ((await ownersQuery) as { id: number; campaignId: number; status: string }[]).filter((o) => o.status === 'cancelled');
         if (owners.length > 0) {
           const byCampaign = new Map<number, number[]>();
           for (const owner of owners) byCampaign.set(owner.campaignId, [...(byCampaign.get(owner.campaignId) ?? []), Number(owner.id)]);
