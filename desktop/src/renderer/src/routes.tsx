@@ -63,9 +63,8 @@ function NotFoundRoute() {
 }
 
 /**
- * The route table of spec 000 §2.1 as far as it is built. Screens that later issues add
- * (user details and
- * templates, logs, test notifications) are deliberately absent and show the 404 page until they
+ * The route table of spec 000 §2.1 as far as it is built. Screens that later issues add (admin
+ * log cleanup and test notifications) are deliberately absent and show the 404 page until they
  * land; the menus already link them.
  */
 export function AppRoutes() {
