@@ -1,5 +1,5 @@
 import { ArrowLeft, Eye, LogIn, Send } from 'lucide-react';
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
@@ -17,7 +17,6 @@ import { SenderSetupFields } from '../../components/sending/SenderSetupFields';
 import { SetupProgress } from '../../components/sending/SetupProgress';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form-field';
 import { Spinner } from '../../components/ui/spinner';
 import { useInvalidateCredits } from '../../hooks/useCreditBalance';
@@ -41,6 +40,7 @@ import {
   type ParsedSheet,
 } from '../../lib/sending';
 import { useSessionStore } from '../../stores/sessionStore';
+import { StepCard } from '../../components/sending/StepCard';
 
 const s = messages.sending;
 const ui = messages.sendScreens;
@@ -54,23 +54,6 @@ function BackToDashboard() {
         {ui.backToDashboard}
       </Link>
     </Button>
-  );
-}
-
-function StepCard({ step, title, description, children }: { step: number; title: string; description?: string; children: ReactNode }) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
-          <span className="flex size-6 items-center justify-center rounded-full bg-emerald-100 text-xs font-semibold text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300">
-            {step}
-          </span>
-          {title}
-        </CardTitle>
-        {description ? <CardDescription>{description}</CardDescription> : null}
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">{children}</CardContent>
-    </Card>
   );
 }
 

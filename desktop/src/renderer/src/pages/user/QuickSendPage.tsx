@@ -1,5 +1,5 @@
 import { Send } from 'lucide-react';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
 import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
@@ -16,7 +16,7 @@ import { SetupProgress } from '../../components/sending/SetupProgress';
 import { VariableInputs } from '../../components/sending/VariableInputs';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent } from '../../components/ui/card';
 import { TextField } from '../../components/ui/form-field';
 import { Spinner } from '../../components/ui/spinner';
 import { useInvalidateCredits } from '../../hooks/useCreditBalance';
@@ -38,6 +38,7 @@ import {
   type SendVariable,
 } from '../../lib/sending';
 import { useSessionStore } from '../../stores/sessionStore';
+import { StepCard } from '../../components/sending/StepCard';
 
 const s = messages.sending;
 const ui = messages.sendScreens;
@@ -60,23 +61,6 @@ function emptyForm(): QuickSendForm {
 interface SentSnapshot {
   form: QuickSendForm;
   imageFile: File | null;
-}
-
-function StepCard({ step, title, description, children }: { step: number; title: string; description?: string; children: ReactNode }) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
-          <span className="flex size-6 items-center justify-center rounded-full bg-emerald-100 text-xs font-semibold text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300">
-            {step}
-          </span>
-          {title}
-        </CardTitle>
-        {description ? <CardDescription>{description}</CardDescription> : null}
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">{children}</CardContent>
-    </Card>
-  );
 }
 
 /** /user/whatsapp-bulk (spec 002 "Quick Send"): one approved template to a list of numbers. */
