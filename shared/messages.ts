@@ -487,6 +487,7 @@ export const messages = {
     cannotResume: 'Only a paused campaign can be resumed.',
     cannotCancel: 'Only a running or paused campaign can be cancelled.',
     cancelledBeforeSending: 'Cancelled before sending',
+    awaitingConfirmation: '{count} sent without an answer, awaiting confirmation from WhatsApp',
     nothingToResend: 'This campaign has no failed messages to send again.',
     resendName: 'Resend: {name}',
     resendAccepted: 'Resend accepted: {count} messages queued for delivery.',
@@ -542,7 +543,7 @@ export const messages = {
     dateRangeInvalid: 'From Date must be on or before To Date',
     // Table and export headings and cells (spec 002 Manage Reports and §4 Reports).
     columns: { template: 'Template', recipient: 'Recipient', status: 'Status', deliveredAt: 'Delivered At', readAt: 'Read At', error: 'Error' },
-    statuses: { sent: 'SENT', delivered: 'DELIVERED', read: 'READ', failed: 'FAILED', duplicate: 'Duplicate Blocked', pending: 'PENDING' },
+    statuses: { sent: 'SENT', delivered: 'DELIVERED', read: 'READ', failed: 'FAILED', duplicate: 'Duplicate Blocked', pending: 'PENDING', unknown: 'Awaiting confirmation' },
     notDelivered: 'Not delivered',
     notRead: 'Not read',
     noError: 'Success',

@@ -11,7 +11,7 @@ export const IST_OFFSET_MS = 330 * 60_000;
 
 const labels = messages.reports.statuses;
 
-/** The Status column: duplicate reads 'Duplicate Blocked', anything not final reads PENDING. */
+/** The Status column: duplicate reads 'Duplicate Blocked', unknown 'Awaiting confirmation', anything else not final PENDING. */
 export function reportStatusLabel(status: string): string {
   switch (status) {
     case 'sent':
@@ -24,6 +24,9 @@ export function reportStatusLabel(status: string): string {
       return labels.failed;
     case 'duplicate':
       return labels.duplicate;
+    // Sent without an answer: the provider has not confirmed it yet (issue 12).
+    case 'unknown':
+      return labels.unknown;
     default:
       return labels.pending;
   }

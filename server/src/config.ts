@@ -124,7 +124,12 @@ const variables = {
   DISPATCH_WORKERS: { schema: positiveInt(64).default(8), doc: 'Batches in flight at once per instance (SQLite lanes, pg-boss workers): while some write their results, others send.' },
   DISPATCH_CONCURRENCY: { schema: positiveInt(256).default(32), doc: 'Sends in flight at once per instance.' },
   DISPATCH_MAX_ATTEMPTS: { schema: positiveInt(50).default(8), doc: 'Tries per message for retryable provider errors before it fails (and is refunded).' },
-  DISPATCH_LEASE_SECONDS: { schema: positiveInt(3600).default(60), doc: 'How long a claimed batch stays reserved; an instance that died mid-batch loses its claim after this.' },
+  DISPATCH_LEASE_SECONDS: { schema: positiveInt(3600).default(60), doc: 'How long a claimed batch stays reserved without renewal (a live worker renews it every third of this while the batch is in flight); an instance that died mid-batch loses its claim after this.' },
+  DISPATCH_UNKNOWN_SETTLE_SECONDS: {
+    schema: positiveInt(86_400).default(600),
+    doc: 'A send whose outcome is unknown (a timeout or a reset after the request was written, or a worker that died mid-send) waits this long for a status webhook carrying our reference before it is sent again. Shorter: fewer stuck messages, more risk of a double send when the provider is slow to report.',
+  },
+  DISPATCH_SEND_TIMEOUT_SECONDS: { schema: positiveInt(300).default(15), doc: 'How long one send waits for the provider to answer; past it the outcome is unknown (see DISPATCH_UNKNOWN_SETTLE_SECONDS).' },
   API_RATE_LIMIT_PER_15_MIN: { schema: positiveInt(1_000_000).default(100), doc: 'Public send API: requests per 15 minutes per IP (spec: 100). Admins can raise a single key above it.' },
 } as const;
 
@@ -154,7 +159,7 @@ export interface AppConfig {
   sending: {
     duplicateWindowHours: number;
     sandboxMessagesPerSecond: number;
-    dispatch: { enabled: boolean; batchSize: number; workers: number; concurrency: number; maxAttempts: number; leaseSeconds: number };
+    dispatch: { enabled: boolean; batchSize: number; workers: number; concurrency: number; maxAttempts: number; leaseSeconds: number; unknownSettleSeconds: number; sendTimeoutSeconds: number };
     apiRateLimitPer15Min: number;
   };
   publicBaseUrl: string;
@@ -248,6 +253,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         concurrency: c.DISPATCH_CONCURRENCY,
         maxAttempts: c.DISPATCH_MAX_ATTEMPTS,
         leaseSeconds: c.DISPATCH_LEASE_SECONDS,
+        unknownSettleSeconds: c.DISPATCH_UNKNOWN_SETTLE_SECONDS,
+        sendTimeoutSeconds: c.DISPATCH_SEND_TIMEOUT_SECONDS,
       },
       apiRateLimitPer15Min: c.API_RATE_LIMIT_PER_15_MIN,
     },

@@ -112,6 +112,8 @@ export type TCampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export interface TCampaignCounts {
   queued: number;
   sending: number;
+  /** Sent without an answer: awaiting the provider's confirmation (a status carrying our reference). */
+  unknown: number;
   sent: number;
   delivered: number;
   read: number;

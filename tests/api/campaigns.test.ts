@@ -85,7 +85,7 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     expect(list.body.data.campaigns.map((c) => c.name)).toEqual(['Second', 'First']);
     const listed = list.body.data.campaigns[1]!;
     expect(listed).toMatchObject({ id: first.campaignId, status: 'completed', totalRecipients: 2, billable: 2, totalCost: 1.6, cancelled: 0 });
-    expect(listed.counts).toEqual({ queued: 0, sending: 0, sent: 0, delivered: 0, read: 2, failed: 0, duplicate: 0, suppressed: 0 });
+    expect(listed.counts).toEqual({ queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 2, failed: 0, duplicate: 0, suppressed: 0 });
     expect(listed).toEqual(await campaign(mine, first.campaignId));
 
     const paged = await mine.get<{ data: TCampaignList }>('/api/campaigns?limit=1&page=2');

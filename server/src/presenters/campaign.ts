@@ -22,7 +22,7 @@ export interface CampaignRow {
 }
 
 export function emptyCounts(): TCampaignCounts {
-  return { queued: 0, sending: 0, sent: 0, delivered: 0, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
+  return { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
 }
 
 export function presentCampaign(row: CampaignRow, counts: TCampaignCounts): TCampaign {

@@ -2,9 +2,9 @@
  * Campaigns after acceptance (issue 6): the user's list and live counts, pause, resume and
  * cancel, resend to failed, and the figures of the dashboards and the reports chart.
  *
- * How the engine takes a change of state: the dispatcher reads a campaign's status before each
- * send (cached for a few seconds per instance, dropped here on every change), holds the claimed
- * messages of a campaign that is not running, and fails and refunds those of a cancelled one.
+ * How the engine takes a change of state: pause and cancel change the campaign and take the
+ * messages workers claimed but had not handed to the provider in one transaction; a worker hands a
+ * message over only while its campaign runs (dispatcher.ts), so nothing is sent once they answer.
  */
 import { presentCostPreview } from '../presenters/costPreview';
 import type { Knex } from 'knex';
@@ -21,6 +21,7 @@ import type { PricingService } from '../services/pricing';
 import type { WalletService } from '../services/wallet';
 import type { CampaignAcceptance, RecipientRow } from './campaignAcceptance';
 import type { SendingEngine } from './engine';
+import { PAUSED_HOLD_MS } from './dispatcher';
 import { CANCELLED_ERROR_CODE, OPTED_OUT_ERROR_CODE } from './messageOutcomes';
 import type { SendingService } from './service';
 
@@ -49,6 +50,9 @@ export function istMonthStart(at: Date): Date {
  * created up to this long before its first day, so that the user's index bounds the scan.
  */
 const TIMELINE_LOOKBACK_MS = 30 * 24 * 3_600_000;
+
+/** How long a pause or cancel waits for the sends already handed to the provider to be answered. */
+const HANDED_DRAIN_MS = 5_000;
 
 const CAMPAIGN_COLUMNS = [
   'id',
@@ -157,14 +161,39 @@ export class CampaignService {
     };
   }
 
-  /** running -> paused. Messages already handed to the provider still arrive. */
+  /**
+   * running -> paused, final when it answers: in the same transaction the messages workers had
+   * claimed but not yet handed to the provider are taken back (their tokens cleared, so no worker
+   * sends them), and the answer waits for the sends already handed over to be answered.
+   */
   async pause(user: User, id: number): Promise<TCampaign> {
     await this.find(user, id);
-    const nowIso = this.now().toISOString();
-    const changed = await this.deps.db('campaigns').where({ id, userId: user.id, status: 'running' }).update({ status: 'paused', updatedAt: nowIso });
-    if (changed === 0) throw ConflictError('campaign_not_running', messages.campaigns.cannotPause);
+    await this.deps.db.transaction(async (trx) => {
+      const nowIso = this.now().toISOString();
+      const changed = await trx('campaigns').where({ id, userId: user.id, status: 'running' }).update({ status: 'paused', updatedAt: nowIso });
+      if (changed === 0) throw ConflictError('campaign_not_running', messages.campaigns.cannotPause);
+      await trx('messages')
+        .where({ campaignId: id, status: 'sending' })
+        .whereNull('handedAt')
+        .update({ status: 'queued', claimToken: null, leaseUntil: null, nextAttemptAt: new Date(Date.now() + PAUSED_HOLD_MS).toISOString(), attempts: trx.raw('attempts - 1'), updatedAt: nowIso });
+    });
     this.deps.engine.dispatcher.forgetCampaign(id);
+    await this.drainHanded(id);
     return this.get(user, id);
+  }
+
+  /**
+   * Waits (bounded) until no send of the campaign handed to the provider is still unanswered, so
+   * that nothing reaches the provider after a pause or cancel has answered. A send still open
+   * after the bound was written long before; its answer (or a status) settles it.
+   */
+  private async drainHanded(campaignId: number): Promise<void> {
+    const deadline = Date.now() + HANDED_DRAIN_MS;
+    for (;;) {
+      const row = (await this.deps.db('messages').where({ campaignId, status: 'sending' }).whereNotNull('handedAt').count({ n: '*' }).first()) as { n: number | string } | undefined;
+      if (Number(row?.n ?? 0) === 0 || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** paused -> running: the messages held meanwhile are due at once. */
@@ -181,7 +210,9 @@ export class CampaignService {
 
   /**
    * running or paused -> cancelled, in one transaction with failing and refunding every message
-   * still queued. Messages a dispatcher already claimed are refunded by it if it has not sent them.
+   * not yet handed to the provider (queued, or claimed by a worker that had not sent it yet).
+   * Handed ones finish (the answer waits for them); `unknown` ones wait for their final outcome,
+   * and are refunded then if they were not sent.
    */
   async cancel(user: User, id: number): Promise<TCampaign> {
     await this.find(user, id);
@@ -193,8 +224,15 @@ export class CampaignService {
         .update({ status: 'cancelled', completedAt: nowIso, updatedAt: nowIso });
       if (changed === 0) throw ConflictError('campaign_finished', messages.campaigns.cannotCancel);
       await this.deps.engine.outcomes.failCancelled(trx, id, 'queued');
+      // Claimed by a worker but not handed to the provider: taken from the worker here (failing
+      // them clears their token), so its handoff finds them gone and it does not send.
+      let claimed = trx('messages').where({ campaignId: id, status: 'sending' }).whereNull('handedAt').select('id');
+      if (this.isPostgres) claimed = claimed.forUpdate();
+      const ids = ((await claimed) as { id: number | string }[]).map((row) => Number(row.id));
+      if (ids.length > 0) await this.deps.engine.outcomes.failCancelled(trx, id, 'sending', ids);
     });
     this.deps.engine.dispatcher.forgetCampaign(id);
+    await this.drainHanded(id);
     return this.get(user, id);
   }
 

@@ -2,17 +2,27 @@
  * Dispatch: sends claimed messages through their sender number's provider, each number held to
  * its messages-per-second limit, and records the results of a batch together.
  *
- * Crash window: a message is claimed (`sending`, with a lease) before it is sent, and its result
- * is written when its batch finishes. If the process dies in between, the claim's lease runs out
- * and the message is sent again: the provider may then deliver it twice. That window is at most
- * one batch per worker (DISPATCH_BATCH_SIZE × DISPATCH_WORKERS in all) and only for sends the
- * provider had already taken.
+ * Fencing (issue 12): a claim writes a fresh token on its rows. While the batch is in flight its
+ * lease is renewed on a timer, and right before each send the worker *hands* the message over: a
+ * conditional update that succeeds only while the row still carries the worker's token, is
+ * still `sending`, and its campaign is running (handoffs of concurrent sends share one statement).
+ * Pause and cancel take unhanded rows from workers in their own transaction, and a lapsed lease
+ * lets another worker claim only unhanded rows, so a worker that stalled, lost its lease or whose
+ * pg-boss job was retried elsewhere can no longer send. Result writes are conditional on the token.
+ *
+ * Crash window: a handed message may have reached the provider. If its worker dies (or stalls past
+ * its lease) before the answer is stored, the message goes to `unknown`, not back to the queue: a
+ * status webhook carrying our reference (`biz_opaque_callback_data`) settles it, and only after
+ * DISPATCH_UNKNOWN_SETTLE_SECONDS without one is it sent again. A double send therefore needs the
+ * provider to have taken the message and no status of it to reach us within that window; the
+ * messages exposed are at most the sends in flight (DISPATCH_CONCURRENCY per instance).
  */
+import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { TTemplateComponent } from '@shared/types';
 import type { Logger } from '../logger';
 import { templateSendRequest, type HeaderMedia, type TemplateShape } from './messageRequest';
-import type { MessageOutcomes, SendFailure, SendRetry, SendSuccess } from './messageOutcomes';
+import type { MessageOutcomes, SendFailure, SendRetry, SendSuccess, SendUnknown } from './messageOutcomes';
 import type { ProviderRegistry } from './providerRegistry';
 import type { SenderNumber } from './senderNumbers';
 import { TokenBucket } from './tokenBucket';
@@ -23,6 +33,8 @@ export interface ClaimedMessage {
   recipient: string;
   variables: string | null;
   attempts: number;
+  /** The fencing token of the claim: sends and result writes happen only while the row carries it. */
+  claimToken: string;
 }
 
 interface CampaignContext {
@@ -39,6 +51,7 @@ export interface DispatchSettings {
   concurrency: number;
   maxAttempts: number;
   leaseSeconds: number;
+  unknownSettleSeconds: number;
 }
 
 /** Code recorded when the campaign's template was deleted after acceptance. */
@@ -47,6 +60,8 @@ export const TEMPLATE_GONE_CODE = -3;
 export const NO_PROVIDER_CODE = -4;
 
 const CONTEXT_TTL_MS = 5_000;
+/** Lease renewals per lease period while a batch is in flight. */
+const RENEWALS_PER_LEASE = 3;
 const THROTTLE_PAUSE_MS = 200;
 /** Sends run just under a number's limit, so clock drift between us and the provider rarely trips it. */
 const RATE_MARGIN = 0.99;
@@ -54,7 +69,7 @@ const MAX_BACKOFF_MS = 60_000;
 /** Held messages of a campaign in no known state look again after this. */
 const HOLD_MS = 30_000;
 /** A paused campaign's held messages wait this long; resuming makes them due at once. */
-const PAUSED_HOLD_MS = 5 * 60_000;
+export const PAUSED_HOLD_MS = 5 * 60_000;
 
 export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempt - 1));
@@ -69,7 +84,27 @@ export function toClaimed(row: Record<string, unknown>): ClaimedMessage {
     recipient: String(row.recipient),
     variables: (row.variables as string | null) ?? null,
     attempts: Number(row.attempts),
+    claimToken: String(row.claimToken ?? row.claim_token),
   };
+}
+
+/** A fresh fencing token for one claim. */
+export function newClaimToken(): string {
+  return randomBytes(8).toString('hex');
+}
+
+const REFERENCE_PREFIX = 'sandesh';
+
+/** Our reference for one send, carried in `biz_opaque_callback_data`: the message and its claim. */
+export function sendReference(message: Pick<ClaimedMessage, 'id' | 'claimToken'>): string {
+  return `${REFERENCE_PREFIX}:${message.id}:${message.claimToken}`;
+}
+
+/** The message and claim a reference names, or null for anything else (another system's data). */
+export function parseSendReference(reference: string | null | undefined): { id: number; claimToken: string } | null {
+  const match = /^sandesh:(\d{1,18}):([0-9a-f]{16})$/.exec(reference ?? '');
+  if (!match) return null;
+  return { id: Number(match[1]), claimToken: match[2] as string };
 }
 
 export type HoldHook = (messageIds: readonly number[], until: Date) => Promise<void>;
@@ -80,6 +115,7 @@ export class MessageDispatcher {
   private readonly contexts = new Map<number, CampaignContext>();
   /** Loads in flight, so concurrent sends of one campaign share one query when the cache lapses. */
   private readonly loading = new Map<number, Promise<CampaignContext | null>>();
+  private readonly handoff: Handoff;
 
   constructor(
     private readonly deps: {
@@ -91,7 +127,9 @@ export class MessageDispatcher {
       /** Public link of a stored campaign header file (the provider fetches it). */
       mediaUrl: (path: string) => string;
     },
-  ) {}
+  ) {
+    this.handoff = new Handoff(deps.db);
+  }
 
   /** The PostgreSQL queue makes a job for held messages (SQLite's lanes find them in the table). */
   setHoldHook(hook: HoldHook | null): void {
@@ -182,89 +220,116 @@ export class MessageDispatcher {
     return context;
   }
 
-  private async stillRunning(campaignId: number): Promise<boolean> {
-    return (await this.context(campaignId))?.status === 'running';
+  /** Extends the lease of the batch's rows that still carry its token (those handed over too). */
+  private async renewLease(ids: readonly number[], claimToken: string): Promise<void> {
+    const leaseUntil = new Date(Date.now() + this.deps.settings.leaseSeconds * 1000).toISOString();
+    await this.deps.db('messages').whereIn('id', ids).where({ claimToken }).whereIn('status', ['sending', 'unknown']).update({ leaseUntil });
   }
 
   /** Sends one claimed batch and records every result; never throws for a provider's answer. */
-  async dispatch(claimed: readonly ClaimedMessage[]): Promise<{ sent: number; retried: number; failed: number; held: number }> {
+  async dispatch(claimed: readonly ClaimedMessage[]): Promise<{ sent: number; retried: number; failed: number; held: number; unknown: number }> {
     const sent: SendSuccess[] = [];
     const retry: SendRetry[] = [];
     const failed: SendFailure[] = [];
+    const unknown: SendUnknown[] = [];
     const held: ClaimedMessage[] = [];
-    const contexts = new Map<number, CampaignContext | null>();
-    for (const message of claimed) if (!contexts.has(message.campaignId)) contexts.set(message.campaignId, await this.context(message.campaignId));
-    await this.deps.providers.prepare([...contexts.values()].flatMap((c) => (c ? [c.number] : [])));
+    if (claimed.length === 0) return { sent: 0, retried: 0, failed: 0, held: 0, unknown: 0 };
+    const { settings } = this.deps;
+    // The lease outlives the batch however slow the provider is, as long as this process runs.
+    const byToken = new Map<string, number[]>();
+    for (const message of claimed) appendTo(byToken, message.claimToken, message.id);
+    const renewal = setInterval(() => {
+      for (const [token, ids] of byToken) void this.renewLease(ids, token).catch((error: unknown) => this.deps.log.warn({ err: error }, 'lease renewal failed'));
+    }, Math.max(200, (settings.leaseSeconds * 1000) / RENEWALS_PER_LEASE));
+    renewal.unref();
+    try {
+      const contexts = new Map<number, CampaignContext | null>();
+      for (const message of claimed) if (!contexts.has(message.campaignId)) contexts.set(message.campaignId, await this.context(message.campaignId));
+      await this.deps.providers.prepare([...contexts.values()].flatMap((c) => (c ? [c.number] : [])));
 
-    const work = claimed.map((message) => async () => {
-      const context = contexts.get(message.campaignId) ?? null;
-      if (!context || context.status !== 'running') {
-        held.push(message);
-        return;
-      }
-      if (!context.template) {
-        failed.push({ id: message.id, code: TEMPLATE_GONE_CODE, title: 'The template was deleted before this message was sent' });
-        return;
-      }
-      const provider = this.deps.providers.providerFor(context.number);
-      if (!provider) {
-        failed.push({ id: message.id, code: NO_PROVIDER_CODE, title: 'No WhatsApp provider can send for this number' });
-        return;
-      }
-      // A batch can outlast a pause or cancel by seconds at a slow number: each send looks again
-      // (cached for a few seconds), before waiting for its slot and after.
-      if (!(await this.stillRunning(message.campaignId))) {
-        held.push(message);
-        return;
-      }
-      const bucket = this.bucketFor(context.number);
-      await bucket.take();
-      if (!(await this.stillRunning(message.campaignId))) {
-        held.push(message);
-        return;
-      }
-      const values = message.variables ? (JSON.parse(message.variables) as Record<string, string>) : {};
-      const result = await provider.sendTemplate(
-        templateSendRequest({ phoneNumberId: context.number.phoneNumberId, to: message.recipient, template: context.template, values, headerMedia: context.headerMedia }),
-      );
-      if (result.ok) {
-        sent.push({ id: message.id, providerMessageId: result.providerMessageId });
-        return;
-      }
-      // Too fast for the provider: a short pause for the number, not a whole second.
-      if (result.code === 130429) bucket.pause(THROTTLE_PAUSE_MS);
-      if (result.retryable && message.attempts < this.deps.settings.maxAttempts) {
-        retry.push({ id: message.id, code: result.code, title: result.title, nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)) });
-      } else {
-        failed.push({ id: message.id, code: result.code, title: result.title });
-      }
-    });
-    await runWithConcurrency(work, this.deps.settings.concurrency);
+      const work = claimed.map((message) => async () => {
+        const context = contexts.get(message.campaignId) ?? null;
+        const { claimToken } = message;
+        if (!context || context.status !== 'running') {
+          held.push(message);
+          return;
+        }
+        if (!context.template) {
+          failed.push({ id: message.id, claimToken, code: TEMPLATE_GONE_CODE, title: 'The template was deleted before this message was sent' });
+          return;
+        }
+        const provider = this.deps.providers.providerFor(context.number);
+        if (!provider) {
+          failed.push({ id: message.id, claimToken, code: NO_PROVIDER_CODE, title: 'No WhatsApp provider can send for this number' });
+          return;
+        }
+        const bucket = this.bucketFor(context.number);
+        await bucket.take();
+        // The fence: only a message still ours, of a campaign still running, goes out.
+        if (!(await this.handoff.handOver(message.id, claimToken))) {
+          held.push(message);
+          return;
+        }
+        const values = message.variables ? (JSON.parse(message.variables) as Record<string, string>) : {};
+        const result = await provider.sendTemplate(
+          templateSendRequest({ phoneNumberId: context.number.phoneNumberId, to: message.recipient, template: context.template, values, headerMedia: context.headerMedia, callbackData: sendReference(message) }),
+        );
+        if (result.ok) {
+          sent.push({ id: message.id, claimToken, providerMessageId: result.providerMessageId });
+          return;
+        }
+        if (result.unknown) {
+          // The provider may have taken it: wait for a status carrying our reference, do not resend.
+          unknown.push({ id: message.id, claimToken, code: result.code, title: result.title, settleBy: new Date(Date.now() + settings.unknownSettleSeconds * 1000) });
+          return;
+        }
+        // Too fast for the provider: a short pause for the number, not a whole second.
+        if (result.code === 130429) bucket.pause(THROTTLE_PAUSE_MS);
+        if (result.retryable && message.attempts < settings.maxAttempts) {
+          retry.push({ id: message.id, claimToken, code: result.code, title: result.title, nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)) });
+        } else {
+          failed.push({ id: message.id, claimToken, code: result.code, title: result.title });
+        }
+      });
+      await runWithConcurrency(work, settings.concurrency);
 
-    await this.deps.outcomes.recordSendResults({ sent, retry, failed });
-    if (held.length > 0) await this.hold(held);
-    return { sent: sent.length, retried: retry.length, failed: failed.length, held: held.length };
+      await this.deps.outcomes.recordSendResults({ sent, retry, failed, unknown });
+      if (held.length > 0) await this.hold(held);
+    } finally {
+      clearInterval(renewal);
+    }
+    return { sent: sent.length, retried: retry.length, failed: failed.length, held: held.length, unknown: unknown.length };
   }
 
   /**
-   * Claimed messages of a campaign that is not running, by its state now: a cancelled campaign's
-   * are failed and refunded (the cancel saw them `sending` and left them to us), a paused one's
-   * wait for the resume, one resumed meanwhile goes out at once, anything else is looked at later.
+   * Claimed messages not handed over (their campaign is not running, or the claim was taken from
+   * us), by their campaign's state now: only rows still carrying our token and never handed are
+   * touched. A cancelled campaign's are failed and refunded, a paused one's wait for the resume,
+   * one resumed meanwhile goes out at once, anything else is looked at later.
    */
   private async hold(messages: readonly ClaimedMessage[]): Promise<void> {
     const campaignIds = [...new Set(messages.map((m) => m.campaignId))];
     const later: [number[], Date][] = [];
-    // The status is read under a share lock and the messages requeued in the same transaction: a
-    // cancel (which updates the campaign row first) either waits for this and then fails what was
-    // requeued, or has committed and is seen here, so nothing is left queued behind a cancel.
+    // The campaigns are read under a share lock first (a cancel or pause updates the campaign row
+    // first, then takes the messages), and the messages requeued in the same transaction: a cancel
+    // either waits for this and then fails what was requeued, or has committed and is seen here.
     await this.deps.db.transaction(async (trx) => {
       let query = trx('campaigns').whereIn('id', campaignIds).select('id', 'status');
       if (trx.client.config.client === 'pg') query = query.forShare();
       const rows = (await query) as { id: number; status: string }[];
       const statusOf = new Map(rows.map((row) => [Number(row.id), String(row.status)]));
+      const byToken = new Map<string, number[]>();
+      for (const message of messages) appendTo(byToken, message.claimToken, message.id);
+      const mine = new Set<number>();
+      for (const [claimToken, ids] of byToken) {
+        let owned = trx('messages').whereIn('id', ids).where({ claimToken, status: 'sending' }).whereNull('handedAt').select('id');
+        if (trx.client.config.client === 'pg') owned = owned.forUpdate();
+        for (const row of (await owned) as { id: number | string }[]) mine.add(Number(row.id));
+      }
       const cancelled = new Map<number, number[]>();
       const byDelay = new Map<number, number[]>();
       for (const message of messages) {
+        if (!mine.has(message.id)) continue;
         const status = statusOf.get(message.campaignId);
         if (status === 'cancelled') {
           appendTo(cancelled, message.campaignId, message.id);
@@ -278,7 +343,11 @@ export class MessageDispatcher {
       for (const [campaignId, ids] of cancelled) await this.deps.outcomes.failCancelled(trx, campaignId, 'sending', ids);
       for (const [delay, ids] of byDelay) {
         const until = new Date(Date.now() + delay);
-        await trx('messages').whereIn('id', ids).where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: until.toISOString(), leaseUntil: null, attempts: trx.raw('attempts - 1') });
+        await trx('messages')
+          .whereIn('id', ids)
+          .where({ status: 'sending' })
+          .whereNull('handedAt')
+          .update({ status: 'queued', nextAttemptAt: until.toISOString(), leaseUntil: null, claimToken: null, attempts: trx.raw('attempts - 1') });
         later.push([ids, until]);
       }
     });
@@ -307,4 +376,70 @@ export async function runWithConcurrency(tasks: readonly (() => Promise<void>)[]
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+}
+
+/**
+ * The last check before a send, as one conditional update per round for every send waiting:
+ * `handed_at` is set only on rows still `sending`, never handed, carrying the claim's token, of a
+ * campaign still running. A pause or cancel changes those rows in the transaction that changes
+ * the campaign, so either the handoff committed first (the send goes out, and the pause or cancel
+ * waits for its answer) or it finds the rows taken and the worker does not send.
+ */
+class Handoff {
+  private waiting: { id: number; claimToken: string; resolve: (handed: boolean) => void; reject: (error: unknown) => void }[] = [];
+  private running = false;
+
+  constructor(private readonly db: Knex) {}
+
+  handOver(id: number, claimToken: string): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.waiting.push({ id, claimToken, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.waiting.length > 0) {
+        const round = this.waiting.splice(0, 500);
+        try {
+          const handed = await this.mark(round);
+          for (const entry of round) entry.resolve(handed.has(entry.id));
+        } catch (error) {
+          for (const entry of round) entry.reject(error);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async mark(round: readonly { id: number; claimToken: string }[]): Promise<Set<number>> {
+    const nowIso = new Date().toISOString();
+    const handed = new Set<number>();
+    if (this.db.client.config.client === 'pg') {
+      const result = (await this.db.raw(
+        `update messages as m set handed_at = ?, updated_at = ?
+           from unnest(?::bigint[], ?::text[]) as t(id, token)
+          where m.id = t.id and m.claim_token = t.token and m.status = 'sending' and m.handed_at is null
+            and exists (select 1 from campaigns c where c.id = m.campaign_id and c.status = 'running')
+          returning m.id`,
+        [nowIso, nowIso, round.map((r) => r.id), round.map((r) => r.claimToken)],
+      )) as { rows: { id: number | string }[] };
+      for (const row of result.rows) handed.add(Number(row.id));
+      return handed;
+    }
+    await this.db.transaction(async (trx) => {
+      for (const entry of round) {
+        const changed = await trx('messages')
+          .where({ id: entry.id, claimToken: entry.claimToken, status: 'sending' })
+          .whereNull('handedAt')
+          .whereExists((q) => q.select(trx.raw('1')).from('campaigns').whereRaw('campaigns.id = messages.campaign_id').where('campaigns.status', 'running'))
+          .update({ handedAt: nowIso, updatedAt: nowIso });
+        if (changed > 0) handed.add(entry.id);
+      }
+    });
+    return handed;
+  }
 }

@@ -51,6 +51,7 @@ export class SendingEngine {
       whatsappApiVersion: config.providers.whatsappApiVersion,
       channelApiBase: config.providers.channelApiBase,
       credentials: deps.credentials,
+      timeoutMs: config.sending.dispatch.sendTimeoutSeconds * 1000,
     });
     this.simulator =
       config.simulatorEnabled && !config.simulator.url

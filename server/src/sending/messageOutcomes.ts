@@ -17,17 +17,20 @@ export const OPTED_OUT_ERROR_CODE = 131050;
 /** Code recorded on a message that a cancel stopped before it was sent (refunded). */
 export const CANCELLED_ERROR_CODE = -5;
 
-const RANK_SQL = `case status when 'queued' then 0 when 'sending' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 else 9 end`;
+const RANK_SQL = `case status when 'queued' then 0 when 'sending' then 1 when 'unknown' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 else 9 end`;
 /** `failed` only beats `sending`/`sent` (Meta never fails a delivered message). */
 const STATUS_RANK: Record<MessageStatus, number> = { sent: 2, delivered: 3, failed: 3, read: 4 };
 
+/** Every result carries the claim's fencing token: it is written only while the row still holds it. */
 export interface SendSuccess {
   id: number;
+  claimToken: string;
   providerMessageId: string;
 }
 
 export interface SendRetry {
   id: number;
+  claimToken: string;
   nextAttemptAt: Date;
   code: number;
   title: string;
@@ -35,9 +38,22 @@ export interface SendRetry {
 
 export interface SendFailure {
   id: number;
+  claimToken: string;
   code: number;
   title: string;
 }
+
+/** A send without an answer that the provider may have taken: parked until `settleBy`. */
+export interface SendUnknown {
+  id: number;
+  claimToken: string;
+  code: number;
+  title: string;
+  settleBy: Date;
+}
+
+/** Statuses of a message that is not finished yet: a campaign with any is not completed. */
+export const UNFINISHED_STATUSES = ['queued', 'sending', 'unknown'] as const;
 
 type RawConnection = { prepare(sql: string): { run(...params: unknown[]): { changes: number } } } | { query(text: string, values: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }> };
 
@@ -45,7 +61,7 @@ async function rawConnection(trx: Knex.Transaction): Promise<RawConnection> {
   return (await (trx.client as unknown as { acquireConnection(): Promise<RawConnection> }).acquireConnection()) as RawConnection;
 }
 
-export type RequeueHook = (trx: Knex.Transaction, retries: readonly SendRetry[]) => Promise<void>;
+export type RequeueHook = (trx: Knex.Transaction, retries: readonly Pick<SendRetry, 'id' | 'nextAttemptAt'>[]) => Promise<void>;
 
 export class MessageOutcomes {
   private requeueHook: RequeueHook | null = null;
@@ -61,26 +77,36 @@ export class MessageOutcomes {
     return this.deps.db.client.config.client === 'pg';
   }
 
-  /** Results of one dispatched batch, written together; only rows still `sending` change. */
-  async recordSendResults(results: { sent: SendSuccess[]; retry: SendRetry[]; failed: SendFailure[] }): Promise<void> {
+  /**
+   * Results of one dispatched batch, written together, each only where the row still carries the
+   * claim's token (a worker whose claim was taken writes nothing). A handed row whose lease lapsed
+   * may have been moved to `unknown` meanwhile: its answer, arriving late, still settles it.
+   */
+  async recordSendResults(results: { sent: SendSuccess[]; retry: SendRetry[]; failed: SendFailure[]; unknown?: SendUnknown[] }): Promise<void> {
     const nowIso = new Date().toISOString();
     const campaigns = new Set<number>();
+    const unknown = results.unknown ?? [];
     await this.deps.db.transaction(async (trx) => {
       if (results.sent.length > 0) {
         const connection = await rawConnection(trx);
         if ('prepare' in connection) {
           const statement = connection.prepare(
             `update messages set status = 'sent', provider_message_id = ?, sent_at = ?, lease_until = null, error_code = null, error_message = null, updated_at = ?
-              where id = ? and status = 'sending'`,
+              where id = ? and claim_token = ? and status in ('sending', 'unknown')`,
           );
-          for (const row of results.sent) statement.run(row.providerMessageId, nowIso, nowIso, row.id);
+          for (const row of results.sent) statement.run(row.providerMessageId, nowIso, nowIso, row.id, row.claimToken);
         } else {
           await connection.query(
             `update messages as m set status = 'sent', provider_message_id = t.pid, sent_at = $1, lease_until = null, error_code = null, error_message = null, updated_at = $1
-               from unnest($2::bigint[], $3::text[]) as t(id, pid) where m.id = t.id and m.status = 'sending'`,
-            [nowIso, results.sent.map((r) => r.id), results.sent.map((r) => r.providerMessageId)],
+               from unnest($2::bigint[], $3::text[], $4::text[]) as t(id, pid, token) where m.id = t.id and m.claim_token = t.token and m.status in ('sending', 'unknown')`,
+            [nowIso, results.sent.map((r) => r.id), results.sent.map((r) => r.providerMessageId), results.sent.map((r) => r.claimToken)],
           );
         }
+      }
+      for (const row of unknown) {
+        await trx('messages')
+          .where({ id: row.id, claimToken: row.claimToken, status: 'sending' })
+          .update({ status: 'unknown', nextAttemptAt: row.settleBy.toISOString(), leaseUntil: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), updatedAt: nowIso });
       }
       // A retry of a campaign cancelled meanwhile is not queued again: it ends as cancelled, refunded.
       let retries = results.retry;
@@ -92,42 +118,78 @@ export class MessageOutcomes {
             'm.id',
             retries.map((r) => r.id),
           )
-          .select('m.id', 'm.campaignId', 'c.status');
+          .select('m.id', 'm.campaignId', 'm.claimToken', 'c.status');
         if (this.isPostgres) ownersQuery = ownersQuery.forShare('c');
-        const owners = ((await ownersQuery) as { id: number; campaignId: number; status: string }[]).filter((o) => o.status === 'cancelled');
-        if (owners.length > 0) {
+        const tokenOf = new Map(retries.map((r) => [r.id, r.claimToken]));
+        const owners = ((await ownersQuery) as { id: number; campaignId: number; claimToken: string | null; status: string }[]).filter((o) => o.claimToken === tokenOf.get(Number(o.id)));
+        const cancelledOwners = owners.filter((o) => o.status === 'cancelled');
+        if (cancelledOwners.length > 0) {
           const byCampaign = new Map<number, number[]>();
-          for (const owner of owners) byCampaign.set(owner.campaignId, [...(byCampaign.get(owner.campaignId) ?? []), Number(owner.id)]);
-          for (const [campaignId, ids] of byCampaign) await this.failCancelled(trx, campaignId, 'sending', ids);
-          const gone = new Set(owners.map((o) => Number(o.id)));
-          retries = retries.filter((r) => !gone.has(r.id));
-        }
-      }
-      for (const row of retries) {
-        await trx('messages')
-          .where({ id: row.id, status: 'sending' })
-          .update({ status: 'queued', nextAttemptAt: row.nextAttemptAt.toISOString(), leaseUntil: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), updatedAt: nowIso });
-      }
-      if (retries.length > 0 && this.requeueHook) await this.requeueHook(trx, retries);
-      if (results.failed.length > 0) {
-        for (const row of results.failed) {
+          for (const owner of cancelledOwners) byCampaign.set(owner.campaignId, [...(byCampaign.get(owner.campaignId) ?? []), Number(owner.id)]);
+          // Answered (with an error), so no longer in flight: as if never handed.
           await trx('messages')
-            .where({ id: row.id, status: 'sending' })
-            .update({ status: 'failed', failedAt: nowIso, leaseUntil: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), updatedAt: nowIso });
+            .whereIn(
+              'id',
+              cancelledOwners.map((o) => Number(o.id)),
+            )
+            .where({ status: 'sending' })
+            .update({ handedAt: null });
+          for (const [campaignId, ids] of byCampaign) await this.failCancelled(trx, campaignId, 'sending', ids);
         }
-        const ids = results.failed.map((r) => r.id);
-        await this.suppressOptedOut(trx, results.failed.filter((r) => r.code === OPTED_OUT_ERROR_CODE).map((r) => r.id));
-        for (const id of await this.refundFailed(trx, ids)) campaigns.add(id);
+        const requeue = new Set(owners.filter((o) => o.status !== 'cancelled').map((o) => Number(o.id)));
+        retries = retries.filter((r) => requeue.has(r.id));
+      }
+      const requeued: SendRetry[] = [];
+      for (const row of retries) {
+        const changed = await trx('messages')
+          .where({ id: row.id, claimToken: row.claimToken })
+          .whereIn('status', ['sending', 'unknown'])
+          .update({ status: 'queued', nextAttemptAt: row.nextAttemptAt.toISOString(), leaseUntil: null, claimToken: null, handedAt: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), updatedAt: nowIso });
+        if (changed > 0) requeued.push(row);
+      }
+      if (requeued.length > 0 && this.requeueHook) await this.requeueHook(trx, requeued);
+      if (results.failed.length > 0) {
+        const failedIds: number[] = [];
+        for (const row of results.failed) {
+          const changed = await trx('messages')
+            .where({ id: row.id, claimToken: row.claimToken })
+            .whereIn('status', ['sending', 'unknown'])
+            .update({ status: 'failed', failedAt: nowIso, leaseUntil: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), updatedAt: nowIso });
+          if (changed > 0) failedIds.push(row.id);
+        }
+        const failedSet = new Set(failedIds);
+        await this.suppressOptedOut(trx, results.failed.filter((r) => r.code === OPTED_OUT_ERROR_CODE && failedSet.has(r.id)).map((r) => r.id));
+        for (const id of await this.refundFailed(trx, failedIds)) campaigns.add(id);
       }
       const touched = await trx('messages')
         .whereIn(
           'id',
-          [...results.sent, ...results.failed].map((r) => r.id),
+          [...results.sent, ...results.failed, ...unknown].map((r) => r.id),
         )
         .distinct('campaignId');
       for (const row of touched as { campaignId: number }[]) campaigns.add(row.campaignId);
     });
     await this.completeCampaigns([...campaigns]);
+  }
+
+  /**
+   * Status events carrying our reference settle sends whose answer never reached us: the message
+   * (still `unknown` under the same claim) takes the provider's id and counts as sent; the events
+   * then apply as usual. Answers how many messages were settled.
+   */
+  async settleByReference(trx: Knex.Transaction, references: readonly { id: number; claimToken: string; providerMessageId: string; at: Date }[]): Promise<number> {
+    let settled = 0;
+    const nowIso = new Date().toISOString();
+    for (const reference of references) {
+      // Another message already holding this provider id would break the unique index: not ours.
+      const taken = (await trx('messages').where({ providerMessageId: reference.providerMessageId }).first('id')) as { id: number } | undefined;
+      if (taken) continue;
+      settled += await trx('messages')
+        .where({ id: reference.id, claimToken: reference.claimToken, status: 'unknown' })
+        .whereNull('providerMessageId')
+        .update({ status: 'sent', providerMessageId: reference.providerMessageId, sentAt: reference.at.toISOString(), leaseUntil: null, errorCode: null, errorMessage: null, updatedAt: nowIso });
+    }
+    return settled;
   }
 
   /**
@@ -299,15 +361,17 @@ export class MessageOutcomes {
     const nowIso = new Date().toISOString();
     const change = { status: 'failed', failedAt: nowIso, leaseUntil: null, errorCode: CANCELLED_ERROR_CODE, errorMessage: catalogue.campaigns.cancelledBeforeSending, updatedAt: nowIso };
     let count = 0;
+    // A handed message may be with the provider: its answer (or a status) decides, never a cancel.
     if (messageIds) {
       for (let start = 0; start < messageIds.length; start += 900) {
         count += await trx('messages')
           .whereIn('id', messageIds.slice(start, start + 900))
           .where({ campaignId, status: fromStatus })
-          .update(change);
+          .whereNull('handedAt')
+          .update({ ...change, claimToken: null });
       }
     } else {
-      count = await trx('messages').where({ campaignId, status: fromStatus }).update(change);
+      count = await trx('messages').where({ campaignId, status: fromStatus }).whereNull('handedAt').update({ ...change, claimToken: null });
     }
     if (count === 0) return 0;
     const due = (await trx('messages').where({ campaignId, status: 'failed', errorCode: CANCELLED_ERROR_CODE, refunded: false }).select('id')) as { id: number | string }[];
@@ -351,7 +415,7 @@ export class MessageOutcomes {
     await db('campaigns')
       .whereIn('id', campaignIds)
       .where({ status: 'running' })
-      .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', ['queued', 'sending']))
+      .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES))
       .update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
   }
 }

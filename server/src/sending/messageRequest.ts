@@ -68,10 +68,12 @@ export function templateSendRequest(input: {
   template: TemplateShape;
   values: Record<string, string>;
   headerMedia: HeaderMedia | null;
+  callbackData?: string;
 }): TemplateSendRequest {
   return {
     phoneNumberId: input.phoneNumberId,
     to: input.to,
     template: { name: input.template.name, language: input.template.language, components: sendComponents(input.template, input.values, input.headerMedia) },
+    ...(input.callbackData ? { callbackData: input.callbackData } : {}),
   };
 }

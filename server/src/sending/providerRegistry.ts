@@ -36,12 +36,15 @@ export class ProviderRegistry {
       whatsappApiVersion: string;
       channelApiBase: string;
       credentials: CredentialsSource | null;
+      /** How long one send waits for an answer (DISPATCH_SEND_TIMEOUT_SECONDS); default 15 s. */
+      timeoutMs?: number;
     },
   ) {
     this.simulatorUrl = settings.simulatorUrl;
     this.cloudApi = new CloudApiProvider({
       baseUrl: settings.whatsappApiBase,
       apiVersion: settings.whatsappApiVersion,
+      ...this.timeout(),
       accessToken: (phoneNumberId) => {
         const credentials = this.cached.get(`cloud_api:${phoneNumberId}`)?.credentials;
         return credentials?.kind === 'cloud_api' ? credentials.accessToken : null;
@@ -49,11 +52,16 @@ export class ProviderRegistry {
     });
     this.channel = new ChannelProvider({
       baseUrl: settings.channelApiBase,
+      ...this.timeout(),
       channelFor: (channelId) => {
         const credentials = this.cached.get(`channel:${channelId}`)?.credentials;
         return credentials?.kind === 'channel' ? { channelId: credentials.channelId, apiKey: credentials.apiKey } : null;
       },
     });
+  }
+
+  private timeout(): { timeoutMs?: number } {
+    return this.settings.timeoutMs ? { timeoutMs: this.settings.timeoutMs } : {};
   }
 
   /** The in-process simulator's address is known only once the server listens. */
@@ -82,7 +90,7 @@ export class ProviderRegistry {
     if (number.provider === 'cloud_api') return this.cloudApi;
     if (number.provider === 'channel') return this.channel;
     if (!this.simulatorUrl) return null;
-    this.simulator ??= new CloudApiProvider({ baseUrl: this.simulatorUrl, apiVersion: 'v21.0', accessToken: SIMULATOR_ACCESS_TOKEN, connections: 128 });
+    this.simulator ??= new CloudApiProvider({ baseUrl: this.simulatorUrl, apiVersion: 'v21.0', accessToken: SIMULATOR_ACCESS_TOKEN, connections: 128, ...this.timeout() });
     return this.simulator;
   }
 

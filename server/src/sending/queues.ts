@@ -2,14 +2,28 @@
  * The two ways work reaches the dispatcher (ARCHITECTURE "Queue adapters"):
  * - embedded (SQLite, one process): lanes claim queued rows straight from the messages table;
  * - PostgreSQL: pg-boss jobs carrying batches of message ids, inserted in the accepting
- *   transaction, so any number of instances share the work; a claim only takes rows still
- *   `queued` (or `sending` with a lapsed lease), so a job seen twice never sends twice.
+ *   transaction, so any number of instances share the work.
+ * Either way a claim takes only rows still `queued` (or `sending` under a lapsed lease and never
+ * handed to the provider) and writes a fresh fencing token on them, so a job seen twice, retried
+ * after expiry or run beside a stalled worker never sends twice (see dispatcher.ts).
+ *
+ * Every path that puts a message back, and why it cannot give one message two owners:
+ * - lease sweep: unhanded rows under a lapsed lease are claimable again (the old worker's token
+ *   no longer matches, so its handoff and its writes fail); handed ones go to `unknown`;
+ * - pg-boss retry or expiry: the job's claim finds its rows leased (renewed while in flight) or
+ *   already finished, and takes nothing;
+ * - held and throttled messages, pause: requeued only while still carrying the token and never
+ *   handed, with the token cleared;
+ * - resume: new jobs for `queued` rows only; the old jobs then find nothing;
+ * - restart: `sending` rows left by a dead process are requeued if never handed, else `unknown`;
+ * - unknown past DISPATCH_UNKNOWN_SETTLE_SECONDS: requeued with the token cleared, so a late
+ *   answer of the old send no longer writes.
  */
 import type { Knex } from 'knex';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logger';
 import type { CampaignAcceptance } from './campaignAcceptance';
-import { toClaimed, type MessageDispatcher } from './dispatcher';
+import { newClaimToken, toClaimed, type MessageDispatcher } from './dispatcher';
 import type { MessageOutcomes } from './messageOutcomes';
 
 export interface DispatchQueue {
@@ -43,8 +57,9 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
 
   async start(): Promise<void> {
     if (this.running) return;
-    // One process owns the embedded database: whatever it left `sending` died with it.
-    await this.deps.db('messages').where({ status: 'sending' }).update({ status: 'queued', nextAttemptAt: new Date().toISOString(), leaseUntil: null });
+    // One process owns the embedded database: whatever it left `sending` died with it. Messages
+    // it had handed to the provider may have gone out: they wait for a status, not a resend.
+    await recoverAbandoned(this.deps.db, this.deps.dispatcher.settings.unknownSettleSeconds, true);
     this.running = true;
     const lanes = this.deps.dispatcher.settings.workers;
     this.lanes = Array.from({ length: lanes }, (_, lane) => this.lane(lane));
@@ -77,10 +92,10 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
     const lease = new Date(now.getTime() + settings.leaseSeconds * 1000).toISOString();
     // Index order on (status, next_attempt_at): no sort over a large backlog.
     const rows = (await this.deps.db.raw(
-      `update messages set status = 'sending', lease_until = ?, attempts = attempts + 1, updated_at = ?
+      `update messages set status = 'sending', claim_token = ?, handed_at = null, lease_until = ?, attempts = attempts + 1, updated_at = ?
         where id in (select id from messages where status = 'queued' and next_attempt_at <= ? order by next_attempt_at limit ?)
-        returning id, campaign_id, recipient, variables, attempts`,
-      [lease, nowIso, nowIso, settings.batchSize],
+        returning id, campaign_id, recipient, variables, attempts, claim_token`,
+      [newClaimToken(), lease, nowIso, nowIso, settings.batchSize],
     )) as Record<string, unknown>[];
     return rows.map(toClaimed);
   }
@@ -107,13 +122,43 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
   }
 
   private async reclaimLapsedLeases(): Promise<void> {
-    const nowIso = new Date().toISOString();
     try {
-      await this.deps.db('messages').where({ status: 'sending' }).where('leaseUntil', '<', nowIso).update({ status: 'queued', nextAttemptAt: nowIso, leaseUntil: null });
+      const moved = await recoverAbandoned(this.deps.db, this.deps.dispatcher.settings.unknownSettleSeconds, false);
+      if (moved.requeued > 0) this.notify();
     } catch (error) {
       this.deps.log.warn({ err: error }, 'lease sweep failed');
     }
   }
+}
+
+/**
+ * Claims no live worker renews any more, and sends nobody could settle:
+ * - `sending` rows handed to the provider under a lapsed lease (or, at an embedded start, all of
+ *   them) become `unknown` until the settle window ends: the provider may have taken them;
+ * - at an embedded start, unhanded `sending` rows are queued again (their process is gone);
+ * - `unknown` rows whose window passed without a status carrying our reference are queued again,
+ *   their token cleared so that a late answer of the old send cannot write.
+ */
+export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart: boolean): Promise<{ requeued: number; requeuedIds: number[] }> {
+  const now = new Date();
+  const nowIso = now.toISOString();
+  const settleBy = new Date(now.getTime() + settleSeconds * 1000).toISOString();
+  const handed = db('messages').where({ status: 'sending' }).whereNotNull('handedAt');
+  if (!atStart) handed.where('leaseUntil', '<', nowIso);
+  await handed.update({ status: 'unknown', nextAttemptAt: settleBy, leaseUntil: null, updatedAt: nowIso });
+  if (atStart) await db('messages').where({ status: 'sending' }).whereNull('handedAt').update({ status: 'queued', nextAttemptAt: nowIso, leaseUntil: null, claimToken: null, updatedAt: nowIso });
+  const due = (await db('messages').where({ status: 'unknown' }).where('nextAttemptAt', '<=', nowIso).limit(10_000).select('id')) as { id: number | string }[];
+  const requeuedIds: number[] = [];
+  for (let start = 0; start < due.length; start += 900) {
+    const ids = due.slice(start, start + 900).map((row) => Number(row.id));
+    const changed = await db('messages')
+      .whereIn('id', ids)
+      .where({ status: 'unknown' })
+      .where('nextAttemptAt', '<=', nowIso)
+      .update({ status: 'queued', nextAttemptAt: nowIso, leaseUntil: null, claimToken: null, handedAt: null, updatedAt: nowIso });
+    if (changed > 0) requeuedIds.push(...ids);
+  }
+  return { requeued: requeuedIds.length, requeuedIds };
 }
 
 export const DISPATCH_QUEUE = 'dispatch-messages';
@@ -233,11 +278,13 @@ export class PgBossDispatchQueue implements DispatchQueue {
     const { leaseSeconds } = this.deps.dispatcher.settings;
     const now = new Date();
     const lease = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
+    // Only rows no live worker holds: queued, or leased to a worker that stopped renewing and had
+    // not handed them to the provider (handed ones are the sweep's, for `unknown`).
     const result = (await this.deps.db.raw(
-      `update messages set status = 'sending', lease_until = ?, attempts = attempts + 1, updated_at = ?
-        where id = any(?) and (status = 'queued' or (status = 'sending' and lease_until < ?))
-        returning id, campaign_id, recipient, variables, attempts`,
-      [lease, now.toISOString(), messageIds as number[], now.toISOString()],
+      `update messages set status = 'sending', claim_token = ?, handed_at = null, lease_until = ?, attempts = attempts + 1, updated_at = ?
+        where id = any(?) and (status = 'queued' or (status = 'sending' and lease_until < ? and handed_at is null))
+        returning id, campaign_id, recipient, variables, attempts, claim_token`,
+      [newClaimToken(), lease, now.toISOString(), messageIds as number[], now.toISOString()],
     )) as { rows: Record<string, unknown>[] };
     if (result.rows.length === 0) return;
     await this.deps.dispatcher.dispatch(result.rows.map(toClaimed));
@@ -254,8 +301,13 @@ export class PgBossDispatchQueue implements DispatchQueue {
       // only at its maintenance (every 2 minutes). Expiring them here retries them sooner.
       await this.boss.expire();
       const nowIso = new Date().toISOString();
-      const rows = (await this.deps.db('messages').where({ status: 'sending' }).where('leaseUntil', '<', nowIso).limit(10_000).select('id')) as { id: number }[];
+      const rows = (await this.deps.db('messages').where({ status: 'sending' }).whereNull('handedAt').where('leaseUntil', '<', nowIso).limit(10_000).select('id')) as { id: number }[];
       if (rows.length > 0) await this.boss.insert(this.jobsFor(rows.map((r) => Number(r.id))));
+      // Handed rows of a dead worker wait for a status; unknown ones past their window go out again.
+      await this.deps.db.transaction(async (trx) => {
+        const moved = await recoverAbandoned(trx, this.deps.dispatcher.settings.unknownSettleSeconds, false);
+        if (moved.requeuedIds.length > 0) await this.boss.insert(this.jobsFor(moved.requeuedIds), { db: await transactionExecutor(trx) });
+      });
     } catch (error) {
       this.deps.log.warn({ err: error }, 'dispatch sweep failed');
     }

@@ -4,9 +4,14 @@
  * provider's `sent` can overtake the dispatcher's write of the provider id) are tried again with
  * backoff for a few minutes before being dropped. Applying and deleting happen in one
  * transaction, and on PostgreSQL each instance takes different events (SKIP LOCKED).
+ *
+ * An event carrying our send reference (`biz_opaque_callback_data`) first settles a message whose
+ * send ended without an answer (`unknown`): it takes the provider's id, then the event applies as
+ * usual. Such events are kept longer, so they can outwait a stalled worker's lease.
  */
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
+import { parseSendReference } from './dispatcher';
 import type { MessageOutcomes } from './messageOutcomes';
 import type { MessageStatus, StatusEvent } from './providers/types';
 
@@ -14,6 +19,8 @@ const APPLY_BATCH = 2_000;
 const FLUSH_DELAY_MS = 20;
 const RETRY_SWEEP_MS = 1_000;
 const MAX_TRIES = 10;
+/** Events with our reference wait about as long as the default settle window (30 s apart at most). */
+const MAX_TRIES_WITH_REFERENCE = 30;
 
 interface StoredEvent {
   id: number;
@@ -22,6 +29,7 @@ interface StoredEvent {
   occurredAt: string | Date;
   errorCode: number | null;
   errorMessage: string | null;
+  callbackData: string | null;
   tries: number;
 }
 
@@ -63,6 +71,7 @@ export class StatusIngest {
       occurredAt: event.timestamp.toISOString(),
       errorCode: event.error?.code ?? null,
       errorMessage: event.error ? [event.error.title, event.error.details].filter(Boolean).join(': ').slice(0, 500) : null,
+      callbackData: event.callbackData ?? null,
       tries: 0,
       availableAt: nowIso,
       createdAt: nowIso,
@@ -122,11 +131,16 @@ export class StatusIngest {
         phoneNumberId: null,
         ...(row.status === 'failed' ? { error: { code: row.errorCode ?? 0, title: row.errorMessage ?? 'Failed' } } : {}),
       }));
+      const references = rows.flatMap((row) => {
+        const reference = parseSendReference(row.callbackData);
+        return reference ? [{ ...reference, providerMessageId: row.providerMessageId, at: new Date(row.occurredAt) }] : [];
+      });
+      if (references.length > 0) await this.deps.outcomes.settleByReference(trx, references);
       const { unmatched } = await this.deps.outcomes.applyStatusEvents(events, trx);
       const unmatchedIds = new Set(unmatched.map((e) => e.providerMessageId));
       const ids = rows.map((r) => r.id);
       for (let start = 0; start < ids.length; start += 900) await trx('status_events').whereIn('id', ids.slice(start, start + 900)).delete();
-      const retry = rows.filter((r) => unmatchedIds.has(r.providerMessageId) && r.tries + 1 < MAX_TRIES);
+      const retry = rows.filter((r) => unmatchedIds.has(r.providerMessageId) && r.tries + 1 < (r.callbackData ? MAX_TRIES_WITH_REFERENCE : MAX_TRIES));
       const dropped = rows.filter((r) => unmatchedIds.has(r.providerMessageId)).length - retry.length;
       if (dropped > 0) this.deps.log.warn({ dropped }, 'status events for unknown messages dropped after retries');
       if (retry.length > 0) {

@@ -93,6 +93,7 @@ const ZSendBody = z.object({
     language: z.object({ code: z.string().min(1) }),
     components: z.array(z.looseObject({ type: z.string(), parameters: z.array(ZParameter).optional() })).optional(),
   }),
+  biz_opaque_callback_data: z.string().max(512).optional(),
 });
 type SendBody = z.infer<typeof ZSendBody>;
 
@@ -101,6 +102,8 @@ interface WebhookStatus {
   status: 'sent' | 'delivered' | 'read' | 'failed';
   timestamp: string;
   recipient_id: string;
+  /** Echoed from the send, as Meta does. */
+  biz_opaque_callback_data?: string;
   errors?: { code: number; title: string; message: string; error_data: { details: string } }[];
 }
 
@@ -181,7 +184,7 @@ export class CloudApiSimulator {
     let messageId: string;
     if (waId.endsWith('0000')) {
       messageId = `wamid.SIM${randomBytes(12).toString('hex').toUpperCase()}`;
-      this.schedule(sender, messageId, waId, [['failed', 'sentMs']]);
+      this.schedule(sender, messageId, waId, [['failed', 'sentMs']], body.biz_opaque_callback_data);
     } else {
       const from = this.options.displayPhoneNumber?.(sender) ?? sender;
       messageId = this.options.outbox.record({ to: waId, from, kind: 'template', text: rendered.text, template: body.template.name }).id;
@@ -190,7 +193,7 @@ export class CloudApiSimulator {
         ['delivered', 'deliveredMs'],
       ];
       if (!waId.endsWith('0001')) steps.push(['read', 'readMs']);
-      this.schedule(sender, messageId, waId, steps);
+      this.schedule(sender, messageId, waId, steps, body.biz_opaque_callback_data);
     }
     return {
       status: 200,
@@ -255,7 +258,7 @@ export class CloudApiSimulator {
     return true;
   }
 
-  private schedule(phoneNumberId: string, id: string, recipient: string, steps: [WebhookStatus['status'], keyof SimulatorDelays][]): void {
+  private schedule(phoneNumberId: string, id: string, recipient: string, steps: [WebhookStatus['status'], keyof SimulatorDelays][], callbackData?: string): void {
     if (!this.webhook || this.closed) return;
     const delays = this.options.delays ?? DEFAULT_SIMULATOR_DELAYS;
     const jitter = delays.jitterRatio ?? 0;
@@ -266,7 +269,7 @@ export class CloudApiSimulator {
       // Never before the previous step: a message's statuses leave in order even with jitter.
       const dueAt = Math.max(previous, now + base + Math.random() * jitter * base);
       previous = dueAt;
-      const item: PendingStatus = { dueAt, seq: this.seq++, phoneNumberId, status: { id, status, recipient_id: recipient } };
+      const item: PendingStatus = { dueAt, seq: this.seq++, phoneNumberId, status: { id, status, recipient_id: recipient, ...(callbackData ? { biz_opaque_callback_data: callbackData } : {}) } };
       if (status === 'failed') {
         item.status.errors = [{ code: UNDELIVERABLE.code, title: UNDELIVERABLE.title, message: UNDELIVERABLE.title, error_data: { details: UNDELIVERABLE.details } }];
       }

@@ -32,7 +32,22 @@ export function templateMessageBody(input: TemplateSendRequest): Record<string, 
   const template: Record<string, unknown> = { name: input.template.name, language: { code: input.template.language } };
   // An empty components array is refused by some providers for templates without variables.
   if (input.template.components.length > 0) template.components = input.template.components;
-  return { messaging_product: 'whatsapp', recipient_type: 'individual', to: input.to, type: 'template', template };
+  const body: Record<string, unknown> = { messaging_product: 'whatsapp', recipient_type: 'individual', to: input.to, type: 'template', template };
+  if (input.callbackData) body.biz_opaque_callback_data = input.callbackData;
+  return body;
+}
+
+/** Failures that prove the request never reached the provider: nothing to settle, safe to send again. */
+const NOT_SENT_ERRORS: ReadonlySet<string> = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'UND_ERR_INVALID_ARG']);
+
+/** The error code of an undici failure, also when it is wrapped (`fetch failed` style causes). */
+function errorCode(error: unknown): string | null {
+  for (let current: unknown = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
 }
 
 interface CloudApiAnswer {
@@ -42,8 +57,8 @@ interface CloudApiAnswer {
 
 /**
  * POSTs JSON and reads a Cloud API answer. Never throws: a network failure or timeout is a
- * retryable result. A timeout is ambiguous (the provider may have accepted the message); the
- * dispatcher decides whether to risk a duplicate.
+ * retryable result, marked `unknown` when the provider may have accepted the message (the
+ * dispatcher then waits for a status webhook carrying our reference instead of resending).
  */
 export async function postTemplateMessage(
   agent: Agent,
@@ -66,7 +81,11 @@ export async function postTemplateMessage(
     text = await response.body.text();
   } catch (error) {
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return { ok: false, code: NETWORK_ERROR_CODE, title: `Network error (${reason})`, retryable: true };
+    const code = errorCode(error);
+    // A refused or unreachable connection never carried the request; anything else (a timeout,
+    // a reset, the other side closing) may have come after the provider took the message.
+    const unknown = code === null || !NOT_SENT_ERRORS.has(code);
+    return { ok: false, code: NETWORK_ERROR_CODE, title: `Network error (${reason})`, retryable: true, ...(unknown ? { unknown: true } : {}) };
   }
   return interpretAnswer(statusCode, text);
 }

@@ -38,6 +38,8 @@ export interface TemplateSendRequest {
     language: string;
     components: TSendComponent[];
   };
+  /** Our own reference for this send (Cloud API `biz_opaque_callback_data`); the provider echoes it in status webhooks. */
+  callbackData?: string;
 }
 
 export type SendResult =
@@ -50,6 +52,8 @@ export type SendResult =
       /** True only for throughput (130429), pair rate (131056), upgrade (131057), HTTP 5xx and network errors. */
       retryable: boolean;
       httpStatus?: number;
+      /** No answer, but the request may have reached the provider (a timeout or a reset after it was written). */
+      unknown?: boolean;
     };
 
 /** Code of a SendResult when the request never got an HTTP answer (refused, reset, timed out). */
@@ -72,6 +76,8 @@ export interface StatusEvent {
   /** The sender, from the webhook's metadata. */
   phoneNumberId: string | null;
   error?: { code: number; title: string; details?: string };
+  /** `biz_opaque_callback_data` echoed from the send: our reference, when the send carried one. */
+  callbackData?: string | null;
 }
 
 /** A message a recipient wrote to a sender (we only act on STOP-like opt-outs). */

@@ -67,6 +67,7 @@ const ZStatus = z.object({
   timestamp: ZTimestamp,
   recipient_id: z.string(),
   errors: z.array(ZError).optional(),
+  biz_opaque_callback_data: z.string().optional(),
 });
 
 const ZMessage = z.object({
@@ -150,8 +151,10 @@ export function parseCloudApiWebhook(body: unknown): WebhookEvents {
 function toStatusEvent(raw: unknown, phoneNumberId: string | null): StatusEvent | null {
   const parsed = ZStatus.safeParse(raw);
   if (!parsed.success || !KNOWN_STATUSES.has(parsed.data.status)) return null;
-  const { id, status, timestamp, recipient_id: recipient, errors } = parsed.data;
+  const { id, status, timestamp, recipient_id: recipient, errors, biz_opaque_callback_data: callbackData } = parsed.data;
   const event: StatusEvent = { providerMessageId: id, status: status as MessageStatus, timestamp, recipient, phoneNumberId };
+  // Our send reference, echoed by the provider: it settles a send whose answer never reached us.
+  if (callbackData) event.callbackData = callbackData.slice(0, 128);
   const first = errors?.[0];
   if (first) {
     event.error = { code: first.code, title: first.title ?? first.message ?? 'Unknown error' };

@@ -70,7 +70,7 @@ function campaign(overrides: Partial<TCampaign> = {}): TCampaign {
     totalRecipients: 4,
     billable: 4,
     invalid: 0,
-    counts: { queued: 1, sending: 1, sent: 1, delivered: 1, read: 0, failed: 0, duplicate: 0, suppressed: 0 },
+    counts: { queued: 1, sending: 1, unknown: 0, sent: 1, delivered: 1, read: 0, failed: 0, duplicate: 0, suppressed: 0 },
     processed: 2,
     pricePerMessage: 0.8,
     totalCost: 3.2,
@@ -339,7 +339,7 @@ describe('failure texts', () => {
 });
 
 describe('following a campaign after it completes', () => {
-  const counts = { queued: 0, sending: 0, sent: 0, delivered: 3, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
+  const counts = { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 3, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
   it('follows a running campaign, and a completed one while delivery reports are still due', () => {
     const completedAt = '2026-01-01T00:00:00.000Z';
     const at = (ms: number) => new Date(completedAt).getTime() + ms;

@@ -1,7 +1,7 @@
 import { BarChart3, CheckCircle2, CircleAlert } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import type { TCampaignAccepted } from '@shared/schemas/sending';
 import { useInvalidateCredits } from '../../hooks/useCreditBalance';
@@ -74,6 +74,9 @@ function LiveProgress({ accepted, open }: { accepted: TCampaignAccepted; open: b
           <Count label="Read" value={campaign.counts.read} tone="text-sky-700 dark:text-sky-300" />
           <Count label="Failed" value={campaign.counts.failed} tone={campaign.counts.failed > 0 ? 'text-red-600 dark:text-red-400' : undefined} />
         </dl>
+      ) : null}
+      {campaign && campaign.counts.unknown > 0 ? (
+        <p className="text-xs text-amber-700 dark:text-amber-300">{fillMessage(messages.campaigns.awaitingConfirmation, { count: formatIndianNumber(campaign.counts.unknown) })}</p>
       ) : null}
       {view && view.pending > 0 ? (
         <p className="text-xs text-slate-500 dark:text-slate-400">{formatIndianNumber(view.pending)} waiting to be sent</p>
