@@ -251,7 +251,9 @@ export class PgBossDispatchQueue implements DispatchQueue {
         if (workerId) this.boss.notifyWorker(workerId);
       });
     }
-    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
+    // Often enough that an unknown send is retried soon after its settle window ends.
+    const { unknownSettleSeconds } = this.deps.dispatcher.settings;
+    this.sweepTimer = setInterval(() => void this.sweep(), Math.max(1_000, Math.min(SWEEP_MS, unknownSettleSeconds * 500)));
     this.sweepTimer.unref();
     // A restart after a crash recovers at once instead of at the first interval.
     void this.sweep();

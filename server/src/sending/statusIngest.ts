@@ -19,8 +19,14 @@ const APPLY_BATCH = 2_000;
 const FLUSH_DELAY_MS = 20;
 const RETRY_SWEEP_MS = 1_000;
 const MAX_TRIES = 10;
-/** Events with our reference wait about as long as the default settle window (30 s apart at most). */
-const MAX_TRIES_WITH_REFERENCE = 30;
+/**
+ * Events with our reference may belong to a send whose worker stalled or died: they are tried
+ * every 2 s at most, for about as long as the default settle window, so they settle the message
+ * soon after it becomes `unknown` and before it would be sent again.
+ */
+const MAX_TRIES_WITH_REFERENCE = 300;
+const REFERENCE_RETRY_CAP_MS = 2_000;
+const RETRY_CAP_MS = 30_000;
 
 interface StoredEvent {
   id: number;
@@ -144,8 +150,8 @@ export class StatusIngest {
       const dropped = rows.filter((r) => unmatchedIds.has(r.providerMessageId)).length - retry.length;
       if (dropped > 0) this.deps.log.warn({ dropped }, 'status events for unknown messages dropped after retries');
       if (retry.length > 0) {
-        const later = (tries: number) => new Date(Date.now() + Math.min(30_000, 500 * 2 ** tries)).toISOString();
-        const again = retry.map(({ id: _id, ...row }) => ({ ...row, occurredAt: new Date(row.occurredAt).toISOString(), tries: row.tries + 1, availableAt: later(row.tries), createdAt: nowIso }));
+        const later = (row: Pick<StoredEvent, 'callbackData' | 'tries'>) => new Date(Date.now() + Math.min(row.callbackData ? REFERENCE_RETRY_CAP_MS : RETRY_CAP_MS, 500 * 2 ** Math.min(row.tries, 16))).toISOString();
+        const again = retry.map(({ id: _id, ...row }) => ({ ...row, occurredAt: new Date(row.occurredAt).toISOString(), tries: row.tries + 1, availableAt: later(row), createdAt: nowIso }));
         for (let start = 0; start < again.length; start += 500) await trx('status_events').insert(again.slice(start, start + 500));
       }
     });

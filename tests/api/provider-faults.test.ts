@@ -1,0 +1,97 @@
+/**
+ * Sends whose outcome the network hides (issue 12): a provider that takes a send and never
+ * answers, one that answers after the lease has run out, and one whose connections reset before or
+ * after it took the send. Each ends with every message settled, none sent twice and the wallet
+ * charged exactly once per message. The simulator (behind a misbehaving proxy) records what each
+ * recipient received and echoes our reference in its status webhooks, which settle the sends that
+ * never got an answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TCampaign, TCampaignAccepted } from '@shared/schemas/sending';
+import type { TMeResponse } from '@shared/types';
+import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
+import { plainRecipients, prepareFlowSender, startFlowSimulator, waitForCampaign } from '../../server/test/campaignFlow';
+import { startFaultyProvider, type FaultMode, type FaultyProvider } from '../../server/test/faultyProvider';
+import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+
+const APP_SECRET = 'provider-faults-app-secret';
+const RECIPIENTS = 240;
+const LEASE_SECONDS = 2;
+const SETTLE_SECONDS = 8;
+
+const finished = (c: TCampaign) => c.status === 'completed' && c.counts.queued === 0 && c.counts.sending === 0 && c.counts.unknown === 0;
+const rupees = (value: number) => Math.round(value * 100) / 100;
+
+describe.skipIf(postgresUnavailable)('sends with unknown outcomes: timeouts, slow answers, resets', () => {
+  let simulator: SimulatorServer;
+  let provider: FaultyProvider;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    simulator = await startFlowSimulator({ messagesPerSecond: 10_000 });
+    provider = await startFaultyProvider(simulator.url);
+    server = await startTestServer({
+      SIMULATOR_URL: provider.url,
+      SIMULATOR_APP_SECRET: APP_SECRET,
+      SANDBOX_MESSAGES_PER_SECOND: '200',
+      DISPATCH_SEND_TIMEOUT_SECONDS: '1',
+      DISPATCH_LEASE_SECONDS: String(LEASE_SECONDS),
+      DISPATCH_UNKNOWN_SETTLE_SECONDS: String(SETTLE_SECONDS),
+    });
+    simulator.simulator.setWebhook({ url: `${server.url}/api/webhooks/whatsapp`, appSecret: APP_SECRET });
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await provider?.close();
+    await simulator?.close();
+  }, 30_000);
+
+  async function sendThrough(mode: FaultMode, options: { every: number; delayMs?: number }, first: number) {
+    provider.setMode(mode, options);
+    const sender = await prepareFlowSender(server.url, 1_000);
+    const recipients = plainRecipients(RECIPIENTS, first);
+    const accepted = await sender.client.post<{ data: TCampaignAccepted }>('/api/whatsapp/bulk-quick-send', {
+      phone_number_id: sender.phoneNumberId,
+      template_name: sender.templateName,
+      language: 'en_US',
+      recipients_text: recipients.join('\n'),
+      variables: { '1': 'Friend' },
+      campaign_name: `Faults: ${mode}`,
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, finished, 90_000);
+    const { counts } = campaign;
+    expect(counts.sent + counts.delivered + counts.read, JSON.stringify(counts)).toBe(RECIPIENTS);
+    expect(counts.failed).toBe(0);
+
+    const wanted = new Set(recipients.map((r) => r.replace(/\D/g, '')));
+    const received = simulator.simulator.receivedCounts();
+    expect(received.repeated.filter((r) => wanted.has(r.to)), 'recipients sent twice').toEqual([]);
+    const rows = (await server.db('messages').where({ campaignId: campaign.id }).select('status', 'providerMessageId', 'refunded')) as { status: string; providerMessageId: string | null; refunded: unknown }[];
+    expect(rows.every((row) => row.providerMessageId !== null && !row.refunded)).toBe(true);
+
+    const me = await sender.client.get<TMeResponse>('/api/auth/me');
+    expect(me.body.user.creditBalance).toBe(rupees(sender.openingBalance - campaign.pricePerMessage * RECIPIENTS));
+    return { stats: { ...provider.stats }, campaign };
+  }
+
+  it('a provider that takes the send and never answers: parked as unknown, settled by the status webhook, not resent', { timeout: 120_000 }, async () => {
+    const { stats } = await sendThrough('timeout', { every: 4 }, 9_400_000_000);
+    expect(stats.timedOut).toBeGreaterThan(0);
+    console.log(`provider-faults timeout: ${stats.timedOut} of ${RECIPIENTS} sends unanswered, all settled by webhook, none sent twice`);
+  });
+
+  it('a provider that answers after the lease ran out: the lease is renewed, no other worker sends them', { timeout: 120_000 }, async () => {
+    const { stats } = await sendThrough('slow', { every: 5, delayMs: (LEASE_SECONDS + 2) * 1000 }, 9_410_000_000);
+    expect(stats.slowed).toBeGreaterThan(0);
+    console.log(`provider-faults slow: ${stats.slowed} of ${RECIPIENTS} sends answered after ${LEASE_SECONDS + 2} s (lease ${LEASE_SECONDS} s), none sent twice`);
+  });
+
+  it('connections reset before or after the provider took the send: settled by webhook or sent once after the window', { timeout: 120_000 }, async () => {
+    const { stats } = await sendThrough('reset', { every: 4 }, 9_420_000_000);
+    expect(stats.resetBefore).toBeGreaterThan(0);
+    expect(stats.resetAfter).toBeGreaterThan(0);
+    console.log(`provider-faults reset: ${stats.resetBefore} reset before the provider, ${stats.resetAfter} after; none sent twice`);
+  });
+});
