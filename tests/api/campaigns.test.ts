@@ -6,6 +6,7 @@ import type { TAdminStats } from '@shared/types';
 import type { Template, User } from '../../server/src/models';
 import { CANCELLED_ERROR_CODE } from '../../server/src/sending/messageOutcomes';
 import { istDay } from '../../server/src/sending/campaigns';
+import { startBusyLoops } from '../../server/test/busyLoops';
 import { plainRecipients } from '../../server/test/campaignFlow';
 import { TestClient } from '../../server/test/client';
 import { signedInClient } from '../../server/test/factories';
@@ -120,7 +121,16 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     expect((await mine.post(`/api/campaigns/${first.campaignId}/cancel`)).body).toMatchObject({ error: messages.campaigns.cannotCancel });
   });
 
-  it('pauses a running campaign so that nothing more is sent, and resumes it to completion', { timeout: 90_000 }, async () => {
+  it('pauses a running campaign so that nothing more is sent once it answers (on a busy machine), and resumes it to completion', { timeout: 120_000 }, async () => {
+    const loops = startBusyLoops();
+    try {
+      await pauseAndResume();
+    } finally {
+      await loops.stop();
+    }
+  });
+
+  async function pauseAndResume(): Promise<void> {
     const { client, user } = await signedInClient(server, { creditRupees: 500 });
     const template = await approvedTemplate(user);
     const recipients = plainRecipients(200, 9_871_000_000);
@@ -129,8 +139,12 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     // Results are stored per batch, so the counts lag: let about 30 go out first.
     await sleep(1_500);
 
+    const providerSends = async () => (await client.get<{ sends: number }>('/simulator/received-counts')).body.sends;
     const paused = await client.post<{ data: TCampaign; message: string }>(`/api/campaigns/${accepted.campaignId}/pause`);
+    // Final when it answers: whatever the provider has now is all it gets until the resume.
+    const providerAtPause = await providerSends();
     expect(paused.status).toBe(200);
+    expect(paused.body.data.counts).toMatchObject({ sending: 0 });
     expect(paused.body.message).toBe(messages.campaigns.paused);
     expect(paused.body.data.status).toBe('paused');
     const again = await client.post(`/api/campaigns/${accepted.campaignId}/pause`);
@@ -140,8 +154,7 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     // Sends already under way finish; the rest go back to the queue.
     const drained = await waitFor(client, accepted.campaignId, (c) => c.counts.sending === 0, 15_000);
     const sentAtPause = await sentCount(accepted.campaignId);
-    const providerSends = async () => (await client.get<{ sends: number }>('/simulator/received-counts')).body.sends;
-    const providerAtPause = await providerSends();
+    expect(await providerSends()).toBe(providerAtPause);
     expect(drained.counts.queued).toBeGreaterThan(50);
     expect(sentAtPause).toBeGreaterThan(0);
     expect(sentAtPause).toBeLessThan(150);
@@ -161,23 +174,39 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     expect(counts.repeated.filter((r) => recipients.includes(r.to))).toEqual([]);
     expect(await server.services.wallet.balance(user.id)).toBe(500 * 10_000 - 200 * PRICE_UNITS);
     expect((await client.post(`/api/campaigns/${accepted.campaignId}/resume`)).body.error).toBe(messages.campaigns.cannotResume);
+  }
+
+  it('cancels a running campaign and refunds exactly the messages it did not send, final when it answers on a busy machine', { timeout: 120_000 }, async () => {
+    const loops = startBusyLoops();
+    try {
+      await cancelRunning();
+    } finally {
+      await loops.stop();
+    }
   });
 
-  it('cancels a running campaign and refunds exactly the messages it did not send', { timeout: 90_000 }, async () => {
+  async function cancelRunning(): Promise<void> {
     const { client, user } = await signedInClient(server, { creditRupees: 500 });
     const template = await approvedTemplate(user);
-    const accepted = await quickSend(client, template, plainRecipients(200, 9_872_000_000));
+    const recipients = plainRecipients(200, 9_872_000_000);
+    const accepted = await quickSend(client, template, recipients);
     await sleep(1_500);
 
+    const providerCounts = async () => (await client.get<{ sends: number }>('/simulator/received-counts')).body.sends;
     const cancelled = await client.post<{ data: TCampaign; message: string }>(`/api/campaigns/${accepted.campaignId}/cancel`);
+    const providerAtCancel = await providerCounts();
     expect(cancelled.status).toBe(200);
+    // Final when it answers: nothing queued or claimed is left, and the counts add up at once.
+    expect(cancelled.body.data.counts).toMatchObject({ queued: 0, sending: 0 });
+    const answered = cancelled.body.data.counts;
+    expect(answered.sent + answered.delivered + answered.read + answered.failed + answered.unknown).toBe(200);
     expect(cancelled.body.message).toBe(messages.campaigns.cancelled);
     expect(cancelled.body.data.status).toBe('cancelled');
     expect(cancelled.body.data.completedAt).not.toBeNull();
 
-    // Messages claimed but not yet sent are refunded by the dispatcher when it sees the cancel.
-    await waitFor(client, accepted.campaignId, (c) => c.counts.sending === 0 && c.counts.queued === 0, 15_000);
+    // Messages claimed but not yet sent were taken from the dispatcher by the cancel and refunded.
     await sleep(1_000);
+    expect(await providerCounts(), 'sent after the cancel answered').toBe(providerAtCancel);
     const settled = await campaign(client, accepted.campaignId);
     const rows = (await server.db('messages').where({ campaignId: accepted.campaignId }).select('recipient', 'status', 'errorCode', 'errorMessage', 'refunded', 'sentAt')) as {
       recipient: string;
@@ -217,7 +246,7 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     const after = await waitFor(client, next.campaignId, (c) => c.counts.sending === 0 && c.counts.queued === 0, 15_000);
     expect(after.refunded).toBeCloseTo((after.cancelled ?? 0) * 0.8, 4);
     expect(after.counts.failed).toBe(after.cancelled);
-  });
+  }
 
   it('resends to the failed recipients of a campaign: previewed, then a new charged campaign with their own values', { timeout: 60_000 }, async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 20 });

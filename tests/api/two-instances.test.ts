@@ -14,6 +14,7 @@ import { loadConfig } from '../../server/src/config';
 import type { ClaimedMessage } from '../../server/src/sending/dispatcher';
 import { startServer, type RunningServer } from '../../server/src/server';
 import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
+import { startBusyLoops } from '../../server/test/busyLoops';
 import { campaignSettled, plainRecipients, prepareFlowSender, startFlowSimulator, waitForCampaign } from '../../server/test/campaignFlow';
 import { TEST_ADMIN, testDatabaseKind } from '../../server/test/server';
 
@@ -80,7 +81,17 @@ describe.skipIf(!runs)('two server instances on one PostgreSQL', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
-  it('shares a 5,000-recipient campaign accepted by one instance, and no recipient is sent twice', async () => {
+  it('shares a 5,000-recipient campaign accepted by one instance, and no recipient is sent twice, on a busy machine', async () => {
+    // Busy loops beside the test: stalled event loops and late timers are where double sends hid.
+    const loops = startBusyLoops();
+    try {
+      await shareCampaign(loops.count);
+    } finally {
+      await loops.stop();
+    }
+  }, 150_000);
+
+  async function shareCampaign(busyLoops: number): Promise<void> {
     const dispatchedByA = countDispatches(a);
     const dispatchedByB = countDispatches(b);
     const sender = await prepareFlowSender(a.url, 10_000);
@@ -96,7 +107,7 @@ describe.skipIf(!runs)('two server instances on one PostgreSQL', () => {
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body.data).toMatchObject({ accepted: RECIPIENTS, duplicates: 0, invalid: 0 });
 
-    const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, campaignSettled, 60_000);
+    const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, campaignSettled, 120_000);
     const seconds = (performance.now() - started) / 1000;
     const { counts } = campaign;
     expect(counts.sent + counts.delivered + counts.read + counts.failed, JSON.stringify(counts)).toBe(RECIPIENTS);
@@ -109,12 +120,13 @@ describe.skipIf(!runs)('two server instances on one PostgreSQL', () => {
 
     expect(dispatchedByA.batches, 'instance A dispatched nothing').toBeGreaterThan(0);
     expect(dispatchedByB.batches, 'instance B dispatched nothing').toBeGreaterThan(0);
-    expect(dispatchedByA.messages + dispatchedByB.messages).toBe(RECIPIENTS);
+    // A batch a worker claimed can be held and claimed again (by either instance): at least once each.
+    expect(dispatchedByA.messages + dispatchedByB.messages).toBeGreaterThanOrEqual(RECIPIENTS);
 
     console.log(
       `two-instances: ${RECIPIENTS.toLocaleString('en-IN')} recipients in ${seconds.toFixed(1)} s; ` +
         `instance A sent ${dispatchedByA.messages.toLocaleString('en-IN')} in ${dispatchedByA.batches} batches, ` +
-        `instance B ${dispatchedByB.messages.toLocaleString('en-IN')} in ${dispatchedByB.batches}; none received twice`,
+        `instance B ${dispatchedByB.messages.toLocaleString('en-IN')} in ${dispatchedByB.batches}; none received twice (${busyLoops} busy loops beside)`,
     );
-  }, 90_000);
+  }
 });

@@ -52,7 +52,7 @@ export function istMonthStart(at: Date): Date {
 const TIMELINE_LOOKBACK_MS = 30 * 24 * 3_600_000;
 
 /** How long a pause or cancel waits for the sends already handed to the provider to be answered. */
-const HANDED_DRAIN_MS = 5_000;
+const HANDED_DRAIN_MS = 10_000;
 
 const CAMPAIGN_COLUMNS = [
   'id',

@@ -60,6 +60,11 @@ export const TEMPLATE_GONE_CODE = -3;
 export const NO_PROVIDER_CODE = -4;
 
 const CONTEXT_TTL_MS = 5_000;
+/**
+ * Answers are written a moment after they arrive, together with those arriving meanwhile, not at
+ * the end of the batch: a pause or cancel waits for handed sends to be recorded, and live counts move.
+ */
+const RESULT_FLUSH_MS = 50;
 /** Lease renewals per lease period while a batch is in flight. */
 const RENEWALS_PER_LEASE = 3;
 const THROTTLE_PAUSE_MS = 200;
@@ -228,13 +233,40 @@ export class MessageDispatcher {
 
   /** Sends one claimed batch and records every result; never throws for a provider's answer. */
   async dispatch(claimed: readonly ClaimedMessage[]): Promise<{ sent: number; retried: number; failed: number; held: number; unknown: number }> {
-    const sent: SendSuccess[] = [];
-    const retry: SendRetry[] = [];
-    const failed: SendFailure[] = [];
-    const unknown: SendUnknown[] = [];
+    const totals = { sent: 0, retried: 0, failed: 0, unknown: 0 };
+    let sent: SendSuccess[] = [];
+    let retry: SendRetry[] = [];
+    let failed: SendFailure[] = [];
+    let unknown: SendUnknown[] = [];
     const held: ClaimedMessage[] = [];
-    if (claimed.length === 0) return { sent: 0, retried: 0, failed: 0, held: 0, unknown: 0 };
+    if (claimed.length === 0) return { ...totals, held: 0 };
     const { settings } = this.deps;
+    let writing: Promise<void> | null = null;
+    let writeError: unknown = null;
+    const writeResults = async () => {
+      while (sent.length + retry.length + failed.length + unknown.length > 0) {
+        const results = { sent, retry, failed, unknown };
+        sent = [];
+        retry = [];
+        failed = [];
+        unknown = [];
+        totals.sent += results.sent.length;
+        totals.retried += results.retry.length;
+        totals.failed += results.failed.length;
+        totals.unknown += results.unknown.length;
+        await this.deps.outcomes.recordSendResults(results);
+      }
+    };
+    const scheduleWrite = () => {
+      writing ??= new Promise<void>((resolve) => setTimeout(resolve, RESULT_FLUSH_MS))
+        .then(writeResults)
+        .catch((error: unknown) => {
+          writeError ??= error;
+        })
+        .finally(() => {
+          writing = null;
+        });
+    };
     // The lease outlives the batch however slow the provider is, as long as this process runs.
     const byToken = new Map<string, number[]>();
     for (const message of claimed) appendTo(byToken, message.claimToken, message.id);
@@ -256,11 +288,13 @@ export class MessageDispatcher {
         }
         if (!context.template) {
           failed.push({ id: message.id, claimToken, code: TEMPLATE_GONE_CODE, title: 'The template was deleted before this message was sent' });
+          scheduleWrite();
           return;
         }
         const provider = this.deps.providers.providerFor(context.number);
         if (!provider) {
           failed.push({ id: message.id, claimToken, code: NO_PROVIDER_CODE, title: 'No WhatsApp provider can send for this number' });
+          scheduleWrite();
           return;
         }
         const bucket = this.bucketFor(context.number);
@@ -276,29 +310,36 @@ export class MessageDispatcher {
         );
         if (result.ok) {
           sent.push({ id: message.id, claimToken, providerMessageId: result.providerMessageId });
+          scheduleWrite();
           return;
         }
         if (result.unknown) {
           // The provider may have taken it: wait for a status carrying our reference, do not resend.
           unknown.push({ id: message.id, claimToken, code: result.code, title: result.title, settleBy: new Date(Date.now() + settings.unknownSettleSeconds * 1000) });
+          scheduleWrite();
           return;
         }
         // Too fast for the provider: a short pause for the number, not a whole second.
         if (result.code === 130429) bucket.pause(THROTTLE_PAUSE_MS);
         if (result.retryable && message.attempts < settings.maxAttempts) {
           retry.push({ id: message.id, claimToken, code: result.code, title: result.title, nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)) });
+          scheduleWrite();
         } else {
           failed.push({ id: message.id, claimToken, code: result.code, title: result.title });
+          scheduleWrite();
         }
       });
       await runWithConcurrency(work, settings.concurrency);
-
-      await this.deps.outcomes.recordSendResults({ sent, retry, failed, unknown });
+      while (writing) await writing;
+      await writeResults().catch((error: unknown) => {
+        writeError ??= error;
+      });
+      if (writeError) throw writeError;
       if (held.length > 0) await this.hold(held);
     } finally {
       clearInterval(renewal);
     }
-    return { sent: sent.length, retried: retry.length, failed: failed.length, held: held.length, unknown: unknown.length };
+    return { ...totals, held: held.length };
   }
 
   /**

@@ -135,7 +135,8 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
  * Claims no live worker renews any more, and sends nobody could settle:
  * - `sending` rows handed to the provider under a lapsed lease (or, at an embedded start, all of
  *   them) become `unknown` until the settle window ends: the provider may have taken them;
- * - at an embedded start, unhanded `sending` rows are queued again (their process is gone);
+ * - unhanded `sending` rows under a lapsed lease (at an embedded start, all of them) are queued
+ *   again with their token cleared: a worker still running cannot hand them over any more;
  * - `unknown` rows whose window passed without a status carrying our reference are queued again,
  *   their token cleared so that a late answer of the old send cannot write.
  */
@@ -146,17 +147,27 @@ export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart:
   const handed = db('messages').where({ status: 'sending' }).whereNotNull('handedAt');
   if (!atStart) handed.where('leaseUntil', '<', nowIso);
   await handed.update({ status: 'unknown', nextAttemptAt: settleBy, leaseUntil: null, updatedAt: nowIso });
-  if (atStart) await db('messages').where({ status: 'sending' }).whereNull('handedAt').update({ status: 'queued', nextAttemptAt: nowIso, leaseUntil: null, claimToken: null, updatedAt: nowIso });
-  const due = (await db('messages').where({ status: 'unknown' }).where('nextAttemptAt', '<=', nowIso).limit(10_000).select('id')) as { id: number | string }[];
+  const unhanded = db('messages').where({ status: 'sending' }).whereNull('handedAt');
+  if (!atStart) unhanded.where('leaseUntil', '<', nowIso);
+  const lapsed = ((await unhanded.clone().limit(10_000).select('id')) as { id: number | string }[]).map((row) => Number(row.id));
+  const due = ((await db('messages').where({ status: 'unknown' }).where('nextAttemptAt', '<=', nowIso).limit(10_000).select('id')) as { id: number | string }[]).map((row) => Number(row.id));
   const requeuedIds: number[] = [];
-  for (let start = 0; start < due.length; start += 900) {
-    const ids = due.slice(start, start + 900).map((row) => Number(row.id));
-    const changed = await db('messages')
-      .whereIn('id', ids)
-      .where({ status: 'unknown' })
-      .where('nextAttemptAt', '<=', nowIso)
-      .update({ status: 'queued', nextAttemptAt: nowIso, leaseUntil: null, claimToken: null, handedAt: null, updatedAt: nowIso });
-    if (changed > 0) requeuedIds.push(...ids);
+  for (const [ids, status] of [
+    [lapsed, 'sending'],
+    [due, 'unknown'],
+  ] as const) {
+    for (let start = 0; start < ids.length; start += 900) {
+      const chunk = ids.slice(start, start + 900);
+      const query = db('messages').whereIn('id', chunk).where({ status });
+      // Re-checked in the update itself: a live worker may have renewed or handed them meanwhile.
+      if (status === 'unknown') query.where('nextAttemptAt', '<=', nowIso);
+      else {
+        query.whereNull('handedAt');
+        if (!atStart) query.where('leaseUntil', '<', nowIso);
+      }
+      const changed = await query.update({ status: 'queued', nextAttemptAt: nowIso, leaseUntil: null, claimToken: null, handedAt: null, updatedAt: nowIso });
+      if (changed > 0) requeuedIds.push(...chunk);
+    }
   }
   return { requeued: requeuedIds.length, requeuedIds };
 }
@@ -302,10 +313,7 @@ export class PgBossDispatchQueue implements DispatchQueue {
       // `queued`, out of reach of the lease check below, and pg-boss itself expires active jobs
       // only at its maintenance (every 2 minutes). Expiring them here retries them sooner.
       await this.boss.expire();
-      const nowIso = new Date().toISOString();
-      const rows = (await this.deps.db('messages').where({ status: 'sending' }).whereNull('handedAt').where('leaseUntil', '<', nowIso).limit(10_000).select('id')) as { id: number }[];
-      if (rows.length > 0) await this.boss.insert(this.jobsFor(rows.map((r) => Number(r.id))));
-      // Handed rows of a dead worker wait for a status; unknown ones past their window go out again.
+      // Lapsed claims go back to the queue (handed ones wait for a status first), with their jobs.
       await this.deps.db.transaction(async (trx) => {
         const moved = await recoverAbandoned(trx, this.deps.dispatcher.settings.unknownSettleSeconds, false);
         if (moved.requeuedIds.length > 0) await this.boss.insert(this.jobsFor(moved.requeuedIds), { db: await transactionExecutor(trx) });

@@ -1,0 +1,142 @@
+/**
+ * Three instances on one PostgreSQL share a 20,000-recipient campaign (issue 12), on a busy
+ * machine: A (accepts the campaign, receives the status webhooks) and C run in this process, C
+ * sending through a provider stand-in that answers some sends only after the lease has run out;
+ * B runs as a child process and is killed with SIGKILL mid-campaign. Afterwards every message is
+ * terminal, no recipient got the message twice except within the crash window (sends B had handed
+ * to the provider and not seen answered; counted and printed), and the wallet equals the ledger to
+ * the unit.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TCampaignAccepted } from '@shared/schemas/sending';
+import type { TCreditHistoryResponse } from '@shared/types';
+import { loadConfig } from '../../server/src/config';
+import { startServer, type RunningServer } from '../../server/src/server';
+import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
+import { startBusyLoops } from '../../server/test/busyLoops';
+import { campaignSettled, freePort, plainRecipients, prepareFlowSender, startFlowSimulator, waitForCampaign } from '../../server/test/campaignFlow';
+import { startFaultyProvider, type FaultyProvider } from '../../server/test/faultyProvider';
+import { TEST_ADMIN, testDatabaseKind } from '../../server/test/server';
+import { ServerProcess, until } from '../../server/test/serverProcess';
+
+const RECIPIENTS = 20_000;
+const KILL_AFTER_RECIPIENTS = 5_000;
+const LEASE_SECONDS = 4;
+const SETTLE_SECONDS = 20;
+const APP_SECRET = 'three-instances-app-secret';
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const runs = testDatabaseKind() === 'postgres' && Boolean(databaseUrl);
+
+describe.skipIf(!runs)('three instances on one PostgreSQL: one killed, one slowed, on a busy machine', () => {
+  const schema = `t_three_${randomBytes(5).toString('hex')}`;
+  let dataDir = '';
+  let simulator: SimulatorServer;
+  let slowProvider: FaultyProvider;
+  let a: RunningServer;
+  let c: RunningServer;
+  let b: ServerProcess;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandesh-three-'));
+    simulator = await startFlowSimulator({ messagesPerSecond: 20_000 });
+    slowProvider = await startFaultyProvider(simulator.url);
+    // Every 25th send through C is answered two seconds after its lease would have run out.
+    slowProvider.setMode('slow', { every: 25, delayMs: (LEASE_SECONDS + 2) * 1000 });
+    const secretsKey = randomBytes(32).toString('hex');
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+      ADMIN_USERNAME: TEST_ADMIN.username,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      DATABASE_URL: databaseUrl ?? '',
+      DATABASE_SCHEMA: schema,
+      DATABASE_POOL_MAX: '5',
+      SECRETS_KEY: secretsKey,
+      SIMULATOR_URL: simulator.url,
+      SIMULATOR_APP_SECRET: APP_SECRET,
+      SANDBOX_MESSAGES_PER_SECOND: '1000',
+      DISPATCH_LEASE_SECONDS: String(LEASE_SECONDS),
+      DISPATCH_UNKNOWN_SETTLE_SECONDS: String(SETTLE_SECONDS),
+    };
+    a = await startServer(loadConfig({ ...env, PORT: '0' }));
+    c = await startServer(loadConfig({ ...env, PORT: '0', SIMULATOR_URL: slowProvider.url }));
+    const port = await freePort();
+    b = new ServerProcess(`http://127.0.0.1:${port}`, { ...env, PORT: String(port), PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), TMPDIR: os.tmpdir() });
+    await b.start();
+    simulator.simulator.setWebhook({ url: `${a.url}/api/webhooks/whatsapp`, appSecret: APP_SECRET });
+  }, 90_000);
+
+  afterAll(async () => {
+    await b?.stop();
+    await c?.close();
+    await a?.close();
+    await slowProvider?.close();
+    await simulator?.close();
+    const admin = knexFactory({ client: 'pg', connection: databaseUrl });
+    await admin.raw('drop schema if exists ?? cascade', [schema]);
+    await admin.raw('drop schema if exists ?? cascade', [`${schema}_pgboss`]);
+    await admin.destroy();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('ends with every message terminal, none sent twice outside the crash window, and the wallet equal to the ledger', async () => {
+    const loops = startBusyLoops();
+    try {
+      const sender = await prepareFlowSender(a.url, 40_000);
+      const started = performance.now();
+      const accepted = await sender.client.post<{ data: TCampaignAccepted }>('/api/whatsapp/bulk-quick-send', {
+        phone_number_id: sender.phoneNumberId,
+        template_name: sender.templateName,
+        language: 'en_US',
+        recipients_text: plainRecipients(RECIPIENTS, 9_500_000_000).join('\n'),
+        variables: { '1': 'Friend' },
+        campaign_name: 'Three instances',
+      });
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+      const received = () => simulator.simulator.receivedCounts();
+      await until(() => received().recipients >= KILL_AFTER_RECIPIENTS, 120_000, `${KILL_AFTER_RECIPIENTS} sends before the kill`);
+      await b.kill('SIGKILL');
+      const atKill = received();
+      // Sends handed to the provider and not answered at the kill (B's, and A's and C's in flight): the most that can go out twice.
+      const openRow = (await a.db('messages').where({ status: 'sending' }).whereNotNull('handedAt').count({ n: '*' }).first()) as { n: number | string } | undefined;
+      const openAtKill = Number(openRow?.n ?? 0);
+      expect(atKill.recipients, 'the kill came after the whole campaign was sent').toBeLessThan(RECIPIENTS);
+
+      const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, campaignSettled, 300_000);
+      const seconds = (performance.now() - started) / 1000;
+      const { counts } = campaign;
+      expect(counts.sent + counts.delivered + counts.read, JSON.stringify(counts)).toBe(RECIPIENTS);
+      expect(counts.failed + counts.unknown + counts.queued + counts.sending).toBe(0);
+
+      const after = received();
+      expect(after.recipients).toBe(RECIPIENTS);
+      expect(after.repeated.length, JSON.stringify(after.repeated.slice(0, 5))).toBeLessThanOrEqual(openAtKill);
+      expect(slowProvider.stats.slowed, 'C answered no send after its lease').toBeGreaterThan(0);
+
+      // The wallet is the ledger's sum, to the unit, and the campaign was charged once.
+      const balance = await a.services.wallet.balance(sender.userId);
+      const ledger = (await a.db('credit_transactions').where({ userId: sender.userId }).sum({ units: 'amount' }).first()) as { units: number | string | null } | undefined;
+      expect(balance).toBe(Number(ledger?.units ?? 0));
+      const history = await sender.client.get<TCreditHistoryResponse>('/api/credits/history?limit=200');
+      expect(history.body.history.filter((entry) => entry.type === 'CAMPAIGN_DEBIT')).toHaveLength(1);
+      expect(history.body.history.filter((entry) => entry.type.includes('REFUND'))).toEqual([]);
+      expect(balance).toBe(Math.round(sender.openingBalance * 10_000) - campaign.totalRecipients * Math.round(campaign.pricePerMessage * 10_000));
+
+      console.log(
+        `three-instances: ${RECIPIENTS.toLocaleString('en-IN')} recipients in ${seconds.toFixed(1)} s with ${loops.count} busy loops; ` +
+          `B killed after ${atKill.recipients.toLocaleString('en-IN')}; ${openAtKill} sends open at the kill (crash window), ` +
+          `${after.repeated.length} received twice; ${slowProvider.stats.slowed} sends through C answered after the lease`,
+      );
+    } finally {
+      await loops.stop();
+    }
+  }, 420_000);
+});
