@@ -34,7 +34,7 @@ export async function freePort(): Promise<number> {
  * The simulator as a provider apart from the server: it outlives a killed server and counts what
  * each recipient received. Statuses come back within milliseconds so campaigns settle fast.
  */
-export function startFlowSimulator(options: { messagesPerSecond: number; webhook?: { url: string; appSecret: string } | null }): Promise<SimulatorServer> {
+export function startFlowSimulator(options: { messagesPerSecond: number; webhook?: { url: string; appSecret: string } | null; webhookAttempts?: number }): Promise<SimulatorServer> {
   return startSimulatorServer({
     outbox: new SimulatorOutbox(),
     resolveTemplate: () => [{ type: 'BODY', text: FLOW_TEMPLATE_BODY }],
@@ -46,6 +46,7 @@ export function startFlowSimulator(options: { messagesPerSecond: number; webhook
     maxStatusesPerPost: 500,
     // A webhook POST to a server that is down is dropped after its tries: expected here.
     onWebhookError: () => undefined,
+    ...(options.webhookAttempts ? { webhookAttempts: options.webhookAttempts } : {}),
   });
 }
 

@@ -15,7 +15,7 @@
  * status webhook carrying our reference (`biz_opaque_callback_data`) settles it, and only after
  * DISPATCH_UNKNOWN_SETTLE_SECONDS without one is it sent again. A double send therefore needs the
  * provider to have taken the message and no status of it to reach us within that window; the
- * messages exposed are at most the sends in flight (DISPATCH_CONCURRENCY per instance).
+ * messages exposed are at most those handed over and not yet recorded (one batch per worker).
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
