@@ -31,7 +31,7 @@ const CLAIMERS = 8;
  */
 const CRASH_WINDOW = CLAIMERS * BATCH_SIZE;
 /** Sends the crash left without an answer wait this long for a status before going out again. */
-const SETTLE_SECONDS = 5;
+const SETTLE_SECONDS = 30;
 const SEND_RATE = 2_000;
 const APP_SECRET = 'crash-test-app-secret';
 

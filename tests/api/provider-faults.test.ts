@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign, TCampaignAccepted } from '@shared/schemas/sending';
 import type { TMeResponse } from '@shared/types';
 import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
+import { sendReference } from '../../server/src/sending/dispatcher';
 import { plainRecipients, prepareFlowSender, startFlowSimulator, waitForCampaign } from '../../server/test/campaignFlow';
 import { startFaultyProvider, type FaultMode, type FaultyProvider } from '../../server/test/faultyProvider';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
@@ -77,8 +78,17 @@ describe.skipIf(postgresUnavailable)('sends with unknown outcomes: timeouts, slo
   }
 
   it('a provider that takes the send and never answers: parked as unknown, settled by the status webhook, not resent', { timeout: 120_000 }, async () => {
-    const { stats } = await sendThrough('timeout', { every: 4 }, 9_400_000_000);
+    const { stats, campaign } = await sendThrough('timeout', { every: 4 }, 9_400_000_000);
     expect(stats.timedOut).toBeGreaterThan(0);
+
+    // Forward only: a late `sent` (with our reference) and a late answer of the send change nothing.
+    const settled = (await server.db('messages').where({ campaignId: campaign.id }).whereIn('status', ['delivered', 'read']).first('id', 'status', 'claimToken', 'providerMessageId')) as { id: number; status: string; claimToken: string; providerMessageId: string };
+    await server.services.engine.ingest.store([
+      { providerMessageId: settled.providerMessageId, status: 'sent', timestamp: new Date(), recipient: '', phoneNumberId: null, callbackData: sendReference({ id: Number(settled.id), claimToken: settled.claimToken }) },
+    ]);
+    await server.services.engine.ingest.drain();
+    await server.services.engine.outcomes.recordSendResults({ sent: [{ id: Number(settled.id), claimToken: settled.claimToken, providerMessageId: 'wamid.LATE' }], retry: [], failed: [] });
+    expect(await server.db('messages').where({ id: settled.id }).first('status', 'providerMessageId')).toEqual({ status: settled.status, providerMessageId: settled.providerMessageId });
     console.log(`provider-faults timeout: ${stats.timedOut} of ${RECIPIENTS} sends unanswered, all settled by webhook, none sent twice`);
   });
 
