@@ -43,7 +43,8 @@ describe.skipIf(!runs)('three instances on one PostgreSQL: one killed, one slowe
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandesh-three-'));
-    simulator = await startFlowSimulator({ messagesPerSecond: 20_000 });
+    // Like Meta, the provider retries status webhooks that fail (A is busy; B dies with some in flight).
+    simulator = await startFlowSimulator({ messagesPerSecond: 20_000, webhookAttempts: 40 });
     slowProvider = await startFaultyProvider(simulator.url);
     // Every 25th send through C is answered two seconds after its lease would have run out.
     slowProvider.setMode('slow', { every: 25, delayMs: (LEASE_SECONDS + 2) * 1000 });

@@ -22,7 +22,7 @@ import type { Knex } from 'knex';
 import type { TTemplateComponent } from '@shared/types';
 import type { Logger } from '../logger';
 import { templateSendRequest, type HeaderMedia, type TemplateShape } from './messageRequest';
-import type { MessageOutcomes, SendFailure, SendRetry, SendSuccess, SendUnknown } from './messageOutcomes';
+import { withConflictRetry, type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
 import type { ProviderRegistry } from './providerRegistry';
 import type { SenderNumber } from './senderNumbers';
 import { TokenBucket } from './tokenBucket';
@@ -445,7 +445,7 @@ class Handoff {
       while (this.waiting.length > 0) {
         const round = this.waiting.splice(0, 500);
         try {
-          const handed = await this.mark(round);
+          const handed = await withConflictRetry(() => this.mark([...round].sort((x, y) => x.id - y.id)));
           for (const entry of round) entry.resolve(handed.has(entry.id));
         } catch (error) {
           for (const entry of round) entry.reject(error);

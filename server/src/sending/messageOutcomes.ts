@@ -61,6 +61,28 @@ async function rawConnection(trx: Knex.Transaction): Promise<RawConnection> {
   return (await (trx.client as unknown as { acquireConnection(): Promise<RawConnection> }).acquireConnection()) as RawConnection;
 }
 
+/** PostgreSQL's deadlock and serialization failures: the whole transaction can simply run again. */
+function isRetryableConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/**
+ * Runs a write transaction, again after a deadlock (instances writing results, renewing leases and
+ * applying statuses lock overlapping rows): every statement in it is conditional, so a rerun after
+ * the rollback is exact. A result lost to a deadlock would otherwise leave its message unrecorded.
+ */
+export async function withConflictRetry<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || !isRetryableConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
+    }
+  }
+}
+
 export type RequeueHook = (trx: Knex.Transaction, retries: readonly Pick<SendRetry, 'id' | 'nextAttemptAt'>[]) => Promise<void>;
 
 export class MessageOutcomes {
@@ -86,20 +108,22 @@ export class MessageOutcomes {
     const nowIso = new Date().toISOString();
     const campaigns = new Set<number>();
     const unknown = results.unknown ?? [];
-    await this.deps.db.transaction(async (trx) => {
-      if (results.sent.length > 0) {
+    // Rows in id order: concurrent writers then lock them in the same order (fewer deadlocks).
+    const sent = [...results.sent].sort((x, y) => x.id - y.id);
+    await withConflictRetry(() => this.deps.db.transaction(async (trx) => {
+      if (sent.length > 0) {
         const connection = await rawConnection(trx);
         if ('prepare' in connection) {
           const statement = connection.prepare(
             `update messages set status = 'sent', provider_message_id = ?, sent_at = ?, lease_until = null, error_code = null, error_message = null, updated_at = ?
               where id = ? and claim_token = ? and status in ('sending', 'unknown')`,
           );
-          for (const row of results.sent) statement.run(row.providerMessageId, nowIso, nowIso, row.id, row.claimToken);
+          for (const row of sent) statement.run(row.providerMessageId, nowIso, nowIso, row.id, row.claimToken);
         } else {
           await connection.query(
             `update messages as m set status = 'sent', provider_message_id = t.pid, sent_at = $1, lease_until = null, error_code = null, error_message = null, updated_at = $1
                from unnest($2::bigint[], $3::text[], $4::text[]) as t(id, pid, token) where m.id = t.id and m.claim_token = t.token and m.status in ('sending', 'unknown')`,
-            [nowIso, results.sent.map((r) => r.id), results.sent.map((r) => r.providerMessageId), results.sent.map((r) => r.claimToken)],
+            [nowIso, sent.map((r) => r.id), sent.map((r) => r.providerMessageId), sent.map((r) => r.claimToken)],
           );
         }
       }
@@ -168,7 +192,7 @@ export class MessageOutcomes {
         )
         .distinct('campaignId');
       for (const row of touched as { campaignId: number }[]) campaigns.add(row.campaignId);
-    });
+    }));
     await this.completeCampaigns([...campaigns]);
   }
 
@@ -262,7 +286,8 @@ export class MessageOutcomes {
         changes.set(message.id, change);
         campaigns.add(message.campaignId);
       }
-      const list = [...changes.values()];
+      // In id order, like the dispatcher's writes: rows locked in one order do not deadlock.
+      const list = [...changes.values()].sort((x, y) => x.id - y.id);
       if (list.length === 0) return;
       const connection = await rawConnection(trx);
       const failedIds: number[] = [];
