@@ -478,6 +478,19 @@ export const messages = {
     duplicateBlocked: 'Duplicate Blocked',
   },
 
+  /** Why a recipient number is refused or how it was read (shared/phone.ts); the product's own words. */
+  phone: {
+    invalid: {
+      empty: 'No number given',
+      characters: 'Contains characters other than digits, spaces, dashes, brackets and one leading +',
+      too_short: 'Too short: a number with its country code has at least 8 digits',
+      too_long: 'Too long: a number with its country code has at most 15 digits',
+      leading_zero: 'Starts with 0: write the country code instead (e.g., 91 for India)',
+    },
+    normalisedTitle: 'Numbers read as Indian mobiles',
+    normalisedHint: 'Numbers without a country code are sent to India (+91). Check these before you pay.',
+  },
+
   /** Campaign control (pause, resume, cancel, resend to failed); the product's own words. */
   campaigns: {
     paused: 'Campaign paused. Messages already on their way will still arrive.',
