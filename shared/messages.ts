@@ -517,6 +517,11 @@ export const messages = {
     tooManyRequests: 'Too many requests. The limit is 100 requests per 15 minutes.',
     invalidRecipient: 'Invalid recipient_number: use the country code and 8 to 15 digits, without the + symbol',
     sent: 'Message sent successfully',
+    // What happened instead of a send (issue 10): the answer says so, and that nothing was charged.
+    duplicateBlocked: 'Not sent: the same message went to this number recently (Duplicate Blocked). You were not charged.',
+    optedOut: 'Not sent: this number opted out of your messages. You were not charged.',
+    headerMediaMissing: 'This template has a {type} header but no stored header file. Add the file to the template before sending it through the API.',
+    batchSkipped: '{count} rows skipped (see skipped for each row and why)',
     batchAccepted: '{count} messages accepted',
     batchTooLarge: 'At most 10,000 messages per batch',
     networkError: 'Network Error',

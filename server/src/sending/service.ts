@@ -278,20 +278,43 @@ export class SendingService {
     return values;
   }
 
+  /**
+   * The public API's template: unknown answers 400 as its documentation says (spec 002 §8 lists
+   * 200, 400, 401 and 429 only), where the web screens keep 404.
+   */
+  private async apiTemplate(user: User, name: string, language: string | undefined): Promise<Template> {
+    try {
+      return await this.deps.templates.findUsable(user.id, name, language);
+    } catch (error) {
+      if (error instanceof AppError && error.status === 404) throw BadRequestError('template_not_found', messages.templates.notFound, 'templatename');
+      throw error;
+    }
+  }
+
+  /**
+   * A media header through the API goes out with the template's stored file; without one the
+   * call is refused (the provider would refuse a media header without its file).
+   */
+  private async apiHeaderMedia(template: Template): Promise<AcceptCampaignInput['headerMedia']> {
+    const format = template.components.find((c) => c.type === 'HEADER')?.format;
+    if (format && format !== 'TEXT' && !template.headerMediaPath) {
+      throw BadRequestError('header_media_missing', fillMessage(messages.publicApi.headerMediaMissing, { type: format.toLowerCase() }), 'templatename');
+    }
+    return this.headerMedia(template, undefined);
+  }
+
   async apiSend(user: User, input: TApiSendRequest): Promise<{ messageId: string; campaignId: number; status: string }> {
-    const template = await this.cachedLookup(`template:${user.id}:${input.templatename}:${input.language ?? ''}`, () =>
-      this.deps.templates.findUsable(user.id, input.templatename, input.language),
-    );
+    const template = await this.cachedLookup(`template:${user.id}:${input.templatename}:${input.language ?? ''}`, () => this.apiTemplate(user, input.templatename, input.language));
     const to = normalisePhone(input.recipient_number);
     if (!to) throw ValidationError('recipient_number', messages.publicApi.invalidRecipient);
     const values = this.apiValues(template, input);
     const number = await this.cachedLookup(`number:${user.id}`, () => this.defaultNumber(user));
-    const headerMedia = await this.cachedLookup(`media:${template.id}`, () => this.headerMedia(template, undefined));
+    const headerMedia = await this.cachedLookup(`media:${template.id}`, () => this.apiHeaderMedia(template));
     return this.apiBatcher.submit({ user, template, number, to, values, headerMedia });
   }
 
   async apiSendBatch(user: User, input: TApiSendBatchRequest): Promise<TCampaignAccepted> {
-    const template = await this.deps.templates.findUsable(user.id, input.templatename, input.language);
+    const template = await this.apiTemplate(user, input.templatename, input.language);
     const number = await this.defaultNumber(user);
     const seen = new Set<string>();
     const recipients: RecipientRow[] = [];
@@ -320,7 +343,7 @@ export class SendingService {
       recipients,
       invalidCount: invalid,
       inSendDuplicates: duplicates,
-      headerMedia: await this.headerMedia(template, undefined),
+      headerMedia: await this.apiHeaderMedia(template),
     });
     return presentAccepted(result);
   }

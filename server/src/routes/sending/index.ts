@@ -114,7 +114,9 @@ export function sendingRoutes(services: Services): Router<AppState> {
     const input = validate(ZApiSendRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
     const result = await sending.apiSend(ctx.state.apiUser, input);
-    ctx.body = { success: true, message_id: result.messageId, message: messages.publicApi.sent, campaign_id: result.campaignId, status: result.status };
+    // A blocked duplicate or an opted-out number is stored, not sent and not charged: the answer says which.
+    const message = result.status === 'duplicate' ? messages.publicApi.duplicateBlocked : result.status === 'suppressed' ? messages.publicApi.optedOut : messages.publicApi.sent;
+    ctx.body = { success: true, message_id: result.messageId, message, campaign_id: result.campaignId, status: result.status, charged: result.status !== 'duplicate' && result.status !== 'suppressed' };
   });
 
   router.post<ApiKeyStateExtra>('/api/send/batch', keyed, async (ctx) => {

@@ -1,0 +1,185 @@
+/**
+ * Issue 10: the right message to the right number for the right count. Each block reproduces one
+ * defect of the issue through the HTTP API, on SQLite and on PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@shared/messages';
+import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
+import type { Template, User } from '../../server/src/models';
+import type { TestClient } from '../../server/test/client';
+import { signedInClient } from '../../server/test/factories';
+import { pngFile } from '../../server/test/media';
+import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+
+describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function approvedTemplate(
+    user: User,
+    options: { body?: string; headerType?: 'none' | 'image' | 'text'; headerText?: string; buttons?: { type: 'URL' | 'QUICK_REPLY' | 'PHONE_NUMBER'; text: string; url?: string }[]; category?: 'MARKETING' | 'UTILITY'} = {},
+  ): Promise<Template> {
+    const name = `t10_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    const headerType = options.headerType ?? 'none';
+    const template = await server.services.templates.create(
+      user,
+      {
+        name,
+        category: options.category ?? 'MARKETING',
+        language: 'en_US',
+        headerType,
+        headerText: options.headerText ?? '',
+        bodyText: options.body ?? 'Hi {{1}}, your order {{2}} ships today',
+        footerText: '',
+        buttons: options.buttons ?? [],
+        variableExamples: {},
+        submit_to_whatsapp: true,
+      },
+      headerType === 'image' ? { originalname: 'header.png', buffer: pngFile(), size: pngFile().length } : undefined,
+    );
+    const admin = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
+    const adminUser = await server.services.users.findById(admin.id);
+    return server.services.templates.review(adminUser!, template.id, { status: 'APPROVED' }, null);
+  }
+
+  async function sandboxNumber(client: TestClient): Promise<TSenderNumber> {
+    const res = await client.get<{ data: TSenderNumber[] }>('/api/whatsapp/numbers');
+    return res.body.data[0] as TSenderNumber;
+  }
+
+  async function waitForCampaign(client: TestClient, id: number, done: (c: TCampaign) => boolean, timeoutMs = 20_000): Promise<TCampaign> {
+    const started = Date.now();
+    for (;;) {
+      const res = await client.get<{ data: TCampaign }>(`/api/campaigns/${id}`);
+      expect(res.status).toBe(200);
+      if (done(res.body.data)) return res.body.data;
+      if (Date.now() - started > timeoutMs) throw new Error(`campaign ${id} not done: ${JSON.stringify(res.body.data)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function keyFor(client: TestClient): Promise<string> {
+    const created = await client.post<{ data: { key: string } }>('/api/keys', { name: 'integration' });
+    expect(created.status).toBe(201);
+    return created.body.data.key;
+  }
+  async function sendApi<T = Record<string, unknown>>(key: string, body: unknown, path = '/api/send'): Promise<{ status: number; body: T }> {
+    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as T };
+  }
+
+  async function recipientsOf(campaignId: number): Promise<string[]> {
+    const rows = (await server.db('messages').where({ campaignId }).orderBy('recipient').select('recipient')) as { recipient: string }[];
+    return rows.map((r) => r.recipient);
+  }
+
+  describe('1. one phone rule on every path', () => {
+    it('adds 91 to a bare Indian mobile in quick send, de-duplicating it against the same number written with 91', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user);
+      const number = await sandboxNumber(client);
+      const res = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/quick-send', {
+        phone_number_id: number.phone_number_id,
+        template_name: template.name,
+        language: 'en_US',
+        recipients_text: '9876520004\n919876520004\n09876520005\n0091 98765 20006\n0123456789',
+        variables: { '1': 'Asha', '2': 'A-17' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ accepted: 3, duplicates: 1, invalid: 1 });
+      expect(await recipientsOf(res.body.data.campaignId)).toEqual(['919876520004', '919876520005', '919876520006']);
+    });
+
+    it('adds 91 to a spreadsheet column of bare mobiles in a personalised send', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user);
+      const number = await sandboxNumber(client);
+      const res = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/send-custom-messages', {
+        templateName: template.name,
+        language: 'en_US',
+        phoneNumberId: number.phone_number_id,
+        recipientColumn: 'Phone',
+        variableMappings: { '1': 'Name', '2': 'Order' },
+        data: [
+          { Phone: 9876520014, Name: 'Meena', Order: 'O-1' },
+          { Phone: '98765 20015', Name: 'Ravi', Order: 'O-2' },
+        ],
+      });
+      expect(res.status).toBe(200);
+      expect(await recipientsOf(res.body.data.campaignId)).toEqual(['919876520014', '919876520015']);
+    });
+
+    it('adds 91 in the API single and batch calls, and in the recipient import', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user);
+      const key = await keyFor(client);
+      const single = await sendApi<{ campaign_id: number }>(key, { username: user.username, templatename: template.name, recipient_number: '9876520024', var1: 'a', var2: 'b' });
+      expect(single.status).toBe(200);
+      expect(await recipientsOf(single.body.campaign_id)).toEqual(['919876520024']);
+      const batch = await sendApi<{ data: TCampaignAccepted }>(
+        key,
+        { username: user.username, templatename: template.name, messages: [{ recipient_number: '9876520025', var1: 'a', var2: 'b' }, { recipient_number: '+91 98765 20026', var1: 'c', var2: 'd' }] },
+        '/api/send/batch',
+      );
+      expect(batch.status).toBe(200);
+      expect(await recipientsOf(batch.body.data.campaignId)).toEqual(['919876520025', '919876520026']);
+
+      const form = new FormData();
+      form.append('file', new Blob(['Phone\n9876520027\n919876520027\n12\n']), 'list.csv');
+      const imported = await client.post<{ data: { valid_numbers: string[]; invalid_count: number } }>('/api/whatsapp/import-recipients', form);
+      expect(imported.status).toBe(200);
+      expect(imported.body.data.valid_numbers).toEqual(['919876520027']);
+    });
+  });
+
+  describe('6. API answers say what happened', () => {
+    it('answers a blocked duplicate with its own message and charged: false', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user);
+      const key = await keyFor(client);
+      const body = { username: user.username, templatename: template.name, recipient_number: '919876520031', var1: 'a', var2: 'b' };
+      const first = await sendApi<{ message: string; status: string; charged: boolean }>(key, body);
+      expect(first.body).toMatchObject({ message: messages.publicApi.sent, status: 'queued', charged: true });
+      const again = await sendApi<{ message: string; status: string; charged: boolean }>(key, body);
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ message: messages.publicApi.duplicateBlocked, status: 'duplicate', charged: false });
+    });
+
+    it('answers an unknown template with 400, as the API documentation says', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const key = await keyFor(client);
+      const single = await sendApi<{ error: string; code: string }>(key, { username: user.username, templatename: 'no_such_template', recipient_number: '919876520032' });
+      expect(single.status).toBe(400);
+      expect(single.body).toMatchObject({ error: messages.templates.notFound, code: 'template_not_found' });
+      const batch = await sendApi(key, { username: user.username, templatename: 'no_such_template', messages: [{ recipient_number: '919876520032' }] }, '/api/send/batch');
+      expect(batch.status).toBe(400);
+    });
+
+    it('sends an image-header template through the API with its stored image', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user, { headerType: 'image' });
+      const key = await keyFor(client);
+      const res = await sendApi<{ campaign_id: number }>(key, { username: user.username, templatename: template.name, recipient_number: '919876520033', var1: 'a', var2: 'b' });
+      expect(res.status).toBe(200);
+      const campaign = (await server.db('campaigns').where({ id: res.body.campaign_id }).first('headerMediaType', 'headerMediaPath')) as { headerMediaType: string; headerMediaPath: string | null };
+      expect(campaign).toMatchObject({ headerMediaType: 'image', headerMediaPath: expect.any(String) });
+      await waitForCampaign(client, res.body.campaign_id, (c) => c.processed === 1 && c.counts.failed === 0);
+    });
+
+    it('refuses clearly an image-header template that has no stored image', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user, { headerType: 'image' });
+      // A template from before header files were stored: the image header has no file.
+      await server.db('templates').where({ id: template.id }).update({ headerMediaPath: null });
+      const key = await keyFor(client);
+      const res = await sendApi<{ error: string; code: string }>(key, { username: user.username, templatename: template.name, recipient_number: '919876520034', var1: 'a', var2: 'b' });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('header_media_missing');
+    });
+  });
+});
