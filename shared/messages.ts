@@ -501,6 +501,8 @@ export const messages = {
     cannotCancel: 'Only a running or paused campaign can be cancelled.',
     cancelledBeforeSending: 'Cancelled before sending',
     nothingToResend: 'This campaign has no failed messages to send again.',
+    alreadyResent: 'The failed messages of this campaign were already sent again.',
+    failuresResent: 'Failed messages resent',
     resendName: 'Resend: {name}',
     resendAccepted: 'Resend accepted: {count} messages queued for delivery.',
   },
@@ -560,7 +562,7 @@ export const messages = {
     dateRangeInvalid: 'From Date must be on or before To Date',
     // Table and export headings and cells (spec 002 Manage Reports and §4 Reports).
     columns: { template: 'Template', recipient: 'Recipient', status: 'Status', deliveredAt: 'Delivered At', readAt: 'Read At', error: 'Error' },
-    statuses: { sent: 'SENT', delivered: 'DELIVERED', read: 'READ', failed: 'FAILED', duplicate: 'Duplicate Blocked', pending: 'PENDING' },
+    statuses: { sent: 'SENT', delivered: 'DELIVERED', read: 'READ', failed: 'FAILED', cancelled: 'CANCELLED', duplicate: 'Duplicate Blocked', pending: 'PENDING' },
     notDelivered: 'Not delivered',
     notRead: 'Not read',
     noError: 'Success',

@@ -72,6 +72,7 @@ describe('parseRecipientList', () => {
       invalidReasons: [],
       duplicates: 0,
       normalised: [],
+      normalisedCount: 0,
     });
   });
 
@@ -96,7 +97,7 @@ describe('parseRecipientList', () => {
   });
 
   it('returns empty lists for empty or blank text', () => {
-    const empty = { valid: [], invalid: [], invalidReasons: [], duplicates: 0, normalised: [] };
+    const empty = { valid: [], invalid: [], invalidReasons: [], duplicates: 0, normalised: [], normalisedCount: 0 };
     expect(parseRecipientList('')).toEqual(empty);
     expect(parseRecipientList(' \n\r\n , ')).toEqual(empty);
   });
@@ -106,6 +107,7 @@ describe('parseRecipientList', () => {
     expect(list.valid).toEqual(['919876520004', '919876520005']);
     expect(list.duplicates).toBe(1);
     expect(list.normalised).toEqual([{ typed: '9876520004', phone: '919876520004' }]);
+    expect(list.normalisedCount).toBe(1);
   });
 
   it('handles a large paste quickly', () => {

@@ -82,6 +82,8 @@ export interface RecipientList {
   duplicates: number;
   /** Valid entries whose stored form differs from what was typed (first few, for the preview). */
   normalised: { typed: string; phone: string }[];
+  /** How many valid entries were changed in all (`normalised` keeps the first few). */
+  normalisedCount: number;
 }
 
 /** How many normalisations a parsed list keeps to show (the preview shows a few examples). */
@@ -92,7 +94,7 @@ const ENTRY_SEPARATOR = /\r\n|\r|\n|,/;
 
 export function parseRecipientList(text: string): RecipientList {
   const seen = new Set<string>();
-  const result: RecipientList = { valid: [], invalid: [], invalidReasons: [], duplicates: 0, normalised: [] };
+  const result: RecipientList = { valid: [], invalid: [], invalidReasons: [], duplicates: 0, normalised: [], normalisedCount: 0 };
   for (const part of text.split(ENTRY_SEPARATOR)) {
     const entry = part.trim();
     if (entry === '') continue;
@@ -104,7 +106,10 @@ export function parseRecipientList(text: string): RecipientList {
     else {
       seen.add(checked.phone);
       result.valid.push(checked.phone);
-      if (checked.changed && result.normalised.length < NORMALISED_EXAMPLES_KEPT) result.normalised.push({ typed: entry, phone: checked.phone });
+      if (checked.changed) {
+        result.normalisedCount += 1;
+        if (result.normalised.length < NORMALISED_EXAMPLES_KEPT) result.normalised.push({ typed: entry, phone: checked.phone });
+      }
     }
   }
   return result;

@@ -116,6 +116,7 @@ export interface TCampaignCounts {
   delivered: number;
   read: number;
   failed: number;
+  cancelled: number;
   duplicate: number;
   suppressed: number;
 }
@@ -133,8 +134,10 @@ export interface TCampaign {
   billable: number;
   invalid: number;
   counts: TCampaignCounts;
-  /** Messages a cancel stopped before sending (counted in `counts.failed`, refunded); the server always sets it. */
+  /** Messages a cancel stopped before sending (`counts.cancelled`, refunded; never among the failed). */
   cancelled?: number;
+  /** The campaign this one's failed messages were sent again as; null until they are. */
+  resentCampaignId?: number | null;
   /** Messages that reached a final state (sent counts as final for progress: the provider took it). */
   processed: number;
   pricePerMessage: number;

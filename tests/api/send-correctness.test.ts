@@ -3,7 +3,9 @@
  * defect of the issue through the HTTP API, on SQLite and on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messageFigures, type MessageStatusCounts } from '@shared/figures';
 import { messages } from '@shared/messages';
+import type { TAccountOverview, TReportsPage, TReportsSummary, TTimelinePoint } from '@shared/schemas/reports';
 import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import type { Template, User } from '../../server/src/models';
 import type { TestClient } from '../../server/test/client';
@@ -180,6 +182,122 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
       const res = await sendApi<{ error: string; code: string }>(key, { username: user.username, templatename: template.name, recipient_number: '919876520034', var1: 'a', var2: 'b' });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('header_media_missing');
+    });
+  });
+
+  describe('3. cancelled is not failed', () => {
+    it('stores what a cancel stopped as cancelled: its own report status, counts and export, out of failures and resend', { timeout: 60_000 }, async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 500 });
+      const template = await approvedTemplate(user);
+      const number = await sandboxNumber(client);
+      const recipients = Array.from({ length: 300 }, (_, i) => String(9_876_600_100 + i)).join('\n');
+      const accepted = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/quick-send', {
+        phone_number_id: number.phone_number_id,
+        template_name: template.name,
+        language: 'en_US',
+        recipients_text: recipients,
+        variables: { '1': 'Asha', '2': 'A-17' },
+      });
+      expect(accepted.status).toBe(200);
+      const id = accepted.body.data.campaignId;
+      expect((await client.post(`/api/campaigns/${id}/cancel`)).status).toBe(200);
+      const settled = await waitForCampaign(client, id, (c) => c.counts.queued === 0 && c.counts.sending === 0);
+      const cancelled = settled.counts.cancelled;
+      expect(cancelled).toBeGreaterThan(0);
+      expect(settled).toMatchObject({ status: 'cancelled', cancelled });
+      expect(settled.counts.failed).toBe(0);
+      expect(await server.db('messages').where({ campaignId: id, status: 'failed' })).toHaveLength(0);
+
+      const summary = (await client.get<{ data: TReportsSummary }>('/api/whatsapp/reports/summary')).body.data;
+      expect(summary).toMatchObject({ cancelled, failed: 0 });
+      // Cancelled messages are not in the rates' denominator.
+      expect(summary.deliveryRate).toBe(messageFigures({ sent: summary.sent - summary.delivered, delivered: summary.delivered - summary.read, read: summary.read }).deliveryRate);
+
+      const filtered = await client.get<{ data: TReportsPage }>('/api/whatsapp/reports?status=cancelled&limit=500');
+      expect(filtered.status).toBe(200);
+      expect(filtered.body.data.total).toBe(cancelled);
+      expect(filtered.body.data.reports.every((r) => r.status === 'cancelled' && r.error_message === messages.campaigns.cancelledBeforeSending)).toBe(true);
+      const csv = await client.get<string>('/api/whatsapp/reports?status=cancelled&export=csv');
+      const text = String(csv.body);
+      expect(text).toContain(messages.reports.statuses.cancelled);
+      expect(text).not.toContain(messages.reports.statuses.failed);
+
+      const resend = await client.post(`/api/campaigns/${id}/resend-failed`);
+      expect(resend.body).toMatchObject({ error: messages.campaigns.nothingToResend });
+
+      const timeline = (await client.get<{ data: TTimelinePoint[] }>('/api/campaigns/timeline?days=2')).body.data;
+      expect(timeline.reduce((sum, point) => sum + point.failed, 0)).toBe(0);
+    });
+  });
+
+  describe('4. one definition of each figure', () => {
+    async function seed(user: User, rows: { status: string; read?: boolean; delivered?: boolean }[]): Promise<number> {
+      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      const nowIso = new Date().toISOString();
+      const [inserted] = (await server
+        .db('campaigns')
+        .insert({
+          userId: user.id,
+          senderNumberId: sender.id,
+          name: 'Figures',
+          source: 'bulk',
+          templateName: 'figures',
+          templateLanguage: 'en_US',
+          category: 'MARKETING',
+          priceUnits: 8000,
+          status: 'completed',
+          totalRecipients: rows.length,
+          billableCount: rows.filter((r) => r.status !== 'duplicate' && r.status !== 'suppressed').length,
+          cancelledCount: rows.filter((r) => r.status === 'cancelled').length,
+          totalCostUnits: 8000 * rows.length,
+          createdAt: nowIso,
+          updatedAt: nowIso,
+        })
+        .returning('id')) as ({ id: number } | number)[];
+      const campaignId = typeof inserted === 'object' ? inserted.id : (inserted as number);
+      await server.db('messages').insert(
+        rows.map((row, i) => ({
+          campaignId,
+          userId: user.id,
+          recipient: `9198777${String(i).padStart(5, '0')}`,
+          status: row.status,
+          priceUnits: 8000,
+          dedupeKey: `fig-${campaignId}-${i}`,
+          attempts: 1,
+          refunded: false,
+          createdAt: nowIso,
+          updatedAt: nowIso,
+          sentAt: ['sent', 'delivered', 'read'].includes(row.status) ? nowIso : null,
+          deliveredAt: ['delivered', 'read'].includes(row.status) ? nowIso : null,
+          readAt: row.status === 'read' ? nowIso : null,
+          failedAt: row.status === 'failed' ? nowIso : null,
+        })),
+      );
+      return campaignId;
+    }
+
+    it('gives the dashboard, the reports summary, the campaign card counts and the chart the same figures from the same rows', async () => {
+      const { client, user } = await signedInClient(server);
+      const counts: MessageStatusCounts = { sent: 2, delivered: 3, read: 70, failed: 2, cancelled: 5, duplicate: 1, suppressed: 1 };
+      const rows = Object.entries(counts).flatMap(([status, n]) => Array.from({ length: n }, () => ({ status })));
+      const campaignId = await seed(user, rows);
+      const expected = messageFigures(counts);
+      // A read message was delivered: delivered 73, not 3.
+      expect(expected).toMatchObject({ sent: 75, delivered: 73, read: 70, failed: 3, attempted: 77 });
+
+      const summary = (await client.get<{ data: TReportsSummary }>('/api/whatsapp/reports/summary')).body.data;
+      expect(summary).toMatchObject({ sent: expected.sent, delivered: expected.delivered, read: expected.read, failed: expected.failed, cancelled: expected.cancelled, deliveryRate: expected.deliveryRate, readRate: expected.readRate });
+
+      const overview = (await client.get<{ data: TAccountOverview }>('/api/dashboard/overview')).body.data;
+      expect(overview).toMatchObject({ deliveryRate: expected.deliveryRate, readRate: expected.readRate, messagesThisMonth: expected.sent + expected.pending + counts.failed! });
+
+      const campaign = (await client.get<{ data: TCampaign }>(`/api/campaigns/${campaignId}`)).body.data;
+      expect(messageFigures(campaign.counts)).toEqual(expected);
+
+      const timeline = (await client.get<{ data: TTimelinePoint[] }>('/api/campaigns/timeline?days=2')).body.data;
+      const total = (key: 'sent' | 'delivered' | 'read' | 'failed') => timeline.reduce((sum, point) => sum + point[key], 0);
+      expect({ sent: total('sent'), delivered: total('delivered'), read: total('read') }).toEqual({ sent: expected.sent, delivered: expected.delivered, read: expected.read });
+      expect(total('failed')).toBe(counts.failed);
     });
   });
 });

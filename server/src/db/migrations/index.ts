@@ -34,6 +34,9 @@ import * as extendMessagesUserCreatedIndex from './20261121003000_extend_message
 import * as addMessagesReportStatusIndex from './20261121003010_add_messages_report_status_index';
 import * as addMessagesUserRecipientIndex from './20261121003020_add_messages_user_recipient_index';
 import * as addCampaignsUserTemplateIndex from './20261121003030_add_campaigns_user_template_index';
+import * as allowCancelledMessageStatus from './20261124100100_allow_cancelled_message_status';
+import * as markCancelledMessages from './20261124100200_mark_cancelled_messages';
+import * as addResentCampaignToCampaigns from './20261124100300_add_resent_campaign_to_campaigns';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -71,6 +74,9 @@ const migrations: [string, Migration][] = [
   ['20261121003010_add_messages_report_status_index', addMessagesReportStatusIndex],
   ['20261121003020_add_messages_user_recipient_index', addMessagesUserRecipientIndex],
   ['20261121003030_add_campaigns_user_template_index', addCampaignsUserTemplateIndex],
+  ['20261124100100_allow_cancelled_message_status', allowCancelledMessageStatus],
+  ['20261124100200_mark_cancelled_messages', markCancelledMessages],
+  ['20261124100300_add_resent_campaign_to_campaigns', addResentCampaignToCampaigns],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -501,7 +501,9 @@ export function campaignProgress(campaign: Pick<TCampaign, 'status' | 'processed
   const processed = Math.min(Math.max(0, campaign.processed), total);
   const finished = isCampaignFinished(campaign.status);
   const percent = total === 0 ? 100 : finished && campaign.status === 'completed' ? 100 : Math.floor((processed / total) * 100);
-  return { percent, processed, total, finished, pending: campaign.counts.queued + campaign.counts.sending };
+  // A cancelled campaign has nothing waiting: what it had not sent will not go out.
+  const pending = campaign.status === 'cancelled' ? 0 : campaign.counts.queued + campaign.counts.sending;
+  return { percent, processed, total, finished, pending };
 }
 
 export const CAMPAIGN_STATUS_LABELS: Record<TCampaignStatus, string> = {

@@ -11,6 +11,7 @@ import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
+import { NormalisedNumbers } from './NormalisedNumbers';
 
 const ui = messages.sendScreens;
 
@@ -49,6 +50,7 @@ export function CostPreviewDialog({
   request,
   estimate,
   firstRecipient,
+  normalised,
   title,
   confirmLabel,
   cancelLabel,
@@ -60,6 +62,8 @@ export function CostPreviewDialog({
   request: CostPreviewBody | null;
   estimate: CostEstimate;
   firstRecipient: FirstRecipientPreview | null;
+  /** Numbers the phone rule changed, shown before paying (quick send). */
+  normalised?: { items: readonly { typed: string; phone: string }[]; total: number } | undefined;
   title: string;
   confirmLabel: string;
   cancelLabel: string;
@@ -133,6 +137,8 @@ export function CostPreviewDialog({
             </Button>
           </Alert>
         ) : null}
+
+        {normalised ? <NormalisedNumbers items={normalised.items} total={normalised.total} /> : null}
 
         {firstRecipient ? (
           <section aria-label="First recipient preview" className="flex flex-col gap-2">

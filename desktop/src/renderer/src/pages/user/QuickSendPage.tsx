@@ -2,6 +2,7 @@ import { Send } from 'lucide-react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
+import { formatPhone } from '@shared/phone';
 import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { errorText, toApiError } from '../../api/client';
@@ -355,8 +356,9 @@ export function QuickSendPage() {
         request={costRequest}
         estimate={{ recipients: count, category: form.template?.category ?? '', pricePerMessage: price }}
         firstRecipient={
-          form.template && recipients.valid[0] ? { recipient: `+${recipients.valid[0]}`, text: messageText(form.template, form.values) } : null
+          form.template && recipients.valid[0] ? { recipient: formatPhone(recipients.valid[0]), text: messageText(form.template, form.values) } : null
         }
+        normalised={{ items: recipients.normalised, total: recipients.normalisedCount }}
         title="Confirm Campaign"
         cancelLabel="Cancel"
         confirmLabel={ui.confirmAndSend}
