@@ -161,10 +161,8 @@ export const SENDING = {
   sendImageMaxMb: 5,
   /** The header balance is re-read this often while one of the user's campaigns runs (refunds land as messages fail). */
   balanceRefreshWhileSendingMs: 10_000,
-  /** The cost preview screens the whole list up to this many recipients; beyond, it says "at most". */
-  exactPreviewMaxRecipients: 200_000,
   /** Skipped rows listed in a preview or a batch answer (all of them are counted). */
-  skippedRowsListed: 1_000,
+  skippedRowsListed: 10_000,
 } as const;
 
 /** Provider settings and business info (spec 001 §5 and §9). */

@@ -476,6 +476,19 @@ export const messages = {
     campaignNotFound: 'Campaign not found',
     optedOut: 'Recipient opted out of messages from this business',
     duplicateBlocked: 'Duplicate Blocked',
+    // Why a row was skipped (issue 10), on screen, in the CSV and in the API's batch answer.
+    skipped: {
+      invalid_number: 'Invalid number: {why}',
+      missing_value: 'No value for {{{name}}} (column "{column}")',
+      duplicate_in_list: 'Repeats row {row}: sent once',
+      duplicate_blocked: 'Duplicate Blocked: the same message went to this number in the last {hours} hours (not charged)',
+      opted_out: 'Opted out of your messages (not charged)',
+    },
+    skippedTitle: 'Rows that will not be sent',
+    skippedCsvName: 'skipped-rows.csv',
+    skippedDownload: 'Download skipped rows (CSV)',
+    skippedMore: '{count} more rows not listed',
+    atMost: 'at most',
   },
 
   /** Why a recipient number is refused or how it was read (shared/phone.ts); the product's own words. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageFigures, type MessageStatusCounts } from '@shared/figures';
 import { messages } from '@shared/messages';
 import type { TAccountOverview, TReportsPage, TReportsSummary, TTimelinePoint } from '@shared/schemas/reports';
-import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
+import type { TCampaign, TCampaignAccepted, TCostPreview, TSenderNumber } from '@shared/schemas/sending';
 import type { Template, User } from '../../server/src/models';
 import type { TestClient } from '../../server/test/client';
 import { signedInClient } from '../../server/test/factories';
@@ -298,6 +298,98 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
       const total = (key: 'sent' | 'delivered' | 'read' | 'failed') => timeline.reduce((sum, point) => sum + point[key], 0);
       expect({ sent: total('sent'), delivered: total('delivered'), read: total('read') }).toEqual({ sent: expected.sent, delivered: expected.delivered, read: expected.read });
       expect(total('failed')).toBe(counts.failed);
+    });
+  });
+
+  describe('5. the quoted cost is the charged cost', () => {
+    it('previews a quick send over the whole list with the rules of acceptance, listing every skipped row, and charges exactly that', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user);
+      const number = await sandboxNumber(client);
+      const send = (recipients_text: string, dry_run: boolean) =>
+        client.post<{ preview: TCostPreview; data: TCampaignAccepted }>('/api/whatsapp/quick-send', {
+          phone_number_id: number.phone_number_id,
+          template_name: template.name,
+          language: 'en_US',
+          recipients_text,
+          variables: { '1': 'Asha', '2': 'A-17' },
+          dry_run,
+        });
+      // An earlier send of the same message to …041 (Duplicate Blocked now), and an opt-out of …042.
+      expect((await send('919876520041', false)).status).toBe(200);
+      await server.db('suppressions').insert({ userId: user.id, recipient: '919876520042', reason: 'test', createdAt: new Date().toISOString() });
+
+      const list = '9876520040\nabc\n919876520041\n919876520042\n+91 98765 20040\n9876520043\n9876520044';
+      const preview = await send(list, true);
+      expect(preview.status).toBe(200);
+      expect(preview.body.preview).toMatchObject({ recipients: 7, billable: 3, invalid: 1, suppressed: 1, duplicates: 2, totalCost: 2.4, exact: true, skippedCount: 4 });
+      expect(preview.body.preview.skippedRows?.map((r) => [r.row, r.value, r.reason])).toEqual([
+        [2, 'abc', 'invalid_number'],
+        [3, '919876520041', 'duplicate_blocked'],
+        [4, '919876520042', 'opted_out'],
+        [5, '+91 98765 20040', 'duplicate_in_list'],
+      ]);
+      // Nothing was accepted by the preview.
+      expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(1);
+
+      const sent = await send(list, false);
+      expect(sent.status).toBe(200);
+      expect(sent.body.data).toMatchObject({ accepted: preview.body.preview.billable, totalCost: preview.body.preview.totalCost, skippedCount: 4 });
+    });
+
+    it('previews a personalised send with rows missing a mapped value, as acceptance skips them', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user);
+      const number = await sandboxNumber(client);
+      const body = {
+        templateName: template.name,
+        language: 'en_US',
+        phoneNumberId: number.phone_number_id,
+        recipientColumn: 'Phone',
+        variableMappings: { '1': 'Name', '2': 'Order' },
+        data: [
+          { Phone: '9876520050', Name: 'Meena', Order: 'O-1' },
+          { Phone: '9876520051', Name: '', Order: 'O-2' },
+          { Phone: '98765', Name: 'Ravi', Order: 'O-3' },
+          { Phone: '9876520050', Name: 'Meena', Order: 'O-1' },
+        ],
+      };
+      const preview = await client.post<{ preview: TCostPreview }>('/api/whatsapp/send-custom-messages', { ...body, dry_run: true });
+      expect(preview.status).toBe(200);
+      expect(preview.body.preview).toMatchObject({ recipients: 4, billable: 1, totalCost: 0.8, exact: true });
+      expect(preview.body.preview.skippedRows?.map((r) => [r.row, r.reason])).toEqual([
+        [2, 'missing_value'],
+        [3, 'invalid_number'],
+        [4, 'duplicate_in_list'],
+      ]);
+      expect(preview.body.preview.skippedRows?.[0]?.message).toContain('{{1}}');
+      const sent = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/send-custom-messages', body);
+      expect(sent.body.data).toMatchObject({ accepted: 1, totalCost: 0.8 });
+    });
+
+    it('lists the skipped rows with their reasons in the API batch answer', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user);
+      const key = await keyFor(client);
+      const res = await sendApi<{ data: TCampaignAccepted }>(
+        key,
+        {
+          username: user.username,
+          templatename: template.name,
+          messages: [
+            { recipient_number: '9876520060', var1: 'a', var2: 'b' },
+            { recipient_number: '12', var1: 'a', var2: 'b' },
+            { recipient_number: '919876520060', var1: 'a', var2: 'b' },
+          ],
+        },
+        '/api/send/batch',
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ accepted: 1, skippedCount: 2 });
+      expect(res.body.data.skippedRows).toEqual([
+        { row: 2, value: '12', reason: 'invalid_number', message: expect.stringContaining(messages.phone.invalid.too_short) },
+        { row: 3, value: '919876520060', reason: 'duplicate_in_list', message: expect.stringContaining('1') },
+      ]);
     });
   });
 });

@@ -3,12 +3,13 @@
  * without React: setup progress, what the screens show, which endpoint a send takes and what
  * it carries, and the texts of failures. The pages only wire these to state.
  */
+import { csvLine } from '@shared/csv';
 import { CREDIT_UNITS_PER_RUPEE, PRICE_DEFAULTS, SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import { normalisePhone, parseRecipientList } from '@shared/phone';
 import { priceToUnits, PRICE_PATTERN, type PriceCategory, type TPriceSet } from '@shared/pricing';
-import type { TCampaign, TCampaignStatus } from '@shared/schemas/sending';
+import type { TCampaign, TCampaignStatus, TSkippedRow } from '@shared/schemas/sending';
 import { renderTemplateText } from '@shared/templates';
 import type { TTemplate, TTemplateComponent, TTemplateDetails } from '@shared/types';
 
@@ -557,4 +558,9 @@ export function uploadFailure(error: FailedCall): { title: string; description: 
 export function importFailure(error: FailedCall): { title: string; description: string } {
   if (error.status === 0) return { title: s.importFailed, description: messages.common.networkErrorRetry };
   return { title: error.serverMessage ?? s.importFailed, description: s.importHint };
+}
+
+/** The skipped rows of a send as a CSV file (row, value, reason), with a BOM so Excel reads UTF-8. */
+export function skippedRowsCsv(rows: readonly TSkippedRow[]): string {
+  return `\uFEFF${csvLine(['Row', 'Value', 'Why'])}${rows.map((row) => csvLine([String(row.row), row.value, row.message])).join('')}`;
 }
