@@ -392,4 +392,54 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
       ]);
     });
   });
+
+  describe('2. variables keyed by component', () => {
+    it('fills the header, the body and a URL button from their own API fields, and names them so in the template details', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(user, {
+        headerType: 'text',
+        headerText: 'Offer for {{1}}',
+        body: 'Namaste {{1}}!',
+        buttons: [{ type: 'URL', text: 'Open offer', url: 'https://shop.example/{{1}}' }],
+      });
+      const details = await client.post<{ data: { variables: { index: string; placeholder: string }[] } }>('/api/whatsapp/template-details', { template_name: template.name, language: 'en_US' });
+      expect(details.body.data.variables.map((v) => [v.index, v.placeholder])).toEqual([
+        ['header_1', 'Header {{1}}'],
+        ['1', '{{1}}'],
+        ['button_0_url', 'Button 1 link {{1}}'],
+      ]);
+
+      const key = await keyFor(client);
+      const res = await sendApi<{ campaign_id: number }>(key, {
+        username: user.username,
+        templatename: template.name,
+        recipient_number: '919876520071',
+        var1: 'Meena',
+        header_var1: 'Diwali',
+        button_0_url: 'meena-offer',
+      });
+      expect(res.status).toBe(200);
+      const stored = (await server.db('messages').where({ campaignId: res.body.campaign_id }).first('variables')) as { variables: string };
+      expect(JSON.parse(stored.variables)).toEqual({ header_1: 'Diwali', '1': 'Meena', button_0_url: 'meena-offer' });
+      await waitForCampaign(client, res.body.campaign_id, (c) => c.processed === 1);
+      const seen = await client.get<{ data: { text: string }[] }>('/simulator/messages?to=919876520071');
+      expect(seen.body.data[0]?.text).toBe('Offer for Diwali\n\nNamaste Meena!');
+
+      // Each component's field is required on its own.
+      const noButton = await sendApi<{ field: string }>(key, { username: user.username, templatename: template.name, recipient_number: '919876520072', var1: 'Meena', header_var1: 'Diwali' });
+      expect(noButton.status).toBe(400);
+      expect(noButton.body.field).toBe('button_0_url');
+    });
+
+    it('keeps an existing template working: its shared examples are copied under the component keys', async () => {
+      const { user } = await signedInClient(server);
+      const template = await approvedTemplate(user, { headerType: 'text', headerText: 'Hi {{1}}', body: 'Body {{1}}', buttons: [{ type: 'URL', text: 'Go', url: 'https://x.example/{{1}}' }] });
+      // As stored before keying: one example for every {{1}}.
+      await server.db('templates').where({ id: template.id }).update({ variableExamples: JSON.stringify({ '1': 'Asha' }) });
+      const { up } = await import('../../server/src/db/migrations/20261124100400_key_template_examples_by_component');
+      await up(server.db);
+      const row = (await server.db('templates').where({ id: template.id }).first('variableExamples')) as { variableExamples: string };
+      expect(JSON.parse(row.variableExamples)).toEqual({ '1': 'Asha', header_1: 'Asha', button_0_url: 'Asha' });
+    });
+  });
 });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Knex } from 'knex';
 import { SENDING } from '@shared/constants';
+import { templateApiFields } from '@shared/templates';
 import { fillMessage, messages } from '@shared/messages';
 import { unitsToRupees } from '@shared/money';
 import { checkPhone, normalisePhone, parseRecipientList } from '@shared/phone';
@@ -19,7 +20,7 @@ import type { Template, User } from '../models';
 import type { PricingService } from '../services/pricing';
 import type { WalletService } from '../services/wallet';
 import type { TemplateService } from '../templates/service';
-import { templateVariables } from '../templates/service';
+import { templateVariableDefinitions, templateVariables } from '../templates/service';
 import { dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow } from './campaignAcceptance';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
 import { ApiSendBatcher } from './apiSendBatcher';
@@ -349,22 +350,18 @@ export class SendingService {
     return { ...presentCostPreview({ recipients: total, billable, duplicates, invalid, category: template.category, priceUnits, balanceUnits }), exact: total <= sampleSize };
   }
 
-  /** Values of the public API's var1, var2... and button_{i}_url fields, by template variable. */
+  /**
+   * Values of the public API's fields by template variable, keyed by component (issue 10): the
+   * body's from `var1, var2...` (or a named variable's own name), the header's from
+   * `header_var1...`, each URL button's from `button_{index}_url`. The body's {{1}} and a
+   * button's {{1}} are different values.
+   */
   private apiValues(template: Template, fields: Record<string, unknown>): Record<string, string> {
-    const variables = templateVariables(template);
     const values: Record<string, string> = {};
-    variables.forEach((variable, position) => {
-      const value = fields[`var${position + 1}`] ?? fields[variable];
-      if (value !== undefined && value !== null) values[variable] = String(value);
-    });
-    const buttons = template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
-    buttons.forEach((button, index) => {
-      const match = /\{\{\s*([^}\s]+)\s*\}\}/.exec(button.url ?? '');
-      const value = fields[`button_${index}_url`];
-      if (match && value !== undefined && value !== null) values[match[1] as string] = String(value);
-    });
-    for (const variable of variables) {
-      if (!values[variable]?.trim()) throw ValidationError(`var${variables.indexOf(variable) + 1}`, fillMessage(messages.sending.variableMissing, { name: variable }));
+    for (const { variable, field: name } of templateApiFields(templateVariableDefinitions(template))) {
+      const value = fields[name] ?? (variable.component === 'body' ? fields[variable.name] : undefined);
+      if (value === undefined || value === null || !String(value).trim()) throw ValidationError(name, fillMessage(messages.sending.variableMissing, { name: variable.label.replace(/^.*\{\{|\}\}$/g, '') }));
+      values[variable.key] = String(value);
     }
     return values;
   }

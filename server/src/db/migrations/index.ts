@@ -37,6 +37,7 @@ import * as addCampaignsUserTemplateIndex from './20261121003030_add_campaigns_u
 import * as allowCancelledMessageStatus from './20261124100100_allow_cancelled_message_status';
 import * as markCancelledMessages from './20261124100200_mark_cancelled_messages';
 import * as addResentCampaignToCampaigns from './20261124100300_add_resent_campaign_to_campaigns';
+import * as keyTemplateExamplesByComponent from './20261124100400_key_template_examples_by_component';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -77,6 +78,7 @@ const migrations: [string, Migration][] = [
   ['20261124100100_allow_cancelled_message_status', allowCancelledMessageStatus],
   ['20261124100200_mark_cancelled_messages', markCancelledMessages],
   ['20261124100300_add_resent_campaign_to_campaigns', addResentCampaignToCampaigns],
+  ['20261124100400_key_template_examples_by_component', keyTemplateExamplesByComponent],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -10,7 +10,7 @@ import { formatIndianNumber } from '@shared/money';
 import { normalisePhone, parseRecipientList } from '@shared/phone';
 import { priceToUnits, PRICE_PATTERN, type PriceCategory, type TPriceSet } from '@shared/pricing';
 import type { TCampaign, TCampaignStatus, TSkippedRow } from '@shared/schemas/sending';
-import { renderTemplateText } from '@shared/templates';
+import { componentValues, renderTemplateText } from '@shared/templates';
 import type { TTemplate, TTemplateComponent, TTemplateDetails } from '@shared/types';
 
 const s = messages.sending;
@@ -149,10 +149,13 @@ function componentText(components: readonly TTemplateComponent[] | undefined, ty
 /** The message's text as a recipient reads it: text header, body and footer, filled with `values`. */
 export function messageText(template: Pick<TTemplate, 'components'>, values: Record<string, string>): string {
   const filled = filledValues(values);
+  // Each component is filled with its own values: the header's {{1}} is `header_1`, the body's `1`.
   return (['HEADER', 'BODY', 'FOOTER'] as const)
-    .map((type) => componentText(template.components, type))
+    .map((type) => {
+      const text = componentText(template.components, type);
+      return text === null ? null : renderTemplateText(text, type === 'HEADER' ? componentValues(filled, 'header') : filled);
+    })
     .filter((part): part is string => part !== null)
-    .map((part) => renderTemplateText(part, filled))
     .join('\n\n');
 }
 
