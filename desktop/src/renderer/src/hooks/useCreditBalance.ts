@@ -1,6 +1,8 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { SENDING } from '@shared/constants';
+import type { TCampaign } from '@shared/schemas/sending';
+import { isCampaignLive } from '../lib/reports';
 import { creditKeys } from '../api/credits';
 import { useSessionStore } from '../stores/sessionStore';
 import { useUIStore } from '../stores/uiStore';
@@ -22,17 +24,20 @@ export function useCreditBalance() {
   return { balance, isRefreshing: query.isFetching, refresh: query.refetch };
 }
 
-/** Whether a campaign this app has read (a list, a send dialog's campaign) is still running. */
+function isCampaign(value: unknown): value is TCampaign {
+  return typeof value === 'object' && value !== null && 'status' in value && 'counts' in value && 'billable' in value;
+}
+
+/** Whether a campaign this app has read (a list, a send dialog's campaign) is still changing the wallet. */
 function campaignRunning(client: QueryClient): boolean {
-  const running = (value: unknown) => typeof value === 'object' && value !== null && 'status' in value && 'counts' in value && value.status === 'running';
   return client
     .getQueryCache()
     .findAll()
     .some((query) => {
       const data = query.state.data;
-      if (running(data)) return true;
+      if (isCampaign(data)) return isCampaignLive(data);
       const list = typeof data === 'object' && data !== null && 'campaigns' in data ? data.campaigns : null;
-      return Array.isArray(list) && list.some(running);
+      return Array.isArray(list) && list.some((entry) => isCampaign(entry) && isCampaignLive(entry));
     });
 }
 

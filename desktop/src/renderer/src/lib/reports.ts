@@ -395,8 +395,17 @@ export function campaignListParams(query: { page: number; status: string; limit:
 }
 
 /** Only a running campaign changes by itself, so only then is the list re-read on a timer. */
-export function hasLiveCampaigns(campaigns: readonly Pick<TCampaign, 'status'>[] | undefined): boolean {
-  return (campaigns ?? []).some((campaign) => campaign.status === 'running');
+/**
+ * Whether a campaign is still changing: running, or cancelled with messages a worker had already
+ * claimed (they are sent or refunded moments after the cancel answered).
+ */
+export function isCampaignLive(campaign: Pick<TCampaign, 'status'> & { counts?: Pick<TCampaign['counts'], 'queued' | 'sending'> }): boolean {
+  if (campaign.status === 'running') return true;
+  return campaign.status === 'cancelled' && campaign.counts !== undefined && campaign.counts.queued + campaign.counts.sending > 0;
+}
+
+export function hasLiveCampaigns(campaigns: readonly (Pick<TCampaign, 'status'> & { counts?: Pick<TCampaign['counts'], 'queued' | 'sending'> })[] | undefined): boolean {
+  return (campaigns ?? []).some(isCampaignLive);
 }
 
 // ---------------------------------------------------------------------------------------------
