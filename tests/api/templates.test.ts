@@ -261,11 +261,12 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
 
       const details = await client.post<{ data: TTemplateDetails }>('/api/whatsapp/template-details', { template_name: 'review_me', language: 'en_US' });
       expect(details.body.data).toMatchObject({ hasVariables: true, hasButtons: true, templateTypeInfo: { hasStaticImage: false } });
-      expect(details.body.data.variables.map((v) => v.placeholder)).toEqual(['{{1}}', 'Button 1 link {{4}}']);
+      // The header's {{1}}, the body's {{1}} and the button's {{4}} are three values (issue 10).
+      expect(details.body.data.variables.map((v) => v.placeholder)).toEqual(['Header {{1}}', '{{1}}', 'Button 1 link {{4}}']);
       expect(details.body.data.preview).toContain('Fixed Asha');
       const info = await client.get(`/api/send/template-info/${user.username}/review_me`);
-      expect(info.body).toMatchObject({ requirements: { has_header: true, header_type: 'TEXT', variable_count: 2, has_buttons: true, button_types: [{ type: 'URL', text: 'Track', index: 0 }, { type: 'QUICK_REPLY', text: 'Stop', index: 1 }] } });
-      expect((info.body.requirements as { optional_params: { name: string }[] }).optional_params.map((p) => p.name)).toEqual(['var1', 'var2', 'button_0_url']);
+      expect(info.body).toMatchObject({ requirements: { has_header: true, header_type: 'TEXT', variable_count: 3, has_buttons: true, button_types: [{ type: 'URL', text: 'Track', index: 0 }, { type: 'QUICK_REPLY', text: 'Stop', index: 1 }] } });
+      expect((info.body.requirements as { optional_params: { name: string }[] }).optional_params.map((p) => p.name)).toEqual(['header_var1', 'var1', 'button_0_url']);
     });
 
     it('keeps drafts, pending and rejected templates out of the usable list', async () => {
