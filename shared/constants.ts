@@ -159,6 +159,10 @@ export const SENDING = {
   bulkThreshold: 50,
   recipientFileMaxMb: 10,
   sendImageMaxMb: 5,
+  /** The header balance is re-read this often while one of the user's campaigns runs (refunds land as messages fail). */
+  balanceRefreshWhileSendingMs: 10_000,
+  /** Skipped rows listed in a preview or a batch answer (all of them are counted). */
+  skippedRowsListed: 10_000,
 } as const;
 
 /** Provider settings and business info (spec 001 §5 and §9). */

@@ -476,6 +476,32 @@ export const messages = {
     campaignNotFound: 'Campaign not found',
     optedOut: 'Recipient opted out of messages from this business',
     duplicateBlocked: 'Duplicate Blocked',
+    // Why a row was skipped (issue 10), on screen, in the CSV and in the API's batch answer.
+    skipped: {
+      invalid_number: 'Invalid number: {why}',
+      missing_value: 'No value for {{{name}}} (column "{column}")',
+      duplicate_in_list: 'Repeats row {row}: sent once',
+      duplicate_blocked: 'Duplicate Blocked: the same message went to this number in the last {hours} hours (not charged)',
+      opted_out: 'Opted out of your messages (not charged)',
+    },
+    skippedTitle: 'Rows that will not be sent',
+    skippedCsvName: 'skipped-rows.csv',
+    skippedDownload: 'Download skipped rows (CSV)',
+    skippedMore: '{count} more rows not listed',
+    atMost: 'at most',
+  },
+
+  /** Why a recipient number is refused or how it was read (shared/phone.ts); the product's own words. */
+  phone: {
+    invalid: {
+      empty: 'No number given',
+      characters: 'Contains characters other than digits, spaces, dashes, brackets and one leading +',
+      too_short: 'Too short: a number with its country code has at least 8 digits',
+      too_long: 'Too long: a number with its country code has at most 15 digits',
+      leading_zero: 'Starts with 0: write the country code instead (e.g., 91 for India)',
+    },
+    normalisedTitle: 'Numbers read as Indian mobiles',
+    normalisedHint: 'Numbers without a country code are sent to India (+91). Check these before you pay.',
   },
 
   /** Campaign control (pause, resume, cancel, resend to failed); the product's own words. */
@@ -489,6 +515,8 @@ export const messages = {
     cancelledBeforeSending: 'Cancelled before sending',
     awaitingConfirmation: '{count} sent without an answer, awaiting confirmation from WhatsApp',
     nothingToResend: 'This campaign has no failed messages to send again.',
+    alreadyResent: 'The failed messages of this campaign were already sent again.',
+    failuresResent: 'Failed messages resent',
     resendName: 'Resend: {name}',
     resendAccepted: 'Resend accepted: {count} messages queued for delivery.',
   },
@@ -505,6 +533,11 @@ export const messages = {
     tooManyRequests: 'Too many requests. The limit is 100 requests per 15 minutes.',
     invalidRecipient: 'Invalid recipient_number: use the country code and 8 to 15 digits, without the + symbol',
     sent: 'Message sent successfully',
+    // What happened instead of a send (issue 10): the answer says so, and that nothing was charged.
+    duplicateBlocked: 'Not sent: the same message went to this number recently (Duplicate Blocked). You were not charged.',
+    optedOut: 'Not sent: this number opted out of your messages. You were not charged.',
+    headerMediaMissing: 'This template has a {type} header but no stored header file. Add the file to the template before sending it through the API.',
+    batchSkipped: '{count} rows skipped (see skipped for each row and why)',
     batchAccepted: '{count} messages accepted',
     batchTooLarge: 'At most 10,000 messages per batch',
     networkError: 'Network Error',
@@ -543,7 +576,7 @@ export const messages = {
     dateRangeInvalid: 'From Date must be on or before To Date',
     // Table and export headings and cells (spec 002 Manage Reports and §4 Reports).
     columns: { template: 'Template', recipient: 'Recipient', status: 'Status', deliveredAt: 'Delivered At', readAt: 'Read At', error: 'Error' },
-    statuses: { sent: 'SENT', delivered: 'DELIVERED', read: 'READ', failed: 'FAILED', duplicate: 'Duplicate Blocked', pending: 'PENDING', unknown: 'Awaiting confirmation' },
+    statuses: { sent: 'SENT', delivered: 'DELIVERED', read: 'READ', failed: 'FAILED', cancelled: 'CANCELLED', duplicate: 'Duplicate Blocked', pending: 'PENDING', unknown: 'Awaiting confirmation' },
     notDelivered: 'Not delivered',
     notRead: 'Not read',
     noError: 'Success',

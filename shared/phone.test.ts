@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { normalisePhone, parseRecipientList } from './phone';
+import { checkPhone, formatPhone, normalisePhone, parseRecipientList } from './phone';
 
 describe('normalisePhone', () => {
   it.each([
     ['919876543210', '919876543210'],
     ['+919876543210', '919876543210'],
     ['+91 98765-43210', '919876543210'],
-    ['(022) 1234 5678', '02212345678'],
+    ['(022) 1234 5678', '912212345678'],
+    ['9876520004', '919876520004'],
+    ['98765 20004', '919876520004'],
+    ['09876520004', '919876520004'],
+    ['0091 98765 20004', '919876520004'],
+    ['+91 0 98765 20004', '919876520004'],
+    ['0044 20 7946 0018', '442079460018'],
+    ['1234567890', '1234567890'],
     ['+1 (415) 555.0100', '14155550100'],
-    ['0091 98765 43210', '00919876543210'],
     ['  919876543210  ', '919876543210'],
     ['91\u00a098765\u00a043210', '919876543210'],
     ['+91 98765\u201343210', '919876543210'],
@@ -27,11 +33,33 @@ describe('normalisePhone', () => {
     ['++919876543210', 'two pluses'],
     ['91+9876543210', 'plus inside'],
     ['9.19876543210E+11', 'Excel scientific notation'],
+    ['0123456789', 'leading zero that is not a trunk prefix'],
+    ['+0919876543210', 'plus then zero'],
     ['919876543210;919876543211', 'semicolon is not a separator'],
     ['919876543210/1', 'slash'],
     ['\u0669\u0661\u0669\u0668\u0667\u0666\u0665\u0664\u0663\u0662\u0661\u0660', 'non-ASCII digits'],
   ])('%j is invalid (%s)', (raw) => {
     expect(normalisePhone(raw)).toBeNull();
+  });
+});
+
+describe('checkPhone', () => {
+  it('says why a number is refused', () => {
+    expect(checkPhone('  ')).toEqual({ ok: false, reason: 'empty' });
+    expect(checkPhone('98765abc04')).toEqual({ ok: false, reason: 'characters' });
+    expect(checkPhone('1234567')).toEqual({ ok: false, reason: 'too_short' });
+    expect(checkPhone('1234567890123456')).toEqual({ ok: false, reason: 'too_long' });
+    expect(checkPhone('0123456789')).toEqual({ ok: false, reason: 'leading_zero' });
+  });
+
+  it('marks numbers whose stored form differs from what was typed', () => {
+    expect(checkPhone('9876520004')).toEqual({ ok: true, phone: '919876520004', changed: true });
+    expect(checkPhone('+91 98765 20004')).toEqual({ ok: true, phone: '919876520004', changed: false });
+  });
+
+  it('formats Indian mobiles in the 5-5 grouping', () => {
+    expect(formatPhone('919876520004')).toBe('+91 98765 20004');
+    expect(formatPhone('14155550100')).toBe('+14155550100');
   });
 });
 
@@ -41,7 +69,10 @@ describe('parseRecipientList', () => {
     expect(list).toEqual({
       valid: ['919876543210', '919876543211', '919876543212', '919876543213', '919876543214'],
       invalid: [],
+      invalidReasons: [],
       duplicates: 0,
+      normalised: [],
+      normalisedCount: 0,
     });
   });
 
@@ -55,6 +86,7 @@ describe('parseRecipientList', () => {
     const list = parseRecipientList(' abc ,12345,919876543210,abc');
     expect(list.valid).toEqual(['919876543210']);
     expect(list.invalid).toEqual(['abc', '12345', 'abc']);
+    expect(list.invalidReasons).toEqual(['characters', 'too_short', 'characters']);
     expect(list.duplicates).toBe(0);
   });
 
@@ -65,8 +97,17 @@ describe('parseRecipientList', () => {
   });
 
   it('returns empty lists for empty or blank text', () => {
-    expect(parseRecipientList('')).toEqual({ valid: [], invalid: [], duplicates: 0 });
-    expect(parseRecipientList(' \n\r\n , ')).toEqual({ valid: [], invalid: [], duplicates: 0 });
+    const empty = { valid: [], invalid: [], invalidReasons: [], duplicates: 0, normalised: [], normalisedCount: 0 };
+    expect(parseRecipientList('')).toEqual(empty);
+    expect(parseRecipientList(' \n\r\n , ')).toEqual(empty);
+  });
+
+  it('lists the numbers it read as Indian mobiles, and treats 10 digits and 91+10 digits as one number', () => {
+    const list = parseRecipientList('9876520004\n919876520004\n+91 98765 20005');
+    expect(list.valid).toEqual(['919876520004', '919876520005']);
+    expect(list.duplicates).toBe(1);
+    expect(list.normalised).toEqual([{ typed: '9876520004', phone: '919876520004' }]);
+    expect(list.normalisedCount).toBe(1);
   });
 
   it('handles a large paste quickly', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIstDateTime, istDate, reportCells, reportRates, reportStatusLabel } from './reports';
+import { formatIstDateTime, istDate, reportCells, reportStatusLabel } from './reports';
 
 describe('report rows', () => {
   it('labels statuses as the table does', () => {
@@ -24,11 +24,5 @@ describe('report rows', () => {
     expect(formatIstDateTime(new Date('2026-01-10T18:29:59.999Z'))).toBe('2026-01-10 23:59:59');
     expect(formatIstDateTime(null)).toBeNull();
     expect(istDate(new Date('2026-03-31T18:30:00.000Z'))).toBe('2026-04-01');
-  });
-
-  it('rates delivery and reading over attempted messages, to one decimal', () => {
-    expect(reportRates({ sent: 1, delivered: 2, read: 3, failed: 8 })).toEqual({ deliveryRate: 35.7, readRate: 21.4 });
-    expect(reportRates({ sent: 0, delivered: 1, read: 1, failed: 1 })).toEqual({ deliveryRate: 66.7, readRate: 33.3 });
-    expect(reportRates({ sent: 0, delivered: 0, read: 0, failed: 0 })).toEqual({ deliveryRate: 0, readRate: 0 });
   });
 });

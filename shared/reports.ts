@@ -4,7 +4,6 @@
  * CSV and Excel exports say exactly the same thing.
  */
 import { messages } from './messages';
-import type { TReportStatus } from './schemas/reports';
 
 /** India Standard Time has no daylight saving: a fixed +05:30 (the product's time zone). */
 export const IST_OFFSET_MS = 330 * 60_000;
@@ -22,6 +21,8 @@ export function reportStatusLabel(status: string): string {
       return labels.read;
     case 'failed':
       return labels.failed;
+    case 'cancelled':
+      return labels.cancelled;
     case 'duplicate':
       return labels.duplicate;
     // Sent without an answer: the provider has not confirmed it yet (issue 12).
@@ -79,21 +80,4 @@ export function formatIstDateTime(value: string | Date | null): string | null {
 /** Today's date in IST, `2025-01-31` (export file names). */
 export function istDate(now: Date = new Date()): string {
   return new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-export interface ReportRates {
-  deliveryRate: number;
-  readRate: number;
-}
-
-/**
- * deliveryRate = (delivered + read) / (sent + delivered + read + failed) x 100, and
- * readRate = read / (the same) x 100, each rounded to one decimal; 0 when nothing was attempted.
- * Pending and duplicate messages were never attempted, so they are not in the denominator.
- */
-export function reportRates(counts: Pick<Record<TReportStatus, number>, 'sent' | 'delivered' | 'read' | 'failed'>): ReportRates {
-  const attempted = counts.sent + counts.delivered + counts.read + counts.failed;
-  if (attempted === 0) return { deliveryRate: 0, readRate: 0 };
-  const percent = (part: number) => Math.round((part / attempted) * 1000) / 10;
-  return { deliveryRate: percent(counts.delivered + counts.read), readRate: percent(counts.read) };
 }

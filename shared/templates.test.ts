@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { extractVariables, nextVariableNumber, normaliseTemplateName, renderTemplateText, sampleExampleFor, templateStatusLabel } from './templates';
+import {
+  componentValues,
+  extractVariables,
+  nextVariableNumber,
+  normaliseTemplateName,
+  renderButtonUrl,
+  renderTemplateText,
+  sampleExampleFor,
+  templateApiFields,
+  templateStatusLabel,
+  templateVariableList,
+  variableKeyLabel,
+} from './templates';
 
 describe('extractVariables', () => {
   it('orders numeric variables numerically, then named ones alphabetically, once each', () => {
@@ -48,5 +60,28 @@ describe('variable helpers', () => {
   it('labels unknown statuses Unknown', () => {
     expect(templateStatusLabel('APPROVED')).toBe('Approved');
     expect(templateStatusLabel('WEIRD')).toBe('Unknown');
+  });
+});
+
+describe('variables keyed by component (issue 10)', () => {
+  const sources = { headerText: 'Offer for {{1}}', bodyText: 'Namaste {{1}}, order {{2}}', buttons: [{ url: null }, { url: 'https://shop.example/{{1}}' }] };
+
+  it('lists the header, body and URL button variables under their own keys', () => {
+    expect(templateVariableList(sources).map((v) => [v.key, v.label])).toEqual([
+      ['header_1', 'Header {{1}}'],
+      ['1', '{{1}}'],
+      ['2', '{{2}}'],
+      ['button_1_url', 'Button 2 link {{1}}'],
+    ]);
+    expect(templateApiFields(templateVariableList(sources)).map((f) => f.field)).toEqual(['header_var1', 'var1', 'var2', 'button_1_url']);
+  });
+
+  it('fills each component with its own values, falling back to the shared name of values stored before', () => {
+    const values = { '1': 'Meena', header_1: 'Diwali', button_1_url: 'meena-offer' };
+    expect(renderTemplateText('Offer for {{1}}', componentValues(values, 'header'))).toBe('Offer for Diwali');
+    expect(renderTemplateText('Namaste {{1}}', componentValues(values, 'body'))).toBe('Namaste Meena');
+    expect(renderButtonUrl('https://shop.example/{{1}}', values, 1)).toBe('https://shop.example/meena-offer');
+    expect(renderButtonUrl('https://shop.example/{{1}}', { '1': 'old' }, 1)).toBe('https://shop.example/old');
+    expect(variableKeyLabel('button_1_url')).toBe('Button 2 link');
   });
 });

@@ -121,6 +121,93 @@ export function extractVariables(sources: VariableSources): string[] {
   return [...numeric, ...named];
 }
 
+/**
+ * Variables are keyed by the component they belong to (issue 10), as WhatsApp numbers them: the
+ * body's {{1}} and a URL button's {{1}} are different values.
+ *
+ * - body: the variable itself ("1", "name"): what every stored value of a body already uses;
+ * - header text: `header_1` (the API's `header_var1`);
+ * - a URL button: `button_{index}_url` (the API's field; WhatsApp allows one variable, at the end).
+ */
+export type VariableComponent = 'header' | 'body' | 'button';
+
+export interface TemplateVariable {
+  /** The key of its value in a values map. */
+  key: string;
+  component: VariableComponent;
+  /** The name inside the braces. */
+  name: string;
+  /** The button's index, for a button variable. */
+  buttonIndex?: number;
+  /** How the screens name it: "{{1}}", "Header {{1}}", "Button 1 link {{1}}". */
+  label: string;
+}
+
+/** How the screens name a variable from its key alone: "Header {{1}}", "Button 1 link", "{{1}}". */
+export function variableKeyLabel(key: string): string {
+  const header = /^header_(.+)$/.exec(key);
+  if (header) return `Header {{${header[1]}}}`;
+  const button = /^button_(\d+)_url$/.exec(key);
+  if (button) return `Button ${Number(button[1]) + 1} link`;
+  return `{{${key}}}`;
+}
+
+export function headerVariableKey(name: string): string {
+  return `header_${name}`;
+}
+
+export function buttonVariableKey(buttonIndex: number): string {
+  return `button_${buttonIndex}_url`;
+}
+
+function namesIn(text: string | null | undefined): string[] {
+  return extractVariables({ bodyText: text ?? '' });
+}
+
+/** Every variable of a template, keyed by its component: header, then body, then each URL button. */
+export function templateVariableList(sources: VariableSources): TemplateVariable[] {
+  const list: TemplateVariable[] = [];
+  for (const name of namesIn(sources.headerText)) list.push({ key: headerVariableKey(name), component: 'header', name, label: `Header {{${name}}}` });
+  for (const name of namesIn(sources.bodyText)) list.push({ key: name, component: 'body', name, label: `{{${name}}}` });
+  (sources.buttons ?? []).forEach((button, index) => {
+    const name = namesIn(button.url)[0];
+    if (name !== undefined) list.push({ key: buttonVariableKey(index), component: 'button', name, buttonIndex: index, label: `Button ${index + 1} link {{${name}}}` });
+  });
+  return list;
+}
+
+/**
+ * The public API's field for each variable (spec 002 §3 and issue 10): the body's are `var1,
+ * var2...` in order, the header's `header_var1...`, a URL button's `button_{index}_url`.
+ */
+export function templateApiFields(variables: readonly TemplateVariable[]): { variable: TemplateVariable; field: string }[] {
+  let body = 0;
+  let header = 0;
+  return variables.map((variable) => ({
+    variable,
+    field: variable.component === 'header' ? `header_var${++header}` : variable.component === 'button' ? variable.key : `var${++body}`,
+  }));
+}
+
+/**
+ * The values one component's text is filled with, by the names inside its braces. Values stored
+ * before variables were keyed by component (one shared namespace) are still read: a header or
+ * button without its own key falls back to the shared name.
+ */
+export function componentValues(values: Record<string, string>, component: 'header' | 'body'): Record<string, string> {
+  if (component === 'body') return values;
+  const own: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values)) if (key.startsWith('header_')) own[key.slice('header_'.length)] = value;
+  return { ...values, ...own };
+}
+
+/** A URL button's link filled with its own value (`button_{index}_url`), or the shared name's before keying. */
+export function renderButtonUrl(url: string, values: Record<string, string>, buttonIndex: number): string {
+  const own = values[buttonVariableKey(buttonIndex)];
+  if (own === undefined) return renderTemplateText(url, values);
+  return url.replace(VARIABLE_PATTERN, () => own);
+}
+
 /** The next numbered variable for Add Variable: one above the highest number used. */
 export function nextVariableNumber(variables: readonly string[]): number {
   return variables.filter((v) => /^\d+$/.test(v)).reduce((max, v) => Math.max(max, Number(v)), 0) + 1;

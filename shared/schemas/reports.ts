@@ -6,7 +6,16 @@ import type { TCampaign } from './sending';
  * Unset values and 'all' are omitted by the client; the server treats them the same way.
  */
 
-export const REPORT_STATUSES = ['sent', 'delivered', 'read', 'failed', 'duplicate', 'pending'] as const;
+/** The reports' statuses (one a line, so branches that add one merge cleanly). */
+export const REPORT_STATUSES = [
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'cancelled',
+  'duplicate',
+  'pending',
+] as const;
 export type TReportStatus = (typeof REPORT_STATUSES)[number];
 
 const optionalText = z.preprocess((value) => (value === '' || value === 'all' ? undefined : value), z.string().trim().max(200).optional());
@@ -56,13 +65,18 @@ export interface TReportsPage {
   totalPages: number;
 }
 
-/** GET /api/whatsapp/reports/summary `data` (DECISIONS.md). */
+/**
+ * GET /api/whatsapp/reports/summary `data` (DECISIONS.md). Each figure as `messageFigures` in
+ * shared/figures.ts defines it: sent includes delivered and read, delivered includes read.
+ */
 export interface TReportsSummary {
   total: number;
   sent: number;
   delivered: number;
   read: number;
   failed: number;
+  /** Stopped by a cancel before sending (refunded; not a failure). */
+  cancelled: number;
   duplicate: number;
   pending: number;
   deliveryRate: number;

@@ -34,6 +34,27 @@ export const ZVariableValues = jsonField(
     }),
 );
 
+/** A flag that may come as a JSON boolean or a multipart string. */
+const ZDryRun = z.preprocess((value) => value === true || value === 'true' || value === '1', z.boolean()).optional();
+
+/** Why a row of a send was not sent (issue 10): every skipped row is listed with one of these. */
+export const SKIP_REASONS = [
+  'invalid_number',
+  'missing_value',
+  'duplicate_in_list',
+  'duplicate_blocked',
+  'opted_out',
+] as const;
+export type TSkipReason = (typeof SKIP_REASONS)[number];
+
+/** One skipped row: its row number (1-based, in the list or the file's data rows), the value as given, and why. */
+export interface TSkippedRow {
+  row: number;
+  value: string;
+  reason: TSkipReason;
+  message: string;
+}
+
 /** POST /api/whatsapp/quick-send and /api/whatsapp/bulk-quick-send (JSON or multipart with headerImage). */
 export const ZQuickSendRequest = z.object({
   phone_number_id: ZRequiredText,
@@ -42,6 +63,8 @@ export const ZQuickSendRequest = z.object({
   recipients_text: z.string({ error: s.missingFields }).max(40_000_000),
   variables: ZVariableValues,
   campaign_name: z.string().trim().max(200).optional(),
+  /** Price and screen this exact send as acceptance would, without accepting it (the cost preview). */
+  dry_run: ZDryRun,
 });
 export type TQuickSendRequest = z.infer<typeof ZQuickSendRequest>;
 
@@ -54,6 +77,7 @@ export const ZCustomSendRequest = z.object({
   variableMappings: z.record(z.string(), z.string()).optional().default({}),
   data: z.array(z.record(z.string(), z.unknown()), { error: s.noRecipientsInFile }).min(1, { error: s.noRecipientsInFile }),
   campaignName: z.string().trim().max(200).optional(),
+  dry_run: ZDryRun,
 });
 export type TCustomSendRequest = z.infer<typeof ZCustomSendRequest>;
 
@@ -77,6 +101,10 @@ export interface TCampaignAccepted {
   suppressed: number;
   /** Rupees. */
   totalCost: number;
+  /** Every row not sent, up to SENDING.skippedRowsListed of them, in row order (batch and send answers). */
+  skippedRows?: TSkippedRow[];
+  /** How many rows were not sent in all. */
+  skippedCount?: number;
 }
 
 export interface TCostPreview {
@@ -93,6 +121,11 @@ export interface TCostPreview {
   sufficient: boolean;
   /** Opted-out recipients: not sent, not charged (given where the recipients are known exactly). */
   suppressed?: number;
+  /** True when every recipient was screened as acceptance will screen them; false: the figures are "at most". */
+  exact?: boolean;
+  /** Rows that will not be sent, with why (see TCampaignAccepted.skippedRows). */
+  skippedRows?: TSkippedRow[];
+  skippedCount?: number;
 }
 
 /** GET /api/whatsapp/numbers: `data` is a list of these. */
@@ -118,6 +151,7 @@ export interface TCampaignCounts {
   delivered: number;
   read: number;
   failed: number;
+  cancelled: number;
   duplicate: number;
   suppressed: number;
 }
@@ -135,8 +169,10 @@ export interface TCampaign {
   billable: number;
   invalid: number;
   counts: TCampaignCounts;
-  /** Messages a cancel stopped before sending (counted in `counts.failed`, refunded); the server always sets it. */
+  /** Messages a cancel stopped before sending (`counts.cancelled`, refunded; never among the failed). */
   cancelled?: number;
+  /** The campaign this one's failed messages were sent again as; null until they are. */
+  resentCampaignId?: number | null;
   /** Messages that reached a final state (sent counts as final for progress: the provider took it). */
   processed: number;
   pricePerMessage: number;

@@ -4,7 +4,6 @@ import type { TAccountOverview, TCampaignList, TTimelinePoint } from '@shared/sc
 import type { TCampaign, TCampaignAccepted, TCostPreview, TSenderNumber } from '@shared/schemas/sending';
 import type { TAdminStats } from '@shared/types';
 import type { Template, User } from '../../server/src/models';
-import { CANCELLED_ERROR_CODE } from '../../server/src/sending/messageOutcomes';
 import { istDay } from '../../server/src/sending/campaigns';
 import { startBusyLoops } from '../../server/test/busyLoops';
 import { plainRecipients } from '../../server/test/campaignFlow';
@@ -86,7 +85,7 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     expect(list.body.data.campaigns.map((c) => c.name)).toEqual(['Second', 'First']);
     const listed = list.body.data.campaigns[1]!;
     expect(listed).toMatchObject({ id: first.campaignId, status: 'completed', totalRecipients: 2, billable: 2, totalCost: 1.6, cancelled: 0 });
-    expect(listed.counts).toEqual({ queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 2, failed: 0, duplicate: 0, suppressed: 0 });
+    expect(listed.counts).toEqual({ queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 2, failed: 0, cancelled: 0, duplicate: 0, suppressed: 0 });
     expect(listed).toEqual(await campaign(mine, first.campaignId));
 
     const paged = await mine.get<{ data: TCampaignList }>('/api/campaigns?limit=1&page=2');
@@ -199,7 +198,7 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     // Final when it answers: nothing queued or claimed is left, and the counts add up at once.
     expect(cancelled.body.data.counts).toMatchObject({ queued: 0, sending: 0 });
     const answered = cancelled.body.data.counts;
-    expect(answered.sent + answered.delivered + answered.read + answered.failed + answered.unknown).toBe(200);
+    expect(answered.sent + answered.delivered + answered.read + answered.failed + answered.cancelled + answered.unknown).toBe(200);
     expect(cancelled.body.message).toBe(messages.campaigns.cancelled);
     expect(cancelled.body.data.status).toBe('cancelled');
     expect(cancelled.body.data.completedAt).not.toBeNull();
@@ -216,12 +215,12 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
       refunded: unknown;
       sentAt: string | null;
     }[];
-    const unsent = rows.filter((r) => r.status === 'failed');
+    const unsent = rows.filter((r) => r.status === 'cancelled');
     expect(unsent.length).toBeGreaterThan(50);
-    expect(unsent.every((r) => r.errorCode === CANCELLED_ERROR_CODE && r.errorMessage === messages.campaigns.cancelledBeforeSending && Boolean(r.refunded) && r.sentAt === null)).toBe(true);
-    expect(rows.filter((r) => r.status !== 'failed').every((r) => ['sent', 'delivered', 'read'].includes(r.status) && r.sentAt !== null)).toBe(true);
+    expect(unsent.every((r) => r.errorCode === null && r.errorMessage === messages.campaigns.cancelledBeforeSending && Boolean(r.refunded) && r.sentAt === null)).toBe(true);
+    expect(rows.filter((r) => r.status !== 'cancelled').every((r) => ['sent', 'delivered', 'read'].includes(r.status) && r.sentAt !== null)).toBe(true);
     expect(settled).toMatchObject({ status: 'cancelled', cancelled: unsent.length, refunded: (unsent.length * PRICE_UNITS) / 10_000 });
-    expect(settled.counts.failed).toBe(unsent.length);
+    expect(settled.counts).toMatchObject({ failed: 0, cancelled: unsent.length });
 
     // The ledger gives back exactly the unsent messages' price, and nothing went out to them.
     const refunds = (await server.db('credit_transactions').where({ userId: user.id, type: 'REFUND_ADD', referenceId: String(accepted.campaignId) }).select('amount')) as { amount: number | string }[];
@@ -232,9 +231,9 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     await sleep(1_000);
     expect(await sentCount(accepted.campaignId)).toBe(200 - unsent.length);
 
-    // What a cancel stopped can be sent later as a resend to failed.
-    const resend = await client.post<{ preview: TCostPreview }>(`/api/campaigns/${accepted.campaignId}/resend-failed`);
-    expect(resend.body.preview).toMatchObject({ recipients: unsent.length, billable: unsent.length });
+    // What a cancel stopped is no failure: resend to failed has nothing to send.
+    const resend = await client.post(`/api/campaigns/${accepted.campaignId}/resend-failed`);
+    expect(resend.body).toMatchObject({ error: messages.campaigns.nothingToResend });
     expect((await client.post(`/api/campaigns/${accepted.campaignId}/cancel`)).status).toBe(409);
     expect((await client.post(`/api/campaigns/${accepted.campaignId}/resume`)).status).toBe(409);
 
@@ -245,7 +244,8 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     expect(stopped.body.data.status).toBe('cancelled');
     const after = await waitFor(client, next.campaignId, (c) => c.counts.sending === 0 && c.counts.queued === 0, 15_000);
     expect(after.refunded).toBeCloseTo((after.cancelled ?? 0) * 0.8, 4);
-    expect(after.counts.failed).toBe(after.cancelled);
+    expect(after.counts.cancelled).toBe(after.cancelled);
+    expect(after.counts.failed).toBe(0);
   }
 
   it('resends to the failed recipients of a campaign: previewed, then a new charged campaign with their own values', { timeout: 60_000 }, async () => {
@@ -311,8 +311,13 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     );
     expect(counts.repeated.some((r) => r.to === '919873030000')).toBe(false);
 
-    // Failed messages block nothing: the same recipients and values can be sent once more.
-    const second = await client.post<{ preview: TCostPreview }>(`/api/campaigns/${original}/resend-failed`, { confirm: false });
+    // The original says its failures were resent instead of offering them again (issue 10).
+    expect(await campaign(client, original)).toMatchObject({ resentCampaignId: resend.id });
+    const again = await client.post(`/api/campaigns/${original}/resend-failed`, { confirm: false });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: messages.campaigns.alreadyResent, code: 'already_resent' });
+    // Failed messages block nothing: the resend's own failures can be sent once more.
+    const second = await client.post<{ preview: TCostPreview }>(`/api/campaigns/${resend.id}/resend-failed`, { confirm: false });
     expect(second.body.preview).toMatchObject({ recipients: 2, billable: 2 });
   });
 

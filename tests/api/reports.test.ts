@@ -278,11 +278,13 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
   it('sums up statuses with delivery and read rates', async () => {
     const res = await owner.client.get<{ success: boolean; data: TReportsSummary }>('/api/whatsapp/reports/summary');
     expect(res.status).toBe(200);
-    // Attempted = sent 1 + delivered 2 + read 3 + failed 8 = 14: delivery (2 + 3) / 14, read 3 / 14.
-    expect(res.body).toEqual({ success: true, data: { total: 17, sent: 1, delivered: 2, read: 3, failed: 8, duplicate: 1, pending: 2, deliveryRate: 35.7, readRate: 21.4 } });
+    // shared/figures.ts: sent includes delivered and read (1 + 2 + 3), delivered includes read (2 + 3); failed
+    // is the provider's 7 and the opted-out one. Attempted = sent 6 + provider failures 7 = 13 (the
+    // opted-out message was never attempted): delivery 5 / 13, read 3 / 13.
+    expect(res.body).toEqual({ success: true, data: { total: 17, sent: 6, delivered: 5, read: 3, failed: 8, cancelled: 0, duplicate: 1, pending: 2, deliveryRate: 38.5, readRate: 23.1 } });
     const { client } = await signedInClient(server);
     const empty = await client.get<{ data: TReportsSummary }>('/api/whatsapp/reports/summary');
-    expect(empty.body.data).toEqual({ total: 0, sent: 0, delivered: 0, read: 0, failed: 0, duplicate: 0, pending: 0, deliveryRate: 0, readRate: 0 });
+    expect(empty.body.data).toEqual({ total: 0, sent: 0, delivered: 0, read: 0, failed: 0, cancelled: 0, duplicate: 0, pending: 0, deliveryRate: 0, readRate: 0 });
   });
 
   it('lists the templates the user sent, sorted', async () => {
@@ -473,7 +475,7 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
       expect(byRecipient['919855513333']?.delivered_at).toEqual(expect.any(String));
       expect(byRecipient['919855510000']).toMatchObject({ status: 'failed', error_message: expect.any(String) });
       const summary = await client.get<{ data: TReportsSummary }>('/api/whatsapp/reports/summary');
-      expect(summary.body.data).toEqual({ total: 3, sent: 0, delivered: 1, read: 1, failed: 1, duplicate: 0, pending: 0, deliveryRate: 66.7, readRate: 33.3 });
+      expect(summary.body.data).toEqual({ total: 3, sent: 2, delivered: 2, read: 1, failed: 1, cancelled: 0, duplicate: 0, pending: 0, deliveryRate: 66.7, readRate: 33.3 });
       expect((await client.get<{ data: string[] }>('/api/whatsapp/reports/templates')).body.data).toEqual([template.name]);
       const csv = parseCsv((await download(client, '?export=csv&status=failed')).bytes);
       expect(csv.slice(1).map((row) => [row[1], row[2]])).toEqual([['919855510000', LABEL.failed]]);

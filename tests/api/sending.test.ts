@@ -275,6 +275,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
       balance: 5,
       balanceAfter: 4.7,
       sufficient: true,
+      exact: true,
     });
   });
 

@@ -56,8 +56,9 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
         { type: 'FOOTER', text: 'Reply STOP to opt out' },
         { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example.in/t/{{4}}' }, { type: 'QUICK_REPLY', text: 'Stop' }] },
       ]);
-      expect(template.variables).toEqual(['1', '2', '3', '4', 'code']);
-      expect(template.variableExamples).toMatchObject({ '1': 'Asha', '2': 'A-1', '3': 'Monday', '4': '₹1,499', code: 'sample code' });
+      // Keyed by component (issue 10): the header's {{1}} is header_1, the URL button's {{4}} is button_0_url.
+      expect(template.variables).toEqual(['header_1', '2', '3', 'code', 'button_0_url']);
+      expect(template.variableExamples).toMatchObject({ header_1: 'Asha', '2': 'A-1', '3': 'Monday', button_0_url: '₹1,499', code: 'sample code' });
     });
 
     it('creates and submits in one step (multipart, as the builder sends it)', async () => {
@@ -224,7 +225,7 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
       const draft = await create(client);
       const edited = await client.put<{ data: TTemplate }>(`/api/templates/${draft.id}`, marketing({ bodyText: 'New body {{1}}', headerType: 'none', headerText: '' }));
       expect(edited.status).toBe(200);
-      expect(edited.body.data).toMatchObject({ status: 'DRAFT', headerType: 'none', variables: ['1', '4'] });
+      expect(edited.body.data).toMatchObject({ status: 'DRAFT', headerType: 'none', variables: ['1', 'button_0_url'] });
       const submitted = await client.post<{ data: TTemplate }>(`/api/templates/${draft.id}/submit`);
       expect(submitted.body).toMatchObject({ message: t.submitted, data: { status: 'PENDING' } });
       const editPending = await client.put(`/api/templates/${draft.id}`, marketing());
@@ -260,11 +261,12 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
 
       const details = await client.post<{ data: TTemplateDetails }>('/api/whatsapp/template-details', { template_name: 'review_me', language: 'en_US' });
       expect(details.body.data).toMatchObject({ hasVariables: true, hasButtons: true, templateTypeInfo: { hasStaticImage: false } });
-      expect(details.body.data.variables.map((v) => v.placeholder)).toEqual(['{{1}}', '{{4}}']);
+      // The header's {{1}}, the body's {{1}} and the button's {{4}} are three values (issue 10).
+      expect(details.body.data.variables.map((v) => v.placeholder)).toEqual(['Header {{1}}', '{{1}}', 'Button 1 link {{4}}']);
       expect(details.body.data.preview).toContain('Fixed Asha');
       const info = await client.get(`/api/send/template-info/${user.username}/review_me`);
-      expect(info.body).toMatchObject({ requirements: { has_header: true, header_type: 'TEXT', variable_count: 2, has_buttons: true, button_types: [{ type: 'URL', text: 'Track', index: 0 }, { type: 'QUICK_REPLY', text: 'Stop', index: 1 }] } });
-      expect((info.body.requirements as { optional_params: { name: string }[] }).optional_params.map((p) => p.name)).toEqual(['var1', 'var2', 'button_0_url']);
+      expect(info.body).toMatchObject({ requirements: { has_header: true, header_type: 'TEXT', variable_count: 3, has_buttons: true, button_types: [{ type: 'URL', text: 'Track', index: 0 }, { type: 'QUICK_REPLY', text: 'Stop', index: 1 }] } });
+      expect((info.body.requirements as { optional_params: { name: string }[] }).optional_params.map((p) => p.name)).toEqual(['header_var1', 'var1', 'button_0_url']);
     });
 
     it('keeps drafts, pending and rejected templates out of the usable list', async () => {

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { messages } from '@shared/messages';
+import { formatPhone } from '@shared/phone';
 import { CustomizeMessagePage } from './pages/CustomizeMessagePage';
 import { LoginPage } from './pages/LoginPage';
 import { QuickSendPage } from './pages/QuickSendPage';
@@ -83,7 +84,7 @@ test.describe('quick send', () => {
     await expect(quick.costDialog).toContainText('Marketing (promotional)');
     await expect(quick.costRow('Total cost')).toContainText('₹2.40');
     await expect(quick.costRow('Per-message price')).toContainText('₹0.80');
-    await expect(quick.costDialog).toContainText(`+${delivered}`);
+    await expect(quick.costDialog).toContainText(formatPhone(delivered));
     await expect(quick.costDialog).toContainText('Namaste Ravi! Our festive sale starts Friday.');
     await quick.confirmSend();
 

@@ -17,12 +17,13 @@ export interface CampaignRow {
   priceUnits: number;
   totalCostUnits: number;
   refundedUnits: number | null;
+  resentCampaignId?: number | null;
   createdAt: string | Date;
   completedAt: string | Date | null;
 }
 
 export function emptyCounts(): TCampaignCounts {
-  return { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
+  return { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed: 0, cancelled: 0, duplicate: 0, suppressed: 0 };
 }
 
 export function presentCampaign(row: CampaignRow, counts: TCampaignCounts): TCampaign {
@@ -38,9 +39,10 @@ export function presentCampaign(row: CampaignRow, counts: TCampaignCounts): TCam
     billable: Number(row.billableCount),
     invalid: Number(row.invalidCount),
     counts,
-    cancelled: Number(row.cancelledCount ?? 0),
-    // Sent counts as final for progress: the provider took the message.
-    processed: counts.sent + counts.delivered + counts.read + counts.failed,
+    cancelled: counts.cancelled,
+    resentCampaignId: row.resentCampaignId === null || row.resentCampaignId === undefined ? null : Number(row.resentCampaignId),
+    // Sent counts as final for progress: the provider took the message. A cancelled one is final too.
+    processed: counts.sent + counts.delivered + counts.read + counts.failed + counts.cancelled,
     pricePerMessage: unitsToRupees(Number(row.priceUnits), 4),
     totalCost: unitsToRupees(Number(row.totalCostUnits), 4),
     refunded: unitsToRupees(Number(row.refundedUnits ?? 0), 4),

@@ -1,4 +1,4 @@
-import { reportRates } from '@shared/reports';
+import { messageFigures } from '@shared/figures';
 import type { TReportRow, TReportsPage, TReportsSummary } from '@shared/schemas/reports';
 import type { ReportCounts, ReportPage, ReportRecord } from '../reports/service';
 import { reportErrorOf, reportStatusOf } from '../reports/status';
@@ -36,14 +36,17 @@ export function presentReportsPage(page: ReportPage): TReportsPage {
 }
 
 export function presentReportsSummary(counts: ReportCounts): TReportsSummary {
+  const figures = messageFigures(counts);
   return {
-    total: counts.total,
-    sent: counts.sent,
-    delivered: counts.delivered,
-    read: counts.read,
-    failed: counts.failed,
-    duplicate: counts.duplicate,
-    pending: counts.pending,
-    ...reportRates(counts),
+    total: figures.total,
+    sent: figures.sent,
+    delivered: figures.delivered,
+    read: figures.read,
+    failed: figures.failed,
+    cancelled: figures.cancelled,
+    duplicate: figures.duplicate,
+    pending: figures.pending,
+    deliveryRate: figures.deliveryRate,
+    readRate: figures.readRate,
   };
 }

@@ -8,6 +8,7 @@ import type { EventEmitter } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
+import { csvCell, csvLine } from '@shared/csv';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIstDateTime, REPORT_COLUMNS, reportCells, type ReportCellSource } from '@shared/reports';
 import { cursorColumn, cursorParams, filterSql, messagesFrom, type Cursor, type ReportDb } from './sql';
@@ -24,20 +25,8 @@ const SQLITE_EXPORT_BATCH = 1_000;
 const CSV_CHUNK_CHARS = 64 * 1024;
 const EXCEL_COLUMN_WIDTHS = [28, 16, 18, 20, 20, 40];
 
-/**
- * A cell a spreadsheet would run as a formula starts with = + - or @ (or a tab or carriage return,
- * which some strip first). A leading single quote makes it text, as OWASP advises for CSV.
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-export function csvLine(cells: readonly string[]): string {
-  return `${cells.map(csvCell).join(',')}\r\n`;
-}
+// The cell rules are shared with the renderer's CSV downloads.
+export { csvCell, csvLine };
 
 /** Rows of an export, in list order, in batches. Closing the iterator early closes the cursor. */
 export async function* exportRows(rdb: ReportDb, plan: ReportQueryPlan): AsyncGenerator<ReportCellSource[]> {

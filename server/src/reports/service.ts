@@ -8,13 +8,14 @@ import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { messages } from '@shared/messages';
 import { IST_OFFSET_MS, istDate } from '@shared/reports';
-import { REPORT_STATUSES, type TReportStatus, type TReportsQuery } from '@shared/schemas/reports';
+import type { MessageStatusCounts } from '@shared/figures';
+import type { TReportsQuery } from '@shared/schemas/reports';
 import { ValidationError } from '../errors';
 import type { Logger } from '../logger';
 import { csvStream, excelStream, primedRows } from './exports';
 import { EXACT_COUNT_MAX, planQuery } from './plan';
 import { ReportPositions } from './positions';
-import { REPORT_STATUS_SQL, ReportDb, type Cursor, type ReportFilter } from './sql';
+import { ReportDb, type Cursor, type ReportFilter } from './sql';
 
 /** One message as the report shows it, before presentation. Times are ISO strings (SQLite) or Dates (PostgreSQL). */
 export interface ReportRecord {
@@ -38,7 +39,8 @@ export interface ReportPage {
   limit: number;
 }
 
-export type ReportCounts = Record<TReportStatus, number> & { total: number };
+/** Messages by raw status (shared/figures.ts turns them into the figures shown). */
+export type ReportCounts = MessageStatusCounts;
 
 export interface ReportExport {
   filename: string;
@@ -141,8 +143,8 @@ export class ReportService {
   }
 
   /**
-   * Messages by report status: one pass over the user's range of the status index, grouped by its
-   * leading expression (no table access). An account over EXACT_COUNT_MAX messages is counted at
+   * Messages by raw status: one pass over the user's range of the status index, which carries the
+   * status column (no table access). An account over EXACT_COUNT_MAX messages is counted at
    * most every SUMMARY_TTL_MS.
    */
   async summary(userId: number): Promise<ReportCounts> {
@@ -150,17 +152,17 @@ export class ReportService {
     const now = this.now().getTime();
     if (cached && now - cached.at < SUMMARY_TTL_MS) return cached.counts;
     const rows = await this.rdb.arrays<[string, number | string]>(
-      `select ${REPORT_STATUS_SQL}, count(*) from messages m where m.user_id = ? group by ${REPORT_STATUS_SQL}`,
+      `select m.status, count(*) from messages m where m.user_id = ? group by m.status`,
       [userId],
     );
-    const counts: ReportCounts = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0, duplicate: 0, pending: 0 };
+    const counts: ReportCounts = {};
+    let total = 0;
     for (const [status, count] of rows) {
-      if (!(REPORT_STATUSES as readonly string[]).includes(status)) continue;
-      counts[status as TReportStatus] = Number(count);
-      counts.total += Number(count);
+      counts[status as keyof ReportCounts] = Number(count);
+      total += Number(count);
     }
     this.summaries.delete(userId);
-    if (counts.total > EXACT_COUNT_MAX) {
+    if (total > EXACT_COUNT_MAX) {
       this.summaries.set(userId, { counts, at: now });
       const oldest = this.summaries.keys().next().value;
       if (this.summaries.size > SUMMARY_CACHE_SIZE && oldest !== undefined) this.summaries.delete(oldest);

@@ -11,6 +11,7 @@ export function reportStatusOf(status: string): TReportStatus {
     case 'delivered':
     case 'read':
     case 'failed':
+    case 'cancelled':
     case 'duplicate':
       return status;
     case 'suppressed':
@@ -26,5 +27,5 @@ export function reportStatusOf(status: string): TReportStatus {
  */
 export function reportErrorOf(status: string, errorMessage: string | null): string | null {
   const shown = reportStatusOf(status);
-  return shown === 'failed' || shown === 'duplicate' ? errorMessage : null;
+  return shown === 'failed' || shown === 'cancelled' || shown === 'duplicate' ? errorMessage : null;
 }

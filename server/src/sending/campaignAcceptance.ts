@@ -38,6 +38,8 @@ export type EnqueueHook = (trx: Knex.Transaction, messageIds: number[]) => Promi
 
 export interface AcceptedCampaign {
   campaignId: number;
+  /** Each recipient's fate, in input order: 0 queued, 1 Duplicate Blocked, 2 opted out (see classify). */
+  statusCodes: Uint8Array;
   accepted: number;
   duplicates: number;
   invalid: number;
@@ -174,6 +176,7 @@ export class CampaignAcceptance {
 
     return {
       campaignId,
+      statusCodes,
       accepted: billable,
       duplicates: duplicates + input.inSendDuplicates,
       invalid: input.invalidCount,
@@ -187,9 +190,9 @@ export class CampaignAcceptance {
    * What acceptance would set aside now for these recipients of this template, for a cost preview
    * where the recipients and their values are known (resend to failed): Duplicate Blocked and opted out.
    */
-  async screen(userId: number, templateId: number, recipients: readonly RecipientRow[]): Promise<{ billable: number; duplicates: number; suppressed: number }> {
-    const { billable, duplicates, suppressed } = await this.classify(userId, templateId, recipients, this.now());
-    return { billable, duplicates, suppressed };
+  async screen(userId: number, templateId: number, recipients: readonly RecipientRow[]): Promise<{ billable: number; duplicates: number; suppressed: number; statusCodes: Uint8Array }> {
+    const { billable, duplicates, suppressed, statusCodes } = await this.classify(userId, templateId, recipients, this.now());
+    return { billable, duplicates, suppressed, statusCodes };
   }
 
   /** Each recipient's fate: 0 queued, 1 duplicate, 2 suppressed (one byte each instead of a row object). */

@@ -8,6 +8,7 @@
  */
 import { presentCostPreview } from '../presenters/costPreview';
 import type { Knex } from 'knex';
+import { messageFigures } from '@shared/figures';
 import { fillMessage, messages } from '@shared/messages';
 import { unitsToRupees } from '@shared/money';
 import type { PriceCategory } from '@shared/pricing';
@@ -22,7 +23,7 @@ import type { WalletService } from '../services/wallet';
 import type { CampaignAcceptance, RecipientRow } from './campaignAcceptance';
 import type { SendingEngine } from './engine';
 import { PAUSED_HOLD_MS } from './dispatcher';
-import { CANCELLED_ERROR_CODE, OPTED_OUT_ERROR_CODE } from './messageOutcomes';
+import { OPTED_OUT_ERROR_CODE } from './messageOutcomes';
 import type { SendingService } from './service';
 
 /** India Standard Time has had no daylight saving since 1945: a fixed +05:30, and days of 24 hours. */
@@ -71,6 +72,7 @@ const CAMPAIGN_COLUMNS = [
   'priceUnits',
   'totalCostUnits',
   'refundedUnits',
+  'resentCampaignId',
   'headerMediaType',
   'headerMediaPath',
   'createdAt',
@@ -79,10 +81,6 @@ const CAMPAIGN_COLUMNS = [
 
 type StoredCampaign = CampaignRow & { templateId: number | null; senderNumberId: number; headerMediaType: string | null; headerMediaPath: string | null };
 
-/** Percent with one decimal; 0 when nothing was attempted. */
-function percent(part: number, whole: number): number {
-  return whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0;
-}
 
 export class CampaignService {
   constructor(
@@ -238,7 +236,7 @@ export class CampaignService {
 
   /**
    * The recipients worth sending again, with their own values: failed messages except opt-outs
-   * (131050: the recipient asked not to be sent to). Messages a cancel stopped count as failed.
+   * (131050: the recipient asked not to be sent to). Cancelled messages are not failed ones.
    */
   private async failedRecipients(campaignId: number): Promise<RecipientRow[]> {
     const rows = (await this.deps.db('messages')
@@ -255,6 +253,7 @@ export class CampaignService {
   /** What a resend needs: the campaign's own template (still usable), number and failed recipients. */
   private async resendPlan(user: User, id: number) {
     const campaign = await this.find(user, id);
+    if (campaign.resentCampaignId !== null && campaign.resentCampaignId !== undefined) throw ConflictError('already_resent', messages.campaigns.alreadyResent);
     const recipients = await this.failedRecipients(id);
     if (recipients.length === 0) throw BadRequestError('nothing_to_resend', messages.campaigns.nothingToResend);
     // The campaign's own template, not one of the same name made since: it may have been deleted.
@@ -286,17 +285,27 @@ export class CampaignService {
   async resendFailed(user: User, id: number): Promise<TCampaignAccepted> {
     const { campaign, recipients, template, number } = await this.resendPlan(user, id);
     const headerMedia = campaign.headerMediaPath ? { type: campaign.headerMediaType as 'image' | 'video' | 'document', path: campaign.headerMediaPath } : null;
-    const result = await this.deps.acceptance.accept({
-      user,
-      template,
-      senderNumberId: number.id,
-      name: fillMessage(messages.campaigns.resendName, { name: campaign.name }),
-      source: campaign.source as TCampaign['source'],
-      recipients,
-      invalidCount: 0,
-      inSendDuplicates: 0,
-      headerMedia,
-    });
+    // Claimed before accepting (0 stands for "in progress"), so two clicks cannot both resend.
+    const claimed = await this.deps.db('campaigns').where({ id, userId: user.id }).whereNull('resentCampaignId').update({ resentCampaignId: 0 });
+    if (claimed === 0) throw ConflictError('already_resent', messages.campaigns.alreadyResent);
+    let result: Awaited<ReturnType<CampaignAcceptance['accept']>>;
+    try {
+      result = await this.deps.acceptance.accept({
+        user,
+        template,
+        senderNumberId: number.id,
+        name: fillMessage(messages.campaigns.resendName, { name: campaign.name }),
+        source: campaign.source as TCampaign['source'],
+        recipients,
+        invalidCount: 0,
+        inSendDuplicates: 0,
+        headerMedia,
+      });
+    } catch (error) {
+      await this.deps.db('campaigns').where({ id, resentCampaignId: 0 }).update({ resentCampaignId: null });
+      throw error;
+    }
+    await this.deps.db('campaigns').where({ id }).update({ resentCampaignId: result.campaignId });
     if (result.accepted > 0) this.deps.engine.notifyAccepted();
     return {
       campaignId: result.campaignId,
@@ -341,7 +350,6 @@ export class CampaignService {
         .select(this.deps.db.raw(`${day} as day`))
         .count({ n: '*' })
         .groupByRaw(day);
-      if (key === 'failed') query.where((q) => q.whereNull('errorCode').orWhereNot('errorCode', CANCELLED_ERROR_CODE));
       const rows = (await query) as { day: string; n: number | string }[];
       for (const row of rows) {
         const point = points.get(row.day);
@@ -370,20 +378,17 @@ export class CampaignService {
     const rows = (await this.deps.db('messages')
       .where({ userId: user.id })
       .where('createdAt', '>=', monthStart.toISOString())
-      .whereNotIn('status', ['duplicate', 'suppressed'])
-      .where((q) => q.whereNull('errorCode').orWhereNot('errorCode', CANCELLED_ERROR_CODE))
+      .whereNotIn('status', ['duplicate', 'suppressed', 'cancelled'])
       .groupBy('status')
       .select('status')
       .count({ n: '*' })) as { status: string; n: number | string }[];
-    const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
-    const messagesThisMonth = rows.reduce((sum, row) => sum + Number(row.n), 0);
-    const attempted = count('sent') + count('delivered') + count('read') + count('failed');
+    const figures = messageFigures(Object.fromEntries(rows.map((row) => [row.status, Number(row.n)])));
     const { debitUnits, refundUnits } = await this.ledgerSince(monthStart, user.id);
     const active = (await this.deps.db('campaigns').where({ userId: user.id }).whereIn('status', ['running', 'paused']).count({ n: '*' }).first()) as { n: number | string } | undefined;
     return {
-      messagesThisMonth,
-      deliveryRate: percent(count('delivered') + count('read'), attempted),
-      readRate: percent(count('read'), attempted),
+      messagesThisMonth: figures.total,
+      deliveryRate: figures.deliveryRate,
+      readRate: figures.readRate,
       spendThisMonth: unitsToRupees(debitUnits - refundUnits, 4),
       refundsThisMonth: unitsToRupees(refundUnits, 4),
       activeCampaigns: Number(active?.n ?? 0),

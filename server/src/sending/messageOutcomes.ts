@@ -14,8 +14,6 @@ import type { MessageStatus, StatusEvent } from './providers/types';
 
 /** Cloud API code for a recipient who stopped marketing messages from this business. */
 export const OPTED_OUT_ERROR_CODE = 131050;
-/** Code recorded on a message that a cancel stopped before it was sent (refunded). */
-export const CANCELLED_ERROR_CODE = -5;
 
 const RANK_SQL = `case status when 'queued' then 0 when 'sending' then 1 when 'unknown' then 1 when 'sent' then 2 when 'delivered' then 3 when 'read' then 4 else 9 end`;
 /** `failed` only beats `sending`/`sent` (Meta never fails a delivered message). */
@@ -342,14 +340,14 @@ export class MessageOutcomes {
    * campaign and call, covering each message once (the flag flips in this same transaction).
    * Answers the campaigns touched.
    */
-  async refundFailed(trx: Knex.Transaction, messageIds: readonly number[]): Promise<number[]> {
+  async refundFailed(trx: Knex.Transaction, messageIds: readonly number[], status: 'failed' | 'cancelled' = 'failed'): Promise<number[]> {
     if (messageIds.length === 0) return [];
     const rows: { id: number; campaignId: number; userId: number; priceUnits: number }[] = [];
     for (let start = 0; start < messageIds.length; start += 900) {
       const chunk = messageIds.slice(start, start + 900);
       const due = (await trx('messages')
         .whereIn('id', chunk)
-        .where({ status: 'failed', refunded: false })
+        .where({ status, refunded: false })
         .where('priceUnits', '>', 0)
         .select('id', 'campaignId', 'userId', 'priceUnits')) as typeof rows;
       if (due.length === 0) continue;
@@ -375,7 +373,7 @@ export class MessageOutcomes {
           userId: entry.userId,
           amountUnits: entry.units,
           type: 'REFUND_ADD',
-          description: `Refund: ${entry.count} failed message${entry.count === 1 ? '' : 's'} in campaign "${(campaign?.name ?? String(campaignId)).slice(0, 120)}"`,
+          description: `Refund: ${entry.count} ${status} message${entry.count === 1 ? '' : 's'} in campaign "${(campaign?.name ?? String(campaignId)).slice(0, 120)}"`,
           idempotencyKey: `campaign:${campaignId}:refund:${randomUUID()}`,
           templateName: campaign?.templateName ?? null,
           templateCategory: campaign?.category ?? null,
@@ -392,13 +390,14 @@ export class MessageOutcomes {
   }
 
   /**
-   * Unsent messages of a cancelled campaign become `failed` with CANCELLED_ERROR_CODE, are refunded
-   * and counted on the campaign: its `queued` ones when the cancel happens, or the given `sending`
-   * ones a dispatcher had claimed but saw cancelled before sending. Answers how many changed.
+   * Unsent messages of a cancelled campaign become `cancelled` (not `failed`: no delivery was
+   * tried), are refunded and counted on the campaign: its `queued` ones when the cancel happens,
+   * or the given `sending` ones a dispatcher had claimed but saw cancelled before sending.
+   * Answers how many changed.
    */
   async failCancelled(trx: Knex.Transaction, campaignId: number, fromStatus: 'queued' | 'sending', messageIds?: readonly number[]): Promise<number> {
     const nowIso = new Date().toISOString();
-    const change = { status: 'failed', failedAt: nowIso, leaseUntil: null, errorCode: CANCELLED_ERROR_CODE, errorMessage: catalogue.campaigns.cancelledBeforeSending, updatedAt: nowIso };
+    const change = { status: 'cancelled', leaseUntil: null, errorCode: null, errorMessage: catalogue.campaigns.cancelledBeforeSending, updatedAt: nowIso };
     let count = 0;
     // A handed message may be with the provider: its answer (or a status) decides, never a cancel.
     if (messageIds) {
@@ -413,10 +412,11 @@ export class MessageOutcomes {
       count = await trx('messages').where({ campaignId, status: fromStatus }).whereNull('handedAt').update({ ...change, claimToken: null });
     }
     if (count === 0) return 0;
-    const due = (await trx('messages').where({ campaignId, status: 'failed', errorCode: CANCELLED_ERROR_CODE, refunded: false }).select('id')) as { id: number | string }[];
+    const due = (await trx('messages').where({ campaignId, status: 'cancelled', refunded: false }).select('id')) as { id: number | string }[];
     await this.refundFailed(
       trx,
       due.map((row) => Number(row.id)),
+      'cancelled',
     );
     await trx('campaigns')
       .where({ id: campaignId })

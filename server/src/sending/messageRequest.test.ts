@@ -37,6 +37,26 @@ describe('send-time components', () => {
     expect(text.map((c) => c.type)).toEqual(['header', 'body']);
   });
 
+  it('keys variables by component: the header, body and URL button {{1}} are three values (issue 10)', () => {
+    const template = {
+      name: 'offer',
+      language: 'en_US',
+      category: 'MARKETING',
+      components: [
+        { type: 'HEADER' as const, format: 'TEXT' as const, text: 'Offer for {{1}}' },
+        { type: 'BODY' as const, text: 'Namaste {{1}}!' },
+        { type: 'BUTTONS' as const, buttons: [{ type: 'URL', text: 'Open', url: 'https://shop.example/{{1}}' }] },
+      ],
+    };
+    expect(sendComponents(template, { '1': 'Meena', header_1: 'Diwali', button_0_url: 'meena-offer' }, null)).toEqual([
+      { type: 'header', parameters: [{ type: 'text', text: 'Diwali' }] },
+      { type: 'body', parameters: [{ type: 'text', text: 'Meena' }] },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'meena-offer' }] },
+    ]);
+    // Values stored before keying (one shared namespace) still fill every component.
+    expect(sendComponents(template, { '1': 'Meena' }, null).flatMap((c) => c.parameters.map((p) => ('text' in p ? p.text : '')))).toEqual(['Meena', 'Meena', 'Meena']);
+  });
+
   it('puts the code in the body and the copy-code button of authentication templates', () => {
     const request = templateSendRequest({
       phoneNumberId: 'p',

@@ -4,7 +4,7 @@
  * (positional for {{1}}, {{2}}...; by `parameter_name` for named ones), and one `button`
  * component per URL button whose link carries a variable.
  */
-import { extractVariables } from '@shared/templates';
+import { buttonVariableKey, componentValues, extractVariables } from '@shared/templates';
 import type { TTemplateComponent } from '@shared/types';
 import type { TemplateSendRequest, TSendComponent, TSendParameter } from './providers/types';
 
@@ -46,7 +46,8 @@ export function sendComponents(template: TemplateShape, values: Record<string, s
       kind === 'image' ? { type: 'image', image: { link: headerMedia.link } } : kind === 'video' ? { type: 'video', video: { link: headerMedia.link } } : { type: 'document', document: { link: headerMedia.link } };
     components.push({ type: 'header', parameters: [parameter] });
   } else if (header?.format === 'TEXT' || (header && !header.format)) {
-    const parameters = textParameters(header.text, values);
+    // Header variables have their own values (`header_1`), apart from the body's {{1}}.
+    const parameters = textParameters(header.text, componentValues(values, 'header'));
     if (parameters.length > 0) components.push({ type: 'header', parameters });
   }
 
@@ -57,7 +58,9 @@ export function sendComponents(template: TemplateShape, values: Record<string, s
     if (button.type !== 'URL') return;
     const variables = extractVariables({ bodyText: button.url ?? '' });
     if (variables.length === 0) return;
-    components.push({ type: 'button', sub_type: 'url', index: String(index), parameters: [{ type: 'text', text: values[variables[0] as string] ?? '' }] });
+    // A URL button's variable is its own value (`button_{index}_url`); rows stored before keying used the shared name.
+    const text = values[buttonVariableKey(index)] ?? values[variables[0] as string] ?? '';
+    components.push({ type: 'button', sub_type: 'url', index: String(index), parameters: [{ type: 'text', text }] });
   });
   return components;
 }

@@ -8,18 +8,19 @@ import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Knex } from 'knex';
 import { SENDING } from '@shared/constants';
+import { templateApiFields } from '@shared/templates';
 import { fillMessage, messages } from '@shared/messages';
 import { unitsToRupees } from '@shared/money';
-import { normalisePhone, parseRecipientList } from '@shared/phone';
+import { checkPhone, normalisePhone, parseRecipientList } from '@shared/phone';
 import type { PriceCategory } from '@shared/pricing';
-import type { TApiSendBatchRequest, TApiSendRequest, TCampaignAccepted, TCostPreview, TCustomSendRequest, TQuickSendRequest, TSenderNumber } from '@shared/schemas/sending';
+import type { TApiSendBatchRequest, TApiSendRequest, TCampaignAccepted, TCostPreview, TCustomSendRequest, TQuickSendRequest, TSenderNumber, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
 import { presentCostPreview } from '../presenters/costPreview';
 import { AppError, BadRequestError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
 import type { PricingService } from '../services/pricing';
 import type { WalletService } from '../services/wallet';
 import type { TemplateService } from '../templates/service';
-import { templateVariables } from '../templates/service';
+import { templateVariableDefinitions, templateVariables } from '../templates/service';
 import { dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow } from './campaignAcceptance';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
 import { ApiSendBatcher } from './apiSendBatcher';
@@ -30,6 +31,89 @@ export const MAX_RECIPIENTS_PER_SEND = 2_000_000;
 export interface UploadedImage {
   buffer: Buffer;
   size: number;
+}
+
+/** One entry of a send before screening: its row number, the number as given and its values. */
+interface SendEntry {
+  row: number;
+  raw: string;
+  values: Record<string, string>;
+  /** The first variable left empty and the column it was mapped from, if any. */
+  missing?: { name: string; column: string } | null;
+}
+
+/**
+ * A send's entries as acceptance takes them (issue 10): the rule that turns a list or a sheet
+ * into recipients, used by the cost preview (dry run) and by acceptance alike, so that the price
+ * quoted is the price charged. Invalid numbers, repeats within the send and rows missing a mapped
+ * value are set aside here with their row; Duplicate Blocked and opt-outs are found by
+ * CampaignAcceptance.classify over what remains.
+ */
+export interface ScreenedEntries {
+  recipients: RecipientRow[];
+  /** Row number of each recipient, in the same order. */
+  rows: number[];
+  skipped: TSkippedRow[];
+  invalid: number;
+  missingValues: number;
+  inSendDuplicates: number;
+}
+
+export function screenEntries(entries: Iterable<SendEntry>): ScreenedEntries {
+  const seen = new Map<string, number>();
+  const result: ScreenedEntries = { recipients: [], rows: [], skipped: [], invalid: 0, missingValues: 0, inSendDuplicates: 0 };
+  const why = messages.sending.skipped;
+  for (const entry of entries) {
+    const checked = checkPhone(entry.raw);
+    if (!checked.ok) {
+      result.invalid++;
+      result.skipped.push({ row: entry.row, value: entry.raw, reason: 'invalid_number', message: fillMessage(why.invalid_number, { why: messages.phone.invalid[checked.reason] }) });
+      continue;
+    }
+    const first = seen.get(checked.phone);
+    if (first !== undefined) {
+      result.inSendDuplicates++;
+      result.skipped.push({ row: entry.row, value: entry.raw, reason: 'duplicate_in_list', message: fillMessage(why.duplicate_in_list, { row: first }) });
+      continue;
+    }
+    // WhatsApp refuses empty parameters: a row missing a mapped value is skipped, not sent blank.
+    if (entry.missing) {
+      result.missingValues++;
+      result.skipped.push({ row: entry.row, value: entry.raw, reason: 'missing_value', message: fillMessage(why.missing_value, entry.missing) });
+      continue;
+    }
+    seen.set(checked.phone, entry.row);
+    result.recipients.push({ to: checked.phone, variables: entry.values });
+    result.rows.push(entry.row);
+  }
+  return result;
+}
+
+/** Quick send's entries: split on commas and line breaks (the spec's rule), numbered from 1. */
+function* listEntries(text: string, values: Record<string, string>): Generator<SendEntry> {
+  let row = 0;
+  for (const part of text.split(/\r\n|\r|\n|,/)) {
+    const raw = part.trim();
+    if (raw === '') continue;
+    row++;
+    yield { row, raw, values };
+  }
+}
+
+/** The rows set aside by acceptance itself (Duplicate Blocked, opted out), merged in row order and capped. */
+function skippedRows(screened: ScreenedEntries, statusCodes: Uint8Array | null, duplicateWindowHours: number): { skippedRows: TSkippedRow[]; skippedCount: number } {
+  const all = [...screened.skipped];
+  if (statusCodes) {
+    for (let i = 0; i < statusCodes.length; i++) {
+      const code = statusCodes[i];
+      if (code === 0) continue;
+      const reason: TSkipReason = code === 1 ? 'duplicate_blocked' : 'opted_out';
+      const message = code === 1 ? fillMessage(messages.sending.skipped.duplicate_blocked, { hours: duplicateWindowHours }) : messages.sending.skipped.opted_out;
+      all.push({ row: screened.rows[i] as number, value: (screened.recipients[i] as RecipientRow).to, reason, message });
+    }
+  }
+  all.sort((a, b) => a.row - b.row);
+  return { skippedRows: all.slice(0, SENDING.skippedRowsListed), skippedCount: all.length };
 }
 
 function presentAccepted(result: AcceptedCampaign): TCampaignAccepted {
@@ -152,13 +236,36 @@ export class SendingService {
     return null;
   }
 
-  async quickSend(user: User, input: TQuickSendRequest, source: 'quick' | 'bulk', image?: UploadedImage): Promise<TCampaignAccepted> {
+  /**
+   * What this exact send would cost and set aside, screened over every recipient by the same rules
+   * acceptance applies (the dry run of a send call): the quoted cost is the charged cost.
+   */
+  private async dryRun(user: User, template: Template, screened: ScreenedEntries): Promise<TCostPreview> {
+    if (screened.recipients.length > MAX_RECIPIENTS_PER_SEND) throw BadRequestError('too_many_recipients', fillMessage(messages.sending.tooManyRecipients, { max: MAX_RECIPIENTS_PER_SEND.toLocaleString('en-IN') }));
+    const checked = await this.deps.acceptance.screen(user.id, template.id, screened.recipients);
+    const priceUnits = await this.deps.pricing.effectiveFor(user.id, template.category.toLowerCase() as PriceCategory);
+    const balanceUnits = await this.deps.wallet.balance(user.id);
+    const preview = presentCostPreview({
+      recipients: screened.recipients.length + screened.invalid + screened.missingValues + screened.inSendDuplicates,
+      billable: checked.billable,
+      duplicates: checked.duplicates + screened.inSendDuplicates,
+      invalid: screened.invalid + screened.missingValues,
+      suppressed: checked.suppressed,
+      category: template.category,
+      priceUnits,
+      balanceUnits,
+    });
+    return { ...preview, exact: true, ...skippedRows(screened, checked.statusCodes, this.deps.duplicateWindowHours) };
+  }
+
+  async quickSend(user: User, input: TQuickSendRequest, source: 'quick' | 'bulk', image?: UploadedImage): Promise<TCampaignAccepted | TCostPreview> {
     const number = await this.resolveNumber(user, input.phone_number_id);
     const template = await this.deps.templates.findUsable(user.id, input.template_name, input.language);
-    const list = parseRecipientList(input.recipients_text);
-    if (list.valid.length === 0) throw ValidationError('recipients_text', messages.sending.noValidRecipients);
-    this.requireValues(template, input.variables);
     const variables = Object.fromEntries(templateVariables(template).map((v) => [v, (input.variables[v] ?? '').trim()]));
+    const screened = screenEntries(listEntries(input.recipients_text, variables));
+    if (screened.recipients.length === 0) throw ValidationError('recipients_text', messages.sending.noValidRecipients);
+    this.requireValues(template, input.variables);
+    if (input.dry_run) return this.dryRun(user, template, screened);
     const headerMedia = await this.headerMedia(template, image);
     const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const result = await this.accept({
@@ -167,16 +274,16 @@ export class SendingService {
       senderNumberId: number.id,
       name: input.campaign_name || `Quick Send - ${template.name} - ${stamp}`,
       source,
-      recipients: list.valid.map((to) => ({ to, variables })),
-      invalidCount: list.invalid.length,
-      inSendDuplicates: list.duplicates,
+      recipients: screened.recipients,
+      invalidCount: screened.invalid,
+      inSendDuplicates: screened.inSendDuplicates,
       headerMedia,
     });
-    return presentAccepted(result);
+    return { ...presentAccepted(result), ...skippedRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
   }
 
   /** Personalised send: one message per spreadsheet row, variables from the mapped columns. */
-  async customSend(user: User, input: TCustomSendRequest, source: 'custom'): Promise<TCampaignAccepted & { skipped: number }> {
+  async customSend(user: User, input: TCustomSendRequest, source: 'custom'): Promise<(TCampaignAccepted & { skipped: number }) | TCostPreview> {
     const number = await this.resolveNumber(user, input.phoneNumberId);
     const template = await this.deps.templates.findUsable(user.id, input.templateName, input.language);
     const first = input.data[0] ?? {};
@@ -185,37 +292,20 @@ export class SendingService {
     }
     const variables = templateVariables(template);
     const mappings = Object.fromEntries(Object.entries(input.variableMappings).map(([k, v]) => [k.replace(/^\{\{\s*|\s*\}\}$/g, ''), v]));
-    const seen = new Set<string>();
-    const recipients: RecipientRow[] = [];
-    let invalid = 0;
-    let duplicates = 0;
-    for (const row of input.data) {
-      const phone = normalisePhone(cellText(row[input.recipientColumn]));
-      if (!phone) {
-        invalid++;
-        continue;
-      }
-      if (seen.has(phone)) {
-        duplicates++;
-        continue;
-      }
+    const entries = input.data.map((row, index): SendEntry => {
       const values: Record<string, string> = {};
-      let complete = true;
+      let missing: SendEntry['missing'] = null;
       for (const variable of variables) {
         const column = mappings[variable];
         const value = column === undefined ? '' : cellText(row[column]).trim();
-        if (!value) complete = false;
+        if (!value && !missing) missing = { name: variable, column: column ?? '' };
         values[variable] = value;
       }
-      // WhatsApp refuses empty parameters: a row missing a mapped value is skipped, not sent blank.
-      if (!complete) {
-        invalid++;
-        continue;
-      }
-      seen.add(phone);
-      recipients.push({ to: phone, variables: values });
-    }
-    if (recipients.length === 0) throw ValidationError('data', messages.sending.noValidRecipients);
+      return { row: index + 1, raw: cellText(row[input.recipientColumn]), values, missing };
+    });
+    const screened = screenEntries(entries);
+    if (screened.recipients.length === 0) throw ValidationError('data', messages.sending.noValidRecipients);
+    if (input.dry_run) return this.dryRun(user, template, screened);
     const headerMedia = await this.headerMedia(template, undefined);
     const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const result = await this.accept({
@@ -224,12 +314,13 @@ export class SendingService {
       senderNumberId: number.id,
       name: input.campaignName || `Personalised - ${template.name} - ${stamp}`,
       source,
-      recipients,
-      invalidCount: invalid,
-      inSendDuplicates: duplicates,
+      recipients: screened.recipients,
+      invalidCount: screened.invalid + screened.missingValues,
+      inSendDuplicates: screened.inSendDuplicates,
       headerMedia,
     });
-    return { ...presentAccepted(result), skipped: invalid };
+    // `skipped` is the count the custom send always answered (rows not sendable); `skippedRows` lists every row not sent.
+    return { ...presentAccepted(result), skipped: screened.invalid + screened.missingValues, ...skippedRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
   }
 
   async costPreview(user: User, input: { templatename: string; language?: string | undefined; recipients: string[] | string; recipientCount?: number | undefined }): Promise<TCostPreview> {
@@ -255,74 +346,82 @@ export class SendingService {
     const category = template.category.toLowerCase() as PriceCategory;
     const priceUnits = await this.deps.pricing.effectiveFor(user.id, category);
     const balanceUnits = await this.deps.wallet.balance(user.id);
-    return presentCostPreview({ recipients: total, billable, duplicates, invalid, category: template.category, priceUnits, balanceUnits });
+    // This call screens the sample it is given (spec 002 §9: at most the first 100); beyond it the figures are "at most".
+    return { ...presentCostPreview({ recipients: total, billable, duplicates, invalid, category: template.category, priceUnits, balanceUnits }), exact: total <= sampleSize };
   }
 
-  /** Values of the public API's var1, var2... and button_{i}_url fields, by template variable. */
+  /**
+   * Values of the public API's fields by template variable, keyed by component (issue 10): the
+   * body's from `var1, var2...` (or a named variable's own name), the header's from
+   * `header_var1...`, each URL button's from `button_{index}_url`. The body's {{1}} and a
+   * button's {{1}} are different values.
+   */
   private apiValues(template: Template, fields: Record<string, unknown>): Record<string, string> {
-    const variables = templateVariables(template);
     const values: Record<string, string> = {};
-    variables.forEach((variable, position) => {
-      const value = fields[`var${position + 1}`] ?? fields[variable];
-      if (value !== undefined && value !== null) values[variable] = String(value);
-    });
-    const buttons = template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
-    buttons.forEach((button, index) => {
-      const match = /\{\{\s*([^}\s]+)\s*\}\}/.exec(button.url ?? '');
-      const value = fields[`button_${index}_url`];
-      if (match && value !== undefined && value !== null) values[match[1] as string] = String(value);
-    });
-    for (const variable of variables) {
-      if (!values[variable]?.trim()) throw ValidationError(`var${variables.indexOf(variable) + 1}`, fillMessage(messages.sending.variableMissing, { name: variable }));
+    for (const { variable, field: name } of templateApiFields(templateVariableDefinitions(template))) {
+      const value = fields[name] ?? (variable.component === 'body' ? fields[variable.name] : undefined);
+      if (value === undefined || value === null || !String(value).trim()) throw ValidationError(name, fillMessage(messages.sending.variableMissing, { name: variable.label.replace(/^.*\{\{|\}\}$/g, '') }));
+      values[variable.key] = String(value);
     }
     return values;
   }
 
+  /**
+   * The public API's template: unknown answers 400 as its documentation says (spec 002 §8 lists
+   * 200, 400, 401 and 429 only), where the web screens keep 404.
+   */
+  private async apiTemplate(user: User, name: string, language: string | undefined): Promise<Template> {
+    try {
+      return await this.deps.templates.findUsable(user.id, name, language);
+    } catch (error) {
+      if (error instanceof AppError && error.status === 404) throw BadRequestError('template_not_found', messages.templates.notFound, 'templatename');
+      throw error;
+    }
+  }
+
+  /**
+   * A media header through the API goes out with the template's stored file; without one the
+   * call is refused (the provider would refuse a media header without its file).
+   */
+  private async apiHeaderMedia(template: Template): Promise<AcceptCampaignInput['headerMedia']> {
+    const format = template.components.find((c) => c.type === 'HEADER')?.format;
+    if (format && format !== 'TEXT' && !template.headerMediaPath) {
+      throw BadRequestError('header_media_missing', fillMessage(messages.publicApi.headerMediaMissing, { type: format.toLowerCase() }), 'templatename');
+    }
+    return this.headerMedia(template, undefined);
+  }
+
   async apiSend(user: User, input: TApiSendRequest): Promise<{ messageId: string; campaignId: number; status: string }> {
-    const template = await this.cachedLookup(`template:${user.id}:${input.templatename}:${input.language ?? ''}`, () =>
-      this.deps.templates.findUsable(user.id, input.templatename, input.language),
-    );
+    const template = await this.cachedLookup(`template:${user.id}:${input.templatename}:${input.language ?? ''}`, () => this.apiTemplate(user, input.templatename, input.language));
     const to = normalisePhone(input.recipient_number);
     if (!to) throw ValidationError('recipient_number', messages.publicApi.invalidRecipient);
     const values = this.apiValues(template, input);
     const number = await this.cachedLookup(`number:${user.id}`, () => this.defaultNumber(user));
-    const headerMedia = await this.cachedLookup(`media:${template.id}`, () => this.headerMedia(template, undefined));
+    const headerMedia = await this.cachedLookup(`media:${template.id}`, () => this.apiHeaderMedia(template));
     return this.apiBatcher.submit({ user, template, number, to, values, headerMedia });
   }
 
   async apiSendBatch(user: User, input: TApiSendBatchRequest): Promise<TCampaignAccepted> {
-    const template = await this.deps.templates.findUsable(user.id, input.templatename, input.language);
+    const template = await this.apiTemplate(user, input.templatename, input.language);
     const number = await this.defaultNumber(user);
-    const seen = new Set<string>();
-    const recipients: RecipientRow[] = [];
-    let invalid = 0;
-    let duplicates = 0;
-    for (const entry of input.messages) {
-      const to = normalisePhone(entry.recipient_number);
-      if (!to) {
-        invalid++;
-        continue;
-      }
-      if (seen.has(to)) {
-        duplicates++;
-        continue;
-      }
-      seen.add(to);
-      recipients.push({ to, variables: this.apiValues(template, entry) });
-    }
-    if (recipients.length === 0) throw ValidationError('messages', messages.publicApi.invalidRecipient);
+    const screened = screenEntries(input.messages.map((entry, index) => ({ row: index + 1, raw: entry.recipient_number, values: {} })));
+    // Values are read (and a missing one refused) only for the rows that will be sent.
+    screened.recipients.forEach((recipient, i) => {
+      recipient.variables = this.apiValues(template, input.messages[(screened.rows[i] as number) - 1] as Record<string, unknown>);
+    });
+    if (screened.recipients.length === 0) throw ValidationError('messages', messages.publicApi.invalidRecipient);
     const result = await this.accept({
       user,
       template,
       senderNumberId: number.id,
       name: `API batch - ${template.name}`,
       source: 'api',
-      recipients,
-      invalidCount: invalid,
-      inSendDuplicates: duplicates,
-      headerMedia: await this.headerMedia(template, undefined),
+      recipients: screened.recipients,
+      invalidCount: screened.invalid,
+      inSendDuplicates: screened.inSendDuplicates,
+      headerMedia: await this.apiHeaderMedia(template),
     });
-    return presentAccepted(result);
+    return { ...presentAccepted(result), ...skippedRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
   }
 }
 

@@ -3,12 +3,14 @@ import { messages } from '@shared/messages';
 import {
   EDITABLE_TEMPLATE_STATUSES,
   USABLE_TEMPLATE_STATUSES,
-  extractVariables,
+  componentValues,
   renderTemplateText,
   sampleExampleFor,
   type HeaderType,
   type MediaHeaderType,
   type TemplateCategory,
+  templateVariableList,
+  type TemplateVariable,
 } from '@shared/templates';
 import type { TTemplateComponent, TTemplateDetails, TTemplateStats } from '@shared/types';
 import type { z } from 'zod';
@@ -67,12 +69,17 @@ export function componentText(template: Pick<Template, 'components'>, type: TTem
   return template.components.find((c) => c.type === type)?.text ?? '';
 }
 
-export function templateVariables(template: Pick<Template, 'components'>): string[] {
-  return extractVariables({
+/** The template's variables keyed by component (shared/templates.ts): body "1", header "header_1", button "button_0_url". */
+export function templateVariableDefinitions(template: Pick<Template, 'components'>): TemplateVariable[] {
+  return templateVariableList({
     headerText: template.components.find((c) => c.type === 'HEADER' && c.format === 'TEXT')?.text,
     bodyText: componentText(template, 'BODY'),
     buttons: template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [],
   });
+}
+
+export function templateVariables(template: Pick<Template, 'components'>): string[] {
+  return templateVariableDefinitions(template).map((variable) => variable.key);
 }
 
 /**
@@ -110,9 +117,11 @@ export class TemplateService {
     return template;
   }
 
+  /** Examples by variable key; a builder that still names them by the shared name is read too. */
   private examplesFor(input: TemplateInput, components: TTemplateComponent[]): Record<string, string> {
-    const variables = templateVariables({ components });
-    return Object.fromEntries(variables.map((v) => [v, input.variableExamples[v]?.trim() || sampleExampleFor(v)]));
+    return Object.fromEntries(
+      templateVariableDefinitions({ components }).map((v) => [v.key, input.variableExamples[v.key]?.trim() || input.variableExamples[v.name]?.trim() || sampleExampleFor(v.name)]),
+    );
   }
 
   private async resolveHeader(
@@ -270,16 +279,21 @@ export class TemplateService {
 
   /** What the sending screens need to fill a template in (spec 002 template detail). */
   details(template: Template): TTemplateDetails {
-    const variables = templateVariables(template);
+    const variables = templateVariableDefinitions(template);
     const buttons = (template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? []).map((button, index) => ({ ...button, index }));
     const header = template.components.find((c) => c.type === 'HEADER');
-    const values = Object.fromEntries(variables.map((v) => [v, template.variableExamples[v] ?? sampleExampleFor(v)]));
-    const preview = [header?.format === 'TEXT' ? header.text : null, componentText(template, 'BODY'), componentText(template, 'FOOTER')]
+    const example = (v: TemplateVariable) => template.variableExamples[v.key] ?? template.variableExamples[v.name];
+    const values = Object.fromEntries(variables.map((v) => [v.key, example(v) ?? sampleExampleFor(v.name)]));
+    const preview = [
+      header?.format === 'TEXT' && header.text ? renderTemplateText(header.text, componentValues(values, 'header')) : null,
+      componentText(template, 'BODY') ? renderTemplateText(componentText(template, 'BODY'), values) : null,
+      componentText(template, 'FOOTER') || null,
+    ]
       .filter((part): part is string => Boolean(part))
-      .map((part) => renderTemplateText(part, values))
       .join('\n\n');
     return {
-      variables: variables.map((index) => ({ index, placeholder: `{{${index}}}`, required: true, value: template.variableExamples[index] ?? '' })),
+      // `index` is the key values are sent under; `placeholder` names it for the screens.
+      variables: variables.map((v) => ({ index: v.key, placeholder: v.label, required: true, value: example(v) ?? '' })),
       buttons,
       hasVariables: variables.length > 0,
       hasButtons: buttons.length > 0,

@@ -34,6 +34,10 @@ import * as extendMessagesUserCreatedIndex from './20261121003000_extend_message
 import * as addMessagesReportStatusIndex from './20261121003010_add_messages_report_status_index';
 import * as addMessagesUserRecipientIndex from './20261121003020_add_messages_user_recipient_index';
 import * as addCampaignsUserTemplateIndex from './20261121003030_add_campaigns_user_template_index';
+import * as allowCancelledMessageStatus from './20261124100100_allow_cancelled_message_status';
+import * as markCancelledMessages from './20261124100200_mark_cancelled_messages';
+import * as addResentCampaignToCampaigns from './20261124100300_add_resent_campaign_to_campaigns';
+import * as keyTemplateExamplesByComponent from './20261124100400_key_template_examples_by_component';
 import * as addMessagesClaimToken from './20261124120100_add_messages_claim_token';
 import * as allowMessagesUnknownStatus from './20261124120110_allow_messages_unknown_status';
 import * as addStatusEventsCallbackData from './20261124120120_add_status_events_callback_data';
@@ -74,6 +78,10 @@ const migrations: [string, Migration][] = [
   ['20261121003010_add_messages_report_status_index', addMessagesReportStatusIndex],
   ['20261121003020_add_messages_user_recipient_index', addMessagesUserRecipientIndex],
   ['20261121003030_add_campaigns_user_template_index', addCampaignsUserTemplateIndex],
+  ['20261124100100_allow_cancelled_message_status', allowCancelledMessageStatus],
+  ['20261124100200_mark_cancelled_messages', markCancelledMessages],
+  ['20261124100300_add_resent_campaign_to_campaigns', addResentCampaignToCampaigns],
+  ['20261124100400_key_template_examples_by_component', keyTemplateExamplesByComponent],
   ['20261124120100_add_messages_claim_token', addMessagesClaimToken],
   ['20261124120110_allow_messages_unknown_status', allowMessagesUnknownStatus],
   ['20261124120120_add_status_events_callback_data', addStatusEventsCallbackData],

@@ -3,6 +3,7 @@ import multer from '@koa/multer';
 import type { Middleware } from 'koa';
 import { SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
+import type { TCampaignAccepted, TCostPreview } from '@shared/schemas/sending';
 import { ZApiSendBatchRequest, ZApiSendRequest, ZCostPreviewRequest, ZCustomSendRequest, ZQuickSendRequest } from '@shared/schemas/sending';
 import { ValidationError } from '../../errors';
 import { apiKeyAuth, assertKeyOwner, type ApiKeyStateExtra } from '../../middleware/apiKey';
@@ -31,6 +32,11 @@ function singleUpload(field: string, maxBytes: number, tooLarge: string): Middle
     }
     return next();
   };
+}
+
+/** A send call with `dry_run` answers the cost preview of that exact send instead of accepting it. */
+function isPreview(answer: TCampaignAccepted | TCostPreview): answer is TCostPreview {
+  return 'pricePerMessage' in answer;
 }
 
 type UploadState = { request: { file?: { originalname: string; buffer: Buffer; size: number } } };
@@ -69,6 +75,10 @@ export function sendingRoutes(services: Services): Router<AppState> {
     const input = validate(ZQuickSendRequest, ctx.request.body);
     const image = (ctx as unknown as UploadState).request.file;
     const data = await sending.quickSend(user, input, source, image ? { buffer: image.buffer, size: image.size } : undefined);
+    if (isPreview(data)) {
+      ctx.body = { success: true, preview: data };
+      return;
+    }
     ctx.body = {
       success: true,
       message: fillMessage(source === 'bulk' ? messages.sending.bulkSendAccepted : messages.sending.quickSendAccepted, { count: data.accepted.toLocaleString('en-IN') }),
@@ -83,6 +93,10 @@ export function sendingRoutes(services: Services): Router<AppState> {
     const { user } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
     const data = await sending.customSend(user, input, 'custom');
+    if (isPreview(data)) {
+      ctx.body = { success: true, preview: data };
+      return;
+    }
     ctx.body = {
       success: true,
       sent_count: data.accepted,
@@ -95,6 +109,10 @@ export function sendingRoutes(services: Services): Router<AppState> {
     const { user } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
     const data = await sending.customSend(user, input, 'custom');
+    if (isPreview(data)) {
+      ctx.body = { success: true, preview: data };
+      return;
+    }
     ctx.body = {
       success: true,
       message: fillMessage(messages.sending.bulkSendAccepted, { count: data.accepted.toLocaleString('en-IN') }),
@@ -114,7 +132,9 @@ export function sendingRoutes(services: Services): Router<AppState> {
     const input = validate(ZApiSendRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
     const result = await sending.apiSend(ctx.state.apiUser, input);
-    ctx.body = { success: true, message_id: result.messageId, message: messages.publicApi.sent, campaign_id: result.campaignId, status: result.status };
+    // A blocked duplicate or an opted-out number is stored, not sent and not charged: the answer says which.
+    const message = result.status === 'duplicate' ? messages.publicApi.duplicateBlocked : result.status === 'suppressed' ? messages.publicApi.optedOut : messages.publicApi.sent;
+    ctx.body = { success: true, message_id: result.messageId, message, campaign_id: result.campaignId, status: result.status, charged: result.status !== 'duplicate' && result.status !== 'suppressed' };
   });
 
   router.post<ApiKeyStateExtra>('/api/send/batch', keyed, async (ctx) => {

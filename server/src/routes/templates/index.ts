@@ -12,7 +12,7 @@ import {
   ZTemplateRequest,
   ZTemplateStatusRequest,
 } from '@shared/schemas/templates';
-import { HEADER_MEDIA_MAX_BYTES, TEMPLATE_LANGUAGES } from '@shared/templates';
+import { HEADER_MEDIA_MAX_BYTES, TEMPLATE_LANGUAGES, templateApiFields } from '@shared/templates';
 import type { TTemplateListResponse } from '@shared/types';
 import { AppError, NotFoundError, ValidationError } from '../../errors';
 import { requireAdmin, requireAuth } from '../../middleware/auth';
@@ -20,7 +20,7 @@ import { validate } from '../../middleware/validate';
 import { presentTemplate } from '../../presenters/template';
 import type { Services } from '../../services';
 import type { UploadedFile } from '../../templates/media';
-import { templateVariables } from '../../templates/service';
+import { templateVariableDefinitions } from '../../templates/service';
 import type { AppState } from '../../types';
 
 const LARGEST_MEDIA = Math.max(...Object.values(HEADER_MEDIA_MAX_BYTES));
@@ -145,7 +145,7 @@ export function templateRoutes(services: Services): Router<AppState> {
     // Integrators see their own templates; administrators anyone's.
     if (!owner || (owner.id !== user.id && user.role !== 'admin')) throw NotFoundError(messages.templates.notFound, 'template_not_found');
     const template = await templates.findUsable(owner.id, ctx.params.templatename ?? '');
-    const variables = templateVariables(template);
+    const variables = templateVariableDefinitions(template);
     const header = template.components.find((c) => c.type === 'HEADER');
     const buttons = template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
     ctx.body = {
@@ -156,19 +156,13 @@ export function templateRoutes(services: Services): Router<AppState> {
         variable_count: variables.length,
         has_buttons: buttons.length > 0,
         button_types: buttons.map((button, index) => ({ type: button.type, text: button.text, index })),
-        optional_params: [
-          ...variables.map((variable, position) => ({
-            name: `var${position + 1}`,
-            example: template.variableExamples[variable] ?? '',
-            description: `Value for {{${variable}}}`,
-            required: true,
-          })),
-          ...buttons.flatMap((button, index) =>
-            button.type === 'URL' && /\{\{/.test(button.url ?? '')
-              ? [{ name: `button_${index}_url`, example: 'order-123', description: `Dynamic part of the URL of button ${index + 1}`, required: true }]
-              : [],
-          ),
-        ],
+        // One field per variable of each component: var1.. (body), header_var1.., button_{i}_url.
+        optional_params: templateApiFields(variables).map(({ variable, field }) => ({
+          name: field,
+          example: template.variableExamples[variable.key] ?? (variable.component === 'button' ? 'order-123' : (template.variableExamples[variable.name] ?? '')),
+          description: variable.component === 'button' ? `Dynamic part of the URL of button ${(variable.buttonIndex ?? 0) + 1}` : `Value for ${variable.label}`,
+          required: true,
+        })),
       },
     };
   });

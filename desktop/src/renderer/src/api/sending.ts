@@ -27,6 +27,12 @@ export interface CostPreviewBody {
   recipientCount: number;
 }
 
+/**
+ * The cost preview of one exact send: the send call itself with `dry_run`, so the server screens
+ * every recipient as it will when accepting (issue 10: the quoted cost is the charged cost).
+ */
+export type SendPreviewRequest = { kind: 'quick'; body: QuickSendBody; recipientCount: number } | { kind: 'custom'; body: CustomSendBody };
+
 export interface CostPreviewResponse {
   success: true;
   preview: TCostPreview;
@@ -115,6 +121,12 @@ export const sendingApi = {
 
   costPreview: (body: CostPreviewBody) => apiPost<CostPreviewResponse>('/api/send/cost-preview', body),
 
+  /** The dry run of a quick or personalised send: its exact cost and every row it would skip. */
+  sendPreview: (request: SendPreviewRequest) =>
+    request.kind === 'quick'
+      ? apiPost<CostPreviewResponse>(quickSendPath(request.recipientCount), { ...request.body, dry_run: true }, { timeout: SEND_SCREEN.sendTimeoutMs })
+      : apiPost<CostPreviewResponse>(customSendPath(request.body.data.length), { ...request.body, dry_run: true }, { timeout: SEND_SCREEN.sendTimeoutMs }),
+
   importRecipients: (file: File, onProgress?: (fraction: number) => void) =>
     apiUpload<DataResponse<TRecipientImport>>('/api/whatsapp/import-recipients', fileForm(file), {
       onProgress,
@@ -144,6 +156,6 @@ export const sendingKeys = {
   templates: (language: string) => ['sending', 'templates', language] as const,
   templateDetails: (templateName: string, language: string) => ['sending', 'template-details', templateName, language] as const,
   pricing: ['sending', 'pricing'] as const,
-  costPreview: (body: CostPreviewBody | null) => ['sending', 'cost-preview', body] as const,
+  costPreview: (request: SendPreviewRequest | null) => ['sending', 'cost-preview', request] as const,
   campaign: (id: number | null) => ['sending', 'campaign', id] as const,
 };

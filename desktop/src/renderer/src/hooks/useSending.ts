@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TPriceSet } from '@shared/pricing';
-import { sendingApi, sendingKeys, type CostPreviewBody } from '../api/sending';
+import { sendingApi, sendingKeys, type SendPreviewRequest } from '../api/sending';
 import { FALLBACK_PRICES, SEND_SCREEN, shouldFollowCampaign } from '../lib/sending';
 
 /** The user's sender numbers; every user has at least the sandbox one. */
@@ -56,14 +56,14 @@ export function useSendPricing(): TPriceSet {
 }
 
 /** The server's cost preview for the open cost modal; re-asked each time the modal opens. */
-export function useCostPreview(body: CostPreviewBody | null, enabled: boolean) {
+export function useCostPreview(request: SendPreviewRequest | null, enabled: boolean) {
   return useQuery({
-    queryKey: sendingKeys.costPreview(body),
+    queryKey: sendingKeys.costPreview(request),
     queryFn: async () => {
-      if (!body) throw new Error('No send to price');
-      return (await sendingApi.costPreview(body)).preview;
+      if (!request) throw new Error('No send to price');
+      return (await sendingApi.sendPreview(request)).preview;
     },
-    enabled: enabled && body !== null,
+    enabled: enabled && request !== null,
     staleTime: 0,
     gcTime: 0,
     retry: false,

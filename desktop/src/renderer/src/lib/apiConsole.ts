@@ -3,6 +3,7 @@
  * to the public send API, the cURL / JavaScript / Python samples built from the same form, and
  * the message preview with the entered values.
  */
+import { variableKeyLabel } from '@shared/templates';
 import type { TTemplateParam } from '@shared/apiKeys';
 import { PUBLIC_API } from '@shared/constants';
 import { messages } from '@shared/messages';
@@ -27,12 +28,14 @@ export function cleanRecipient(input: string): string {
 export function consoleParams(template: Pick<TTemplate, 'variables' | 'variableExamples'> | undefined, serverParams: readonly TTemplateParam[] | undefined): TTemplateParam[] {
   if (serverParams) return [...serverParams];
   if (!template) return [];
-  return template.variables.map((variable, index) => ({
-    name: `var${index + 1}`,
-    example: template.variableExamples[variable] ?? '',
-    description: `Value for {{${variable}}}`,
-    required: true,
-  }));
+  // The template's variables are keyed by component: header_1, button_0_url, and the body's own names.
+  let body = 0;
+  let header = 0;
+  return template.variables.map((variable) => {
+    const headerName = /^header_(.+)$/.exec(variable)?.[1];
+    const name = headerName !== undefined ? `header_var${++header}` : /^button_\d+_url$/.test(variable) ? variable : `var${++body}`;
+    return { name, example: template.variableExamples[variable] ?? '', description: `Value for ${variableKeyLabel(variable)}`, required: true };
+  });
 }
 
 /** A parameter's value: what was typed, or the template's example until the field is touched. */

@@ -241,6 +241,10 @@ describe('campaigns', () => {
     expect(hasLiveCampaigns([{ status: 'completed' }, { status: 'running' }])).toBe(true);
     expect(hasLiveCampaigns([{ status: 'paused' }])).toBe(false);
     expect(hasLiveCampaigns(undefined)).toBe(false);
+    // A cancel answers before the messages a worker holds are settled: it is followed until they are.
+    const counts = { queued: 0, sending: 3 };
+    expect(hasLiveCampaigns([{ status: 'cancelled', counts }])).toBe(true);
+    expect(hasLiveCampaigns([{ status: 'cancelled', counts: { queued: 0, sending: 0 } }])).toBe(false);
   });
 });
 

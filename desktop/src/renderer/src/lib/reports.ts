@@ -183,6 +183,7 @@ const STATUS_TONES: Record<TReportStatus, StatusTone> = {
   delivered: 'default',
   read: 'info',
   failed: 'destructive',
+  cancelled: 'outline',
   duplicate: 'warning',
   pending: 'outline',
 };
@@ -196,6 +197,7 @@ const STATUS_FILTER_LABELS: Record<TReportStatus, string> = {
   delivered: 'Delivered',
   read: 'Read',
   failed: 'Failed',
+  cancelled: 'Cancelled',
   duplicate: cells.statuses.duplicate,
   pending: 'Pending',
 };
@@ -368,13 +370,14 @@ export interface CampaignActions {
  * either cancelled; failed messages are resent once the campaign is over (the resend is a new
  * campaign, so the old one's counts stay what they were).
  */
-export function campaignActions(campaign: Pick<TCampaign, 'status' | 'counts'>): CampaignActions {
+export function campaignActions(campaign: Pick<TCampaign, 'status' | 'counts' | 'resentCampaignId'>): CampaignActions {
   const { status } = campaign;
   return {
     pause: status === 'running',
     resume: status === 'paused',
     cancel: status === 'running' || status === 'paused',
-    resendFailed: isCampaignFinished(status) && campaign.counts.failed > 0,
+    // Once resent, the card says so instead of offering the same failures again.
+    resendFailed: isCampaignFinished(status) && campaign.counts.failed > 0 && (campaign.resentCampaignId ?? null) === null,
   };
 }
 
@@ -392,8 +395,17 @@ export function campaignListParams(query: { page: number; status: string; limit:
 }
 
 /** Only a running campaign changes by itself, so only then is the list re-read on a timer. */
-export function hasLiveCampaigns(campaigns: readonly Pick<TCampaign, 'status'>[] | undefined): boolean {
-  return (campaigns ?? []).some((campaign) => campaign.status === 'running');
+/**
+ * Whether a campaign is still changing: running, or cancelled with messages a worker had already
+ * claimed (they are sent or refunded moments after the cancel answered).
+ */
+export function isCampaignLive(campaign: Pick<TCampaign, 'status'> & { counts?: Pick<TCampaign['counts'], 'queued' | 'sending'> }): boolean {
+  if (campaign.status === 'running') return true;
+  return campaign.status === 'cancelled' && campaign.counts !== undefined && campaign.counts.queued + campaign.counts.sending > 0;
+}
+
+export function hasLiveCampaigns(campaigns: readonly (Pick<TCampaign, 'status'> & { counts?: Pick<TCampaign['counts'], 'queued' | 'sending'> })[] | undefined): boolean {
+  return (campaigns ?? []).some(isCampaignLive);
 }
 
 // ---------------------------------------------------------------------------------------------

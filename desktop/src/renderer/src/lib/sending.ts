@@ -3,13 +3,14 @@
  * without React: setup progress, what the screens show, which endpoint a send takes and what
  * it carries, and the texts of failures. The pages only wire these to state.
  */
+import { csvLine } from '@shared/csv';
 import { CREDIT_UNITS_PER_RUPEE, PRICE_DEFAULTS, SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import { normalisePhone, parseRecipientList } from '@shared/phone';
 import { priceToUnits, PRICE_PATTERN, type PriceCategory, type TPriceSet } from '@shared/pricing';
-import type { TCampaign, TCampaignStatus } from '@shared/schemas/sending';
-import { renderTemplateText } from '@shared/templates';
+import type { TCampaign, TCampaignStatus, TSkippedRow } from '@shared/schemas/sending';
+import { componentValues, renderTemplateText } from '@shared/templates';
 import type { TTemplate, TTemplateComponent, TTemplateDetails } from '@shared/types';
 
 const s = messages.sending;
@@ -148,10 +149,13 @@ function componentText(components: readonly TTemplateComponent[] | undefined, ty
 /** The message's text as a recipient reads it: text header, body and footer, filled with `values`. */
 export function messageText(template: Pick<TTemplate, 'components'>, values: Record<string, string>): string {
   const filled = filledValues(values);
+  // Each component is filled with its own values: the header's {{1}} is `header_1`, the body's `1`.
   return (['HEADER', 'BODY', 'FOOTER'] as const)
-    .map((type) => componentText(template.components, type))
+    .map((type) => {
+      const text = componentText(template.components, type);
+      return text === null ? null : renderTemplateText(text, type === 'HEADER' ? componentValues(filled, 'header') : filled);
+    })
     .filter((part): part is string => part !== null)
-    .map((part) => renderTemplateText(part, filled))
     .join('\n\n');
 }
 
@@ -501,7 +505,9 @@ export function campaignProgress(campaign: Pick<TCampaign, 'status' | 'processed
   const processed = Math.min(Math.max(0, campaign.processed), total);
   const finished = isCampaignFinished(campaign.status);
   const percent = total === 0 ? 100 : finished && campaign.status === 'completed' ? 100 : Math.floor((processed / total) * 100);
-  return { percent, processed, total, finished, pending: campaign.counts.queued + campaign.counts.sending + campaign.counts.unknown };
+  // A cancelled campaign has nothing waiting: what it had not sent will not go out.
+  const pending = campaign.status === 'cancelled' ? 0 : campaign.counts.queued + campaign.counts.sending + campaign.counts.unknown;
+  return { percent, processed, total, finished, pending };
 }
 
 export const CAMPAIGN_STATUS_LABELS: Record<TCampaignStatus, string> = {
@@ -555,4 +561,9 @@ export function uploadFailure(error: FailedCall): { title: string; description: 
 export function importFailure(error: FailedCall): { title: string; description: string } {
   if (error.status === 0) return { title: s.importFailed, description: messages.common.networkErrorRetry };
   return { title: error.serverMessage ?? s.importFailed, description: s.importHint };
+}
+
+/** The skipped rows of a send as a CSV file (row, value, reason), with a BOM so Excel reads UTF-8. */
+export function skippedRowsCsv(rows: readonly TSkippedRow[]): string {
+  return `\uFEFF${csvLine(['Row', 'Value', 'Why'])}${rows.map((row) => csvLine([String(row.row), row.value, row.message])).join('')}`;
 }

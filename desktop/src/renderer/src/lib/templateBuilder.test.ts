@@ -66,14 +66,14 @@ describe('builderReducer', () => {
     expect(form.variableExamples).toEqual({ '1': 'Rahul', '2': 'ORD-10234' });
   });
 
-  it('numbers Add Variable above the highest variable anywhere in the template', () => {
+  it("numbers Add Variable after the body's variables (the header numbers its own, issue 10)", () => {
     const form = run([
       { type: 'setHeaderType', value: 'text' },
       { type: 'setHeaderText', value: 'Hi {{3}}' },
       { type: 'setBodyText', value: 'Body {{1}}' },
       { type: 'addVariable' },
     ]);
-    expect(form.bodyText).toBe('Body {{1}} {{4}}');
+    expect(form.bodyText).toBe('Body {{1}} {{2}}');
   });
 
   it('gives a typed variable a default example once and keeps an example the user cleared', () => {
@@ -115,7 +115,8 @@ describe('builderReducer', () => {
       { type: 'updateButton', index: 0, patch: { type: 'URL', text: 'Track', url: 'https://x.in/{{1}}' } },
     ]);
     expect(form.buttons[0]).toMatchObject({ type: 'URL', text: 'Track', url: 'https://x.in/{{1}}' });
-    expect(form.variableExamples).toEqual({ '1': 'Rahul' });
+    // The URL's {{1}} is the button's own variable, apart from a body {{1}}.
+    expect(form.variableExamples).toEqual({ button_0_url: 'Rahul' });
   });
 
   it('drops a chosen file when the header type changes', () => {
@@ -128,7 +129,7 @@ describe('builderReducer', () => {
 describe('formVariables', () => {
   it('counts header text only for a text header', () => {
     const base = { ...emptyTemplateForm(), headerText: 'Hi {{5}}', bodyText: '{{1}}' };
-    expect(formVariables({ ...base, headerType: 'text' })).toEqual(['1', '5']);
+    expect(formVariables({ ...base, headerType: 'text' })).toEqual(['header_5', '1']);
     expect(formVariables({ ...base, headerType: 'image' })).toEqual(['1']);
   });
 });

@@ -8,16 +8,17 @@ import { TEMPLATE_LIMITS } from '@shared/constants';
 import {
   BUTTON_TYPES,
   DEFAULT_TEMPLATE_LANGUAGE,
-  extractVariables,
   HEADER_TYPES,
   nextVariableNumber,
   normaliseTemplateName,
   OTP_TYPES,
   sampleExampleFor,
+  templateVariableList,
   type HeaderType,
   type MediaHeaderType,
   type OtpType,
   type TemplateCategory,
+  type TemplateVariable,
 } from '@shared/templates';
 import type { TTemplate, TTemplateComponent } from '@shared/types';
 import { isMediaHeaderType } from './headerMedia';
@@ -139,21 +140,29 @@ export function templateFormFrom(template: TTemplate): TemplateForm {
   };
 }
 
-/** The variables the form uses, in the shared order; header text counts only for a text header. */
-export function formVariables(form: Pick<TemplateForm, 'headerType' | 'headerText' | 'bodyText' | 'buttons'>): string[] {
-  return extractVariables({
+/**
+ * The variables the form uses, keyed by component (the header's {{1}} is `header_1`, a URL
+ * button's `button_{index}_url`, the body's stay `1`): header text counts only for a text header.
+ */
+export function formVariableDefinitions(form: Pick<TemplateForm, 'headerType' | 'headerText' | 'bodyText' | 'buttons'>): TemplateVariable[] {
+  return templateVariableList({
     headerText: form.headerType === 'text' ? form.headerText : '',
     bodyText: form.bodyText,
     buttons: form.buttons,
   });
 }
 
+/** The keys of the form's variables (see formVariableDefinitions). */
+export function formVariables(form: Pick<TemplateForm, 'headerType' | 'headerText' | 'bodyText' | 'buttons'>): string[] {
+  return formVariableDefinitions(form).map((variable) => variable.key);
+}
+
 /** Every variable gets a default example when it first appears (spec: "Each variable gets a default example value"). */
 function withDefaultExamples(form: TemplateForm): TemplateForm {
-  const missing = formVariables(form).filter((variable) => !(variable in form.variableExamples));
+  const missing = formVariableDefinitions(form).filter((variable) => !(variable.key in form.variableExamples));
   if (missing.length === 0) return form;
   const variableExamples = { ...form.variableExamples };
-  for (const variable of missing) variableExamples[variable] = sampleExampleFor(variable);
+  for (const variable of missing) variableExamples[variable.key] = sampleExampleFor(variable.name);
   return { ...form, variableExamples };
 }
 

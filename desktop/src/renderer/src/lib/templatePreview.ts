@@ -3,7 +3,7 @@
  * in, footer and buttons (with where each button leads). Authentication templates carry only
  * Meta's flags, so their text is written here in Meta's wording.
  */
-import { BUTTON_TYPE_LABELS, renderTemplateText } from '@shared/templates';
+import { BUTTON_TYPE_LABELS, componentValues, renderButtonUrl, renderTemplateText } from '@shared/templates';
 import type { TTemplate, TTemplateComponent } from '@shared/types';
 
 export type TemplatePreviewSource = Pick<TTemplate, 'category' | 'components' | 'variableExamples' | 'headerMediaUrl' | 'headerMediaName'>;
@@ -58,7 +58,8 @@ function previewHeader(source: TemplatePreviewSource, values: Record<string, str
   if (header.format && header.format !== 'TEXT') {
     return { kind: 'media', format: header.format, url: source.headerMediaUrl, name: source.headerMediaName };
   }
-  const text = header.text?.trim() ? renderTemplateText(header.text, values) : '';
+  // The header's own values (`header_1`), apart from the body's {{1}}.
+  const text = header.text?.trim() ? renderTemplateText(header.text, componentValues(values, 'header')) : '';
   return text ? { kind: 'text', text } : null;
 }
 
@@ -89,12 +90,13 @@ export function templatePreview(source: TemplatePreviewSource): TemplatePreview 
     header: previewHeader(source, values),
     body: body?.text ? renderTemplateText(body.text, values) : '',
     footer: footer?.text?.trim() ? renderTemplateText(footer.text, values) : null,
-    buttons: buttons.map((button) => ({
+    buttons: buttons.map((button, index) => ({
       type: button.type,
-      text: renderTemplateText(button.text ?? '', values),
+      text: button.text ?? '',
       target:
         button.type === 'URL'
-          ? renderTemplateText(button.url ?? '', values)
+          ? // The link's own value (`button_{index}_url`), never the body's {{1}}.
+            renderButtonUrl(button.url ?? '', values, index)
           : button.type === 'PHONE_NUMBER'
             ? (button.phone_number ?? '')
             : null,

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { TEMPLATE_CATEGORY_LABELS, templateStatusLabel } from '@shared/templates';
+import { TEMPLATE_CATEGORY_LABELS, templateStatusLabel, variableKeyLabel } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { useProtectedMediaUrl } from '../../hooks/useProtectedMediaUrl';
 import { formatDateTime } from '../../lib/dates';
@@ -42,7 +42,7 @@ function ReviewDetails({ template }: { template: TTemplate }) {
       <Detail label="Created">{formatDateTime(template.createdAt)}</Detail>
       {template.submittedAt ? <Detail label="Submitted">{formatDateTime(template.submittedAt)}</Detail> : null}
       {template.variables.map((variable) => (
-        <Detail key={variable} label={`Example for {{${variable}}}`}>
+        <Detail key={variable} label={`Example for ${variableKeyLabel(variable)}`}>
           {template.variableExamples[variable] || <span className="text-slate-500 dark:text-slate-400">none</span>}
         </Detail>
       ))}

@@ -23,9 +23,10 @@ function Heading({ children }: { children: ReactNode }) {
 const SEND_FIELDS: readonly [string, string, string][] = [
   ['username', 'Yes', 'Your username; it must be the owner of the API key.'],
   ['templatename', 'Yes', 'The name of one of your approved templates.'],
-  ['recipient_number', 'Yes', `Country code and number, digits only, without the + symbol (e.g. ${PHONE_EXAMPLE}).`],
-  ['var1, var2, …', 'Per template', 'Values of the template variables, in order: var1 fills the first variable.'],
-  ['button_{index}_url', 'Per template', 'The variable part of a Website button URL; index counts buttons from 0.'],
+  ['recipient_number', 'Yes', `Country code and number (e.g. ${PHONE_EXAMPLE}). A 10-digit Indian mobile without 91 gets 91; a leading 0, +91 or 0091 is dropped.`],
+  ['var1, var2, …', 'Per template', 'Values of the body variables, in order: var1 fills the body\'s first variable.'],
+  ['header_var1, …', 'Per template', 'Values of the header text variables, in order (a header {{1}} is not the body\'s {{1}}).'],
+  ['button_{index}_url', 'Per template', 'The variable part of a Website button URL; index counts buttons from 0. It never fills the body.'],
   ['language', 'No', 'Template language (e.g. en_US), when the same name exists in several languages.'],
 ];
 
@@ -38,7 +39,10 @@ const SEND_REQUEST = {
   button_0_url: 'ORD-4521',
 };
 
-const SEND_RESPONSE = { success: true, message_id: 'wamid.HBgMOTE5ODc2NTQzMjEwFQIAERgSQzY1RjM0', message: api.sent, campaign_id: 1289 };
+const SEND_RESPONSE = { success: true, message_id: 'msg_1289', message: api.sent, campaign_id: 1289, status: 'queued', charged: true };
+
+/** A repeat within the Duplicate Blocked window: stored, not sent, not charged. */
+const DUPLICATE_RESPONSE = { success: true, message_id: 'msg_1290', message: api.duplicateBlocked, campaign_id: 1290, status: 'duplicate', charged: false };
 
 const BATCH_REQUEST = {
   username: 'your_username',
@@ -50,7 +54,19 @@ const BATCH_REQUEST = {
   ],
 };
 
-const BATCH_RESPONSE = { success: true, data: { campaignId: 1290, accepted: 2, duplicates: 0, invalid: 0, totalCost: 0.3 } };
+const BATCH_RESPONSE = {
+  success: true,
+  data: {
+    campaignId: 1290,
+    accepted: 2,
+    duplicates: 0,
+    invalid: 1,
+    suppressed: 0,
+    totalCost: 0.3,
+    skippedCount: 1,
+    skippedRows: [{ row: 3, value: '12345', reason: 'invalid_number', message: 'Invalid number: Too short: a number with its country code has at least 8 digits' }],
+  },
+};
 
 /** Spec 002 §8 "API documentation codes", with the wallet's 402 that the send API also answers. */
 const ERROR_CODES: readonly [number, string, string][] = [
@@ -138,7 +154,9 @@ export function ApiDocsTabs({ baseUrl }: { baseUrl: string }) {
                 Body: <Code>username</Code>, <Code>templatename</Code>, optional <Code>language</Code> and <Code>messages</Code>, a list of{' '}
                 <Code>{'{ recipient_number, var1, …, button_{index}_url }'}</Code> ({api.batchTooLarge.toLowerCase()}). It answers{' '}
                 <Code>success</Code> and <Code>data</Code> with <Code>campaignId</Code>, <Code>accepted</Code>, <Code>duplicates</Code>,{' '}
-                <Code>invalid</Code> and <Code>totalCost</Code> (rupees). One batch counts as one request for the rate limit.
+                <Code>invalid</Code>, <Code>totalCost</Code> (rupees), and <Code>skippedRows</Code>: every row not sent with its <Code>row</Code>{' '}
+                (from 1), <Code>value</Code>, <Code>reason</Code> (invalid_number, duplicate_in_list, duplicate_blocked, opted_out) and{' '}
+                <Code>message</Code>. One batch counts as one request for the rate limit.
               </p>
             </div>
           </TabsContent>
@@ -146,6 +164,7 @@ export function ApiDocsTabs({ baseUrl }: { baseUrl: string }) {
           <TabsContent value="examples" className="flex flex-col gap-4">
             <CodeBlock label={`POST ${SEND_PATH} request body`} code={json(SEND_REQUEST)} />
             <CodeBlock label="200 response" code={json(SEND_RESPONSE)} />
+            <CodeBlock label="200 response: Duplicate Blocked (not charged)" code={json(DUPLICATE_RESPONSE)} />
             <CodeBlock label="401 response" code={json({ success: false, error: api.invalidCredentials, code: 'invalid_api_key' })} />
             <CodeBlock
               label="429 response"

@@ -4,6 +4,7 @@ import { messages } from '@shared/messages';
 import type { TUser } from '@shared/types';
 import { formatCredits } from '../../lib/format';
 import { headerText } from '../../lib/headerTitles';
+import { useLiveCreditBalance } from '../../hooks/useCreditBalance';
 import { useUIStore } from '../../stores/uiStore';
 import { useLogout } from '../session/useLogout';
 import { ThemeToggle } from '../ThemeToggle';
@@ -23,7 +24,7 @@ import { Avatar } from './UserCard';
 const l = messages.layout;
 
 function CreditsBadge() {
-  const balance = useUIStore((state) => state.creditBalance);
+  const balance = useLiveCreditBalance();
   return (
     <Link
       to="/user/wallet"

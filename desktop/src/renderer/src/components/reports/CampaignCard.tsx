@@ -1,4 +1,6 @@
 import { Ban, Pause, Play, RotateCcw } from 'lucide-react';
+import { messageFigures } from '@shared/figures';
+import { messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import type { TCampaign } from '@shared/schemas/sending';
 import { cn } from '../../lib/cn';
@@ -44,12 +46,11 @@ export function CampaignCard({
 }) {
   const progress = campaignProgress(campaign);
   const actions = campaignActions(campaign);
-  const { counts } = campaign;
+  // One definition of each figure (shared/figures.ts): delivered includes read, cancelled is apart.
+  const figures = messageFigures(campaign.counts);
   const created = formatReportTime(campaign.createdAt);
-  // The server counts messages a cancel stopped among the failed (they are resent with them); the
-  // card shows them apart, since they never reached the provider.
-  const cancelled = campaign.cancelled ?? 0;
-  const failed = Math.max(0, counts.failed - cancelled);
+  const { cancelled, failed } = figures;
+  const resent = (campaign.resentCampaignId ?? null) !== null;
 
   return (
     <Card data-testid="campaign-card">
@@ -78,9 +79,9 @@ export function CampaignCard({
         </div>
 
         <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-          <Count label="Sent" value={counts.sent} />
-          <Count label="Delivered" value={counts.delivered} tone="text-emerald-700 dark:text-emerald-300" />
-          <Count label="Read" value={counts.read} tone="text-sky-700 dark:text-sky-300" />
+          <Count label="Sent" value={figures.sent} />
+          <Count label="Delivered" value={figures.delivered} tone="text-emerald-700 dark:text-emerald-300" />
+          <Count label="Read" value={figures.read} tone="text-sky-700 dark:text-sky-300" />
           <Count label="Failed" value={failed} tone={failed > 0 ? 'text-red-600 dark:text-red-400' : undefined} />
         </dl>
 
@@ -88,8 +89,19 @@ export function CampaignCard({
           <p className="text-sm text-slate-600 dark:text-slate-300">
             Cost <span className="font-semibold tabular-nums">{formatCost(campaign.totalCost)}</span>
             {campaign.refunded > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCost(campaign.refunded)} refunded</span> : null}
-            {counts.duplicate > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCount(counts.duplicate)} duplicates blocked</span> : null}
-            {cancelled > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCount(cancelled)} cancelled before sending</span> : null}
+            {figures.duplicate > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCount(figures.duplicate)} duplicates blocked</span> : null}
+            {cancelled > 0 ? (
+              <span className="text-slate-500 dark:text-slate-400" data-testid="campaign-cancelled-count">
+                {' '}
+                · {formatCount(cancelled)} cancelled before sending
+              </span>
+            ) : null}
+            {resent ? (
+              <span className="text-slate-500 dark:text-slate-400" data-testid="campaign-resent">
+                {' '}
+                · {messages.campaigns.failuresResent}
+              </span>
+            ) : null}
           </p>
           <div className="flex flex-wrap gap-2">
             {actions.pause ? (
@@ -118,7 +130,7 @@ export function CampaignCard({
             {actions.resendFailed ? (
               <Button size="sm" onClick={onResendFailed}>
                 <RotateCcw aria-hidden="true" />
-                Resend to failed ({formatCount(counts.failed)})<span className="sr-only"> of {campaign.name}</span>
+                Resend to failed ({formatCount(campaign.counts.failed)})<span className="sr-only"> of {campaign.name}</span>
               </Button>
             ) : null}
           </div>

@@ -34,7 +34,11 @@ function summaryStats(summary: TReportsSummary | undefined): Stat[] {
       value: count(summary?.failed),
       icon: CircleX,
       tint: red,
-      hint: summary && summary.duplicate > 0 ? `${formatCount(summary.duplicate)} duplicates blocked` : undefined,
+      hint: summary
+        ? [summary.cancelled > 0 ? `${formatCount(summary.cancelled)} cancelled (not failures)` : '', summary.duplicate > 0 ? `${formatCount(summary.duplicate)} duplicates blocked` : '']
+            .filter(Boolean)
+            .join(' · ') || undefined
+        : undefined,
     },
   ];
 }

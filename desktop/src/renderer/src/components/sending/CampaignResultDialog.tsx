@@ -1,3 +1,4 @@
+import { messageFigures } from '@shared/figures';
 import { BarChart3, CheckCircle2, CircleAlert } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -42,6 +43,7 @@ function LiveProgress({ accepted, open }: { accepted: TCampaignAccepted; open: b
   const invalidateCredits = useInvalidateCredits();
   const campaign = query.data;
   const view = campaign ? campaignProgress(campaign) : null;
+  const figures = campaign ? messageFigures(campaign.counts) : null;
   const finished = view?.finished ?? false;
 
   // Failed messages are refunded as they fail: the balance shown elsewhere is re-read at the end.
@@ -67,12 +69,12 @@ function LiveProgress({ accepted, open }: { accepted: TCampaignAccepted; open: b
             ? ui.campaignProgressUnavailable
             : messages.common.loading}
       </p>
-      {campaign ? (
+      {campaign && figures ? (
         <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-          <Count label="Sent" value={campaign.counts.sent} />
-          <Count label="Delivered" value={campaign.counts.delivered} tone="text-emerald-700 dark:text-emerald-300" />
-          <Count label="Read" value={campaign.counts.read} tone="text-sky-700 dark:text-sky-300" />
-          <Count label="Failed" value={campaign.counts.failed} tone={campaign.counts.failed > 0 ? 'text-red-600 dark:text-red-400' : undefined} />
+          <Count label="Sent" value={figures.sent} />
+          <Count label="Delivered" value={figures.delivered} tone="text-emerald-700 dark:text-emerald-300" />
+          <Count label="Read" value={figures.read} tone="text-sky-700 dark:text-sky-300" />
+          <Count label="Failed" value={figures.failed} tone={figures.failed > 0 ? 'text-red-600 dark:text-red-400' : undefined} />
         </dl>
       ) : null}
       {campaign && campaign.counts.unknown > 0 ? (

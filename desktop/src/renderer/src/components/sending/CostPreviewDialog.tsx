@@ -1,16 +1,19 @@
-import { Wallet } from 'lucide-react';
+import { Download, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import { TEMPLATE_CATEGORY_LABELS, type TemplateCategory } from '@shared/templates';
-import type { CostPreviewBody } from '../../api/sending';
+import type { TCostPreview } from '@shared/schemas/sending';
+import type { SendPreviewRequest } from '../../api/sending';
 import { useCostPreview } from '../../hooks/useSending';
-import { estimateCost, formatCost, formatPrice } from '../../lib/sending';
+import { estimateCost, formatCost, formatPrice, skippedRowsCsv } from '../../lib/sending';
+import { saveFile } from '../../platform/files';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
+import { NormalisedNumbers } from './NormalisedNumbers';
 
 const ui = messages.sendScreens;
 
@@ -38,6 +41,53 @@ function Row({ label, children, strong = false }: { label: string; children: Rea
   );
 }
 
+/** Rows listed on screen; the CSV holds every row the server listed. */
+const SKIPPED_SHOWN = 20;
+
+/** Every row the send will not send, with why, and the list as a CSV (issue 10). */
+function SkippedRows({ preview }: { preview: TCostPreview }) {
+  const rows = preview.skippedRows ?? [];
+  if (rows.length === 0) return null;
+  const total = preview.skippedCount ?? rows.length;
+  const notListed = Math.max(0, total - rows.length);
+  const handleDownload = () => saveFile(new Blob([skippedRowsCsv(rows)], { type: 'text/csv;charset=utf-8' }), messages.sending.skippedCsvName);
+  return (
+    <section aria-label={messages.sending.skippedTitle} className="flex flex-col gap-2" data-testid="skipped-rows">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="text-sm font-medium">
+          {messages.sending.skippedTitle} ({formatIndianNumber(total)})
+        </h3>
+        <Button variant="outline" size="sm" onClick={handleDownload}>
+          <Download aria-hidden="true" />
+          {messages.sending.skippedDownload}
+        </Button>
+      </div>
+      <div className="max-h-40 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800">
+        <table className="w-full text-left text-xs">
+          <thead className="sticky top-0 bg-slate-50 dark:bg-slate-900">
+            <tr>
+              <th scope="col" className="px-2 py-1 font-medium">Row</th>
+              <th scope="col" className="px-2 py-1 font-medium">Value</th>
+              <th scope="col" className="px-2 py-1 font-medium">Why</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {rows.slice(0, SKIPPED_SHOWN).map((row) => (
+              <tr key={`${row.row}-${row.reason}`}>
+                <td className="px-2 py-1 tabular-nums">{row.row}</td>
+                <td className="px-2 py-1 font-mono break-all">{row.value || '—'}</td>
+                <td className="px-2 py-1">{row.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.length > SKIPPED_SHOWN ? <p className="text-xs text-slate-500 dark:text-slate-400">{formatIndianNumber(rows.length - SKIPPED_SHOWN)} more in the CSV</p> : null}
+      {notListed > 0 ? <p className="text-xs text-slate-500 dark:text-slate-400">{fillMessage(messages.sending.skippedMore, { count: formatIndianNumber(notListed) })}</p> : null}
+    </section>
+  );
+}
+
 /**
  * The cost confirmation before a send (spec 002 "Cost preview"): the server's preview for this
  * exact send (price, Duplicate Blocked, balance), or the local estimate while it loads or when it
@@ -49,6 +99,7 @@ export function CostPreviewDialog({
   request,
   estimate,
   firstRecipient,
+  normalised,
   title,
   confirmLabel,
   cancelLabel,
@@ -57,9 +108,11 @@ export function CostPreviewDialog({
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  request: CostPreviewBody | null;
+  request: SendPreviewRequest | null;
   estimate: CostEstimate;
   firstRecipient: FirstRecipientPreview | null;
+  /** Numbers the phone rule changed, shown before paying (quick send). */
+  normalised?: { items: readonly { typed: string; phone: string }[]; total: number } | undefined;
   title: string;
   confirmLabel: string;
   cancelLabel: string;
@@ -73,6 +126,8 @@ export function CostPreviewDialog({
   const billable = preview?.billable ?? estimate.recipients;
   const total = preview?.totalCost ?? estimateCost(estimate.recipients, estimate.pricePerMessage);
   const insufficient = preview !== undefined && !preview.sufficient;
+  // Said only when the server could not screen every recipient.
+  const atMost = preview?.exact === false ? `${messages.sending.atMost} ` : '';
 
   return (
     <Dialog open={open} onOpenChange={(next) => (isSending ? undefined : onOpenChange(next))}>
@@ -87,7 +142,10 @@ export function CostPreviewDialog({
           <Row label="Template type">{categoryLabel(preview?.category ?? estimate.category)}</Row>
           <Row label="Per-message price">{formatPrice(price)}</Row>
           <Row label="Total cost" strong>
-            {formatCost(total)}
+            <span data-testid="cost-total">
+              {atMost}
+              {formatCost(total)}
+            </span>
           </Row>
         </dl>
 
@@ -99,7 +157,8 @@ export function CostPreviewDialog({
             </p>
           ) : null}
           <ul className="flex flex-col gap-1 text-slate-600 dark:text-slate-300">
-            <li>
+            <li data-testid="cost-breakdown">
+              {atMost}
               {formatIndianNumber(billable)} × {formatPrice(price)} = <span className="font-medium">{formatCost(total)}</span>
             </li>
             {preview && preview.duplicates > 0 ? (
@@ -107,7 +166,8 @@ export function CostPreviewDialog({
                 {formatIndianNumber(preview.duplicates)} {messages.sending.duplicateBlocked.toLowerCase()} (sent in the last 24 hours, not charged)
               </li>
             ) : null}
-            {preview && preview.invalid > 0 ? <li>{formatIndianNumber(preview.invalid)} invalid numbers skipped</li> : null}
+            {preview && preview.invalid > 0 ? <li>{formatIndianNumber(preview.invalid)} invalid numbers or rows missing a value skipped</li> : null}
+            {preview && (preview.suppressed ?? 0) > 0 ? <li>{formatIndianNumber(preview.suppressed ?? 0)} opted out (not sent, not charged)</li> : null}
             {preview ? (
               <li>
                 Balance {formatCost(preview.balance)} → after sending {formatCost(preview.balanceAfter)}
@@ -133,6 +193,10 @@ export function CostPreviewDialog({
             </Button>
           </Alert>
         ) : null}
+
+        {preview ? <SkippedRows preview={preview} /> : null}
+
+        {normalised ? <NormalisedNumbers items={normalised.items} total={normalised.total} /> : null}
 
         {firstRecipient ? (
           <section aria-label="First recipient preview" className="flex flex-col gap-2">

@@ -12,6 +12,7 @@ import { Button } from '../ui/button';
 import { Label } from '../ui/label';
 import { Textarea } from '../ui/textarea';
 import { ImportResultDialog } from './ImportResultDialog';
+import { NormalisedNumbers } from './NormalisedNumbers';
 import { ProgressBar } from './SetupProgress';
 
 const s = messages.sending;
@@ -140,6 +141,16 @@ export function RecipientsField({
           One per line or separated by commas, with the country code.
         </p>
       </div>
+      <NormalisedNumbers items={summary.normalised} total={summary.normalisedCount} />
+      {summary.invalid.length > 0 ? (
+        <ul className="flex flex-col gap-0.5 text-xs text-amber-800 dark:text-amber-200" aria-label="Numbers that are not valid" data-testid="invalid-numbers">
+          {summary.invalid.slice(0, 5).map((entry, index) => (
+            <li key={`${index}-${entry}`}>
+              <span className="font-mono">{entry}</span>: {messages.phone.invalid[summary.invalidReasons[index] ?? 'characters']}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {isBulkSend(count) ? <Alert tone="info">{ui.bulkNote}</Alert> : <p className="text-xs text-slate-500 dark:text-slate-400">{ui.bulkNote}</p>}
       <ImportResultDialog result={imported?.result ?? null} fileName={imported?.fileName ?? ''} onContinue={handleContinue} />
     </div>

@@ -5,7 +5,7 @@ import { BUTTON_TYPE_LABELS, BUTTON_TYPES, HEADER_TYPES, OTP_TYPES, type HeaderT
 import type { FieldErrors } from '../../lib/forms';
 import { formatFileSize, HEADER_MEDIA_ACCEPT, HEADER_MEDIA_MAX_MB, isMediaHeaderType } from '../../lib/headerMedia';
 import { buttonErrorField } from '../../lib/templatePayload';
-import { formVariables, keepsStoredHeader, type BuilderAction, type BuilderButtonType, type TemplateForm } from '../../lib/templateBuilder';
+import { formVariableDefinitions, keepsStoredHeader, type BuilderAction, type BuilderButtonType, type TemplateForm } from '../../lib/templateBuilder';
 import { cn } from '../../lib/cn';
 import { Button, focusRing } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
@@ -254,7 +254,7 @@ export function HeaderSection(props: SectionProps & { onFileChosen: (file: File 
 }
 
 export function BodySection({ form, dispatch, errors, clearError, disabled }: SectionProps) {
-  const variables = formVariables(form);
+  const variables = formVariableDefinitions(form);
   return (
     <BuilderSection
       title="Body"
@@ -303,18 +303,19 @@ export function BodySection({ form, dispatch, errors, clearError, disabled }: Se
           </p>
           <div className="grid gap-2">
             {variables.map((variable) => {
-              const id = `template-example-${variable}`;
+              // Keyed by component: the header's and a button's {{1}} have examples of their own.
+              const id = `template-example-${variable.key}`;
               return (
-                <div key={variable} className="grid grid-cols-[6rem_1fr] items-center gap-3">
+                <div key={variable.key} className="grid grid-cols-[minmax(6rem,auto)_1fr] items-center gap-3">
                   <Label htmlFor={id} className="font-mono text-xs">
                     <span className="sr-only">Example for </span>
-                    {`{{${variable}}}`}
+                    {variable.label}
                   </Label>
                   <Input
                     id={id}
-                    value={form.variableExamples[variable] ?? ''}
+                    value={form.variableExamples[variable.key] ?? ''}
                     disabled={disabled}
-                    onChange={(e) => dispatch({ type: 'setExample', variable, value: e.target.value })}
+                    onChange={(e) => dispatch({ type: 'setExample', variable: variable.key, value: e.target.value })}
                   />
                 </div>
               );

@@ -7,7 +7,7 @@ import { formatIndianNumber } from '@shared/money';
 import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { errorText, toApiError } from '../../api/client';
-import { sendingApi, type CostPreviewBody, type CustomSendBody } from '../../api/sending';
+import { sendingApi, type CustomSendBody, type SendPreviewRequest } from '../../api/sending';
 import { CampaignResultDialog, type SendOutcome } from '../../components/sending/CampaignResultDialog';
 import { CostPreviewDialog } from '../../components/sending/CostPreviewDialog';
 import { GeneratedPreview, SheetOverview, SpreadsheetPicker, VariableMapping } from '../../components/sending/CustomizeSections';
@@ -32,7 +32,6 @@ import {
   mappingsPayload,
   priceFor,
   readParsedSheet,
-  recipientSample,
   sendFailure,
   spreadsheetFileError,
   uploadFailure,
@@ -83,10 +82,10 @@ export function CustomizeMessagePage() {
       </div>
     );
   }
-  return <CustomizeMessage username={user.username} />;
+  return <CustomizeMessage />;
 }
 
-function CustomizeMessage({ username }: { username: string }) {
+function CustomizeMessage() {
   const pricing = useSendPricing();
   const invalidateCredits = useInvalidateCredits();
 
@@ -100,7 +99,7 @@ function CustomizeMessage({ username }: { username: string }) {
   const [columnChoice, setColumnChoice] = useState<string | null>(null);
   const [mappingChoices, setMappingChoices] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState<CustomPreviewRow[] | null>(null);
-  const [costRequest, setCostRequest] = useState<CostPreviewBody | null>(null);
+  const [costRequest, setCostRequest] = useState<SendPreviewRequest | null>(null);
   const [sending, setSending] = useState(false);
   const [outcome, setOutcome] = useState<SendOutcome | null>(null);
   const [resultOpen, setResultOpen] = useState(false);
@@ -235,13 +234,8 @@ function CustomizeMessage({ username }: { username: string }) {
       toast.error(problem ?? s.customMissingFields);
       return;
     }
-    setCostRequest({
-      username,
-      templatename: template.name,
-      language,
-      recipients: recipientSample(rows, recipientColumn),
-      recipientCount: rowCount,
-    });
+    // The preview is the dry run of this very send: every row, screened as acceptance will.
+    setCostRequest({ kind: 'custom', body: customSendBody(template) });
   };
 
   const clearAfterSuccess = () => {
@@ -253,17 +247,19 @@ function CustomizeMessage({ username }: { username: string }) {
     setMappingChoices({});
   };
 
+  const customSendBody = (chosen: TTemplate): CustomSendBody => ({
+    templateName: chosen.name,
+    language,
+    phoneNumberId: numberId,
+    recipientColumn,
+    variableMappings: mappingsPayload(mappings, variables),
+    data: rows,
+    ...(campaignName.trim() ? { campaignName: campaignName.trim() } : {}),
+  });
+
   const handleConfirm = async () => {
     if (!template || !data || sending) return;
-    const body: CustomSendBody = {
-      templateName: template.name,
-      language,
-      phoneNumberId: numberId,
-      recipientColumn,
-      variableMappings: mappingsPayload(mappings, variables),
-      data: rows,
-      ...(campaignName.trim() ? { campaignName: campaignName.trim() } : {}),
-    };
+    const body = customSendBody(template);
     setSending(true);
     try {
       const response = await sendingApi.customSend(body);

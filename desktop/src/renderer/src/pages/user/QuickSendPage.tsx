@@ -2,10 +2,11 @@ import { Send } from 'lucide-react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
+import { formatPhone } from '@shared/phone';
 import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { errorText, toApiError } from '../../api/client';
-import { sendingApi, type CostPreviewBody, type QuickSendBody } from '../../api/sending';
+import { sendingApi, type QuickSendBody, type SendPreviewRequest } from '../../api/sending';
 import { CampaignResultDialog, type SendOutcome } from '../../components/sending/CampaignResultDialog';
 import { CostPreviewDialog } from '../../components/sending/CostPreviewDialog';
 import { HeaderImageUpload, type ChosenImage } from '../../components/sending/HeaderImageUpload';
@@ -37,7 +38,6 @@ import {
   variablesPayload,
   type SendVariable,
 } from '../../lib/sending';
-import { useSessionStore } from '../../stores/sessionStore';
 import { StepCard } from '../../components/sending/StepCard';
 
 const s = messages.sending;
@@ -65,14 +65,13 @@ interface SentSnapshot {
 
 /** /user/whatsapp-bulk (spec 002 "Quick Send"): one approved template to a list of numbers. */
 export function QuickSendPage() {
-  const username = useSessionStore((state) => state.user?.username);
   const pricing = useSendPricing();
   const invalidateCredits = useInvalidateCredits();
 
   const [form, setForm] = useState<QuickSendForm>(emptyForm);
   const [image, setImage] = useState<ChosenImage | null>(null);
   const [showMissing, setShowMissing] = useState(false);
-  const [costRequest, setCostRequest] = useState<CostPreviewBody | null>(null);
+  const [costRequest, setCostRequest] = useState<SendPreviewRequest | null>(null);
   const [processing, setProcessing] = useState(false);
   const [outcome, setOutcome] = useState<SendOutcome | null>(null);
   const [resultOpen, setResultOpen] = useState(false);
@@ -170,14 +169,19 @@ export function QuickSendPage() {
       toast.error(fillMessage(s.variableMissing, { name: missing.index }));
       return;
     }
-    setCostRequest({
-      ...(username ? { username } : {}),
-      templatename: template.name,
-      language: form.language,
-      recipients: recipients.valid.slice(0, SEND_SCREEN.costPreviewRecipients),
-      recipientCount: count,
-    });
+    // The preview is the dry run of this very send: every recipient, screened as acceptance will.
+    setCostRequest({ kind: 'quick', body: quickSendBody(template), recipientCount: count });
   };
+
+  /** The list as typed: the server numbers rows as the user sees them and applies the phone rule itself. */
+  const quickSendBody = (template: TTemplate): QuickSendBody => ({
+    phone_number_id: form.numberId,
+    template_name: template.name,
+    language: form.language,
+    recipients_text: form.recipientsText,
+    variables: variablesPayload(variables, form.values),
+    campaign_name: form.campaignName.trim() || defaultCampaignName(template.name, new Date()),
+  });
 
   const handleConfirm = () => {
     const template = form.template;
@@ -185,14 +189,7 @@ export function QuickSendPage() {
     const sendId = latestSend.current + 1;
     latestSend.current = sendId;
     const bulk = isBulkSend(count);
-    const body: QuickSendBody = {
-      phone_number_id: form.numberId,
-      template_name: template.name,
-      language: form.language,
-      recipients_text: recipients.valid.join('\n'),
-      variables: variablesPayload(variables, form.values),
-      campaign_name: form.campaignName.trim() || defaultCampaignName(template.name, new Date()),
-    };
+    const body = quickSendBody(template);
     const snapshot: SentSnapshot = { form, imageFile: needsImage ? (image?.file ?? null) : null };
     const isLatest = () => latestSend.current === sendId;
     let dialogShown = false;
@@ -355,8 +352,9 @@ export function QuickSendPage() {
         request={costRequest}
         estimate={{ recipients: count, category: form.template?.category ?? '', pricePerMessage: price }}
         firstRecipient={
-          form.template && recipients.valid[0] ? { recipient: `+${recipients.valid[0]}`, text: messageText(form.template, form.values) } : null
+          form.template && recipients.valid[0] ? { recipient: formatPhone(recipients.valid[0]), text: messageText(form.template, form.values) } : null
         }
+        normalised={{ items: recipients.normalised, total: recipients.normalisedCount }}
         title="Confirm Campaign"
         cancelLabel="Cancel"
         confirmLabel={ui.confirmAndSend}

@@ -131,13 +131,14 @@ export const SEND_FIELDS: readonly SendField[] = [
   {
     name: 'recipient_number',
     required: true,
-    description: `Recipient with country code, digits only and no plus sign, e.g. ${PHONE_EXAMPLE}.`,
+    description: `Recipient with country code, e.g. ${PHONE_EXAMPLE}. A 10-digit Indian mobile without 91 gets 91; a leading 0, +91 or 0091 is dropped.`,
   },
-  { name: 'var1, var2, …', required: false, description: 'Values for the template variables {{1}}, {{2}}, … in order.' },
+  { name: 'var1, var2, …', required: false, description: 'Values for the body variables {{1}}, {{2}}, … in order.' },
+  { name: 'header_var1, …', required: false, description: 'Values for the header text variables, in order (apart from the body\'s).' },
   {
     name: 'button_0_url, button_1_url, …',
     required: false,
-    description: 'The dynamic part of a Website button URL, by button position starting at 0.',
+    description: 'The dynamic part of a Website button URL, by button position starting at 0 (apart from the body\'s variables).',
   },
 ];
 
@@ -148,7 +149,11 @@ export interface StatusCode {
 }
 
 export const STATUS_CODES: readonly StatusCode[] = [
-  { code: 200, meaning: 'Sent', detail: 'The message was accepted; the body carries message_id and message.' },
+  {
+    code: 200,
+    meaning: 'Sent',
+    detail: 'The message was accepted; the body carries message_id, message, status and charged (false for a blocked duplicate or an opted-out number, with its own message).',
+  },
   {
     code: 400,
     meaning: 'Bad request',
@@ -163,7 +168,7 @@ export const REPORT_QUERY_PARAMS: readonly { name: string; description: string }
   { name: 'dateFrom, dateTo', description: 'Date range, YYYY-MM-DD.' },
   { name: 'recipientNumber', description: 'One recipient, digits only.' },
   { name: 'template', description: 'Template name.' },
-  { name: 'status', description: 'sent, delivered, read, failed, duplicate or pending.' },
+  { name: 'status', description: 'sent, delivered, read, failed, cancelled, duplicate or pending.' },
 ];
 
 /** The Support & FAQ card's questions. */
