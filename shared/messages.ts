@@ -249,6 +249,7 @@ export const messages = {
     isActiveInvalid: 'Active must be true or false',
     numberIdTaken: 'This WhatsApp number ID is already used by another account',
     channelIdTaken: 'This channel ID is already used by another account',
+    wabaIdTaken: 'This WhatsApp Business Account ID is already used by another account',
     settingsSaved: 'Provider settings saved',
     businessInfoSaved: 'Business information updated successfully',
     detailsSaved: 'User details updated successfully',
@@ -556,6 +557,7 @@ export const messages = {
     internal: 'Something went wrong on our side. Please try again.',
     tooManyRequests: 'Too many requests. Please try again later.',
     simulatorDisabled: 'The simulator is not available in production mode',
+    localOnly: 'This development tool answers only on this computer. Set it to true in the configuration to open it to the network.',
   },
 } as const;
 

@@ -45,6 +45,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const { config, services } = deps;
   const app = new Koa<AppState>();
   app.proxy = config.trustProxy;
+  // The client address is the entry the nearest trusted proxy appended: counted from the right,
+  // since anything further left is whatever the client wrote (Koa takes ips.slice(-count)[0]).
+  app.maxIpsCount = config.trustProxyHops;
   app.silent = true;
 
   const allowedOrigins = new Set([DESKTOP_APP_ORIGIN, ...config.corsOrigins]);
@@ -124,7 +127,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     sendingRoutes(services),
     campaignRoutes(services),
     reportRoutes(services),
-    webhookRoutes(services, config, deps.db),
+    webhookRoutes(services, config),
     mediaRoutes(config.dataDir),
   ];
   const simulator = services.engine.simulator;

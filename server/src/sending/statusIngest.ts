@@ -23,6 +23,8 @@ interface StoredEvent {
   errorCode: number | null;
   errorMessage: string | null;
   tries: number;
+  phoneNumberId: string | null;
+  refundTrusted: boolean | number;
 }
 
 export class StatusIngest {
@@ -64,6 +66,8 @@ export class StatusIngest {
       errorCode: event.error?.code ?? null,
       errorMessage: event.error ? [event.error.title, event.error.details].filter(Boolean).join(': ').slice(0, 500) : null,
       tries: 0,
+      phoneNumberId: event.phoneNumberId?.slice(0, 128) ?? null,
+      refundTrusted: event.refundTrusted === true,
       availableAt: nowIso,
       createdAt: nowIso,
     }));
@@ -119,7 +123,9 @@ export class StatusIngest {
         status: row.status,
         timestamp: new Date(row.occurredAt),
         recipient: '',
-        phoneNumberId: null,
+        // Applied only to messages sent from the number whose secret signed the event.
+        phoneNumberId: row.phoneNumberId,
+        refundTrusted: Boolean(row.refundTrusted),
         ...(row.status === 'failed' ? { error: { code: row.errorCode ?? 0, title: row.errorMessage ?? 'Failed' } } : {}),
       }));
       const { unmatched } = await this.deps.outcomes.applyStatusEvents(events, trx);
@@ -131,7 +137,7 @@ export class StatusIngest {
       if (dropped > 0) this.deps.log.warn({ dropped }, 'status events for unknown messages dropped after retries');
       if (retry.length > 0) {
         const later = (tries: number) => new Date(Date.now() + Math.min(30_000, 500 * 2 ** tries)).toISOString();
-        const again = retry.map(({ id: _id, ...row }) => ({ ...row, occurredAt: new Date(row.occurredAt).toISOString(), tries: row.tries + 1, availableAt: later(row.tries), createdAt: nowIso }));
+        const again = retry.map(({ id: _id, ...row }) => ({ ...row, refundTrusted: Boolean(row.refundTrusted), occurredAt: new Date(row.occurredAt).toISOString(), tries: row.tries + 1, availableAt: later(row.tries), createdAt: nowIso }));
         for (let start = 0; start < again.length; start += 500) await trx('status_events').insert(again.slice(start, start + 500));
       }
     });

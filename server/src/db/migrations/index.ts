@@ -34,6 +34,8 @@ import * as extendMessagesUserCreatedIndex from './20261121003000_extend_message
 import * as addMessagesReportStatusIndex from './20261121003010_add_messages_report_status_index';
 import * as addMessagesUserRecipientIndex from './20261121003020_add_messages_user_recipient_index';
 import * as addCampaignsUserTemplateIndex from './20261121003030_add_campaigns_user_template_index';
+import * as scopeStatusEvents from './20261124110100_scope_status_events';
+import * as uniqueProviderAccountIds from './20261124110200_unique_provider_account_ids';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -71,6 +73,8 @@ const migrations: [string, Migration][] = [
   ['20261121003010_add_messages_report_status_index', addMessagesReportStatusIndex],
   ['20261121003020_add_messages_user_recipient_index', addMessagesUserRecipientIndex],
   ['20261121003030_add_campaigns_user_template_index', addCampaignsUserTemplateIndex],
+  ['20261124110100_scope_status_events', scopeStatusEvents],
+  ['20261124110200_unique_provider_account_ids', uniqueProviderAccountIds],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -72,6 +72,11 @@ export interface StatusEvent {
   /** The sender, from the webhook's metadata. */
   phoneNumberId: string | null;
   error?: { code: number; title: string; details?: string };
+  /**
+   * Signed with a secret the platform holds (simulator, the platform's own Meta app): a failure
+   * it reports is refunded at once. Otherwise the refund waits for an administrator.
+   */
+  refundTrusted?: boolean;
 }
 
 /** A message a recipient wrote to a sender (we only act on STOP-like opt-outs). */
