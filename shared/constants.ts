@@ -43,9 +43,22 @@ export const AUTH = {
   loginFailuresPerIp: 30,
   loginFailureWindowSeconds: 15 * 60,
   loginBlockSeconds: 15 * 60,
-  /** Forgot-password requests per username and per IP in the window. */
+  /**
+   * Wrong passwords for one username (from any address) before each further try must wait;
+   * the wait doubles per failure up to loginDelayMaxSeconds. Never a long lock-out (issue 11).
+   */
+  loginFailuresBeforeDelay: 10,
+  loginDelayMaxSeconds: 30,
+  /** Forgot-password requests per username+IP and per IP in the window. */
   otpRequestsPerWindow: 5,
   otpRequestWindowSeconds: 15 * 60,
+  /** Reset codes sent to one phone number per day, whoever asks. */
+  otpCodesPerPhonePerDay: 5,
+  /** Code checks per username and per IP in the request window (argon2 each). */
+  otpVerifyPerUsername: 10,
+  otpVerifyPerIp: 30,
+  /** Sign-ups per IP per hour (each hashes a password with argon2). */
+  signupsPerIpPerHour: 10,
 } as const;
 
 /** The example number shown in phone-format messages. */

@@ -84,6 +84,9 @@ export const messages = {
     otpExpired: 'OTP has expired. Please request a new one.',
     otpTooManyAttempts: 'Too many incorrect attempts. Please request a new OTP.',
     otpTooManyRequests: 'Too many OTP requests. Please try again in {minutes} minutes.',
+    otpTooManyChecks: 'Too many code checks. Please try again in {minutes} minutes.',
+    signupTooMany: 'Too many sign-ups from this network. Please try again in {minutes} minutes.',
+    loginSlowDown: 'Too many failed login attempts for this account. Please try again in {seconds} seconds.',
     otpVerified: 'OTP verified. You can now reset your password.',
     otpMessage: '{code} is your {brand} verification code. It expires in {minutes} minutes. Do not share it with anyone.',
     resetNotAllowed: 'Please verify the OTP sent to your WhatsApp number before resetting your password.',
@@ -249,6 +252,7 @@ export const messages = {
     isActiveInvalid: 'Active must be true or false',
     numberIdTaken: 'This WhatsApp number ID is already used by another account',
     channelIdTaken: 'This channel ID is already used by another account',
+    wabaIdTaken: 'This WhatsApp Business Account ID is already used by another account',
     settingsSaved: 'Provider settings saved',
     businessInfoSaved: 'Business information updated successfully',
     detailsSaved: 'User details updated successfully',
@@ -590,6 +594,7 @@ export const messages = {
     internal: 'Something went wrong on our side. Please try again.',
     tooManyRequests: 'Too many requests. Please try again later.',
     simulatorDisabled: 'The simulator is not available in production mode',
+    localOnly: 'This development tool answers only on this computer. Set it to true in the configuration to open it to the network.',
   },
 } as const;
 

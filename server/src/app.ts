@@ -1,17 +1,19 @@
 import Koa from 'koa';
-import { bodyParser } from '@koa/bodyparser';
 import cors from '@koa/cors';
 import helmet from 'koa-helmet';
+import { SENDING } from '@shared/constants';
+import { HEADER_MEDIA_MAX_BYTES } from '@shared/templates';
 import { DESKTOP_APP_ORIGIN } from '@shared/desktop';
 import { messages } from '@shared/messages';
 import type { AppConfig } from './config';
 import type { Knex } from './db/knex';
 import type { Logger } from './logger';
 import { sessionAuth } from './middleware/auth';
+import { bodyGate, byteSize, jsonBody } from './middleware/body';
 import { errorHandler } from './middleware/errors';
 import { requestContext } from './middleware/requestId';
 import { webApp } from './middleware/webApp';
-import { BadRequestError, NotFoundError } from './errors';
+import { NotFoundError } from './errors';
 import { adminRoutes } from './routes/admin';
 import { adminProviderRoutes } from './routes/admin/providers';
 import { apiKeyRoutes } from './routes/apiKeys';
@@ -45,6 +47,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const { config, services } = deps;
   const app = new Koa<AppState>();
   app.proxy = config.trustProxy;
+  // The client address is the entry the nearest trusted proxy appended: counted from the right,
+  // since anything further left is whatever the client wrote (Koa takes ips.slice(-count)[0]).
+  app.maxIpsCount = config.trustProxyHops;
   app.silent = true;
 
   const allowedOrigins = new Set([DESKTOP_APP_ORIGIN, ...config.corsOrigins]);
@@ -87,21 +92,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       maxAge: 600,
     }),
   );
-  // Sends carry whole recipient lists and spreadsheets; every other call stays small.
-  const sendBodyPaths = new Set(['/api/whatsapp/quick-send', '/api/whatsapp/bulk-quick-send', '/api/whatsapp/send-custom-messages', '/api/whatsapp/bulk-customize-send', '/api/send/batch']);
-  const jsonParser = (limit: string) =>
-    bodyParser({
-      enableTypes: ['json'],
-      jsonLimit: limit,
-      // A body that is not JSON is the caller's mistake: 400 with the catalogue's message.
-      onError: (error: Error & { status?: number }) => {
-        if (error.status === 413) throw error;
-        throw BadRequestError('invalid_json', messages.validation.invalidJson);
-      },
-    });
-  const smallBodies = jsonParser(config.jsonBodyLimit);
-  const sendBodies = jsonParser(config.sendBodyLimit);
-  app.use((ctx, next) => (sendBodyPaths.has(ctx.path) ? sendBodies(ctx, next) : smallBodies(ctx, next)));
+  // The caller is known before any body is read (middleware/body.ts): sessions first.
   // The public send API and provider webhooks never carry a session: skip its lookup there.
   const sessionless = new Set(['/api/send', '/api/send/batch', WEBHOOK_PATH]);
   const sessions = sessionAuth(services.sessions);
@@ -110,6 +101,42 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.state.auth = null;
     return next();
   });
+  const jsonLimit = byteSize(config.jsonBodyLimit);
+  const sendLimit = byteSize(config.sendBodyLimit);
+  const publicBodyPaths = new Set([
+    '/api/auth/login',
+    '/api/auth/logout',
+    '/api/auth/signup',
+    '/api/auth/forgot-password',
+    '/api/auth/verify-otp',
+    '/api/auth/reset-password',
+    '/api/payments/razorpay/webhook',
+    '/sandbox/razorpay/pay',
+    WEBHOOK_PATH,
+  ]);
+  // Form fields ride along with the file: a little room beyond the file's own limit.
+  const FORM_FIELDS_BYTES = 1024 * 1024;
+  const recipientFileBytes = SENDING.recipientFileMaxMb * 1024 * 1024 + FORM_FIELDS_BYTES;
+  const templateMediaBytes = Math.max(...Object.values(HEADER_MEDIA_MAX_BYTES)) + FORM_FIELDS_BYTES;
+  const quickSendPaths = new Set(['/api/whatsapp/quick-send', '/api/whatsapp/bulk-quick-send']);
+  app.use(
+    bodyGate({
+      jsonLimit,
+      sendLimit,
+      publicPaths: (path) => publicBodyPaths.has(path) || path === SIMULATOR_MOUNT || path.startsWith(`${SIMULATOR_MOUNT}/`),
+      sendPaths: new Set([...quickSendPaths, '/api/whatsapp/send-custom-messages', '/api/whatsapp/bulk-customize-send']),
+      apiKeyPaths: new Map([
+        ['/api/send', jsonLimit],
+        ['/api/send/batch', sendLimit],
+      ]),
+      uploadLimit: (path) => {
+        if (path === '/api/whatsapp/import-recipients' || path === '/api/whatsapp/parse-excel') return recipientFileBytes;
+        if (quickSendPaths.has(path)) return sendLimit;
+        if (path === '/api/templates' || /^\/api\/templates\/\d+$/.test(path)) return templateMediaBytes;
+        return null;
+      },
+    }),
+  );
 
   const routers = [
     systemRoutes({ config, db: deps.db, outbox: deps.outbox, version: deps.version }),
@@ -121,10 +148,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     templateRoutes(services),
     creditRoutes(services),
     apiKeyRoutes(services),
-    sendingRoutes(services),
+    sendingRoutes(services, { apiSend: jsonBody(jsonLimit), apiSendBatch: jsonBody(sendLimit) }),
     campaignRoutes(services),
     reportRoutes(services),
-    webhookRoutes(services, config, deps.db),
+    webhookRoutes(services, config),
     mediaRoutes(config.dataDir),
   ];
   const simulator = services.engine.simulator;

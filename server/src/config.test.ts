@@ -5,11 +5,36 @@ describe('loadConfig', () => {
   it('gives working defaults for an empty environment', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
-    expect(config.host).toBe('0.0.0.0');
+    // Development mode listens on this machine only: `npm start` works out of the box, safely.
+    expect(config.host).toBe('127.0.0.1');
     expect(config.database.kind).toBe('sqlite');
     expect(config.session.idleTimeoutSeconds).toBe(600);
     expect(config.simulatorEnabled).toBe(true);
     expect(config.admin.username).toBe('admin');
+  });
+
+  it('refuses development mode on a network address unless ALLOW_DEV_ON_NETWORK is true (issue 11)', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/HOST: 0.0.0.0 is reachable from the network but NODE_ENV is development/);
+    expect(() => loadConfig({ NODE_ENV: 'test', HOST: '192.168.1.20' })).toThrow(ConfigError);
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOW_DEV_ON_NETWORK: 'true' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: 'localhost' }).host).toBe('localhost');
+    expect(loadConfig({ HOST: '::1' }).host).toBe('::1');
+    const production = loadConfig({ NODE_ENV: 'production', SECRETS_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef' });
+    expect(production.host).toBe('0.0.0.0');
+  });
+
+  it('keeps the simulator inbox, sandbox checkout and default simulator secret local unless enabled on purpose', () => {
+    const defaults = loadConfig({});
+    expect(defaults.loopbackOnly).toEqual({ simulatorInbox: true, sandboxCheckout: true });
+    expect(defaults.simulator.appSecretIsDefault).toBe(true);
+    const opened = loadConfig({ SIMULATOR_ENABLED: 'true', PAYMENTS_SANDBOX: 'true', SIMULATOR_APP_SECRET: 'a-private-secret' });
+    expect(opened.loopbackOnly).toEqual({ simulatorInbox: false, sandboxCheckout: false });
+    expect(opened.simulator).toMatchObject({ appSecret: 'a-private-secret', appSecretIsDefault: false });
+  });
+
+  it('counts TRUST_PROXY_HOPS from the right, one by default', () => {
+    expect(loadConfig({}).trustProxyHops).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2' }).trustProxyHops).toBe(2);
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {

@@ -5,6 +5,10 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { BRAND_DEFAULT_NAME, SESSION } from '@shared/constants';
+import { isLoopbackHost } from './middleware/network';
+
+/** Published in this repository: it proves nothing about who sent a request. */
+export const DEFAULT_SIMULATOR_APP_SECRET = 'sandesh-simulator-app-secret';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -37,7 +41,14 @@ const variables = {
     schema: z.enum(['development', 'test', 'production'], { error: 'must be development, test or production' }).default('development'),
     doc: 'Mode. `production` turns the simulator off for good and sets Secure cookies.',
   },
-  HOST: { schema: z.string().min(1).default('0.0.0.0'), doc: 'Address the HTTP server listens on.' },
+  HOST: {
+    schema: z.string().min(1).optional(),
+    doc: 'Address the HTTP server listens on. Unset: `127.0.0.1` (this machine only) outside production, `0.0.0.0` in production.',
+  },
+  ALLOW_DEV_ON_NETWORK: {
+    schema: booleanString.default(false),
+    doc: 'Outside production the server refuses a HOST other than loopback (its simulator inbox shows every reset code) unless this is true.',
+  },
   PORT: { schema: port.default(3000), doc: 'Port the HTTP server listens on (0 picks a free port).' },
   DATA_DIR: { schema: z.string().min(1).default('./data'), doc: 'Folder for the SQLite database and uploaded files.' },
   DATABASE_URL: {
@@ -61,7 +72,11 @@ const variables = {
     schema: z.enum(['auto', 'true', 'false'], { error: 'must be auto, true or false' }).default('auto'),
     doc: 'Secure flag on cookies. `auto`: on in production.',
   },
-  TRUST_PROXY: { schema: booleanString.default(false), doc: 'Trust X-Forwarded-* headers (behind a load balancer).' },
+  TRUST_PROXY: {
+    schema: booleanString.default(false),
+    doc: 'Behind a load balancer: take the client address from `X-Forwarded-For`, counting `TRUST_PROXY_HOPS` proxies from the right (entries further left are written by the client and ignored).',
+  },
+  TRUST_PROXY_HOPS: { schema: positiveInt(10).default(1), doc: 'Proxies in front of the server that append to `X-Forwarded-For` (a load balancer alone: 1).' },
   CORS_ORIGINS: {
     schema: z.string().default(''),
     doc: 'Extra origins allowed to call the API from a browser, comma-separated. The desktop app origin is always allowed.',
@@ -79,7 +94,7 @@ const variables = {
   SUPPORT_ADDRESS: { schema: z.string().min(1).default('Hyderabad, Telangana, India'), doc: 'Office address on the contact page.' },
   SIMULATOR_ENABLED: {
     schema: booleanString.optional(),
-    doc: 'Keep messages in the local WhatsApp simulator, readable at `/simulator/messages` (default on outside production; never in production).',
+    doc: 'Keep messages in the local WhatsApp simulator, readable at `/simulator/messages` (default on outside production; never in production). Unset, its inbox answers only requests from this machine; `true` opens it to the network.',
   },
   RAZORPAY_KEY_ID: { schema: z.string().regex(/^rzp_(test|live)_\w+$/, { error: 'must look like rzp_test_... or rzp_live_...' }).optional(), doc: 'Razorpay key id. With the secret set, the wallet takes real payments.' },
   RAZORPAY_KEY_SECRET: { schema: z.string().min(8, { error: 'must be at least 8 characters' }).optional(), doc: 'Razorpay key secret (signs checkout results).' },
@@ -88,7 +103,7 @@ const variables = {
   RAZORPAY_CHECKOUT_URL: { schema: z.url({ error: 'must be a URL' }).default('https://checkout.razorpay.com/v1/checkout.js'), doc: 'The checkout script the wallet page loads on demand.' },
   PAYMENTS_SANDBOX: {
     schema: booleanString.optional(),
-    doc: 'Offer the visibly marked sandbox checkout (no real money) when Razorpay keys are absent (default on outside production; never in production).',
+    doc: 'Offer the visibly marked sandbox checkout (no real money) when Razorpay keys are absent (default on outside production; never in production). Unset, it pays only for requests from this machine; `true` opens it to the network.',
   },
   DUPLICATE_WINDOW_HOURS: {
     schema: positiveInt(24 * 30).default(24),
@@ -114,7 +129,14 @@ const variables = {
   WHATSAPP_API_VERSION: { schema: z.string().regex(/^v\d+\.\d+$/, { error: 'must look like v21.0' }).default('v21.0'), doc: 'Graph API version used for sends.' },
   CHANNEL_API_BASE: { schema: z.url({ error: 'must be a URL' }).default('https://api.channel-provider.example'), doc: 'Base URL of the third-party channel provider (sends go to `/v1/channels/{channelId}/messages`).' },
   WEBHOOK_VERIFY_TOKEN: { schema: z.string().min(8, { error: 'must be at least 8 characters' }).optional(), doc: 'Platform-wide `hub.verify_token` accepted by `GET /api/webhooks/whatsapp` (per-business tokens are accepted too).' },
-  SIMULATOR_APP_SECRET: { schema: z.string().min(8).default('sandesh-simulator-app-secret'), doc: "Secret the simulator signs its status webhooks with (the sandbox's stand-in for Meta's app secret)." },
+  SIMULATOR_APP_SECRET: {
+    schema: z.string().min(8).optional(),
+    doc: "Secret the simulator signs its status webhooks with (the sandbox's stand-in for Meta's app secret). Unset: a public default that is accepted only from this machine.",
+  },
+  PLATFORM_WHATSAPP_APP_SECRET: {
+    schema: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
+    doc: "App secret of the platform's own Meta app. Webhooks it signs are trusted to refund failed messages at once; failures signed only with a customer's own app secret wait for an administrator.",
+  },
   SIMULATOR_URL: { schema: z.url({ error: 'must be a URL' }).optional(), doc: 'Send sandbox messages to a simulator on its own port (`npm run simulator`). Unset: the one mounted at `/simulator` in this server.' },
   SIMULATOR_SENT_MS: { schema: z.coerce.number().int().min(0).max(600_000).default(50), doc: 'Simulator: delay before the `sent` status webhook.' },
   SIMULATOR_DELIVERED_MS: { schema: z.coerce.number().int().min(0).max(600_000).default(400), doc: 'Simulator: delay before the `delivered` status webhook.' },
@@ -140,6 +162,8 @@ export interface AppConfig {
   env: RawConfig['NODE_ENV'];
   isProduction: boolean;
   host: string;
+  /** Outside production on a non-loopback HOST (ALLOW_DEV_ON_NETWORK). */
+  allowDevOnNetwork: boolean;
   port: number;
   dataDir: string;
   database:
@@ -148,6 +172,7 @@ export interface AppConfig {
   admin: { username: string; password: string | undefined; email: string };
   session: { idleTimeoutSeconds: number; maxAgeHours: number; cookieSecure: boolean };
   trustProxy: boolean;
+  trustProxyHops: number;
   corsOrigins: string[];
   jsonBodyLimit: string;
   sendBodyLimit: string;
@@ -155,6 +180,11 @@ export interface AppConfig {
   webDistDir: string;
   brand: { name: string; supportPhone: string; supportEmail: string; supportAddress: string };
   simulatorEnabled: boolean;
+  /**
+   * Development conveniences that answer only requests from this machine unless they were
+   * enabled explicitly: the simulator inbox and the sandbox checkout.
+   */
+  loopbackOnly: { simulatorInbox: boolean; sandboxCheckout: boolean };
   platformWhatsappNumber: string;
   sending: {
     duplicateWindowHours: number;
@@ -167,8 +197,9 @@ export interface AppConfig {
   platformCloudApi: { phoneNumberId: string; accessToken: string; otpTemplate: string } | null;
   /** Null outside production when no key is configured: the server keeps one in DATA_DIR. */
   secretsKey: string | null;
-  providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined };
-  simulator: { appSecret: string; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number } };
+  providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined; platformAppSecret: string | null };
+  /** `appSecretIsDefault`: the public default secret, which vouches only for requests from this machine. */
+  simulator: { appSecret: string; appSecretIsDefault: boolean; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number } };
   payments: {
     razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined; apiBase: string; checkoutUrl: string } | null;
     sandbox: boolean;
@@ -202,6 +233,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (isProduction && !c.SECRETS_KEY) rules.push('SECRETS_KEY: required when NODE_ENV is production');
   if (Boolean(c.PLATFORM_WHATSAPP_PHONE_NUMBER_ID) !== Boolean(c.PLATFORM_WHATSAPP_ACCESS_TOKEN)) rules.push('PLATFORM_WHATSAPP_PHONE_NUMBER_ID and PLATFORM_WHATSAPP_ACCESS_TOKEN: set both or neither');
   if (Boolean(c.RAZORPAY_KEY_ID) !== Boolean(c.RAZORPAY_KEY_SECRET)) rules.push('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET: set both or neither');
+  const host = c.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1');
+  if (!isProduction && !isLoopbackHost(host) && !c.ALLOW_DEV_ON_NETWORK) {
+    rules.push(`HOST: ${host} is reachable from the network but NODE_ENV is ${c.NODE_ENV} (simulator inbox, sandbox payments): set NODE_ENV=production, or ALLOW_DEV_ON_NETWORK=true for a trusted network`);
+  }
   if (rules.length > 0) throw new ConfigError(rules);
   const razorpay =
     c.RAZORPAY_KEY_ID && c.RAZORPAY_KEY_SECRET
@@ -217,7 +252,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     env: c.NODE_ENV,
     isProduction,
-    host: c.HOST,
+    host,
+    allowDevOnNetwork: c.ALLOW_DEV_ON_NETWORK,
     port: c.PORT,
     dataDir,
     database: c.DATABASE_URL
@@ -230,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cookieSecure: c.COOKIE_SECURE === 'auto' ? isProduction : c.COOKIE_SECURE === 'true',
     },
     trustProxy: c.TRUST_PROXY,
+    trustProxyHops: c.TRUST_PROXY_HOPS,
     corsOrigins: c.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     jsonBodyLimit: c.JSON_BODY_LIMIT,
     sendBodyLimit: c.SEND_BODY_LIMIT,
@@ -242,6 +279,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       supportAddress: c.SUPPORT_ADDRESS,
     },
     simulatorEnabled: isProduction ? false : (c.SIMULATOR_ENABLED ?? true),
+    loopbackOnly: { simulatorInbox: c.SIMULATOR_ENABLED !== true, sandboxCheckout: c.PAYMENTS_SANDBOX !== true },
     platformWhatsappNumber: c.PLATFORM_WHATSAPP_NUMBER,
     sending: {
       duplicateWindowHours: c.DUPLICATE_WINDOW_HOURS,
@@ -269,9 +307,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       whatsappApiVersion: c.WHATSAPP_API_VERSION,
       channelApiBase: c.CHANNEL_API_BASE.replace(/\/+$/, ''),
       webhookVerifyToken: c.WEBHOOK_VERIFY_TOKEN,
+      platformAppSecret: c.PLATFORM_WHATSAPP_APP_SECRET ?? null,
     },
     simulator: {
-      appSecret: c.SIMULATOR_APP_SECRET,
+      appSecret: c.SIMULATOR_APP_SECRET ?? DEFAULT_SIMULATOR_APP_SECRET,
+      appSecretIsDefault: c.SIMULATOR_APP_SECRET === undefined,
       url: c.SIMULATOR_URL?.replace(/\/+$/, ''),
       delays: { sentMs: c.SIMULATOR_SENT_MS, deliveredMs: c.SIMULATOR_DELIVERED_MS, readMs: c.SIMULATOR_READ_MS },
     },

@@ -37,6 +37,8 @@ export const NotFoundError = (message: string = messages.server.notFound, code =
 export const ConflictError = (code: string, message: string, field?: string) =>
   new AppError(409, code, message, field, field ? [{ field, message }] : undefined);
 
+export const PayloadTooLargeError = () => new AppError(413, 'body_too_large', messages.validation.bodyTooLarge);
+
 export const TooManyRequestsError = (message: string, retryAfterSeconds: number, code = 'too_many_requests') =>
   new AppError(429, code, message, undefined, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 

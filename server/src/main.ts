@@ -28,6 +28,14 @@ async function main(): Promise<void> {
       logger.info({ username }, 'first admin account created from ADMIN_USERNAME/ADMIN_PASSWORD');
     }
   }
+  // Say loudly which mode runs: development conveniences must never be a surprise on a server.
+  if (config.isProduction) logger.info({ mode: 'production' }, 'PRODUCTION MODE: simulator and sandbox checkout are off');
+  else {
+    logger.warn(
+      { mode: config.env, host: config.host, simulatorInbox: config.simulatorEnabled, sandboxCheckout: config.payments.sandbox },
+      `${config.env.toUpperCase()} MODE: simulator inbox (shows reset codes) and sandbox checkout (free credits) are on${config.allowDevOnNetwork ? ' and HOST is open to the network (ALLOW_DEV_ON_NETWORK)' : '; set NODE_ENV=production for real use'}`,
+    );
+  }
   logger.info(
     { url: running.url, database: config.database.kind, simulator: config.simulatorEnabled, env: config.env },
     `${config.brand.name} is running at ${running.url}`,

@@ -154,7 +154,7 @@ describe.skipIf(postgresUnavailable)('admin provider configuration API', () => {
         accessToken: s.accessToken,
         appSecret: s.appSecret,
       });
-      expect(await accounts.appSecretsForPhoneNumberId(s.numberId)).toEqual([s.appSecret]);
+      expect(await accounts.webhookSignersForNumber(s.numberId)).toEqual([{ userId: user.id, secret: s.appSecret }]);
       expect(await accounts.verifyTokens()).toContain(s.webhookVerifyToken);
       expect(await accounts.isConfigured(user.id)).toBe(true);
     });
@@ -386,7 +386,7 @@ describe.skipIf(postgresUnavailable)('admin provider configuration API', () => {
       const [number] = await numbersOf(user.id);
       expect(number).toMatchObject({ provider: 'channel', phoneNumberId: s.channelId, displayNumber: '', label: messages.providers.channelNumberFallback });
       expect(await server.services.providerAccounts.credentialsForNumber(number!.id)).toEqual({ kind: 'channel', channelId: s.channelId, apiKey: s.apiKey });
-      expect(await server.services.providerAccounts.appSecretsForPhoneNumberId(s.channelId)).toEqual([s.apiKey]);
+      expect(await server.services.providerAccounts.webhookSignersForNumber(s.channelId)).toEqual([{ userId: user.id, secret: s.apiKey }]);
 
       // Without a key the stored one stays.
       const keep = await admin.put<TProviderSettingsSaveResponse>(`/api/admin/whatsapp/settings/${user.id}`, { channelId: s.channelId, apiKey: '' });

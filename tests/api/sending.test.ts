@@ -336,10 +336,16 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
       }
     });
 
-    it("checks a business's own webhooks with its app secret, and applies template review outcomes", async () => {
+    it("checks a business's own webhooks with its app secret, and applies template review outcomes to PENDING templates", async () => {
       const { client: admin } = await signedInClient(server, { role: 'admin' });
       const { user } = await signedInClient(server);
-      const template = await approvedTemplate(user);
+      const approved = await approvedTemplate(user);
+      // Still waiting for review: the only state a provider's outcome may move (issue 11).
+      const template = await server.services.templates.create(
+        user,
+        { name: `review_${Date.now()}`, category: 'MARKETING', language: 'en_US', headerType: 'none', headerText: '', bodyText: 'Sale on {{1}}', footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
+        undefined,
+      );
       const numberId = String(Date.now()).slice(-12);
       const saved = await admin.put(`/api/admin/users/${user.id}/business-info`, {
         businessName: 'Asha Stores',
@@ -363,6 +369,9 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
       expect((await post(review, 'business-app-secret-123')).status).toBe(200);
       const row = (await server.db('templates').where({ id: template.id }).first('status', 'rejectionReason')) as { status: string; rejectionReason: string };
       expect(row).toEqual({ status: 'REJECTED', rejectionReason: 'INCORRECT_CATEGORY' });
+      const reviewApproved = JSON.parse(JSON.stringify(review).replace(template.name, approved.name)) as typeof review;
+      expect((await post(reviewApproved, 'business-app-secret-123')).status).toBe(200);
+      expect(((await server.db('templates').where({ id: approved.id }).first('status')) as { status: string }).status).toBe('APPROVED');
     });
 
     it('suppresses recipients who reply STOP or opt out, and does not charge them', async () => {

@@ -240,13 +240,22 @@ export class MessageOutcomes {
     const unmatched: StatusEvent[] = [];
     const campaigns = new Set<number>();
     await outer.transaction(async (trx) => {
-      const found = new Map<string, { id: number; status: string; campaignId: number }>();
+      const found = new Map<string, { id: number; status: string; campaignId: number; senderPhoneNumberId: string }>();
       for (let start = 0; start < providerIds.length; start += 900) {
         const rows = (await trx('messages')
-          .whereIn('providerMessageId', providerIds.slice(start, start + 900))
-          .select('id', 'status', 'campaignId', 'providerMessageId')) as { id: number; status: string; campaignId: number; providerMessageId: string }[];
+          .join('campaigns', 'campaigns.id', 'messages.campaignId')
+          .join('whatsapp_numbers', 'whatsapp_numbers.id', 'campaigns.senderNumberId')
+          .whereIn('messages.providerMessageId', providerIds.slice(start, start + 900))
+          .select('messages.id', 'messages.status', 'messages.campaignId', 'messages.providerMessageId', 'whatsapp_numbers.phoneNumberId as senderPhoneNumberId')) as {
+          id: number;
+          status: string;
+          campaignId: number;
+          providerMessageId: string;
+          senderPhoneNumberId: string;
+        }[];
         for (const row of rows) found.set(row.providerMessageId, row);
       }
+      const refundable = new Set<number>();
       interface Change {
         id: number;
         rank: number;
@@ -265,6 +274,9 @@ export class MessageOutcomes {
           unmatched.push(event);
           continue;
         }
+        // A number's secret speaks for messages sent from that number only (issue 11).
+        if (event.phoneNumberId && event.phoneNumberId !== message.senderPhoneNumberId) continue;
+        if (event.status === 'failed' && event.refundTrusted !== false) refundable.add(message.id);
         const at = event.timestamp.toISOString();
         const change = changes.get(message.id) ?? { id: message.id, rank: 0, status: event.status, sentAt: null, deliveredAt: null, readAt: null, failedAt: null, errorCode: null, errorMessage: null };
         if (event.status === 'failed') {
@@ -328,7 +340,8 @@ export class MessageOutcomes {
       if (failedIds.length > 0) {
         const optedOut = list.filter((c) => c.status === 'failed' && c.errorCode === OPTED_OUT_ERROR_CODE && failedIds.includes(c.id)).map((c) => c.id);
         await this.suppressOptedOut(trx, optedOut);
-        await this.refundFailed(trx, failedIds);
+        // Failures reported under a customer's own secret wait for an administrator's refund.
+        await this.refundFailed(trx, failedIds.filter((id) => refundable.has(id)));
       }
     });
     await this.completeCampaigns([...campaigns], outer);
@@ -351,13 +364,17 @@ export class MessageOutcomes {
         .where('priceUnits', '>', 0)
         .select('id', 'campaignId', 'userId', 'priceUnits')) as typeof rows;
       if (due.length === 0) continue;
-      await trx('messages')
+      // The flag flips only where it is still false, and only rows this call flipped are paid:
+      // a concurrent refund of the same message cannot pay it twice (issue 11, item 10).
+      const flipped = (await trx('messages')
         .whereIn(
           'id',
           due.map((r) => r.id),
         )
-        .update({ refunded: true });
-      rows.push(...due);
+        .where({ refunded: false })
+        .update({ refunded: true }, ['id'])) as { id: number | string }[];
+      const claimed = new Set(flipped.map((r) => Number(r.id)));
+      rows.push(...due.filter((r) => claimed.has(Number(r.id))));
     }
     const byCampaign = new Map<number, { userId: number; units: number; count: number }>();
     for (const row of rows) {

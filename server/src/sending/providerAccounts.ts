@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { PROVIDERS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import type { TBusinessInfoInput, TProviderSettingsInput } from '@shared/schemas/providers';
-import { forUpdateIfSupported, isUniqueViolation } from '../db/knex';
+import { forUpdateIfSupported, isUniqueViolation, uniqueViolationTarget } from '../db/knex';
 import { ConflictError, NotFoundError } from '../errors';
 import { toDate } from '../models';
 import type { SecretBox } from '../security/secretBox';
@@ -169,6 +169,28 @@ export class ProviderAccountService {
    * transaction; the audit row names what changed, never a secret's value.
    */
   async putBusinessInfo(admin: { id: number }, userId: number, input: TBusinessInfoInput, ip: string | null = null): Promise<BusinessInfoRecord> {
+    return this.uniqueIdsOrConflict(() => this.writeBusinessInfo(admin, userId, input, ip));
+  }
+
+  /**
+   * Number, business and channel ids belong to one account each (webhooks are verified with the
+   * secret of the account an id names): a second account claiming one answers 409.
+   */
+  private async uniqueIdsOrConflict<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const target = uniqueViolationTarget(error);
+      // The constraint name (PostgreSQL) or table.column (SQLite); the message also quotes the SQL.
+      if (/business_infos(_|\.)waba_id/i.test(target)) throw ConflictError('waba_id_taken', messages.providers.wabaIdTaken, 'wabaId');
+      if (/provider_settings(_|\.)channel/i.test(target)) throw ConflictError('channel_id_taken', messages.providers.channelIdTaken, 'channelId');
+      if (/business_infos(_|\.)(whatsapp_)?number_id/i.test(target)) throw ConflictError('number_id_taken', messages.providers.numberIdTaken, 'whatsappNumberId');
+      throw error;
+    }
+  }
+
+  private async writeBusinessInfo(admin: { id: number }, userId: number, input: TBusinessInfoInput, ip: string | null): Promise<BusinessInfoRecord> {
     const row = await this.deps.db.transaction(async (trx) => {
       await this.lockUser(trx, userId);
       const existing = (await forUpdateIfSupported(trx('business_infos').where({ userId }), trx).first()) as BusinessInfoRow | undefined;
@@ -238,6 +260,10 @@ export class ProviderAccountService {
 
   /** Saves the channel provider settings; an absent API key keeps the stored one. */
   async putSettings(admin: { id: number }, userId: number, input: TProviderSettingsInput, ip: string | null = null): Promise<SavedProviderSettingsRecord> {
+    return this.uniqueIdsOrConflict(() => this.writeSettings(admin, userId, input, ip));
+  }
+
+  private async writeSettings(admin: { id: number }, userId: number, input: TProviderSettingsInput, ip: string | null): Promise<SavedProviderSettingsRecord> {
     return this.deps.db.transaction(async (trx) => {
       await this.lockUser(trx, userId);
       const existing = (await forUpdateIfSupported(trx('provider_settings').where({ userId }), trx).first()) as ProviderSettingsRow | undefined;
@@ -312,27 +338,45 @@ export class ProviderAccountService {
   }
 
   /**
-   * Secrets that may sign a webhook about this number: the business app secret of a Cloud API
-   * number, and the API key of a channel (the channel provider signs with it). Inactive accounts
-   * count, so late statuses of messages already sent are still accepted. A value that no longer
-   * opens cannot verify anything and is left out.
+   * Who may sign a webhook about this sender number: the owner's business app secret (Cloud API)
+   * or channel API key (the channel provider signs with it). Only accounts of active, undeleted
+   * users with an active business count: a disabled or deleted account's secret verifies nothing.
+   * A value that no longer opens is left out.
    */
-  async appSecretsForPhoneNumberId(phoneNumberId: string): Promise<string[]> {
+  async webhookSignersForNumber(phoneNumberId: string): Promise<{ userId: number; secret: string }[]> {
     const { db } = this.deps;
-    const infos = (await db('business_infos').where({ whatsappNumberId: phoneNumberId }).whereNotNull('appSecretEncrypted')) as BusinessInfoRow[];
-    const channels = (await db('provider_settings').where({ channelId: phoneNumberId }).whereNotNull('apiKeyEncrypted')) as ProviderSettingsRow[];
-    const secrets = [
-      ...infos.map((info) => this.tryOpen(info.appSecretEncrypted, secretContext('appSecretEncrypted', info.userId))),
-      ...channels.map((settings) => this.tryOpen(settings.apiKeyEncrypted, secretContext('apiKeyEncrypted', settings.userId))),
+    const liveUsers = (query: Knex.QueryBuilder, table: string) =>
+      query.join('users', 'users.id', `${table}.userId`).where('users.isActive', true).whereNull('users.deletedAt');
+    const infos = (await liveUsers(db('business_infos'), 'business_infos')
+      .where({ 'business_infos.whatsappNumberId': phoneNumberId, 'business_infos.isActive': true })
+      .whereNotNull('business_infos.appSecretEncrypted')
+      .select('business_infos.userId', 'business_infos.appSecretEncrypted')) as Pick<BusinessInfoRow, 'userId' | 'appSecretEncrypted'>[];
+    const channels = (await liveUsers(db('provider_settings'), 'provider_settings')
+      .leftJoin('business_infos', 'business_infos.userId', 'provider_settings.userId')
+      .where({ 'provider_settings.channelId': phoneNumberId })
+      .where((q) => q.whereNull('business_infos.id').orWhere('business_infos.isActive', true))
+      .whereNotNull('provider_settings.apiKeyEncrypted')
+      .select('provider_settings.userId', 'provider_settings.apiKeyEncrypted')) as Pick<ProviderSettingsRow, 'userId' | 'apiKeyEncrypted'>[];
+    const signers = [
+      ...infos.map((info) => ({ userId: info.userId, secret: this.tryOpen(info.appSecretEncrypted, secretContext('appSecretEncrypted', info.userId)) })),
+      ...channels.map((row) => ({ userId: row.userId, secret: this.tryOpen(row.apiKeyEncrypted, secretContext('apiKeyEncrypted', row.userId)) })),
     ];
-    return [...new Set(secrets.filter((secret): secret is string => secret !== null))];
+    return signers.filter((signer): signer is { userId: number; secret: string } => signer.secret !== null);
   }
 
-  /** The business's app secret (template review webhooks carry only the business account id). */
-  async appSecretsForUser(userId: number): Promise<string[]> {
-    const info = (await this.deps.db('business_infos').where({ userId }).whereNotNull('appSecretEncrypted').first()) as BusinessInfoRow | undefined;
-    const secret = info ? this.tryOpen(info.appSecretEncrypted, secretContext('appSecretEncrypted', userId)) : null;
-    return secret ? [secret] : [];
+  /** Who may sign template review webhooks of a business account (WABA): its active owner's app secret. */
+  async webhookSignersForBusiness(wabaId: string): Promise<{ userId: number; secret: string }[]> {
+    const rows = (await this.deps
+      .db('business_infos')
+      .join('users', 'users.id', 'business_infos.userId')
+      .where('users.isActive', true)
+      .whereNull('users.deletedAt')
+      .where({ 'business_infos.wabaId': wabaId, 'business_infos.isActive': true })
+      .whereNotNull('business_infos.appSecretEncrypted')
+      .select('business_infos.userId', 'business_infos.appSecretEncrypted')) as Pick<BusinessInfoRow, 'userId' | 'appSecretEncrypted'>[];
+    return rows
+      .map((row) => ({ userId: row.userId, secret: this.tryOpen(row.appSecretEncrypted, secretContext('appSecretEncrypted', row.userId)) }))
+      .filter((signer): signer is { userId: number; secret: string } => signer.secret !== null);
   }
 
   /** Every business's webhook verify token, for the `hub.challenge` handshake. */

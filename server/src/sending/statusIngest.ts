@@ -37,6 +37,8 @@ interface StoredEvent {
   errorMessage: string | null;
   callbackData: string | null;
   tries: number;
+  phoneNumberId: string | null;
+  refundTrusted: boolean | number;
 }
 
 export class StatusIngest {
@@ -79,6 +81,8 @@ export class StatusIngest {
       errorMessage: event.error ? [event.error.title, event.error.details].filter(Boolean).join(': ').slice(0, 500) : null,
       callbackData: event.callbackData ?? null,
       tries: 0,
+      phoneNumberId: event.phoneNumberId?.slice(0, 128) ?? null,
+      refundTrusted: event.refundTrusted === true,
       availableAt: nowIso,
       createdAt: nowIso,
     }));
@@ -134,7 +138,9 @@ export class StatusIngest {
         status: row.status,
         timestamp: new Date(row.occurredAt),
         recipient: '',
-        phoneNumberId: null,
+        // Applied only to messages sent from the number whose secret signed the event.
+        phoneNumberId: row.phoneNumberId,
+        refundTrusted: Boolean(row.refundTrusted),
         ...(row.status === 'failed' ? { error: { code: row.errorCode ?? 0, title: row.errorMessage ?? 'Failed' } } : {}),
       }));
       const references = rows.flatMap((row) => {
@@ -151,7 +157,7 @@ export class StatusIngest {
       if (dropped > 0) this.deps.log.warn({ dropped }, 'status events for unknown messages dropped after retries');
       if (retry.length > 0) {
         const later = (row: Pick<StoredEvent, 'callbackData' | 'tries'>) => new Date(Date.now() + Math.min(row.callbackData ? REFERENCE_RETRY_CAP_MS : RETRY_CAP_MS, 500 * 2 ** Math.min(row.tries, 16))).toISOString();
-        const again = retry.map(({ id: _id, ...row }) => ({ ...row, occurredAt: new Date(row.occurredAt).toISOString(), tries: row.tries + 1, availableAt: later(row), createdAt: nowIso }));
+        const again = retry.map(({ id: _id, ...row }) => ({ ...row, refundTrusted: Boolean(row.refundTrusted), occurredAt: new Date(row.occurredAt).toISOString(), tries: row.tries + 1, availableAt: later(row), createdAt: nowIso }));
         for (let start = 0; start < again.length; start += 500) await trx('status_events').insert(again.slice(start, start + 500));
       }
     });

@@ -19,6 +19,7 @@ import { SessionService } from './auth/sessions';
 import { PricingService } from './pricing';
 import { CampaignAcceptance } from '../sending/campaignAcceptance';
 import { ProviderAccountService } from '../sending/providerAccounts';
+import { WebhookIngest } from '../sending/webhookIngest';
 import { loadSecretsKey, SecretBox } from '../security/secretBox';
 import { SenderNumberService } from '../sending/senderNumbers';
 import { TemplateMediaStore } from '../templates/media';
@@ -45,6 +46,7 @@ export interface Services {
   apiRateLimit: ApiRateLimiter;
   providerAccounts: ProviderAccountService;
   engine: SendingEngine;
+  webhooks: WebhookIngest;
   sending: SendingService;
   /** Campaigns after acceptance: list, counts, pause/resume/cancel, resend, dashboard figures. */
   campaignService: CampaignService;
@@ -66,6 +68,15 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const campaigns = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours });
   const providerAccounts = new ProviderAccountService({ db, secretBox: new SecretBox(loadSecretsKey(config)), audit, publicBaseUrl: config.publicBaseUrl });
   const engine = new SendingEngine({ config, db, logger, wallet, acceptance: campaigns, outbox, credentials: providerAccounts });
+  const webhooks = new WebhookIngest({
+    db,
+    accounts: providerAccounts,
+    outcomes: engine.outcomes,
+    statuses: engine.ingest,
+    log: logger.child({ service: 'webhooks' }),
+    simulator: config.simulatorEnabled ? { secret: config.simulator.appSecret, loopbackOnly: config.simulator.appSecretIsDefault } : null,
+    platformAppSecret: config.providers.platformAppSecret,
+  });
   // Reset codes travel the campaign path: a template send through the provider adapter.
   const platform = config.platformCloudApi;
   const messenger: PlatformMessenger = platform
@@ -117,5 +128,5 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, sending, campaignService, reports };
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports };
 }

@@ -38,6 +38,8 @@ import * as allowCancelledMessageStatus from './20261124100100_allow_cancelled_m
 import * as markCancelledMessages from './20261124100200_mark_cancelled_messages';
 import * as addResentCampaignToCampaigns from './20261124100300_add_resent_campaign_to_campaigns';
 import * as keyTemplateExamplesByComponent from './20261124100400_key_template_examples_by_component';
+import * as scopeStatusEvents from './20261124110100_scope_status_events';
+import * as uniqueProviderAccountIds from './20261124110200_unique_provider_account_ids';
 import * as addMessagesClaimToken from './20261124120100_add_messages_claim_token';
 import * as allowMessagesUnknownStatus from './20261124120110_allow_messages_unknown_status';
 import * as addStatusEventsCallbackData from './20261124120120_add_status_events_callback_data';
@@ -82,6 +84,8 @@ const migrations: [string, Migration][] = [
   ['20261124100200_mark_cancelled_messages', markCancelledMessages],
   ['20261124100300_add_resent_campaign_to_campaigns', addResentCampaignToCampaigns],
   ['20261124100400_key_template_examples_by_component', keyTemplateExamplesByComponent],
+  ['20261124110100_scope_status_events', scopeStatusEvents],
+  ['20261124110200_unique_provider_account_ids', uniqueProviderAccountIds],
   ['20261124120100_add_messages_claim_token', addMessagesClaimToken],
   ['20261124120110_allow_messages_unknown_status', allowMessagesUnknownStatus],
   ['20261124120120_add_status_events_callback_data', addStatusEventsCallbackData],

@@ -65,6 +65,7 @@ export function authRoutes(services: Services, cookies: CookieSettings): Router<
 
   router.post('/signup', async (ctx) => {
     const input = validate(ZSignupRequest, ctx.request.body);
+    await services.login.consumeSignup(ctx.ip);
     const user = await services.users.create(
       { ...input, role: 'user', creditRupees: USERS.signupCredits },
       { userId: null, ip: ctx.ip },
@@ -96,7 +97,7 @@ export function authRoutes(services: Services, cookies: CookieSettings): Router<
 
   router.post('/verify-otp', async (ctx) => {
     const input = validate(ZVerifyOtpRequest, ctx.request.body);
-    const { resetToken } = await services.passwordResets.verify(input.username, input.otp);
+    const { resetToken } = await services.passwordResets.verify(input.username, input.otp, ctx.ip);
     const desktop = isDesktopClient(ctx);
     if (!desktop) setResetCookie(ctx, resetToken, cookies);
     const body: TVerifyOtpResponse = {

@@ -6,7 +6,9 @@ import { unitsToRupees } from '@shared/money';
 import { ZCreateOrderRequest, ZVerifyPaymentRequest } from '@shared/schemas/payments';
 import type { TCreateOrderResponse, TPaymentsConfig, TVerifyPaymentResponse } from '@shared/types';
 import type { AppConfig } from '../../config';
+import { ForbiddenError } from '../../errors';
 import { requireAuth } from '../../middleware/auth';
+import { isLoopback } from '../../middleware/network';
 import { validate } from '../../middleware/validate';
 import type { Services } from '../../services';
 import type { AppState } from '../../types';
@@ -78,6 +80,8 @@ export function paymentRoutes(services: Services, config: AppConfig): Router<App
     // The order id is an unguessable secret of its owner, and paying credits the owner, so the
     // sandbox window (which cannot see a desktop bearer token) needs no session here.
     router.post('/sandbox/razorpay/pay', async (ctx) => {
+      // Free credits: only this machine may use the sandbox unless it was enabled on purpose.
+      if (config.loopbackOnly.sandboxCheckout && !isLoopback(ctx.ip)) throw ForbiddenError(messages.server.localOnly, 'local_only');
       const { orderId } = validate(z.object({ orderId: z.string().min(1).max(100) }), ctx.request.body);
       ctx.body = await payments.sandboxPay(orderId);
     });

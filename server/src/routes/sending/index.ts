@@ -22,6 +22,8 @@ function singleUpload(field: string, maxBytes: number, tooLarge: string): Middle
   const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 40 * 1024 * 1024 } }).single(field);
   return async (ctx, next) => {
     if (!ctx.is('multipart')) return next();
+    // The file is read only for a signed-in caller (issue 11).
+    requireAuth(ctx);
     try {
       await upload(ctx as never, async () => undefined);
     } catch (error) {
@@ -48,7 +50,13 @@ function requireSpreadsheet(ctx: UploadState, invalidType: string): { filename: 
   return { filename: file.originalname, buffer: file.buffer };
 }
 
-export function sendingRoutes(services: Services): Router<AppState> {
+/** The public API's JSON parsers, run after its key is accepted (middleware/body.ts). */
+export interface ApiSendBodies {
+  apiSend: Middleware<AppState>;
+  apiSendBatch: Middleware<AppState>;
+}
+
+export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router<AppState> {
   const router = new Router<AppState>();
   const sending = services.sending;
 
@@ -128,7 +136,7 @@ export function sendingRoutes(services: Services): Router<AppState> {
 
   // The public API: an API key instead of a session (DECISIONS.md), answered in its own shape.
   const keyed = apiKeyAuth({ apiKeys: services.apiKeys, apiRateLimit: services.apiRateLimit });
-  router.post<ApiKeyStateExtra>('/api/send', keyed, async (ctx) => {
+  router.post<ApiKeyStateExtra>('/api/send', keyed, bodies.apiSend, async (ctx) => {
     const input = validate(ZApiSendRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
     const result = await sending.apiSend(ctx.state.apiUser, input);
@@ -137,7 +145,7 @@ export function sendingRoutes(services: Services): Router<AppState> {
     ctx.body = { success: true, message_id: result.messageId, message, campaign_id: result.campaignId, status: result.status, charged: result.status !== 'duplicate' && result.status !== 'suppressed' };
   });
 
-  router.post<ApiKeyStateExtra>('/api/send/batch', keyed, async (ctx) => {
+  router.post<ApiKeyStateExtra>('/api/send/batch', keyed, bodies.apiSendBatch, async (ctx) => {
     const input = validate(ZApiSendBatchRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
     const data = await sending.apiSendBatch(ctx.state.apiUser, input);

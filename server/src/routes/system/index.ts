@@ -4,7 +4,8 @@ import { messages } from '@shared/messages';
 import { digitsOnly } from '@shared/schemas/auth';
 import type { AppConfig } from '../../config';
 import { databaseVersion, type Knex } from '../../db/knex';
-import { NotFoundError } from '../../errors';
+import { ForbiddenError, NotFoundError } from '../../errors';
+import { isLoopback } from '../../middleware/network';
 import type { SimulatorOutbox } from '../../simulator/outbox';
 import type { AppState } from '../../types';
 
@@ -37,6 +38,8 @@ export function systemRoutes(deps: { config: AppConfig; db: Knex; outbox: Simula
 
   router.get('/simulator/messages', (ctx) => {
     if (!config.simulatorEnabled) throw NotFoundError(messages.server.simulatorDisabled, 'simulator_disabled');
+    // The inbox shows every password-reset code: only this machine may read it unless enabled on purpose.
+    if (config.loopbackOnly.simulatorInbox && !isLoopback(ctx.ip)) throw ForbiddenError(messages.server.localOnly, 'local_only');
     const to = typeof ctx.query.to === 'string' ? digitsOnly(ctx.query.to) : undefined;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { data: deps.outbox.list(to || undefined) };

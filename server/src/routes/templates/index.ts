@@ -30,6 +30,8 @@ function headerUpload(): Middleware<AppState> {
   const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: LARGEST_MEDIA, files: 1, fields: 40, fieldSize: 64 * 1024 } }).single('headerMedia');
   return async (ctx, next) => {
     if (!ctx.is('multipart')) return next();
+    // The file is read only for a signed-in caller (issue 11).
+    requireAuth(ctx);
     try {
       await upload(ctx as never, async () => undefined);
     } catch (error) {

@@ -78,6 +78,11 @@ export interface StatusEvent {
   error?: { code: number; title: string; details?: string };
   /** `biz_opaque_callback_data` echoed from the send: our reference, when the send carried one. */
   callbackData?: string | null;
+  /**
+   * Signed with a secret the platform holds (simulator, the platform's own Meta app): a failure
+   * it reports is refunded at once. Otherwise the refund waits for an administrator.
+   */
+  refundTrusted?: boolean;
 }
 
 /** A message a recipient wrote to a sender (we only act on STOP-like opt-outs). */

@@ -170,3 +170,73 @@ function toInboundMessage(raw: unknown, phoneNumberId: string | null): InboundMe
   const text = m.text?.body ?? m.button?.text ?? m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title ?? null;
   return { providerMessageId: m.id, from: m.from, phoneNumberId, timestamp: m.timestamp, type: m.type, text };
 }
+
+/** Template review outcomes a provider may report (DECISIONS.md, Templates). */
+const TEMPLATE_EVENTS: ReadonlySet<string> = new Set(['APPROVED', 'REJECTED', 'PAUSED', 'DISABLED']);
+
+/** A `message_template_status_update` change: its entry's id is the business account (WABA). */
+export interface TemplateStatusEvent {
+  name: string;
+  language: string;
+  event: 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED';
+  reason: string | null;
+}
+
+/**
+ * What one change of one entry says, with the account it is about: a sender number (statuses,
+ * inbound messages, preferences) or a business account (template reviews). Each is verified
+ * against the secret of that account alone, so one body cannot speak for several customers.
+ */
+export type WebhookChange =
+  | { kind: 'number'; phoneNumberId: string; events: WebhookEvents }
+  | { kind: 'business'; wabaId: string; templates: TemplateStatusEvent[] };
+
+const ZTemplateChange = z.object({
+  field: z.literal('message_template_status_update'),
+  value: z.object({
+    event: z.string().transform((s) => s.toUpperCase()),
+    message_template_name: z.string().min(1),
+    message_template_language: z.string().optional(),
+    reason: z.string().nullish(),
+  }),
+});
+
+/** True when the header has the shape of a signature at all (checked before any database work). */
+export function looksSigned(header: string | undefined | null): boolean {
+  return typeof header === 'string' && /^sha256=[0-9a-fA-F]{64}\s*$/.test(header);
+}
+
+/**
+ * Splits a webhook body into changes per account: a change with `metadata.phone_number_id` is
+ * about that number, any other about its entry's business account. Changes naming no account
+ * are dropped: nothing could vouch for them.
+ */
+export function parseWebhookChanges(body: unknown): WebhookChange[] {
+  const out: WebhookChange[] = [];
+  const entries = (body as { entry?: unknown } | null)?.entry;
+  for (const entry of Array.isArray(entries) ? (entries as { id?: unknown; changes?: unknown }[]) : []) {
+    const changes = Array.isArray(entry?.changes) ? (entry.changes as unknown[]) : [];
+    for (const raw of changes) {
+      const template = ZTemplateChange.safeParse(raw);
+      if (template.success) {
+        const value = template.data.value;
+        if (typeof entry.id !== 'string' || !entry.id || !TEMPLATE_EVENTS.has(value.event)) continue;
+        const reason = value.reason && value.reason !== 'NONE' ? value.reason.slice(0, 500) : null;
+        out.push({
+          kind: 'business',
+          wabaId: entry.id,
+          templates: [{ name: value.message_template_name, language: value.message_template_language ?? '', event: value.event as TemplateStatusEvent['event'], reason }],
+        });
+        continue;
+      }
+      const phoneNumberId = (raw as { value?: { metadata?: { phone_number_id?: unknown } } } | null)?.value?.metadata?.phone_number_id;
+      if (typeof phoneNumberId === 'string' && phoneNumberId) {
+        out.push({ kind: 'number', phoneNumberId, events: parseCloudApiWebhook({ entry: [{ changes: [raw] }] }) });
+      } else if (typeof entry.id === 'string' && entry.id) {
+        // Other business-account fields (account alerts, quality updates): verified, not acted on.
+        out.push({ kind: 'business', wabaId: entry.id, templates: [] });
+      }
+    }
+  }
+  return out;
+}

@@ -9,61 +9,77 @@ import { isRateLimited } from '../throttle';
 import type { UserService } from '../users';
 import { verifyAgainstDummy, verifySecret } from './passwords';
 
+const WINDOW = AUTH.loginFailureWindowSeconds;
+
 /**
- * Checks credentials and throttles wrong passwords three ways: per username+IP (a typo-prone
- * person is slowed quickly), per IP (one machine guessing many names) and per username across
- * IPs (a spread-out attack on one account), answering 429 with the wait.
+ * Checks credentials and throttles guessing. Every attempt is counted before the password is
+ * checked, so a burst of parallel guesses gets no more than the limit:
+ * - per username+IP (5) and per IP (30): that source is blocked for 15 minutes;
+ * - per username from anywhere: after 10 failures each further try waits a delay that doubles
+ *   up to 30 seconds (one try per delay). A spread-out attack is slowed to a crawl, but the
+ *   account's owner is never locked out for long (issue 11, item 4): they wait at most 30 s.
+ * A successful login forgets that username's failures.
  */
 export class LoginService {
   private readonly byUsernameAndIp: RateLimiterAbstract;
   private readonly byIp: RateLimiterAbstract;
-  private readonly byUsername: RateLimiterAbstract;
+  private readonly failuresByUsername: RateLimiterAbstract;
+  private readonly delayByUsername: RateLimiterAbstract;
+  private readonly signupsByIp: RateLimiterAbstract;
 
   constructor(private readonly deps: { users: UserService; throttles: ThrottleFactory }) {
-    const window = AUTH.loginFailureWindowSeconds;
     const block = AUTH.loginBlockSeconds;
-    this.byUsernameAndIp = deps.throttles.create({ keyPrefix: 'login_user_ip', points: AUTH.loginFailuresPerUsername, durationSeconds: window, blockSeconds: block });
-    this.byIp = deps.throttles.create({ keyPrefix: 'login_ip', points: AUTH.loginFailuresPerIp, durationSeconds: window, blockSeconds: block });
-    this.byUsername = deps.throttles.create({ keyPrefix: 'login_user', points: AUTH.loginFailuresPerIp * 2, durationSeconds: window, blockSeconds: block });
+    this.byUsernameAndIp = deps.throttles.create({ keyPrefix: 'login_user_ip', points: AUTH.loginFailuresPerUsername, durationSeconds: WINDOW, blockSeconds: block });
+    this.byIp = deps.throttles.create({ keyPrefix: 'login_ip', points: AUTH.loginFailuresPerIp, durationSeconds: WINDOW, blockSeconds: block });
+    // Only counts: it never refuses by itself (the delay below does the slowing).
+    this.failuresByUsername = deps.throttles.create({ keyPrefix: 'login_user_count', points: 1_000_000, durationSeconds: WINDOW });
+    this.delayByUsername = deps.throttles.create({ keyPrefix: 'login_user_delay', points: 1, durationSeconds: AUTH.loginDelayMaxSeconds });
+    this.signupsByIp = deps.throttles.create({ keyPrefix: 'signup_ip', points: AUTH.signupsPerIpPerHour, durationSeconds: 3600 });
   }
 
   async login(username: string, password: string, ip: string): Promise<User> {
     const nameKey = usernameKey(username);
     const pairKey = `${nameKey}_${ip}`;
-    await this.assertNotBlocked([
-      [this.byUsernameAndIp, pairKey, AUTH.loginFailuresPerUsername],
-      [this.byIp, ip, AUTH.loginFailuresPerIp],
-      [this.byUsername, nameKey, AUTH.loginFailuresPerIp * 2],
-    ]);
-
-    const user = await this.deps.users.findActiveByUsername(username);
-    const valid = user ? await verifySecret(user.passwordHash, password) : await verifyAgainstDummy(password);
-    if (!user || !valid) {
-      await this.recordFailure(pairKey, ip, nameKey);
-      throw UnauthorizedError(messages.auth.invalidCredentials, 'invalid_credentials');
-    }
-    if (!user.isActive) throw UnauthorizedError(messages.auth.accountDisabled, 'account_disabled');
-    await this.byUsernameAndIp.delete(pairKey);
-    return user;
-  }
-
-  private async assertNotBlocked(checks: [RateLimiterAbstract, string, number][]): Promise<void> {
-    for (const [limiter, key, points] of checks) {
-      const res = await limiter.get(key);
-      if (res && res.consumedPoints >= points) throw this.tooMany(res.msBeforeNext);
-    }
-  }
-
-  private async recordFailure(pairKey: string, ip: string, nameKey: string): Promise<void> {
     try {
-      await Promise.all([
-        this.byUsernameAndIp.consume(pairKey),
-        this.byIp.consume(ip),
-        this.byUsername.consume(nameKey),
-      ]);
+      await this.byUsernameAndIp.consume(pairKey);
+      await this.byIp.consume(ip);
     } catch (error) {
       if (isRateLimited(error)) throw this.tooMany(error.msBeforeNext);
       throw error;
+    }
+    await this.waitYourTurn(nameKey);
+
+    const user = await this.deps.users.findActiveByUsername(username);
+    const valid = user ? await verifySecret(user.passwordHash, password) : await verifyAgainstDummy(password);
+    if (!user || !valid) throw UnauthorizedError(messages.auth.invalidCredentials, 'invalid_credentials');
+    if (!user.isActive) throw UnauthorizedError(messages.auth.accountDisabled, 'account_disabled');
+    await Promise.all([this.byUsernameAndIp.delete(pairKey), this.byIp.reward(ip, 1), this.failuresByUsername.delete(nameKey), this.delayByUsername.delete(nameKey)]);
+    return user;
+  }
+
+  /** Counts a sign-up from this address before its password is hashed. */
+  async consumeSignup(ip: string): Promise<void> {
+    try {
+      await this.signupsByIp.consume(ip);
+    } catch (error) {
+      if (!isRateLimited(error)) throw error;
+      const seconds = Math.ceil(error.msBeforeNext / 1000);
+      throw TooManyRequestsError(fillMessage(messages.auth.signupTooMany, { minutes: Math.max(1, Math.ceil(seconds / 60)) }), seconds, 'too_many_signups');
+    }
+  }
+
+  /** Past the free failures, one try per delay for this username, the delay doubling each time. */
+  private async waitYourTurn(nameKey: string): Promise<void> {
+    const counted = await this.failuresByUsername.consume(nameKey);
+    const over = counted.consumedPoints - AUTH.loginFailuresBeforeDelay;
+    if (over <= 0) return;
+    const seconds = Math.min(AUTH.loginDelayMaxSeconds, 2 ** Math.min(over - 1, 10));
+    try {
+      await this.delayByUsername.consume(nameKey, 1, { customDuration: seconds });
+    } catch (error) {
+      if (!isRateLimited(error)) throw error;
+      const wait = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+      throw TooManyRequestsError(fillMessage(messages.auth.loginSlowDown, { seconds: wait }), wait, 'login_slowed_down');
     }
   }
 

@@ -24,8 +24,11 @@ const minutes = (n: number) => n * 60_000;
  * single use; a verified code yields a short-lived reset token that the reset call spends.
  */
 export class PasswordResetService {
-  private readonly requestsByUsername: RateLimiterAbstract;
+  private readonly requestsByUsernameAndIp: RateLimiterAbstract;
   private readonly requestsByIp: RateLimiterAbstract;
+  private readonly codesByPhone: RateLimiterAbstract;
+  private readonly checksByUsername: RateLimiterAbstract;
+  private readonly checksByIp: RateLimiterAbstract;
 
   constructor(
     private readonly deps: {
@@ -39,8 +42,13 @@ export class PasswordResetService {
       now?: () => Date;
     },
   ) {
-    this.requestsByUsername = deps.throttles.create({ keyPrefix: 'otp_user', points: AUTH.otpRequestsPerWindow, durationSeconds: AUTH.otpRequestWindowSeconds });
+    // Per username+IP, not per username: someone else's requests cannot use up the owner's.
+    this.requestsByUsernameAndIp = deps.throttles.create({ keyPrefix: 'otp_user_ip', points: AUTH.otpRequestsPerWindow, durationSeconds: AUTH.otpRequestWindowSeconds });
     this.requestsByIp = deps.throttles.create({ keyPrefix: 'otp_ip', points: AUTH.otpRequestsPerWindow * 4, durationSeconds: AUTH.otpRequestWindowSeconds });
+    // Codes are only sent to an account's own phone, but sign-up takes any phone: bound the messages a number gets.
+    this.codesByPhone = deps.throttles.create({ keyPrefix: 'otp_phone', points: AUTH.otpCodesPerPhonePerDay, durationSeconds: 24 * 3600 });
+    this.checksByUsername = deps.throttles.create({ keyPrefix: 'otp_check_user', points: AUTH.otpVerifyPerUsername, durationSeconds: AUTH.otpRequestWindowSeconds });
+    this.checksByIp = deps.throttles.create({ keyPrefix: 'otp_check_ip', points: AUTH.otpVerifyPerIp, durationSeconds: AUTH.otpRequestWindowSeconds });
   }
 
   private now(): Date {
@@ -51,7 +59,8 @@ export class PasswordResetService {
   async request(username: string, phone: string, ip: string): Promise<{ phoneLast4: string }> {
     if (!this.deps.messenger.available) throw ServiceUnavailableError('otp_delivery_unavailable', messages.auth.otpSendFailed);
     try {
-      await Promise.all([this.requestsByUsername.consume(usernameKey(username)), this.requestsByIp.consume(ip)]);
+      await this.requestsByUsernameAndIp.consume(`${usernameKey(username)}_${ip}`);
+      await this.requestsByIp.consume(ip);
     } catch (error) {
       if (!isRateLimited(error)) throw error;
       const seconds = Math.ceil(error.msBeforeNext / 1000);
@@ -60,19 +69,29 @@ export class PasswordResetService {
 
     const phoneLast4 = phone.slice(-4);
     const user = await this.deps.users.findActiveByUsername(username);
+    const code = String(randomInt(0, 10 ** AUTH.otpLength)).padStart(AUTH.otpLength, '0');
+    // Hashed whether or not the account matches: the answer takes the same time either way.
+    const codeHash = await hashSecret(code);
     if (!user || !user.phoneNumber || digitsOnly(user.phoneNumber) !== phone) {
       this.deps.log.info({ username }, 'password reset requested for unknown username or phone');
       return { phoneLast4 };
     }
+    try {
+      await this.codesByPhone.consume(phone);
+    } catch (error) {
+      if (!isRateLimited(error)) throw error;
+      // Same answer as ever: the phone simply gets no more codes today.
+      this.deps.log.warn({ userId: user.id }, 'password reset codes for this phone reached the daily bound');
+      return { phoneLast4 };
+    }
 
-    const code = String(randomInt(0, 10 ** AUTH.otpLength)).padStart(AUTH.otpLength, '0');
     const now = this.now();
     await this.deps.db.transaction(async (trx) => {
       // A new code replaces any earlier one still pending.
       await PasswordReset.query(trx).patch({ usedAt: now }).where({ userId: user.id }).whereNull('usedAt');
       await PasswordReset.query(trx).insert({
         userId: user.id,
-        codeHash: await hashSecret(code),
+        codeHash,
         phone,
         attempts: 0,
         createdAt: now,
@@ -93,7 +112,15 @@ export class PasswordResetService {
   }
 
   /** Checks a code; answers a reset token to present with the new password. */
-  async verify(username: string, otp: string): Promise<{ resetToken: string }> {
+  async verify(username: string, otp: string, ip: string): Promise<{ resetToken: string }> {
+    try {
+      await this.checksByIp.consume(ip);
+      await this.checksByUsername.consume(usernameKey(username));
+    } catch (error) {
+      if (!isRateLimited(error)) throw error;
+      const seconds = Math.ceil(error.msBeforeNext / 1000);
+      throw TooManyRequestsError(fillMessage(messages.auth.otpTooManyChecks, { minutes: Math.max(1, Math.ceil(seconds / 60)) }), seconds, 'too_many_otp_checks');
+    }
     const user = await this.deps.users.findActiveByUsername(username);
     const pending = user
       ? await PasswordReset.query(this.deps.db)
@@ -109,16 +136,20 @@ export class PasswordResetService {
       await PasswordReset.query(this.deps.db).patch({ usedAt: now }).where({ id: pending.id });
       throw BadRequestError('otp_expired', messages.auth.otpExpired, 'otp');
     }
-    if (pending.attempts >= AUTH.otpMaxAttempts) {
-      throw new AppError(429, 'otp_too_many_attempts', messages.auth.otpTooManyAttempts, 'otp');
-    }
+    // The attempt is counted before the code is judged, in one conditional update: parallel
+    // guesses each take one of the five attempts or none (issue 11, item 3).
+    const counted = (await this.deps
+      .db('password_resets')
+      .where({ id: pending.id })
+      .whereNull('usedAt')
+      .where('attempts', '<', AUTH.otpMaxAttempts)
+      .update({ attempts: this.deps.db.raw('attempts + 1') }, ['attempts'])) as { attempts: number }[];
+    const attempts = counted[0]?.attempts;
+    if (attempts === undefined) throw new AppError(429, 'otp_too_many_attempts', messages.auth.otpTooManyAttempts, 'otp');
     const matches = await verifySecret(pending.codeHash, otp);
     if (!matches) {
-      const attempts = pending.attempts + 1;
-      await PasswordReset.query(this.deps.db)
-        .patch({ attempts, ...(attempts >= AUTH.otpMaxAttempts ? { usedAt: now } : {}) })
-        .where({ id: pending.id });
       if (attempts >= AUTH.otpMaxAttempts) {
+        await PasswordReset.query(this.deps.db).patch({ usedAt: now }).where({ id: pending.id });
         throw new AppError(429, 'otp_too_many_attempts', messages.auth.otpTooManyAttempts, 'otp');
       }
       throw BadRequestError('otp_invalid', messages.auth.otpInvalid, 'otp');
