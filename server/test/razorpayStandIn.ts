@@ -31,6 +31,8 @@ export class RazorpayStandIn {
   readonly orders = new Map<string, StoredOrder>();
   readonly payments = new Map<string, StoredPayment>();
   requests = 0;
+  /** User-Agent of every request, in order: the official SDK says `razorpay-node@<version>`. */
+  readonly userAgents: string[] = [];
   private server: http.Server | null = null;
   url = '';
 
@@ -49,6 +51,7 @@ export class RazorpayStandIn {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     this.requests += 1;
+    this.userAgents.push(String(req.headers['user-agent'] ?? ''));
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};

@@ -54,6 +54,13 @@ describe.skipIf(postgresUnavailable)('Razorpay top-up against a local stand-in',
     expect(razorpay.orders.get(order.orderId)).toMatchObject({ amount: 500_000, notes: { purpose: 'wallet_topup', credits: '5000', userId: String(user.id) } });
   });
 
+  it('talks to Razorpay through the official SDK', async () => {
+    const { client } = await signedInClient(server);
+    const before = razorpay.userAgents.length;
+    await newOrder(client, '1000');
+    expect(razorpay.userAgents.slice(before)).toEqual([expect.stringMatching(/^razorpay-node@2\./)]);
+  });
+
   it.each([
     [0, messages.wallet.amountMin],
     [-5, messages.wallet.amountMin],

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import Razorpay from 'razorpay';
 import { messages } from '@shared/messages';
 import { AppError } from '../errors';
 
@@ -36,21 +37,50 @@ export function hmacHex(secret: string, payload: string): string {
 
 export const GatewayUnavailableError = () => new AppError(502, 'payment_gateway_unavailable', messages.wallet.gatewayUnavailable);
 
-interface RazorpayPaymentEntity {
-  id: string;
-  order_id: string;
-  amount: number;
-  status: GatewayPaymentStatus;
+/** What the SDK's promises reject with when Razorpay answers with an error. */
+interface RazorpayApiError {
+  statusCode: number | string;
+  error?: { code?: string; description?: string };
+}
+
+function isRazorpayApiError(error: unknown): error is RazorpayApiError {
+  return typeof error === 'object' && error !== null && 'statusCode' in error;
+}
+
+/** The SDK's HTTP client: its base URL and timeout are set here (the stand-in in tests, a bound always). */
+interface RazorpayHttpClient {
+  rq: { defaults: { baseURL?: string; timeout?: number } };
 }
 
 /**
- * Razorpay's Orders and Payments API over HTTP with Basic auth. Plain fetch rather than the SDK:
- * we use three calls, and the SDK can only be pointed at a stand-in through a private field.
+ * The SDK puts ids into request paths unencoded: anything but Razorpay's id alphabet
+ * (`pay_9A33XWu170gUtm`) is refused before it can reach another path of their API.
+ */
+function razorpayId(id: string): string {
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(id)) throw new AppError(400, 'payment_gateway_rejected', messages.wallet.paymentNotCaptured);
+  return id;
+}
+
+function toGatewayPayment(payment: { id: string; order_id: string; amount: number | string; status: string }): GatewayPayment {
+  return { id: payment.id, orderId: payment.order_id, amount: Number(payment.amount), status: payment.status as GatewayPaymentStatus };
+}
+
+/**
+ * Razorpay's Orders and Payments API through the official `razorpay` SDK. The SDK is pointed at
+ * `apiBase` (Razorpay itself, or the local stand-in in tests) and bounded by a timeout. Its
+ * answers are mapped to our errors: Razorpay refusing a payment is the customer's problem (400),
+ * anything else (network, 5xx, the SDK rejecting with a TypeError) means the gateway is away (502).
  */
 export class RazorpayGateway implements PaymentGateway {
   readonly provider = 'razorpay' as const;
+  private readonly client: Razorpay;
 
-  constructor(private readonly settings: { keyId: string; keySecret: string; apiBase: string; checkoutUrl: string; timeoutMs?: number }) {}
+  constructor(private readonly settings: { keyId: string; keySecret: string; apiBase: string; checkoutUrl: string; timeoutMs?: number }) {
+    this.client = new Razorpay({ key_id: settings.keyId, key_secret: settings.keySecret });
+    const http = (this.client.api as unknown as RazorpayHttpClient).rq;
+    http.defaults.baseURL = settings.apiBase;
+    http.defaults.timeout = settings.timeoutMs ?? 15_000;
+  }
 
   get keyId(): string {
     return this.settings.keyId;
@@ -62,54 +92,33 @@ export class RazorpayGateway implements PaymentGateway {
     return this.settings.keySecret;
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    let response: Response;
+  private async call<T>(request: () => Promise<T>): Promise<T> {
     try {
-      response = await fetch(`${this.settings.apiBase}/v1${path}`, {
-        method,
-        headers: {
-          Authorization: `Basic ${Buffer.from(`${this.settings.keyId}:${this.settings.keySecret}`).toString('base64')}`,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.settings.timeoutMs ?? 15_000),
-      });
-    } catch {
-      throw GatewayUnavailableError();
-    }
-    const text = await response.text();
-    if (!response.ok) {
-      if (response.status === 404 || response.status === 400) {
-        throw new AppError(400, 'payment_gateway_rejected', messages.wallet.paymentNotCaptured);
+      return await request();
+    } catch (error) {
+      if (isRazorpayApiError(error)) {
+        const status = Number(error.statusCode);
+        if (status === 400 || status === 404) throw new AppError(400, 'payment_gateway_rejected', messages.wallet.paymentNotCaptured);
       }
-      throw GatewayUnavailableError();
-    }
-    try {
-      return JSON.parse(text) as T;
-    } catch {
       throw GatewayUnavailableError();
     }
   }
 
   async createOrder(input: { amountPaise: number; receipt: string; notes: Record<string, string> }): Promise<GatewayOrder> {
-    const order = await this.call<{ id: string; amount: number; currency: string }>('POST', '/orders', {
-      amount: input.amountPaise,
-      currency: 'INR',
-      receipt: input.receipt,
-      notes: input.notes,
-      payment_capture: 1,
-    });
-    return { id: order.id, amount: order.amount, currency: order.currency };
+    const order = await this.call(() =>
+      this.client.orders.create({ amount: input.amountPaise, currency: 'INR', receipt: input.receipt, notes: input.notes, payment_capture: true }),
+    );
+    return { id: order.id, amount: Number(order.amount), currency: order.currency };
   }
 
   async fetchPayment(paymentId: string): Promise<GatewayPayment> {
-    const payment = await this.call<RazorpayPaymentEntity>('GET', `/payments/${encodeURIComponent(paymentId)}`);
-    return { id: payment.id, orderId: payment.order_id, amount: payment.amount, status: payment.status };
+    const id = razorpayId(paymentId);
+    return toGatewayPayment(await this.call(() => this.client.payments.fetch(id)));
   }
 
   async capturePayment(paymentId: string, amountPaise: number): Promise<GatewayPayment> {
-    const payment = await this.call<RazorpayPaymentEntity>('POST', `/payments/${encodeURIComponent(paymentId)}/capture`, { amount: amountPaise, currency: 'INR' });
-    return { id: payment.id, orderId: payment.order_id, amount: payment.amount, status: payment.status };
+    const id = razorpayId(paymentId);
+    return toGatewayPayment(await this.call(() => this.client.payments.capture(id, amountPaise, 'INR')));
   }
 }
 
