@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH } from '@shared/constants';
+import { signWebhookBody } from '../../server/src/sending/providers/webhooks';
 import { TestClient } from '../../server/test/client';
-import { buildUser, uniqueName, uniquePhone } from '../../server/test/factories';
+import { buildUser, signedInClient, uniqueName, uniquePhone } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 let octet = 0;
@@ -125,5 +126,24 @@ describe.skipIf(postgresUnavailable)('authentication throttles', () => {
       for (let i = 0; i < 2; i += 1) expect((await from(freshAddress()).post('/api/auth/forgot-password', { username: account.username, phone })).status).toBe(200);
     }
     expect(await codeSentTo(phone)).toHaveLength(AUTH.otpCodesPerPhonePerDay);
+  });
+
+  it('keeps the simulator inbox, the sandbox checkout and the default simulator secret to this machine', async () => {
+    const remote = freshAddress();
+    expect((await new TestClient(server.url).get('/simulator/messages')).status).toBe(200);
+    const inbox = await from(remote).get('/simulator/messages');
+    expect(inbox.status).toBe(403);
+    expect(inbox.body.code).toBe('local_only');
+    expect((await from(remote).post('/sandbox/razorpay/pay', { orderId: 'order_anything' })).status).toBe(403);
+
+    const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'x', changes: [{ field: 'messages', value: { metadata: { phone_number_id: 'sandbox-number' }, statuses: [] } }] }] });
+    const { client } = await signedInClient(server);
+    const numbers = await client.get<{ data: { phone_number_id: string }[] }>('/api/whatsapp/numbers');
+    const signed = raw.replace('sandbox-number', numbers.body.data[0]!.phone_number_id);
+    const headers = { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(signed, server.config.simulator.appSecret) };
+    const fromRemote = await fetch(`${server.url}/api/webhooks/whatsapp`, { method: 'POST', headers: { ...headers, 'x-forwarded-for': remote }, body: signed });
+    expect(fromRemote.status).toBe(401);
+    const fromHere = await fetch(`${server.url}/api/webhooks/whatsapp`, { method: 'POST', headers, body: signed });
+    expect(fromHere.status).toBe(200);
   });
 });
