@@ -200,32 +200,7 @@ export class MessageOutcomes {
    * then apply as usual. Answers how many messages were settled.
    */
   async settleByReference(trx: Knex.Transaction, references: readonly { id: number; claimToken: string; providerMessageId: string; at: Date }[]): Promise<number> {
-    let settled = 0;
-    const nowIso = new Date().toISOString();
-    // Nearly every event carries a reference, nearly none is needed: one query finds the few.
-    const waiting = new Set<string>();
-    const ids = [...new Set(references.map((r) => r.id))];
-    for (let start = 0; start < ids.length; start += 900) {
-      const rows = (await trx('messages')
-        .whereIn('id', ids.slice(start, start + 900))
-        .where({ status: 'unknown' })
-        .whereNull('providerMessageId')
-        .select('id', 'claimToken')) as { id: number | string; claimToken: string | null }[];
-      for (const row of rows) waiting.add(`${Number(row.id)}:${row.claimToken ?? ''}`);
-    }
-    for (const reference of references) {
-      if (!waiting.has(`${reference.id}:${reference.claimToken}`)) continue;
-      // Another message already holding this provider id would break the unique index: not ours.
-      const taken = (await trx('messages').where({ providerMessageId: reference.providerMessageId }).first('id')) as { id: number } | undefined;
-      if (taken) continue;
-      const changed = await trx('messages')
-        .where({ id: reference.id, claimToken: reference.claimToken, status: 'unknown' })
-        .whereNull('providerMessageId')
-        .update({ status: 'sent', providerMessageId: reference.providerMessageId, sentAt: reference.at.toISOString(), leaseUntil: null, errorCode: null, errorMessage: null, updatedAt: nowIso });
-      if (changed > 0) waiting.delete(`${reference.id}:${reference.claimToken}`);
-      settled += changed;
-    }
-    return settled;
+    return settleReferences(trx, references);
   }
 
   /**
@@ -474,4 +449,34 @@ export class MessageOutcomes {
       .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES))
       .update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
   }
+}
+
+/** See MessageOutcomes.settleByReference; also used by the sweep before it retries an unknown send. */
+export async function settleReferences(trx: Knex, references: readonly { id: number; claimToken: string; providerMessageId: string; at: Date }[]): Promise<number> {
+  let settled = 0;
+  const nowIso = new Date().toISOString();
+  // Nearly every event carries a reference, nearly none is needed: one query finds the few.
+  const waiting = new Set<string>();
+  const ids = [...new Set(references.map((r) => r.id))];
+  for (let start = 0; start < ids.length; start += 900) {
+    const rows = (await trx('messages')
+      .whereIn('id', ids.slice(start, start + 900))
+      .where({ status: 'unknown' })
+      .whereNull('providerMessageId')
+      .select('id', 'claimToken')) as { id: number | string; claimToken: string | null }[];
+    for (const row of rows) waiting.add(`${Number(row.id)}:${row.claimToken ?? ''}`);
+  }
+  for (const reference of references) {
+    if (!waiting.has(`${reference.id}:${reference.claimToken}`)) continue;
+    // Another message already holding this provider id would break the unique index: not ours.
+    const taken = (await trx('messages').where({ providerMessageId: reference.providerMessageId }).first('id')) as { id: number } | undefined;
+    if (taken) continue;
+    const changed = await trx('messages')
+      .where({ id: reference.id, claimToken: reference.claimToken, status: 'unknown' })
+      .whereNull('providerMessageId')
+      .update({ status: 'sent', providerMessageId: reference.providerMessageId, sentAt: reference.at.toISOString(), leaseUntil: null, errorCode: null, errorMessage: null, updatedAt: nowIso });
+    if (changed > 0) waiting.delete(`${reference.id}:${reference.claimToken}`);
+    settled += changed;
+  }
+  return settled;
 }

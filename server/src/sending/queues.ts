@@ -23,8 +23,8 @@ import type { Knex } from 'knex';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logger';
 import type { CampaignAcceptance } from './campaignAcceptance';
-import { newClaimToken, toClaimed, type MessageDispatcher } from './dispatcher';
-import type { MessageOutcomes } from './messageOutcomes';
+import { newClaimToken, parseSendReference, sendReference, toClaimed, type MessageDispatcher } from './dispatcher';
+import { settleReferences, type MessageOutcomes } from './messageOutcomes';
 
 export interface DispatchQueue {
   readonly kind: 'embedded' | 'pg-boss';
@@ -150,7 +150,20 @@ export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart:
   const unhanded = db('messages').where({ status: 'sending' }).whereNull('handedAt');
   if (!atStart) unhanded.where('leaseUntil', '<', nowIso);
   const lapsed = ((await unhanded.clone().limit(10_000).select('id')) as { id: number | string }[]).map((row) => Number(row.id));
-  const due = ((await db('messages').where({ status: 'unknown' }).where('nextAttemptAt', '<=', nowIso).limit(10_000).select('id')) as { id: number | string }[]).map((row) => Number(row.id));
+  const dueRows = (await db('messages').where({ status: 'unknown' }).where('nextAttemptAt', '<=', nowIso).limit(10_000).select('id', 'claimToken')) as { id: number | string; claimToken: string | null }[];
+  // A status carrying the reference may be stored and not applied yet (ingestion behind): it
+  // settles the message instead of a second send.
+  const references = dueRows.flatMap((row) => (row.claimToken ? [sendReference({ id: Number(row.id), claimToken: row.claimToken })] : []));
+  const stored: { id: number; claimToken: string; providerMessageId: string; at: Date }[] = [];
+  for (let start = 0; start < references.length; start += 900) {
+    const events = (await db('status_events').whereIn('callbackData', references.slice(start, start + 900)).select('callbackData', 'providerMessageId', 'occurredAt')) as { callbackData: string; providerMessageId: string; occurredAt: string | Date }[];
+    for (const event of events) {
+      const reference = parseSendReference(event.callbackData);
+      if (reference) stored.push({ ...reference, providerMessageId: event.providerMessageId, at: new Date(event.occurredAt) });
+    }
+  }
+  if (stored.length > 0) await settleReferences(db, stored);
+  const due = dueRows.map((row) => Number(row.id));
   const requeuedIds: number[] = [];
   for (const [ids, status] of [
     [lapsed, 'sending'],

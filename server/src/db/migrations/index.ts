@@ -43,6 +43,7 @@ import * as uniqueProviderAccountIds from './20261124110200_unique_provider_acco
 import * as addMessagesClaimToken from './20261124120100_add_messages_claim_token';
 import * as allowMessagesUnknownStatus from './20261124120110_allow_messages_unknown_status';
 import * as addStatusEventsCallbackData from './20261124120120_add_status_events_callback_data';
+import * as indexStatusEventsCallbackData from './20261124120130_index_status_events_callback_data';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -89,6 +90,7 @@ const migrations: [string, Migration][] = [
   ['20261124120100_add_messages_claim_token', addMessagesClaimToken],
   ['20261124120110_allow_messages_unknown_status', allowMessagesUnknownStatus],
   ['20261124120120_add_status_events_callback_data', addStatusEventsCallbackData],
+  ['20261124120130_index_status_events_callback_data', indexStatusEventsCallbackData],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
