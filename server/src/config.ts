@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { BRAND_DEFAULT_NAME, SESSION } from '@shared/constants';
+import { BRAND_DEFAULT_NAME, LOGS, SESSION } from '@shared/constants';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -125,6 +125,14 @@ const variables = {
   DISPATCH_CONCURRENCY: { schema: positiveInt(256).default(32), doc: 'Sends in flight at once per instance.' },
   DISPATCH_MAX_ATTEMPTS: { schema: positiveInt(50).default(8), doc: 'Tries per message for retryable provider errors before it fails (and is refunded).' },
   DISPATCH_LEASE_SECONDS: { schema: positiveInt(3600).default(60), doc: 'How long a claimed batch stays reserved; an instance that died mid-batch loses its claim after this.' },
+  LOG_RETENTION_DAYS: {
+    schema: positiveInt(3650).default(LOGS.retentionDays),
+    doc: 'Message and campaign logs older than this many days are deleted by the daily cleanup at 02:00 UTC (spec: 90). The wallet ledger, the audit log and per-day totals are kept.',
+  },
+  LOG_CLEANUP_ENABLED: {
+    schema: booleanString.default(true),
+    doc: 'Run the daily log cleanup at 02:00 UTC from this instance (several instances run it once between them).',
+  },
   API_RATE_LIMIT_PER_15_MIN: { schema: positiveInt(1_000_000).default(100), doc: 'Public send API: requests per 15 minutes per IP (spec: 100). Admins can raise a single key above it.' },
 } as const;
 
@@ -137,6 +145,9 @@ export interface AppConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** Days message and campaign logs are kept (the daily cleanup deletes older ones). */
+  logRetentionDays: number;
+  logCleanupEnabled: boolean;
   database:
     | { kind: 'sqlite'; filename: string }
     | { kind: 'postgresql'; url: string; schema: string | undefined; poolMax: number };
@@ -215,6 +226,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: c.HOST,
     port: c.PORT,
     dataDir,
+    logRetentionDays: c.LOG_RETENTION_DAYS,
+    logCleanupEnabled: c.LOG_CLEANUP_ENABLED,
     database: c.DATABASE_URL
       ? { kind: 'postgresql', url: c.DATABASE_URL, schema: c.DATABASE_SCHEMA, poolMax: c.DATABASE_POOL_MAX }
       : { kind: 'sqlite', filename: path.join(dataDir, 'sandesh.sqlite') },

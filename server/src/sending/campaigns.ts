@@ -23,6 +23,7 @@ import type { CampaignAcceptance, RecipientRow } from './campaignAcceptance';
 import type { SendingEngine } from './engine';
 import { CANCELLED_ERROR_CODE, OPTED_OUT_ERROR_CODE } from './messageOutcomes';
 import type { SendingService } from './service';
+import { DailyTotalsReader } from '../retention/dailyTotals';
 
 /** India Standard Time has had no daylight saving since 1945: a fixed +05:30, and days of 24 hours. */
 const IST_OFFSET_MS = 330 * 60_000;
@@ -81,6 +82,9 @@ function percent(part: number, whole: number): number {
 }
 
 export class CampaignService {
+  /** Figures of messages the log cleanup deleted (issue 14): every reader below adds them. */
+  private readonly kept: DailyTotalsReader;
+
   constructor(
     private readonly deps: {
       db: Knex;
@@ -91,7 +95,9 @@ export class CampaignService {
       wallet: WalletService;
       now?: () => Date;
     },
-  ) {}
+  ) {
+    this.kept = new DailyTotalsReader(deps.db);
+  }
 
   private get isPostgres(): boolean {
     return this.deps.db.client.config.client === 'pg';
@@ -122,6 +128,10 @@ export class CampaignService {
     for (const row of rows) {
       const entry = counts.get(Number(row.campaignId));
       if (entry && row.status in entry) entry[row.status as keyof TCampaignCounts] = Number(row.n);
+    }
+    for (const [campaignId, byStatus] of await this.kept.campaignStatusCounts(campaignIds)) {
+      const entry = counts.get(campaignId);
+      for (const [status, n] of byStatus) if (entry && status in entry) entry[status as keyof TCampaignCounts] += n;
     }
     return counts;
   }
@@ -310,6 +320,10 @@ export class CampaignService {
         if (point) point[key] = Number(row.n);
       }
     }
+    for (const kept of await this.kept.userEventsByDay(user.id, istDay(since), istDay(this.now()))) {
+      const point = points.get(kept.day);
+      if (point && (kept.event === 'sent' || kept.event === 'delivered' || kept.event === 'read' || kept.event === 'failed')) point[kept.event] += kept.n;
+    }
     return [...points.values()];
   }
 
@@ -337,8 +351,13 @@ export class CampaignService {
       .groupBy('status')
       .select('status')
       .count({ n: '*' })) as { status: string; n: number | string }[];
-    const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
-    const messagesThisMonth = rows.reduce((sum, row) => sum + Number(row.n), 0);
+    const kept = await this.kept.userMetrics(user.id, istDay(monthStart));
+    const keptCount = (status: string) => (kept.get(`status:${status}`) ?? 0) - (status === 'failed' ? (kept.get('cancelled') ?? 0) : 0);
+    const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0) + keptCount(status);
+    const keptThisMonth = [...kept.keys()]
+      .filter((metric) => metric.startsWith('status:') && metric !== 'status:duplicate' && metric !== 'status:suppressed' && metric !== 'status:cancelled')
+      .reduce((sum, metric) => sum + keptCount(metric.slice('status:'.length)), 0);
+    const messagesThisMonth = rows.reduce((sum, row) => sum + Number(row.n), 0) + keptThisMonth;
     const attempted = count('sent') + count('delivered') + count('read') + count('failed');
     const { debitUnits, refundUnits } = await this.ledgerSince(monthStart, user.id);
     const active = (await this.deps.db('campaigns').where({ userId: user.id }).whereIn('status', ['running', 'paused']).count({ n: '*' }).first()) as { n: number | string } | undefined;
@@ -369,6 +388,7 @@ export class CampaignService {
       )
       .first()) as { today: number | string; month: number | string } | undefined;
     const { debitUnits, refundUnits } = await this.ledgerSince(monthStart);
-    return { messagesToday: Number(row?.today ?? 0), messagesThisMonth: Number(row?.month ?? 0), spendThisMonthUnits: debitUnits - refundUnits };
+    const [keptToday, keptMonth] = await Promise.all([this.kept.deletedCampaignsBillable(istDay(now)), this.kept.deletedCampaignsBillable(istDay(monthStart))]);
+    return { messagesToday: Number(row?.today ?? 0) + keptToday, messagesThisMonth: Number(row?.month ?? 0) + keptMonth, spendThisMonthUnits: debitUnits - refundUnits };
   }
 }

@@ -34,6 +34,11 @@ import * as extendMessagesUserCreatedIndex from './20261121003000_extend_message
 import * as addMessagesReportStatusIndex from './20261121003010_add_messages_report_status_index';
 import * as addMessagesUserRecipientIndex from './20261121003020_add_messages_user_recipient_index';
 import * as addCampaignsUserTemplateIndex from './20261121003030_add_campaigns_user_template_index';
+import * as createMessageDailyTotals from './20261124140100_create_message_daily_totals';
+import * as createLogCleanupRuns from './20261124140200_create_log_cleanup_runs';
+import * as indexOldLogs from './20261124140300_index_old_logs';
+import * as createNotifications from './20261124140400_create_notifications';
+import * as addNotificationSettingsToUsers from './20261124140500_add_notification_settings_to_users';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -71,6 +76,11 @@ const migrations: [string, Migration][] = [
   ['20261121003010_add_messages_report_status_index', addMessagesReportStatusIndex],
   ['20261121003020_add_messages_user_recipient_index', addMessagesUserRecipientIndex],
   ['20261121003030_add_campaigns_user_template_index', addCampaignsUserTemplateIndex],
+  ['20261124140100_create_message_daily_totals', createMessageDailyTotals],
+  ['20261124140200_create_log_cleanup_runs', createLogCleanupRuns],
+  ['20261124140300_index_old_logs', indexOldLogs],
+  ['20261124140400_create_notifications', createNotifications],
+  ['20261124140500_add_notification_settings_to_users', addNotificationSettingsToUsers],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
