@@ -586,6 +586,43 @@ export const messages = {
     sampleInfo: 'This is a test info notification',
   },
 
+  /** The admin notification test page (spec 001 "Notification test page"). */
+  notificationTest: {
+    title: 'Notification Test Page',
+    subtitle: 'Try out every notification style. Success and info dismiss themselves after 6 seconds; error and warning stay until dismissed.',
+    success: 'Success',
+    error: 'Error',
+    warning: 'Warning',
+    info: 'Info',
+    cycle: 'Next Sample Message ({index}/{count})',
+    sequential: '5 Sequential Notifications',
+    campaignFlow: 'Simulate Campaign Flow',
+    clearAll: 'Clear All',
+    total: 'Total',
+    successCount: 'Success',
+    errorCount: 'Errors',
+    unread: 'Unread',
+    current: 'Current notifications',
+    none: 'No notifications yet. Press a button above.',
+    sequentialMessage: 'Sequential notification {index} of {count}',
+    samples: [
+      { type: 'success', title: 'Campaign sent', message: 'Diwali Offers was sent to 1,250 recipients.' },
+      { type: 'info', title: 'Template submitted', message: 'order_update is waiting for approval.' },
+      { type: 'warning', title: 'Low balance', message: 'Your balance is ₹85.00. Add credits to keep sending.' },
+      { type: 'error', title: 'Send failed', message: 'The provider refused 12 messages: invalid recipient.' },
+      { type: 'success', title: 'Payment credited', message: '₹5,000.00 was added to your wallet.' },
+      { type: 'info', title: 'Report ready', message: 'Your Excel export has finished downloading.' },
+      { type: 'warning', title: 'Session ending', message: 'You will be logged out soon due to inactivity.' },
+      { type: 'error', title: 'Connection lost', message: 'Failed to connect to server' },
+    ],
+    flow: [
+      { type: 'info', title: 'Campaign started', message: 'Sending Welcome Series to 500 recipients...' },
+      { type: 'info', title: 'Campaign progress', message: '250 of 500 messages sent' },
+      { type: 'warning', title: 'Campaign progress', message: '3 recipients failed and were refunded' },
+      { type: 'success', title: 'Campaign completed', message: 'Welcome Series: 497 delivered, 3 failed.' },
+    ],
+  },
+
   /** The header bell and the notifications the product posts (issue 14). */
   notifications: {
     bellLabel: 'Notifications',
