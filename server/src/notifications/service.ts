@@ -27,6 +27,8 @@ interface NotificationRow {
 }
 
 export interface NotificationInput {
+  /** One notification per key and user: a repeated post with the same key is dropped. */
+  dedupeKey?: string | undefined;
   type: TNotificationType;
   kind: string;
   title: string;
@@ -62,8 +64,9 @@ export class NotificationService {
   /** Stores a notification for one user and pushes it to their open streams. Never throws: a notice must not break the event it reports. */
   async post(userId: number, input: NotificationInput): Promise<void> {
     try {
-      const row: Omit<NotificationRow, 'id'> = {
+      const row: Omit<NotificationRow, 'id'> & { dedupeKey: string | null } = {
         userId,
+        dedupeKey: input.dedupeKey ?? null,
         type: input.type,
         kind: input.kind,
         title: input.title.slice(0, 200),
@@ -71,9 +74,10 @@ export class NotificationService {
         readAt: null,
         createdAt: this.now().toISOString(),
       };
-      const inserted = (await this.deps.db('notifications').insert(row).returning('id')) as ({ id: number } | number)[];
+      const inserted = (await this.deps.db('notifications').insert(row).onConflict(['userId', 'dedupeKey']).ignore().returning('id')) as ({ id: number } | number)[];
       const first = inserted[0];
-      const id = typeof first === 'number' ? first : Number(first?.id);
+      if (first === undefined) return;
+      const id = typeof first === 'number' ? first : Number(first.id);
       this.hub.emit(`user:${userId}`, present({ ...row, id }));
     } catch (error) {
       this.deps.log.warn({ err: error, userId, kind: input.kind }, 'notification not stored');
@@ -137,8 +141,9 @@ export class NotificationService {
 
   // ---- The product's events, one method each, so a hook is one line where the event happens. ----
 
-  campaignCompleted(userId: number, c: { name: string; delivered: number; read: number; failed: number; refundUnits: number }): Promise<void> {
+  campaignCompleted(userId: number, c: { name: string; delivered: number; read: number; failed: number; refundUnits: number }, dedupeKey?: string): Promise<void> {
     return this.post(userId, {
+      dedupeKey,
       type: c.failed > 0 ? 'warning' : 'success',
       kind: 'campaign_completed',
       title: texts.campaignCompletedTitle,
@@ -195,8 +200,17 @@ export class NotificationService {
     await this.deps.db('users').where({ id: userId }).update({ lowBalanceThresholdUnits: units, lowBalanceNotifiedAt: null });
   }
 
-  paymentCredited(userId: number, amountUnits: number): Promise<void> {
-    return this.post(userId, { type: 'success', kind: 'payment_credited', title: texts.paymentCreditedTitle, message: fillMessage(texts.paymentCredited, { amount: formatRupees(unitsToRupees(amountUnits, 2)) }) });
+  /** A top-up order was credited to the user's wallet. */
+  async paymentCredited(userId: number, orderId: string): Promise<void> {
+    const payment = (await this.deps.db('payments').where({ orderId, userId }).first('creditUnits')) as { creditUnits: number | string } | undefined;
+    if (!payment) return;
+    await this.post(userId, {
+      dedupeKey: `payment:${orderId}:credited`,
+      type: 'success',
+      kind: 'payment_credited',
+      title: texts.paymentCreditedTitle,
+      message: fillMessage(texts.paymentCredited, { amount: formatRupees(unitsToRupees(Number(payment.creditUnits), 2)) }),
+    });
   }
 
   paymentFailed(userId: number, reason: string): Promise<void> {
@@ -214,10 +228,53 @@ export class NotificationService {
         });
   }
 
-  apiKeyChanged(userId: number, change: 'created' | 'deleted', prefix: string): Promise<void> {
-    return change === 'created'
-      ? this.post(userId, { type: 'info', kind: 'api_key_created', title: texts.apiKeyCreatedTitle, message: fillMessage(texts.apiKeyCreated, { prefix }) })
-      : this.post(userId, { type: 'warning', kind: 'api_key_deleted', title: texts.apiKeyDeletedTitle, message: fillMessage(texts.apiKeyDeleted, { prefix }) });
+  apiKeyCreated(userId: number, prefix: string): Promise<void> {
+    return this.post(userId, { type: 'info', kind: 'api_key_created', title: texts.apiKeyCreatedTitle, message: fillMessage(texts.apiKeyCreated, { prefix }) });
+  }
+
+  /** After a key was revoked (its row stays, so its prefix can be named). */
+  async apiKeyDeleted(userId: number, keyId: number): Promise<void> {
+    const key = (await this.deps.db('api_keys').where({ id: keyId, userId }).first('prefix')) as { prefix: string } | undefined;
+    await this.post(userId, { type: 'warning', kind: 'api_key_deleted', title: texts.apiKeyDeletedTitle, message: fillMessage(texts.apiKeyDeleted, { prefix: key?.prefix ?? '' }) });
+  }
+
+  /** A template moved to PENDING: tell the admins (after create-and-submit, submit or resubmit). */
+  async templateSubmitted(template: { status: string; name: string; userId: number }): Promise<void> {
+    if (template.status !== 'PENDING') return;
+    const owner = (await this.deps.db('users').where({ id: template.userId }).first('username')) as { username: string } | undefined;
+    await this.templateAwaitingReview({ name: template.name, username: owner?.username ?? '' });
+  }
+
+  /** Told about a failed payment webhook: admins hear of a signature that did not verify. */
+  async paymentWebhookFailed(error: unknown): Promise<void> {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'webhook_signature_invalid') await this.paymentWebhookRejected(error instanceof Error ? error.message : String(code));
+  }
+
+  /**
+   * Campaigns that may just have completed: the owner of each that did is told its outcome once
+   * (the dedupe key makes a repeated call harmless).
+   */
+  async campaignsSettled(campaignIds: readonly number[]): Promise<void> {
+    try {
+      const campaigns = (await this.deps.db('campaigns').whereIn('id', campaignIds).where({ status: 'completed' }).select('id', 'userId', 'name', 'refundedUnits')) as {
+        id: number;
+        userId: number;
+        name: string;
+        refundedUnits: number | string | null;
+      }[];
+      for (const campaign of campaigns) {
+        const rows = (await this.deps.db('messages').where({ campaignId: campaign.id }).groupBy('status').select('status').count({ n: '*' })) as { status: string; n: number | string }[];
+        const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
+        await this.campaignCompleted(
+          Number(campaign.userId),
+          { name: campaign.name, delivered: count('delivered') + count('read'), read: count('read'), failed: count('failed'), refundUnits: Number(campaign.refundedUnits ?? 0) },
+          `campaign:${campaign.id}:completed`,
+        );
+      }
+    } catch (error) {
+      this.deps.log.warn({ err: error, campaignIds }, 'campaign notifications failed');
+    }
   }
 
   /** A sign-in from a device (desktop app or browser) this user has not signed in from before. */

@@ -131,6 +131,7 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
   });
+  engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
   const campaignService = new CampaignService({ db, engine, acceptance: campaigns, sending, pricing, wallet });
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });

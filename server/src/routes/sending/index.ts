@@ -69,6 +69,7 @@ export function sendingRoutes(services: Services): Router<AppState> {
     const input = validate(ZQuickSendRequest, ctx.request.body);
     const image = (ctx as unknown as UploadState).request.file;
     const data = await sending.quickSend(user, input, source, image ? { buffer: image.buffer, size: image.size } : undefined);
+    void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
       message: fillMessage(source === 'bulk' ? messages.sending.bulkSendAccepted : messages.sending.quickSendAccepted, { count: data.accepted.toLocaleString('en-IN') }),
@@ -83,6 +84,7 @@ export function sendingRoutes(services: Services): Router<AppState> {
     const { user } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
     const data = await sending.customSend(user, input, 'custom');
+    void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
       sent_count: data.accepted,
@@ -95,6 +97,7 @@ export function sendingRoutes(services: Services): Router<AppState> {
     const { user } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
     const data = await sending.customSend(user, input, 'custom');
+    void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
       message: fillMessage(messages.sending.bulkSendAccepted, { count: data.accepted.toLocaleString('en-IN') }),
