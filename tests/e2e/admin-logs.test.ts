@@ -58,7 +58,7 @@ test.describe('log management', () => {
     await page.getByRole('link', { name: 'Log Management' }).first().click();
     await page.waitForURL('**/admin/logs');
     const logs = new AdminLogsPage(page);
-    await expect(page.getByRole('heading', { name: text.title })).toBeVisible();
+    await expect(page.getByRole('heading', { name: text.title, level: 2 })).toBeVisible();
     await expect(logs.thresholdDate).toContainText('Logs created before');
     await expect(logs.lastDailyRun).toBeVisible();
     await expect.poll(async () => Number(await logs.card(text.messageLogs).textContent())).toBeGreaterThanOrEqual(2);
