@@ -21,7 +21,7 @@ const sections: ReadonlyArray<{ segment: string; title: string; subtitle: string
 
 /** Admin screens that are not the user's own (spec 001): checked first under /admin. */
 const adminSections: ReadonlyArray<{ segment: string; title: string; subtitle: string }> = [
-  { segment: 'templates', title: 'Template Approval', subtitle: l.subtitleAdminTemplates },
+  { segment: 'templates', title: 'User Templates', subtitle: l.subtitleAdminTemplates },
   { segment: 'logs', title: 'Log Management', subtitle: l.subtitleLogs },
   { segment: 'test-notifications', title: 'Notification Test Page', subtitle: l.subtitleTestNotifications },
 ];
