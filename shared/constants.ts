@@ -78,6 +78,14 @@ export const NOTIFICATIONS = {
   dismissedToastRemoveMs: 1_000_000,
   /** The admin notification test page auto-dismisses success and info after this long. */
   testPageAutoDismissMs: 6_000,
+  /** Kept per user (issue 14): the newest this many are listed by the bell. */
+  listLimit: 50,
+  /** Low-balance alert threshold when the user has set none: Rs 100 in credit units. */
+  lowBalanceDefaultUnits: 100 * 10_000,
+  /** Server-Sent Events: a comment line this often keeps proxies from closing the stream. */
+  streamHeartbeatMs: 15_000,
+  /** The browser reconnects after this long when the stream drops. */
+  streamRetryMs: 5_000,
 } as const;
 
 export const LAYOUT = {
@@ -117,6 +125,7 @@ export const LOGS = {
   retentionDays: 90,
   cleanupHourUtc: 2,
 } as const;
+
 
 /** Refund, billing and support promises of the legal pages (spec 000 §4.7 and §9). */
 export const POLICY = {

@@ -28,6 +28,8 @@ import { sendingRoutes } from './routes/sending';
 import { campaignRoutes } from './routes/campaigns';
 import { reportRoutes } from './routes/reports';
 import { webhookRoutes } from './routes/webhooks';
+import { logRoutes } from './routes/logs';
+import { notificationRoutes } from './routes/notifications';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './services';
 import type { SimulatorOutbox } from './simulator/outbox';
@@ -153,6 +155,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     reportRoutes(services),
     webhookRoutes(services, config),
     mediaRoutes(config.dataDir),
+    logRoutes(services, config),
+    notificationRoutes(services),
   ];
   const simulator = services.engine.simulator;
   if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));

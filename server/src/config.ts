@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { BRAND_DEFAULT_NAME, SESSION } from '@shared/constants';
+import { BRAND_DEFAULT_NAME, LOGS, SESSION } from '@shared/constants';
 import { isLoopbackHost } from './middleware/network';
 
 /** Published in this repository: it proves nothing about who sent a request. */
@@ -152,6 +152,14 @@ const variables = {
     doc: 'A send whose outcome is unknown (a timeout or a reset after the request was written, or a worker that died mid-send) waits this long for a status webhook carrying our reference before it is sent again. Shorter: fewer stuck messages, more risk of a double send when the provider is slow to report.',
   },
   DISPATCH_SEND_TIMEOUT_SECONDS: { schema: positiveInt(300).default(15), doc: 'How long one send waits for the provider to answer; past it the outcome is unknown (see DISPATCH_UNKNOWN_SETTLE_SECONDS).' },
+  LOG_RETENTION_DAYS: {
+    schema: positiveInt(3650).default(LOGS.retentionDays),
+    doc: 'Message and campaign logs older than this many days are deleted by the daily cleanup at 02:00 UTC (spec: 90). The wallet ledger, the audit log and per-day totals are kept.',
+  },
+  LOG_CLEANUP_ENABLED: {
+    schema: booleanString.default(true),
+    doc: 'Run the daily log cleanup at 02:00 UTC from this instance (several instances run it once between them).',
+  },
   API_RATE_LIMIT_PER_15_MIN: { schema: positiveInt(1_000_000).default(100), doc: 'Public send API: requests per 15 minutes per IP (spec: 100). Admins can raise a single key above it.' },
 } as const;
 
@@ -166,6 +174,9 @@ export interface AppConfig {
   allowDevOnNetwork: boolean;
   port: number;
   dataDir: string;
+  /** Days message and campaign logs are kept (the daily cleanup deletes older ones). */
+  logRetentionDays: number;
+  logCleanupEnabled: boolean;
   database:
     | { kind: 'sqlite'; filename: string }
     | { kind: 'postgresql'; url: string; schema: string | undefined; poolMax: number };
@@ -256,6 +267,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowDevOnNetwork: c.ALLOW_DEV_ON_NETWORK,
     port: c.PORT,
     dataDir,
+    logRetentionDays: c.LOG_RETENTION_DAYS,
+    logCleanupEnabled: c.LOG_CLEANUP_ENABLED,
     database: c.DATABASE_URL
       ? { kind: 'postgresql', url: c.DATABASE_URL, schema: c.DATABASE_SCHEMA, poolMax: c.DATABASE_POOL_MAX }
       : { kind: 'sqlite', filename: path.join(dataDir, 'sandesh.sqlite') },

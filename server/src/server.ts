@@ -59,6 +59,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger 
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   await services.engine.start(`http://${host}:${port}`);
+  if (config.logCleanupEnabled) services.dailyCleanup.start();
   return {
     url: `http://${host}:${port}`,
     port,
@@ -70,6 +71,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger 
     initialAdmin,
     async close() {
       clearInterval(maintenance);
+      await services.dailyCleanup.stop();
       await services.engine.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

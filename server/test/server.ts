@@ -46,6 +46,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     SIMULATOR_DELIVERED_MS: '15',
     SIMULATOR_READ_MS: '30',
     SANDBOX_MESSAGES_PER_SECOND: '500',
+    // Tests run the daily cleanup with their own clock; a real 02:00 tick must not delete their rows.
+    LOG_CLEANUP_ENABLED: 'false',
     ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '5' } : {}),
     ...env,
   });

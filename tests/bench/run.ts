@@ -7,12 +7,13 @@
 import { spawnSync } from 'node:child_process';
 import { acceptanceBench } from './acceptance.bench';
 import { authBench } from './auth.bench';
+import { cleanupBench } from './cleanup.bench';
 import { dispatchBench } from './dispatch.bench';
 import { publicApiBench } from './publicApi.bench';
 import { reportsBench } from './reports.bench';
 import { walletBench } from './wallet.bench';
 
-const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench];
+const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench];
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 const child = process.env.BENCH_CHILD;

@@ -25,6 +25,7 @@ import type { SendingEngine } from './engine';
 import { PAUSED_HOLD_MS } from './dispatcher';
 import { OPTED_OUT_ERROR_CODE } from './messageOutcomes';
 import type { SendingService } from './service';
+import { DailyTotalsReader } from '../retention/dailyTotals';
 
 /** India Standard Time has had no daylight saving since 1945: a fixed +05:30, and days of 24 hours. */
 const IST_OFFSET_MS = 330 * 60_000;
@@ -83,6 +84,9 @@ type StoredCampaign = CampaignRow & { templateId: number | null; senderNumberId:
 
 
 export class CampaignService {
+  /** Figures of messages the log cleanup deleted (issue 14): every reader below adds them. */
+  private readonly kept: DailyTotalsReader;
+
   constructor(
     private readonly deps: {
       db: Knex;
@@ -93,7 +97,9 @@ export class CampaignService {
       wallet: WalletService;
       now?: () => Date;
     },
-  ) {}
+  ) {
+    this.kept = new DailyTotalsReader(deps.db);
+  }
 
   private get isPostgres(): boolean {
     return this.deps.db.client.config.client === 'pg';
@@ -124,6 +130,10 @@ export class CampaignService {
     for (const row of rows) {
       const entry = counts.get(Number(row.campaignId));
       if (entry && row.status in entry) entry[row.status as keyof TCampaignCounts] = Number(row.n);
+    }
+    for (const [campaignId, byStatus] of await this.kept.campaignStatusCounts(campaignIds)) {
+      const entry = counts.get(campaignId);
+      for (const [status, n] of byStatus) if (entry && status in entry) entry[status as keyof TCampaignCounts] += n;
     }
     return counts;
   }
@@ -356,6 +366,10 @@ export class CampaignService {
         if (point) point[key] = Number(row.n);
       }
     }
+    for (const kept of await this.kept.userEventsByDay(user.id, istDay(since), istDay(this.now()))) {
+      const point = points.get(kept.day);
+      if (point && (kept.event === 'sent' || kept.event === 'delivered' || kept.event === 'read' || kept.event === 'failed')) point[kept.event] += kept.n;
+    }
     return [...points.values()];
   }
 
@@ -382,7 +396,14 @@ export class CampaignService {
       .groupBy('status')
       .select('status')
       .count({ n: '*' })) as { status: string; n: number | string }[];
-    const figures = messageFigures(Object.fromEntries(rows.map((row) => [row.status, Number(row.n)])));
+    // Live rows plus the per-day totals of rows the log cleanup deleted (issue 14).
+    const counts: Record<string, number> = Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+    for (const [metric, n] of await this.kept.userMetrics(user.id, istDay(monthStart))) {
+      if (!metric.startsWith('status:')) continue;
+      const status = metric.slice('status:'.length);
+      counts[status] = (counts[status] ?? 0) + n;
+    }
+    const figures = messageFigures(counts);
     const { debitUnits, refundUnits } = await this.ledgerSince(monthStart, user.id);
     const active = (await this.deps.db('campaigns').where({ userId: user.id }).whereIn('status', ['running', 'paused']).count({ n: '*' }).first()) as { n: number | string } | undefined;
     return {
@@ -412,6 +433,7 @@ export class CampaignService {
       )
       .first()) as { today: number | string; month: number | string } | undefined;
     const { debitUnits, refundUnits } = await this.ledgerSince(monthStart);
-    return { messagesToday: Number(row?.today ?? 0), messagesThisMonth: Number(row?.month ?? 0), spendThisMonthUnits: debitUnits - refundUnits };
+    const [keptToday, keptMonth] = await Promise.all([this.kept.deletedCampaignsBillable(istDay(now)), this.kept.deletedCampaignsBillable(istDay(monthStart))]);
+    return { messagesToday: Number(row?.today ?? 0) + keptToday, messagesThisMonth: Number(row?.month ?? 0) + keptMonth, spendThisMonthUnits: debitUnits - refundUnits };
   }
 }

@@ -439,15 +439,19 @@ export class MessageOutcomes {
     await this.deps.db('suppressions').where({ userId, recipient }).delete();
   }
 
+  /** Told the campaigns that may just have completed (issue 14: the owner's notification). */
+  onCampaignsSettled: ((campaignIds: readonly number[]) => void) | null = null;
+
   /** Running campaigns with nothing left to send become completed. */
   async completeCampaigns(campaignIds: readonly number[], db: Knex = this.deps.db): Promise<void> {
     if (campaignIds.length === 0) return;
     const nowIso = new Date().toISOString();
-    await db('campaigns')
+    const completed = await db('campaigns')
       .whereIn('id', campaignIds)
       .where({ status: 'running' })
       .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES))
       .update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
+    if (completed > 0) this.onCampaignsSettled?.(campaignIds);
   }
 }
 

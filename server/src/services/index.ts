@@ -27,6 +27,10 @@ import { TemplateService } from '../templates/service';
 import { ThrottleFactory } from './throttle';
 import { UserService } from './users';
 import { WalletService } from './wallet';
+import { NotificationService } from '../notifications/service';
+import { DailyCleanupScheduler } from '../retention/scheduler';
+import { RetentionService } from '../retention/service';
+import { LOGS } from '@shared/constants';
 
 export interface Services {
   audit: AuditService;
@@ -51,11 +55,25 @@ export interface Services {
   /** Campaigns after acceptance: list, counts, pause/resume/cancel, resend, dashboard figures. */
   campaignService: CampaignService;
   reports: ReportService;
+  // Issue 14: log retention and notifications.
+  notifications: NotificationService;
+  retention: RetentionService;
+  dailyCleanup: DailyCleanupScheduler;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
 export function createServices(deps: { config: AppConfig; db: Knex; logger: Logger; outbox: SimulatorOutbox }): Services {
   const { config, db, logger, outbox } = deps;
+  // Issue 14: notifications first (other services post to it), then log retention and its daily job.
+  const notifications = new NotificationService({ db, log: logger.child({ service: 'notifications' }) });
+  const retention = new RetentionService({ db, dataDir: config.dataDir, retentionDays: config.logRetentionDays, log: logger.child({ service: 'retention' }) });
+  const dailyCleanup = new DailyCleanupScheduler({
+    retention,
+    hourUtc: LOGS.cleanupHourUtc,
+    log: logger.child({ service: 'daily-cleanup' }),
+    onRun: (run) => notifications.cleanupFinished(run),
+    onFailure: (error) => notifications.cleanupFinished({ error: error instanceof Error ? error.message : String(error) }),
+  });
   const throttles = new ThrottleFactory({ db, kind: config.database.kind });
   const audit = new AuditService({ db });
   const sessions = new SessionService({
@@ -124,9 +142,10 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
   });
+  engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
   const campaignService = new CampaignService({ db, engine, acceptance: campaigns, sending, pricing, wallet });
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports };
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, notifications, retention, dailyCleanup };
 }

@@ -5,6 +5,8 @@ import { SessionLoading } from './components/guards/SessionLoading';
 import { AuthenticatedLayout } from './components/layout/AuthenticatedLayout';
 import { roleHome } from './lib/roles';
 import { AdminDashboardPage } from './pages/admin/AdminDashboardPage';
+import { AdminLogsPage } from './pages/admin/AdminLogsPage';
+import { AdminTestNotificationsPage } from './pages/admin/AdminTestNotificationsPage';
 import { AdminPricingPage } from './pages/admin/AdminPricingPage';
 import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
 import { AdminUserDetailsPage } from './pages/admin/AdminUserDetailsPage';
@@ -62,11 +64,7 @@ function NotFoundRoute() {
   );
 }
 
-/**
- * The route table of spec 000 §2.1 as far as it is built. Screens that later issues add (admin
- * log cleanup and test notifications) are deliberately absent and show the 404 page until they
- * land; the menus already link them.
- */
+/** The route table of spec 000 §2.1 and spec 001 §2. */
 export function AppRoutes() {
   return (
     <Suspense fallback={<SessionLoading />}>
@@ -115,6 +113,8 @@ export function AppRoutes() {
               <Route path="/admin/users/:id/templates" element={<AdminUserTemplatesPage />} />
               <Route path="/admin/pricing" element={<AdminPricingPage />} />
               <Route path="/admin/settings" element={<AdminSettingsPage />} />
+              <Route path="/admin/logs" element={<AdminLogsPage />} />
+              <Route path="/admin/test-notifications" element={<AdminTestNotificationsPage />} />
               <Route path="/admin/profile" element={<ProfilePage />} />
             </Route>
           </Route>

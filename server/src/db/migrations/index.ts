@@ -44,6 +44,11 @@ import * as addMessagesClaimToken from './20261124120100_add_messages_claim_toke
 import * as allowMessagesUnknownStatus from './20261124120110_allow_messages_unknown_status';
 import * as addStatusEventsCallbackData from './20261124120120_add_status_events_callback_data';
 import * as indexStatusEventsCallbackData from './20261124120130_index_status_events_callback_data';
+import * as createMessageDailyTotals from './20261124140100_create_message_daily_totals';
+import * as createLogCleanupRuns from './20261124140200_create_log_cleanup_runs';
+import * as indexOldLogs from './20261124140300_index_old_logs';
+import * as createNotifications from './20261124140400_create_notifications';
+import * as addNotificationSettingsToUsers from './20261124140500_add_notification_settings_to_users';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -91,6 +96,11 @@ const migrations: [string, Migration][] = [
   ['20261124120110_allow_messages_unknown_status', allowMessagesUnknownStatus],
   ['20261124120120_add_status_events_callback_data', addStatusEventsCallbackData],
   ['20261124120130_index_status_events_callback_data', indexStatusEventsCallbackData],
+  ['20261124140100_create_message_daily_totals', createMessageDailyTotals],
+  ['20261124140200_create_log_cleanup_runs', createLogCleanupRuns],
+  ['20261124140300_index_old_logs', indexOldLogs],
+  ['20261124140400_create_notifications', createNotifications],
+  ['20261124140500_add_notification_settings_to_users', addNotificationSettingsToUsers],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -18,7 +18,7 @@ function requireRegularUser(ctx: ParameterizedContext<AppState>): AuthContext {
   return auth;
 }
 
-export function apiKeyRoutes(services: Pick<Services, 'apiKeys' | 'users'>): Router<AppState> {
+export function apiKeyRoutes(services: Pick<Services, 'apiKeys' | 'users' | 'notifications'>): Router<AppState> {
   const router = new Router<AppState>();
   const apiKeys = services.apiKeys;
 
@@ -32,6 +32,7 @@ export function apiKeyRoutes(services: Pick<Services, 'apiKeys' | 'users'>): Rou
     const { user } = requireRegularUser(ctx);
     const { name } = validate(ZCreateApiKeyRequest, ctx.request.body);
     const { apiKey, key } = await apiKeys.create(user, name, { ip: ctx.ip });
+    void services.notifications.apiKeyCreated(user.id, apiKey.prefix);
     const body: TCreateApiKeyResponse = { success: true, data: presentCreatedApiKey(apiKey, key), message: messages.apiKeys.created };
     ctx.status = 201;
     // The full key is in this answer only: no cache may keep it.
@@ -41,7 +42,9 @@ export function apiKeyRoutes(services: Pick<Services, 'apiKeys' | 'users'>): Rou
 
   router.delete('/api/keys/:id', async (ctx) => {
     const { user } = requireRegularUser(ctx);
-    await apiKeys.revoke(user, validate(ZIdParam, ctx.params.id), { ip: ctx.ip });
+    const keyId = validate(ZIdParam, ctx.params.id);
+    await apiKeys.revoke(user, keyId, { ip: ctx.ip });
+    void services.notifications.apiKeyDeleted(user.id, keyId);
     ctx.body = { success: true, message: messages.apiKeys.revoked };
   });
 

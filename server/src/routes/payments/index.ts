@@ -55,6 +55,7 @@ export function paymentRoutes(services: Services, config: AppConfig): Router<App
     const { user } = requireAuth(ctx);
     const input = validate(ZVerifyPaymentRequest, ctx.request.body);
     const result = await payments.verify(user, input);
+    if (result.credited) void services.notifications.paymentCredited(user.id, input.orderId);
     const body: TVerifyPaymentResponse = {
       success: true,
       message: messages.wallet.creditsAdded,
@@ -66,7 +67,10 @@ export function paymentRoutes(services: Services, config: AppConfig): Router<App
 
   router.post('/api/payments/razorpay/webhook', async (ctx) => {
     const raw = (ctx.request as typeof ctx.request & { rawBody?: string }).rawBody ?? '';
-    const result = await payments.handleWebhook(raw, ctx.get('X-Razorpay-Signature'));
+    const result = await payments.handleWebhook(raw, ctx.get('X-Razorpay-Signature')).catch(async (error: unknown) => {
+      await services.notifications.paymentWebhookFailed(error);
+      throw error;
+    });
     ctx.body = { success: true, ...result };
   });
 

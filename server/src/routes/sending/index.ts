@@ -87,6 +87,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
       ctx.body = { success: true, preview: data };
       return;
     }
+    void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
       message: fillMessage(source === 'bulk' ? messages.sending.bulkSendAccepted : messages.sending.quickSendAccepted, { count: data.accepted.toLocaleString('en-IN') }),
@@ -105,6 +106,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
       ctx.body = { success: true, preview: data };
       return;
     }
+    void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
       sent_count: data.accepted,
@@ -121,6 +123,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
       ctx.body = { success: true, preview: data };
       return;
     }
+    void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
       message: fillMessage(messages.sending.bulkSendAccepted, { count: data.accepted.toLocaleString('en-IN') }),

@@ -78,6 +78,7 @@ export function templateRoutes(services: Services): Router<AppState> {
     const { user } = requireAuth(ctx);
     const input = validate(ZTemplateRequest, ctx.request.body);
     const template = await templates.create(user, input, uploadedFile(ctx));
+    void services.notifications.templateSubmitted(template);
     ctx.status = 201;
     ctx.body = { success: true, message: input.submit_to_whatsapp ? messages.templates.submitted : messages.templates.savedDraft, data: presentTemplate(template) };
   });
@@ -93,12 +94,14 @@ export function templateRoutes(services: Services): Router<AppState> {
     const id = validate(ZIdParam, ctx.params.id);
     const input = validate(ZTemplateRequest, ctx.request.body);
     const template = await templates.update(user, id, input, uploadedFile(ctx));
+    void services.notifications.templateSubmitted(template);
     ctx.body = { success: true, message: input.submit_to_whatsapp ? messages.templates.submitted : messages.templates.updated, data: presentTemplate(template) };
   });
 
   router.post('/api/templates/:id/submit', async (ctx) => {
     const { user } = requireAuth(ctx);
     const template = await templates.submit(user, validate(ZIdParam, ctx.params.id));
+    void services.notifications.templateSubmitted(template);
     ctx.body = { success: true, message: messages.templates.submitted, data: presentTemplate(template) };
   });
 
@@ -184,6 +187,7 @@ export function templateRoutes(services: Services): Router<AppState> {
       const id = validate(ZIdParam, ctx.params.templateId);
       const decision = validate(ZTemplateStatusRequest, ctx.request.body);
       const template = await templates.review(user, id, decision, ctx.ip);
+      void services.notifications.templateReviewed(template.userId, { name: template.name, status: decision.status, reason: decision.reason });
       ctx.body = {
         success: true,
         message: decision.status === 'APPROVED' ? messages.templates.approved : messages.templates.rejected,

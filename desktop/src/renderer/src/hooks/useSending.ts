@@ -1,11 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { GATEWAY_LOADING_KEY } from '../components/layout/AuthenticatedLayout';
+import { useUIStore } from '../stores/uiStore';
 import type { TPriceSet } from '@shared/pricing';
 import { sendingApi, sendingKeys, type SendPreviewRequest } from '../api/sending';
 import { FALLBACK_PRICES, SEND_SCREEN, shouldFollowCampaign } from '../lib/sending';
 
-/** The user's sender numbers; every user has at least the sandbox one. */
+/**
+ * The user's sender numbers; every user has at least the sandbox one. Their first load is the send
+ * screens' connection to the provider, so the layout's 'Connecting to SMS Gateway...' overlay
+ * (spec 000 §2.6) shows meanwhile.
+ */
 export function useSenderNumbers() {
-  return useQuery({ queryKey: sendingKeys.numbers, queryFn: async () => (await sendingApi.numbers()).data, staleTime: 60_000 });
+  const query = useQuery({ queryKey: sendingKeys.numbers, queryFn: async () => (await sendingApi.numbers()).data, staleTime: 60_000 });
+  const setLoading = useUIStore((state) => state.setLoading);
+  const connecting = query.isPending && query.fetchStatus === 'fetching';
+  useEffect(() => {
+    setLoading(GATEWAY_LOADING_KEY, connecting);
+    return () => setLoading(GATEWAY_LOADING_KEY, false);
+  }, [connecting, setLoading]);
+  return query;
 }
 
 export function useSendLanguages() {

@@ -26,6 +26,11 @@ describe('headerText', () => {
     });
   });
 
+  it('titles the admin\'s view of a user\'s templates as theirs, not with the user-side header', () => {
+    expect(headerText('/admin/users/7/templates', true)).toEqual({ title: 'User Templates', subtitle: "Review, approve and reject this user's message templates." });
+    expect(headerText('/admin/logs', true).title).toBe('Log Management');
+  });
+
   it('does not mistake /user for /users', () => {
     expect(headerText('/user/profile', false).title).toBe('Dashboard');
   });

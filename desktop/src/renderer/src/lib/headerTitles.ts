@@ -19,8 +19,17 @@ const sections: ReadonlyArray<{ segment: string; title: string; subtitle: string
   { segment: 'users', title: 'User Management', subtitle: l.subtitleUsers },
 ];
 
+/** Admin screens that are not the user's own (spec 001): checked first under /admin. */
+const adminSections: ReadonlyArray<{ segment: string; title: string; subtitle: string }> = [
+  { segment: 'templates', title: 'User Templates', subtitle: l.subtitleAdminTemplates },
+  { segment: 'logs', title: 'Log Management', subtitle: l.subtitleLogs },
+  { segment: 'test-notifications', title: 'Notification Test Page', subtitle: l.subtitleTestNotifications },
+];
+
 export function headerText(pathname: string, isAdmin: boolean): HeaderText {
   const segments = pathname.split('/').filter(Boolean);
+  const adminSection = segments[0] === 'admin' ? adminSections.find((candidate) => segments.includes(candidate.segment)) : undefined;
+  if (adminSection) return { title: adminSection.title, subtitle: adminSection.subtitle };
   const section = sections.find((candidate) => segments.includes(candidate.segment));
   if (section) return { title: section.title, subtitle: section.subtitle };
   return { title: 'Dashboard', subtitle: isAdmin ? l.subtitleAdminDefault : l.subtitleUserDefault };

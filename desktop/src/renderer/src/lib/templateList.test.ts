@@ -36,6 +36,9 @@ describe('templateActions', () => {
   it('offers edit and submit only for drafts and rejected templates', () => {
     expect(templateActions('DRAFT')).toEqual({ edit: true, submit: true });
     expect(templateActions('REJECTED')).toEqual({ edit: true, submit: true });
+    // The server refuses to edit an Authentication template: a rejected one offers resubmit only.
+    expect(templateActions('REJECTED', 'AUTHENTICATION')).toEqual({ edit: false, submit: true });
+    expect(templateActions('REJECTED', 'MARKETING')).toEqual({ edit: true, submit: true });
     for (const status of ['PENDING', 'APPROVED', 'ACTIVE', 'IN_REVIEW', 'PAUSED', 'DISABLED', 'APPEAL_REQUESTED', 'ODD']) {
       expect(templateActions(status)).toEqual({ edit: false, submit: false });
     }

@@ -42,10 +42,13 @@ export function hasFilters(query: TemplateListQuery): boolean {
   return query.status !== 'all' || query.category !== 'all';
 }
 
-/** Spec 002 §4: edit and submit only for DRAFT and REJECTED; view and delete always. */
-export function templateActions(status: string): { edit: boolean; submit: boolean } {
+/**
+ * Spec 002 §4: edit and submit only for DRAFT and REJECTED; view and delete always. Authentication
+ * templates are fixed by the platform (the server refuses their edit), so they never offer Edit.
+ */
+export function templateActions(status: string, category?: string): { edit: boolean; submit: boolean } {
   const editable = (EDITABLE_TEMPLATE_STATUSES as readonly string[]).includes(status);
-  return { edit: editable, submit: editable };
+  return { edit: editable && category !== 'AUTHENTICATION', submit: editable };
 }
 
 /** After deleting the only template on a page past the first, show the page before it. */

@@ -37,9 +37,9 @@ function statsToCards(stats: TAdminStats | undefined): Stat[] {
 }
 
 /** A row of figure cards (admin dashboard, Pricing Management). */
-export function StatGrid({ stats, isLoading }: { stats: readonly Stat[]; isLoading: boolean }) {
+export function StatGrid({ stats, isLoading, className }: { stats: readonly Stat[]; isLoading: boolean; className?: string }) {
   return (
-    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy={isLoading}>
+    <div className={cn('grid gap-4 sm:grid-cols-2 xl:grid-cols-4', className)} aria-busy={isLoading}>
       {stats.map(({ label, value, icon: Icon, tint, hint }) => (
         <Card key={label}>
           <CardContent className="flex flex-col gap-3 p-5">

@@ -70,7 +70,7 @@ const BATCH_RESPONSE = {
 
 /** Spec 002 §8 "API documentation codes", with the wallet's 402 that the send API also answers. */
 const ERROR_CODES: readonly [number, string, string][] = [
-  [200, 'Sent', 'The message was accepted for delivery; the body carries message_id.'],
+  [200, 'Sent', 'The message was accepted for delivery; the body carries message_id, our own id of the message (msg_…), not WhatsApp\'s wamid.'],
   [400, 'Bad Request', 'Missing or invalid parameters (for example a required field, an unknown template or a malformed number).'],
   [401, 'Unauthorized', 'Invalid username credentials: the API key is missing, wrong or revoked, or the username is not its owner.'],
   [402, 'Payment Required', 'Insufficient balance: top up your wallet and retry.'],

@@ -1,4 +1,5 @@
 import { ChevronDown, CreditCard, LogOut, Menu, UserCog, Wallet } from 'lucide-react';
+import { NotificationBell } from '../notifications/NotificationBell';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { messages } from '@shared/messages';
 import type { TUser } from '@shared/types';
@@ -63,6 +64,7 @@ export function Header({ user }: { user: TUser }) {
           <p className="hidden truncate text-sm text-slate-500 dark:text-slate-400 sm:block">{subtitle}</p>
         </div>
         {isAdmin ? null : <CreditsBadge />}
+        <NotificationBell />
         <ThemeToggle />
         <DropdownMenu>
           <DropdownMenuTrigger

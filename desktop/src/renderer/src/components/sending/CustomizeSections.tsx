@@ -41,7 +41,7 @@ export function SpreadsheetPicker({
 
   return (
     <div className="flex flex-col gap-2">
-      <Label htmlFor={FILE_INPUT_ID}>Spreadsheet (.xlsx, .xls or .csv, up to 10 MB)</Label>
+      <Label htmlFor={FILE_INPUT_ID}>Spreadsheet (.xlsx or .csv, up to 10 MB)</Label>
       <input
         ref={input}
         id={FILE_INPUT_ID}

@@ -53,7 +53,7 @@ function ViewBody({ template, onEdit }: { template: TTemplate; onEdit: (template
         <DialogClose asChild>
           <Button variant="outline">Close</Button>
         </DialogClose>
-        {templateActions(template.status).edit ? (
+        {templateActions(template.status, template.category).edit ? (
           <Button onClick={() => onEdit(template)}>
             <Pencil aria-hidden="true" />
             Edit Template

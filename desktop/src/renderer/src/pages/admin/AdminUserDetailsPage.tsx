@@ -133,7 +133,7 @@ function UserDetailsForms({ user }: { user: AdminUserView }) {
       return;
     }
     const fail = (caught: unknown, fallback: string, setFieldErrors: (errors: FieldErrors) => void) => {
-      const text = errorText(caught, fallback);
+      const text = errorText(caught, fallback, messages.common.failedToConnect);
       setError(text);
       setFieldErrors(serverFieldErrors(caught));
       toast.error(text);
@@ -160,7 +160,11 @@ function UserDetailsForms({ user }: { user: AdminUserView }) {
         }
       }
       toast.success(p.detailsSaved);
-      await reload();
+      try {
+        await reload();
+      } catch (caught) {
+        fail(caught, u.updateDetailsFailed, setUserErrors);
+      }
     } finally {
       setBusy(false);
     }

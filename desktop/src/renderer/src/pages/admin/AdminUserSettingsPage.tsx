@@ -108,7 +108,8 @@ function BasicInfoTab({ user }: { user: AdminUserView }) {
       setForm(next);
       toast.success(response.message || u.updated);
     } catch (caught) {
-      const text = errorText(caught, u.updateBasicFailed);
+      // Spec 001 §8: the settings screen's own fallback, and the connection text when no answer came.
+      const text = errorText(caught, u.updateSettingsFailed, messages.common.failedToConnect);
       setError(text);
       setFieldErrors(serverFieldErrors(caught));
       toast.error(text);

@@ -240,6 +240,10 @@ function ApiReferenceGuide({ origin }: { origin: string }): React.JSX.Element {
           ) and <InlineCode>data.total</InlineCode>. Add{' '}
           <InlineCode>export=csv</InlineCode> or <InlineCode>export=excel</InlineCode> for a file.
         </p>
+        <p className="mt-1">
+          This call takes a signed-in session (the web or desktop app&apos;s), not an API key: an API key gets 401.
+          Integrators read statuses on the Manage Reports screen or from its exports for now.
+        </p>
       </div>
       <SimpleTable
         head={['Query parameter', 'Description']}

@@ -438,7 +438,7 @@ function ApiSection(): React.JSX.Element {
   const curl = useMemo(() => buildSendSamples(origin).curl, [origin]);
   const endpoints = [
     { method: 'POST', path: SEND_ENDPOINT, description: 'Send a template message with its variables.' },
-    { method: 'GET', path: REPORTS_ENDPOINT, description: 'Read delivery and read status, with filters.' },
+    { method: 'GET', path: REPORTS_ENDPOINT, description: 'Delivery and read status, with filters (signed-in session; not with an API key).' },
   ] as const;
 
   return (

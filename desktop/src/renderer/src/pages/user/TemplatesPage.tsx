@@ -113,7 +113,7 @@ function TemplateCard({
   onSubmit: () => void;
   onDelete: () => void;
 }) {
-  const actions = templateActions(template.status);
+  const actions = templateActions(template.status, template.category);
   const category = TEMPLATE_CATEGORY_LABELS[template.category as TemplateCategory] ?? template.category;
   return (
     <Card data-testid="template-card">

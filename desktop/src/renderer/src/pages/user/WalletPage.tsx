@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { LowBalanceAlertCard } from '../../components/notifications/LowBalanceAlertCard';
 import { ArrowLeft, CreditCard, FlaskConical, Landmark, RefreshCw, ShieldCheck, Smartphone, Wallet } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -274,6 +275,7 @@ export function WalletPage() {
       </div>
 
       <SecurePaymentNote />
+      <LowBalanceAlertCard />
     </div>
   );
 }

@@ -27,7 +27,7 @@ export const SEND_EXAMPLE_BODY = {
 } as const;
 
 export const SEND_EXAMPLE_RESPONSE = {
-  message_id: 'wamid.HBgMOTE5ODc2NTQzMjEwFQIAERgSQzY1RjM0',
+  message_id: 'msg_48213907',
   message: 'Message accepted for delivery',
 } as const;
 
@@ -210,7 +210,7 @@ export function buildDocsFaq(): LegalSection[] {
       blocks: [
         {
           kind: 'paragraph',
-          text: `There is no fixed cap beyond your wallet balance. Sends to more than ${SENDING.bulkThreshold} recipients use optimised bulk delivery; recipient files can be up to ${SENDING.recipientFileMaxMb} MB (.csv, .xlsx or .xls).`,
+          text: `There is no fixed cap beyond your wallet balance. Sends to more than ${SENDING.bulkThreshold} recipients use optimised bulk delivery; recipient files can be up to ${SENDING.recipientFileMaxMb} MB (.csv or .xlsx; save old .xls files as .xlsx first).`,
         },
       ],
     },

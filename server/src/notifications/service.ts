@@ -1,0 +1,302 @@
+/**
+ * Notifications kept per user (issue 14): the header bell lists them, marks them read and clears
+ * them, and `GET /api/notifications/stream` pushes new ones as Server-Sent Events. Every event the
+ * product tells users about goes through one method here, called in one line from where it happens.
+ *
+ * Live delivery: a post on this instance is pushed at once to its open streams; streams held by
+ * other instances (PostgreSQL, several servers) pick it up at their next heartbeat, which reads
+ * rows newer than the last one sent.
+ */
+import { EventEmitter } from 'node:events';
+import type { Knex } from 'knex';
+import { fillMessage, messages } from '@shared/messages';
+import { formatIndianNumber, formatRupees, unitsToRupees } from '@shared/money';
+import { NOTIFICATIONS } from '@shared/constants';
+import type { TNotification, TNotificationType } from '@shared/schemas/notifications';
+import type { Logger } from '../logger';
+
+interface NotificationRow {
+  id: number | string;
+  userId: number;
+  type: TNotificationType;
+  kind: string;
+  title: string;
+  message: string;
+  readAt: string | Date | null;
+  createdAt: string | Date;
+}
+
+export interface NotificationInput {
+  /** One notification per key and user: a repeated post with the same key is dropped. */
+  dedupeKey?: string | undefined;
+  type: TNotificationType;
+  kind: string;
+  title: string;
+  message: string;
+}
+
+function present(row: NotificationRow): TNotification {
+  return {
+    id: Number(row.id),
+    type: row.type,
+    kind: row.kind,
+    title: row.title,
+    message: row.message,
+    read: row.readAt !== null,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+const texts = messages.notifications;
+
+export class NotificationService {
+  private readonly hub = new EventEmitter();
+
+  constructor(private readonly deps: { db: Knex; log: Logger; now?: () => Date }) {
+    // One listener per open tab: many tabs are normal, not a leak.
+    this.hub.setMaxListeners(0);
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** Stores a notification for one user and pushes it to their open streams. Never throws: a notice must not break the event it reports. */
+  async post(userId: number, input: NotificationInput): Promise<void> {
+    try {
+      const row: Omit<NotificationRow, 'id'> & { dedupeKey: string | null } = {
+        userId,
+        dedupeKey: input.dedupeKey ?? null,
+        type: input.type,
+        kind: input.kind,
+        title: input.title.slice(0, 200),
+        message: input.message.slice(0, 1000),
+        readAt: null,
+        createdAt: this.now().toISOString(),
+      };
+      const inserted = (await this.deps.db('notifications').insert(row).onConflict(['userId', 'dedupeKey']).ignore().returning('id')) as ({ id: number } | number)[];
+      const first = inserted[0];
+      if (first === undefined) return;
+      const id = typeof first === 'number' ? first : Number(first.id);
+      this.hub.emit(`user:${userId}`, present({ ...row, id }));
+    } catch (error) {
+      this.deps.log.warn({ err: error, userId, kind: input.kind }, 'notification not stored');
+    }
+  }
+
+  /** The same notification to every admin. */
+  async postToAdmins(input: NotificationInput): Promise<void> {
+    try {
+      const admins = (await this.deps.db('users').where({ role: 'admin' }).pluck('id')) as number[];
+      await Promise.all(admins.map((id) => this.post(Number(id), input)));
+    } catch (error) {
+      this.deps.log.warn({ err: error, kind: input.kind }, 'admin notification not stored');
+    }
+  }
+
+  async list(userId: number, limit: number = NOTIFICATIONS.listLimit): Promise<{ notifications: TNotification[]; unreadCount: number }> {
+    const [rows, unread] = await Promise.all([
+      this.deps.db('notifications').where({ userId }).orderBy('id', 'desc').limit(limit).select('*') as Promise<NotificationRow[]>,
+      this.unreadCount(userId),
+    ]);
+    return { notifications: rows.map(present), unreadCount: unread };
+  }
+
+  async unreadCount(userId: number): Promise<number> {
+    const row = (await this.deps.db('notifications').where({ userId }).whereNull('readAt').count({ n: '*' }).first()) as { n: number | string } | undefined;
+    return Number(row?.n ?? 0);
+  }
+
+  /** Rows newer than `afterId`, oldest first (a stream catching up). */
+  async since(userId: number, afterId: number): Promise<TNotification[]> {
+    const rows = (await this.deps.db('notifications').where({ userId }).where('id', '>', afterId).orderBy('id', 'asc').limit(NOTIFICATIONS.listLimit).select('*')) as NotificationRow[];
+    return rows.map(present);
+  }
+
+  async latestId(userId: number): Promise<number> {
+    const row = (await this.deps.db('notifications').where({ userId }).max({ id: 'id' }).first()) as { id: number | string | null } | undefined;
+    return Number(row?.id ?? 0);
+  }
+
+  /** Marks the given notifications (or all when `ids` is absent) read. */
+  async markRead(userId: number, ids?: readonly number[]): Promise<number> {
+    const query = this.deps.db('notifications').where({ userId }).whereNull('readAt');
+    if (ids) query.whereIn('id', ids);
+    return query.update({ readAt: this.now().toISOString() });
+  }
+
+  /** Deletes one of the user's notifications, or all of them. */
+  async clear(userId: number, id?: number): Promise<number> {
+    const query = this.deps.db('notifications').where({ userId });
+    if (id !== undefined) query.where({ id });
+    return query.delete();
+  }
+
+  /** Calls `listener` with each notification posted to the user on this instance; returns the unsubscribe. */
+  subscribe(userId: number, listener: (notification: TNotification) => void): () => void {
+    const event = `user:${userId}`;
+    this.hub.on(event, listener);
+    return () => this.hub.off(event, listener);
+  }
+
+  // ---- The product's events, one method each, so a hook is one line where the event happens. ----
+
+  campaignCompleted(userId: number, c: { name: string; delivered: number; read: number; failed: number; refundUnits: number }, dedupeKey?: string): Promise<void> {
+    return this.post(userId, {
+      dedupeKey,
+      type: c.failed > 0 ? 'warning' : 'success',
+      kind: 'campaign_completed',
+      title: texts.campaignCompletedTitle,
+      message: fillMessage(texts.campaignCompleted, {
+        name: c.name,
+        delivered: formatIndianNumber(c.delivered),
+        read: formatIndianNumber(c.read),
+        failed: formatIndianNumber(c.failed),
+        refund: formatRupees(unitsToRupees(c.refundUnits, 2)),
+      }),
+    });
+  }
+
+  campaignFailed(userId: number, c: { name: string; reason: string }): Promise<void> {
+    return this.post(userId, { type: 'error', kind: 'campaign_failed', title: texts.campaignFailedTitle, message: fillMessage(texts.campaignFailed, c) });
+  }
+
+  /** Low balance: at most once a day per user, and only below the user's own threshold. */
+  async lowBalanceCheck(userId: number): Promise<void> {
+    try {
+      const user = (await this.deps.db('users').where({ id: userId }).first('creditBalance', 'lowBalanceThresholdUnits', 'lowBalanceNotifiedAt')) as
+        | { creditBalance: number | string; lowBalanceThresholdUnits: number | string | null; lowBalanceNotifiedAt: string | Date | null }
+        | undefined;
+      if (!user) return;
+      const threshold = user.lowBalanceThresholdUnits === null ? NOTIFICATIONS.lowBalanceDefaultUnits : Number(user.lowBalanceThresholdUnits);
+      const balance = Number(user.creditBalance);
+      if (threshold <= 0 || balance >= threshold) return;
+      const now = this.now();
+      const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
+      // Claim the day's alert with a conditional update, so concurrent sends alert once.
+      const claimed = await this.deps
+        .db('users')
+        .where({ id: userId })
+        .where((q) => q.whereNull('lowBalanceNotifiedAt').orWhere('lowBalanceNotifiedAt', '<', dayAgo))
+        .update({ lowBalanceNotifiedAt: now.toISOString() });
+      if (claimed === 0) return;
+      await this.post(userId, {
+        type: 'warning',
+        kind: 'low_balance',
+        title: texts.lowBalanceTitle,
+        message: fillMessage(texts.lowBalance, { balance: formatRupees(unitsToRupees(balance, 2)), threshold: formatRupees(unitsToRupees(threshold, 2)) }),
+      });
+    } catch (error) {
+      this.deps.log.warn({ err: error, userId }, 'low balance check failed');
+    }
+  }
+
+  async lowBalanceThreshold(userId: number): Promise<number> {
+    const row = (await this.deps.db('users').where({ id: userId }).first('lowBalanceThresholdUnits')) as { lowBalanceThresholdUnits: number | string | null } | undefined;
+    return row?.lowBalanceThresholdUnits === null || row?.lowBalanceThresholdUnits === undefined ? NOTIFICATIONS.lowBalanceDefaultUnits : Number(row.lowBalanceThresholdUnits);
+  }
+
+  async setLowBalanceThreshold(userId: number, units: number): Promise<void> {
+    await this.deps.db('users').where({ id: userId }).update({ lowBalanceThresholdUnits: units, lowBalanceNotifiedAt: null });
+  }
+
+  /** A top-up order was credited to the user's wallet. */
+  async paymentCredited(userId: number, orderId: string): Promise<void> {
+    const payment = (await this.deps.db('payments').where({ orderId, userId }).first('creditUnits')) as { creditUnits: number | string } | undefined;
+    if (!payment) return;
+    await this.post(userId, {
+      dedupeKey: `payment:${orderId}:credited`,
+      type: 'success',
+      kind: 'payment_credited',
+      title: texts.paymentCreditedTitle,
+      message: fillMessage(texts.paymentCredited, { amount: formatRupees(unitsToRupees(Number(payment.creditUnits), 2)) }),
+    });
+  }
+
+  paymentFailed(userId: number, reason: string): Promise<void> {
+    return this.post(userId, { type: 'error', kind: 'payment_failed', title: texts.paymentFailedTitle, message: fillMessage(texts.paymentFailed, { reason }) });
+  }
+
+  templateReviewed(userId: number, t: { name: string; status: 'APPROVED' | 'REJECTED'; reason?: string | null }): Promise<void> {
+    return t.status === 'APPROVED'
+      ? this.post(userId, { type: 'success', kind: 'template_approved', title: texts.templateApprovedTitle, message: fillMessage(texts.templateApproved, { name: t.name }) })
+      : this.post(userId, {
+          type: 'error',
+          kind: 'template_rejected',
+          title: texts.templateRejectedTitle,
+          message: fillMessage(texts.templateRejected, { name: t.name, reason: t.reason || texts.noReasonGiven }),
+        });
+  }
+
+  apiKeyCreated(userId: number, prefix: string): Promise<void> {
+    return this.post(userId, { type: 'info', kind: 'api_key_created', title: texts.apiKeyCreatedTitle, message: fillMessage(texts.apiKeyCreated, { prefix }) });
+  }
+
+  /** After a key was revoked (its row stays, so its prefix can be named). */
+  async apiKeyDeleted(userId: number, keyId: number): Promise<void> {
+    const key = (await this.deps.db('api_keys').where({ id: keyId, userId }).first('prefix')) as { prefix: string } | undefined;
+    await this.post(userId, { type: 'warning', kind: 'api_key_deleted', title: texts.apiKeyDeletedTitle, message: fillMessage(texts.apiKeyDeleted, { prefix: key?.prefix ?? '' }) });
+  }
+
+  /** A template moved to PENDING: tell the admins (after create-and-submit, submit or resubmit). */
+  async templateSubmitted(template: { status: string; name: string; userId: number }): Promise<void> {
+    if (template.status !== 'PENDING') return;
+    const owner = (await this.deps.db('users').where({ id: template.userId }).first('username')) as { username: string } | undefined;
+    await this.templateAwaitingReview({ name: template.name, username: owner?.username ?? '' });
+  }
+
+  /** Told about a failed payment webhook: admins hear of a signature that did not verify. */
+  async paymentWebhookFailed(error: unknown): Promise<void> {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'webhook_signature_invalid') await this.paymentWebhookRejected(error instanceof Error ? error.message : String(code));
+  }
+
+  /**
+   * Campaigns that may just have completed: the owner of each that did is told its outcome once
+   * (the dedupe key makes a repeated call harmless).
+   */
+  async campaignsSettled(campaignIds: readonly number[]): Promise<void> {
+    try {
+      const campaigns = (await this.deps.db('campaigns').whereIn('id', campaignIds).where({ status: 'completed' }).select('id', 'userId', 'name', 'refundedUnits')) as {
+        id: number;
+        userId: number;
+        name: string;
+        refundedUnits: number | string | null;
+      }[];
+      for (const campaign of campaigns) {
+        const rows = (await this.deps.db('messages').where({ campaignId: campaign.id }).groupBy('status').select('status').count({ n: '*' })) as { status: string; n: number | string }[];
+        const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
+        await this.campaignCompleted(
+          Number(campaign.userId),
+          { name: campaign.name, delivered: count('delivered') + count('read'), read: count('read'), failed: count('failed'), refundUnits: Number(campaign.refundedUnits ?? 0) },
+          `campaign:${campaign.id}:completed`,
+        );
+      }
+    } catch (error) {
+      this.deps.log.warn({ err: error, campaignIds }, 'campaign notifications failed');
+    }
+  }
+
+  /** A sign-in from a device (desktop app or browser) this user has not signed in from before. */
+  newDeviceSignIn(userId: number, device: string): Promise<void> {
+    return this.post(userId, { type: 'warning', kind: 'new_device', title: texts.newDeviceTitle, message: fillMessage(texts.newDevice, { device }) });
+  }
+
+  templateAwaitingReview(t: { name: string; username: string }): Promise<void> {
+    return this.postToAdmins({ type: 'info', kind: 'template_review', title: texts.templateReviewTitle, message: fillMessage(texts.templateReview, t) });
+  }
+
+  paymentWebhookRejected(reason: string): Promise<void> {
+    return this.postToAdmins({ type: 'error', kind: 'payment_webhook_rejected', title: texts.webhookRejectedTitle, message: fillMessage(texts.webhookRejected, { reason }) });
+  }
+
+  cleanupFinished(run: { totalDeleted: number; messagesDeleted: number; campaignsDeleted: number } | { error: string }): Promise<void> {
+    if ('error' in run) return this.postToAdmins({ type: 'error', kind: 'log_cleanup', title: texts.cleanupTitle, message: fillMessage(texts.cleanupFailed, { error: run.error }) });
+    return this.postToAdmins({
+      type: 'info',
+      kind: 'log_cleanup',
+      title: texts.cleanupTitle,
+      message: fillMessage(texts.cleanupDone, { total: formatIndianNumber(run.totalDeleted), messages: formatIndianNumber(run.messagesDeleted), campaigns: formatIndianNumber(run.campaignsDeleted) }),
+    });
+  }
+}

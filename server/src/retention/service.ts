@@ -1,0 +1,272 @@
+/**
+ * Log retention (spec 001 "Log cleanup", issue 14): message and campaign logs older than the
+ * retention are deleted in bounded batches, each batch in its own short transaction so sending and
+ * reports never wait long behind it. Before a message row goes, its figures are added to
+ * `message_daily_totals` in the same transaction. The wallet ledger and the audit log are never
+ * touched.
+ *
+ * Deleting with RETURNING makes concurrent cleanups harmless: a row is counted only by the
+ * transaction that actually deleted it, so two runs (a manual one during the daily one, or two
+ * instances) never count a message twice.
+ */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import type { Logger } from '../logger';
+import { addDailyTotals, istDayOf, totalsOf, type DeletedMessage } from './dailyTotals';
+
+/** Final message statuses: only these are deleted, so nothing that may still be sent (or refunded) is lost. */
+export const FINAL_MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'duplicate', 'suppressed', 'cancelled'] as const;
+/** Campaign statuses that can no longer change. */
+const FINAL_CAMPAIGN_STATUSES = ['completed', 'cancelled'] as const;
+/** Rows per delete transaction: each holds the write lock for a few milliseconds. */
+export const CLEANUP_BATCH_SIZE = 2_000;
+const DAY_MS = 86_400_000;
+
+export interface CleanupStats {
+  messageLogsCount: number;
+  campaignLogsCount: number;
+  totalCount: number;
+  thresholdDate: string;
+}
+
+export interface CleanupResult {
+  messagesDeleted: number;
+  campaignsDeleted: number;
+  statusEventsDeleted: number;
+  filesDeleted: number;
+  totalDeleted: number;
+  thresholdDate: string;
+}
+
+export interface CleanupRun extends CleanupResult {
+  id: number;
+  trigger: 'daily' | 'manual';
+  startedAt: string;
+  finishedAt: string | null;
+  error: string | null;
+}
+
+interface CleanupRunRow {
+  id: number;
+  trigger: 'daily' | 'manual';
+  threshold: string | Date;
+  startedAt: string | Date;
+  finishedAt: string | Date | null;
+  messagesDeleted: number;
+  campaignsDeleted: number;
+  statusEventsDeleted: number;
+  filesDeleted: number;
+  error: string | null;
+}
+
+const iso = (value: string | Date) => new Date(value).toISOString();
+
+export class RetentionService {
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      dataDir: string;
+      retentionDays: number;
+      log: Logger;
+      now?: () => Date;
+      batchSize?: number;
+      /** Lets other work run between batches (the bench and tests keep the default). */
+      pauseBetweenBatches?: () => Promise<void>;
+    },
+  ) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** The instant before which logs are old: now minus the retention. */
+  threshold(now: Date = this.now()): Date {
+    return new Date(now.getTime() - this.deps.retentionDays * DAY_MS);
+  }
+
+  private oldMessages(threshold: string) {
+    return this.deps.db('messages').where('createdAt', '<', threshold).whereIn('status', FINAL_MESSAGE_STATUSES);
+  }
+
+  /** Finished campaigns created before the threshold with no message at or after it. */
+  private oldCampaigns(threshold: string) {
+    const { db } = this.deps;
+    return db('campaigns')
+      .where('createdAt', '<', threshold)
+      .whereIn('status', FINAL_CAMPAIGN_STATUSES)
+      .whereNotExists((q) =>
+        q
+          .select(db.raw('1'))
+          .from('messages')
+          .whereRaw('messages.campaign_id = campaigns.id')
+          .where((inner) => inner.where('messages.createdAt', '>=', threshold).orWhereNotIn('messages.status', FINAL_MESSAGE_STATUSES)),
+      );
+  }
+
+  async stats(): Promise<CleanupStats> {
+    const threshold = this.threshold().toISOString();
+    const [messageRow, campaignRow] = await Promise.all([
+      this.oldMessages(threshold).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+      this.oldCampaigns(threshold).count({ n: '*' }).first() as Promise<{ n: number | string } | undefined>,
+    ]);
+    const messageLogsCount = Number(messageRow?.n ?? 0);
+    const campaignLogsCount = Number(campaignRow?.n ?? 0);
+    return { messageLogsCount, campaignLogsCount, totalCount: messageLogsCount + campaignLogsCount, thresholdDate: threshold };
+  }
+
+  /** Runs a cleanup and records it; `runKey` claims the daily job's day (see log_cleanup_runs). */
+  async cleanup(options: { trigger: 'daily' | 'manual'; adminId?: number | null; runKey?: string } = { trigger: 'manual' }): Promise<CleanupRun | null> {
+    const { db } = this.deps;
+    const threshold = this.threshold();
+    const startedAt = this.now().toISOString();
+    const inserted = (await db('log_cleanup_runs')
+      .insert({ runKey: options.runKey ?? null, trigger: options.trigger, adminId: options.adminId ?? null, threshold: threshold.toISOString(), startedAt })
+      .onConflict('runKey')
+      .ignore()
+      .returning('id')) as ({ id: number } | number)[];
+    const first = inserted[0];
+    // Another instance claimed this day's run first.
+    if (first === undefined) return null;
+    const runId = typeof first === 'number' ? first : Number(first.id);
+    try {
+      const result = await this.deleteOld(threshold);
+      await db('log_cleanup_runs').where({ id: runId }).update({
+        finishedAt: this.now().toISOString(),
+        messagesDeleted: result.messagesDeleted,
+        campaignsDeleted: result.campaignsDeleted,
+        statusEventsDeleted: result.statusEventsDeleted,
+        filesDeleted: result.filesDeleted,
+      });
+      return { id: runId, trigger: options.trigger, startedAt, finishedAt: this.now().toISOString(), error: null, ...result };
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      await db('log_cleanup_runs').where({ id: runId }).update({ finishedAt: this.now().toISOString(), error: text.slice(0, 500) });
+      throw error;
+    }
+  }
+
+  /** The last run of the daily job, if any. */
+  async lastDailyRun(): Promise<CleanupRun | null> {
+    const row = (await this.deps.db('log_cleanup_runs').where({ trigger: 'daily' }).orderBy('startedAt', 'desc').orderBy('id', 'desc').first()) as CleanupRunRow | undefined;
+    if (!row) return null;
+    return {
+      id: Number(row.id),
+      trigger: row.trigger,
+      startedAt: iso(row.startedAt),
+      finishedAt: row.finishedAt ? iso(row.finishedAt) : null,
+      error: row.error,
+      thresholdDate: iso(row.threshold),
+      messagesDeleted: Number(row.messagesDeleted),
+      campaignsDeleted: Number(row.campaignsDeleted),
+      statusEventsDeleted: Number(row.statusEventsDeleted),
+      filesDeleted: Number(row.filesDeleted),
+      totalDeleted: Number(row.messagesDeleted) + Number(row.campaignsDeleted),
+    };
+  }
+
+  /** DELETE ... RETURNING on both databases (knex's builder returns only a count on SQLite). */
+  private async deleteReturning<T>(trx: Knex, sql: string, bindings: readonly (string | number)[]): Promise<T[]> {
+    const result = (await trx.raw(sql, bindings)) as T[] | { rows: T[] };
+    return Array.isArray(result) ? result : result.rows;
+  }
+
+  private async pause(): Promise<void> {
+    await (this.deps.pauseBetweenBatches?.() ?? new Promise<void>((resolve) => setImmediate(resolve)));
+  }
+
+  private async deleteOld(threshold: Date): Promise<CleanupResult> {
+    const cutoff = threshold.toISOString();
+    const messagesDeleted = await this.deleteMessages(cutoff);
+    const { campaignsDeleted, filesDeleted } = await this.deleteCampaigns(cutoff);
+    const statusEventsDeleted = await this.deleteStatusEvents(cutoff);
+    this.deps.log.info({ threshold: cutoff, messagesDeleted, campaignsDeleted, statusEventsDeleted, filesDeleted }, 'old logs cleaned up');
+    return { messagesDeleted, campaignsDeleted, statusEventsDeleted, filesDeleted, totalDeleted: messagesDeleted + campaignsDeleted, thresholdDate: cutoff };
+  }
+
+  private async deleteMessages(cutoff: string): Promise<number> {
+    const { db } = this.deps;
+    const batchSize = this.deps.batchSize ?? CLEANUP_BATCH_SIZE;
+    let deleted = 0;
+    for (;;) {
+      const ids = (await this.oldMessages(cutoff).orderBy('createdAt').limit(batchSize).pluck('id')) as (number | string)[];
+      if (ids.length === 0) return deleted;
+      const rows = await db.transaction(async (trx) => {
+        const gone = await this.deleteReturning<DeletedMessage>(
+          trx,
+          `delete from messages where id in (${ids.map(() => '?').join(', ')}) and status in (${FINAL_MESSAGE_STATUSES.map(() => '?').join(', ')})
+           returning user_id as "userId", campaign_id as "campaignId", status as "status", error_code as "errorCode", created_at as "createdAt",
+                     sent_at as "sentAt", delivered_at as "deliveredAt", read_at as "readAt", failed_at as "failedAt"`,
+          [...ids, ...FINAL_MESSAGE_STATUSES],
+        );
+        await addDailyTotals(trx, totalsOf(gone));
+        return gone.length;
+      });
+      deleted += rows;
+      await this.pause();
+    }
+  }
+
+  private async deleteCampaigns(cutoff: string): Promise<{ campaignsDeleted: number; filesDeleted: number }> {
+    const { db } = this.deps;
+    const batchSize = Math.min(this.deps.batchSize ?? CLEANUP_BATCH_SIZE, 500);
+    let campaignsDeleted = 0;
+    let filesDeleted = 0;
+    for (;;) {
+      const ids = (await this.oldCampaigns(cutoff).orderBy('createdAt').limit(batchSize).pluck('id')) as (number | string)[];
+      if (ids.length === 0) return { campaignsDeleted, filesDeleted };
+      const gone = await db.transaction(async (trx) => {
+        const rows = await this.deleteReturning<{ id: number; userId: number; createdAt: string | Date; billableCount: number; cancelledCount: number; headerMediaPath: string | null }>(
+          trx,
+          `delete from campaigns where id in (${ids.map(() => '?').join(', ')}) and not exists (select 1 from messages where messages.campaign_id = campaigns.id)
+           returning id as "id", user_id as "userId", created_at as "createdAt", billable_count as "billableCount", cancelled_count as "cancelledCount", header_media_path as "headerMediaPath"`,
+          ids,
+        );
+        // The admin dashboard's usage reads billable counts from campaigns: keep a deleted one's.
+        await addDailyTotals(
+          trx,
+          rows
+            .filter((row) => Number(row.billableCount) - Number(row.cancelledCount) > 0)
+            .map((row) => ({ userId: Number(row.userId), campaignId: Number(row.id), day: istDayOf(row.createdAt), metric: 'campaign:billable', count: Number(row.billableCount) - Number(row.cancelledCount) })),
+        );
+        return rows;
+      });
+      campaignsDeleted += gone.length;
+      filesDeleted += await this.deleteCampaignFiles(gone.map((row) => row.headerMediaPath));
+      await this.pause();
+    }
+  }
+
+  /** A campaign's own uploaded header (media/campaigns/...), once no remaining campaign sends it. Template samples stay. */
+  private async deleteCampaignFiles(paths: readonly (string | null)[]): Promise<number> {
+    const own = [...new Set(paths.filter((p): p is string => Boolean(p && p.startsWith('media/campaigns/'))))];
+    if (own.length === 0) return 0;
+    const stillUsed = new Set((await this.deps.db('campaigns').whereIn('headerMediaPath', own).pluck('headerMediaPath')) as string[]);
+    const root = path.resolve(this.deps.dataDir, 'media', 'campaigns');
+    let removed = 0;
+    for (const relative of own) {
+      if (stillUsed.has(relative)) continue;
+      const absolute = path.resolve(this.deps.dataDir, relative);
+      if (!absolute.startsWith(root + path.sep)) continue;
+      try {
+        await rm(absolute);
+        removed += 1;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.deps.log.warn({ err: error, path: relative }, 'campaign file not deleted');
+      }
+    }
+    return removed;
+  }
+
+  private async deleteStatusEvents(cutoff: string): Promise<number> {
+    const { db } = this.deps;
+    const batchSize = this.deps.batchSize ?? CLEANUP_BATCH_SIZE;
+    let deleted = 0;
+    for (;;) {
+      const ids = (await db('status_events').where('createdAt', '<', cutoff).orderBy('createdAt').limit(batchSize).pluck('id')) as (number | string)[];
+      if (ids.length === 0) return deleted;
+      deleted += await db('status_events').whereIn('id', ids).delete();
+      await this.pause();
+    }
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Log Management (spec 001, issue 14): the cleanup's stats and run for admins only, the daily job
+ * run once between two instances with an injected clock, and per-day totals that keep the
+ * dashboards, the admin usage and campaign totals true after old rows are deleted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@shared/messages';
+import type { TLogCleanupResponse, TLogCleanupStatsResponse } from '@shared/schemas/logs';
+import type { TAccountOverview, TTimelinePoint } from '@shared/schemas/reports';
+import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
+import type { TAdminStats } from '@shared/types';
+import { createDatabase } from '../../server/src/db/knex';
+import { createLogger } from '../../server/src/logger';
+import type { Template, User } from '../../server/src/models';
+import { DailyCleanupScheduler } from '../../server/src/retention/scheduler';
+import { RetentionService } from '../../server/src/retention/service';
+import { TestClient } from '../../server/test/client';
+import { signedInClient } from '../../server/test/factories';
+import { postgresUnavailable, startTestServer, TEST_ADMIN, type TestServer } from '../../server/test/server';
+
+const DAY_MS = 86_400_000;
+
+describe.skipIf(postgresUnavailable)('log cleanup', () => {
+  let server: TestServer;
+  let admin: TestClient;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    admin = new TestClient(server.url);
+    expect((await admin.post('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function approvedTemplate(user: User): Promise<Template> {
+    const template = await server.services.templates.create(
+      user,
+      { name: `logs_${Date.now()}_${Math.floor(Math.random() * 1e6)}`, category: 'MARKETING', language: 'en_US', headerType: 'none', headerText: '', bodyText: 'Hi {{1}}', footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
+      undefined,
+    );
+    const adminRow = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
+    return server.services.templates.review((await server.services.users.findById(adminRow.id))!, template.id, { status: 'APPROVED' }, null);
+  }
+
+  /** Sends and waits until every message reached its final status (…0000 fails at the simulator). */
+  async function settledCampaign(client: TestClient, template: Template, recipients: string[]): Promise<TCampaign> {
+    const numbers = await client.get<{ data: TSenderNumber[] }>('/api/whatsapp/numbers');
+    const sent = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/quick-send', {
+      phone_number_id: numbers.body.data[0]!.phone_number_id,
+      template_name: template.name,
+      language: 'en_US',
+      recipients_text: recipients.join('\n'),
+      variables: { '1': 'Asha' },
+    });
+    expect(sent.status).toBe(200);
+    const id = sent.body.data.campaignId;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const res = await client.get<{ data: TCampaign }>(`/api/campaigns/${id}`);
+      const c = res.body.data;
+      // …0001 is never read; the others are read, …0000 fails.
+      if (c.status === 'completed' && c.counts.read + c.counts.failed + c.counts.delivered === recipients.length && c.counts.delivered <= 1) return c;
+      if (Date.now() > deadline) throw new Error(`campaign ${id} did not settle: ${JSON.stringify(c)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function backdate(campaignId: number, days: number, messageIds?: number[]): Promise<void> {
+    const at = new Date(Date.now() - days * DAY_MS).toISOString();
+    const query = server.db('messages').where({ campaignId });
+    if (messageIds) query.whereIn('id', messageIds);
+    await query.update({ createdAt: at });
+    if (!messageIds) await server.db('campaigns').where({ id: campaignId }).update({ createdAt: at });
+  }
+
+  it('is for admins only: a user gets 403 and a visitor 401', async () => {
+    const { client } = await signedInClient(server);
+    expect((await client.get('/api/logs/cleanup/stats')).status).toBe(403);
+    expect((await client.post('/api/logs/cleanup')).status).toBe(403);
+    expect((await new TestClient(server.url).get('/api/logs/cleanup/stats')).status).toBe(401);
+  });
+
+  it('counts old message and campaign logs before the threshold, deletes them with their status events, and keeps campaign totals true', async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 50 });
+    const template = await approvedTemplate(user);
+    const partly = await settledCampaign(client, template, ['919870300010', '919870300020', '919870300000', '919870300001']);
+    const wholly = await settledCampaign(client, template, ['919870300030', '919870300040']);
+    const partlyIds = (await server.db('messages').where({ campaignId: partly.id }).orderBy('id').limit(2).pluck('id')) as number[];
+    await backdate(partly.id, 100, partlyIds.map(Number));
+    await backdate(wholly.id, 120);
+    await server.db('status_events').insert({ providerMessageId: 'wamid.old-event', status: 'read', occurredAt: new Date(Date.now() - 95 * DAY_MS).toISOString(), tries: 0, availableAt: new Date().toISOString(), createdAt: new Date(Date.now() - 95 * DAY_MS).toISOString() });
+
+    const before = await admin.get<TLogCleanupStatsResponse>('/api/logs/cleanup/stats');
+    expect(before.status).toBe(200);
+    expect(before.body.retentionDays).toBe(90);
+    const threshold = Date.parse(before.body.stats.thresholdDate);
+    expect(Math.abs(threshold - (Date.now() - 90 * DAY_MS))).toBeLessThan(60_000);
+    // Other tests in this file may add old rows of their own: compare with what this one made.
+    expect(before.body.stats.messageLogsCount).toBeGreaterThanOrEqual(4);
+    expect(before.body.stats.campaignLogsCount).toBeGreaterThanOrEqual(1);
+    expect(before.body.stats.totalCount).toBe(before.body.stats.messageLogsCount + before.body.stats.campaignLogsCount);
+
+    const run = await admin.post<TLogCleanupResponse>('/api/logs/cleanup');
+    expect(run.status).toBe(200);
+    expect(run.body.deleted.messagesDeleted).toBe(before.body.stats.messageLogsCount);
+    expect(run.body.deleted.campaignsDeleted).toBe(before.body.stats.campaignLogsCount);
+    expect(run.body.deleted.totalDeleted).toBe(before.body.stats.totalCount);
+    expect(run.body.deleted.statusEventsDeleted).toBeGreaterThanOrEqual(1);
+
+    expect(await server.db('messages').whereIn('id', partlyIds).count({ n: '*' }).first()).toMatchObject({ n: expect.anything() });
+    expect(Number(((await server.db('messages').whereIn('id', partlyIds).count({ n: '*' }).first()) as { n: number | string }).n)).toBe(0);
+    expect(await server.db('campaigns').where({ id: wholly.id }).first()).toBeUndefined();
+    expect(await server.db('status_events').where({ providerMessageId: 'wamid.old-event' }).first()).toBeUndefined();
+    // The campaign that keeps recent messages still shows every recipient's outcome.
+    const after = await client.get<{ data: TCampaign }>(`/api/campaigns/${partly.id}`);
+    expect(after.body.data.counts).toEqual(partly.counts);
+    // The ledger is never touched.
+    expect(Number(((await server.db('credit_transactions').where({ userId: user.id }).count({ n: '*' }).first()) as { n: number | string }).n)).toBeGreaterThanOrEqual(3);
+
+    const empty = await admin.get<TLogCleanupStatsResponse>('/api/logs/cleanup/stats');
+    expect(empty.body.stats.totalCount).toBe(0);
+    const nothing = await admin.post<TLogCleanupResponse>('/api/logs/cleanup');
+    expect(nothing.body.deleted.totalDeleted).toBe(0);
+    expect(nothing.body.message).toBe(messages.logs.nothingToClean);
+  });
+
+  it('keeps the dashboards and the admin usage true after every row behind them is deleted', async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 50 });
+    const template = await approvedTemplate(user);
+    await settledCampaign(client, template, ['919870400010', '919870400020', '919870400000', '919870400001']);
+    const figures = async () => ({
+      overview: (await client.get<{ data: TAccountOverview }>('/api/dashboard/overview')).body.data,
+      timeline: (await client.get<{ data: TTimelinePoint[] }>('/api/campaigns/timeline?days=7')).body.data,
+      stats: (await admin.get<{ stats: TAdminStats }>('/api/admin/stats')).body.stats,
+    });
+    const before = await figures();
+    expect(before.overview.messagesThisMonth).toBe(4);
+
+    // A retention of 0 days a minute from now: every finished row of this month is old.
+    const retention = new RetentionService({ db: server.db, dataDir: server.dataDir, retentionDays: 0, log: server.logger, now: () => new Date(Date.now() + 60_000), batchSize: 3 });
+    const run = await retention.cleanup({ trigger: 'manual' });
+    expect(run!.messagesDeleted).toBeGreaterThanOrEqual(4);
+    expect(Number(((await server.db('messages').where({ userId: user.id }).count({ n: '*' }).first()) as { n: number | string }).n)).toBe(0);
+    expect(Number(((await server.db('campaigns').where({ userId: user.id }).count({ n: '*' }).first()) as { n: number | string }).n)).toBe(0);
+
+    const after = await figures();
+    expect(after.overview).toEqual(before.overview);
+    expect(after.timeline).toEqual(before.timeline);
+    expect(after.stats.messagesToday).toBe(before.stats.messagesToday);
+    expect(after.stats.messagesThisMonth).toBe(before.stats.messagesThisMonth);
+    expect(after.stats.spendThisMonth).toBe(before.stats.spendThisMonth);
+  });
+
+  it('runs the daily job once at 02:00 UTC between two instances, and again the next day', async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 20 });
+    const template = await approvedTemplate(user);
+    const old = await settledCampaign(client, template, ['919870500010', '919870500020']);
+    await backdate(old.id, 200);
+
+    // Two instances: each its own connection pool, its own service and scheduler, one clock.
+    let clock = new Date('2031-03-04T01:59:00.000Z');
+    const now = () => clock;
+    const logger = createLogger(server.config);
+    const pools = [createDatabase(server.config.database), createDatabase(server.config.database)];
+    try {
+      const schedulers = pools.map((db) => new DailyCleanupScheduler({ retention: new RetentionService({ db, dataDir: server.dataDir, retentionDays: 90, log: logger, now, batchSize: 1 }), hourUtc: 2, log: logger, now }));
+      expect(await Promise.all(schedulers.map((s) => s.tick()))).toEqual([null, null]);
+
+      clock = new Date('2031-03-04T02:00:30.000Z');
+      const runs = await Promise.all(schedulers.map((s) => s.tick()));
+      const ran = runs.filter((run) => run !== null);
+      expect(ran).toHaveLength(1);
+      expect(ran[0]!.messagesDeleted).toBeGreaterThanOrEqual(2);
+      expect(await server.db('messages').where({ campaignId: old.id }).first()).toBeUndefined();
+      expect(await server.db('log_cleanup_runs').where({ runKey: 'daily:2031-03-04' }).select('id')).toHaveLength(1);
+
+      // Later the same day: already done.
+      clock = new Date('2031-03-04T17:00:00.000Z');
+      expect(await Promise.all(schedulers.map((s) => s.tick()))).toEqual([null, null]);
+
+      // The next day it runs again, once; the admin screen shows it as the last daily run.
+      clock = new Date('2031-03-05T02:01:00.000Z');
+      expect((await Promise.all(schedulers.map((s) => s.tick()))).filter((run) => run !== null)).toHaveLength(1);
+      const stats = await admin.get<TLogCleanupStatsResponse>('/api/logs/cleanup/stats');
+      expect(stats.body.lastDailyRun).toMatchObject({ startedAt: '2031-03-05T02:01:00.000Z', error: null });
+    } finally {
+      await Promise.all(pools.map((db) => db.destroy()));
+    }
+  });
+});
