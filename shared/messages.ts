@@ -205,6 +205,8 @@ export const messages = {
   },
 
   adminWallet: {
+    heldRefundsReleased: 'Released {count} held refunds: {amount} credited back',
+    noHeldRefunds: 'This user has no held refunds to release',
     amountInvalid: 'Please enter a valid amount',
     reasonRequired: 'Please provide a reason for this credit adjustment',
     updateFailed: 'Failed to update credit balance',

@@ -22,6 +22,7 @@ import { ProviderAccountService } from '../sending/providerAccounts';
 import { WebhookIngest } from '../sending/webhookIngest';
 import { loadSecretsKey, SecretBox } from '../security/secretBox';
 import { SenderNumberService } from '../sending/senderNumbers';
+import { HeldRefunds } from '../sending/heldRefunds';
 import { TemplateMediaStore } from '../templates/media';
 import { TemplateService } from '../templates/service';
 import { ThrottleFactory } from './throttle';
@@ -51,6 +52,8 @@ export interface Services {
   /** Campaigns after acceptance: list, counts, pause/resume/cancel, resend, dashboard figures. */
   campaignService: CampaignService;
   reports: ReportService;
+  /** Refunds a customer-signed failure left for an administrator to release. */
+  heldRefunds: HeldRefunds;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -128,5 +131,6 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports };
+  const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, heldRefunds };
 }
