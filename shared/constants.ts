@@ -175,6 +175,19 @@ export const TEMPLATE_LIMITS = {
   headerVideoMaxMb: 16,
 } as const;
 
+/**
+ * Per-user storage bounds: template header files and draft templates are kept until deleted, so
+ * each user's share of the disk and of the template list is capped.
+ */
+export const STORAGE_LIMITS = {
+  /** Total size of one user's template header files. */
+  templateMediaPerUserMb: 200,
+  /** Draft templates one user may keep at once. */
+  draftTemplatesPerUser: 100,
+  /** A quick-send header image no campaign references is removed once this old. */
+  orphanCampaignMediaMinutes: 60,
+} as const;
+
 /** Sending limits (spec 002 §9). */
 export const SENDING = {
   /** More recipients than this go through the bulk path. */

@@ -171,6 +171,8 @@ export const messages = {
     buttonPhoneInvalid: 'Invalid phone number format in button {n}',
     buttonTypeInvalid: 'Button {n} has an unknown type',
     fileTooLarge: 'File size must be less than {size}MB',
+    mediaStorageFull: 'Your template files already use {used} MB of your {limit} MB. Delete templates you no longer need, then upload again.',
+    draftLimitReached: 'You can keep at most {max} draft templates. Submit or delete a draft first.',
     fileTypeInvalid: 'Please upload a valid image, video, or document file',
     fileTypeMismatch: 'The file does not match the chosen header type',
     categoryInvalid: 'Please choose a category: Marketing, Utility or Authentication',
@@ -203,6 +205,8 @@ export const messages = {
   },
 
   adminWallet: {
+    heldRefundsReleased: 'Released {count} held refunds: {amount} credited back',
+    noHeldRefunds: 'This user has no held refunds to release',
     amountInvalid: 'Please enter a valid amount',
     reasonRequired: 'Please provide a reason for this credit adjustment',
     updateFailed: 'Failed to update credit balance',

@@ -4,6 +4,7 @@ import { createApp } from './app';
 import type { AppConfig } from './config';
 import { createDatabase, type Knex } from './db/knex';
 import { migrateToLatest } from './db/migrations';
+import { sweepOrphanCampaignMedia } from './sending/campaignMedia';
 import { createLogger, type Logger } from './logger';
 import { createServices, type Services } from './services';
 import { SimulatorOutbox } from './simulator/outbox';
@@ -49,7 +50,11 @@ export async function startServer(config: AppConfig, options: { logger?: Logger 
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
 
+  const sweepMedia = () =>
+    sweepOrphanCampaignMedia(db, config.dataDir).catch((error: unknown) => logger.warn({ err: error }, 'orphan campaign media sweep failed'));
+  void sweepMedia();
   const maintenance = setInterval(() => {
+    void sweepMedia();
     Promise.all([services.sessions.purgeExpired(), services.passwordResets.purgeOld(), services.throttles.purgeExpired()]).catch(
       (error: unknown) => logger.warn({ err: error }, 'maintenance failed'),
     );

@@ -83,3 +83,35 @@ export const ZAdminChangePasswordRequest = z.object({
     .max(128, { error: v.passwordMax }),
 });
 export type TAdminChangePasswordRequest = z.input<typeof ZAdminChangePasswordRequest>;
+
+/** Releases a user's held refunds: the given messages, or all of them when none are named. */
+export const ZReleaseHeldRefundsRequest = z.object({
+  messageIds: z.array(z.number().int().positive()).max(1000).optional(),
+});
+export type TReleaseHeldRefundsRequest = z.input<typeof ZReleaseHeldRefundsRequest>;
+
+export interface THeldRefund {
+  id: number;
+  campaignId: number;
+  campaignName: string;
+  recipient: string;
+  amount: number;
+  failedAt: string | null;
+  errorCode: number | null;
+  errorMessage: string | null;
+}
+
+export interface THeldRefundsResponse {
+  success: true;
+  count: number;
+  amount: number;
+  messages: THeldRefund[];
+}
+
+export interface TReleaseHeldRefundsResponse {
+  success: true;
+  message: string;
+  released: number;
+  amount: number;
+  creditBalance: number;
+}

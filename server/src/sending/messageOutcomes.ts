@@ -329,7 +329,16 @@ export class MessageOutcomes {
    * Answers the campaigns touched.
    */
   async refundFailed(trx: Knex.Transaction, messageIds: readonly number[], status: 'failed' | 'cancelled' = 'failed'): Promise<number[]> {
-    if (messageIds.length === 0) return [];
+    return (await this.refundMessages(trx, messageIds, status)).campaignIds;
+  }
+
+  /** As refundFailed, answering also which messages this call refunded and for how much. */
+  async refundMessages(
+    trx: Knex.Transaction,
+    messageIds: readonly number[],
+    status: 'failed' | 'cancelled' = 'failed',
+  ): Promise<{ campaignIds: number[]; messageIds: number[]; units: number }> {
+    if (messageIds.length === 0) return { campaignIds: [], messageIds: [], units: 0 };
     const rows: { id: number; campaignId: number; userId: number; priceUnits: number }[] = [];
     for (let start = 0; start < messageIds.length; start += 900) {
       const chunk = messageIds.slice(start, start + 900);
@@ -378,7 +387,7 @@ export class MessageOutcomes {
         .where({ id: campaignId })
         .update({ refundedUnits: trx.raw('refunded_units + ?', [entry.units]), updatedAt: new Date().toISOString() });
     }
-    return [...byCampaign.keys()];
+    return { campaignIds: [...byCampaign.keys()], messageIds: rows.map((r) => Number(r.id)), units: rows.reduce((sum, r) => sum + Number(r.priceUnits), 0) };
   }
 
   /**

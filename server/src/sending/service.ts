@@ -24,6 +24,7 @@ import { templateVariableDefinitions, templateVariables } from '../templates/ser
 import { dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow } from './campaignAcceptance';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
 import { ApiSendBatcher } from './apiSendBatcher';
+import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';
 
 /** At most this many recipients in one send (a 1M-row campaign is accepted; beyond, split it). */
 export const MAX_RECIPIENTS_PER_SEND = 2_000_000;
@@ -267,18 +268,27 @@ export class SendingService {
     this.requireValues(template, input.variables);
     if (input.dry_run) return this.dryRun(user, template, screened);
     const headerMedia = await this.headerMedia(template, image);
+    // The upload is stored before acceptance (which may still refuse: balance, limits, pause), so
+    // a refusal removes it here; a crash in between is left to the orphan sweep.
+    const uploadedPath = headerMedia?.path.startsWith(`${CAMPAIGN_MEDIA_FOLDER}/`) ? headerMedia.path : null;
     const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
-    const result = await this.accept({
-      user,
-      template,
-      senderNumberId: number.id,
-      name: input.campaign_name || `Quick Send - ${template.name} - ${stamp}`,
-      source,
-      recipients: screened.recipients,
-      invalidCount: screened.invalid,
-      inSendDuplicates: screened.inSendDuplicates,
-      headerMedia,
-    });
+    let result: AcceptedCampaign;
+    try {
+      result = await this.accept({
+        user,
+        template,
+        senderNumberId: number.id,
+        name: input.campaign_name || `Quick Send - ${template.name} - ${stamp}`,
+        source,
+        recipients: screened.recipients,
+        invalidCount: screened.invalid,
+        inSendDuplicates: screened.inSendDuplicates,
+        headerMedia,
+      });
+    } catch (error) {
+      if (uploadedPath) await removeCampaignMedia(this.deps.dataDir, uploadedPath).catch(() => undefined);
+      throw error;
+    }
     return { ...presentAccepted(result), ...skippedRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
   }
 

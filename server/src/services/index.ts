@@ -22,6 +22,7 @@ import { ProviderAccountService } from '../sending/providerAccounts';
 import { WebhookIngest } from '../sending/webhookIngest';
 import { loadSecretsKey, SecretBox } from '../security/secretBox';
 import { SenderNumberService } from '../sending/senderNumbers';
+import { HeldRefunds } from '../sending/heldRefunds';
 import { TemplateMediaStore } from '../templates/media';
 import { TemplateService } from '../templates/service';
 import { ThrottleFactory } from './throttle';
@@ -55,6 +56,8 @@ export interface Services {
   /** Campaigns after acceptance: list, counts, pause/resume/cancel, resend, dashboard figures. */
   campaignService: CampaignService;
   reports: ReportService;
+  /** Refunds a customer-signed failure left for an administrator to release. */
+  heldRefunds: HeldRefunds;
   // Issue 14: log retention and notifications.
   notifications: NotificationService;
   retention: RetentionService;
@@ -147,5 +150,6 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, notifications, retention, dailyCleanup };
+  const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, heldRefunds, notifications, retention, dailyCleanup };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { messages } from '@shared/messages';
+import { STORAGE_LIMITS } from '@shared/constants';
+import { fillMessage, messages } from '@shared/messages';
 import {
   EDITABLE_TEMPLATE_STATUSES,
   USABLE_TEMPLATE_STATUSES,
@@ -133,6 +134,7 @@ export class TemplateService {
     const headerType: HeaderType = input.headerType ?? (input.headerText.trim() ? 'text' : file ? 'image' : 'none');
     if (!isMediaHeader(headerType)) return { headerType, media: null, replaced: existing?.headerMediaPath ?? null };
     if (file) {
+      await this.requireMediaRoom(user.id, file.size, existing);
       const media = await this.deps.media.save(user.id, file, headerType);
       return { headerType, media, replaced: existing?.headerMediaPath ?? null };
     }
@@ -144,6 +146,33 @@ export class TemplateService {
       };
     }
     throw ValidationError('headerMedia', messages.templates.headerMediaRequired);
+  }
+
+  /**
+   * Template header files stay on disk until their template goes, so one user's total is capped
+   * (the file being replaced by an edit does not count). Concurrent uploads may overshoot by one
+   * file each: the bound is against steady growth, not a race.
+   */
+  private async requireMediaRoom(userId: number, incomingBytes: number, replacing: Template | null): Promise<void> {
+    const query = Template.query(this.deps.db).where({ userId }).whereNotNull('headerMediaPath');
+    if (replacing) query.whereNot('id', replacing.id);
+    const row = (await query.sum('headerMediaSize as used').first()) as unknown as { used: number | string | null } | undefined;
+    const usedBytes = Number(row?.used ?? 0);
+    const limitBytes = STORAGE_LIMITS.templateMediaPerUserMb * 1024 * 1024;
+    if (usedBytes + incomingBytes > limitBytes) {
+      throw new AppError(413, 'media_storage_full', fillMessage(messages.templates.mediaStorageFull, {
+        used: (usedBytes / 1024 / 1024).toLocaleString('en-IN', { maximumFractionDigits: 1 }),
+        limit: STORAGE_LIMITS.templateMediaPerUserMb.toLocaleString('en-IN'),
+      }), 'headerMedia');
+    }
+  }
+
+  /** Drafts cost nothing to keep, so their number is capped per user. */
+  private async requireDraftRoom(userId: number): Promise<void> {
+    const row = (await Template.query(this.deps.db).where({ userId, status: 'DRAFT' }).count('id as drafts').first()) as unknown as { drafts: number | string } | undefined;
+    if (Number(row?.drafts ?? 0) >= STORAGE_LIMITS.draftTemplatesPerUser) {
+      throw new AppError(422, 'draft_limit_reached', fillMessage(messages.templates.draftLimitReached, { max: STORAGE_LIMITS.draftTemplatesPerUser.toLocaleString('en-IN') }));
+    }
   }
 
   /** The columns the builder decides, for a new row or an edit. */
@@ -165,6 +194,7 @@ export class TemplateService {
   }
 
   async create(user: User, input: TemplateInput, file: UploadedFile | undefined): Promise<Template> {
+    if (!input.submit_to_whatsapp) await this.requireDraftRoom(user.id);
     const { headerType, media } = await this.resolveHeader(user, input, file, null);
     const now = new Date();
     try {

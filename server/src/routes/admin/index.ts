@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { LOGS } from '@shared/constants';
-import { messages } from '@shared/messages';
-import { ZAdminChangePasswordRequest, ZCreateUserRequest, ZCreditAdjustmentRequest, ZUpdateUserRequest } from '@shared/schemas/admin';
+import { fillMessage, messages } from '@shared/messages';
+import { ZAdminChangePasswordRequest, ZCreateUserRequest, ZCreditAdjustmentRequest, ZReleaseHeldRefundsRequest, ZUpdateUserRequest, type THeldRefundsResponse, type TReleaseHeldRefundsResponse } from '@shared/schemas/admin';
 import { ZIdParam } from '@shared/schemas/common';
-import { rupeesToUnits, unitsToRupees } from '@shared/money';
+import { formatRupees, rupeesToUnits, unitsToRupees } from '@shared/money';
 import type { TAdminStats, TAdminUserDetails, TCreditAdjustmentResponse } from '@shared/types';
 import type { AppConfig } from '../../config';
 import { AppError, NotFoundError } from '../../errors';
@@ -126,6 +126,47 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
       amount: unitsToRupees(result.movedUnits),
       creditBalance: unitsToRupees(result.balanceUnits),
       transaction: presentCreditHistoryEntry(result.entry),
+    };
+    ctx.body = body;
+  });
+
+  router.get('/users/:id/held-refunds', async (ctx) => {
+    requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    if (!(await services.users.findById(id))) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
+    const held = await services.heldRefunds.list(id);
+    const body: THeldRefundsResponse = {
+      success: true,
+      count: held.count,
+      amount: unitsToRupees(held.units, 4),
+      messages: held.messages.map((m) => ({
+        id: m.id,
+        campaignId: m.campaignId,
+        campaignName: m.campaignName,
+        recipient: m.recipient,
+        amount: unitsToRupees(m.priceUnits, 4),
+        failedAt: m.failedAt,
+        errorCode: m.errorCode,
+        errorMessage: m.errorMessage,
+      })),
+    };
+    ctx.body = body;
+  });
+
+  router.post('/users/:id/held-refunds/release', async (ctx) => {
+    const { user: admin } = requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const input = validate(ZReleaseHeldRefundsRequest, ctx.request.body ?? {});
+    if (!(await services.users.findById(id))) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
+    const result = await services.heldRefunds.release(id, input.messageIds, { userId: admin.id, ip: ctx.ip });
+    if (result.released === 0) throw new AppError(422, 'no_held_refunds', messages.adminWallet.noHeldRefunds);
+    const amount = unitsToRupees(result.units, 4);
+    const body: TReleaseHeldRefundsResponse = {
+      success: true,
+      message: fillMessage(messages.adminWallet.heldRefundsReleased, { count: result.released.toLocaleString('en-IN'), amount: formatRupees(amount, 2) }),
+      released: result.released,
+      amount,
+      creditBalance: unitsToRupees(result.balanceUnits),
     };
     ctx.body = body;
   });
