@@ -144,7 +144,7 @@ const variables = {
   DISPATCH_ENABLED: { schema: booleanString.default(true), doc: 'Run the dispatcher in this instance (turn off for API-only instances).' },
   DISPATCH_BATCH_SIZE: { schema: positiveInt(1000).default(50), doc: 'Messages a worker claims at once. The crash window (a send the provider took but whose answer was not yet stored) is at most one batch per worker.' },
   DISPATCH_WORKERS: { schema: positiveInt(64).default(8), doc: 'Batches in flight at once per instance (SQLite lanes, pg-boss workers): while some write their results, others send.' },
-  DISPATCH_CONCURRENCY: { schema: positiveInt(256).default(32), doc: 'Sends in flight at once per instance.' },
+  DISPATCH_CONCURRENCY: { schema: positiveInt(256).default(32), doc: 'Sends in flight at once within one batch; an instance has up to DISPATCH_WORKERS times this many in flight.' },
   DISPATCH_MAX_ATTEMPTS: { schema: positiveInt(50).default(8), doc: 'Tries per message for retryable provider errors before it fails (and is refunded).' },
   DISPATCH_LEASE_SECONDS: { schema: positiveInt(3600).default(60), doc: 'How long a claimed batch stays reserved without renewal (a live worker renews it every third of this while the batch is in flight); an instance that died mid-batch loses its claim after this.' },
   DISPATCH_UNKNOWN_SETTLE_SECONDS: {

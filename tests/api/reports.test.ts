@@ -13,7 +13,7 @@ import { postgresUnavailable, startTestServer, type TestServer } from '../../ser
 
 interface SeedRow {
   recipient: string;
-  status: 'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'failed' | 'duplicate' | 'suppressed';
+  status: 'queued' | 'sending' | 'unknown' | 'sent' | 'delivered' | 'read' | 'failed' | 'duplicate' | 'suppressed';
   error?: string;
   deliveredAt?: string;
   readAt?: string;
@@ -263,6 +263,29 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     expect(oneByOne).toEqual(newestFirst);
     expect(await list(owner.client, '?page=2&limit=17')).toMatchObject({ reports: [], total: 17, totalPages: 1 });
     expect(await list(other.client, '?status=pending')).toMatchObject({ reports: [], total: 0, totalPages: 1 });
+  });
+
+  it('counts a send whose outcome is unknown as pending in the list, the filter, the summary and the export', async () => {
+    // A message the provider may or may not have taken waits for its status webhook (issue 12): it is not an outcome yet.
+    const waiting = await signedInClient(server);
+    await seedCampaign(waiting.user, 'order_update', 'Unknown outcome', '2026-02-01T04:30:00.000Z', [
+      { recipient: '919833300001', status: 'unknown', error: 'Provider did not answer in time' },
+      { recipient: '919833300002', status: 'queued' },
+      { recipient: '919833300003', status: 'delivered', deliveredAt: '2026-02-01T05:00:00.000Z' },
+    ]);
+    const pending = await list(waiting.client, '?status=pending');
+    expect(pending.total).toBe(2);
+    expect(pending.reports.map((r) => [r.recipient_number, r.status, r.error_message])).toEqual([
+      ['919833300002', 'pending', null],
+      ['919833300001', 'pending', null],
+    ]);
+    const summary = await waiting.client.get<{ data: TReportsSummary }>('/api/whatsapp/reports/summary');
+    expect(summary.body.data).toMatchObject({ total: 3, pending: 2, delivered: 1 });
+    const csv = parseCsv((await download(waiting.client, '?export=csv&status=pending')).bytes);
+    expect(csv.slice(1).map((row) => [row[1], row[2]])).toEqual([
+      ['919833300002', 'PENDING'],
+      ['919833300001', 'PENDING'],
+    ]);
   });
 
   it('refuses bad paging, dates and recipient numbers with 400', async () => {

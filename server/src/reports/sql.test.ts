@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { INDEXED_REPORT_STATUS_EXPRESSION } from '../db/migrations/20261125140100_count_unknown_as_pending_in_report_index';
 import { filterSql, numberedPlaceholders, prefixUpperBound, REPORT_STATUS_SQL, type ReportFilter } from './sql';
+import { REPORT_STATUS_EXPRESSION } from './status';
 
 const none: ReportFilter = { userId: 7, createdFrom: null, createdBefore: null, recipientPrefix: null, template: null, status: null };
 
@@ -12,7 +14,11 @@ describe('reports SQL', () => {
   });
 
   it('qualifies the status index expression without changing it otherwise', () => {
-    expect(REPORT_STATUS_SQL).toBe("case when m.status in ('queued', 'sending') then 'pending' when m.status = 'suppressed' then 'failed' else m.status end");
+    expect(REPORT_STATUS_SQL).toBe("case when m.status in ('queued', 'sending', 'unknown') then 'pending' when m.status = 'suppressed' then 'failed' else m.status end");
+  });
+
+  it('filters on the very expression the report status index was built on', () => {
+    expect(REPORT_STATUS_EXPRESSION).toBe(INDEXED_REPORT_STATUS_EXPRESSION);
   });
 
   it('hides the recipient and campaign columns from SQLite unless their index is the one to read', () => {

@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 import type { TReportStatus } from '@shared/schemas/reports';
-import { REPORT_STATUS_EXPRESSION } from '../db/migrations/20261121003010_add_messages_report_status_index';
+import { REPORT_STATUS_EXPRESSION } from './status';
 
 export type Dialect = 'sqlite' | 'pg';
 
@@ -44,7 +44,7 @@ export interface Sql {
   params: unknown[];
 }
 
-/** The migration's expression with its column qualified, so that it can sit beside a join to campaigns. */
+/** The indexed expression with its column qualified, so that it can sit beside a join to campaigns. */
 export const REPORT_STATUS_SQL = REPORT_STATUS_EXPRESSION.replace(/\bstatus\b/g, 'm.status');
 
 /**

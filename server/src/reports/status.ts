@@ -1,9 +1,17 @@
 /**
- * The messages table's statuses as reports show them (issue 6): queued and sending are `pending`,
- * suppressed (the recipient opted out) is `failed`; the rest are themselves. The same grouping is
- * REPORT_STATUS_EXPRESSION in SQL, which filters and counts use.
+ * The messages table's statuses as reports show them (issue 6): queued, sending and unknown (a send
+ * waiting for its status webhook, issue 12) are `pending`, suppressed (the recipient opted out) is
+ * `failed`; the rest are themselves. The same grouping is REPORT_STATUS_EXPRESSION in SQL, which
+ * filters and counts use.
  */
 import type { TReportStatus } from '@shared/schemas/reports';
+
+/**
+ * The grouping in SQL. It must be the text the report status index was built on (migration
+ * 20261125140100), character for character: both databases use an expression index only for the
+ * identical expression.
+ */
+export const REPORT_STATUS_EXPRESSION = "case when status in ('queued', 'sending', 'unknown') then 'pending' when status = 'suppressed' then 'failed' else status end";
 
 export function reportStatusOf(status: string): TReportStatus {
   switch (status) {

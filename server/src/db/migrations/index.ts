@@ -48,6 +48,7 @@ import * as createMessageDailyTotals from './20261124140100_create_message_daily
 import * as createLogCleanupRuns from './20261124140200_create_log_cleanup_runs';
 import * as indexOldLogs from './20261124140300_index_old_logs';
 import * as createNotifications from './20261124140400_create_notifications';
+import * as countUnknownAsPendingInReportIndex from './20261125140100_count_unknown_as_pending_in_report_index';
 import * as addNotificationSettingsToUsers from './20261124140500_add_notification_settings_to_users';
 
 interface Migration {
@@ -101,6 +102,7 @@ const migrations: [string, Migration][] = [
   ['20261124140300_index_old_logs', indexOldLogs],
   ['20261124140400_create_notifications', createNotifications],
   ['20261124140500_add_notification_settings_to_users', addNotificationSettingsToUsers],
+  ['20261125140100_count_unknown_as_pending_in_report_index', countUnknownAsPendingInReportIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
