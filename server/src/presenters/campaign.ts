@@ -1,32 +1,12 @@
 import { unitsToRupees } from '@shared/money';
 import type { TCampaign, TCampaignCounts } from '@shared/schemas/sending';
-
-/** A campaigns row as knex answers it (camelCased; SQLite timestamps are ISO strings). */
-export interface CampaignRow {
-  id: number;
-  name: string;
-  status: string;
-  source: string;
-  templateName: string;
-  templateLanguage: string;
-  category: string;
-  totalRecipients: number;
-  billableCount: number;
-  invalidCount: number;
-  cancelledCount: number | null;
-  priceUnits: number;
-  totalCostUnits: number;
-  refundedUnits: number | null;
-  resentCampaignId?: number | null;
-  createdAt: string | Date;
-  completedAt: string | Date | null;
-}
+import type { StoredCampaign } from '../db/rows/campaigns';
 
 export function emptyCounts(): TCampaignCounts {
   return { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed: 0, cancelled: 0, duplicate: 0, suppressed: 0 };
 }
 
-export function presentCampaign(row: CampaignRow, counts: TCampaignCounts): TCampaign {
+export function presentCampaign(row: StoredCampaign, counts: TCampaignCounts): TCampaign {
   return {
     id: Number(row.id),
     name: String(row.name),

@@ -8,6 +8,7 @@
  */
 import { presentCostPreview } from '../presenters/costPreview';
 import type { Knex } from 'knex';
+import { isPostgres } from '../db/knex';
 import { messageFigures } from '@shared/figures';
 import { fillMessage, messages } from '@shared/messages';
 import { unitsToRupees } from '@shared/money';
@@ -17,7 +18,9 @@ import type { TCampaign, TCampaignAccepted, TCampaignCounts, TCostPreview } from
 import { USABLE_TEMPLATE_STATUSES } from '@shared/templates';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { Template, type User } from '../models';
-import { emptyCounts, presentCampaign, type CampaignRow } from '../presenters/campaign';
+import { emptyCounts, presentCampaign } from '../presenters/campaign';
+import { CAMPAIGN_COLUMNS, type StoredCampaign } from '../db/rows/campaigns';
+import { messageVariables, type MessageRow } from '../db/rows/messages';
 import type { PricingService } from '../services/pricing';
 import type { WalletService } from '../services/wallet';
 import type { CampaignAcceptance, RecipientRow } from './campaignAcceptance';
@@ -56,33 +59,6 @@ const TIMELINE_LOOKBACK_MS = 30 * 24 * 3_600_000;
 /** How long a pause or cancel waits for the sends already handed to the provider to be answered. */
 const HANDED_DRAIN_MS = 10_000;
 
-const CAMPAIGN_COLUMNS = [
-  'id',
-  'name',
-  'status',
-  'source',
-  'templateId',
-  'senderNumberId',
-  'templateName',
-  'templateLanguage',
-  'category',
-  'totalRecipients',
-  'billableCount',
-  'invalidCount',
-  'cancelledCount',
-  'priceUnits',
-  'totalCostUnits',
-  'refundedUnits',
-  'resentCampaignId',
-  'headerMediaType',
-  'headerMediaPath',
-  'createdAt',
-  'completedAt',
-] as const;
-
-type StoredCampaign = CampaignRow & { templateId: number | null; senderNumberId: number; headerMediaType: string | null; headerMediaPath: string | null };
-
-
 export class CampaignService {
   /** Figures of messages the log cleanup deleted (issue 14): every reader below adds them. */
   private readonly kept: DailyTotalsReader;
@@ -101,9 +77,6 @@ export class CampaignService {
     this.kept = new DailyTotalsReader(deps.db);
   }
 
-  private get isPostgres(): boolean {
-    return this.deps.db.client.config.client === 'pg';
-  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -235,8 +208,8 @@ export class CampaignService {
       // Claimed by a worker but not handed to the provider: taken from the worker here (failing
       // them clears their token), so its handoff finds them gone and it does not send.
       let claimed = trx('messages').where({ campaignId: id, status: 'sending' }).whereNull('handedAt').select('id');
-      if (this.isPostgres) claimed = claimed.forUpdate();
-      const ids = ((await claimed) as { id: number | string }[]).map((row) => Number(row.id));
+      if (isPostgres(this.deps.db)) claimed = claimed.forUpdate();
+      const ids = ((await claimed) as Pick<MessageRow, 'id'>[]).map((row) => Number(row.id));
       if (ids.length > 0) await this.deps.engine.outcomes.failCancelled(trx, id, 'sending', ids);
     });
     this.deps.engine.dispatcher.forgetCampaign(id);
@@ -253,11 +226,8 @@ export class CampaignService {
       .where({ campaignId, status: 'failed' })
       .where((q) => q.whereNull('errorCode').orWhereNot('errorCode', OPTED_OUT_ERROR_CODE))
       .orderBy('id')
-      .select('recipient', 'variables')) as { recipient: string; variables: string | Record<string, string> | null }[];
-    return rows.map((row) => ({
-      to: row.recipient,
-      variables: row.variables === null ? {} : typeof row.variables === 'string' ? (JSON.parse(row.variables) as Record<string, string>) : row.variables,
-    }));
+      .select('recipient', 'variables')) as Pick<MessageRow, 'recipient' | 'variables'>[];
+    return rows.map((row) => ({ to: row.recipient, variables: messageVariables(row.variables) }));
   }
 
   /** What a resend needs: the campaign's own template (still usable), number and failed recipients. */
@@ -329,7 +299,7 @@ export class CampaignService {
 
   /** The calendar day of a timestamp column in India, as YYYY-MM-DD, in SQL. */
   private istDaySql(column: string): string {
-    return this.isPostgres ? `to_char(${column} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', ${column}, '+330 minutes')`;
+    return isPostgres(this.deps.db) ? `to_char(${column} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', ${column}, '+330 minutes')`;
   }
 
   /**

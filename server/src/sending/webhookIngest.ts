@@ -11,6 +11,7 @@ import type { MessageOutcomes } from './messageOutcomes';
 import type { ProviderAccountService } from './providerAccounts';
 import { parseWebhookChanges, verifyWebhookSignature, type TemplateStatusEvent, type WebhookChange } from './providers/webhooks';
 import type { StatusIngest } from './statusIngest';
+import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 
 /** Replies a recipient can send to stop a business's messages (WhatsApp's own wording and common ones). */
 const STOP_WORDS = new Set(['stop', 'unsubscribe', 'stop all', 'opt out', 'optout', 'cancel']);
@@ -97,7 +98,7 @@ export class WebhookIngest {
       .where('users.isActive', true)
       .whereNull('users.deletedAt')
       .where('whatsapp_numbers.phoneNumberId', phoneNumberId)
-      .select('whatsapp_numbers.userId', 'whatsapp_numbers.provider')) as { userId: number; provider: string }[];
+      .select('whatsapp_numbers.userId', 'whatsapp_numbers.provider')) as Pick<WhatsappNumberRow, 'userId' | 'provider'>[];
     const signers: Signer[] = [];
     for (const number of numbers) {
       if (number.provider === 'simulator' && simulatorSigner) signers.push({ userId: number.userId, secret: simulatorSigner, platformHeld: true });
