@@ -6,7 +6,7 @@ import { createDatabase, type Knex } from './db/knex';
 import { migrateToLatest } from './db/migrations';
 import { sweepOrphanCampaignMedia } from './sending/campaignMedia';
 import { createLogger, type Logger } from './logger';
-import { createServices, type Services } from './services';
+import { createServices, type Services } from './container';
 import { SimulatorOutbox } from './simulator/outbox';
 import { APP_VERSION } from './version';
 
@@ -41,7 +41,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger 
   const initialAdmin = bootstrap.created ? { username: bootstrap.username, generatedPassword: bootstrap.generatedPassword } : null;
 
   await services.engine.prepare();
-  const app = createApp({ config, logger, db, services, outbox, version: APP_VERSION });
+  const app = createApp({ config, logger, services, outbox, version: APP_VERSION });
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
     listening.once('error', reject);

@@ -36,7 +36,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     const template = await approvedTemplate(user.id);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     expect(sender).toMatchObject({ provider: 'simulator', isSandbox: true, messagesPerSecond: server.config.sending.sandboxMessagesPerSecond });
-    const accepted = await server.services.campaigns.accept({
+    const accepted = await server.services.campaignAcceptance.accept({
       user,
       template,
       senderNumberId: sender.id,
@@ -62,7 +62,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     await server.services.pricing.setForUser(user.id, 'custom', { marketing: null, utility: 1234, authentication: null }, { userId: admin!.id });
     const template = await approvedTemplate(user.id, 'UTILITY');
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-    const accepted = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'Receipts', source: 'api', recipients: recipients(['919800000010']), invalidCount: 0, inSendDuplicates: 0 });
+    const accepted = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Receipts', source: 'api', recipients: recipients(['919800000010']), invalidCount: 0, inSendDuplicates: 0 });
     expect(accepted).toMatchObject({ priceUnits: 1234, totalCostUnits: 1234 });
   });
 
@@ -71,9 +71,9 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     const template = await approvedTemplate(user.id);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     const first = recipients(['919800000020', '919800000021']);
-    await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'One', source: 'quick', recipients: first, invalidCount: 0, inSendDuplicates: 0 });
+    await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'One', source: 'quick', recipients: first, invalidCount: 0, inSendDuplicates: 0 });
     const before = await balanceUnits(user.id);
-    const second = await server.services.campaigns.accept({
+    const second = await server.services.campaignAcceptance.accept({
       user,
       template,
       senderNumberId: sender.id,
@@ -95,9 +95,9 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     const template = await approvedTemplate(user.id);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     const list = recipients(['919800000030']);
-    const first = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'A', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    const first = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'A', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
     await server.db('messages').where({ campaignId: first.campaignId }).update({ status: 'failed' });
-    const again = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'B', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    const again = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'B', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
     expect(again.accepted).toBe(1);
   });
 
@@ -106,7 +106,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     await server.db('suppressions').insert({ userId: user.id, recipient: '919800000041', reason: 'STOP', createdAt: new Date().toISOString() });
     const template = await approvedTemplate(user.id);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-    const accepted = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'S', source: 'quick', recipients: recipients(['919800000040', '919800000041']), invalidCount: 0, inSendDuplicates: 0 });
+    const accepted = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'S', source: 'quick', recipients: recipients(['919800000040', '919800000041']), invalidCount: 0, inSendDuplicates: 0 });
     expect(accepted).toMatchObject({ accepted: 1, suppressed: 1, totalCostUnits: 8000 });
     const row = (await server.db('messages').where({ campaignId: accepted.campaignId, recipient: '919800000041' }).first()) as { status: string; errorCode: number; priceUnits: number };
     expect(row).toMatchObject({ status: 'suppressed', errorCode: 131050, priceUnits: 0 });
@@ -117,7 +117,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     const template = await approvedTemplate(user.id);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     await expect(
-      server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'Too big', source: 'bulk', recipients: recipients(['919800000050', '919800000051']), invalidCount: 0, inSendDuplicates: 0 }),
+      server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Too big', source: 'bulk', recipients: recipients(['919800000050', '919800000051']), invalidCount: 0, inSendDuplicates: 0 }),
     ).rejects.toMatchObject({ status: 402, code: 'insufficient_balance', message: fillMessage(messages.sending.insufficientBalance, { cost: '1.60', balance: '1.00' }) });
     expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(0);
     expect(await server.db('messages').where({ userId: user.id })).toHaveLength(0);
@@ -130,7 +130,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     const theirs = await approvedTemplate(other.id);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     await expect(
-      server.services.campaigns.accept({ user, template: theirs, senderNumberId: sender.id, name: 'x', source: 'quick', recipients: recipients(['919800000060']), invalidCount: 0, inSendDuplicates: 0 }),
+      server.services.campaignAcceptance.accept({ user, template: theirs, senderNumberId: sender.id, name: 'x', source: 'quick', recipients: recipients(['919800000060']), invalidCount: 0, inSendDuplicates: 0 }),
     ).rejects.toMatchObject({ status: 404 });
   });
 
@@ -140,7 +140,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     const many = Array.from({ length: 20_000 }, (_, i) => ({ to: `91${7_000_000_000 + i}`, variables: { '1': 'A', '2': String(i) } }));
     const started = Date.now();
-    const accepted = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'Big', source: 'bulk', recipients: many, invalidCount: 0, inSendDuplicates: 0 });
+    const accepted = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Big', source: 'bulk', recipients: many, invalidCount: 0, inSendDuplicates: 0 });
     const seconds = (Date.now() - started) / 1000;
     expect(accepted.accepted).toBe(20_000);
     const count = (await server.db('messages').where({ campaignId: accepted.campaignId }).count({ n: '*' }).first()) as { n: number | string };

@@ -8,8 +8,8 @@ import { fillMessage } from '@shared/messages';
 import { formatIndianNumber, unitsToRupees } from '@shared/money';
 import { AppError } from '../errors';
 import type { Template, User } from '../models';
-import type { PricingService } from '../services/pricing';
-import type { WalletService } from '../services/wallet';
+import type { PricingService } from '../pricing/service';
+import type { WalletService } from '../wallet/service';
 
 export interface RecipientRow {
   /** Digits with country code, already normalised and de-duplicated within the send. */

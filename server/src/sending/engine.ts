@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { AppConfig } from '../config';
 import type { Logger } from '../logger';
-import type { WalletService } from '../services/wallet';
+import type { WalletService } from '../wallet/service';
 import { CloudApiSimulator } from '../simulator/cloudApiSimulator';
 import type { SimulatorOutbox } from '../simulator/outbox';
 import { platformAuthenticationTemplate, PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { AuditService } from '../services/audit';
-import type { WalletService } from '../services/wallet';
+import type { AuditService } from '../audit/service';
+import type { WalletService } from '../wallet/service';
 import type { MessageOutcomes } from './messageOutcomes';
 import type { MessageRow } from '../db/rows/messages';
 

@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
 import { messages as catalogue } from '@shared/messages';
 import type { Logger } from '../logger';
-import type { WalletService } from '../services/wallet';
+import type { WalletService } from '../wallet/service';
 import type { MessageStatus, StatusEvent } from './providers/types';
 import type { MessageRow } from '../db/rows/messages';
 import type { CampaignRow } from '../db/rows/campaigns';

@@ -11,7 +11,7 @@ import { forUpdateIfSupported, isUniqueViolation, uniqueViolationTarget } from '
 import { ConflictError, NotFoundError } from '../errors';
 import { toDate } from '../models';
 import type { SecretBox } from '../security/secretBox';
-import type { AuditService } from '../services/audit';
+import type { AuditService } from '../audit/service';
 
 export type ProviderCredentials =
   | { kind: 'cloud_api'; phoneNumberId: string; accessToken: string; appSecret: string | null }

@@ -17,8 +17,8 @@ import type { TApiSendBatchRequest, TApiSendRequest, TCampaignAccepted, TCostPre
 import { presentCostPreview } from '../presenters/costPreview';
 import { AppError, BadRequestError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
-import type { PricingService } from '../services/pricing';
-import type { WalletService } from '../services/wallet';
+import type { PricingService } from '../pricing/service';
+import type { WalletService } from '../wallet/service';
 import type { TemplateService } from '../templates/service';
 import { templateVariableDefinitions, templateVariables } from '../templates/service';
 import { dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow } from './campaignAcceptance';

@@ -13,7 +13,7 @@ import { requireAdmin } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentBusinessInfo, presentBusinessInfoSummary } from '../../presenters/providers';
 import { presentAdminUser } from '../../presenters/user';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 export function adminRoutes(services: Services, config: AppConfig): Router<AppState> {
@@ -33,7 +33,7 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
 
   router.get('/stats', async (ctx) => {
     requireAdmin(ctx);
-    const [stats, configured, usage] = await Promise.all([services.users.stats(), services.providerAccounts.configuredUserIds(), services.campaignService.platformUsage()]);
+    const [stats, configured, usage] = await Promise.all([services.users.stats(), services.providerAccounts.configuredUserIds(), services.campaigns.platformUsage()]);
     const body: TAdminStats = {
       totalUsers: stats.totalUsers,
       regularUsers: stats.regularUsers,

@@ -11,7 +11,7 @@ import type {
 import { requireAdmin } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentBusinessInfo, presentProviderSettings } from '../../presenters/providers';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 /** A user's provider configuration (spec 001 §7): business info and channel provider settings. */

@@ -5,13 +5,13 @@ import { ZIdParam } from '@shared/schemas/common';
 import { ZCampaignListQuery } from '@shared/schemas/reports';
 import { requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 /** Campaigns after acceptance, and the user dashboard's Account Overview built from them. */
 export function campaignRoutes(services: Services): Router<AppState> {
   const router = new Router<AppState>();
-  const campaigns = services.campaignService;
+  const campaigns = services.campaigns;
 
   router.get('/api/campaigns', async (ctx) => {
     const { user } = requireAuth(ctx);

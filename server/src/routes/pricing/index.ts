@@ -6,8 +6,8 @@ import { ZPriceDefaultsRequest, ZUserPricingRequest } from '@shared/schemas/pric
 import type { TMyPricingResponse, TPriceDefaultsResponse, TPricingStats, TUserPricingResponse } from '@shared/types';
 import { requireAdmin, requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
-import { presentCustomPrices, presentPrices, type CustomUnitPrices, type UserPricing } from '../../services/pricing';
-import type { Services } from '../../services';
+import { presentCustomPrices, presentPrices, type CustomUnitPrices, type UserPricing } from '../../pricing/service';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 function presentUserPricing(pricing: UserPricing, message?: string): TUserPricingResponse {

@@ -11,7 +11,7 @@ import { requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { importRecipients } from '../../sending/recipientsImport';
 import { readSpreadsheet } from '../../sending/spreadsheets';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 const RECIPIENT_FILE_BYTES = SENDING.recipientFileMaxMb * 1024 * 1024;

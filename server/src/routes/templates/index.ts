@@ -18,7 +18,7 @@ import { AppError, NotFoundError, ValidationError } from '../../errors';
 import { requireAdmin, requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentTemplate } from '../../presenters/template';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { UploadedFile } from '../../templates/media';
 import { templateVariableDefinitions } from '../../templates/service';
 import type { AppState } from '../../types';

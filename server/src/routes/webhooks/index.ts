@@ -5,7 +5,7 @@ import { UnauthorizedError } from '../../errors';
 import { isLoopback } from '../../middleware/network';
 import { WEBHOOK_PATH } from '../../sending/engine';
 import { looksSigned, verifyWebhookHandshake } from '../../sending/providers/webhooks';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 const invalidSignature = () => UnauthorizedError(messages.webhooks.invalidSignature, 'invalid_signature');

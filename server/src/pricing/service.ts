@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { PRICE_CATEGORIES, unitsToPrice, type PriceCategory, type TCustomPriceSet, type TPriceSet } from '@shared/pricing';
 import { messages } from '@shared/messages';
 import { NotFoundError } from '../errors';
-import type { AuditService } from './audit';
+import type { AuditService } from '../audit/service';
 
 export type UnitPrices = Record<PriceCategory, number>;
 export type CustomUnitPrices = Record<PriceCategory, number | null>;
