@@ -94,7 +94,7 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   });
   const wallet = new WalletService({ db });
   const users = new UserService({ db, wallet, audit, sessions });
-  const pricing = new PricingService({ db, audit });
+  const pricing = new PricingService({ db, audit, wallet });
   const campaignAcceptance = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours });
   const providerAccounts = new ProviderAccountService({ db, secretBox: new SecretBox(loadSecretsKey(config)), audit, publicBaseUrl: config.publicBaseUrl });
   const engine = new SendingEngine({ config, db, logger, wallet, acceptance: campaignAcceptance, outbox, credentials: providerAccounts });
@@ -149,13 +149,12 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     senderNumbers,
     templates,
     pricing,
-    wallet,
     acceptance: campaignAcceptance,
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
   });
   engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
-  const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing, wallet });
+  const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing });
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });

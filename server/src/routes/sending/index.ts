@@ -3,7 +3,6 @@ import multer from '@koa/multer';
 import type { Middleware } from 'koa';
 import { SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
-import type { TCampaignAccepted, TCostPreview } from '@shared/schemas/sending';
 import { ZApiSendBatchRequest, ZApiSendRequest, ZCostPreviewRequest, ZCustomSendRequest, ZQuickSendRequest } from '@shared/schemas/sending';
 import { ValidationError } from '../../errors';
 import { apiKeyAuth, assertKeyOwner, type ApiKeyStateExtra } from '../../middleware/apiKey';
@@ -12,6 +11,8 @@ import { validate } from '../../middleware/validate';
 import { importRecipients } from '../../sending/recipientsImport';
 import { readSpreadsheet } from '../../sending/spreadsheets';
 import type { Services } from '../../container';
+import { presentCostPreview } from '../../presenters/costPreview';
+import { presentSendAccepted, presentSenderNumber } from '../../presenters/sending';
 import type { AppState } from '../../types';
 
 const RECIPIENT_FILE_BYTES = SENDING.recipientFileMaxMb * 1024 * 1024;
@@ -36,11 +37,6 @@ function singleUpload(field: string, maxBytes: number, tooLarge: string): Middle
   };
 }
 
-/** A send call with `dry_run` answers the cost preview of that exact send instead of accepting it. */
-function isPreview(answer: TCampaignAccepted | TCostPreview): answer is TCostPreview {
-  return 'pricePerMessage' in answer;
-}
-
 type UploadState = { request: { file?: { originalname: string; buffer: Buffer; size: number } } };
 
 function requireSpreadsheet(ctx: UploadState, invalidType: string): { filename: string; buffer: Buffer } {
@@ -62,7 +58,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
 
   router.get('/api/whatsapp/numbers', async (ctx) => {
     const { user } = requireAuth(ctx);
-    ctx.body = { success: true, data: await sending.numbers(user) };
+    ctx.body = { success: true, data: (await sending.numbers(user)).map(presentSenderNumber) };
   });
 
   router.post('/api/whatsapp/import-recipients', singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.importFileTooLarge), async (ctx) => {
@@ -82,11 +78,13 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     const { user } = requireAuth(ctx);
     const input = validate(ZQuickSendRequest, ctx.request.body);
     const image = (ctx as unknown as UploadState).request.file;
-    const data = await sending.quickSend(user, input, source, image ? { buffer: image.buffer, size: image.size } : undefined);
-    if (isPreview(data)) {
-      ctx.body = { success: true, preview: data };
+    // A send call with `dry_run` answers the cost preview of that exact send instead of accepting it.
+    const outcome = await sending.quickSend(user, input, source, image ? { buffer: image.buffer, size: image.size } : undefined);
+    if (outcome.kind === 'preview') {
+      ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
     }
+    const data = presentSendAccepted(outcome.accepted);
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
@@ -101,11 +99,12 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post('/api/whatsapp/send-custom-messages', async (ctx) => {
     const { user } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
-    const data = await sending.customSend(user, input, 'custom');
-    if (isPreview(data)) {
-      ctx.body = { success: true, preview: data };
+    const outcome = await sending.customSend(user, input, 'custom');
+    if (outcome.kind === 'preview') {
+      ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
     }
+    const data = presentSendAccepted(outcome.accepted);
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
@@ -118,11 +117,12 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post('/api/whatsapp/bulk-customize-send', async (ctx) => {
     const { user } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
-    const data = await sending.customSend(user, input, 'custom');
-    if (isPreview(data)) {
-      ctx.body = { success: true, preview: data };
+    const outcome = await sending.customSend(user, input, 'custom');
+    if (outcome.kind === 'preview') {
+      ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
     }
+    const data = presentSendAccepted(outcome.accepted);
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
@@ -134,7 +134,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post('/api/send/cost-preview', async (ctx) => {
     const { user } = requireAuth(ctx);
     const input = validate(ZCostPreviewRequest, ctx.request.body);
-    ctx.body = { success: true, preview: await sending.costPreview(user, input) };
+    ctx.body = { success: true, preview: presentCostPreview(await sending.costPreview(user, input)) };
   });
 
   // The public API: an API key instead of a session (DECISIONS.md), answered in its own shape.
@@ -151,7 +151,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post<ApiKeyStateExtra>('/api/send/batch', keyed, bodies.apiSendBatch, async (ctx) => {
     const input = validate(ZApiSendBatchRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
-    const data = await sending.apiSendBatch(ctx.state.apiUser, input);
+    const data = presentSendAccepted(await sending.apiSendBatch(ctx.state.apiUser, input));
     ctx.body = { success: true, message: fillMessage(messages.publicApi.batchAccepted, { count: data.accepted.toLocaleString('en-IN') }), data };
   });
 
