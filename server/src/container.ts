@@ -19,7 +19,9 @@ import { PasswordResetService } from './accounts/passwordResets';
 import { SessionService } from './accounts/sessions';
 import { PricingService } from './pricing/service';
 import { CampaignAcceptance } from './sending/campaignAcceptance';
-import { ProviderAccountService } from './sending/providerAccounts';
+import { BusinessInfoService } from './providerAccounts/businessInfo';
+import { ChannelSettingsService } from './providerAccounts/channelSettings';
+import { ProviderCredentialStore } from './providerAccounts/credentials';
 import { WebhookIngest } from './sending/webhookIngest';
 import { loadSecretsKey, SecretBox } from './security/secretBox';
 import { SenderNumberService } from './sending/senderNumbers';
@@ -58,7 +60,12 @@ export interface Services {
   campaignAcceptance: CampaignAcceptance;
   apiKeys: ApiKeyService;
   apiRateLimit: ApiRateLimiter;
-  providerAccounts: ProviderAccountService;
+  /** A user's Meta Cloud API business info (admins write it). */
+  businessInfo: BusinessInfoService;
+  /** A user's channel provider settings (admins write them). */
+  channelSettings: ChannelSettingsService;
+  /** Provider secrets for sends, webhook signatures and the verify handshake. */
+  providerCredentials: ProviderCredentialStore;
   engine: SendingEngine;
   webhooks: WebhookIngest;
   sending: SendingService;
@@ -96,11 +103,14 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const users = new UserService({ db, wallet, audit, sessions });
   const pricing = new PricingService({ db, audit, wallet });
   const campaignAcceptance = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours });
-  const providerAccounts = new ProviderAccountService({ db, secretBox: new SecretBox(loadSecretsKey(config)), audit, publicBaseUrl: config.publicBaseUrl });
-  const engine = new SendingEngine({ config, db, logger, wallet, acceptance: campaignAcceptance, outbox, credentials: providerAccounts });
+  const secretBox = new SecretBox(loadSecretsKey(config));
+  const businessInfo = new BusinessInfoService({ db, secretBox, audit });
+  const channelSettings = new ChannelSettingsService({ db, secretBox, audit, publicBaseUrl: config.publicBaseUrl });
+  const providerCredentials = new ProviderCredentialStore({ db, secretBox });
+  const engine = new SendingEngine({ config, db, logger, wallet, acceptance: campaignAcceptance, outbox, credentials: providerCredentials });
   const webhooks = new WebhookIngest({
     db,
-    accounts: providerAccounts,
+    accounts: providerCredentials,
     outcomes: engine.outcomes,
     statuses: engine.ingest,
     log: logger.child({ service: 'webhooks' }),
@@ -160,5 +170,5 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaigns, reports, heldRefunds, notifications, retention, dailyCleanup };
+  return { database, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, reports, heldRefunds, notifications, retention, dailyCleanup };
 }

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { MessageOutcomes } from './messageOutcomes';
-import type { ProviderAccountService } from './providerAccounts';
+import type { ProviderCredentialStore } from '../providerAccounts/credentials';
 import { parseWebhookChanges, verifyWebhookSignature, type TemplateStatusEvent, type WebhookChange } from './providers/webhooks';
 import type { StatusIngest } from './statusIngest';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
@@ -31,7 +31,7 @@ interface Signer {
 
 export interface WebhookIngestDeps {
   db: Knex;
-  accounts: Pick<ProviderAccountService, 'webhookSignersForNumber' | 'webhookSignersForBusiness'>;
+  accounts: Pick<ProviderCredentialStore, 'webhookSignersForNumber' | 'webhookSignersForBusiness'>;
   outcomes: Pick<MessageOutcomes, 'addSuppressions' | 'removeSuppression'>;
   statuses: Pick<StatusIngest, 'store'>;
   log: Logger;

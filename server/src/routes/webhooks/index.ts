@@ -17,10 +17,10 @@ const invalidSignature = () => UnauthorizedError(messages.webhooks.invalidSignat
  */
 export function webhookRoutes(services: Services, config: AppConfig): Router<AppState> {
   const router = new Router<AppState>();
-  const { providerAccounts, webhooks } = services;
+  const { providerCredentials, webhooks } = services;
 
   router.get(WEBHOOK_PATH, async (ctx) => {
-    const tokens = [...(config.providers.webhookVerifyToken ? [config.providers.webhookVerifyToken] : []), ...(await providerAccounts.verifyTokens())];
+    const tokens = [...(config.providers.webhookVerifyToken ? [config.providers.webhookVerifyToken] : []), ...(await providerCredentials.verifyTokens())];
     for (const token of tokens) {
       const result = verifyWebhookHandshake(ctx.query, token);
       if (result.ok) {
