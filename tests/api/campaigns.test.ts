@@ -4,7 +4,7 @@ import type { TAccountOverview, TCampaignList, TTimelinePoint } from '@shared/sc
 import type { TCampaign, TCampaignAccepted, TCostPreview, TSenderNumber } from '@shared/schemas/sending';
 import type { TAdminStats } from '@shared/types';
 import type { Template, User } from '../../server/src/models';
-import { istDay } from '../../server/src/sending/campaigns';
+import { istDay } from '../../server/src/istCalendar';
 import { startBusyLoops } from '../../server/test/busyLoops';
 import { plainRecipients } from '../../server/test/campaignFlow';
 import { TestClient } from '../../server/test/client';

@@ -25,26 +25,9 @@ import { PAUSED_HOLD_MS } from './dispatcher';
 import { OPTED_OUT_ERROR_CODE } from './messageOutcomes';
 import type { SendingService, SendPreview } from './service';
 import { DailyTotalsReader } from '../retention/dailyTotals';
+import { istDay, istDayStart, istMonthStart } from '../istCalendar';
 
-/** India Standard Time has had no daylight saving since 1945: a fixed +05:30, and days of 24 hours. */
-const IST_OFFSET_MS = 330 * 60_000;
 const DAY_MS = 86_400_000;
-
-/** The calendar day in India of an instant, as YYYY-MM-DD. */
-export function istDay(at: Date): string {
-  return new Date(at.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-/** The instant an Indian calendar day (YYYY-MM-DD) begins. */
-export function istDayStart(day: string): Date {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) - IST_OFFSET_MS);
-}
-
-/** The instant the Indian calendar month of `at` begins. */
-export function istMonthStart(at: Date): Date {
-  const local = new Date(at.getTime() + IST_OFFSET_MS);
-  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - IST_OFFSET_MS);
-}
 
 /**
  * Statuses travel late (a read can come days after the send): the chart counts events of messages
