@@ -81,7 +81,14 @@ export interface Services {
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
-export function createServices(deps: { config: AppConfig; db: Knex; logger: Logger; outbox: SimulatorOutbox }): Services {
+export function createServices(deps: {
+  config: AppConfig;
+  db: Knex;
+  logger: Logger;
+  outbox: SimulatorOutbox;
+  /** The time sessions are judged by (tests move it by hand instead of waiting out a timeout). */
+  sessionClock?: () => Date;
+}): Services {
   const { config, db, logger, outbox } = deps;
   // Issue 14: notifications first (other services post to it), then log retention and its daily job.
   const notifications = new NotificationService({ db, log: logger.child({ service: 'notifications' }) });
@@ -98,6 +105,7 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const sessions = new SessionService({
     db,
     settings: { idleTimeoutSeconds: config.session.idleTimeoutSeconds, maxAgeHours: config.session.maxAgeHours },
+    ...(deps.sessionClock ? { now: deps.sessionClock } : {}),
   });
   const wallet = new WalletService({ db });
   const users = new UserService({ db, wallet, audit, sessions });
