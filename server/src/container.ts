@@ -1,3 +1,8 @@
+/**
+ * The one wiring file: builds every service of every domain folder with its dependencies, for
+ * server.ts and the tests. Domain folders never build each other's services or import this file
+ * (eslint.config.js), so the dependencies run one way: routes -> container -> domain folders.
+ */
 import type { Knex } from 'knex';
 import { databaseVersion, type DatabaseKind } from './db/knex';
 import type { AppConfig } from './config';
