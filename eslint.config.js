@@ -17,6 +17,34 @@ const noServer = { group: ['**/server/**'], message: 'Reach the server over HTTP
 const noDesktopMain = { group: ['**/desktop/src/main/**', '**/main/**'], message: 'The main process is reached through the DesktopBridge.' };
 const noUi = { group: ['react', 'react-dom', 'react/*', 'react-dom/*', '**/renderer/**'], message: 'shared/ and server/ hold no UI code.' };
 const noAppCode = { group: ['**/desktop/**'], message: 'The server does not import desktop code.' };
+const serverBase = [noElectron, noUi, noAppCode];
+
+// Server layers (README "Map of folders"): routes -> presenters -> domain folders -> db/models.
+// Domain folders hold the rules and answer domain records: they know neither HTTP nor JSON shapes,
+// and are built by the one wiring file (server/src/container.ts), never by each other.
+const serverDomainFolders = [
+  'accounts',
+  'apiKeys',
+  'audit',
+  'db',
+  'messaging',
+  'models',
+  'notifications',
+  'payments',
+  'pricing',
+  'providerAccounts',
+  'reports',
+  'retention',
+  'security',
+  'sending',
+  'templates',
+  'throttling',
+  'wallet',
+];
+const noPresenters = { group: ['**/presenters', '**/presenters/**'], message: 'Services answer domain records; routes present them (presenters/ only from routes/).' };
+const noHttpLayer = { group: ['**/routes', '**/routes/**', '**/middleware', '**/middleware/**', '**/container', '**/app'], message: 'Domain folders do not reach up into HTTP handling or the wiring.' };
+const noKoa = { group: ['koa', 'koa-*', '@koa/*'], message: 'Koa belongs to routes/, middleware/ and app.ts: a service takes plain values, not a context.' };
+const noDb = { group: ['**/db', '**/db/**'], message: 'Routes reach the database through a service (container.ts), never db/ itself.' };
 
 export default tseslint.config(
   {
@@ -85,7 +113,32 @@ export default tseslint.config(
   {
     files: ['server/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [noElectron, noUi, noAppCode] }],
+      'no-restricted-imports': ['error', { patterns: serverBase }],
+    },
+  },
+  {
+    files: serverDomainFolders.map((folder) => `server/src/${folder}/**/*.ts`),
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...serverBase, noPresenters, noHttpLayer, noKoa] }],
+    },
+  },
+  {
+    // The simulator stands in for Meta's HTTP API, so it has its own Koa router; it presents nothing of ours.
+    files: ['server/src/simulator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...serverBase, noPresenters, noHttpLayer] }],
+    },
+  },
+  {
+    files: ['server/src/presenters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...serverBase, noHttpLayer, noKoa] }],
+    },
+  },
+  {
+    files: ['server/src/routes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...serverBase, noDb] }],
     },
   },
 );

@@ -6,7 +6,6 @@ import { HEADER_MEDIA_MAX_BYTES } from '@shared/templates';
 import { DESKTOP_APP_ORIGIN } from '@shared/desktop';
 import { messages } from '@shared/messages';
 import type { AppConfig } from './config';
-import type { Knex } from './db/knex';
 import type { Logger } from './logger';
 import { sessionAuth } from './middleware/auth';
 import { bodyGate, byteSize, jsonBody } from './middleware/body';
@@ -31,14 +30,13 @@ import { webhookRoutes } from './routes/webhooks';
 import { logRoutes } from './routes/logs';
 import { notificationRoutes } from './routes/notifications';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
-import type { Services } from './services';
+import type { Services } from './container';
 import type { SimulatorOutbox } from './simulator/outbox';
 import type { AppState } from './types';
 
 export interface AppDeps {
   config: AppConfig;
   logger: Logger;
-  db: Knex;
   services: Services;
   outbox: SimulatorOutbox;
   version: string;
@@ -141,7 +139,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   );
 
   const routers = [
-    systemRoutes({ config, db: deps.db, outbox: deps.outbox, version: deps.version }),
+    systemRoutes({ config, database: services.database, outbox: deps.outbox, version: deps.version }),
     authRoutes(services, cookieSettings),
     adminRoutes(services, config),
     adminProviderRoutes(services),

@@ -6,7 +6,7 @@ import { createDatabase, type Knex } from './db/knex';
 import { migrateToLatest } from './db/migrations';
 import { sweepOrphanCampaignMedia } from './sending/campaignMedia';
 import { createLogger, type Logger } from './logger';
-import { createServices, type Services } from './services';
+import { createServices, type Services } from './container';
 import { SimulatorOutbox } from './simulator/outbox';
 import { APP_VERSION } from './version';
 
@@ -26,7 +26,7 @@ export interface RunningServer {
  * Starts everything a server instance runs: database migrations, the first admin, the HTTP
  * server and periodic maintenance. Used by main.ts and by the API and end-to-end tests.
  */
-export async function startServer(config: AppConfig, options: { logger?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(config: AppConfig, options: { logger?: Logger; sessionClock?: () => Date } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
   const db = createDatabase(config.database);
   if (config.database.kind === 'postgresql' && config.database.schema) {
@@ -36,12 +36,12 @@ export async function startServer(config: AppConfig, options: { logger?: Logger 
   if (applied.length) logger.info({ applied }, 'database migrated');
 
   const outbox = new SimulatorOutbox();
-  const services = createServices({ config, db, logger, outbox });
+  const services = createServices({ config, db, logger, outbox, ...(options.sessionClock ? { sessionClock: options.sessionClock } : {}) });
   const bootstrap = await services.users.ensureInitialAdmin(config.admin);
   const initialAdmin = bootstrap.created ? { username: bootstrap.username, generatedPassword: bootstrap.generatedPassword } : null;
 
   await services.engine.prepare();
-  const app = createApp({ config, logger, db, services, outbox, version: APP_VERSION });
+  const app = createApp({ config, logger, services, outbox, version: APP_VERSION });
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
     listening.once('error', reject);

@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { TCampaign, TSenderNumber } from '@shared/schemas/sending';
+import type { TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import type { TAdminUser, TTemplate } from '@shared/types';
 import { SIMULATOR_ACCESS_TOKEN } from '../src/sending/providerRegistry';
 import { startSimulatorServer, type SimulatorServer } from '../src/simulator/cloudApiSimulator';
@@ -111,22 +111,14 @@ export async function prepareFlowSender(baseUrl: string, creditRupees: number): 
   return { client, userId: created.body.user.id, openingBalance: created.body.user.creditBalance, phoneNumberId: sandbox.phone_number_id, templateName: template.body.data.name };
 }
 
-/** Every message has left the queue: nothing queued or being sent, and the campaign completed. */
-export const campaignSettled = (campaign: TCampaign): boolean => campaign.status === 'completed' && campaign.counts.queued === 0 && campaign.counts.sending === 0;
-
-/** Polls GET /api/campaigns/{id} until `done`; a transport error (server restarting) is retried. */
-export async function waitForCampaign(client: TestClient, id: number, done: (campaign: TCampaign) => boolean, timeoutMs: number): Promise<TCampaign> {
-  const started = Date.now();
-  let last: unknown = null;
-  for (;;) {
-    try {
-      const response = await client.get<{ data: TCampaign }>(`/api/campaigns/${id}`);
-      last = response.body;
-      if (response.status === 200 && done(response.body.data)) return response.body.data;
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    if (Date.now() - started > timeoutMs) throw new Error(`campaign ${id} not done after ${timeoutMs} ms: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+/** A bulk quick send of the flow template to `recipients`, as the Quick Send screen makes it. */
+export function sendFlowCampaign(sender: FlowSender, recipients: readonly string[], campaignName: string) {
+  return sender.client.post<{ data: TCampaignAccepted }>('/api/whatsapp/bulk-quick-send', {
+    phone_number_id: sender.phoneNumberId,
+    template_name: sender.templateName,
+    language: 'en_US',
+    recipients_text: recipients.join('\n'),
+    variables: { '1': 'Friend' },
+    campaign_name: campaignName,
+  });
 }

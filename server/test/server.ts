@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import knexFactory from 'knex';
 import { loadConfig } from '../src/config';
 import { startServer, type RunningServer } from '../src/server';
+import { dropTestSchemas } from './deployment';
 
 export type TestDatabaseKind = 'sqlite' | 'postgres';
 
@@ -29,7 +29,12 @@ export interface TestServer extends RunningServer {
   dataDir: string;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /** The clock sessions are judged by (see server/test/clock.ts). */
+  sessionClock?: () => Date;
+}
+
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandesh-test-'));
   const kind = testDatabaseKind();
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -51,18 +56,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '5' } : {}),
     ...env,
   });
-  const running = await startServer(config);
+  const running = await startServer(config, options);
   return {
     ...running,
     dataDir,
     async close() {
       await running.close();
-      if (kind === 'postgres') {
-        const admin = knexFactory({ client: 'pg', connection: process.env.TEST_DATABASE_URL });
-        await admin.raw('drop schema if exists ?? cascade', [schema]);
-        await admin.raw('drop schema if exists ?? cascade', [`${schema}_pgboss`]);
-        await admin.destroy();
-      }
+      if (kind === 'postgres') await dropTestSchemas(schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
-import type { Template } from '../../server/src/models';
-import { buildUser } from '../../server/test/factories';
+import { buildTemplate, buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine core)', () => {
@@ -13,18 +12,6 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     await server?.close();
   });
 
-  async function approvedTemplate(userId: number, category: 'MARKETING' | 'UTILITY' = 'MARKETING', name = `promo_${Date.now()}_${Math.floor(Math.random() * 1e6)}`): Promise<Template> {
-    const user = await server.services.users.findById(userId);
-    const template = await server.services.templates.create(
-      user!,
-      { name, category, language: 'en_US', headerType: 'none', headerText: '', bodyText: 'Hi {{1}}, your code {{2}}', footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
-      undefined,
-    );
-    const [admin] = (await server.db('users').where({ role: 'admin' }).limit(1)) as { id: number }[];
-    const adminUser = await server.services.users.findById(admin!.id);
-    return server.services.templates.review(adminUser!, template.id, { status: 'APPROVED' }, null);
-  }
-
   const recipients = (numbers: string[]) => numbers.map((to, i) => ({ to, variables: { '1': `Name ${i}`, '2': `C${i}` } }));
 
   async function balanceUnits(userId: number): Promise<number> {
@@ -33,10 +20,10 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
 
   it('charges billable recipients at the effective price in one transaction and queues them', async () => {
     const user = await buildUser(server, { creditRupees: 10 });
-    const template = await approvedTemplate(user.id);
+    const template = await buildTemplate(server, user);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     expect(sender).toMatchObject({ provider: 'simulator', isSandbox: true, messagesPerSecond: server.config.sending.sandboxMessagesPerSecond });
-    const accepted = await server.services.campaigns.accept({
+    const accepted = await server.services.campaignAcceptance.accept({
       user,
       template,
       senderNumberId: sender.id,
@@ -60,20 +47,20 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     const user = await buildUser(server, { creditRupees: 10 });
     const [admin] = (await server.db('users').where({ role: 'admin' }).limit(1)) as { id: number }[];
     await server.services.pricing.setForUser(user.id, 'custom', { marketing: null, utility: 1234, authentication: null }, { userId: admin!.id });
-    const template = await approvedTemplate(user.id, 'UTILITY');
+    const template = await buildTemplate(server, user, { category: 'UTILITY' });
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-    const accepted = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'Receipts', source: 'api', recipients: recipients(['919800000010']), invalidCount: 0, inSendDuplicates: 0 });
+    const accepted = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Receipts', source: 'api', recipients: recipients(['919800000010']), invalidCount: 0, inSendDuplicates: 0 });
     expect(accepted).toMatchObject({ priceUnits: 1234, totalCostUnits: 1234 });
   });
 
   it('blocks the same message to the same recipient within the window, without charging', async () => {
     const user = await buildUser(server, { creditRupees: 10 });
-    const template = await approvedTemplate(user.id);
+    const template = await buildTemplate(server, user);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     const first = recipients(['919800000020', '919800000021']);
-    await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'One', source: 'quick', recipients: first, invalidCount: 0, inSendDuplicates: 0 });
+    await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'One', source: 'quick', recipients: first, invalidCount: 0, inSendDuplicates: 0 });
     const before = await balanceUnits(user.id);
-    const second = await server.services.campaigns.accept({
+    const second = await server.services.campaignAcceptance.accept({
       user,
       template,
       senderNumberId: sender.id,
@@ -92,21 +79,21 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
 
   it('lets a failed message be sent again', async () => {
     const user = await buildUser(server, { creditRupees: 10 });
-    const template = await approvedTemplate(user.id);
+    const template = await buildTemplate(server, user);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     const list = recipients(['919800000030']);
-    const first = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'A', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    const first = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'A', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
     await server.db('messages').where({ campaignId: first.campaignId }).update({ status: 'failed' });
-    const again = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'B', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    const again = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'B', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
     expect(again.accepted).toBe(1);
   });
 
   it('suppresses opted-out recipients without charging', async () => {
     const user = await buildUser(server, { creditRupees: 10 });
     await server.db('suppressions').insert({ userId: user.id, recipient: '919800000041', reason: 'STOP', createdAt: new Date().toISOString() });
-    const template = await approvedTemplate(user.id);
+    const template = await buildTemplate(server, user);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-    const accepted = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'S', source: 'quick', recipients: recipients(['919800000040', '919800000041']), invalidCount: 0, inSendDuplicates: 0 });
+    const accepted = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'S', source: 'quick', recipients: recipients(['919800000040', '919800000041']), invalidCount: 0, inSendDuplicates: 0 });
     expect(accepted).toMatchObject({ accepted: 1, suppressed: 1, totalCostUnits: 8000 });
     const row = (await server.db('messages').where({ campaignId: accepted.campaignId, recipient: '919800000041' }).first()) as { status: string; errorCode: number; priceUnits: number };
     expect(row).toMatchObject({ status: 'suppressed', errorCode: 131050, priceUnits: 0 });
@@ -114,10 +101,10 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
 
   it('refuses a send the wallet cannot cover and queues nothing', async () => {
     const user = await buildUser(server, { creditRupees: 1 });
-    const template = await approvedTemplate(user.id);
+    const template = await buildTemplate(server, user);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     await expect(
-      server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'Too big', source: 'bulk', recipients: recipients(['919800000050', '919800000051']), invalidCount: 0, inSendDuplicates: 0 }),
+      server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Too big', source: 'bulk', recipients: recipients(['919800000050', '919800000051']), invalidCount: 0, inSendDuplicates: 0 }),
     ).rejects.toMatchObject({ status: 402, code: 'insufficient_balance', message: fillMessage(messages.sending.insufficientBalance, { cost: '1.60', balance: '1.00' }) });
     expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(0);
     expect(await server.db('messages').where({ userId: user.id })).toHaveLength(0);
@@ -127,20 +114,20 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
   it("refuses a template that is not usable or not the sender's", async () => {
     const user = await buildUser(server, { creditRupees: 10 });
     const other = await buildUser(server, { creditRupees: 10 });
-    const theirs = await approvedTemplate(other.id);
+    const theirs = await buildTemplate(server, other);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     await expect(
-      server.services.campaigns.accept({ user, template: theirs, senderNumberId: sender.id, name: 'x', source: 'quick', recipients: recipients(['919800000060']), invalidCount: 0, inSendDuplicates: 0 }),
+      server.services.campaignAcceptance.accept({ user, template: theirs, senderNumberId: sender.id, name: 'x', source: 'quick', recipients: recipients(['919800000060']), invalidCount: 0, inSendDuplicates: 0 }),
     ).rejects.toMatchObject({ status: 404 });
   });
 
   it('accepts 20,000 recipients in batches in one transaction', async () => {
     const user = await buildUser(server, { creditRupees: 100_000 });
-    const template = await approvedTemplate(user.id);
+    const template = await buildTemplate(server, user);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     const many = Array.from({ length: 20_000 }, (_, i) => ({ to: `91${7_000_000_000 + i}`, variables: { '1': 'A', '2': String(i) } }));
     const started = Date.now();
-    const accepted = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'Big', source: 'bulk', recipients: many, invalidCount: 0, inSendDuplicates: 0 });
+    const accepted = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Big', source: 'bulk', recipients: many, invalidCount: 0, inSendDuplicates: 0 });
     const seconds = (Date.now() - started) / 1000;
     expect(accepted.accepted).toBe(20_000);
     const count = (await server.db('messages').where({ campaignId: accepted.campaignId }).count({ n: '*' }).first()) as { n: number | string };

@@ -4,11 +4,13 @@ import type { TAccountOverview, TCampaignList, TTimelinePoint } from '@shared/sc
 import type { TCampaign, TCampaignAccepted, TCostPreview, TSenderNumber } from '@shared/schemas/sending';
 import type { TAdminStats } from '@shared/types';
 import type { Template, User } from '../../server/src/models';
-import { istDay } from '../../server/src/sending/campaigns';
+import { istDay } from '../../server/src/istCalendar';
 import { startBusyLoops } from '../../server/test/busyLoops';
 import { plainRecipients } from '../../server/test/campaignFlow';
 import { TestClient } from '../../server/test/client';
-import { signedInClient } from '../../server/test/factories';
+import { buildTemplate, signedInClient } from '../../server/test/factories';
+import { pollUntil, waitForCampaign } from '../../server/test/polling';
+import { quickSend as sendQuick } from '../../server/test/sending';
 import { postgresUnavailable, startTestServer, TEST_ADMIN, type TestServer } from '../../server/test/server';
 
 /** Marketing's default price, in credit units (Rs 0.80). */
@@ -27,29 +29,12 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     await server?.close();
   });
 
-  async function approvedTemplate(user: User, body = 'Hi {{1}}, your code is {{2}}'): Promise<Template> {
-    const template = await server.services.templates.create(
-      user,
-      { name: `camp_${Date.now()}_${Math.floor(Math.random() * 1e6)}`, category: 'MARKETING', language: 'en_US', headerType: 'none', headerText: '', bodyText: body, footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
-      undefined,
-    );
-    const admin = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
-    return server.services.templates.review((await server.services.users.findById(admin.id))!, template.id, { status: 'APPROVED' }, null);
-  }
+  /** The campaigns' template: two values per recipient. */
+  const VALUES = { '1': 'Asha', '2': 'K-1' };
+  const approvedTemplate = (user: User) => buildTemplate(server, user, { body: 'Hi {{1}}, your code is {{2}}' });
 
-  async function quickSend(client: TestClient, template: Template, recipients: string[], campaignName?: string): Promise<TCampaignAccepted> {
-    const numbers = await client.get<{ data: TSenderNumber[] }>('/api/whatsapp/numbers');
-    const res = await client.post<{ data: TCampaignAccepted }>(recipients.length > 50 ? '/api/whatsapp/bulk-quick-send' : '/api/whatsapp/quick-send', {
-      phone_number_id: numbers.body.data[0]!.phone_number_id,
-      template_name: template.name,
-      language: 'en_US',
-      recipients_text: recipients.join('\n'),
-      variables: { '1': 'Asha', '2': 'K-1' },
-      ...(campaignName ? { campaign_name: campaignName } : {}),
-    });
-    expect(res.status).toBe(200);
-    return res.body.data;
-  }
+  const quickSend = (client: TestClient, template: Template, recipients: string[], campaignName?: string): Promise<TCampaignAccepted> =>
+    sendQuick(client, { template, recipients, variables: VALUES, ...(campaignName ? { campaignName } : {}) });
 
   async function campaign(client: TestClient, id: number): Promise<TCampaign> {
     const res = await client.get<{ data: TCampaign }>(`/api/campaigns/${id}`);
@@ -57,18 +42,30 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     return res.body.data;
   }
 
-  async function waitFor(client: TestClient, id: number, done: (c: TCampaign) => boolean, timeoutMs = 30_000): Promise<TCampaign> {
-    const started = Date.now();
-    for (;;) {
-      const current = await campaign(client, id);
-      if (done(current)) return current;
-      if (Date.now() - started > timeoutMs) throw new Error(`campaign ${id} not done: ${JSON.stringify(current)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const waitFor = (client: TestClient, id: number, done: (c: TCampaign) => boolean, timeoutMs = 30_000) => waitForCampaign(client, id, done, { timeoutMs, intervalMs: 100 });
 
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const sentCount = async (campaignId: number) => Number(((await server.db('messages').where({ campaignId }).whereNotNull('sentAt').count({ n: '*' }).first()) as { n: number | string }).n);
+  /** Sends the provider (the simulator in this server) has taken so far, from every test of the file. */
+  const providerSends = async (client: TestClient) => (await client.get<{ sends: number }>('/simulator/received-counts')).body.sends;
+
+  /** Waits until the provider has taken `count` sends more than `before`: the campaign is under way. */
+  const sendsUnderWay = (client: TestClient, before: number, count: number) =>
+    pollUntil(() => providerSends(client), (sends) => sends - before >= count, { what: `${count} sends under way`, timeoutMs: 60_000, intervalMs: 50 });
+
+  const WITNESS_RECIPIENTS = 5;
+  let witnessNumbers = 9_879_000_000;
+  /**
+   * Gives the dispatcher its turns while a paused or cancelled campaign must stay still: another
+   * user's small campaign is sent to the end meanwhile, so whatever the dispatcher would wrongly
+   * send of the stopped one has had its chance. The provider takes WITNESS_RECIPIENTS sends for it.
+   */
+  async function letTheDispatcherRun(): Promise<void> {
+    const { client, user } = await signedInClient(server, { creditRupees: 10 });
+    const template = await approvedTemplate(user);
+    witnessNumbers += 1_000;
+    const accepted = await quickSend(client, template, plainRecipients(WITNESS_RECIPIENTS, witnessNumbers));
+    await waitFor(client, accepted.campaignId, (c) => c.counts.queued === 0 && c.counts.sending === 0 && c.counts.unknown === 0 && c.processed === WITNESS_RECIPIENTS, 60_000);
+  }
 
   it('lists only the user\'s own campaigns, newest first, with live counts; another user\'s is not found', async () => {
     const { client: mine, user } = await signedInClient(server, { creditRupees: 20 });
@@ -133,15 +130,15 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     const { client, user } = await signedInClient(server, { creditRupees: 500 });
     const template = await approvedTemplate(user);
     const recipients = plainRecipients(200, 9_871_000_000);
+    const before = await providerSends(client);
     const accepted = await quickSend(client, template, recipients);
     expect(accepted.accepted).toBe(200);
     // Results are stored per batch, so the counts lag: let about 30 go out first.
-    await sleep(1_500);
+    await sendsUnderWay(client, before, 30);
 
-    const providerSends = async () => (await client.get<{ sends: number }>('/simulator/received-counts')).body.sends;
     const paused = await client.post<{ data: TCampaign; message: string }>(`/api/campaigns/${accepted.campaignId}/pause`);
     // Final when it answers: whatever the provider has now is all it gets until the resume.
-    const providerAtPause = await providerSends();
+    const providerAtPause = await providerSends(client);
     expect(paused.status).toBe(200);
     expect(paused.body.data.counts).toMatchObject({ sending: 0 });
     expect(paused.body.message).toBe(messages.campaigns.paused);
@@ -153,13 +150,14 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     // Sends already under way finish; the rest go back to the queue.
     const drained = await waitFor(client, accepted.campaignId, (c) => c.counts.sending === 0, 15_000);
     const sentAtPause = await sentCount(accepted.campaignId);
-    expect(await providerSends()).toBe(providerAtPause);
+    expect(await providerSends(client)).toBe(providerAtPause);
     expect(drained.counts.queued).toBeGreaterThan(50);
     expect(sentAtPause).toBeGreaterThan(0);
     expect(sentAtPause).toBeLessThan(150);
-    await sleep(2_500);
+    // While another campaign goes out, nothing more of the paused one does.
+    await letTheDispatcherRun();
     expect(await sentCount(accepted.campaignId)).toBe(sentAtPause);
-    expect(await providerSends()).toBe(providerAtPause);
+    expect(await providerSends(client)).toBe(providerAtPause + WITNESS_RECIPIENTS);
     expect((await campaign(client, accepted.campaignId)).status).toBe('paused');
 
     const resumed = await client.post<{ data: TCampaign; message: string }>(`/api/campaigns/${accepted.campaignId}/resume`);
@@ -188,10 +186,11 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     const { client, user } = await signedInClient(server, { creditRupees: 500 });
     const template = await approvedTemplate(user);
     const recipients = plainRecipients(200, 9_872_000_000);
+    const before = await providerSends(client);
     const accepted = await quickSend(client, template, recipients);
-    await sleep(1_500);
+    await sendsUnderWay(client, before, 30);
 
-    const providerCounts = async () => (await client.get<{ sends: number }>('/simulator/received-counts')).body.sends;
+    const providerCounts = () => providerSends(client);
     const cancelled = await client.post<{ data: TCampaign; message: string }>(`/api/campaigns/${accepted.campaignId}/cancel`);
     const providerAtCancel = await providerCounts();
     expect(cancelled.status).toBe(200);
@@ -203,9 +202,10 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     expect(cancelled.body.data.status).toBe('cancelled');
     expect(cancelled.body.data.completedAt).not.toBeNull();
 
-    // Messages claimed but not yet sent were taken from the dispatcher by the cancel and refunded.
-    await sleep(1_000);
-    expect(await providerCounts(), 'sent after the cancel answered').toBe(providerAtCancel);
+    // Messages claimed but not yet sent were taken from the dispatcher by the cancel and refunded:
+    // while another campaign goes out, nothing more of the cancelled one does.
+    await letTheDispatcherRun();
+    expect(await providerCounts(), 'sent after the cancel answered').toBe(providerAtCancel + WITNESS_RECIPIENTS);
     const settled = await campaign(client, accepted.campaignId);
     const rows = (await server.db('messages').where({ campaignId: accepted.campaignId }).select('recipient', 'status', 'errorCode', 'errorMessage', 'refunded', 'sentAt')) as {
       recipient: string;
@@ -228,7 +228,6 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     expect(await server.services.wallet.balance(user.id)).toBe(500 * 10_000 - (200 - unsent.length) * PRICE_UNITS);
     const outbox = await client.get(`/simulator/messages?to=${unsent[0]!.recipient}`);
     expect(JSON.stringify(outbox.body)).not.toContain('Asha');
-    await sleep(1_000);
     expect(await sentCount(accepted.campaignId)).toBe(200 - unsent.length);
 
     // What a cancel stopped is no failure: resend to failed has nothing to send.

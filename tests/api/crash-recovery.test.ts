@@ -7,18 +7,16 @@
  * The server runs as a real child process (node with tsx's loader, server/src/main.ts), on the
  * database the suite runs on, and is driven over HTTP only.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TCampaignAccepted } from '@shared/schemas/sending';
 import type { TCreditHistoryResponse, TMeResponse } from '@shared/types';
 import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
-import { campaignSettled, freePort, plainRecipients, prepareFlowSender, startFlowSimulator, waitForCampaign } from '../../server/test/campaignFlow';
+import { freePort, plainRecipients, prepareFlowSender, sendFlowCampaign, startFlowSimulator } from '../../server/test/campaignFlow';
+import { childProcessEnv, testDeployment, type TestDeployment } from '../../server/test/deployment';
+import { campaignSettled, waitForCampaign } from '../../server/test/polling';
 import { startBusyLoops } from '../../server/test/busyLoops';
-import { postgresUnavailable, TEST_ADMIN, testDatabaseKind } from '../../server/test/server';
+import { postgresUnavailable, testDatabaseKind } from '../../server/test/server';
 import { ServerProcess, until } from '../../server/test/serverProcess';
 const RECIPIENTS = 20_000;
 const KILL_AFTER_RECIPIENTS = 4_000;
@@ -39,65 +37,53 @@ const rupees = (value: number) => Math.round(value * 100) / 100;
 
 describe.skipIf(postgresUnavailable)('crash recovery: kill -9 in the middle of a 20,000-recipient campaign', () => {
   const kind = testDatabaseKind();
-  const schema = `t_crash_${randomBytes(5).toString('hex')}`;
-  let dataDir = '';
+  let deployment: TestDeployment;
   let simulator: SimulatorServer;
   let server: ServerProcess;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandesh-crash-'));
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     // The simulator allows more than the sandbox number's limit, so the server's own pacing is what holds the rate.
     // Like Meta, the provider keeps retrying status webhooks while the server is down (here for
     // about 80 s): the statuses of sends the crash left unanswered then settle them by reference.
     simulator = await startFlowSimulator({ messagesPerSecond: SEND_RATE * 2, webhook: { url: `${url}/api/webhooks/whatsapp`, appSecret: APP_SECRET }, webhookAttempts: 40 });
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? os.homedir(),
-      TMPDIR: os.tmpdir(),
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-      ADMIN_USERNAME: TEST_ADMIN.username,
-      ADMIN_PASSWORD: TEST_ADMIN.password,
-      SIMULATOR_URL: simulator.url,
-      SIMULATOR_APP_SECRET: APP_SECRET,
-      SANDBOX_MESSAGES_PER_SECOND: String(SEND_RATE),
-      DISPATCH_BATCH_SIZE: String(BATCH_SIZE),
-      DISPATCH_WORKERS: String(CLAIMERS),
-      // Shorter than the restarted instance's sweeps for lapsed claims (one at start, then every
-      // 15 s), so PostgreSQL recovers at the next sweep; long enough that a slow batch on a busy
-      // machine never loses its claim while its process lives.
-      DISPATCH_LEASE_SECONDS: '10',
-      DISPATCH_UNKNOWN_SETTLE_SECONDS: String(SETTLE_SECONDS),
-      ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '10' } : {}),
-    };
-    server = new ServerProcess(url, env);
+    deployment = testDeployment({
+      name: 'crash',
+      database: kind,
+      poolMax: 10,
+      env: {
+        ...childProcessEnv(),
+        LOG_LEVEL: 'warn',
+        PORT: String(port),
+        SIMULATOR_URL: simulator.url,
+        SIMULATOR_APP_SECRET: APP_SECRET,
+        SANDBOX_MESSAGES_PER_SECOND: String(SEND_RATE),
+        DISPATCH_BATCH_SIZE: String(BATCH_SIZE),
+        DISPATCH_WORKERS: String(CLAIMERS),
+        // Shorter than the restarted instance's sweeps for lapsed claims (one at start, then every
+        // 15 s), so PostgreSQL recovers at the next sweep; long enough that a slow batch on a busy
+        // machine never loses its claim while its process lives.
+        DISPATCH_LEASE_SECONDS: '10',
+        DISPATCH_UNKNOWN_SETTLE_SECONDS: String(SETTLE_SECONDS),
+      },
+    });
+    server = new ServerProcess(url, deployment.env);
     await server.start();
   }, 60_000);
 
   afterAll(async () => {
     await server?.stop();
     await simulator?.close();
-    if (kind === 'postgres') {
-      const admin = knexFactory({ client: 'pg', connection: process.env.TEST_DATABASE_URL });
-      await admin.raw('drop schema if exists ?? cascade', [schema]);
-      await admin.raw('drop schema if exists ?? cascade', [`${schema}_pgboss`]);
-      await admin.destroy();
-    }
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await deployment?.close();
   }, 30_000);
 
   /** The sends handed to the provider and not answered, read straight from the database after the kill. */
   async function openHandoffs(): Promise<number> {
     const db: Knex =
       kind === 'postgres'
-        ? knexFactory({ client: 'pg', connection: process.env.TEST_DATABASE_URL, searchPath: [schema] })
-        : knexFactory({ client: 'better-sqlite3', connection: { filename: path.join(dataDir, 'sandesh.sqlite') }, useNullAsDefault: true });
+        ? knexFactory({ client: 'pg', connection: process.env.TEST_DATABASE_URL, searchPath: [deployment.schema] })
+        : knexFactory({ client: 'better-sqlite3', connection: { filename: path.join(deployment.dataDir, 'sandesh.sqlite') }, useNullAsDefault: true });
     try {
       const row = (await db('messages').where({ status: 'sending' }).whereNotNull('handed_at').count({ n: '*' }).first()) as { n: number | string } | undefined;
       return Number(row?.n ?? 0);
@@ -118,14 +104,7 @@ describe.skipIf(postgresUnavailable)('crash recovery: kill -9 in the middle of a
   async function crashAndRecover(): Promise<void> {
     const sender = await prepareFlowSender(server.url, 20_000);
     const recipients = plainRecipients(RECIPIENTS);
-    const accepted = await sender.client.post<{ data: TCampaignAccepted }>('/api/whatsapp/bulk-quick-send', {
-      phone_number_id: sender.phoneNumberId,
-      template_name: sender.templateName,
-      language: 'en_US',
-      recipients_text: recipients.join('\n'),
-      variables: { '1': 'Friend' },
-      campaign_name: 'Crash test',
-    });
+    const accepted = await sendFlowCampaign(sender, recipients, 'Crash test');
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body.data).toMatchObject({ accepted: RECIPIENTS, duplicates: 0, invalid: 0, suppressed: 0 });
     const campaignId = accepted.body.data.campaignId;
@@ -141,7 +120,7 @@ describe.skipIf(postgresUnavailable)('crash recovery: kill -9 in the middle of a
 
     const restartedAt = performance.now();
     const readyMs = await server.start();
-    const campaign = await waitForCampaign(sender.client, campaignId, campaignSettled, 90_000).catch((error: unknown) => {
+    const campaign = await waitForCampaign(sender.client, campaignId, campaignSettled, { timeoutMs: 90_000, intervalMs: 250 }).catch((error: unknown) => {
       throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver output:\n${server.log}`);
     });
     const recoveryMs = performance.now() - restartedAt;

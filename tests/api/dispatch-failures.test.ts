@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
+import type { TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import type { SendResult, TemplateSendRequest, WhatsAppProvider } from '../../server/src/sending/providers/types';
 import { NETWORK_ERROR_CODE } from '../../server/src/sending/providers/types';
 import type { TestClient } from '../../server/test/client';
-import { signedInClient } from '../../server/test/factories';
+import { buildTemplate, signedInClient } from '../../server/test/factories';
+import { waitForCampaign } from '../../server/test/polling';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 /**
@@ -57,24 +58,11 @@ describe.skipIf(postgresUnavailable)('dispatch: provider errors, retries and ref
     answers.set('1004', () => ({ ok: false, code: 131050, title: 'User opted out of marketing messages', retryable: false, httpStatus: 400 }));
 
     const { client, user } = await signedInClient(server, { creditRupees: 10 });
-    const draft = await server.services.templates.create(
-      user,
-      { name: `fail_${Date.now()}`, category: 'MARKETING', language: 'en_US', headerType: 'none', headerText: '', bodyText: 'Hi {{1}}', footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
-      undefined,
-    );
-    const admin = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
-    const template = await server.services.templates.review((await server.services.users.findById(admin.id))!, draft.id, { status: 'APPROVED' }, null);
+    const template = await buildTemplate(server, user, { body: 'Hi {{1}}' });
 
     const accepted = await send(client, template.name, ['919700001001', '919700001002', '919700001003', '919700001004', '919700001005']);
     expect(accepted.accepted).toBe(5);
-    const started = Date.now();
-    let campaign: TCampaign;
-    for (;;) {
-      campaign = (await client.get<{ data: TCampaign }>(`/api/campaigns/${accepted.campaignId}`)).body.data;
-      if (campaign.status === 'completed') break;
-      if (Date.now() - started > 20_000) throw new Error(`not completed: ${JSON.stringify(campaign)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const campaign = await waitForCampaign(client, accepted.campaignId, (c) => c.status === 'completed', { intervalMs: 100 });
     const rows = (await server.db('messages').where({ campaignId: accepted.campaignId }).select('recipient', 'status', 'errorCode', 'attempts', 'refunded')) as { recipient: string; status: string; errorCode: number | null; attempts: number; refunded: unknown }[];
     const by = Object.fromEntries(rows.map((r) => [r.recipient.slice(-4), { ...r, refunded: Boolean(r.refunded) }]));
     expect(by['1001']).toMatchObject({ status: 'failed', errorCode: 131047, attempts: 1, refunded: true });

@@ -8,7 +8,7 @@ import { formatRupees } from '@shared/money';
 import type { THeldRefundsResponse, TReleaseHeldRefundsResponse } from '@shared/schemas/admin';
 import type { User } from '../../server/src/models';
 import type { TestClient } from '../../server/test/client';
-import { buildUser, signedInClient } from '../../server/test/factories';
+import { buildCampaign, buildUser, signedInClient } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 describe.skipIf(postgresUnavailable)('admin release of held refunds', () => {
@@ -22,29 +22,10 @@ describe.skipIf(postgresUnavailable)('admin release of held refunds', () => {
     await server?.close();
   });
 
-  let sequence = 0;
   /** A charged message of a campaign in the given state: `failed` + unrefunded is what the hold leaves. */
   async function message(user: User, status: 'failed' | 'delivered', refunded: boolean, priceUnits = 8000): Promise<number> {
-    const now = new Date().toISOString();
-    const number = await server.services.senderNumbers.ensureSandbox(user.id);
-    const inserted = (await server
-      .db('campaigns')
-      .insert({
-        userId: user.id, templateId: null, senderNumberId: number.id, name: 'Diwali offer', source: 'quick', templateName: 'promo', templateLanguage: 'en_US', category: 'MARKETING',
-        priceUnits, status: 'completed', totalRecipients: 1, billableCount: 1, totalCostUnits: priceUnits, createdAt: now, updatedAt: now,
-      })
-      .returning('id')) as ({ id: number } | number)[];
-    const campaignId = typeof inserted[0] === 'object' ? inserted[0].id : (inserted[0] as number);
-    sequence += 1;
-    const wamid = `wamid.held${Date.now()}${sequence}`;
-    const rows = (await server
-      .db('messages')
-      .insert({
-        campaignId, userId: user.id, recipient: '919888880001', status, priceUnits, dedupeKey: wamid.padEnd(64, 'x').slice(0, 64), providerMessageId: wamid,
-        attempts: 1, refunded, createdAt: now, updatedAt: now, sentAt: now, ...(status === 'failed' ? { failedAt: now, errorCode: 131026, errorMessage: 'Message undeliverable' } : { deliveredAt: now }),
-      })
-      .returning('id')) as ({ id: number } | number)[];
-    return typeof rows[0] === 'object' ? rows[0].id : (rows[0] as number);
+    const built = await buildCampaign(server, user, { name: 'Diwali offer', status: 'completed', priceUnits, messages: [{ status, refunded, recipient: '919888880001' }] });
+    return built.messages[0]!.id;
   }
   const balanceOf = async (user: User) => server.services.wallet.balance(user.id);
   const isRefunded = async (id: number) => Boolean(((await server.db('messages').where({ id }).first('refunded')) as { refunded: boolean | number }).refunded);

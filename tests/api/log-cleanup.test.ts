@@ -15,7 +15,8 @@ import type { Template, User } from '../../server/src/models';
 import { DailyCleanupScheduler } from '../../server/src/retention/scheduler';
 import { RetentionService } from '../../server/src/retention/service';
 import { TestClient } from '../../server/test/client';
-import { signedInClient } from '../../server/test/factories';
+import { buildTemplate, signedInClient } from '../../server/test/factories';
+import { waitForCampaign } from '../../server/test/polling';
 import { postgresUnavailable, startTestServer, TEST_ADMIN, type TestServer } from '../../server/test/server';
 
 const DAY_MS = 86_400_000;
@@ -33,15 +34,7 @@ describe.skipIf(postgresUnavailable)('log cleanup', () => {
     await server?.close();
   });
 
-  async function approvedTemplate(user: User): Promise<Template> {
-    const template = await server.services.templates.create(
-      user,
-      { name: `logs_${Date.now()}_${Math.floor(Math.random() * 1e6)}`, category: 'MARKETING', language: 'en_US', headerType: 'none', headerText: '', bodyText: 'Hi {{1}}', footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
-      undefined,
-    );
-    const adminRow = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
-    return server.services.templates.review((await server.services.users.findById(adminRow.id))!, template.id, { status: 'APPROVED' }, null);
-  }
+  const approvedTemplate = (user: User) => buildTemplate(server, user, { body: 'Hi {{1}}' });
 
   /** Sends and waits until every message reached its final status (…0000 fails at the simulator). */
   async function settledCampaign(client: TestClient, template: Template, recipients: string[]): Promise<TCampaign> {
@@ -54,16 +47,13 @@ describe.skipIf(postgresUnavailable)('log cleanup', () => {
       variables: { '1': 'Asha' },
     });
     expect(sent.status).toBe(200);
-    const id = sent.body.data.campaignId;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const res = await client.get<{ data: TCampaign }>(`/api/campaigns/${id}`);
-      const c = res.body.data;
-      // …0001 is never read; the others are read, …0000 fails.
-      if (c.status === 'completed' && c.counts.read + c.counts.failed + c.counts.delivered === recipients.length && c.counts.delivered <= 1) return c;
-      if (Date.now() > deadline) throw new Error(`campaign ${id} did not settle: ${JSON.stringify(c)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // …0001 is never read; the others are read, …0000 fails.
+    return waitForCampaign(
+      client,
+      sent.body.data.campaignId,
+      (c) => c.status === 'completed' && c.counts.read + c.counts.failed + c.counts.delivered === recipients.length && c.counts.delivered <= 1,
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
   }
 
   async function backdate(campaignId: number, days: number, messageIds?: number[]): Promise<void> {

@@ -6,7 +6,7 @@ import { fillMessage, messages } from '@shared/messages';
 import type { TSenderNumber } from '@shared/schemas/sending';
 import type { User } from '../../server/src/models';
 import { sweepOrphanCampaignMedia } from '../../server/src/sending/campaignMedia';
-import { signedInClient } from '../../server/test/factories';
+import { buildTemplate, signedInClient } from '../../server/test/factories';
 import { form, pngFile } from '../../server/test/media';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
@@ -23,15 +23,7 @@ describe.skipIf(postgresUnavailable)('media and draft storage bounds', () => {
   const campaignMediaDir = () => path.join(server.config.dataDir, 'media', 'campaigns');
   const campaignMediaFiles = () => (existsSync(campaignMediaDir()) ? readdirSync(campaignMediaDir()) : []);
 
-  async function approvedImageTemplate(user: User) {
-    const template = await server.services.templates.create(
-      user,
-      { name: `offer_${Date.now()}_${Math.floor(Math.random() * 1e6)}`, category: 'MARKETING', language: 'en_US', headerType: 'image', headerText: '', bodyText: 'Offer for {{1}}', footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
-      { originalname: 'header.png', buffer: pngFile(), size: pngFile().length },
-    );
-    const admin = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
-    return server.services.templates.review((await server.services.users.findById(admin.id))!, template.id, { status: 'APPROVED' }, null);
-  }
+  const approvedImageTemplate = (user: User) => buildTemplate(server, user, { headerType: 'image', body: 'Offer for {{1}}' });
 
   it('keeps no header image when a quick send is refused for its balance', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 1 });

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import type { TNotification, TNotificationList } from '@shared/schemas/notifications';
 import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
-import type { Template, User } from '../../server/src/models';
+import type { User } from '../../server/src/models';
 import { TestClient } from '../../server/test/client';
-import { signedInClient } from '../../server/test/factories';
+import { buildTemplate, signedInClient, uniqueName } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, TEST_ADMIN, type TestServer } from '../../server/test/server';
 
 const text = messages.notifications;
@@ -40,14 +40,11 @@ async function readEvents(response: Response, count: number, timeoutMs = 15_000)
 describe.skipIf(postgresUnavailable)('notifications', () => {
   let server: TestServer;
   let admin: TestClient;
-  let adminUser: User;
 
   beforeAll(async () => {
     server = await startTestServer();
     admin = new TestClient(server.url);
     expect((await admin.post('/api/auth/login', { username: TEST_ADMIN.username, password: TEST_ADMIN.password })).status).toBe(200);
-    const row = (await server.db('users').where({ username: TEST_ADMIN.username }).first('id')) as { id: number };
-    adminUser = (await server.services.users.findById(row.id))!;
   });
   afterAll(async () => {
     await server?.close();
@@ -104,14 +101,7 @@ describe.skipIf(postgresUnavailable)('notifications', () => {
     await expect.poll(async () => (await list(admin)).notifications.filter((n) => n.kind === 'template_review' && n.message.includes(good.name))).toHaveLength(1);
   });
 
-  async function approvedTemplate(user: User): Promise<Template> {
-    const template = await server.services.templates.create(
-      user,
-      { name: `note_${Date.now()}_${Math.floor(Math.random() * 1e6)}`, category: 'MARKETING', language: 'en_US', headerType: 'none', headerText: '', bodyText: 'Hi {{1}}', footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
-      undefined,
-    );
-    return server.services.templates.review(adminUser, template.id, { status: 'APPROVED' }, null);
-  }
+  const approvedTemplate = (user: User) => buildTemplate(server, user, { name: uniqueName('note'), body: 'Hi {{1}}' });
 
   it('tells the sender a campaign completed with its counts and refund, once, and warns of a low balance once a day', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 3 });

@@ -10,10 +10,19 @@ const p = messages.pricing;
 describe.skipIf(postgresUnavailable)('pricing', () => {
   let server: TestServer;
   let admin: TestClient;
+  let adminId: number;
   beforeAll(async () => {
     server = await startTestServer();
-    ({ client: admin } = await signedInClient(server, { role: 'admin' }));
+    const signedIn = await signedInClient(server, { role: 'admin' });
+    admin = signedIn.client;
+    adminId = signedIn.user.id;
   });
+
+  const DEFAULTS = { marketing: '0.80', utility: '0.15', authentication: '0.15' };
+  /** Puts the global defaults back, so that later tests start from the spec's prices. */
+  async function restoreDefaults(): Promise<void> {
+    expect((await admin.put('/api/admin/pricing/defaults', DEFAULTS)).status).toBe(200);
+  }
   afterAll(async () => {
     await server?.close();
   });
@@ -37,11 +46,25 @@ describe.skipIf(postgresUnavailable)('pricing', () => {
     it('lets only admins change them, audited', async () => {
       const { client } = await signedInClient(server);
       expect((await client.put('/api/admin/pricing/defaults', { marketing: '0', utility: '0', authentication: '0' })).status).toBe(403);
-      const response = await admin.put('/api/admin/pricing/defaults', { marketing: '0.9', utility: 0.2, authentication: '0.1234' });
-      expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ message: p.defaultsUpdated, defaults: { marketing: '0.90', utility: '0.20', authentication: '0.1234' } });
-      expect(await server.db('audit_log').where({ action: 'pricing.defaults.update' }).first()).toBeTruthy();
-      await admin.put('/api/admin/pricing/defaults', { marketing: '0.80', utility: '0.15', authentication: '0.15' });
+      const lastAudit = (await server.db('audit_log').max({ id: 'id' }).first()) as { id: number | string | null } | undefined;
+      try {
+        const response = await admin.put('/api/admin/pricing/defaults', { marketing: '0.9', utility: 0.2, authentication: '0.1234' });
+        expect(response.status).toBe(200);
+        expect(response.body).toMatchObject({ message: p.defaultsUpdated, defaults: { marketing: '0.90', utility: '0.20', authentication: '0.1234' } });
+        // The one audit row this request wrote: who changed what from what.
+        const written = (await server.db('audit_log').where('id', '>', Number(lastAudit?.id ?? 0)).select('actorUserId', 'action', 'targetType', 'targetId', 'details')) as {
+          actorUserId: number;
+          action: string;
+          targetType: string;
+          targetId: string;
+          details: string;
+        }[];
+        expect(written).toHaveLength(1);
+        expect(written[0]).toMatchObject({ actorUserId: adminId, action: 'pricing.defaults.update', targetType: 'pricing', targetId: 'defaults' });
+        expect(JSON.parse(written[0]!.details)).toEqual({ before: DEFAULTS, after: { marketing: '0.90', utility: '0.20', authentication: '0.1234' } });
+      } finally {
+        await restoreDefaults();
+      }
     });
 
     it.each([
@@ -89,10 +112,13 @@ describe.skipIf(postgresUnavailable)('pricing', () => {
     it('follows a change of the defaults for categories without a custom price', async () => {
       const user = await buildUser(server);
       await admin.put(`/api/admin/pricing/users/${user.id}/pricing`, { mode: 'custom', pricing: { marketing: '0.70' } });
-      await admin.put('/api/admin/pricing/defaults', { marketing: '0.80', utility: '0.25', authentication: '0.15' });
-      const response = await admin.get<TUserPricingResponse>(`/api/admin/pricing/users/${user.id}/pricing`);
-      expect(response.body.effective).toEqual({ marketing: '0.70', utility: '0.25', authentication: '0.15' });
-      await admin.put('/api/admin/pricing/defaults', { marketing: '0.80', utility: '0.15', authentication: '0.15' });
+      try {
+        expect((await admin.put('/api/admin/pricing/defaults', { ...DEFAULTS, utility: '0.25' })).status).toBe(200);
+        const response = await admin.get<TUserPricingResponse>(`/api/admin/pricing/users/${user.id}/pricing`);
+        expect(response.body.effective).toEqual({ marketing: '0.70', utility: '0.25', authentication: '0.15' });
+      } finally {
+        await restoreDefaults();
+      }
     });
 
     it('reverts to defaults and clears the custom prices', async () => {

@@ -7,11 +7,12 @@
  * never got an answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TCampaign, TCampaignAccepted } from '@shared/schemas/sending';
+import type { TCampaign } from '@shared/schemas/sending';
 import type { TMeResponse } from '@shared/types';
 import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
 import { sendReference } from '../../server/src/sending/dispatcher';
-import { plainRecipients, prepareFlowSender, startFlowSimulator, waitForCampaign } from '../../server/test/campaignFlow';
+import { plainRecipients, prepareFlowSender, sendFlowCampaign, startFlowSimulator } from '../../server/test/campaignFlow';
+import { waitForCampaign } from '../../server/test/polling';
 import { startFaultyProvider, type FaultMode, type FaultyProvider } from '../../server/test/faultyProvider';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
@@ -52,16 +53,9 @@ describe.skipIf(postgresUnavailable)('sends with unknown outcomes: timeouts, slo
     provider.setMode(mode, options);
     const sender = await prepareFlowSender(server.url, 1_000);
     const recipients = plainRecipients(RECIPIENTS, first);
-    const accepted = await sender.client.post<{ data: TCampaignAccepted }>('/api/whatsapp/bulk-quick-send', {
-      phone_number_id: sender.phoneNumberId,
-      template_name: sender.templateName,
-      language: 'en_US',
-      recipients_text: recipients.join('\n'),
-      variables: { '1': 'Friend' },
-      campaign_name: `Faults: ${mode}`,
-    });
+    const accepted = await sendFlowCampaign(sender, recipients, `Faults: ${mode}`);
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-    const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, finished, 90_000);
+    const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, finished, { timeoutMs: 90_000, intervalMs: 250 });
     const { counts } = campaign;
     expect(counts.sent + counts.delivered + counts.read, JSON.stringify(counts)).toBe(RECIPIENTS);
     expect(counts.failed).toBe(0);

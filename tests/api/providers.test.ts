@@ -146,17 +146,17 @@ describe.skipIf(postgresUnavailable)('admin provider configuration API', () => {
         expect(row[column]).toMatch(/^v1:[^:]+:[^:]+:[^:]+$/);
       }
 
-      const accounts = server.services.providerAccounts;
+      const credentials = server.services.providerCredentials;
       const [number] = await numbersOf(user.id);
-      expect(await accounts.credentialsForNumber(number!.id)).toEqual({
+      expect(await credentials.credentialsForNumber(number!.id)).toEqual({
         kind: 'cloud_api',
         phoneNumberId: s.numberId,
         accessToken: s.accessToken,
         appSecret: s.appSecret,
       });
-      expect(await accounts.webhookSignersForNumber(s.numberId)).toEqual([{ userId: user.id, secret: s.appSecret }]);
-      expect(await accounts.verifyTokens()).toContain(s.webhookVerifyToken);
-      expect(await accounts.isConfigured(user.id)).toBe(true);
+      expect(await credentials.webhookSignersForNumber(s.numberId)).toEqual([{ userId: user.id, secret: s.appSecret }]);
+      expect(await credentials.verifyTokens()).toContain(s.webhookVerifyToken);
+      expect(await server.services.businessInfo.isConfigured(user.id)).toBe(true);
     });
 
     it('keeps stored secrets when they are left empty or out, and changes only what is given', async () => {
@@ -178,11 +178,11 @@ describe.skipIf(postgresUnavailable)('admin provider configuration API', () => {
         webhookVerifyTokenSet: false,
       });
       const [number] = await numbersOf(user.id);
-      expect(await server.services.providerAccounts.credentialsForNumber(number!.id)).toMatchObject({ accessToken: s.accessToken, appSecret: s.appSecret });
+      expect(await server.services.providerCredentials.credentialsForNumber(number!.id)).toMatchObject({ accessToken: s.accessToken, appSecret: s.appSecret });
 
       const replaced = `${s.accessToken}-new`;
       await admin.put(`/api/admin/users/${user.id}/business-info`, { accessToken: replaced });
-      expect(await server.services.providerAccounts.credentialsForNumber(number!.id)).toMatchObject({ accessToken: replaced });
+      expect(await server.services.providerCredentials.credentialsForNumber(number!.id)).toMatchObject({ accessToken: replaced });
 
       const cleared = await admin.put<TBusinessInfoSaveResponse>(`/api/admin/users/${user.id}/business-info`, { wabaId: null, webhookUrl: '' });
       expect(cleared.body.businessInfo).toMatchObject({ wabaId: null, webhookUrl: null, businessName: 'Keep Co Renamed' });
@@ -250,12 +250,12 @@ describe.skipIf(postgresUnavailable)('admin provider configuration API', () => {
         ['cloud_api', next, true],
       ]);
       const oldId = rows[0]!.id;
-      expect(await server.services.providerAccounts.credentialsForNumber(oldId)).toBeNull();
+      expect(await server.services.providerCredentials.credentialsForNumber(oldId)).toBeNull();
 
       await admin.put(`/api/admin/users/${user.id}/business-info`, { isActive: false });
       rows = await numbersOf(user.id);
       expect(rows.every((row) => !row.isActive)).toBe(true);
-      for (const row of rows) expect(await server.services.providerAccounts.credentialsForNumber(row.id)).toBeNull();
+      for (const row of rows) expect(await server.services.providerCredentials.credentialsForNumber(row.id)).toBeNull();
 
       // Switching back re-activates the same rows rather than adding new ones.
       await admin.put(`/api/admin/users/${user.id}/business-info`, { isActive: true, whatsappNumberId: s.numberId });
@@ -273,7 +273,7 @@ describe.skipIf(postgresUnavailable)('admin provider configuration API', () => {
       const response = await admin.put(`/api/admin/users/${other.id}/business-info`, { whatsappNumberId: s.numberId, accessToken: s.accessToken });
       expect(response.status).toBe(409);
       expect(response.body).toMatchObject({ error: messages.providers.numberIdTaken, field: 'whatsappNumberId' });
-      expect(await server.services.providerAccounts.isConfigured(other.id)).toBe(false);
+      expect(await server.services.businessInfo.isConfigured(other.id)).toBe(false);
 
       await admin.put(`/api/admin/whatsapp/settings/${owner.id}`, { channelId: s.channelId, apiKey: s.apiKey });
       const channel = await admin.put(`/api/admin/whatsapp/settings/${other.id}`, { channelId: s.channelId, apiKey: s.apiKey });
@@ -284,8 +284,8 @@ describe.skipIf(postgresUnavailable)('admin provider configuration API', () => {
     it('gives simulator numbers no credentials', async () => {
       const user = await buildUser(server);
       const sandbox = await server.services.senderNumbers.ensureSandbox(user.id);
-      expect(await server.services.providerAccounts.credentialsForNumber(sandbox.id)).toBeNull();
-      expect(await server.services.providerAccounts.credentialsForNumber(987654321)).toBeNull();
+      expect(await server.services.providerCredentials.credentialsForNumber(sandbox.id)).toBeNull();
+      expect(await server.services.providerCredentials.credentialsForNumber(987654321)).toBeNull();
     });
   });
 
@@ -339,8 +339,8 @@ describe.skipIf(postgresUnavailable)('admin provider configuration API', () => {
 
       const after = (await admin.get<{ stats: TAdminStats }>('/api/admin/stats')).body.stats;
       expect(after.configuredUsers - before.configuredUsers).toBe(1);
-      expect(await server.services.providerAccounts.configuredUserIds()).toContain(configured.id);
-      expect(await server.services.providerAccounts.configuredUserIds()).not.toContain(deleted.id);
+      expect(await server.services.businessInfo.configuredUserIds()).toContain(configured.id);
+      expect(await server.services.businessInfo.configuredUserIds()).not.toContain(deleted.id);
     });
   });
 
@@ -385,13 +385,13 @@ describe.skipIf(postgresUnavailable)('admin provider configuration API', () => {
 
       const [number] = await numbersOf(user.id);
       expect(number).toMatchObject({ provider: 'channel', phoneNumberId: s.channelId, displayNumber: '', label: messages.providers.channelNumberFallback });
-      expect(await server.services.providerAccounts.credentialsForNumber(number!.id)).toEqual({ kind: 'channel', channelId: s.channelId, apiKey: s.apiKey });
-      expect(await server.services.providerAccounts.webhookSignersForNumber(s.channelId)).toEqual([{ userId: user.id, secret: s.apiKey }]);
+      expect(await server.services.providerCredentials.credentialsForNumber(number!.id)).toEqual({ kind: 'channel', channelId: s.channelId, apiKey: s.apiKey });
+      expect(await server.services.providerCredentials.webhookSignersForNumber(s.channelId)).toEqual([{ userId: user.id, secret: s.apiKey }]);
 
       // Without a key the stored one stays.
       const keep = await admin.put<TProviderSettingsSaveResponse>(`/api/admin/whatsapp/settings/${user.id}`, { channelId: s.channelId, apiKey: '' });
       expect(keep.body.apiKeySet).toBe(true);
-      expect(await server.services.providerAccounts.credentialsForNumber(number!.id)).toMatchObject({ apiKey: s.apiKey });
+      expect(await server.services.providerCredentials.credentialsForNumber(number!.id)).toMatchObject({ apiKey: s.apiKey });
     });
 
     it('shows the business name and number, and labels the channel number with them', async () => {

@@ -3,12 +3,13 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
 import type { TReportRow, TReportsPage, TReportsSummary } from '@shared/schemas/reports';
-import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
-import type { Template, User } from '../../server/src/models';
+import type { TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
+import type { User } from '../../server/src/models';
 import { SESSION_COOKIE } from '../../server/src/middleware/auth';
 import { ReportService } from '../../server/src/reports/service';
 import { TestClient } from '../../server/test/client';
-import { signedInClient } from '../../server/test/factories';
+import { buildTemplate, signedInClient } from '../../server/test/factories';
+import { pollUntil, waitForCampaign } from '../../server/test/polling';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 interface SeedRow {
@@ -451,8 +452,8 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
         await reader.read().catch(() => undefined);
       }
       // Every pooled connection is free again (SQLite has one): the API answers, and a whole export still completes.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect((await list(big.client, '?limit=1')).reports).toHaveLength(1);
+      const answered = await pollUntil(() => list(big.client, '?limit=1'), (page) => page.reports.length === 1, { what: 'a report page after the aborted downloads', intervalMs: 20 });
+      expect(answered.reports).toHaveLength(1);
       const sender = await server.services.senderNumbers.ensureSandbox(big.user.id);
       expect(sender.id).toEqual(expect.any(Number));
       expect(parseCsv((await download(big.client, '?export=csv&status=failed')).bytes).length).toBeGreaterThan(1_000);
@@ -460,19 +461,9 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
   });
 
   describe('after a real send', () => {
-    async function approvedTemplate(user: User): Promise<Template> {
-      const template = await server.services.templates.create(
-        user,
-        { name: `report_${Date.now()}`, category: 'MARKETING', language: 'en_US', headerType: 'none', headerText: '', bodyText: 'Hi {{1}}', footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
-        undefined,
-      );
-      const admin = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
-      return server.services.templates.review((await server.services.users.findById(admin.id))!, template.id, { status: 'APPROVED' }, null);
-    }
-
     it('reports a quick send’s outcomes from the provider’s statuses', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user, { body: 'Hi {{1}}' });
       const numbers = await client.get<{ data: TSenderNumber[] }>('/api/whatsapp/numbers');
       const sent = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/quick-send', {
         phone_number_id: (numbers.body.data[0] as TSenderNumber).phone_number_id,
@@ -483,13 +474,7 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
         campaign_name: 'Reports end to end',
       });
       expect(sent.status).toBe(200);
-      const started = Date.now();
-      for (;;) {
-        const campaign = (await client.get<{ data: TCampaign }>(`/api/campaigns/${sent.body.data.campaignId}`)).body.data;
-        if (campaign.counts.read === 1 && campaign.counts.failed === 1 && campaign.counts.delivered === 1) break;
-        if (Date.now() - started > 15_000) throw new Error(`campaign not settled: ${JSON.stringify(campaign.counts)}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitForCampaign(client, sent.body.data.campaignId, (campaign) => campaign.counts.read === 1 && campaign.counts.failed === 1 && campaign.counts.delivered === 1, { timeoutMs: 15_000 });
       const page = await list(client, '');
       expect(page.total).toBe(3);
       const byRecipient = Object.fromEntries(page.reports.map((r) => [r.recipient_number, r]));

@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageFigures, type MessageStatusCounts } from '@shared/figures';
 import { messages } from '@shared/messages';
 import type { TAccountOverview, TReportsPage, TReportsSummary, TTimelinePoint } from '@shared/schemas/reports';
-import type { TCampaign, TCampaignAccepted, TCostPreview, TSenderNumber } from '@shared/schemas/sending';
-import type { Template, User } from '../../server/src/models';
+import type { TCampaign, TCampaignAccepted, TCostPreview } from '@shared/schemas/sending';
+import type { User } from '../../server/src/models';
 import type { TestClient } from '../../server/test/client';
-import { signedInClient } from '../../server/test/factories';
-import { pngFile } from '../../server/test/media';
+import { buildCampaign, buildTemplate, signedInClient, type BuildMessageOptions } from '../../server/test/factories';
+import { waitForCampaign } from '../../server/test/polling';
+import { apiKeyFor, postApiSend, sandboxNumber } from '../../server/test/sending';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
@@ -22,58 +23,8 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
     await server?.close();
   });
 
-  async function approvedTemplate(
-    user: User,
-    options: { body?: string; headerType?: 'none' | 'image' | 'text'; headerText?: string; buttons?: { type: 'URL' | 'QUICK_REPLY' | 'PHONE_NUMBER'; text: string; url?: string }[]; category?: 'MARKETING' | 'UTILITY'} = {},
-  ): Promise<Template> {
-    const name = `t10_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-    const headerType = options.headerType ?? 'none';
-    const template = await server.services.templates.create(
-      user,
-      {
-        name,
-        category: options.category ?? 'MARKETING',
-        language: 'en_US',
-        headerType,
-        headerText: options.headerText ?? '',
-        bodyText: options.body ?? 'Hi {{1}}, your order {{2}} ships today',
-        footerText: '',
-        buttons: options.buttons ?? [],
-        variableExamples: {},
-        submit_to_whatsapp: true,
-      },
-      headerType === 'image' ? { originalname: 'header.png', buffer: pngFile(), size: pngFile().length } : undefined,
-    );
-    const admin = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
-    const adminUser = await server.services.users.findById(admin.id);
-    return server.services.templates.review(adminUser!, template.id, { status: 'APPROVED' }, null);
-  }
-
-  async function sandboxNumber(client: TestClient): Promise<TSenderNumber> {
-    const res = await client.get<{ data: TSenderNumber[] }>('/api/whatsapp/numbers');
-    return res.body.data[0] as TSenderNumber;
-  }
-
-  async function waitForCampaign(client: TestClient, id: number, done: (c: TCampaign) => boolean, timeoutMs = 20_000): Promise<TCampaign> {
-    const started = Date.now();
-    for (;;) {
-      const res = await client.get<{ data: TCampaign }>(`/api/campaigns/${id}`);
-      expect(res.status).toBe(200);
-      if (done(res.body.data)) return res.body.data;
-      if (Date.now() - started > timeoutMs) throw new Error(`campaign ${id} not done: ${JSON.stringify(res.body.data)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  async function keyFor(client: TestClient): Promise<string> {
-    const created = await client.post<{ data: { key: string } }>('/api/keys', { name: 'integration' });
-    expect(created.status).toBe(201);
-    return created.body.data.key;
-  }
-  async function sendApi<T = Record<string, unknown>>(key: string, body: unknown, path = '/api/send'): Promise<{ status: number; body: T }> {
-    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as T };
-  }
+  const keyFor = (client: TestClient) => apiKeyFor(client);
+  const sendApi = <T = Record<string, unknown>>(key: string, body: unknown, path = '/api/send') => postApiSend<T>(server.url, key, body, path);
 
   async function recipientsOf(campaignId: number): Promise<string[]> {
     const rows = (await server.db('messages').where({ campaignId }).orderBy('recipient').select('recipient')) as { recipient: string }[];
@@ -83,7 +34,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
   describe('1. one phone rule on every path', () => {
     it('adds 91 to a bare Indian mobile in quick send, de-duplicating it against the same number written with 91', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const number = await sandboxNumber(client);
       const res = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/quick-send', {
         phone_number_id: number.phone_number_id,
@@ -99,7 +50,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
 
     it('adds 91 to a spreadsheet column of bare mobiles in a personalised send', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const number = await sandboxNumber(client);
       const res = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/send-custom-messages', {
         templateName: template.name,
@@ -118,7 +69,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
 
     it('adds 91 in the API single and batch calls, and in the recipient import', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const key = await keyFor(client);
       const single = await sendApi<{ campaign_id: number }>(key, { username: user.username, templatename: template.name, recipient_number: '9876520024', var1: 'a', var2: 'b' });
       expect(single.status).toBe(200);
@@ -142,7 +93,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
   describe('6. API answers say what happened', () => {
     it('answers a blocked duplicate with its own message and charged: false', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const key = await keyFor(client);
       const body = { username: user.username, templatename: template.name, recipient_number: '919876520031', var1: 'a', var2: 'b' };
       const first = await sendApi<{ message: string; status: string; charged: boolean }>(key, body);
@@ -164,7 +115,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
 
     it('sends an image-header template through the API with its stored image', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user, { headerType: 'image' });
+      const template = await buildTemplate(server, user, { headerType: 'image' });
       const key = await keyFor(client);
       const res = await sendApi<{ campaign_id: number }>(key, { username: user.username, templatename: template.name, recipient_number: '919876520033', var1: 'a', var2: 'b' });
       expect(res.status).toBe(200);
@@ -175,7 +126,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
 
     it('refuses clearly an image-header template that has no stored image', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user, { headerType: 'image' });
+      const template = await buildTemplate(server, user, { headerType: 'image' });
       // A template from before header files were stored: the image header has no file.
       await server.db('templates').where({ id: template.id }).update({ headerMediaPath: null });
       const key = await keyFor(client);
@@ -188,7 +139,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
   describe('3. cancelled is not failed', () => {
     it('stores what a cancel stopped as cancelled: its own report status, counts and export, out of failures and resend', { timeout: 60_000 }, async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 500 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const number = await sandboxNumber(client);
       const recipients = Array.from({ length: 300 }, (_, i) => String(9_876_600_100 + i)).join('\n');
       const accepted = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/quick-send', {
@@ -231,56 +182,17 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
   });
 
   describe('4. one definition of each figure', () => {
-    async function seed(user: User, rows: { status: string; read?: boolean; delivered?: boolean }[]): Promise<number> {
-      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-      const nowIso = new Date().toISOString();
-      const [inserted] = (await server
-        .db('campaigns')
-        .insert({
-          userId: user.id,
-          senderNumberId: sender.id,
-          name: 'Figures',
-          source: 'bulk',
-          templateName: 'figures',
-          templateLanguage: 'en_US',
-          category: 'MARKETING',
-          priceUnits: 8000,
-          status: 'completed',
-          totalRecipients: rows.length,
-          billableCount: rows.filter((r) => r.status !== 'duplicate' && r.status !== 'suppressed').length,
-          cancelledCount: rows.filter((r) => r.status === 'cancelled').length,
-          totalCostUnits: 8000 * rows.length,
-          createdAt: nowIso,
-          updatedAt: nowIso,
-        })
-        .returning('id')) as ({ id: number } | number)[];
-      const campaignId = typeof inserted === 'object' ? inserted.id : (inserted as number);
-      await server.db('messages').insert(
-        rows.map((row, i) => ({
-          campaignId,
-          userId: user.id,
-          recipient: `9198777${String(i).padStart(5, '0')}`,
-          status: row.status,
-          priceUnits: 8000,
-          dedupeKey: `fig-${campaignId}-${i}`,
-          attempts: 1,
-          refunded: false,
-          createdAt: nowIso,
-          updatedAt: nowIso,
-          sentAt: ['sent', 'delivered', 'read'].includes(row.status) ? nowIso : null,
-          deliveredAt: ['delivered', 'read'].includes(row.status) ? nowIso : null,
-          readAt: row.status === 'read' ? nowIso : null,
-          failedAt: row.status === 'failed' ? nowIso : null,
-        })),
-      );
+    /** A finished campaign whose messages are in the given states (failures refused by the provider, never sent). */
+    async function seed(user: User, statuses: BuildMessageOptions['status'][]): Promise<number> {
+      const { campaignId } = await buildCampaign(server, user, { name: 'Figures', source: 'bulk', status: 'completed', messages: statuses.map((status) => ({ status, providerMessageId: null })) });
       return campaignId;
     }
 
     it('gives the dashboard, the reports summary, the campaign card counts and the chart the same figures from the same rows', async () => {
       const { client, user } = await signedInClient(server);
       const counts: MessageStatusCounts = { sent: 2, delivered: 3, read: 70, failed: 2, cancelled: 5, duplicate: 1, suppressed: 1 };
-      const rows = Object.entries(counts).flatMap(([status, n]) => Array.from({ length: n }, () => ({ status })));
-      const campaignId = await seed(user, rows);
+      const statuses = Object.entries(counts).flatMap(([status, n]) => Array.from({ length: n }, () => status as BuildMessageOptions['status']));
+      const campaignId = await seed(user, statuses);
       const expected = messageFigures(counts);
       // A read message was delivered: delivered 73, not 3.
       expect(expected).toMatchObject({ sent: 75, delivered: 73, read: 70, failed: 3, attempted: 77 });
@@ -304,7 +216,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
   describe('5. the quoted cost is the charged cost', () => {
     it('previews a quick send over the whole list with the rules of acceptance, listing every skipped row, and charges exactly that', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const number = await sandboxNumber(client);
       const send = (recipients_text: string, dry_run: boolean) =>
         client.post<{ preview: TCostPreview; data: TCampaignAccepted }>('/api/whatsapp/quick-send', {
@@ -339,7 +251,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
 
     it('previews a personalised send with rows missing a mapped value, as acceptance skips them', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const number = await sandboxNumber(client);
       const body = {
         templateName: template.name,
@@ -369,7 +281,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
 
     it('lists the skipped rows with their reasons in the API batch answer', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const key = await keyFor(client);
       const res = await sendApi<{ data: TCampaignAccepted }>(
         key,
@@ -396,7 +308,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
   describe('2. variables keyed by component', () => {
     it('fills the header, the body and a URL button from their own API fields, and names them so in the template details', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user, {
+      const template = await buildTemplate(server, user, {
         headerType: 'text',
         headerText: 'Offer for {{1}}',
         body: 'Namaste {{1}}!',
@@ -433,7 +345,7 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
 
     it('keeps an existing template working: its shared examples are copied under the component keys', async () => {
       const { user } = await signedInClient(server);
-      const template = await approvedTemplate(user, { headerType: 'text', headerText: 'Hi {{1}}', body: 'Body {{1}}', buttons: [{ type: 'URL', text: 'Go', url: 'https://x.example/{{1}}' }] });
+      const template = await buildTemplate(server, user, { headerType: 'text', headerText: 'Hi {{1}}', body: 'Body {{1}}', buttons: [{ type: 'URL', text: 'Go', url: 'https://x.example/{{1}}' }] });
       // As stored before keying: one example for every {{1}}.
       await server.db('templates').where({ id: template.id }).update({ variableExamples: JSON.stringify({ '1': 'Asha' }) });
       const { up } = await import('../../server/src/db/migrations/20261124100400_key_template_examples_by_component');

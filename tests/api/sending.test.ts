@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
-import type { TCampaign, TCampaignAccepted, TCostPreview, TSenderNumber } from '@shared/schemas/sending';
-import type { Template, User } from '../../server/src/models';
-import { signWebhookBody } from '../../server/src/sending/providers/webhooks';
+import type { TCampaign, TCampaignAccepted, TCostPreview } from '@shared/schemas/sending';
 import { TestClient } from '../../server/test/client';
-import { buildUser, signedInClient, uniquePhone } from '../../server/test/factories';
+import { buildCampaign, buildMessage, buildTemplate, buildUser, signedInClient, uniquePhone } from '../../server/test/factories';
 import { pngFile } from '../../server/test/media';
+import { pollUntil, waitForCampaign } from '../../server/test/polling';
+import { apiKeyFor, postApiSend, sandboxNumber } from '../../server/test/sending';
+import { numberChange, postWebhook, statusEvent, webhookBody } from '../../server/test/webhooks';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, dispatch and statuses', () => {
@@ -16,47 +17,6 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
   afterAll(async () => {
     await server?.close();
   });
-
-  async function approvedTemplate(user: User, options: { body?: string; category?: 'MARKETING' | 'UTILITY'; headerType?: 'none' | 'image' } = {}): Promise<Template> {
-    const name = `promo_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-    const headerType = options.headerType ?? 'none';
-    const template = await server.services.templates.create(
-      user,
-      {
-        name,
-        category: options.category ?? 'MARKETING',
-        language: 'en_US',
-        headerType,
-        headerText: '',
-        bodyText: options.body ?? 'Hi {{1}}, your order {{2}} ships today',
-        footerText: '',
-        buttons: [],
-        variableExamples: {},
-        submit_to_whatsapp: true,
-      },
-      headerType === 'image' ? { originalname: 'header.png', buffer: pngFile(), size: pngFile().length } : undefined,
-    );
-    const admin = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
-    const adminUser = await server.services.users.findById(admin.id);
-    return server.services.templates.review(adminUser!, template.id, { status: 'APPROVED' }, null);
-  }
-
-  async function sandboxNumber(client: TestClient): Promise<TSenderNumber> {
-    const res = await client.get<{ data: TSenderNumber[] }>('/api/whatsapp/numbers');
-    expect(res.status).toBe(200);
-    return res.body.data[0] as TSenderNumber;
-  }
-
-  async function waitForCampaign(client: TestClient, id: number, done: (c: TCampaign) => boolean, timeoutMs = 15_000): Promise<TCampaign> {
-    const started = Date.now();
-    for (;;) {
-      const res = await client.get<{ data: TCampaign }>(`/api/campaigns/${id}`);
-      expect(res.status).toBe(200);
-      if (done(res.body.data)) return res.body.data;
-      if (Date.now() - started > timeoutMs) throw new Error(`campaign ${id} not done: ${JSON.stringify(res.body.data)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   const settled = (c: TCampaign) => c.status === 'completed' && c.counts.queued === 0 && c.counts.sending === 0 && c.counts.sent === 0;
 
@@ -73,7 +33,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
 
   it('sends a quick send end to end: charges, statuses from webhooks, test numbers and a refund', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 10 });
-    const template = await approvedTemplate(user);
+    const template = await buildTemplate(server, user);
     const number = await sandboxNumber(client);
     const res = await client.post<{ data: TCampaignAccepted; message: string }>('/api/whatsapp/quick-send', {
       phone_number_id: number.phone_number_id,
@@ -118,7 +78,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
 
   it('blocks an identical send within the window as Duplicate Blocked, uncharged', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 10 });
-    const template = await approvedTemplate(user);
+    const template = await buildTemplate(server, user);
     const number = await sandboxNumber(client);
     const payload = { phone_number_id: number.phone_number_id, template_name: template.name, language: 'en_US', recipients_text: '919822220011', variables: ['Ravi', 'B-1'] };
     const first = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/quick-send', payload);
@@ -134,7 +94,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
 
   it('refuses what cannot be sent, with the catalogue messages, and queues nothing', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 1 });
-    const template = await approvedTemplate(user);
+    const template = await buildTemplate(server, user);
     const number = await sandboxNumber(client);
     const base = { phone_number_id: number.phone_number_id, template_name: template.name, language: 'en_US', variables: { '1': 'A', '2': 'B' } };
 
@@ -160,7 +120,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
 
   it('requires the header image of an image template, checks it, and sends its link', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 10 });
-    const template = await approvedTemplate(user, { headerType: 'image', body: 'Offer for {{1}}' });
+    const template = await buildTemplate(server, user, { headerType: 'image', body: 'Offer for {{1}}' });
     const number = await sandboxNumber(client);
     const fields = { phone_number_id: number.phone_number_id, template_name: template.name, language: 'en_US', recipients_text: '919844440001', variables: JSON.stringify({ '1': 'Meena' }) };
 
@@ -219,7 +179,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
 
   it('sends personalised messages from spreadsheet rows, normal and bulk paths', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 10 });
-    const template = await approvedTemplate(user);
+    const template = await buildTemplate(server, user);
     const number = await sandboxNumber(client);
     const payload = {
       templateName: template.name,
@@ -256,7 +216,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
 
   it('previews the cost with the DECISIONS shape', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 5 });
-    const template = await approvedTemplate(user, { category: 'UTILITY' });
+    const template = await buildTemplate(server, user, { category: 'UTILITY' });
     const res = await client.post<{ preview: TCostPreview }>('/api/send/cost-preview', {
       username: user.username,
       templatename: template.name,
@@ -280,15 +240,9 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
   });
 
   describe('webhooks', () => {
-    async function post(body: unknown, secret = server.config.simulator.appSecret) {
-      const raw = JSON.stringify(body);
-      return fetch(`${server.url}/api/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(raw, secret) }, body: raw });
-    }
-    const envelope = (phoneNumberId: string, value: Record<string, unknown>) => ({
-      object: 'whatsapp_business_account',
-      entry: [{ id: 'WABA', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '1555', phone_number_id: phoneNumberId }, ...value } }] }],
-    });
-    const status = (id: string, state: string, ts: number, recipient = '919888880001') => ({ id, status: state, timestamp: String(ts), recipient_id: recipient });
+    const post = (body: unknown, secret = server.config.simulator.appSecret) => postWebhook(server.url, body, secret);
+    const envelope = (phoneNumberId: string, value: Record<string, unknown>) => webhookBody({ id: 'WABA', changes: [numberChange(phoneNumberId, value)] });
+    const status = statusEvent;
 
     it('refuses a forged signature and answers the hub handshake only with a known token', async () => {
       const { client } = await signedInClient(server);
@@ -303,15 +257,9 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
 
     it('moves statuses only forward, ignores repeats and late ones, and waits for unknown ids', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const number = await sandboxNumber(client);
-      const campaign = (await server.db('campaigns').insert({
-        userId: user.id, templateId: template.id, senderNumberId: number.id, name: 'manual', source: 'quick', templateName: template.name, templateLanguage: 'en_US', category: 'MARKETING',
-        priceUnits: 8000, status: 'running', totalRecipients: 1, billableCount: 1, totalCostUnits: 8000, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
-      }).returning('id')) as ({ id: number } | number)[];
-      const campaignId = typeof campaign[0] === 'object' ? (campaign[0] as { id: number }).id : (campaign[0] as number);
-      const now = new Date().toISOString();
-      await server.db('messages').insert({ campaignId, userId: user.id, recipient: '919888880001', status: 'sent', priceUnits: 8000, dedupeKey: 'k'.repeat(64), providerMessageId: 'wamid.manual1', attempts: 1, refunded: false, createdAt: now, updatedAt: now, sentAt: now });
+      const { campaignId } = await buildCampaign(server, user, { template, senderNumberId: number.id, messages: [{ status: 'sent', recipient: '919888880001', providerMessageId: 'wamid.manual1' }] });
       const t = Math.floor(Date.now() / 1000);
       expect((await post(envelope(number.phone_number_id, { statuses: [status('wamid.manual1', 'read', t + 2)] }))).status).toBe(200);
       expect((await post(envelope(number.phone_number_id, { statuses: [status('wamid.manual1', 'delivered', t + 1), status('wamid.manual1', 'read', t + 2)] }))).status).toBe(200);
@@ -326,26 +274,20 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
       // An event for an id not stored yet is kept and applied once the id appears.
       await post(envelope(number.phone_number_id, { statuses: [status('wamid.later', 'delivered', t + 1, '919888880002')] }));
       await server.services.engine.ingest.drain();
-      await server.db('messages').insert({ campaignId, userId: user.id, recipient: '919888880002', status: 'sent', priceUnits: 8000, dedupeKey: 'j'.repeat(64), providerMessageId: 'wamid.later', attempts: 1, refunded: false, createdAt: now, updatedAt: now, sentAt: now });
-      const started = Date.now();
-      for (;;) {
-        const later = (await server.db('messages').where({ providerMessageId: 'wamid.later' }).first('status')) as { status: string };
-        if (later.status === 'delivered') break;
-        if (Date.now() - started > 8000) throw new Error('unknown-id event was not applied');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await buildMessage(server, { campaignId, userId: user.id }, { status: 'sent', recipient: '919888880002', providerMessageId: 'wamid.later' });
+      await pollUntil(
+        async () => ((await server.db('messages').where({ providerMessageId: 'wamid.later' }).first('status')) as { status: string }).status,
+        (state) => state === 'delivered',
+        { what: 'the held event for an id stored later', timeoutMs: 8_000, intervalMs: 100 },
+      );
     });
 
     it("checks a business's own webhooks with its app secret, and applies template review outcomes to PENDING templates", async () => {
       const { client: admin } = await signedInClient(server, { role: 'admin' });
       const { user } = await signedInClient(server);
-      const approved = await approvedTemplate(user);
+      const approved = await buildTemplate(server, user);
       // Still waiting for review: the only state a provider's outcome may move (issue 11).
-      const template = await server.services.templates.create(
-        user,
-        { name: `review_${Date.now()}`, category: 'MARKETING', language: 'en_US', headerType: 'none', headerText: '', bodyText: 'Sale on {{1}}', footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
-        undefined,
-      );
+      const template = await buildTemplate(server, user, { status: 'PENDING', body: 'Sale on {{1}}' });
       const numberId = String(Date.now()).slice(-12);
       const saved = await admin.put(`/api/admin/users/${user.id}/business-info`, {
         businessName: 'Asha Stores',
@@ -376,7 +318,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
 
     it('suppresses recipients who reply STOP or opt out, and does not charge them', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const number = await sandboxNumber(client);
       const t = String(Math.floor(Date.now() / 1000));
       await post(envelope(number.phone_number_id, { contacts: [{ wa_id: '919899990001' }], messages: [{ id: 'wamid.in1', from: '919899990001', timestamp: t, type: 'text', text: { body: 'STOP' } }] }));
@@ -396,21 +338,16 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
   });
 
   describe('public send API', () => {
-    async function keyFor(client: TestClient): Promise<string> {
-      const created = await client.post<{ data: { key: string } }>('/api/keys', { name: 'integration' });
-      expect(created.status).toBe(201);
-      return created.body.data.key;
-    }
-    const sendApi = (key: string, body: unknown, path = '/api/send') =>
-      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+    const keyFor = (client: TestClient) => apiKeyFor(client);
+    const sendApi = <T = Record<string, unknown>>(key: string, body: unknown, path = '/api/send') => postApiSend<T>(server.url, key, body, path);
 
     it('accepts a message with var fields, answers its id, and sends it', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const key = await keyFor(client);
-      const res = await sendApi(key, { username: user.username, templatename: template.name, recipient_number: '+919811000001', var1: 'Joy', var2: 'Z9' });
+      const res = await sendApi<{ success: boolean; message_id: string; message: string; campaign_id: number }>(key, { username: user.username, templatename: template.name, recipient_number: '+919811000001', var1: 'Joy', var2: 'Z9' });
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { success: boolean; message_id: string; message: string; campaign_id: number };
+      const body = res.body;
       expect(body).toMatchObject({ success: true, message: messages.publicApi.sent, message_id: expect.stringMatching(/^msg_\d+$/) });
       await waitForCampaign(client, body.campaign_id, (c) => c.processed === 1);
       const seen = await client.get('/simulator/messages?to=919811000001');
@@ -427,17 +364,17 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
     it('answers 400 for missing fields, 401 for another username or a wrong key, 402 when the wallet is short', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 1 });
       const other = await buildUser(server);
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const key = await keyFor(client);
-      const missing = await sendApi(key, { username: user.username, templatename: template.name });
+      const missing = await sendApi<{ error: string }>(key, { username: user.username, templatename: template.name });
       expect(missing.status).toBe(400);
-      expect(((await missing.json()) as { error: string }).error).toBe(messages.publicApi.missingFields);
-      const notOwner = await sendApi(key, { username: other.username, templatename: template.name, recipient_number: '919811000003', var1: 'a', var2: 'b' });
+      expect(missing.body.error).toBe(messages.publicApi.missingFields);
+      const notOwner = await sendApi<{ error: string }>(key, { username: other.username, templatename: template.name, recipient_number: '919811000003', var1: 'a', var2: 'b' });
       expect(notOwner.status).toBe(401);
-      expect(((await notOwner.json()) as { error: string }).error).toBe(messages.publicApi.invalidCredentials);
+      expect(notOwner.body.error).toBe(messages.publicApi.invalidCredentials);
       expect((await sendApi('snd_wrong', { username: user.username, templatename: template.name, recipient_number: '919811000003' })).status).toBe(401);
-      const badNumber = await sendApi(key, { username: user.username, templatename: template.name, recipient_number: '12', var1: 'a', var2: 'b' });
-      expect(((await badNumber.json()) as { error: string }).error).toBe(messages.publicApi.invalidRecipient);
+      const badNumber = await sendApi<{ error: string }>(key, { username: user.username, templatename: template.name, recipient_number: '12', var1: 'a', var2: 'b' });
+      expect(badNumber.body.error).toBe(messages.publicApi.invalidRecipient);
       const noVar = await sendApi(key, { username: user.username, templatename: template.name, recipient_number: '919811000003', var1: 'a' });
       expect(noVar.status).toBe(400);
       const first = await sendApi(key, { username: user.username, templatename: template.name, recipient_number: '919811000004', var1: 'a', var2: 'b' });
@@ -448,10 +385,10 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
 
     it('accepts a burst together, charging each message once and blocking repeats as duplicates', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 100 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const key = await keyFor(client);
       const bodies = Array.from({ length: 30 }, (_, i) => ({ username: user.username, templatename: template.name, recipient_number: `9198120${5000 + (i % 25)}`, var1: 'x', var2: 'y' }));
-      const answers = await Promise.all(bodies.map((body) => sendApi(key, body).then(async (r) => ({ status: r.status, body: (await r.json()) as { message_id: string; status: string } }))));
+      const answers = await Promise.all(bodies.map((body) => sendApi<{ message_id: string; status: string }>(key, body)));
       expect(answers.every((a) => a.status === 200)).toBe(true);
       expect(new Set(answers.map((a) => a.body.message_id)).size).toBe(30);
       expect(answers.filter((a) => a.body.status === 'duplicate')).toHaveLength(5);
@@ -461,16 +398,15 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
 
     it('accepts a batch as one campaign', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
-      const template = await approvedTemplate(user);
+      const template = await buildTemplate(server, user);
       const key = await keyFor(client);
-      const res = await sendApi(
+      const res = await sendApi<{ data: TCampaignAccepted }>(
         key,
         { username: user.username, templatename: template.name, messages: [{ recipient_number: '919813000001', var1: 'a', var2: 'b' }, { recipient_number: '919813000002', var1: 'c', var2: 'd' }, { recipient_number: 'x' }] },
         '/api/send/batch',
       );
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { data: TCampaignAccepted };
-      expect(body.data).toMatchObject({ accepted: 2, invalid: 1, totalCost: 1.6 });
+      expect(res.body.data).toMatchObject({ accepted: 2, invalid: 1, totalCost: 1.6 });
     });
   });
 

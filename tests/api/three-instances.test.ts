@@ -7,21 +7,17 @@
  * to the provider and not seen answered; counted and printed), and the wallet equals the ledger to
  * the unit.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TCampaignAccepted } from '@shared/schemas/sending';
 import type { TCreditHistoryResponse } from '@shared/types';
 import { loadConfig } from '../../server/src/config';
 import { startServer, type RunningServer } from '../../server/src/server';
 import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
 import { startBusyLoops } from '../../server/test/busyLoops';
-import { campaignSettled, freePort, plainRecipients, prepareFlowSender, startFlowSimulator, waitForCampaign } from '../../server/test/campaignFlow';
+import { freePort, plainRecipients, prepareFlowSender, sendFlowCampaign, startFlowSimulator } from '../../server/test/campaignFlow';
+import { childProcessEnv, testDeployment, type TestDeployment } from '../../server/test/deployment';
 import { startFaultyProvider, type FaultyProvider } from '../../server/test/faultyProvider';
-import { TEST_ADMIN, testDatabaseKind } from '../../server/test/server';
+import { campaignSettled, waitForCampaign } from '../../server/test/polling';
+import { testDatabaseKind } from '../../server/test/server';
 import { ServerProcess, until } from '../../server/test/serverProcess';
 
 const RECIPIENTS = 20_000;
@@ -36,12 +32,10 @@ const LEASE_SECONDS = 4;
  */
 const SETTLE_SECONDS = 120;
 const APP_SECRET = 'three-instances-app-secret';
-const databaseUrl = process.env.TEST_DATABASE_URL;
-const runs = testDatabaseKind() === 'postgres' && Boolean(databaseUrl);
+const runs = testDatabaseKind() === 'postgres' && Boolean(process.env.TEST_DATABASE_URL);
 
 describe.skipIf(!runs)('three instances on one PostgreSQL: one killed, one slowed, on a busy machine', () => {
-  const schema = `t_three_${randomBytes(5).toString('hex')}`;
-  let dataDir = '';
+  let deployment: TestDeployment;
   let simulator: SimulatorServer;
   let slowProvider: FaultyProvider;
   let a: RunningServer;
@@ -49,35 +43,28 @@ describe.skipIf(!runs)('three instances on one PostgreSQL: one killed, one slowe
   let b: ServerProcess;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandesh-three-'));
     // Like Meta, the provider retries status webhooks that fail (A is busy; B dies with some in flight).
     simulator = await startFlowSimulator({ messagesPerSecond: 20_000, webhookAttempts: 40 });
     slowProvider = await startFaultyProvider(simulator.url);
     // Every 25th send through C is answered two seconds after its lease would have run out.
     slowProvider.setMode('slow', { every: 25, delayMs: (LEASE_SECONDS + 2) * 1000 });
-    const secretsKey = randomBytes(32).toString('hex');
-    const env: Record<string, string> = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-      ADMIN_USERNAME: TEST_ADMIN.username,
-      ADMIN_PASSWORD: TEST_ADMIN.password,
-      DATABASE_URL: databaseUrl ?? '',
-      DATABASE_SCHEMA: schema,
-      DATABASE_POOL_MAX: '5',
-      SECRETS_KEY: secretsKey,
-      SIMULATOR_URL: simulator.url,
-      SIMULATOR_APP_SECRET: APP_SECRET,
-      SANDBOX_MESSAGES_PER_SECOND: '1000',
-      DISPATCH_LEASE_SECONDS: String(LEASE_SECONDS),
-      DISPATCH_UNKNOWN_SETTLE_SECONDS: String(SETTLE_SECONDS),
-    };
+    deployment = testDeployment({
+      name: 'three',
+      database: 'postgres',
+      env: {
+        LOG_LEVEL: 'warn',
+        SIMULATOR_URL: simulator.url,
+        SIMULATOR_APP_SECRET: APP_SECRET,
+        SANDBOX_MESSAGES_PER_SECOND: '1000',
+        DISPATCH_LEASE_SECONDS: String(LEASE_SECONDS),
+        DISPATCH_UNKNOWN_SETTLE_SECONDS: String(SETTLE_SECONDS),
+      },
+    });
+    const env = deployment.env;
     a = await startServer(loadConfig({ ...env, PORT: '0' }));
     c = await startServer(loadConfig({ ...env, PORT: '0', SIMULATOR_URL: slowProvider.url }));
     const port = await freePort();
-    b = new ServerProcess(`http://127.0.0.1:${port}`, { ...env, PORT: String(port), PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), TMPDIR: os.tmpdir() });
+    b = new ServerProcess(`http://127.0.0.1:${port}`, { ...env, PORT: String(port), ...childProcessEnv() });
     await b.start();
     simulator.simulator.setWebhook({ url: `${a.url}/api/webhooks/whatsapp`, appSecret: APP_SECRET });
   }, 90_000);
@@ -88,11 +75,7 @@ describe.skipIf(!runs)('three instances on one PostgreSQL: one killed, one slowe
     await a?.close();
     await slowProvider?.close();
     await simulator?.close();
-    const admin = knexFactory({ client: 'pg', connection: databaseUrl });
-    await admin.raw('drop schema if exists ?? cascade', [schema]);
-    await admin.raw('drop schema if exists ?? cascade', [`${schema}_pgboss`]);
-    await admin.destroy();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await deployment?.close();
   }, 60_000);
 
   it('ends with every message terminal, none sent twice outside the crash window, and the wallet equal to the ledger', async () => {
@@ -100,14 +83,7 @@ describe.skipIf(!runs)('three instances on one PostgreSQL: one killed, one slowe
     try {
       const sender = await prepareFlowSender(a.url, 40_000);
       const started = performance.now();
-      const accepted = await sender.client.post<{ data: TCampaignAccepted }>('/api/whatsapp/bulk-quick-send', {
-        phone_number_id: sender.phoneNumberId,
-        template_name: sender.templateName,
-        language: 'en_US',
-        recipients_text: plainRecipients(RECIPIENTS, 9_500_000_000).join('\n'),
-        variables: { '1': 'Friend' },
-        campaign_name: 'Three instances',
-      });
+      const accepted = await sendFlowCampaign(sender, plainRecipients(RECIPIENTS, 9_500_000_000), 'Three instances');
       expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
       const received = () => simulator.simulator.receivedCounts();
       await until(() => received().recipients >= KILL_AFTER_RECIPIENTS, 120_000, `${KILL_AFTER_RECIPIENTS} sends before the kill`);
@@ -118,7 +94,7 @@ describe.skipIf(!runs)('three instances on one PostgreSQL: one killed, one slowe
       const openAtKill = Number(openRow?.n ?? 0);
       expect(atKill.recipients, 'the kill came after the whole campaign was sent').toBeLessThan(RECIPIENTS);
 
-      const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, campaignSettled, 360_000);
+      const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, campaignSettled, { timeoutMs: 360_000, intervalMs: 250 });
       const seconds = (performance.now() - started) / 1000;
       const { counts } = campaign;
       expect(counts.sent + counts.delivered + counts.read, JSON.stringify(counts)).toBe(RECIPIENTS);

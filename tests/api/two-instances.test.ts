@@ -3,25 +3,20 @@
  * pg-boss, and no recipient is sent twice. Both send to one external simulator, which counts what
  * each recipient received; its status webhooks go to instance A.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TCampaignAccepted } from '@shared/schemas/sending';
 import { loadConfig } from '../../server/src/config';
 import type { ClaimedMessage } from '../../server/src/sending/dispatcher';
 import { startServer, type RunningServer } from '../../server/src/server';
 import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
 import { startBusyLoops } from '../../server/test/busyLoops';
-import { campaignSettled, plainRecipients, prepareFlowSender, startFlowSimulator, waitForCampaign } from '../../server/test/campaignFlow';
-import { TEST_ADMIN, testDatabaseKind } from '../../server/test/server';
+import { plainRecipients, prepareFlowSender, sendFlowCampaign, startFlowSimulator } from '../../server/test/campaignFlow';
+import { testDeployment, type TestDeployment } from '../../server/test/deployment';
+import { campaignSettled, waitForCampaign } from '../../server/test/polling';
+import { testDatabaseKind } from '../../server/test/server';
 
 const RECIPIENTS = 5_000;
 const APP_SECRET = 'two-instances-app-secret';
-const databaseUrl = process.env.TEST_DATABASE_URL;
-const runs = testDatabaseKind() === 'postgres' && Boolean(databaseUrl);
+const runs = testDatabaseKind() === 'postgres' && Boolean(process.env.TEST_DATABASE_URL);
 
 /** Counts the batches and messages one instance's dispatcher sent (the messages table has no instance column). */
 function countDispatches(server: RunningServer): { batches: number; messages: number } {
@@ -37,33 +32,21 @@ function countDispatches(server: RunningServer): { batches: number; messages: nu
 }
 
 describe.skipIf(!runs)('two server instances on one PostgreSQL', () => {
-  const schema = `t_two_${randomBytes(5).toString('hex')}`;
-  let dataDir = '';
+  let deployment: TestDeployment;
   let simulator: SimulatorServer;
   let a: RunningServer;
   let b: RunningServer;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandesh-two-'));
     // Well above what both instances together send at the number's limit: no 130429 retries.
     simulator = await startFlowSimulator({ messagesPerSecond: 10_000 });
     // Instances behind one load balancer share the database, the files and the secrets key.
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-      ADMIN_USERNAME: TEST_ADMIN.username,
-      ADMIN_PASSWORD: TEST_ADMIN.password,
-      DATABASE_URL: databaseUrl,
-      DATABASE_SCHEMA: schema,
-      DATABASE_POOL_MAX: '5',
-      SECRETS_KEY: randomBytes(32).toString('hex'),
-      SIMULATOR_URL: simulator.url,
-      SIMULATOR_APP_SECRET: APP_SECRET,
-      SANDBOX_MESSAGES_PER_SECOND: '1000',
+    deployment = testDeployment({
+      name: 'two',
+      database: 'postgres',
+      env: { SIMULATOR_URL: simulator.url, SIMULATOR_APP_SECRET: APP_SECRET, SANDBOX_MESSAGES_PER_SECOND: '1000' },
     });
+    const config = loadConfig({ ...deployment.env, PORT: '0' });
     // One after the other: the first migrates the schema, the second finds it ready.
     a = await startServer(config);
     b = await startServer(config);
@@ -74,11 +57,7 @@ describe.skipIf(!runs)('two server instances on one PostgreSQL', () => {
     await b?.close();
     await a?.close();
     await simulator?.close();
-    const admin = knexFactory({ client: 'pg', connection: databaseUrl });
-    await admin.raw('drop schema if exists ?? cascade', [schema]);
-    await admin.raw('drop schema if exists ?? cascade', [`${schema}_pgboss`]);
-    await admin.destroy();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await deployment?.close();
   }, 60_000);
 
   it('shares a 5,000-recipient campaign accepted by one instance, and no recipient is sent twice, on a busy machine', async () => {
@@ -96,18 +75,11 @@ describe.skipIf(!runs)('two server instances on one PostgreSQL', () => {
     const dispatchedByB = countDispatches(b);
     const sender = await prepareFlowSender(a.url, 10_000);
     const started = performance.now();
-    const accepted = await sender.client.post<{ data: TCampaignAccepted }>('/api/whatsapp/bulk-quick-send', {
-      phone_number_id: sender.phoneNumberId,
-      template_name: sender.templateName,
-      language: 'en_US',
-      recipients_text: plainRecipients(RECIPIENTS, 9_300_000_000).join('\n'),
-      variables: { '1': 'Friend' },
-      campaign_name: 'Two instances',
-    });
+    const accepted = await sendFlowCampaign(sender, plainRecipients(RECIPIENTS, 9_300_000_000), 'Two instances');
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body.data).toMatchObject({ accepted: RECIPIENTS, duplicates: 0, invalid: 0 });
 
-    const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, campaignSettled, 120_000);
+    const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, campaignSettled, { timeoutMs: 120_000, intervalMs: 250 });
     const seconds = (performance.now() - started) / 1000;
     const { counts } = campaign;
     expect(counts.sent + counts.delivered + counts.read + counts.failed, JSON.stringify(counts)).toBe(RECIPIENTS);

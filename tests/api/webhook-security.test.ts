@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template, User } from '../../server/src/models';
-import { signWebhookBody } from '../../server/src/sending/providers/webhooks';
 import type { TestClient } from '../../server/test/client';
-import { buildUser, signedInClient } from '../../server/test/factories';
+import { buildCampaign, buildTemplate, buildUser, signedInClient } from '../../server/test/factories';
+import { numberChange, postWebhook, webhookBody } from '../../server/test/webhooks';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 describe.skipIf(postgresUnavailable)('provider webhooks: each entry speaks only for its own account', () => {
@@ -51,63 +51,20 @@ describe.skipIf(postgresUnavailable)('provider webhooks: each entry speaks only 
     return { user, numberId, wabaId, secret, senderNumberId: number.id };
   }
 
-  /** A charged message sent from the business's number, with the given status. */
+  /** A charged message sent from the business's number, with the given status; answers its provider id. */
   async function sentMessage(owner: Business, status: 'sent' | 'delivered', priceUnits = 8000): Promise<string> {
-    const now = new Date().toISOString();
-    const inserted = (await server
-      .db('campaigns')
-      .insert({
-        userId: owner.user.id, templateId: null, senderNumberId: owner.senderNumberId, name: 'manual', source: 'quick', templateName: 'promo', templateLanguage: 'en_US', category: 'MARKETING',
-        priceUnits, status: 'running', totalRecipients: 1, billableCount: 1, totalCostUnits: priceUnits, createdAt: now, updatedAt: now,
-      })
-      .returning('id')) as ({ id: number } | number)[];
-    const campaignId = typeof inserted[0] === 'object' ? inserted[0].id : (inserted[0] as number);
-    sequence += 1;
-    const wamid = `wamid.sec${Date.now()}${sequence}`;
-    await server.db('messages').insert({
-      campaignId, userId: owner.user.id, recipient: '919888880001', status, priceUnits, dedupeKey: wamid.padEnd(64, 'x').slice(0, 64), providerMessageId: wamid,
-      attempts: 1, refunded: false, createdAt: now, updatedAt: now, sentAt: now, ...(status === 'delivered' ? { deliveredAt: now } : {}),
-    });
-    return wamid;
+    const built = await buildCampaign(server, owner.user, { senderNumberId: owner.senderNumberId, priceUnits, messages: [{ status, recipient: '919888880001' }] });
+    return built.messages[0]!.providerMessageId!;
   }
 
-  async function template(owner: Business, status: 'DRAFT' | 'PENDING'): Promise<Template> {
-    sequence += 1;
-    return server.services.templates.create(
-      owner.user,
-      {
-        name: `offer_${Date.now()}_${sequence}`,
-        category: 'MARKETING',
-        language: 'en_US',
-        headerType: 'none',
-        headerText: '',
-        bodyText: 'Big sale on {{1}}',
-        footerText: '',
-        buttons: [],
-        variableExamples: {},
-        submit_to_whatsapp: status === 'PENDING',
-      },
-      undefined,
-    );
-  }
+  const template = (owner: Business, status: 'DRAFT' | 'PENDING'): Promise<Template> => buildTemplate(server, owner.user, { status, body: 'Big sale on {{1}}' });
 
-  const post = (body: unknown, secret: string | null, extraHeaders: Record<string, string> = {}) => {
-    const raw = JSON.stringify(body);
-    return fetch(`${server.url}/api/webhooks/whatsapp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(secret ? { 'x-hub-signature-256': signWebhookBody(raw, secret) } : {}), ...extraHeaders },
-      body: raw,
-    });
-  };
-  const numberChange = (phoneNumberId: string, value: Record<string, unknown>) => ({
-    field: 'messages',
-    value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '1555', phone_number_id: phoneNumberId }, ...value },
-  });
+  const post = (body: unknown, secret: string | null, extraHeaders: Record<string, string> = {}) => postWebhook(server.url, body, secret, extraHeaders);
   const templateChange = (name: string, event: string) => ({
     field: 'message_template_status_update',
     value: { event, message_template_id: 1, message_template_name: name, message_template_language: 'en_US', reason: 'INCORRECT_CATEGORY' },
   });
-  const body = (...entries: { id: string; changes: unknown[] }[]) => ({ object: 'whatsapp_business_account', entry: entries });
+  const body = webhookBody;
   const t = () => String(Math.floor(Date.now() / 1000));
   const failed = (wamid: string) => ({ id: wamid, status: 'failed', timestamp: t(), recipient_id: '919888880001', errors: [{ code: 131026, title: 'Message undeliverable' }] });
   const balanceOf = async (user: User) => Number(((await server.db('users').where({ id: user.id }).first('creditBalance')) as { creditBalance: number }).creditBalance);

@@ -20,7 +20,7 @@ export const acceptanceBench = {
         const { result, peakMb } = await withPeakRss(async () => {
           const recipients = Array.from({ length: size }, (_, i) => ({ to: `91${6_000_000_000 + size + i}`, variables: { '1': 'Asha', '2': String(i) } }));
           const started = performance.now();
-          const accepted = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: `bench ${size}`, source: 'bulk', recipients, invalidCount: 0, inSendDuplicates: 0 });
+          const accepted = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: `bench ${size}`, source: 'bulk', recipients, invalidCount: 0, inSendDuplicates: 0 });
           return { accepted, seconds: (performance.now() - started) / 1000 };
         });
         console.log(

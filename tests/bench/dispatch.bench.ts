@@ -45,7 +45,7 @@ export const dispatchBench = {
       const recipients = Array.from({ length: MESSAGES }, (_, i) => ({ to: `91${7_000_000_000 + i}`, variables: { '1': 'Ravi', '2': String(i) } }));
       const { result, peakMb } = await withPeakRss(async () => {
         const started = performance.now();
-        const campaign = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'bench dispatch', source: 'bulk', recipients, invalidCount: 0, inSendDuplicates: 0 });
+        const campaign = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'bench dispatch', source: 'bulk', recipients, invalidCount: 0, inSendDuplicates: 0 });
         server.services.engine.notifyAccepted();
         let sentAt = 0;
         for (;;) {

@@ -1,4 +1,5 @@
 import type { Template, User } from '../../server/src/models';
+import { adminOf, buildTemplate } from '../../server/test/factories';
 import type { TestServer } from '../../server/test/server';
 
 /** Samples the process's resident memory while something runs; answers the peak in MB. */
@@ -16,18 +17,9 @@ export async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: 
   }
 }
 
-export async function approvedBenchTemplate(server: TestServer, user: User, name: string, bodyText = 'Hi {{1}}, code {{2}}'): Promise<Template> {
-  const [admin] = (await server.db('users').where({ role: 'admin' }).limit(1)) as { id: number }[];
-  const adminUser = await server.services.users.findById(admin!.id);
-  const draft = await server.services.templates.create(
-    user,
-    { name, category: 'MARKETING', language: 'en_US', headerType: 'none', headerText: '', bodyText, footerText: '', buttons: [], variableExamples: {}, submit_to_whatsapp: true },
-    undefined,
-  );
-  return server.services.templates.review(adminUser!, draft.id, { status: 'APPROVED' }, null);
+/** An approved `Hi {{1}}, code {{2}}` template of `user` named `name` (server/test/factories.ts). */
+export function approvedBenchTemplate(server: TestServer, user: User, name: string, body = 'Hi {{1}}, code {{2}}'): Promise<Template> {
+  return buildTemplate(server, user, { name, body });
 }
 
-export async function adminUser(server: TestServer): Promise<User> {
-  const [admin] = (await server.db('users').where({ role: 'admin' }).limit(1)) as { id: number }[];
-  return (await server.services.users.findById(admin!.id)) as User;
-}
+export const adminUser = adminOf;

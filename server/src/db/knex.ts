@@ -118,9 +118,17 @@ export function uniqueViolationTarget(error: unknown): string {
 }
 
 /**
+ * Whether a knex instance (or transaction) talks to PostgreSQL rather than SQLite: the one place
+ * the SQL dialect is asked, for row locks, `unnest`/`any(?)` batches and date arithmetic.
+ */
+export function isPostgres(db: Knex): boolean {
+  return db.client.config.client === 'pg';
+}
+
+/**
  * Row locks for read-then-write sequences. PostgreSQL needs them when instances run in parallel;
  * SQLite has a single writer (and knex warns on FOR UPDATE there), so it is skipped.
  */
 export function forUpdateIfSupported<Q extends { forUpdate(): Q }>(query: Q, db: Knex): Q {
-  return db.client.config.client === 'pg' ? query.forUpdate() : query;
+  return isPostgres(db) ? query.forUpdate() : query;
 }

@@ -9,6 +9,7 @@
  * Schema Changes" in its ALTER TABLE page) instead of copying every message into a new table.
  */
 import type { Knex } from 'knex';
+import { isPostgres } from './knex';
 
 const CONSTRAINT = 'messages_status_valid';
 
@@ -28,7 +29,7 @@ interface SqliteConnection {
 
 /** Adds `statuses` to the ones the messages table accepts (a no-op for those already there). */
 export async function allowMessageStatuses(knex: Knex, statuses: readonly string[]): Promise<void> {
-  if (knex.client.config.client === 'pg') {
+  if (isPostgres(knex)) {
     const { rows } = (await knex.raw(
       `select pg_get_constraintdef(c.oid) as definition from pg_constraint c join pg_class t on t.oid = c.conrelid
         where c.conname = ? and t.relname = 'messages' and t.relnamespace = current_schema()::regnamespace`,

@@ -2,8 +2,8 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import { fillMessage, messages } from '@shared/messages';
 import { AppError, TooManyRequestsError, UnauthorizedError } from '../errors';
 import { usernameKey, type User } from '../models';
-import type { ApiRateLimitDecision, ApiRateLimiter } from '../services/apiRateLimit';
-import type { ApiKeyService } from '../services/apiKeys';
+import type { ApiRateLimitDecision, ApiRateLimiter } from '../apiKeys/rateLimit';
+import type { ApiKeyService } from '../apiKeys/service';
 import type { AppState } from '../types';
 
 /** What the public send routes find in `ctx.state` once the key is accepted. */

@@ -1,7 +1,7 @@
 import type { Context, Middleware, ParameterizedContext } from 'koa';
 import { messages } from '@shared/messages';
 import { ForbiddenError, UnauthorizedError } from '../errors';
-import type { SessionService } from '../services/auth/sessions';
+import type { SessionService } from '../accounts/sessions';
 import type { AppState, AuthContext } from '../types';
 
 export const SESSION_COOKIE = 'sandesh_session';

@@ -6,8 +6,8 @@ import { AppError, BadRequestError, NotFoundError, ServiceUnavailableError } fro
 import { forUpdateIfSupported } from '../db/knex';
 import type { Logger } from '../logger';
 import { Payment, type PaymentProvider, type User } from '../models';
-import { constantTimeEqual } from '../services/auth/tokens';
-import type { WalletService } from '../services/wallet';
+import { constantTimeEqual } from '../security/tokens';
+import type { WalletService } from '../wallet/service';
 import { hmacHex, type PaymentGateway, type SandboxGateway } from './gateway';
 
 export interface CreatedOrder {

@@ -1,32 +1,9 @@
 import { unitsToRupees } from '@shared/money';
-import type { TCampaign, TCampaignCounts } from '@shared/schemas/sending';
+import type { TAccountOverview, TCampaignList } from '@shared/schemas/reports';
+import type { TCampaign } from '@shared/schemas/sending';
+import type { AccountOverview, CampaignPage, CampaignRecord } from '../sending/campaigns';
 
-/** A campaigns row as knex answers it (camelCased; SQLite timestamps are ISO strings). */
-export interface CampaignRow {
-  id: number;
-  name: string;
-  status: string;
-  source: string;
-  templateName: string;
-  templateLanguage: string;
-  category: string;
-  totalRecipients: number;
-  billableCount: number;
-  invalidCount: number;
-  cancelledCount: number | null;
-  priceUnits: number;
-  totalCostUnits: number;
-  refundedUnits: number | null;
-  resentCampaignId?: number | null;
-  createdAt: string | Date;
-  completedAt: string | Date | null;
-}
-
-export function emptyCounts(): TCampaignCounts {
-  return { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed: 0, cancelled: 0, duplicate: 0, suppressed: 0 };
-}
-
-export function presentCampaign(row: CampaignRow, counts: TCampaignCounts): TCampaign {
+export function presentCampaign({ campaign: row, counts }: CampaignRecord): TCampaign {
   return {
     id: Number(row.id),
     name: String(row.name),
@@ -48,5 +25,20 @@ export function presentCampaign(row: CampaignRow, counts: TCampaignCounts): TCam
     refunded: unitsToRupees(Number(row.refundedUnits ?? 0), 4),
     createdAt: new Date(row.createdAt).toISOString(),
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : null,
+  };
+}
+
+export function presentCampaignPage(page: CampaignPage): TCampaignList {
+  return { campaigns: page.campaigns.map(presentCampaign), total: page.total, page: page.page, totalPages: page.totalPages };
+}
+
+export function presentAccountOverview(overview: AccountOverview): TAccountOverview {
+  return {
+    messagesThisMonth: overview.messagesThisMonth,
+    deliveryRate: overview.deliveryRate,
+    readRate: overview.readRate,
+    spendThisMonth: unitsToRupees(overview.spendUnits, 4),
+    refundsThisMonth: unitsToRupees(overview.refundUnits, 4),
+    activeCampaigns: overview.activeCampaigns,
   };
 }

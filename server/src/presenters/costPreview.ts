@@ -1,30 +1,24 @@
 import { unitsToRupees } from '@shared/money';
 import type { TCostPreview } from '@shared/schemas/sending';
+import type { SendPreview } from '../sending/service';
 
-/** The cost preview's answer (DECISIONS.md) from counts and integer credit units. */
-export function presentCostPreview(input: {
-  recipients: number;
-  billable: number;
-  duplicates: number;
-  invalid: number;
-  suppressed?: number;
-  category: string;
-  priceUnits: number;
-  balanceUnits: number;
-}): TCostPreview {
-  const costUnits = input.billable * input.priceUnits;
+/** The cost preview's answer (spec 002 §9): counts as screened, money in rupees. */
+export function presentCostPreview(preview: SendPreview): TCostPreview {
+  const { quote } = preview;
   return {
-    recipients: input.recipients,
-    billable: input.billable,
-    duplicates: input.duplicates,
-    invalid: input.invalid,
-    ...(input.suppressed === undefined ? {} : { suppressed: input.suppressed }),
-    category: input.category,
-    pricePerMessage: unitsToRupees(input.priceUnits, 4),
-    totalCost: unitsToRupees(costUnits, 4),
+    recipients: preview.recipients,
+    billable: preview.billable,
+    duplicates: preview.duplicates,
+    invalid: preview.invalid,
+    ...(preview.suppressed === undefined ? {} : { suppressed: preview.suppressed }),
+    category: preview.category,
+    pricePerMessage: unitsToRupees(quote.priceUnits, 4),
+    totalCost: unitsToRupees(quote.costUnits, 4),
     currency: 'INR',
-    balance: unitsToRupees(input.balanceUnits, 4),
-    balanceAfter: unitsToRupees(input.balanceUnits - costUnits, 4),
-    sufficient: input.balanceUnits >= costUnits,
+    balance: unitsToRupees(quote.balanceUnits, 4),
+    balanceAfter: unitsToRupees(quote.balanceAfterUnits, 4),
+    sufficient: quote.sufficient,
+    ...(preview.exact === undefined ? {} : { exact: preview.exact }),
+    ...(preview.setAside === undefined ? {} : { skippedRows: preview.setAside.listed, skippedCount: preview.setAside.count }),
   };
 }

@@ -1,6 +1,7 @@
 import { messages } from '@shared/messages';
 import type { TBusinessInfo, TBusinessInfoSummary, TProviderSettings } from '@shared/types';
-import type { BusinessInfoRecord, BusinessInfoSummaryRecord, ProviderSettingsRecord } from '../sending/providerAccounts';
+import type { BusinessInfoRecord, BusinessInfoSummaryRecord } from '../providerAccounts/businessInfo';
+import type { ProviderSettingsRecord } from '../providerAccounts/channelSettings';
 
 /** Business info for admins: secrets appear only as `...Set` flags. */
 export function presentBusinessInfo(info: BusinessInfoRecord): TBusinessInfo {

@@ -7,7 +7,8 @@
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { messages } from '@shared/messages';
-import { IST_OFFSET_MS, istDate } from '@shared/reports';
+import { istDate } from '@shared/reports';
+import { IST_OFFSET_MS } from '../istCalendar';
 import type { MessageStatusCounts } from '@shared/figures';
 import type { TReportsQuery } from '@shared/schemas/reports';
 import { ValidationError } from '../errors';

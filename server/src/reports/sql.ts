@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
+import { isPostgres } from '../db/knex';
 import type { TReportStatus } from '@shared/schemas/reports';
 import { REPORT_STATUS_EXPRESSION } from './status';
 
@@ -153,7 +154,7 @@ export class ReportDb {
   readonly dialect: Dialect;
 
   constructor(private readonly db: Knex) {
-    this.dialect = db.client.config.client === 'pg' ? 'pg' : 'sqlite';
+    this.dialect = isPostgres(db) ? 'pg' : 'sqlite';
   }
 
   private get pool(): PooledClient {

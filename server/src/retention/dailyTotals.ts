@@ -8,6 +8,7 @@
  * - `campaign:billable`: billable less cancelled messages of a deleted campaign, on its creation day.
  */
 import type { Knex } from 'knex';
+import { istDay } from '../istCalendar';
 
 export const TIMELINE_EVENTS = ['sent', 'delivered', 'read', 'failed'] as const;
 
@@ -32,12 +33,6 @@ export interface DailyTotal {
   count: number;
 }
 
-const IST_OFFSET_MS = 330 * 60_000;
-
-/** The Indian calendar day of an instant (SQLite gives ISO strings, PostgreSQL Dates). */
-export function istDayOf(at: string | Date): string {
-  return new Date(new Date(at).getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
-}
 
 /** Adds up deleted messages into daily totals. */
 export function totalsOf(rows: readonly DeletedMessage[]): DailyTotal[] {
@@ -49,12 +44,12 @@ export function totalsOf(rows: readonly DeletedMessage[]): DailyTotal[] {
     else totals.set(key, { userId: Number(row.userId), campaignId: Number(row.campaignId), day, metric, count });
   };
   for (const row of rows) {
-    const createdDay = istDayOf(row.createdAt);
+    const createdDay = istDay(row.createdAt);
     add(row, createdDay, `status:${row.status}`);
-    if (row.sentAt) add(row, istDayOf(row.sentAt), 'event:sent');
-    if (row.deliveredAt) add(row, istDayOf(row.deliveredAt), 'event:delivered');
-    if (row.readAt) add(row, istDayOf(row.readAt), 'event:read');
-    if (row.failedAt) add(row, istDayOf(row.failedAt), 'event:failed');
+    if (row.sentAt) add(row, istDay(row.sentAt), 'event:sent');
+    if (row.deliveredAt) add(row, istDay(row.deliveredAt), 'event:delivered');
+    if (row.readAt) add(row, istDay(row.readAt), 'event:read');
+    if (row.failedAt) add(row, istDay(row.failedAt), 'event:failed');
   }
   return [...totals.values()];
 }

@@ -13,7 +13,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import { addDailyTotals, istDayOf, totalsOf, type DeletedMessage } from './dailyTotals';
+import { addDailyTotals, totalsOf, type DeletedMessage } from './dailyTotals';
+import { istDay } from '../istCalendar';
 
 /** Final message statuses: only these are deleted, so nothing that may still be sent (or refunded) is lost. */
 export const FINAL_MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'duplicate', 'suppressed', 'cancelled'] as const;
@@ -227,7 +228,7 @@ export class RetentionService {
           trx,
           rows
             .filter((row) => Number(row.billableCount) - Number(row.cancelledCount) > 0)
-            .map((row) => ({ userId: Number(row.userId), campaignId: Number(row.id), day: istDayOf(row.createdAt), metric: 'campaign:billable', count: Number(row.billableCount) - Number(row.cancelledCount) })),
+            .map((row) => ({ userId: Number(row.userId), campaignId: Number(row.id), day: istDay(row.createdAt), metric: 'campaign:billable', count: Number(row.billableCount) - Number(row.cancelledCount) })),
         );
         return rows;
       });

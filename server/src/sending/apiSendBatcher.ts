@@ -10,6 +10,7 @@ import type { Template, User } from '../models';
 import type { AcceptCampaignInput, CampaignAcceptance } from './campaignAcceptance';
 import type { SenderNumber } from './senderNumbers';
 import type { Knex } from 'knex';
+import type { MessageRow } from '../db/rows/messages';
 
 export interface ApiSendRequest {
   user: User;
@@ -126,7 +127,7 @@ export class ApiSendBatcher {
       headerMedia: first.headerMedia,
     });
     // Rows are inserted in recipient order, so the n-th id belongs to the n-th recipient.
-    const stored = (await this.deps.db('messages').where({ campaignId: result.campaignId }).orderBy('id').select('id', 'status')) as { id: number; status: string }[];
+    const stored = (await this.deps.db('messages').where({ campaignId: result.campaignId }).orderBy('id').select('id', 'status')) as Pick<MessageRow, 'id' | 'status'>[];
     rows.forEach((item, index) => {
       const row = stored[index];
       if (row) item.resolve({ messageId: `msg_${row.id}`, campaignId: result.campaignId, status: row.status });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { isPostgres } from '../db/knex';
 import { messages as catalogue } from '@shared/messages';
 import type { PriceCategory } from '@shared/pricing';
 import { USABLE_TEMPLATE_STATUSES } from '@shared/templates';
@@ -7,8 +8,8 @@ import { fillMessage } from '@shared/messages';
 import { formatIndianNumber, unitsToRupees } from '@shared/money';
 import { AppError } from '../errors';
 import type { Template, User } from '../models';
-import type { PricingService } from '../services/pricing';
-import type { WalletService } from '../services/wallet';
+import type { PricingService } from '../pricing/service';
+import type { WalletService } from '../wallet/service';
 
 export interface RecipientRow {
   /** Digits with country code, already normalised and de-duplicated within the send. */
@@ -100,9 +101,6 @@ export class CampaignAcceptance {
     this.enqueue = hook;
   }
 
-  private get isPostgres(): boolean {
-    return this.deps.db.client.config.client === 'pg';
-  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -237,7 +235,7 @@ export class CampaignAcceptance {
     const variablesOf = (r: RecipientRow) => (Object.keys(r.variables).length > 0 ? JSON.stringify(r.variables) : null);
     const connection = await (trx.client as unknown as { acquireConnection(): Promise<unknown> }).acquireConnection();
 
-    if (!this.isPostgres) {
+    if (!isPostgres(this.deps.db)) {
       const sqlite = connection as { prepare(sql: string): { run(...params: unknown[]): unknown } };
       const statement = sqlite.prepare(
         `insert into messages (campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message,
@@ -313,11 +311,11 @@ export class CampaignAcceptance {
       }
       return found;
     }
-    const size = this.isPostgres ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
+    const size = isPostgres(this.deps.db) ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
     const statuses = BLOCKING_STATUSES.map((s) => `'${s}'`).join(', ');
     for (let start = 0; start < keys.length; start += size) {
       const chunk = keys.slice(start, start + size);
-      const rows = this.isPostgres
+      const rows = isPostgres(this.deps.db)
         ? ((await this.deps.db.raw(`select distinct dedupe_key from messages where dedupe_key = any(?) and created_at >= ? and status in (${statuses})`, [chunk, since])) as { rows: Record<string, string>[] }).rows
         : // SQLite's planner may prefer the status index and scan; the dedupe index is the right one.
           ((await this.deps.db.raw(
@@ -333,11 +331,11 @@ export class CampaignAcceptance {
     const found = new Set<string>();
     const any = await this.deps.db('suppressions').where({ userId }).first('id');
     if (!any) return found;
-    const size = this.isPostgres ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
+    const size = isPostgres(this.deps.db) ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
     for (let start = 0; start < recipients.length; start += size) {
       const chunk = recipients.slice(start, start + size).map((r) => r.to);
       const query = this.deps.db('suppressions').where({ userId }).select('recipient');
-      const rows = (await (this.isPostgres ? query.whereRaw('recipient = any(?)', [chunk]) : query.whereIn('recipient', chunk))) as { recipient: string }[];
+      const rows = (await (isPostgres(this.deps.db) ? query.whereRaw('recipient = any(?)', [chunk]) : query.whereIn('recipient', chunk))) as { recipient: string }[];
       for (const row of rows) found.add(row.recipient);
     }
     return found;

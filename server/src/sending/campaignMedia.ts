@@ -2,6 +2,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { STORAGE_LIMITS } from '@shared/constants';
+import type { CampaignRow } from '../db/rows/campaigns';
 
 /** Where quick-send header images live, relative to DATA_DIR (campaigns keep this path). */
 export const CAMPAIGN_MEDIA_FOLDER = 'media/campaigns';
@@ -38,7 +39,7 @@ export async function sweepOrphanCampaignMedia(db: Knex, dataDir: string, now: D
   for (let start = 0; start < candidates.length; start += 500) {
     const chunk = candidates.slice(start, start + 500);
     const paths = chunk.map((name) => `${CAMPAIGN_MEDIA_FOLDER}/${name}`);
-    const rows = (await db('campaigns').whereIn('headerMediaPath', paths).distinct('headerMediaPath')) as { headerMediaPath: string }[];
+    const rows = (await db('campaigns').whereIn('headerMediaPath', paths).distinct('headerMediaPath')) as { headerMediaPath: NonNullable<CampaignRow['headerMediaPath']> }[];
     const referenced = new Set(rows.map((row) => row.headerMediaPath));
     for (const relativePath of paths) {
       if (referenced.has(relativePath)) continue;

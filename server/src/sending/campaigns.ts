@@ -6,46 +6,28 @@
  * messages workers claimed but had not handed to the provider in one transaction; a worker hands a
  * message over only while its campaign runs (dispatcher.ts), so nothing is sent once they answer.
  */
-import { presentCostPreview } from '../presenters/costPreview';
 import type { Knex } from 'knex';
+import { isPostgres } from '../db/knex';
 import { messageFigures } from '@shared/figures';
 import { fillMessage, messages } from '@shared/messages';
-import { unitsToRupees } from '@shared/money';
 import type { PriceCategory } from '@shared/pricing';
-import type { TAccountOverview, TCampaignList, TTimelinePoint } from '@shared/schemas/reports';
-import type { TCampaign, TCampaignAccepted, TCampaignCounts, TCostPreview } from '@shared/schemas/sending';
+import type { TTimelinePoint } from '@shared/schemas/reports';
+import type { TCampaign, TCampaignCounts } from '@shared/schemas/sending';
 import { USABLE_TEMPLATE_STATUSES } from '@shared/templates';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { Template, type User } from '../models';
-import { emptyCounts, presentCampaign, type CampaignRow } from '../presenters/campaign';
-import type { PricingService } from '../services/pricing';
-import type { WalletService } from '../services/wallet';
-import type { CampaignAcceptance, RecipientRow } from './campaignAcceptance';
+import { CAMPAIGN_COLUMNS, type StoredCampaign } from '../db/rows/campaigns';
+import { messageVariables, type MessageRow } from '../db/rows/messages';
+import type { PricingService } from '../pricing/service';
+import type { AcceptedCampaign, CampaignAcceptance, RecipientRow } from './campaignAcceptance';
 import type { SendingEngine } from './engine';
 import { PAUSED_HOLD_MS } from './dispatcher';
 import { OPTED_OUT_ERROR_CODE } from './messageOutcomes';
-import type { SendingService } from './service';
+import type { SendingService, SendPreview } from './service';
 import { DailyTotalsReader } from '../retention/dailyTotals';
+import { istDay, istDayStart, istMonthStart } from '../istCalendar';
 
-/** India Standard Time has had no daylight saving since 1945: a fixed +05:30, and days of 24 hours. */
-const IST_OFFSET_MS = 330 * 60_000;
 const DAY_MS = 86_400_000;
-
-/** The calendar day in India of an instant, as YYYY-MM-DD. */
-export function istDay(at: Date): string {
-  return new Date(at.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-/** The instant an Indian calendar day (YYYY-MM-DD) begins. */
-export function istDayStart(day: string): Date {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) - IST_OFFSET_MS);
-}
-
-/** The instant the Indian calendar month of `at` begins. */
-export function istMonthStart(at: Date): Date {
-  const local = new Date(at.getTime() + IST_OFFSET_MS);
-  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - IST_OFFSET_MS);
-}
 
 /**
  * Statuses travel late (a read can come days after the send): the chart counts events of messages
@@ -56,32 +38,33 @@ const TIMELINE_LOOKBACK_MS = 30 * 24 * 3_600_000;
 /** How long a pause or cancel waits for the sends already handed to the provider to be answered. */
 const HANDED_DRAIN_MS = 10_000;
 
-const CAMPAIGN_COLUMNS = [
-  'id',
-  'name',
-  'status',
-  'source',
-  'templateId',
-  'senderNumberId',
-  'templateName',
-  'templateLanguage',
-  'category',
-  'totalRecipients',
-  'billableCount',
-  'invalidCount',
-  'cancelledCount',
-  'priceUnits',
-  'totalCostUnits',
-  'refundedUnits',
-  'resentCampaignId',
-  'headerMediaType',
-  'headerMediaPath',
-  'createdAt',
-  'completedAt',
-] as const;
+/** Message counts of a campaign by status, all zero. */
+export function emptyCounts(): TCampaignCounts {
+  return { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed: 0, cancelled: 0, duplicate: 0, suppressed: 0 };
+}
 
-type StoredCampaign = CampaignRow & { templateId: number | null; senderNumberId: number; headerMediaType: string | null; headerMediaPath: string | null };
+/** A campaign with its live message counts (kept per-day totals of deleted rows included). */
+export interface CampaignRecord {
+  campaign: StoredCampaign;
+  counts: TCampaignCounts;
+}
 
+export interface CampaignPage {
+  campaigns: CampaignRecord[];
+  total: number;
+  page: number;
+  totalPages: number;
+}
+
+/** The user dashboard's Account Overview figures for this calendar month in India, money in credit units. */
+export interface AccountOverview {
+  messagesThisMonth: number;
+  deliveryRate: number;
+  readRate: number;
+  spendUnits: number;
+  refundUnits: number;
+  activeCampaigns: number;
+}
 
 export class CampaignService {
   /** Figures of messages the log cleanup deleted (issue 14): every reader below adds them. */
@@ -94,16 +77,12 @@ export class CampaignService {
       acceptance: CampaignAcceptance;
       sending: SendingService;
       pricing: PricingService;
-      wallet: WalletService;
       now?: () => Date;
     },
   ) {
     this.kept = new DailyTotalsReader(deps.db);
   }
 
-  private get isPostgres(): boolean {
-    return this.deps.db.client.config.client === 'pg';
-  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -139,14 +118,14 @@ export class CampaignService {
   }
 
   /** Live counts of one of the user's campaigns (the send screens poll this). */
-  async get(user: User, id: number): Promise<TCampaign> {
-    const row = await this.find(user, id);
+  async get(user: User, id: number): Promise<CampaignRecord> {
+    const campaign = await this.find(user, id);
     const counts = await this.countsFor([id]);
-    return presentCampaign(row, counts.get(id) ?? emptyCounts());
+    return { campaign, counts: counts.get(id) ?? emptyCounts() };
   }
 
   /** The user's campaigns, newest first, with live counts. */
-  async list(user: User, query: { page: number; limit: number; status?: string | undefined }): Promise<TCampaignList> {
+  async list(user: User, query: { page: number; limit: number; status?: string | undefined }): Promise<CampaignPage> {
     const base = this.deps.db('campaigns').where({ userId: user.id });
     if (query.status) base.where({ status: query.status });
     const [totalRow, rows] = await Promise.all([
@@ -162,7 +141,7 @@ export class CampaignService {
     const total = Number(totalRow?.n ?? 0);
     const counts = await this.countsFor(rows.map((row) => Number(row.id)));
     return {
-      campaigns: rows.map((row) => presentCampaign(row, counts.get(Number(row.id)) ?? emptyCounts())),
+      campaigns: rows.map((campaign) => ({ campaign, counts: counts.get(Number(campaign.id)) ?? emptyCounts() })),
       total,
       page: query.page,
       totalPages: Math.max(1, Math.ceil(total / query.limit)),
@@ -174,7 +153,7 @@ export class CampaignService {
    * claimed but not yet handed to the provider are taken back (their tokens cleared, so no worker
    * sends them), and the answer waits for the sends already handed over to be answered.
    */
-  async pause(user: User, id: number): Promise<TCampaign> {
+  async pause(user: User, id: number): Promise<CampaignRecord> {
     await this.find(user, id);
     await this.deps.db.transaction(async (trx) => {
       const nowIso = this.now().toISOString();
@@ -205,7 +184,7 @@ export class CampaignService {
   }
 
   /** paused -> running: the messages held meanwhile are due at once. */
-  async resume(user: User, id: number): Promise<TCampaign> {
+  async resume(user: User, id: number): Promise<CampaignRecord> {
     await this.find(user, id);
     const nowIso = this.now().toISOString();
     const changed = await this.deps.db('campaigns').where({ id, userId: user.id, status: 'paused' }).update({ status: 'running', updatedAt: nowIso });
@@ -222,7 +201,7 @@ export class CampaignService {
    * Handed ones finish (the answer waits for them); `unknown` ones wait for their final outcome,
    * and are refunded then if they were not sent.
    */
-  async cancel(user: User, id: number): Promise<TCampaign> {
+  async cancel(user: User, id: number): Promise<CampaignRecord> {
     await this.find(user, id);
     await this.deps.db.transaction(async (trx) => {
       const nowIso = this.now().toISOString();
@@ -235,8 +214,8 @@ export class CampaignService {
       // Claimed by a worker but not handed to the provider: taken from the worker here (failing
       // them clears their token), so its handoff finds them gone and it does not send.
       let claimed = trx('messages').where({ campaignId: id, status: 'sending' }).whereNull('handedAt').select('id');
-      if (this.isPostgres) claimed = claimed.forUpdate();
-      const ids = ((await claimed) as { id: number | string }[]).map((row) => Number(row.id));
+      if (isPostgres(this.deps.db)) claimed = claimed.forUpdate();
+      const ids = ((await claimed) as Pick<MessageRow, 'id'>[]).map((row) => Number(row.id));
       if (ids.length > 0) await this.deps.engine.outcomes.failCancelled(trx, id, 'sending', ids);
     });
     this.deps.engine.dispatcher.forgetCampaign(id);
@@ -253,11 +232,8 @@ export class CampaignService {
       .where({ campaignId, status: 'failed' })
       .where((q) => q.whereNull('errorCode').orWhereNot('errorCode', OPTED_OUT_ERROR_CODE))
       .orderBy('id')
-      .select('recipient', 'variables')) as { recipient: string; variables: string | Record<string, string> | null }[];
-    return rows.map((row) => ({
-      to: row.recipient,
-      variables: row.variables === null ? {} : typeof row.variables === 'string' ? (JSON.parse(row.variables) as Record<string, string>) : row.variables,
-    }));
+      .select('recipient', 'variables')) as Pick<MessageRow, 'recipient' | 'variables'>[];
+    return rows.map((row) => ({ to: row.recipient, variables: messageVariables(row.variables) }));
   }
 
   /** What a resend needs: the campaign's own template (still usable), number and failed recipients. */
@@ -274,31 +250,29 @@ export class CampaignService {
   }
 
   /** The cost of sending the failed messages again, priced like any send. */
-  async resendPreview(user: User, id: number): Promise<TCostPreview> {
+  async resendPreview(user: User, id: number): Promise<SendPreview> {
     const { recipients, template } = await this.resendPlan(user, id);
     const screened = await this.deps.acceptance.screen(user.id, template.id, recipients);
-    const priceUnits = await this.deps.pricing.effectiveFor(user.id, template.category.toLowerCase() as PriceCategory);
-    const balanceUnits = await this.deps.wallet.balance(user.id);
-    return presentCostPreview({
+    const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, screened.billable);
+    return {
       recipients: recipients.length,
       billable: screened.billable,
       duplicates: screened.duplicates,
       invalid: 0,
       suppressed: screened.suppressed,
       category: template.category,
-      priceUnits,
-      balanceUnits,
-    });
+      quote,
+    };
   }
 
   /** A new campaign for the failed recipients, accepted (and charged) like any send. */
-  async resendFailed(user: User, id: number): Promise<TCampaignAccepted> {
+  async resendFailed(user: User, id: number): Promise<AcceptedCampaign> {
     const { campaign, recipients, template, number } = await this.resendPlan(user, id);
     const headerMedia = campaign.headerMediaPath ? { type: campaign.headerMediaType as 'image' | 'video' | 'document', path: campaign.headerMediaPath } : null;
     // Claimed before accepting (0 stands for "in progress"), so two clicks cannot both resend.
     const claimed = await this.deps.db('campaigns').where({ id, userId: user.id }).whereNull('resentCampaignId').update({ resentCampaignId: 0 });
     if (claimed === 0) throw ConflictError('already_resent', messages.campaigns.alreadyResent);
-    let result: Awaited<ReturnType<CampaignAcceptance['accept']>>;
+    let result: AcceptedCampaign;
     try {
       result = await this.deps.acceptance.accept({
         user,
@@ -317,19 +291,12 @@ export class CampaignService {
     }
     await this.deps.db('campaigns').where({ id }).update({ resentCampaignId: result.campaignId });
     if (result.accepted > 0) this.deps.engine.notifyAccepted();
-    return {
-      campaignId: result.campaignId,
-      accepted: result.accepted,
-      duplicates: result.duplicates,
-      invalid: result.invalid,
-      suppressed: result.suppressed,
-      totalCost: unitsToRupees(result.totalCostUnits, 4),
-    };
+    return result;
   }
 
   /** The calendar day of a timestamp column in India, as YYYY-MM-DD, in SQL. */
   private istDaySql(column: string): string {
-    return this.isPostgres ? `to_char(${column} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', ${column}, '+330 minutes')`;
+    return isPostgres(this.deps.db) ? `to_char(${column} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', ${column}, '+330 minutes')`;
   }
 
   /**
@@ -387,7 +354,7 @@ export class CampaignService {
    * sending (not blocked duplicates, opt-outs or cancelled ones), delivery and read rates over
    * those that reached an outcome, spend (charges less refunds) and running or paused campaigns.
    */
-  async overview(user: User): Promise<TAccountOverview> {
+  async overview(user: User): Promise<AccountOverview> {
     const monthStart = istMonthStart(this.now());
     const rows = (await this.deps.db('messages')
       .where({ userId: user.id })
@@ -410,8 +377,8 @@ export class CampaignService {
       messagesThisMonth: figures.total,
       deliveryRate: figures.deliveryRate,
       readRate: figures.readRate,
-      spendThisMonth: unitsToRupees(debitUnits - refundUnits, 4),
-      refundsThisMonth: unitsToRupees(refundUnits, 4),
+      spendUnits: debitUnits - refundUnits,
+      refundUnits,
       activeCampaigns: Number(active?.n ?? 0),
     };
   }

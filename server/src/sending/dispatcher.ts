@@ -19,6 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { isPostgres } from '../db/knex';
 import type { TTemplateComponent } from '@shared/types';
 import type { Logger } from '../logger';
 import { templateSendRequest, type HeaderMedia, type TemplateShape } from './messageRequest';
@@ -26,6 +27,7 @@ import { withConflictRetry, type MessageOutcomes, type SendFailure, type SendRet
 import type { ProviderRegistry } from './providerRegistry';
 import type { SenderNumber } from './senderNumbers';
 import { TokenBucket } from './tokenBucket';
+import type { MessageRow } from '../db/rows/messages';
 
 export interface ClaimedMessage {
   id: number;
@@ -228,7 +230,7 @@ export class MessageDispatcher {
   /** Extends the lease of the batch's rows that still carry its token (those handed over too). */
   private async renewLease(ids: readonly number[], claimToken: string): Promise<void> {
     const leaseUntil = new Date(Date.now() + this.deps.settings.leaseSeconds * 1000).toISOString();
-    if (this.deps.db.client.config.client === 'pg') {
+    if (isPostgres(this.deps.db)) {
       // Rows are locked in id order and rows another transaction holds (a result write or a
       // status batch, both brief) are skipped until the next renewal a third of a lease later:
       // a renewal then never deadlocks against them, where locking in scan order did.
@@ -367,16 +369,16 @@ export class MessageDispatcher {
     // either waits for this and then fails what was requeued, or has committed and is seen here.
     await this.deps.db.transaction(async (trx) => {
       let query = trx('campaigns').whereIn('id', campaignIds).select('id', 'status');
-      if (trx.client.config.client === 'pg') query = query.forShare();
-      const rows = (await query) as { id: number; status: string }[];
+      if (isPostgres(trx)) query = query.forShare();
+      const rows = (await query) as Pick<MessageRow, 'id' | 'status'>[];
       const statusOf = new Map(rows.map((row) => [Number(row.id), String(row.status)]));
       const byToken = new Map<string, number[]>();
       for (const message of messages) appendTo(byToken, message.claimToken, message.id);
       const mine = new Set<number>();
       for (const [claimToken, ids] of byToken) {
         let owned = trx('messages').whereIn('id', ids).where({ claimToken, status: 'sending' }).whereNull('handedAt').select('id');
-        if (trx.client.config.client === 'pg') owned = owned.forUpdate();
-        for (const row of (await owned) as { id: number | string }[]) mine.add(Number(row.id));
+        if (isPostgres(trx)) owned = owned.forUpdate();
+        for (const row of (await owned) as Pick<MessageRow, 'id'>[]) mine.add(Number(row.id));
       }
       const cancelled = new Map<number, number[]>();
       const byDelay = new Map<number, number[]>();
@@ -470,7 +472,7 @@ class Handoff {
   private async mark(round: readonly { id: number; claimToken: string }[]): Promise<Set<number>> {
     const nowIso = new Date().toISOString();
     const handed = new Set<number>();
-    if (this.db.client.config.client === 'pg') {
+    if (isPostgres(this.db)) {
       const result = (await this.db.raw(
         `update messages as m set handed_at = ?, updated_at = ?
            from unnest(?::bigint[], ?::text[]) as t(id, token)

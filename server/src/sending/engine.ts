@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { AppConfig } from '../config';
 import type { Logger } from '../logger';
-import type { WalletService } from '../services/wallet';
+import type { WalletService } from '../wallet/service';
 import { CloudApiSimulator } from '../simulator/cloudApiSimulator';
 import type { SimulatorOutbox } from '../simulator/outbox';
 import { platformAuthenticationTemplate, PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
@@ -17,6 +17,7 @@ import { ProviderRegistry, SIMULATOR_ACCESS_TOKEN, type CredentialsSource } from
 import { EmbeddedDispatchQueue, PgBossDispatchQueue, type DispatchQueue } from './queues';
 import { StatusIngest } from './statusIngest';
 import type { TTemplateComponent } from '@shared/types';
+import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 
 export const SIMULATOR_MOUNT = '/simulator';
 export const WEBHOOK_PATH = '/api/webhooks/whatsapp';
@@ -92,7 +93,7 @@ export class SendingEngine {
   /** The components the simulator renders: a user's template by sender number, or the platform's own. */
   private async simulatorTemplate(phoneNumberId: string, name: string, language: string): Promise<TTemplateComponent[] | null> {
     if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) return platformAuthenticationTemplate(name, this.deps.config.brand.name);
-    const number = (await this.deps.db('whatsapp_numbers').where({ phoneNumberId }).first('userId')) as { userId: number } | undefined;
+    const number = (await this.deps.db('whatsapp_numbers').where({ phoneNumberId }).first('userId')) as Pick<WhatsappNumberRow, 'userId'> | undefined;
     if (!number) return null;
     const row = (await this.deps.db('templates').where({ userId: number.userId, name, language }).first('components')) as { components: string | TTemplateComponent[] } | undefined;
     if (!row) return null;

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import type { AuditService } from '../services/audit';
-import type { WalletService } from '../services/wallet';
+import type { AuditService } from '../audit/service';
+import type { WalletService } from '../wallet/service';
 import type { MessageOutcomes } from './messageOutcomes';
+import type { MessageRow } from '../db/rows/messages';
 
 /** How many held messages one listing shows (the count and total cover them all). */
 const LISTED_MAX = 500;
@@ -58,7 +59,7 @@ export class HeldRefunds {
     return this.deps.db.transaction(async (trx) => {
       const query = this.held(trx, userId).orderBy('messages.id');
       if (messageIds) query.whereIn('messages.id', [...messageIds]);
-      const ids = ((await query.select('messages.id')) as { id: number | string }[]).map((row) => Number(row.id));
+      const ids = ((await query.select('messages.id')) as Pick<MessageRow, 'id'>[]).map((row) => Number(row.id));
       const result = await this.deps.outcomes.refundMessages(trx, ids);
       if (result.messageIds.length > 0) {
         await this.deps.audit.record(

@@ -7,10 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { isPostgres } from '../db/knex';
 import { messages as catalogue } from '@shared/messages';
 import type { Logger } from '../logger';
-import type { WalletService } from '../services/wallet';
+import type { WalletService } from '../wallet/service';
 import type { MessageStatus, StatusEvent } from './providers/types';
+import type { MessageRow } from '../db/rows/messages';
+import type { CampaignRow } from '../db/rows/campaigns';
+import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 
 /** Cloud API code for a recipient who stopped marketing messages from this business. */
 export const OPTED_OUT_ERROR_CODE = 131050;
@@ -93,9 +97,6 @@ export class MessageOutcomes {
     this.requeueHook = hook;
   }
 
-  private get isPostgres(): boolean {
-    return this.deps.db.client.config.client === 'pg';
-  }
 
   /**
    * Results of one dispatched batch, written together, each only where the row still carries the
@@ -141,9 +142,9 @@ export class MessageOutcomes {
             retries.map((r) => r.id),
           )
           .select('m.id', 'm.campaignId', 'm.claimToken', 'c.status');
-        if (this.isPostgres) ownersQuery = ownersQuery.forShare('c');
+        if (isPostgres(this.deps.db)) ownersQuery = ownersQuery.forShare('c');
         const tokenOf = new Map(retries.map((r) => [r.id, r.claimToken]));
-        const owners = ((await ownersQuery) as { id: number; campaignId: number; claimToken: string | null; status: string }[]).filter((o) => o.claimToken === tokenOf.get(Number(o.id)));
+        const owners = ((await ownersQuery) as (Pick<MessageRow, 'id' | 'campaignId' | 'claimToken'> & Pick<CampaignRow, 'status'>)[]).filter((o) => o.claimToken === tokenOf.get(Number(o.id)));
         const cancelledOwners = owners.filter((o) => o.status === 'cancelled');
         if (cancelledOwners.length > 0) {
           const byCampaign = new Map<number, number[]>();
@@ -189,7 +190,7 @@ export class MessageOutcomes {
           [...results.sent, ...results.failed, ...unknown].map((r) => r.id),
         )
         .distinct('campaignId');
-      for (const row of touched as { campaignId: number }[]) campaigns.add(row.campaignId);
+      for (const row of touched as Pick<MessageRow, 'campaignId'>[]) campaigns.add(row.campaignId);
     }));
     await this.completeCampaigns([...campaigns]);
   }
@@ -221,13 +222,10 @@ export class MessageOutcomes {
           .join('campaigns', 'campaigns.id', 'messages.campaignId')
           .join('whatsapp_numbers', 'whatsapp_numbers.id', 'campaigns.senderNumberId')
           .whereIn('messages.providerMessageId', providerIds.slice(start, start + 900))
-          .select('messages.id', 'messages.status', 'messages.campaignId', 'messages.providerMessageId', 'whatsapp_numbers.phoneNumberId as senderPhoneNumberId')) as {
-          id: number;
-          status: string;
-          campaignId: number;
+          .select('messages.id', 'messages.status', 'messages.campaignId', 'messages.providerMessageId', 'whatsapp_numbers.phoneNumberId as senderPhoneNumberId')) as (Pick<MessageRow, 'id' | 'status' | 'campaignId'> & {
           providerMessageId: string;
-          senderPhoneNumberId: string;
-        }[];
+          senderPhoneNumberId: WhatsappNumberRow['phoneNumberId'];
+        })[];
         for (const row of rows) found.set(row.providerMessageId, row);
       }
       const refundable = new Set<number>();
@@ -310,7 +308,7 @@ export class MessageOutcomes {
             list.map((c) => (c.status === 'failed' ? c.errorMessage : null)),
           ],
         );
-        for (const row of result.rows as { id: number | string; status: string }[]) if (row.status === 'failed') failedIds.push(Number(row.id));
+        for (const row of result.rows as Pick<MessageRow, 'id' | 'status'>[]) if (row.status === 'failed') failedIds.push(Number(row.id));
       }
       if (failedIds.length > 0) {
         const optedOut = list.filter((c) => c.status === 'failed' && c.errorCode === OPTED_OUT_ERROR_CODE && failedIds.includes(c.id)).map((c) => c.id);
@@ -356,7 +354,7 @@ export class MessageOutcomes {
           due.map((r) => r.id),
         )
         .where({ refunded: false })
-        .update({ refunded: true }, ['id'])) as { id: number | string }[];
+        .update({ refunded: true }, ['id'])) as Pick<MessageRow, 'id'>[];
       const claimed = new Set(flipped.map((r) => Number(r.id)));
       rows.push(...due.filter((r) => claimed.has(Number(r.id))));
     }
@@ -368,7 +366,7 @@ export class MessageOutcomes {
       byCampaign.set(row.campaignId, entry);
     }
     for (const [campaignId, entry] of byCampaign) {
-      const campaign = (await trx('campaigns').where({ id: campaignId }).first('name', 'templateName', 'category')) as { name: string; templateName: string; category: string } | undefined;
+      const campaign = (await trx('campaigns').where({ id: campaignId }).first('name', 'templateName', 'category')) as Pick<CampaignRow, 'name' | 'templateName' | 'category'> | undefined;
       await this.deps.wallet.apply(
         {
           userId: entry.userId,
@@ -413,7 +411,7 @@ export class MessageOutcomes {
       count = await trx('messages').where({ campaignId, status: fromStatus }).whereNull('handedAt').update({ ...change, claimToken: null });
     }
     if (count === 0) return 0;
-    const due = (await trx('messages').where({ campaignId, status: 'cancelled', refunded: false }).select('id')) as { id: number | string }[];
+    const due = (await trx('messages').where({ campaignId, status: 'cancelled', refunded: false }).select('id')) as Pick<MessageRow, 'id'>[];
     await this.refundFailed(
       trx,
       due.map((row) => Number(row.id)),
@@ -428,7 +426,7 @@ export class MessageOutcomes {
   /** Recipients whose message failed with 131050 stop getting this user's sends (not charged later). */
   private async suppressOptedOut(trx: Knex.Transaction, messageIds: readonly number[]): Promise<void> {
     if (messageIds.length === 0) return;
-    const rows = (await trx('messages').whereIn('id', messageIds).select('userId', 'recipient')) as { userId: number; recipient: string }[];
+    const rows = (await trx('messages').whereIn('id', messageIds).select('userId', 'recipient')) as Pick<MessageRow, 'userId' | 'recipient'>[];
     await this.addSuppressions(
       trx,
       rows.map((r) => ({ userId: r.userId, recipient: r.recipient, reason: 'error_131050' })),
@@ -476,13 +474,13 @@ export async function settleReferences(trx: Knex, references: readonly { id: num
       .whereIn('id', ids.slice(start, start + 900))
       .where({ status: 'unknown' })
       .whereNull('providerMessageId')
-      .select('id', 'claimToken')) as { id: number | string; claimToken: string | null }[];
+      .select('id', 'claimToken')) as Pick<MessageRow, 'id' | 'claimToken'>[];
     for (const row of rows) waiting.add(`${Number(row.id)}:${row.claimToken ?? ''}`);
   }
   for (const reference of references) {
     if (!waiting.has(`${reference.id}:${reference.claimToken}`)) continue;
     // Another message already holding this provider id would break the unique index: not ours.
-    const taken = (await trx('messages').where({ providerMessageId: reference.providerMessageId }).first('id')) as { id: number } | undefined;
+    const taken = (await trx('messages').where({ providerMessageId: reference.providerMessageId }).first('id')) as Pick<MessageRow, 'id'> | undefined;
     if (taken) continue;
     const changed = await trx('messages')
       .where({ id: reference.id, claimToken: reference.claimToken, status: 'unknown' })

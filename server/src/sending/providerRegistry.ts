@@ -8,10 +8,7 @@ import { CloudApiProvider } from './providers/cloudApi';
 import { ChannelProvider } from './providers/channel';
 import type { WhatsAppProvider } from './providers/types';
 import type { SenderNumber } from './senderNumbers';
-
-export type ProviderCredentials =
-  | { kind: 'cloud_api'; phoneNumberId: string; accessToken: string; appSecret: string | null }
-  | { kind: 'channel'; channelId: string; apiKey: string };
+import type { ProviderCredentials } from '../providerAccounts/credentials';
 
 export interface CredentialsSource {
   credentialsForNumber(senderNumberId: number): Promise<ProviderCredentials | null>;

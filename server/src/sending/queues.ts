@@ -25,6 +25,7 @@ import type { Logger } from '../logger';
 import type { CampaignAcceptance } from './campaignAcceptance';
 import { newClaimToken, parseSendReference, sendReference, toClaimed, type MessageDispatcher } from './dispatcher';
 import { settleReferences, type MessageOutcomes } from './messageOutcomes';
+import type { MessageRow } from '../db/rows/messages';
 
 export interface DispatchQueue {
   readonly kind: 'embedded' | 'pg-boss';
@@ -149,8 +150,8 @@ export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart:
   await handed.update({ status: 'unknown', nextAttemptAt: settleBy, leaseUntil: null, updatedAt: nowIso });
   const unhanded = db('messages').where({ status: 'sending' }).whereNull('handedAt');
   if (!atStart) unhanded.where('leaseUntil', '<', nowIso);
-  const lapsed = ((await unhanded.clone().limit(10_000).select('id')) as { id: number | string }[]).map((row) => Number(row.id));
-  const dueRows = (await db('messages').where({ status: 'unknown' }).where('nextAttemptAt', '<=', nowIso).limit(10_000).select('id', 'claimToken')) as { id: number | string; claimToken: string | null }[];
+  const lapsed = ((await unhanded.clone().limit(10_000).select('id')) as Pick<MessageRow, 'id'>[]).map((row) => Number(row.id));
+  const dueRows = (await db('messages').where({ status: 'unknown' }).where('nextAttemptAt', '<=', nowIso).limit(10_000).select('id', 'claimToken')) as Pick<MessageRow, 'id' | 'claimToken'>[];
   // A status carrying the reference may be stored and not applied yet (ingestion behind): it
   // settles the message instead of a second send.
   const references = dueRows.flatMap((row) => (row.claimToken ? [sendReference({ id: Number(row.id), claimToken: row.claimToken })] : []));
@@ -292,7 +293,7 @@ export class PgBossDispatchQueue implements DispatchQueue {
    * claim takes only rows still `queued`, so the later jobs then find nothing to do).
    */
   async requeueCampaign(campaignId: number): Promise<number> {
-    const rows = (await this.deps.db('messages').where({ campaignId, status: 'queued' }).select('id')) as { id: number | string }[];
+    const rows = (await this.deps.db('messages').where({ campaignId, status: 'queued' }).select('id')) as Pick<MessageRow, 'id'>[];
     const ids = rows.map((row) => Number(row.id));
     const { batchSize } = this.deps.dispatcher.settings;
     const idsPerInsert = batchSize * REQUEUE_JOBS_PER_INSERT;

@@ -1,21 +1,14 @@
 import type { Knex } from 'knex';
+import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 
-export interface SenderNumber {
-  id: number;
-  userId: number;
-  provider: 'simulator' | 'cloud_api' | 'channel';
-  phoneNumberId: string;
-  displayNumber: string;
-  label: string;
-  messagesPerSecond: number;
+/** A sender number as the sending rules use it: booleans as booleans. */
+export interface SenderNumber extends Omit<WhatsappNumberRow, 'isSandbox' | 'isActive' | 'createdAt' | 'updatedAt'> {
   isSandbox: boolean;
   isActive: boolean;
 }
 
-type SenderNumberRow = Omit<SenderNumber, 'isSandbox' | 'isActive'> & { isSandbox: boolean | number; isActive: boolean | number };
-
 /** SQLite answers booleans as 0/1. */
-function toSenderNumber(row: SenderNumberRow): SenderNumber {
+function toSenderNumber(row: WhatsappNumberRow): SenderNumber {
   return { ...row, isSandbox: Boolean(row.isSandbox), isActive: Boolean(row.isActive) };
 }
 
@@ -27,7 +20,7 @@ export class SenderNumberService {
   constructor(private readonly deps: { db: Knex; sandboxMessagesPerSecond: number }) {}
 
   async listForUser(userId: number): Promise<SenderNumber[]> {
-    const rows = (await this.deps.db('whatsapp_numbers').where({ userId, isActive: true }).orderBy('id')) as SenderNumberRow[];
+    const rows = (await this.deps.db('whatsapp_numbers').where({ userId, isActive: true }).orderBy('id')) as WhatsappNumberRow[];
     return rows.map(toSenderNumber);
   }
 
@@ -35,7 +28,7 @@ export class SenderNumberService {
   async ensureSandbox(userId: number): Promise<SenderNumber> {
     const phoneNumberId = `sandbox-${userId}`;
     const find = async () => {
-      const row = (await this.deps.db('whatsapp_numbers').where({ provider: 'simulator', phoneNumberId }).first()) as SenderNumberRow | undefined;
+      const row = (await this.deps.db('whatsapp_numbers').where({ provider: 'simulator', phoneNumberId }).first()) as WhatsappNumberRow | undefined;
       return row ? toSenderNumber(row) : undefined;
     };
     const existing = await find();

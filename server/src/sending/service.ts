@@ -10,15 +10,12 @@ import type { Knex } from 'knex';
 import { SENDING } from '@shared/constants';
 import { templateApiFields } from '@shared/templates';
 import { fillMessage, messages } from '@shared/messages';
-import { unitsToRupees } from '@shared/money';
 import { checkPhone, normalisePhone, parseRecipientList } from '@shared/phone';
 import type { PriceCategory } from '@shared/pricing';
-import type { TApiSendBatchRequest, TApiSendRequest, TCampaignAccepted, TCostPreview, TCustomSendRequest, TQuickSendRequest, TSenderNumber, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
-import { presentCostPreview } from '../presenters/costPreview';
+import type { TApiSendBatchRequest, TApiSendRequest, TCustomSendRequest, TQuickSendRequest, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
 import { AppError, BadRequestError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
-import type { PricingService } from '../services/pricing';
-import type { WalletService } from '../services/wallet';
+import type { CostQuote, PricingService } from '../pricing/service';
 import type { TemplateService } from '../templates/service';
 import { templateVariableDefinitions, templateVariables } from '../templates/service';
 import { dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow } from './campaignAcceptance';
@@ -101,8 +98,14 @@ function* listEntries(text: string, values: Record<string, string>): Generator<S
   }
 }
 
-/** The rows set aside by acceptance itself (Duplicate Blocked, opted out), merged in row order and capped. */
-function skippedRows(screened: ScreenedEntries, statusCodes: Uint8Array | null, duplicateWindowHours: number): { skippedRows: TSkippedRow[]; skippedCount: number } {
+/** Rows of a send that are not sent: the first few in row order, and how many there are in all. */
+export interface SetAsideRows {
+  listed: TSkippedRow[];
+  count: number;
+}
+
+/** The rows set aside by screening and by acceptance itself (Duplicate Blocked, opted out), merged in row order and capped. */
+function setAsideRows(screened: ScreenedEntries, statusCodes: Uint8Array | null, duplicateWindowHours: number): SetAsideRows {
   const all = [...screened.skipped];
   if (statusCodes) {
     for (let i = 0; i < statusCodes.length; i++) {
@@ -114,19 +117,37 @@ function skippedRows(screened: ScreenedEntries, statusCodes: Uint8Array | null, 
     }
   }
   all.sort((a, b) => a.row - b.row);
-  return { skippedRows: all.slice(0, SENDING.skippedRowsListed), skippedCount: all.length };
+  return { listed: all.slice(0, SENDING.skippedRowsListed), count: all.length };
 }
 
-function presentAccepted(result: AcceptedCampaign): TCampaignAccepted {
-  return {
-    campaignId: result.campaignId,
-    accepted: result.accepted,
-    duplicates: result.duplicates,
-    invalid: result.invalid,
-    suppressed: result.suppressed,
-    totalCost: unitsToRupees(result.totalCostUnits, 4),
-  };
+/** What a send would cost and set aside (spec 002 §9), before it is put in rupees. */
+export interface SendPreview {
+  /** Every entry given, sendable or not. */
+  recipients: number;
+  billable: number;
+  duplicates: number;
+  invalid: number;
+  /** Opted-out recipients; absent where the call does not screen for them. */
+  suppressed?: number;
+  /** The template's category as stored (MARKETING, UTILITY, AUTHENTICATION). */
+  category: string;
+  quote: CostQuote;
+  /** True when every recipient was screened, false when the figures are scaled from a sample; absent where the call never says. */
+  exact?: boolean;
+  /** Rows set aside; absent where the call does not list them. */
+  setAside?: SetAsideRows;
 }
+
+/** A send accepted: the campaign, and the rows set aside by screening or by acceptance. */
+export interface SendAccepted {
+  campaign: AcceptedCampaign;
+  setAside: SetAsideRows;
+  /** Personalised sends only: rows that could not be sent (invalid numbers, missing values). */
+  unsendableRows?: number;
+}
+
+/** A send call answers either its own cost preview (`dry_run`) or the accepted campaign. */
+export type SendOutcome = { kind: 'preview'; preview: SendPreview } | { kind: 'accepted'; accepted: SendAccepted };
 
 /** How long the public API reuses a user's template and sender number lookups. */
 const API_LOOKUP_TTL_MS = 5_000;
@@ -143,7 +164,6 @@ export class SendingService {
       senderNumbers: SenderNumberService;
       templates: TemplateService;
       pricing: PricingService;
-      wallet: WalletService;
       acceptance: CampaignAcceptance;
       duplicateWindowHours: number;
       /** The dispatcher looks now instead of at its next poll. */
@@ -166,20 +186,11 @@ export class SendingService {
     return value;
   }
 
-  async numbers(user: User): Promise<TSenderNumber[]> {
+  /** The numbers the user may send from (the sandbox one only while the simulator is on). */
+  async numbers(user: User): Promise<SenderNumber[]> {
     if (this.deps.sandboxEnabled) await this.deps.senderNumbers.ensureSandbox(user.id);
     const numbers = await this.deps.senderNumbers.listForUser(user.id);
-    return numbers
-      .filter((n) => this.deps.sandboxEnabled || n.provider !== 'simulator')
-      .map((n) => ({
-        id: n.id,
-        phone_number_id: n.phoneNumberId,
-        label: n.label,
-        display_number: n.displayNumber,
-        provider: n.provider,
-        is_sandbox: n.isSandbox,
-        messages_per_second: n.messagesPerSecond,
-      }));
+    return numbers.filter((n) => this.deps.sandboxEnabled || n.provider !== 'simulator');
   }
 
   /** The user's active number by its provider id (what the screens send) or our own id. */
@@ -241,25 +252,25 @@ export class SendingService {
    * What this exact send would cost and set aside, screened over every recipient by the same rules
    * acceptance applies (the dry run of a send call): the quoted cost is the charged cost.
    */
-  private async dryRun(user: User, template: Template, screened: ScreenedEntries): Promise<TCostPreview> {
+  private async dryRun(user: User, template: Template, screened: ScreenedEntries): Promise<SendOutcome> {
     if (screened.recipients.length > MAX_RECIPIENTS_PER_SEND) throw BadRequestError('too_many_recipients', fillMessage(messages.sending.tooManyRecipients, { max: MAX_RECIPIENTS_PER_SEND.toLocaleString('en-IN') }));
     const checked = await this.deps.acceptance.screen(user.id, template.id, screened.recipients);
-    const priceUnits = await this.deps.pricing.effectiveFor(user.id, template.category.toLowerCase() as PriceCategory);
-    const balanceUnits = await this.deps.wallet.balance(user.id);
-    const preview = presentCostPreview({
+    const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, checked.billable);
+    const preview: SendPreview = {
       recipients: screened.recipients.length + screened.invalid + screened.missingValues + screened.inSendDuplicates,
       billable: checked.billable,
       duplicates: checked.duplicates + screened.inSendDuplicates,
       invalid: screened.invalid + screened.missingValues,
       suppressed: checked.suppressed,
       category: template.category,
-      priceUnits,
-      balanceUnits,
-    });
-    return { ...preview, exact: true, ...skippedRows(screened, checked.statusCodes, this.deps.duplicateWindowHours) };
+      quote,
+      exact: true,
+      setAside: setAsideRows(screened, checked.statusCodes, this.deps.duplicateWindowHours),
+    };
+    return { kind: 'preview', preview };
   }
 
-  async quickSend(user: User, input: TQuickSendRequest, source: 'quick' | 'bulk', image?: UploadedImage): Promise<TCampaignAccepted | TCostPreview> {
+  async quickSend(user: User, input: TQuickSendRequest, source: 'quick' | 'bulk', image?: UploadedImage): Promise<SendOutcome> {
     const number = await this.resolveNumber(user, input.phone_number_id);
     const template = await this.deps.templates.findUsable(user.id, input.template_name, input.language);
     const variables = Object.fromEntries(templateVariables(template).map((v) => [v, (input.variables[v] ?? '').trim()]));
@@ -289,11 +300,11 @@ export class SendingService {
       if (uploadedPath) await removeCampaignMedia(this.deps.dataDir, uploadedPath).catch(() => undefined);
       throw error;
     }
-    return { ...presentAccepted(result), ...skippedRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
+    return { kind: 'accepted', accepted: { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) } };
   }
 
   /** Personalised send: one message per spreadsheet row, variables from the mapped columns. */
-  async customSend(user: User, input: TCustomSendRequest, source: 'custom'): Promise<(TCampaignAccepted & { skipped: number }) | TCostPreview> {
+  async customSend(user: User, input: TCustomSendRequest, source: 'custom'): Promise<SendOutcome> {
     const number = await this.resolveNumber(user, input.phoneNumberId);
     const template = await this.deps.templates.findUsable(user.id, input.templateName, input.language);
     const first = input.data[0] ?? {};
@@ -329,11 +340,14 @@ export class SendingService {
       inSendDuplicates: screened.inSendDuplicates,
       headerMedia,
     });
-    // `skipped` is the count the custom send always answered (rows not sendable); `skippedRows` lists every row not sent.
-    return { ...presentAccepted(result), skipped: screened.invalid + screened.missingValues, ...skippedRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
+    // `unsendableRows` is the count the custom send always answered (rows not sendable); `setAside` lists every row not sent.
+    return {
+      kind: 'accepted',
+      accepted: { campaign: result, unsendableRows: screened.invalid + screened.missingValues, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) },
+    };
   }
 
-  async costPreview(user: User, input: { templatename: string; language?: string | undefined; recipients: string[] | string; recipientCount?: number | undefined }): Promise<TCostPreview> {
+  async costPreview(user: User, input: { templatename: string; language?: string | undefined; recipients: string[] | string; recipientCount?: number | undefined }): Promise<SendPreview> {
     const template = await this.deps.templates.findUsable(user.id, input.templatename, input.language);
     const text = Array.isArray(input.recipients) ? input.recipients.join('\n') : input.recipients;
     const sample = parseRecipientList(text);
@@ -354,10 +368,9 @@ export class SendingService {
     }
     const billable = Math.max(0, total - invalid - duplicates);
     const category = template.category.toLowerCase() as PriceCategory;
-    const priceUnits = await this.deps.pricing.effectiveFor(user.id, category);
-    const balanceUnits = await this.deps.wallet.balance(user.id);
+    const quote = await this.deps.pricing.quote(user.id, category, billable);
     // This call screens the sample it is given (spec 002 §9: at most the first 100); beyond it the figures are "at most".
-    return { ...presentCostPreview({ recipients: total, billable, duplicates, invalid, category: template.category, priceUnits, balanceUnits }), exact: total <= sampleSize };
+    return { recipients: total, billable, duplicates, invalid, category: template.category, quote, exact: total <= sampleSize };
   }
 
   /**
@@ -411,7 +424,7 @@ export class SendingService {
     return this.apiBatcher.submit({ user, template, number, to, values, headerMedia });
   }
 
-  async apiSendBatch(user: User, input: TApiSendBatchRequest): Promise<TCampaignAccepted> {
+  async apiSendBatch(user: User, input: TApiSendBatchRequest): Promise<SendAccepted> {
     const template = await this.apiTemplate(user, input.templatename, input.language);
     const number = await this.defaultNumber(user);
     const screened = screenEntries(input.messages.map((entry, index) => ({ row: index + 1, raw: entry.recipient_number, values: {} })));
@@ -431,7 +444,7 @@ export class SendingService {
       inSendDuplicates: screened.inSendDuplicates,
       headerMedia: await this.apiHeaderMedia(template),
     });
-    return { ...presentAccepted(result), ...skippedRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
+    return { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
   }
 }
 

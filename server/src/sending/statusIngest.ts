@@ -10,6 +10,7 @@
  * usual. Such events are kept longer, so they can outwait a stalled worker's lease.
  */
 import type { Knex } from 'knex';
+import { isPostgres } from '../db/knex';
 import type { Logger } from '../logger';
 import { parseSendReference } from './dispatcher';
 import type { MessageOutcomes } from './messageOutcomes';
@@ -50,9 +51,6 @@ export class StatusIngest {
 
   constructor(private readonly deps: { db: Knex; outcomes: MessageOutcomes; log: Logger }) {}
 
-  private get isPostgres(): boolean {
-    return this.deps.db.client.config.client === 'pg';
-  }
 
   start(): void {
     this.stopped = false;
@@ -129,7 +127,7 @@ export class StatusIngest {
     let taken = 0;
     await this.deps.db.transaction(async (trx) => {
       let query = trx('status_events').where('availableAt', '<=', nowIso).orderBy('id').limit(APPLY_BATCH);
-      if (this.isPostgres) query = query.forUpdate().skipLocked();
+      if (isPostgres(this.deps.db)) query = query.forUpdate().skipLocked();
       const rows = (await query.select('*')) as StoredEvent[];
       taken = rows.length;
       if (rows.length === 0) return;

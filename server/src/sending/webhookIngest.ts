@@ -8,9 +8,10 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { MessageOutcomes } from './messageOutcomes';
-import type { ProviderAccountService } from './providerAccounts';
+import type { ProviderCredentialStore } from '../providerAccounts/credentials';
 import { parseWebhookChanges, verifyWebhookSignature, type TemplateStatusEvent, type WebhookChange } from './providers/webhooks';
 import type { StatusIngest } from './statusIngest';
+import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 
 /** Replies a recipient can send to stop a business's messages (WhatsApp's own wording and common ones). */
 const STOP_WORDS = new Set(['stop', 'unsubscribe', 'stop all', 'opt out', 'optout', 'cancel']);
@@ -30,7 +31,7 @@ interface Signer {
 
 export interface WebhookIngestDeps {
   db: Knex;
-  accounts: Pick<ProviderAccountService, 'webhookSignersForNumber' | 'webhookSignersForBusiness'>;
+  accounts: Pick<ProviderCredentialStore, 'webhookSignersForNumber' | 'webhookSignersForBusiness'>;
   outcomes: Pick<MessageOutcomes, 'addSuppressions' | 'removeSuppression'>;
   statuses: Pick<StatusIngest, 'store'>;
   log: Logger;
@@ -97,7 +98,7 @@ export class WebhookIngest {
       .where('users.isActive', true)
       .whereNull('users.deletedAt')
       .where('whatsapp_numbers.phoneNumberId', phoneNumberId)
-      .select('whatsapp_numbers.userId', 'whatsapp_numbers.provider')) as { userId: number; provider: string }[];
+      .select('whatsapp_numbers.userId', 'whatsapp_numbers.provider')) as Pick<WhatsappNumberRow, 'userId' | 'provider'>[];
     const signers: Signer[] = [];
     for (const number of numbers) {
       if (number.provider === 'simulator' && simulatorSigner) signers.push({ userId: number.userId, secret: simulatorSigner, platformHeld: true });

@@ -19,7 +19,7 @@ import type { ZAuthenticationTemplateRequest, ZTemplateRequest } from '@shared/s
 import { isUniqueViolation } from '../db/knex';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { Template, type User } from '../models';
-import type { AuditService } from '../services/audit';
+import type { AuditService } from '../audit/service';
 import type { TemplateMediaStore, UploadedFile } from './media';
 
 export type TemplateInput = z.output<typeof ZTemplateRequest>;

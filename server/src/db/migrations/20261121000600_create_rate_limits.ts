@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPostgres } from '../knex';
 
 /**
  * Counters for rate-limiter-flexible's PostgreSQL store (login and OTP throttling shared by
@@ -6,7 +7,7 @@ import type { Knex } from 'knex';
  * process and keeps these counters in memory, so the table is only made on PostgreSQL.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (knex.client.config.client !== 'pg') return;
+  if (!isPostgres(knex)) return;
   await knex.schema.createTable('rate_limits', (table) => {
     table.string('key', 255).primary();
     table.integer('points').notNullable().defaultTo(0);

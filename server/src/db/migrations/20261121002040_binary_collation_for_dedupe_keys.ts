@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPostgres } from '../knex';
 
 /**
  * Dedupe keys are hex digests: compared byte by byte ("C" collation) their index is about twice
@@ -6,11 +7,11 @@ import type { Knex } from 'knex';
  * matters when a campaign writes a million rows. SQLite already compares text as bytes.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (knex.client.config.client !== 'pg') return;
+  if (!isPostgres(knex)) return;
   await knex.raw('alter table messages alter column dedupe_key type varchar(64) collate "C"');
 }
 
 export async function down(knex: Knex): Promise<void> {
-  if (knex.client.config.client !== 'pg') return;
+  if (!isPostgres(knex)) return;
   await knex.raw('alter table messages alter column dedupe_key type varchar(64) collate "default"');
 }

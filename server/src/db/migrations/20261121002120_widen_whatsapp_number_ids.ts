@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPostgres } from '../knex';
 
 /**
  * A channel provider's channel id may be up to 128 characters (spec 001 §9) and becomes the
@@ -7,14 +8,14 @@ import type { Knex } from 'knex';
  * keys), so only PostgreSQL changes.
  */
 export async function up(knex: Knex): Promise<void> {
-  if (knex.client.config.client !== 'pg') return;
+  if (!isPostgres(knex)) return;
   await knex.schema.alterTable('whatsapp_numbers', (table) => {
     table.string('phone_number_id', 128).notNullable().alter();
   });
 }
 
 export async function down(knex: Knex): Promise<void> {
-  if (knex.client.config.client !== 'pg') return;
+  if (!isPostgres(knex)) return;
   await knex.schema.alterTable('whatsapp_numbers', (table) => {
     table.string('phone_number_id', 100).notNullable().alter();
   });

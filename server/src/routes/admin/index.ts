@@ -13,7 +13,7 @@ import { requireAdmin } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentBusinessInfo, presentBusinessInfoSummary } from '../../presenters/providers';
 import { presentAdminUser } from '../../presenters/user';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 export function adminRoutes(services: Services, config: AppConfig): Router<AppState> {
@@ -21,7 +21,7 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
 
   router.get('/users', async (ctx) => {
     requireAdmin(ctx);
-    const [users, summaries] = await Promise.all([services.users.list(), services.providerAccounts.summaries()]);
+    const [users, summaries] = await Promise.all([services.users.list(), services.businessInfo.summaries()]);
     ctx.body = {
       success: true,
       users: users.map((user) => {
@@ -33,7 +33,7 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
 
   router.get('/stats', async (ctx) => {
     requireAdmin(ctx);
-    const [stats, configured, usage] = await Promise.all([services.users.stats(), services.providerAccounts.configuredUserIds(), services.campaignService.platformUsage()]);
+    const [stats, configured, usage] = await Promise.all([services.users.stats(), services.businessInfo.configuredUserIds(), services.campaigns.platformUsage()]);
     const body: TAdminStats = {
       totalUsers: stats.totalUsers,
       regularUsers: stats.regularUsers,
@@ -72,7 +72,7 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
     const id = validate(ZIdParam, ctx.params.id);
     const user = await services.users.findById(id);
     if (!user) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
-    const info = await services.providerAccounts.getBusinessInfo(id);
+    const info = await services.businessInfo.get(id);
     const body: TAdminUserDetails = {
       success: true,
       user: {
@@ -88,7 +88,7 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
     const id = validate(ZIdParam, ctx.params.id);
     const input = validate(ZUpdateUserRequest, ctx.request.body);
     const updated = await services.users.updateByAdmin(id, input, { userId: admin.id, ip: ctx.ip });
-    const summary = await services.providerAccounts.summaryFor(id);
+    const summary = await services.businessInfo.summaryFor(id);
     const user = presentAdminUser(updated, summary ? presentBusinessInfoSummary(summary) : null);
     ctx.body = { success: true, message: messages.adminUser.updated, user };
   });

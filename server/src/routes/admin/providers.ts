@@ -11,18 +11,18 @@ import type {
 import { requireAdmin } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentBusinessInfo, presentProviderSettings } from '../../presenters/providers';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 /** A user's provider configuration (spec 001 §7): business info and channel provider settings. */
 export function adminProviderRoutes(services: Services): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/admin' });
-  const accounts = services.providerAccounts;
+  const { businessInfo, channelSettings } = services;
 
   router.get('/users/:id/business-info', async (ctx) => {
     requireAdmin(ctx);
     const id = validate(ZIdParam, ctx.params.id);
-    const info = await accounts.getBusinessInfo(id);
+    const info = await businessInfo.get(id);
     const body: TBusinessInfoResponse = { success: true, businessInfo: info ? presentBusinessInfo(info) : null };
     ctx.body = body;
   });
@@ -31,7 +31,7 @@ export function adminProviderRoutes(services: Services): Router<AppState> {
     const { user: admin } = requireAdmin(ctx);
     const id = validate(ZIdParam, ctx.params.id);
     const input = validate(ZBusinessInfoRequest, ctx.request.body);
-    const info = await accounts.putBusinessInfo(admin, id, input, ctx.ip);
+    const info = await businessInfo.put(admin, id, input, ctx.ip);
     const body: TBusinessInfoSaveResponse = { success: true, message: messages.providers.businessInfoSaved, businessInfo: presentBusinessInfo(info) };
     ctx.body = body;
   });
@@ -39,7 +39,7 @@ export function adminProviderRoutes(services: Services): Router<AppState> {
   router.get('/whatsapp/settings/:userId', async (ctx) => {
     requireAdmin(ctx);
     const userId = validate(ZIdParam, ctx.params.userId);
-    const body: TProviderSettingsResponse = { success: true, ...presentProviderSettings(await accounts.getSettings(userId)) };
+    const body: TProviderSettingsResponse = { success: true, ...presentProviderSettings(await channelSettings.get(userId)) };
     ctx.body = body;
   });
 
@@ -47,7 +47,7 @@ export function adminProviderRoutes(services: Services): Router<AppState> {
     const { user: admin } = requireAdmin(ctx);
     const userId = validate(ZIdParam, ctx.params.userId);
     const input = validate(ZProviderSettingsRequest, ctx.request.body);
-    const settings = await accounts.putSettings(admin, userId, input, ctx.ip);
+    const settings = await channelSettings.put(admin, userId, input, ctx.ip);
     const body: TProviderSettingsSaveResponse = {
       success: true,
       message: messages.providers.settingsSaved,

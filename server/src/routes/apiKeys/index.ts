@@ -8,7 +8,7 @@ import { ForbiddenError, NotFoundError } from '../../errors';
 import { requireAdmin, requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentAdminApiKey, presentApiKey, presentCreatedApiKey } from '../../presenters/apiKey';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState, AuthContext } from '../../types';
 
 /** API keys belong to regular users, like the API Management screen that makes them. */

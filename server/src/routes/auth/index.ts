@@ -19,7 +19,7 @@ import type {
 import { requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentUser } from '../../presenters/user';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 import { RESET_COOKIE, clearResetCookie, clearSessionCookie, setResetCookie, setSessionCookie, type CookieSettings } from './cookies';
 

@@ -5,18 +5,21 @@ import { ZIdParam } from '@shared/schemas/common';
 import { ZCampaignListQuery } from '@shared/schemas/reports';
 import { requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
+import { presentAccountOverview, presentCampaign, presentCampaignPage } from '../../presenters/campaign';
+import { presentCostPreview } from '../../presenters/costPreview';
+import { presentAcceptedCampaign } from '../../presenters/sending';
 import type { AppState } from '../../types';
 
 /** Campaigns after acceptance, and the user dashboard's Account Overview built from them. */
 export function campaignRoutes(services: Services): Router<AppState> {
   const router = new Router<AppState>();
-  const campaigns = services.campaignService;
+  const campaigns = services.campaigns;
 
   router.get('/api/campaigns', async (ctx) => {
     const { user } = requireAuth(ctx);
     const query = validate(ZCampaignListQuery, ctx.query);
-    ctx.body = { success: true, data: await campaigns.list(user, query) };
+    ctx.body = { success: true, data: presentCampaignPage(await campaigns.list(user, query)) };
   });
 
   // Before /:id, which would otherwise take "timeline" for an id.
@@ -29,25 +32,25 @@ export function campaignRoutes(services: Services): Router<AppState> {
   router.get('/api/campaigns/:id', async (ctx) => {
     const { user } = requireAuth(ctx);
     const id = validate(ZIdParam, ctx.params.id);
-    ctx.body = { success: true, data: await campaigns.get(user, id) };
+    ctx.body = { success: true, data: presentCampaign(await campaigns.get(user, id)) };
   });
 
   router.post('/api/campaigns/:id/pause', async (ctx) => {
     const { user } = requireAuth(ctx);
     const id = validate(ZIdParam, ctx.params.id);
-    ctx.body = { success: true, message: messages.campaigns.paused, data: await campaigns.pause(user, id) };
+    ctx.body = { success: true, message: messages.campaigns.paused, data: presentCampaign(await campaigns.pause(user, id)) };
   });
 
   router.post('/api/campaigns/:id/resume', async (ctx) => {
     const { user } = requireAuth(ctx);
     const id = validate(ZIdParam, ctx.params.id);
-    ctx.body = { success: true, message: messages.campaigns.resumed, data: await campaigns.resume(user, id) };
+    ctx.body = { success: true, message: messages.campaigns.resumed, data: presentCampaign(await campaigns.resume(user, id)) };
   });
 
   router.post('/api/campaigns/:id/cancel', async (ctx) => {
     const { user } = requireAuth(ctx);
     const id = validate(ZIdParam, ctx.params.id);
-    ctx.body = { success: true, message: messages.campaigns.cancelled, data: await campaigns.cancel(user, id) };
+    ctx.body = { success: true, message: messages.campaigns.cancelled, data: presentCampaign(await campaigns.cancel(user, id)) };
   });
 
   router.post('/api/campaigns/:id/resend-failed', async (ctx) => {
@@ -55,16 +58,16 @@ export function campaignRoutes(services: Services): Router<AppState> {
     const id = validate(ZIdParam, ctx.params.id);
     const input = validate(ZResendFailedRequest, ctx.request.body);
     if (!input.confirm) {
-      ctx.body = { success: true, preview: await campaigns.resendPreview(user, id) };
+      ctx.body = { success: true, preview: presentCostPreview(await campaigns.resendPreview(user, id)) };
       return;
     }
-    const data = await campaigns.resendFailed(user, id);
+    const data = presentAcceptedCampaign(await campaigns.resendFailed(user, id));
     ctx.body = { success: true, message: fillMessage(messages.campaigns.resendAccepted, { count: data.accepted.toLocaleString('en-IN') }), data };
   });
 
   router.get('/api/dashboard/overview', async (ctx) => {
     const { user } = requireAuth(ctx);
-    ctx.body = { success: true, data: await campaigns.overview(user) };
+    ctx.body = { success: true, data: presentAccountOverview(await campaigns.overview(user)) };
   });
 
   return router;

@@ -4,7 +4,7 @@ import type { TCreditHistoryResponse } from '@shared/types';
 import { requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentCreditHistoryEntry } from '../../presenters/credits';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 const ZHistoryQuery = z.object({

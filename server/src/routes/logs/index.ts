@@ -9,7 +9,7 @@ import type { TLogCleanupResponse, TLogCleanupRun, TLogCleanupStatsResponse } fr
 import type { AppConfig } from '../../config';
 import { requireAdmin } from '../../middleware/auth';
 import type { CleanupRun } from '../../retention/service';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 function presentRun(run: CleanupRun): TLogCleanupRun {

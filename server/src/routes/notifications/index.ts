@@ -10,7 +10,7 @@ import { ZIdParam } from '@shared/schemas/common';
 import { ZLowBalanceThresholdRequest, ZMarkNotificationsReadRequest, type TNotification, type TNotificationList } from '@shared/schemas/notifications';
 import { requireAuth, SESSION_COOKIE } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 export function notificationRoutes(services: Services): Router<AppState> {

@@ -10,7 +10,7 @@ import { ForbiddenError } from '../../errors';
 import { requireAuth } from '../../middleware/auth';
 import { isLoopback } from '../../middleware/network';
 import { validate } from '../../middleware/validate';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 const sandboxCheckoutScript = readFileSync(new URL('../../payments/sandbox-checkout.js', import.meta.url), 'utf8');

@@ -3,23 +3,13 @@ import { messages } from '@shared/messages';
 import { unitsToPrice, priceToUnits, PRICE_CATEGORIES, type PriceCategory } from '@shared/pricing';
 import { ZIdParam } from '@shared/schemas/common';
 import { ZPriceDefaultsRequest, ZUserPricingRequest } from '@shared/schemas/pricing';
-import type { TMyPricingResponse, TPriceDefaultsResponse, TPricingStats, TUserPricingResponse } from '@shared/types';
+import type { TMyPricingResponse, TPriceDefaultsResponse, TPricingStats } from '@shared/types';
 import { requireAdmin, requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
-import { presentCustomPrices, presentPrices, type CustomUnitPrices, type UserPricing } from '../../services/pricing';
-import type { Services } from '../../services';
+import type { CustomUnitPrices } from '../../pricing/service';
+import { presentPrices, presentUserPricing } from '../../presenters/pricing';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
-
-function presentUserPricing(pricing: UserPricing, message?: string): TUserPricingResponse {
-  return {
-    success: true,
-    mode: pricing.mode,
-    custom: presentCustomPrices(pricing.custom),
-    effective: presentPrices(pricing.effective),
-    defaults: presentPrices(pricing.defaults),
-    ...(message ? { message } : {}),
-  };
-}
 
 export function pricingRoutes(services: Services): Router<AppState> {
   const router = new Router<AppState>();

@@ -3,7 +3,7 @@ import { ZReportsQuery } from '@shared/schemas/reports';
 import { requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentReportsPage, presentReportsSummary } from '../../presenters/reports';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 /** Reports of the signed-in user (spec 002 §7): the list and its exports, the summary, the templates used. */

@@ -1,17 +1,18 @@
 import Router from '@koa/router';
-import multer from '@koa/multer';
 import type { Middleware } from 'koa';
 import { SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
-import type { TCampaignAccepted, TCostPreview } from '@shared/schemas/sending';
 import { ZApiSendBatchRequest, ZApiSendRequest, ZCostPreviewRequest, ZCustomSendRequest, ZQuickSendRequest } from '@shared/schemas/sending';
 import { ValidationError } from '../../errors';
 import { apiKeyAuth, assertKeyOwner, type ApiKeyStateExtra } from '../../middleware/apiKey';
 import { requireAuth } from '../../middleware/auth';
+import { singleFileUpload, uploadedFile } from '../../middleware/upload';
 import { validate } from '../../middleware/validate';
 import { importRecipients } from '../../sending/recipientsImport';
 import { readSpreadsheet } from '../../sending/spreadsheets';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
+import { presentCostPreview } from '../../presenters/costPreview';
+import { presentSendAccepted, presentSenderNumber } from '../../presenters/sending';
 import type { AppState } from '../../types';
 
 const RECIPIENT_FILE_BYTES = SENDING.recipientFileMaxMb * 1024 * 1024;
@@ -19,32 +20,11 @@ const SPREADSHEET_EXTENSIONS = /\.(xlsx|xls|csv)$/i;
 
 /** One uploaded file in memory under `field`, with the catalogue's words for files too large. */
 function singleUpload(field: string, maxBytes: number, tooLarge: string): Middleware<AppState> {
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 40 * 1024 * 1024 } }).single(field);
-  return async (ctx, next) => {
-    if (!ctx.is('multipart')) return next();
-    // The file is read only for a signed-in caller (issue 11).
-    requireAuth(ctx);
-    try {
-      await upload(ctx as never, async () => undefined);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'LIMIT_FILE_SIZE') throw ValidationError(field, tooLarge);
-      if (code?.startsWith('LIMIT_')) throw ValidationError(field, messages.sending.uploadRetry);
-      throw error;
-    }
-    return next();
-  };
+  return singleFileUpload({ field, maxBytes, maxFields: 20, maxFieldBytes: 40 * 1024 * 1024, tooLarge, otherLimit: messages.sending.uploadRetry });
 }
 
-/** A send call with `dry_run` answers the cost preview of that exact send instead of accepting it. */
-function isPreview(answer: TCampaignAccepted | TCostPreview): answer is TCostPreview {
-  return 'pricePerMessage' in answer;
-}
-
-type UploadState = { request: { file?: { originalname: string; buffer: Buffer; size: number } } };
-
-function requireSpreadsheet(ctx: UploadState, invalidType: string): { filename: string; buffer: Buffer } {
-  const file = ctx.request.file;
+function requireSpreadsheet(ctx: { request: unknown }, invalidType: string): { filename: string; buffer: Buffer } {
+  const file = uploadedFile(ctx);
   if (!file) throw ValidationError('file', messages.sending.uploadRetry);
   if (!SPREADSHEET_EXTENSIONS.test(file.originalname)) throw ValidationError('file', invalidType);
   return { filename: file.originalname, buffer: file.buffer };
@@ -62,18 +42,18 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
 
   router.get('/api/whatsapp/numbers', async (ctx) => {
     const { user } = requireAuth(ctx);
-    ctx.body = { success: true, data: await sending.numbers(user) };
+    ctx.body = { success: true, data: (await sending.numbers(user)).map(presentSenderNumber) };
   });
 
   router.post('/api/whatsapp/import-recipients', singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.importFileTooLarge), async (ctx) => {
     requireAuth(ctx);
-    const file = requireSpreadsheet(ctx as UploadState, messages.sending.importInvalidFileType);
+    const file = requireSpreadsheet(ctx, messages.sending.importInvalidFileType);
     ctx.body = { success: true, data: await importRecipients(file) };
   });
 
   router.post('/api/whatsapp/parse-excel', singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.recipientFileTooLarge), async (ctx) => {
     requireAuth(ctx);
-    const file = requireSpreadsheet(ctx as UploadState, messages.sending.invalidFileTypeSpreadsheet);
+    const file = requireSpreadsheet(ctx, messages.sending.invalidFileTypeSpreadsheet);
     const sheet = await readSpreadsheet(file);
     ctx.body = { success: true, data: { rows: sheet.rows, columns: sheet.columns, totalRows: sheet.rows.length, truncated: sheet.truncated } };
   });
@@ -81,12 +61,14 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   const quickSend = (source: 'quick' | 'bulk'): Middleware<AppState> => async (ctx) => {
     const { user } = requireAuth(ctx);
     const input = validate(ZQuickSendRequest, ctx.request.body);
-    const image = (ctx as unknown as UploadState).request.file;
-    const data = await sending.quickSend(user, input, source, image ? { buffer: image.buffer, size: image.size } : undefined);
-    if (isPreview(data)) {
-      ctx.body = { success: true, preview: data };
+    const image = uploadedFile(ctx);
+    // A send call with `dry_run` answers the cost preview of that exact send instead of accepting it.
+    const outcome = await sending.quickSend(user, input, source, image ? { buffer: image.buffer, size: image.size } : undefined);
+    if (outcome.kind === 'preview') {
+      ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
     }
+    const data = presentSendAccepted(outcome.accepted);
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
@@ -101,11 +83,12 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post('/api/whatsapp/send-custom-messages', async (ctx) => {
     const { user } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
-    const data = await sending.customSend(user, input, 'custom');
-    if (isPreview(data)) {
-      ctx.body = { success: true, preview: data };
+    const outcome = await sending.customSend(user, input, 'custom');
+    if (outcome.kind === 'preview') {
+      ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
     }
+    const data = presentSendAccepted(outcome.accepted);
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
@@ -118,11 +101,12 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post('/api/whatsapp/bulk-customize-send', async (ctx) => {
     const { user } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
-    const data = await sending.customSend(user, input, 'custom');
-    if (isPreview(data)) {
-      ctx.body = { success: true, preview: data };
+    const outcome = await sending.customSend(user, input, 'custom');
+    if (outcome.kind === 'preview') {
+      ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
     }
+    const data = presentSendAccepted(outcome.accepted);
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
@@ -134,7 +118,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post('/api/send/cost-preview', async (ctx) => {
     const { user } = requireAuth(ctx);
     const input = validate(ZCostPreviewRequest, ctx.request.body);
-    ctx.body = { success: true, preview: await sending.costPreview(user, input) };
+    ctx.body = { success: true, preview: presentCostPreview(await sending.costPreview(user, input)) };
   });
 
   // The public API: an API key instead of a session (DECISIONS.md), answered in its own shape.
@@ -151,7 +135,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post<ApiKeyStateExtra>('/api/send/batch', keyed, bodies.apiSendBatch, async (ctx) => {
     const input = validate(ZApiSendBatchRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
-    const data = await sending.apiSendBatch(ctx.state.apiUser, input);
+    const data = presentSendAccepted(await sending.apiSendBatch(ctx.state.apiUser, input));
     ctx.body = { success: true, message: fillMessage(messages.publicApi.batchAccepted, { count: data.accepted.toLocaleString('en-IN') }), data };
   });
 

@@ -3,7 +3,7 @@ import type { THealthResponse, TPublicConfig } from '@shared/types';
 import { messages } from '@shared/messages';
 import { digitsOnly } from '@shared/schemas/auth';
 import type { AppConfig } from '../../config';
-import { databaseVersion, type Knex } from '../../db/knex';
+import type { Services } from '../../container';
 import { ForbiddenError, NotFoundError } from '../../errors';
 import { isLoopback } from '../../middleware/network';
 import type { SimulatorOutbox } from '../../simulator/outbox';
@@ -11,7 +11,7 @@ import type { AppState } from '../../types';
 
 const startedAt = Date.now();
 
-export function systemRoutes(deps: { config: AppConfig; db: Knex; outbox: SimulatorOutbox; version: string }): Router<AppState> {
+export function systemRoutes(deps: { config: AppConfig; database: Services['database']; outbox: SimulatorOutbox; version: string }): Router<AppState> {
   const router = new Router<AppState>();
   const { config } = deps;
 
@@ -19,7 +19,7 @@ export function systemRoutes(deps: { config: AppConfig; db: Knex; outbox: Simula
     const body: THealthResponse = {
       status: 'ok',
       version: deps.version,
-      database: { kind: config.database.kind, version: await databaseVersion(deps.db, config.database.kind) },
+      database: { kind: deps.database.kind, version: await deps.database.version() },
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
     };
     ctx.set('Cache-Control', 'no-store');

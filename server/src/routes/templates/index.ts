@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import Router from '@koa/router';
-import multer from '@koa/multer';
 import type { Middleware } from 'koa';
 import { fillMessage, messages } from '@shared/messages';
 import { ZIdParam } from '@shared/schemas/common';
@@ -14,12 +13,12 @@ import {
 } from '@shared/schemas/templates';
 import { HEADER_MEDIA_MAX_BYTES, TEMPLATE_LANGUAGES, templateApiFields } from '@shared/templates';
 import type { TTemplateListResponse } from '@shared/types';
-import { AppError, NotFoundError, ValidationError } from '../../errors';
+import { AppError, NotFoundError } from '../../errors';
 import { requireAdmin, requireAuth } from '../../middleware/auth';
+import { singleFileUpload, uploadedFile } from '../../middleware/upload';
 import { validate } from '../../middleware/validate';
 import { presentTemplate } from '../../presenters/template';
-import type { Services } from '../../services';
-import type { UploadedFile } from '../../templates/media';
+import type { Services } from '../../container';
 import { templateVariableDefinitions } from '../../templates/service';
 import type { AppState } from '../../types';
 
@@ -27,26 +26,14 @@ const LARGEST_MEDIA = Math.max(...Object.values(HEADER_MEDIA_MAX_BYTES));
 
 /** multipart/form-data with at most one header file; JSON bodies pass through untouched. */
 function headerUpload(): Middleware<AppState> {
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: LARGEST_MEDIA, files: 1, fields: 40, fieldSize: 64 * 1024 } }).single('headerMedia');
-  return async (ctx, next) => {
-    if (!ctx.is('multipart')) return next();
-    // The file is read only for a signed-in caller (issue 11).
-    requireAuth(ctx);
-    try {
-      await upload(ctx as never, async () => undefined);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'LIMIT_FILE_SIZE') throw ValidationError('headerMedia', fillMessage(messages.templates.fileTooLarge, { size: LARGEST_MEDIA / 1024 / 1024 }));
-      if (code?.startsWith('LIMIT_')) throw ValidationError('headerMedia', messages.templates.fileTypeInvalid);
-      throw error;
-    }
-    return next();
-  };
-}
-
-function uploadedFile(ctx: { request: { file?: { originalname: string; buffer: Buffer; size: number } } }): UploadedFile | undefined {
-  const file = ctx.request.file;
-  return file ? { originalname: file.originalname, buffer: file.buffer, size: file.size } : undefined;
+  return singleFileUpload({
+    field: 'headerMedia',
+    maxBytes: LARGEST_MEDIA,
+    maxFields: 40,
+    maxFieldBytes: 64 * 1024,
+    tooLarge: fillMessage(messages.templates.fileTooLarge, { size: LARGEST_MEDIA / 1024 / 1024 }),
+    otherLimit: messages.templates.fileTypeInvalid,
+  });
 }
 
 export function templateRoutes(services: Services): Router<AppState> {

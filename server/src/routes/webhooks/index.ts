@@ -5,7 +5,7 @@ import { UnauthorizedError } from '../../errors';
 import { isLoopback } from '../../middleware/network';
 import { WEBHOOK_PATH } from '../../sending/engine';
 import { looksSigned, verifyWebhookHandshake } from '../../sending/providers/webhooks';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 const invalidSignature = () => UnauthorizedError(messages.webhooks.invalidSignature, 'invalid_signature');
@@ -17,10 +17,10 @@ const invalidSignature = () => UnauthorizedError(messages.webhooks.invalidSignat
  */
 export function webhookRoutes(services: Services, config: AppConfig): Router<AppState> {
   const router = new Router<AppState>();
-  const { providerAccounts, webhooks } = services;
+  const { providerCredentials, webhooks } = services;
 
   router.get(WEBHOOK_PATH, async (ctx) => {
-    const tokens = [...(config.providers.webhookVerifyToken ? [config.providers.webhookVerifyToken] : []), ...(await providerAccounts.verifyTokens())];
+    const tokens = [...(config.providers.webhookVerifyToken ? [config.providers.webhookVerifyToken] : []), ...(await providerCredentials.verifyTokens())];
     for (const token of tokens) {
       const result = verifyWebhookHandshake(ctx.query, token);
       if (result.ok) {

@@ -1,39 +1,54 @@
+/**
+ * The one wiring file: builds every service of every domain folder with its dependencies, for
+ * server.ts and the tests. Domain folders never build each other's services or import this file
+ * (eslint.config.js), so the dependencies run one way: routes -> container -> domain folders.
+ */
 import type { Knex } from 'knex';
-import type { AppConfig } from '../config';
-import type { Logger } from '../logger';
-import { PLATFORM_PHONE_NUMBER_ID, PLATFORM_SIMULATOR_NUMBER, ProviderPlatformMessenger, UnavailablePlatformMessenger, type PlatformMessenger } from '../messaging/platformMessenger';
-import { CloudApiProvider } from '../sending/providers/cloudApi';
-import { SendingEngine } from '../sending/engine';
-import { SendingService } from '../sending/service';
-import { CampaignService } from '../sending/campaigns';
-import { ReportService } from '../reports/service';
-import type { SimulatorOutbox } from '../simulator/outbox';
-import { RazorpayGateway, SandboxGateway } from '../payments/gateway';
-import { PaymentService } from '../payments/service';
-import { ApiKeyService } from './apiKeys';
-import { ApiRateLimiter } from './apiRateLimit';
-import { AuditService } from './audit';
-import { LoginService } from './auth/login';
-import { PasswordResetService } from './auth/passwordResets';
-import { SessionService } from './auth/sessions';
-import { PricingService } from './pricing';
-import { CampaignAcceptance } from '../sending/campaignAcceptance';
-import { ProviderAccountService } from '../sending/providerAccounts';
-import { WebhookIngest } from '../sending/webhookIngest';
-import { loadSecretsKey, SecretBox } from '../security/secretBox';
-import { SenderNumberService } from '../sending/senderNumbers';
-import { HeldRefunds } from '../sending/heldRefunds';
-import { TemplateMediaStore } from '../templates/media';
-import { TemplateService } from '../templates/service';
-import { ThrottleFactory } from './throttle';
-import { UserService } from './users';
-import { WalletService } from './wallet';
-import { NotificationService } from '../notifications/service';
-import { DailyCleanupScheduler } from '../retention/scheduler';
-import { RetentionService } from '../retention/service';
+import { databaseVersion, type DatabaseKind } from './db/knex';
+import type { AppConfig } from './config';
+import type { Logger } from './logger';
+import { PLATFORM_PHONE_NUMBER_ID, PLATFORM_SIMULATOR_NUMBER, ProviderPlatformMessenger, UnavailablePlatformMessenger, type PlatformMessenger } from './messaging/platformMessenger';
+import { CloudApiProvider } from './sending/providers/cloudApi';
+import { SendingEngine } from './sending/engine';
+import { SendingService } from './sending/service';
+import { CampaignService } from './sending/campaigns';
+import { ReportService } from './reports/service';
+import type { SimulatorOutbox } from './simulator/outbox';
+import { RazorpayGateway, SandboxGateway } from './payments/gateway';
+import { PaymentService } from './payments/service';
+import { ApiKeyService } from './apiKeys/service';
+import { ApiRateLimiter } from './apiKeys/rateLimit';
+import { AuditService } from './audit/service';
+import { LoginService } from './accounts/login';
+import { PasswordResetService } from './accounts/passwordResets';
+import { SessionService } from './accounts/sessions';
+import { PricingService } from './pricing/service';
+import { CampaignAcceptance } from './sending/campaignAcceptance';
+import { BusinessInfoService } from './providerAccounts/businessInfo';
+import { ChannelSettingsService } from './providerAccounts/channelSettings';
+import { ProviderCredentialStore } from './providerAccounts/credentials';
+import { WebhookIngest } from './sending/webhookIngest';
+import { loadSecretsKey, SecretBox } from './security/secretBox';
+import { SenderNumberService } from './sending/senderNumbers';
+import { HeldRefunds } from './sending/heldRefunds';
+import { TemplateMediaStore } from './templates/media';
+import { TemplateService } from './templates/service';
+import { ThrottleFactory } from './throttling/throttle';
+import { UserService } from './accounts/users';
+import { WalletService } from './wallet/service';
+import { NotificationService } from './notifications/service';
+import { DailyCleanupScheduler } from './retention/scheduler';
+import { RetentionService } from './retention/service';
 import { LOGS } from '@shared/constants';
 
+/** What the health check says about the database. */
+export interface DatabaseInfo {
+  kind: DatabaseKind;
+  version(): Promise<string>;
+}
+
 export interface Services {
+  database: DatabaseInfo;
   audit: AuditService;
   sessions: SessionService;
   wallet: WalletService;
@@ -46,15 +61,21 @@ export interface Services {
   payments: PaymentService;
   templates: TemplateService;
   senderNumbers: SenderNumberService;
-  campaigns: CampaignAcceptance;
+  /** Acceptance of a send: pricing, Duplicate Blocked, the debit and the rows, in one transaction. */
+  campaignAcceptance: CampaignAcceptance;
   apiKeys: ApiKeyService;
   apiRateLimit: ApiRateLimiter;
-  providerAccounts: ProviderAccountService;
+  /** A user's Meta Cloud API business info (admins write it). */
+  businessInfo: BusinessInfoService;
+  /** A user's channel provider settings (admins write them). */
+  channelSettings: ChannelSettingsService;
+  /** Provider secrets for sends, webhook signatures and the verify handshake. */
+  providerCredentials: ProviderCredentialStore;
   engine: SendingEngine;
   webhooks: WebhookIngest;
   sending: SendingService;
   /** Campaigns after acceptance: list, counts, pause/resume/cancel, resend, dashboard figures. */
-  campaignService: CampaignService;
+  campaigns: CampaignService;
   reports: ReportService;
   /** Refunds a customer-signed failure left for an administrator to release. */
   heldRefunds: HeldRefunds;
@@ -65,7 +86,14 @@ export interface Services {
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
-export function createServices(deps: { config: AppConfig; db: Knex; logger: Logger; outbox: SimulatorOutbox }): Services {
+export function createServices(deps: {
+  config: AppConfig;
+  db: Knex;
+  logger: Logger;
+  outbox: SimulatorOutbox;
+  /** The time sessions are judged by (tests move it by hand instead of waiting out a timeout). */
+  sessionClock?: () => Date;
+}): Services {
   const { config, db, logger, outbox } = deps;
   // Issue 14: notifications first (other services post to it), then log retention and its daily job.
   const notifications = new NotificationService({ db, log: logger.child({ service: 'notifications' }) });
@@ -82,16 +110,20 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const sessions = new SessionService({
     db,
     settings: { idleTimeoutSeconds: config.session.idleTimeoutSeconds, maxAgeHours: config.session.maxAgeHours },
+    ...(deps.sessionClock ? { now: deps.sessionClock } : {}),
   });
   const wallet = new WalletService({ db });
   const users = new UserService({ db, wallet, audit, sessions });
-  const pricing = new PricingService({ db, audit });
-  const campaigns = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours });
-  const providerAccounts = new ProviderAccountService({ db, secretBox: new SecretBox(loadSecretsKey(config)), audit, publicBaseUrl: config.publicBaseUrl });
-  const engine = new SendingEngine({ config, db, logger, wallet, acceptance: campaigns, outbox, credentials: providerAccounts });
+  const pricing = new PricingService({ db, audit, wallet });
+  const campaignAcceptance = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours });
+  const secretBox = new SecretBox(loadSecretsKey(config));
+  const businessInfo = new BusinessInfoService({ db, secretBox, audit });
+  const channelSettings = new ChannelSettingsService({ db, secretBox, audit, publicBaseUrl: config.publicBaseUrl });
+  const providerCredentials = new ProviderCredentialStore({ db, secretBox });
+  const engine = new SendingEngine({ config, db, logger, wallet, acceptance: campaignAcceptance, outbox, credentials: providerCredentials });
   const webhooks = new WebhookIngest({
     db,
-    accounts: providerAccounts,
+    accounts: providerCredentials,
     outcomes: engine.outcomes,
     statuses: engine.ingest,
     log: logger.child({ service: 'webhooks' }),
@@ -140,16 +172,16 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     senderNumbers,
     templates,
     pricing,
-    wallet,
-    acceptance: campaigns,
+    acceptance: campaignAcceptance,
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
   });
   engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
-  const campaignService = new CampaignService({ db, engine, acceptance: campaigns, sending, pricing, wallet });
+  const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing });
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, heldRefunds, notifications, retention, dailyCleanup };
+  const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
+  return { database, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, reports, heldRefunds, notifications, retention, dailyCleanup };
 }

@@ -6,8 +6,8 @@ import { forUpdateIfSupported } from '../db/knex';
 import { ConflictError, NotFoundError } from '../errors';
 import { User, toDate } from '../models';
 import { ApiKey } from '../models/ApiKey';
-import type { AuditService } from './audit';
-import { hashToken } from './auth/tokens';
+import type { AuditService } from '../audit/service';
+import { hashToken } from '../security/tokens';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_BODY_LENGTH = 43;

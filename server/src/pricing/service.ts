@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { PRICE_CATEGORIES, unitsToPrice, type PriceCategory, type TCustomPriceSet, type TPriceSet } from '@shared/pricing';
+import { PRICE_CATEGORIES, unitsToPrice, type PriceCategory } from '@shared/pricing';
 import { messages } from '@shared/messages';
 import { NotFoundError } from '../errors';
-import type { AuditService } from './audit';
+import type { AuditService } from '../audit/service';
+import type { WalletService } from '../wallet/service';
 
 export type UnitPrices = Record<PriceCategory, number>;
 export type CustomUnitPrices = Record<PriceCategory, number | null>;
@@ -32,13 +33,22 @@ function toRow(prices: Record<PriceCategory, number | null>): PriceRow {
   return { marketingUnits: prices.marketing, utilityUnits: prices.utility, authenticationUnits: prices.authentication };
 }
 
-export function presentPrices(units: UnitPrices): TPriceSet {
-  return { marketing: unitsToPrice(units.marketing), utility: unitsToPrice(units.utility), authentication: unitsToPrice(units.authentication) };
+/** Prices as the audit log records them: rupee strings ("0.80"), unset custom prices as null. */
+function auditPrices(units: Record<PriceCategory, number | null>): Record<PriceCategory, string | null> {
+  return Object.fromEntries(PRICE_CATEGORIES.map((category) => [category, units[category] === null ? null : unitsToPrice(units[category])])) as Record<PriceCategory, string | null>;
 }
 
-export function presentCustomPrices(units: CustomUnitPrices): TCustomPriceSet {
-  const show = (value: number | null) => (value === null ? null : unitsToPrice(value));
-  return { marketing: show(units.marketing), utility: show(units.utility), authentication: show(units.authentication) };
+/**
+ * What a number of billable messages of one category costs a user now, against their balance.
+ * A quote, not a promise: acceptance prices and checks the balance again in its own transaction.
+ */
+export interface CostQuote {
+  priceUnits: number;
+  costUnits: number;
+  balanceUnits: number;
+  balanceAfterUnits: number;
+  /** The wallet covers the cost (spec 002 §9: the cost preview says whether it does). */
+  sufficient: boolean;
 }
 
 /**
@@ -47,7 +57,7 @@ export function presentCustomPrices(units: CustomUnitPrices): TCustomPriceSet {
  * global default otherwise. The sending engine prices each message from `effectiveFor`.
  */
 export class PricingService {
-  constructor(private readonly deps: { db: Knex; audit: AuditService }) {}
+  constructor(private readonly deps: { db: Knex; audit: AuditService; wallet: WalletService }) {}
 
   async defaults(db: Knex = this.deps.db): Promise<UnitPrices & { updatedAt: Date | null }> {
     const row = (await db('price_defaults').where({ id: 1 }).first()) as (PriceRow & { updatedAt: string | Date | null }) | undefined;
@@ -60,7 +70,7 @@ export class PricingService {
       const before = await this.defaults(trx);
       await trx('price_defaults').where({ id: 1 }).update({ ...toRow(prices), updatedAt: new Date().toISOString(), updatedBy: actor.userId });
       await this.deps.audit.record(
-        { actorUserId: actor.userId, action: 'pricing.defaults.update', targetType: 'pricing', targetId: 'defaults', details: { before: presentPrices(before), after: presentPrices(prices) }, ip: actor.ip ?? null },
+        { actorUserId: actor.userId, action: 'pricing.defaults.update', targetType: 'pricing', targetId: 'defaults', details: { before: auditPrices(before), after: auditPrices(prices) }, ip: actor.ip ?? null },
         trx,
       );
     });
@@ -89,6 +99,14 @@ export class PricingService {
     return (await this.forUser(userId, db)).effective[category];
   }
 
+  /** The cost of `billable` messages of a category for a user, and whether their balance covers it. */
+  async quote(userId: number, category: PriceCategory, billable: number): Promise<CostQuote> {
+    const priceUnits = await this.effectiveFor(userId, category);
+    const balanceUnits = await this.deps.wallet.balance(userId);
+    const costUnits = billable * priceUnits;
+    return { priceUnits, costUnits, balanceUnits, balanceAfterUnits: balanceUnits - costUnits, sufficient: balanceUnits >= costUnits };
+  }
+
   /** Sets a user's mode; custom prices are replaced (default mode clears them). */
   async setForUser(
     userId: number,
@@ -109,7 +127,7 @@ export class PricingService {
           action: 'pricing.user.update',
           targetType: 'user',
           targetId: userId,
-          details: { mode, custom: custom ? presentCustomPrices(custom) : null },
+          details: { mode, custom: custom ? auditPrices(custom) : null },
           ip: actor.ip ?? null,
         },
         trx,

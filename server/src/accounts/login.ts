@@ -1,13 +1,13 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AUTH } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
-import { TooManyRequestsError, UnauthorizedError } from '../../errors';
-import type { User } from '../../models';
-import { usernameKey } from '../../models';
-import type { ThrottleFactory } from '../throttle';
-import { isRateLimited } from '../throttle';
-import type { UserService } from '../users';
-import { verifyAgainstDummy, verifySecret } from './passwords';
+import { TooManyRequestsError, UnauthorizedError } from '../errors';
+import type { User } from '../models';
+import { usernameKey } from '../models';
+import type { ThrottleFactory } from '../throttling/throttle';
+import { isRateLimited } from '../throttling/throttle';
+import type { UserService } from './users';
+import { verifyAgainstDummy, verifySecret } from '../security/passwords';
 
 const WINDOW = AUTH.loginFailureWindowSeconds;
 

@@ -1,5 +1,5 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { ThrottleFactory } from './throttle';
+import type { ThrottleFactory } from '../throttling/throttle';
 
 const WINDOW_SECONDS = 15 * 60;
 /**

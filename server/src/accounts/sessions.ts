@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { Session, User, type SessionKind } from '../../models';
-import { hashToken, newToken } from './tokens';
+import { Session, User, type SessionKind } from '../models';
+import { hashToken, newToken } from '../security/tokens';
 
 export interface SessionSettings {
   idleTimeoutSeconds: number;

@@ -4,16 +4,16 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AUTH } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { digitsOnly } from '@shared/schemas/auth';
-import { AppError, BadRequestError, ServiceUnavailableError, TooManyRequestsError } from '../../errors';
-import { PasswordReset, usernameKey } from '../../models';
-import type { Logger } from '../../logger';
-import type { PlatformMessenger } from '../../messaging/platformMessenger';
-import type { AuditService } from '../audit';
-import { isRateLimited, type ThrottleFactory } from '../throttle';
-import type { UserService } from '../users';
+import { AppError, BadRequestError, ServiceUnavailableError, TooManyRequestsError } from '../errors';
+import { PasswordReset, usernameKey } from '../models';
+import type { Logger } from '../logger';
+import type { PlatformMessenger } from '../messaging/platformMessenger';
+import type { AuditService } from '../audit/service';
+import { isRateLimited, type ThrottleFactory } from '../throttling/throttle';
+import type { UserService } from './users';
 import type { SessionService } from './sessions';
-import { hashSecret, verifySecret } from './passwords';
-import { hashToken, newToken } from './tokens';
+import { hashSecret, verifySecret } from '../security/passwords';
+import { hashToken, newToken } from '../security/tokens';
 
 const minutes = (n: number) => n * 60_000;
 

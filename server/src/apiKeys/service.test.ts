@@ -7,8 +7,8 @@ import { createDatabase, type Knex } from '../db/knex';
 import { migrateToLatest } from '../db/migrations';
 import { User, usernameKey } from '../models';
 import { ApiKey } from '../models/ApiKey';
-import { ApiKeyService, generateApiKey, hashApiKey } from './apiKeys';
-import { AuditService } from './audit';
+import { ApiKeyService, generateApiKey, hashApiKey } from './service';
+import { AuditService } from '../audit/service';
 
 let dataDir: string;
 let db: Knex;

@@ -7,10 +7,10 @@ import { digitsOnly } from '@shared/schemas/auth';
 import { forUpdateIfSupported, isUniqueViolation, uniqueViolationTarget } from '../db/knex';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
 import { User, usernameKey } from '../models';
-import type { AuditService } from './audit';
-import { hashSecret } from './auth/passwords';
-import type { SessionService } from './auth/sessions';
-import type { WalletService } from './wallet';
+import type { AuditService } from '../audit/service';
+import { hashSecret } from '../security/passwords';
+import type { SessionService } from './sessions';
+import type { WalletService } from '../wallet/service';
 
 export interface NewUser {
   name: string;

@@ -1,0 +1,67 @@
+/**
+ * The campaigns table as knex answers it (camelCased by the snake-case mappers). Campaigns and
+ * their messages stay on raw knex rather than Objection models: see docs/decisions.md
+ * ("Hot tables stay on knex"). Timestamps are Date objects on PostgreSQL and ISO strings on SQLite.
+ */
+
+export type CampaignStatus = 'running' | 'paused' | 'cancelled' | 'completed';
+export type CampaignSource = 'quick' | 'bulk' | 'custom' | 'api';
+export type HeaderMediaType = 'image' | 'video' | 'document';
+
+export interface CampaignRow {
+  id: number;
+  userId: number;
+  /** Null once the template is deleted: the name, language and category below are kept copies. */
+  templateId: number | null;
+  senderNumberId: number;
+  name: string;
+  source: string;
+  templateName: string;
+  templateLanguage: string;
+  category: string;
+  priceUnits: number;
+  status: string;
+  totalRecipients: number;
+  billableCount: number;
+  duplicateCount: number;
+  invalidCount: number;
+  suppressedCount: number;
+  cancelledCount: number | null;
+  totalCostUnits: number;
+  refundedUnits: number | null;
+  /** The campaign that resent this one's failures; 0 while a resend is being accepted. */
+  resentCampaignId: number | null;
+  headerMediaType: string | null;
+  headerMediaPath: string | null;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+  completedAt: string | Date | null;
+}
+
+/** The columns a campaign's page and list read: everything but the counters acceptance alone uses. */
+export const CAMPAIGN_COLUMNS = [
+  'id',
+  'name',
+  'status',
+  'source',
+  'templateId',
+  'senderNumberId',
+  'templateName',
+  'templateLanguage',
+  'category',
+  'totalRecipients',
+  'billableCount',
+  'invalidCount',
+  'cancelledCount',
+  'priceUnits',
+  'totalCostUnits',
+  'refundedUnits',
+  'resentCampaignId',
+  'headerMediaType',
+  'headerMediaPath',
+  'createdAt',
+  'completedAt',
+] as const satisfies readonly (keyof CampaignRow)[];
+
+/** A campaign as its page and the list read it (CAMPAIGN_COLUMNS). */
+export type StoredCampaign = Pick<CampaignRow, (typeof CAMPAIGN_COLUMNS)[number]>;

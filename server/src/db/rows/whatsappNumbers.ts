@@ -1,0 +1,18 @@
+/** The whatsapp_numbers table as knex answers it (camelCased): a user's sender numbers. */
+
+export type NumberProvider = 'simulator' | 'cloud_api' | 'channel';
+
+export interface WhatsappNumberRow {
+  id: number;
+  userId: number;
+  provider: NumberProvider;
+  phoneNumberId: string;
+  displayNumber: string;
+  label: string;
+  messagesPerSecond: number;
+  /** Booleans are 0/1 on SQLite. */
+  isSandbox: boolean | number;
+  isActive: boolean | number;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+}

@@ -1,0 +1,39 @@
+import { unitsToRupees } from '@shared/money';
+import type { TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
+import type { AcceptedCampaign } from '../sending/campaignAcceptance';
+import type { SenderNumber } from '../sending/senderNumbers';
+import type { SendAccepted } from '../sending/service';
+
+export function presentSenderNumber(number: SenderNumber): TSenderNumber {
+  return {
+    id: number.id,
+    phone_number_id: number.phoneNumberId,
+    label: number.label,
+    display_number: number.displayNumber,
+    provider: number.provider,
+    is_sandbox: number.isSandbox,
+    messages_per_second: number.messagesPerSecond,
+  };
+}
+
+/** An accepted campaign's figures, as every send call answers them. */
+export function presentAcceptedCampaign(result: AcceptedCampaign): TCampaignAccepted {
+  return {
+    campaignId: result.campaignId,
+    accepted: result.accepted,
+    duplicates: result.duplicates,
+    invalid: result.invalid,
+    suppressed: result.suppressed,
+    totalCost: unitsToRupees(result.totalCostUnits, 4),
+  };
+}
+
+/** A send call's answer: the campaign, the count of unsendable rows (personalised sends) and the rows set aside. */
+export function presentSendAccepted(send: SendAccepted): TCampaignAccepted & { skipped?: number } {
+  return {
+    ...presentAcceptedCampaign(send.campaign),
+    ...(send.unsendableRows === undefined ? {} : { skipped: send.unsendableRows }),
+    skippedRows: send.setAside.listed,
+    skippedCount: send.setAside.count,
+  };
+}

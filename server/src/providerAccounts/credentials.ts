@@ -1,0 +1,113 @@
+/**
+ * Provider secrets as the engine and the webhook endpoint need them: what a sender number sends
+ * with, who may sign a webhook about a number or a business account, and the verify tokens of
+ * the `hub.challenge` handshake.
+ */
+import type { Knex } from 'knex';
+import type { BusinessInfoRow } from '../db/rows/businessInfos';
+import type { ProviderSettingsRow } from '../db/rows/providerSettings';
+import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
+import type { SecretBox } from '../security/secretBox';
+import { secretContext, tryOpenSecret } from './secrets';
+
+export type ProviderCredentials =
+  | { kind: 'cloud_api'; phoneNumberId: string; accessToken: string; appSecret: string | null }
+  | { kind: 'channel'; channelId: string; apiKey: string };
+
+export interface WebhookSigner {
+  userId: number;
+  secret: string;
+}
+
+export class ProviderCredentialStore {
+  constructor(private readonly deps: { db: Knex; secretBox: SecretBox }) {}
+
+  /**
+   * What the engine needs to send from a sender number: null for simulator numbers, for numbers
+   * no longer active (deactivated business, replaced id) and when the secret is missing. Reads
+   * the database on every call; a caller sending a batch should ask once per batch. Throws
+   * SecretBoxError when a stored secret no longer opens (SECRETS_KEY changed).
+   */
+  async credentialsForNumber(senderNumberId: number): Promise<ProviderCredentials | null> {
+    const { db, secretBox } = this.deps;
+    const number = (await db('whatsapp_numbers').where({ id: senderNumberId }).first()) as WhatsappNumberRow | undefined;
+    if (!number || !number.isActive) return null;
+    if (number.provider === 'cloud_api') {
+      const info = (await db('business_infos').where({ userId: number.userId, whatsappNumberId: number.phoneNumberId }).first()) as
+        | BusinessInfoRow
+        | undefined;
+      if (!info?.accessTokenEncrypted || !info.isActive) return null;
+      return {
+        kind: 'cloud_api',
+        phoneNumberId: number.phoneNumberId,
+        accessToken: secretBox.open(info.accessTokenEncrypted, secretContext('accessTokenEncrypted', info.userId)),
+        appSecret: info.appSecretEncrypted ? secretBox.open(info.appSecretEncrypted, secretContext('appSecretEncrypted', info.userId)) : null,
+      };
+    }
+    if (number.provider === 'channel') {
+      const settings = (await db('provider_settings').where({ userId: number.userId, channelId: number.phoneNumberId }).first()) as
+        | ProviderSettingsRow
+        | undefined;
+      if (!settings?.apiKeyEncrypted) return null;
+      return {
+        kind: 'channel',
+        channelId: settings.channelId,
+        apiKey: secretBox.open(settings.apiKeyEncrypted, secretContext('apiKeyEncrypted', settings.userId)),
+      };
+    }
+    return null;
+  }
+
+  /**
+   * Who may sign a webhook about this sender number: the owner's business app secret (Cloud API)
+   * or channel API key (the channel provider signs with it). Only accounts of active, undeleted
+   * users with an active business count: a disabled or deleted account's secret verifies nothing.
+   * A value that no longer opens is left out.
+   */
+  async webhookSignersForNumber(phoneNumberId: string): Promise<WebhookSigner[]> {
+    const { db } = this.deps;
+    const liveUsers = (query: Knex.QueryBuilder, table: string) =>
+      query.join('users', 'users.id', `${table}.userId`).where('users.isActive', true).whereNull('users.deletedAt');
+    const infos = (await liveUsers(db('business_infos'), 'business_infos')
+      .where({ 'business_infos.whatsappNumberId': phoneNumberId, 'business_infos.isActive': true })
+      .whereNotNull('business_infos.appSecretEncrypted')
+      .select('business_infos.userId', 'business_infos.appSecretEncrypted')) as Pick<BusinessInfoRow, 'userId' | 'appSecretEncrypted'>[];
+    const channels = (await liveUsers(db('provider_settings'), 'provider_settings')
+      .leftJoin('business_infos', 'business_infos.userId', 'provider_settings.userId')
+      .where({ 'provider_settings.channelId': phoneNumberId })
+      .where((q) => q.whereNull('business_infos.id').orWhere('business_infos.isActive', true))
+      .whereNotNull('provider_settings.apiKeyEncrypted')
+      .select('provider_settings.userId', 'provider_settings.apiKeyEncrypted')) as Pick<ProviderSettingsRow, 'userId' | 'apiKeyEncrypted'>[];
+    const signers = [
+      ...infos.map((info) => ({ userId: info.userId, secret: this.tryOpen(info.appSecretEncrypted, secretContext('appSecretEncrypted', info.userId)) })),
+      ...channels.map((row) => ({ userId: row.userId, secret: this.tryOpen(row.apiKeyEncrypted, secretContext('apiKeyEncrypted', row.userId)) })),
+    ];
+    return signers.filter((signer): signer is WebhookSigner => signer.secret !== null);
+  }
+
+  /** Who may sign template review webhooks of a business account (WABA): its active owner's app secret. */
+  async webhookSignersForBusiness(wabaId: string): Promise<WebhookSigner[]> {
+    const rows = (await this.deps
+      .db('business_infos')
+      .join('users', 'users.id', 'business_infos.userId')
+      .where('users.isActive', true)
+      .whereNull('users.deletedAt')
+      .where({ 'business_infos.wabaId': wabaId, 'business_infos.isActive': true })
+      .whereNotNull('business_infos.appSecretEncrypted')
+      .select('business_infos.userId', 'business_infos.appSecretEncrypted')) as Pick<BusinessInfoRow, 'userId' | 'appSecretEncrypted'>[];
+    return rows
+      .map((row) => ({ userId: row.userId, secret: this.tryOpen(row.appSecretEncrypted, secretContext('appSecretEncrypted', row.userId)) }))
+      .filter((signer): signer is WebhookSigner => signer.secret !== null);
+  }
+
+  /** Every business's webhook verify token, for the `hub.challenge` handshake. */
+  async verifyTokens(): Promise<string[]> {
+    const rows = (await this.deps.db('business_infos').whereNotNull('webhookVerifyTokenEncrypted')) as BusinessInfoRow[];
+    const tokens = rows.map((row) => this.tryOpen(row.webhookVerifyTokenEncrypted, secretContext('webhookVerifyTokenEncrypted', row.userId)));
+    return [...new Set(tokens.filter((token): token is string => token !== null))];
+  }
+
+  private tryOpen(sealed: string | null, context: string): string | null {
+    return tryOpenSecret(this.deps.secretBox, sealed, context);
+  }
+}
