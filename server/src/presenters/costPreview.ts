@@ -1,7 +1,7 @@
 import { unitsToRupees } from '@shared/money';
 import type { TCostPreview } from '@shared/schemas/sending';
 
-/** The cost preview's answer (DECISIONS.md) from counts and integer credit units. */
+/** The cost preview's answer (docs/decisions.md "Sending") from counts and integer credit units. */
 export function presentCostPreview(input: {
   recipients: number;
   billable: number;
