@@ -151,7 +151,7 @@ export const CLAIMS = {
   copyrightYear: 2025,
 } as const;
 
-/** The public send API (spec 002 §9, DECISIONS). */
+/** The public send API (spec 002 §9, docs/decisions.md "Accounts"). */
 export const PUBLIC_API = {
   rateLimitRequests: 100,
   rateLimitWindowMinutes: 15,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_KEYS } from '../apiKeys';
 import { fillMessage, messages } from '../messages';
+import { formatIndianNumber } from '../money';
 
 const k = messages.apiKeys;
 
@@ -14,7 +15,7 @@ export const ZCreateApiKeyRequest = z.object({
 });
 export type TCreateApiKeyRequest = z.infer<typeof ZCreateApiKeyRequest>;
 
-const rateLimitInvalid = fillMessage(k.rateLimitInvalid, { max: API_KEYS.rateLimitMax.toLocaleString('en-IN') });
+const rateLimitInvalid = fillMessage(k.rateLimitInvalid, { max: formatIndianNumber(API_KEYS.rateLimitMax) });
 
 /** PUT /api/admin/api-keys/{id}/rate-limit: a whole number of requests per 15 minutes, or null for the default. */
 export const ZApiKeyRateLimitRequest = z.object({

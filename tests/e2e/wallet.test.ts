@@ -6,7 +6,7 @@ import { createUser } from './support';
 
 const w = messages.wallet;
 
-/** An admin-created user starts with 1,000 credits (DECISIONS.md). */
+/** An admin-created user starts with 1,000 credits (docs/decisions.md "Product"). */
 async function signInNewUser(page: Page, baseURL: string | undefined) {
   const user = await createUser(baseURL ?? '');
   const login = new LoginPage(page);

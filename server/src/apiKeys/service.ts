@@ -54,7 +54,7 @@ interface Actor {
 type UserWithKey = User & { apiKeyId: number; apiKeyRateLimit: number | null; apiKeyLastUsedAt: unknown };
 
 /**
- * API keys of the public send API (DECISIONS.md, Accounts). The full key is answered once, at
+ * API keys of the public send API (docs/decisions.md "Accounts"). The full key is answered once, at
  * creation; the database keeps its SHA-256 and a visible prefix. Revoking is a soft delete so
  * that the audit trail can still name the key.
  */

@@ -1,5 +1,5 @@
 /**
- * The sending calls' rules (spec 002 §5 and §7, DECISIONS "Sending"): which number and template,
+ * The sending calls' rules (spec 002 §5 and §7, docs/decisions.md "Sending"): which number and template,
  * which recipients and values, what it costs; acceptance itself is CampaignAcceptance.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,7 @@ import { templateApiFields } from '@shared/templates';
 import { fillMessage, messages } from '@shared/messages';
 import { checkPhone, normalisePhone, parseRecipientList } from '@shared/phone';
 import type { PriceCategory } from '@shared/pricing';
+import { normaliseMappings, rowMessage } from '@shared/sheetRows';
 import type { TApiSendBatchRequest, TApiSendRequest, TCustomSendRequest, TQuickSendRequest, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
 import { AppError, BadRequestError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
@@ -312,18 +313,9 @@ export class SendingService {
       throw ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
     }
     const variables = templateVariables(template);
-    const mappings = Object.fromEntries(Object.entries(input.variableMappings).map(([k, v]) => [k.replace(/^\{\{\s*|\s*\}\}$/g, ''), v]));
-    const entries = input.data.map((row, index): SendEntry => {
-      const values: Record<string, string> = {};
-      let missing: SendEntry['missing'] = null;
-      for (const variable of variables) {
-        const column = mappings[variable];
-        const value = column === undefined ? '' : cellText(row[column]).trim();
-        if (!value && !missing) missing = { name: variable, column: column ?? '' };
-        values[variable] = value;
-      }
-      return { row: index + 1, raw: cellText(row[input.recipientColumn]), values, missing };
-    });
+    // The row rules Customize Message's preview uses too, so the preview is what is sent.
+    const mappings = normaliseMappings(input.variableMappings);
+    const entries = input.data.map((row, index): SendEntry => ({ row: index + 1, ...rowMessage(row, input.recipientColumn, variables, mappings) }));
     const screened = screenEntries(entries);
     if (screened.recipients.length === 0) throw ValidationError('data', messages.sending.noValidRecipients);
     if (input.dry_run) return this.dryRun(user, template, screened);
@@ -446,13 +438,6 @@ export class SendingService {
     });
     return { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
   }
-}
-
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isInteger(value) ? value.toFixed(0) : String(value);
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  return String(value);
 }
 
 export function isAppError(error: unknown): error is AppError {

@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { AppError } from '../errors';
-import { cellToString, headerNames, numberToString, parseSpreadsheet, readSpreadsheet, type SpreadsheetInput } from './spreadsheets';
+import { cellToString, headerNames, parseSpreadsheet, readSpreadsheet, type SpreadsheetInput } from './spreadsheets';
 
 type Cell = ExcelJS.CellValue;
 
@@ -54,23 +54,15 @@ function patchDeclaredSize(zip: Buffer, entryName: string, size: number): Buffer
 }
 
 describe('cell values', () => {
-  it('writes numbers without exponents', () => {
-    expect(numberToString(919876543210)).toBe('919876543210');
-    expect(numberToString(123456789012345)).toBe('123456789012345');
-    expect(numberToString(1e21)).toBe('1000000000000000000000');
-    expect(numberToString(12.5)).toBe('12.5');
-    expect(numberToString(0.0000001)).toBe('0.0000001');
-    expect(numberToString(-3)).toBe('-3');
-  });
-
   it('turns every exceljs value shape into a string', () => {
     expect(cellToString(null)).toBe('');
     expect(cellToString(undefined)).toBe('');
     expect(cellToString(true)).toBe('TRUE');
     expect(cellToString(new Date(Date.UTC(2024, 4, 6)))).toBe('2024-05-06');
-    expect(cellToString(new Date(Date.UTC(2024, 4, 6, 9, 5)))).toBe('2024-05-06T09:05:00.000Z');
+    expect(cellToString(new Date(Date.UTC(2024, 4, 6, 9, 5)))).toBe('2024-05-06 09:05');
     expect(cellToString({ richText: [{ text: 'Zo' }, { text: 'ë' }] })).toBe('Zoë');
     expect(cellToString({ formula: 'A1*2', result: 919876543210 })).toBe('919876543210');
+    expect(cellToString(1e21)).toBe('1000000000000000000000');
     expect(cellToString({ sharedFormula: 'A1', result: 'x' })).toBe('x');
     expect(cellToString({ formula: 'A1' })).toBe('');
     expect(cellToString({ error: '#N/A' })).toBe('#N/A');

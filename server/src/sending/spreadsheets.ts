@@ -20,6 +20,7 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
+import { dateText, numberText } from '@shared/sheetRows';
 import { AppError, ValidationError } from '../errors';
 import { assertSafeZip, DEFAULT_ZIP_LIMITS, ZipRefusedError, type ZipEntryInfo, type ZipLimits } from './zipGuard';
 
@@ -137,29 +138,13 @@ export function detectKind(filename: string, content: Buffer): SpreadsheetKind {
 // ---------------------------------------------------------------------------------------------
 // Cell values
 
-/** Digits as written, never in exponent form: phone numbers arrive as numeric cells. */
-export function numberToString(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  if (Number.isInteger(value)) return Math.abs(value) < 1e21 ? String(value) : BigInt(value).toString();
-  const text = String(value);
-  if (!text.includes('e')) return text;
-  // Tiny fractions: toFixed(20) then drop the trailing zeros.
-  return value.toFixed(20).replace(/\.?0+$/, '');
-}
-
-function dateToString(value: Date): string {
-  if (Number.isNaN(value.getTime())) return '';
-  const iso = value.toISOString();
-  // exceljs builds dates in UTC; a date-only cell comes out at midnight and reads better without it.
-  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
-}
-
+/** An exceljs cell as text; numbers and dates follow the one rule of `@shared/sheetRows`. */
 export function cellToString(value: ExcelJS.CellValue): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number') return numberToString(value);
+  if (typeof value === 'number') return numberText(value);
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) return dateToString(value);
+  if (value instanceof Date) return dateText(value);
   if ('richText' in value) return value.richText.map((part) => part.text).join('');
   if ('error' in value) return value.error;
   if ('hyperlink' in value) return typeof value.text === 'string' ? value.text : cellToString(value.text as ExcelJS.CellValue);

@@ -119,7 +119,7 @@ export function AppRoutes() {
             </Route>
           </Route>
 
-          {/* Legacy navigation targets (DECISIONS.md). */}
+          {/* Legacy navigation targets (docs/decisions.md "Routes"). */}
           <Route path="/dashboard" element={<RoleDashboardRedirect />} />
         </Route>
         <Route path="/templates" element={<Navigate to="/user/templates" replace />} />

@@ -121,7 +121,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     ctx.body = { success: true, preview: presentCostPreview(await sending.costPreview(user, input)) };
   });
 
-  // The public API: an API key instead of a session (DECISIONS.md), answered in its own shape.
+  // The public API: an API key instead of a session (docs/decisions.md "Accounts"), answered in its own shape.
   const keyed = apiKeyAuth({ apiKeys: services.apiKeys, apiRateLimit: services.apiRateLimit });
   router.post<ApiKeyStateExtra>('/api/send', keyed, bodies.apiSend, async (ctx) => {
     const input = validate(ZApiSendRequest, ctx.request.body);

@@ -40,7 +40,7 @@ export interface TAdminChangePasswordResponse {
   user: { name: string };
 }
 
-/** GET /api/admin/settings: what /admin/settings shows read-only (DECISIONS.md). */
+/** GET /api/admin/settings: what /admin/settings shows read-only (docs/decisions.md "Routes"). */
 export interface TPlatformSettings {
   /** Digits with country code: the sender of password-reset codes (PLATFORM_WHATSAPP_NUMBER). */
   platformWhatsappNumber: string;

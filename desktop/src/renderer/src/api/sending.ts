@@ -5,7 +5,9 @@ import type {
   TSenderNumber,
 } from '@shared/schemas/sending';
 import type { TMyPricingResponse, TPriceDefaultsResponse, TTemplate, TTemplateDetails } from '@shared/types';
-import { SEND_SCREEN, customSendPath, quickSendPath } from '../lib/sending';
+import { customSendPath } from '../lib/sending/customize';
+import { quickSendPath } from '../lib/sending/quickSend';
+import { SEND_SCREEN } from '../lib/sending/setup';
 import { apiGet, apiPost, apiUpload } from './client';
 
 export interface TLanguage {
@@ -103,7 +105,7 @@ export function quickSendRequestBody(body: QuickSendBody, headerImage: File | nu
   return form;
 }
 
-/** The sending screens' calls (spec 002 §7 and DECISIONS.md "Sending"). */
+/** The sending screens' calls (spec 002 §7 and docs/decisions.md "Sending"). */
 export const sendingApi = {
   numbers: () => apiGet<DataResponse<TSenderNumber[]>>('/api/whatsapp/numbers'),
 
@@ -137,7 +139,7 @@ export const sendingApi = {
   parseExcel: (file: File, onProgress?: (fraction: number) => void) =>
     apiUpload<unknown>('/api/whatsapp/parse-excel', fileForm(file), { onProgress, timeout: SEND_SCREEN.uploadTimeoutMs }),
 
-  /** quick-send for up to 50 recipients, bulk-quick-send beyond (DECISIONS.md). */
+  /** quick-send for up to 50 recipients, bulk-quick-send beyond (docs/decisions.md "Sending"). */
   quickSend: (body: QuickSendBody, recipientCount: number, headerImage: File | null) =>
     apiPost<QuickSendResponse>(quickSendPath(recipientCount), quickSendRequestBody(body, headerImage), {
       timeout: SEND_SCREEN.sendTimeoutMs,

@@ -4,7 +4,8 @@ import { GATEWAY_LOADING_KEY } from '../components/layout/AuthenticatedLayout';
 import { useUIStore } from '../stores/uiStore';
 import type { TPriceSet } from '@shared/pricing';
 import { sendingApi, sendingKeys, type SendPreviewRequest } from '../api/sending';
-import { FALLBACK_PRICES, SEND_SCREEN, shouldFollowCampaign } from '../lib/sending';
+import { shouldFollowCampaign } from '../lib/sending/campaign';
+import { FALLBACK_PRICES, SEND_SCREEN } from '../lib/sending/setup';
 
 /**
  * The user's sender numbers; every user has at least the sandbox one. Their first load is the send

@@ -1,4 +1,4 @@
-/** Read-only platform facts of /admin/settings (DECISIONS.md "Routes"). */
+/** Read-only platform facts of /admin/settings (docs/decisions.md "Routes"). */
 import { LOGS } from '@shared/constants';
 
 function twoDigits(value: number): string {

@@ -8,7 +8,8 @@ import { formatIndianNumber } from '@shared/money';
 import { REPORT_COLUMNS, reportStatusLabel as sharedStatusLabel } from '@shared/reports';
 import { REPORT_STATUSES, REPORTS_PAGE_SIZE, type TReportStatus, type TTimelinePoint } from '@shared/schemas/reports';
 import { CAMPAIGN_STATUSES, type TCampaign, type TCampaignStatus } from '@shared/schemas/sending';
-import { isCampaignFinished, type FailedCall } from './sending';
+import { isCampaignFinished } from './sending/campaign';
+import type { FailedCall } from './sending/setup';
 
 const r = messages.reportsScreen;
 /** The words the table shares with the server's exports. */
@@ -46,7 +47,7 @@ function isUnset(value: string): boolean {
 }
 
 /**
- * Numbers are stored as digits with the country code (DECISIONS.md), so what a person types
+ * Numbers are stored as digits with the country code (docs/decisions.md "Sending"), so what a person types
  * with a plus, spaces or dashes is reduced to its digits before it is matched.
  */
 export function normaliseRecipientFilter(value: string): string {

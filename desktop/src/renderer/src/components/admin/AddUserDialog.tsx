@@ -14,7 +14,7 @@ import { PasswordField, TextField } from '../ui/form-field';
 import { Spinner } from '../ui/spinner';
 import { AccountIdentityFields } from './AccountIdentityFields';
 import { RoleSelect } from './RoleSelect';
-import { useCreateUser } from './useAdminData';
+import { useCreateUser } from '../../hooks/useAdminData';
 
 interface AddUserForm {
   name: string;

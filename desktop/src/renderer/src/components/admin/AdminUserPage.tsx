@@ -8,7 +8,7 @@ import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
 import { ErrorCard } from './ErrorCard';
-import { useAdminUserDetails } from './useAdminUser';
+import { useAdminUserDetails } from '../../hooks/useAdminUser';
 
 export type AdminUserView = TAdminUserDetails['user'];
 

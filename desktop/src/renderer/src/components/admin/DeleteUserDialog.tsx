@@ -3,7 +3,7 @@ import { messages } from '@shared/messages';
 import type { TAdminUser } from '@shared/types';
 import { errorText } from '../../api/client';
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { useDeleteUser } from './useAdminData';
+import { useDeleteUser } from '../../hooks/useAdminData';
 
 /** Confirmation before a user is deleted; `user` null keeps it closed. */
 export function DeleteUserDialog({ user, onClose }: { user: TAdminUser | null; onClose: () => void }) {

@@ -16,7 +16,7 @@ import { TextField } from '../ui/form-field';
 import { Spinner } from '../ui/spinner';
 import { ErrorCard } from './ErrorCard';
 import { PriceList } from './PriceList';
-import { usePriceDefaults, useUpdatePriceDefaults } from './usePricing';
+import { usePriceDefaults, useUpdatePriceDefaults } from '../../hooks/usePricing';
 
 const p = messages.pricing;
 

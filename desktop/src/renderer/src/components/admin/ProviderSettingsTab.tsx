@@ -25,7 +25,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { FieldShell, TextField } from '../ui/form-field';
 import { Input } from '../ui/input';
 import { Spinner } from '../ui/spinner';
-import { useProviderSettings, useSaveProviderSettings } from './useProviders';
+import { useProviderSettings, useSaveProviderSettings } from '../../hooks/useProviders';
 
 const p = messages.providers;
 const API_KEY_HINT = `Leave empty to keep the stored key; a new one replaces it (${PROVIDERS.apiKeyMin} to ${PROVIDERS.apiKeyMax} characters). Hold the eye to see what you typed.`;

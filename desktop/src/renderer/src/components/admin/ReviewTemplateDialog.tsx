@@ -22,7 +22,7 @@ import { FieldError } from '../ui/input';
 import { Label } from '../ui/label';
 import { Spinner } from '../ui/spinner';
 import { Textarea } from '../ui/textarea';
-import { useSetTemplateStatus } from './useAdminTemplates';
+import { useSetTemplateStatus } from '../../hooks/useAdminTemplates';
 
 const t = messages.templates;
 

@@ -7,7 +7,7 @@ import { formatCredits } from '../../lib/format';
 import { headerText } from '../../lib/headerTitles';
 import { useLiveCreditBalance } from '../../hooks/useCreditBalance';
 import { useUIStore } from '../../stores/uiStore';
-import { useLogout } from '../session/useLogout';
+import { useLogout } from '../../hooks/useLogout';
 import { ThemeToggle } from '../ThemeToggle';
 import { Button, focusRing } from '../ui/button';
 import {

@@ -1,28 +1,18 @@
 import { Wallet } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import type { TCampaign } from '@shared/schemas/sending';
-import { TEMPLATE_CATEGORY_LABELS, type TemplateCategory } from '@shared/templates';
 import { errorText } from '../../api/client';
 import { useResendPreview } from '../../hooks/useCampaigns';
-import { formatCost, formatPrice } from '../../lib/sending';
+import { formatCost, formatPrice, templateCategoryLabel } from '../../lib/sending/setup';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
+import { CostRow } from '../sending/CostRow';
 
 const r = messages.reportsScreen;
-
-function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
-  return (
-    <div className="flex items-baseline justify-between gap-4 py-1.5">
-      <dt className="text-sm text-slate-500 dark:text-slate-400">{label}</dt>
-      <dd className={strong ? 'text-base font-semibold tabular-nums' : 'text-sm tabular-nums'}>{children}</dd>
-    </div>
-  );
-}
 
 /**
  * Resend to failed: the server prices the resend first (`confirm: false`: nothing is charged),
@@ -71,12 +61,12 @@ export function ResendFailedDialog({
               className="divide-y divide-slate-200 rounded-lg border border-slate-200 px-4 dark:divide-slate-800 dark:border-slate-800"
               data-testid="resend-cost"
             >
-              <Row label="Failed messages">{formatIndianNumber(preview.recipients)}</Row>
-              <Row label="Template type">{TEMPLATE_CATEGORY_LABELS[category.toUpperCase() as TemplateCategory] ?? category}</Row>
-              <Row label="Per-message price">{formatPrice(preview.pricePerMessage)}</Row>
-              <Row label="Total cost" strong>
+              <CostRow label="Failed messages">{formatIndianNumber(preview.recipients)}</CostRow>
+              <CostRow label="Template type">{templateCategoryLabel(category)}</CostRow>
+              <CostRow label="Per-message price">{formatPrice(preview.pricePerMessage)}</CostRow>
+              <CostRow label="Total cost" strong>
                 {formatCost(preview.totalCost)}
-              </Row>
+              </CostRow>
             </dl>
             <ul className="flex flex-col gap-1 text-sm text-slate-600 dark:text-slate-300">
               <li>

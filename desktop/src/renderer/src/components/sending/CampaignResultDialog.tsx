@@ -7,7 +7,9 @@ import { formatIndianNumber } from '@shared/money';
 import type { TCampaignAccepted } from '@shared/schemas/sending';
 import { useInvalidateCredits } from '../../hooks/useCreditBalance';
 import { useCampaignProgress } from '../../hooks/useSending';
-import { CAMPAIGN_STATUS_LABELS, campaignProgress, formatCost } from '../../lib/sending';
+import { CAMPAIGN_STATUS_LABELS, campaignProgress } from '../../lib/sending/campaign';
+import { formatCost } from '../../lib/sending/setup';
+import type { SendOutcome } from '../../lib/sending/submission';
 import { cn } from '../../lib/cn';
 import { Alert } from '../ui/alert';
 import { Badge } from '../ui/badge';
@@ -17,12 +19,6 @@ import { Spinner } from '../ui/spinner';
 import { ProgressBar } from './SetupProgress';
 
 const ui = messages.sendScreens;
-
-/** Where a send stands: sent off, accepted by the server (with its campaign), or refused. */
-export type SendOutcome =
-  | { phase: 'submitting' }
-  | { phase: 'accepted'; message: string; accepted: TCampaignAccepted }
-  | { phase: 'failed'; title: string; description: string };
 
 function Count({ label, value, tone }: { label: string; value: number; tone?: string }) {
   return (

@@ -1,18 +1,18 @@
 import { Download, Wallet } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
-import { TEMPLATE_CATEGORY_LABELS, type TemplateCategory } from '@shared/templates';
 import type { TCostPreview } from '@shared/schemas/sending';
 import type { SendPreviewRequest } from '../../api/sending';
 import { useCostPreview } from '../../hooks/useSending';
-import { estimateCost, formatCost, formatPrice, skippedRowsCsv } from '../../lib/sending';
+import { skippedRowsCsv } from '../../lib/sending/campaign';
+import { estimateCost, formatCost, formatPrice, templateCategoryLabel } from '../../lib/sending/setup';
 import { saveFile } from '../../platform/files';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
+import { CostRow } from './CostRow';
 import { NormalisedNumbers } from './NormalisedNumbers';
 
 const ui = messages.sendScreens;
@@ -26,19 +26,6 @@ export interface CostEstimate {
 export interface FirstRecipientPreview {
   recipient: string;
   text: string;
-}
-
-function categoryLabel(category: string): string {
-  return TEMPLATE_CATEGORY_LABELS[category.toUpperCase() as TemplateCategory] ?? category;
-}
-
-function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
-  return (
-    <div className="flex items-baseline justify-between gap-4 py-1.5">
-      <dt className="text-sm text-slate-500 dark:text-slate-400">{label}</dt>
-      <dd className={strong ? 'text-base font-semibold tabular-nums' : 'text-sm tabular-nums'}>{children}</dd>
-    </div>
-  );
 }
 
 /** Rows listed on screen; the CSV holds every row the server listed. */
@@ -138,15 +125,15 @@ export function CostPreviewDialog({
         </DialogHeader>
 
         <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200 px-4 dark:divide-slate-800 dark:border-slate-800" data-testid="cost-summary">
-          <Row label="Recipients">{formatIndianNumber(recipients)}</Row>
-          <Row label="Template type">{categoryLabel(preview?.category ?? estimate.category)}</Row>
-          <Row label="Per-message price">{formatPrice(price)}</Row>
-          <Row label="Total cost" strong>
+          <CostRow label="Recipients">{formatIndianNumber(recipients)}</CostRow>
+          <CostRow label="Template type">{templateCategoryLabel(preview?.category ?? estimate.category)}</CostRow>
+          <CostRow label="Per-message price">{formatPrice(price)}</CostRow>
+          <CostRow label="Total cost" strong>
             <span data-testid="cost-total">
               {atMost}
               {formatCost(total)}
             </span>
-          </Row>
+          </CostRow>
         </dl>
 
         <section aria-label="Cost breakdown" className="flex flex-col gap-1 text-sm">

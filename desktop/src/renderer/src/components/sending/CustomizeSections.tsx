@@ -4,7 +4,9 @@ import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import { cn } from '../../lib/cn';
 import { formatFileSize } from '../../lib/headerMedia';
-import { cellText, SEND_SCREEN, SPREADSHEET_ACCEPT, type CustomPreviewRow, type ParsedSheet } from '../../lib/sending';
+import type { CustomPreviewRow } from '../../lib/sending/customize';
+import { SEND_SCREEN } from '../../lib/sending/setup';
+import { cellText, SPREADSHEET_ACCEPT, type ParsedSheet } from '../../lib/sending/spreadsheet';
 import { Alert } from '../ui/alert';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -244,6 +246,10 @@ export function GeneratedPreview({ rows }: { rows: readonly CustomPreviewRow[] }
             <span className="text-xs text-slate-500 dark:text-slate-400">Row {row.row}</span>
             <span className="font-mono font-medium">{row.validRecipient ? `+${row.recipient}` : row.recipient || '—'}</span>
             {row.validRecipient ? null : <Badge variant="warning">Not a valid number: skipped</Badge>}
+            {/* An empty cell in a mapped column: the send skips the row (a variable with no column stops the send itself). */}
+            {row.validRecipient && row.missing && row.missing.column !== '' ? (
+              <Badge variant="warning">{fillMessage(messages.sending.skipped.missing_value, row.missing)}: skipped</Badge>
+            ) : null}
           </div>
           {Object.keys(row.values).length > 0 ? (
             <p className="text-xs text-slate-500 dark:text-slate-400">

@@ -3,7 +3,7 @@ import { useId, useState, type ChangeEvent } from 'react';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
 import { formatFileSize } from '../../lib/headerMedia';
-import { HEADER_IMAGE_ACCEPT, headerImageError } from '../../lib/sending';
+import { HEADER_IMAGE_ACCEPT, headerImageError } from '../../lib/sending/setup';
 import { cn } from '../../lib/cn';
 import { Button } from '../ui/button';
 import { FieldError } from '../ui/input';

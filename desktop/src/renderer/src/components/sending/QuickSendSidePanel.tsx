@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { formatIndianNumber } from '@shared/money';
 import { TEMPLATE_CATEGORY_LABELS, type TemplateCategory } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
-import { estimateCost, formatCost, formatPrice, templateDisplayName, type CampaignPreviewRow } from '../../lib/sending';
+import type { CampaignPreviewRow } from '../../lib/sending/quickSend';
+import { estimateCost, formatCost, formatPrice, templateDisplayName } from '../../lib/sending/setup';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { LivePreviewCard } from './LivePreviewCard';
 

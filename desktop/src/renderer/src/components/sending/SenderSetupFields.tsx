@@ -7,7 +7,7 @@ import { messages } from '@shared/messages';
 import { toApiError } from '../../api/client';
 import { useSendLanguages, useSendTemplates, useSenderNumbers } from '../../hooks/useSending';
 import { cn } from '../../lib/cn';
-import { languagesLoadError, numbersLoadError, templateDisplayName, templatesLoadError } from '../../lib/sending';
+import { languagesLoadError, numbersLoadError, templateDisplayName, templatesLoadError } from '../../lib/sending/setup';
 import { Alert } from '../ui/alert';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';

@@ -1,6 +1,6 @@
 import { Check } from 'lucide-react';
 import { cn } from '../../lib/cn';
-import type { SetupProgress as Progress } from '../../lib/sending';
+import type { SetupProgress as Progress } from '../../lib/sending/setup';
 
 /** A determinate bar; `label` names it for screen readers. */
 export function ProgressBar({

@@ -1,4 +1,4 @@
-import type { SendVariable } from '../../lib/sending';
+import type { SendVariable } from '../../lib/sending/setup';
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 

@@ -6,7 +6,7 @@ import { usePublicConfig } from '../../context/publicConfig';
 import { ActivityReporter, inactivityPhase } from '../../lib/inactivity';
 import { useSessionStore } from '../../stores/sessionStore';
 import { SessionTimeoutDialog } from './SessionTimeoutDialog';
-import { useLogout } from './useLogout';
+import { useLogout } from '../../hooks/useLogout';
 
 const ACTIVITY_EVENTS = ['mousedown', 'mousemove', 'keypress', 'scroll', 'touchstart', 'click'] as const;
 const TICK_MS = 1_000;

@@ -4,7 +4,7 @@ import { messages } from '@shared/messages';
 import { errorText } from '../../api/client';
 import { ErrorCard } from '../../components/admin/ErrorCard';
 import { StatCards, UsageStatCards } from '../../components/admin/StatCards';
-import { useAdminStats, useAdminUsers } from '../../components/admin/useAdminData';
+import { useAdminStats, useAdminUsers } from '../../hooks/useAdminData';
 import { UserListCard } from '../../components/admin/UserListCard';
 import { Button } from '../../components/ui/button';
 

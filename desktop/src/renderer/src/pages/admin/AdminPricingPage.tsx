@@ -6,14 +6,14 @@ import { errorText } from '../../api/client';
 import { ErrorCard } from '../../components/admin/ErrorCard';
 import { GlobalDefaultsCard } from '../../components/admin/GlobalDefaultsCard';
 import { StatGrid, statTints, type Stat } from '../../components/admin/StatCards';
-import { usePricingStats } from '../../components/admin/usePricing';
+import { usePricingStats } from '../../hooks/usePricing';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 
 const p = messages.pricing;
 
-/** DECISIONS.md: real figures from /api/admin/pricing/stats instead of the spec's placeholders. */
+/** docs/decisions.md "Routes": real figures from /api/admin/pricing/stats instead of the spec's placeholders. */
 function pricingStatCards(stats: TPricingStats | undefined): Stat[] {
   const count = (value: number | undefined) => (stats ? formatIndianNumber(value ?? 0) : '—');
   return [

@@ -9,7 +9,7 @@ import { ErrorCard } from '../../components/admin/ErrorCard';
 import { ReviewTemplateDialog, type PendingReview } from '../../components/admin/ReviewTemplateDialog';
 import { StatGrid, statTints, type Stat } from '../../components/admin/StatCards';
 import { TemplatePreviewDialog } from '../../components/admin/TemplatePreviewDialog';
-import { useUserTemplates } from '../../components/admin/useAdminTemplates';
+import { useUserTemplates } from '../../hooks/useAdminTemplates';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';

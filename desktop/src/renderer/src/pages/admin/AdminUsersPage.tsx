@@ -1,10 +1,10 @@
 import { messages } from '@shared/messages';
 import { errorText } from '../../api/client';
 import { ErrorCard } from '../../components/admin/ErrorCard';
-import { useAdminUsers } from '../../components/admin/useAdminData';
+import { useAdminUsers } from '../../hooks/useAdminData';
 import { UserListCard } from '../../components/admin/UserListCard';
 
-/** /admin/users (DECISIONS.md): the user list titled "User Management", without the stat cards. */
+/** /admin/users (docs/decisions.md "Routes"): the user list titled "User Management", without the stat cards. */
 export function AdminUsersPage() {
   const users = useAdminUsers();
   return (

@@ -6,7 +6,7 @@ import { formatIndianNumber, formatRupees } from '@shared/money';
 import { ZCreditAdjustmentRequest } from '@shared/schemas/admin';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
-import { useAdjustCredits } from '../../components/admin/useAdminUser';
+import { useAdjustCredits } from '../../hooks/useAdminUser';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

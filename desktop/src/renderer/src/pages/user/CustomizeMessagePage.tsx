@@ -1,14 +1,14 @@
 import { ArrowLeft, Eye, LogIn, Send } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useReducer, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
-import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
+import { unmappedVariable } from '@shared/sheetRows';
 import type { TTemplate } from '@shared/types';
 import { errorText, toApiError } from '../../api/client';
 import { sendingApi, type CustomSendBody, type SendPreviewRequest } from '../../api/sending';
-import { CampaignResultDialog, type SendOutcome } from '../../components/sending/CampaignResultDialog';
+import { CampaignResultDialog } from '../../components/sending/CampaignResultDialog';
 import { CostPreviewDialog } from '../../components/sending/CostPreviewDialog';
 import { GeneratedPreview, SheetOverview, SpreadsheetPicker, VariableMapping } from '../../components/sending/CustomizeSections';
 import { LivePreviewCard } from '../../components/sending/LivePreviewCard';
@@ -21,23 +21,22 @@ import { TextField } from '../../components/ui/form-field';
 import { Spinner } from '../../components/ui/spinner';
 import { useInvalidateCredits } from '../../hooks/useCreditBalance';
 import { useSendPricing, useTemplateDetails } from '../../hooks/useSending';
+import { useSendSubmission } from '../../hooks/useSendSubmission';
+import { sendFailure } from '../../lib/sending/campaign';
 import {
   allVariablesMapped,
+  customizeFormReducer,
   customizeProgress,
   customPreview,
   customSendLabel,
   effectiveMappings,
   effectiveRecipientColumn,
-  isBulkSend,
+  initialCustomizeForm,
   mappingsPayload,
-  priceFor,
-  readParsedSheet,
-  sendFailure,
-  spreadsheetFileError,
   uploadFailure,
-  type CustomPreviewRow,
-  type ParsedSheet,
-} from '../../lib/sending';
+} from '../../lib/sending/customize';
+import { isBulkSend, priceFor } from '../../lib/sending/setup';
+import { readParsedSheet, spreadsheetFileError, type ParsedSheet } from '../../lib/sending/spreadsheet';
 import { useSessionStore } from '../../stores/sessionStore';
 import { StepCard } from '../../components/sending/StepCard';
 
@@ -54,12 +53,6 @@ function BackToDashboard() {
       </Link>
     </Button>
   );
-}
-
-/** The spreadsheet and what the user chose about it; all of it goes when a new file comes. */
-interface SheetState {
-  file: File;
-  sheet: ParsedSheet;
 }
 
 /** /user/customize-message (spec 002 "Customize Message"): one personalised message per spreadsheet row. */
@@ -89,28 +82,20 @@ function CustomizeMessage() {
   const pricing = useSendPricing();
   const invalidateCredits = useInvalidateCredits();
 
-  const [numberId, setNumberId] = useState('');
-  const [language, setLanguage] = useState<string>(DEFAULT_TEMPLATE_LANGUAGE);
-  const [template, setTemplate] = useState<TTemplate | null>(null);
-  const [campaignName, setCampaignName] = useState('');
-  const [pending, setPending] = useState<File | null>(null);
-  const [uploadProgress, setUploadProgress] = useState<number | null>(null);
-  const [data, setData] = useState<SheetState | null>(null);
-  const [columnChoice, setColumnChoice] = useState<string | null>(null);
-  const [mappingChoices, setMappingChoices] = useState<Record<string, string>>({});
-  const [preview, setPreview] = useState<CustomPreviewRow[] | null>(null);
+  const [form, dispatch] = useReducer(customizeFormReducer, undefined, initialCustomizeForm);
   const [costRequest, setCostRequest] = useState<SendPreviewRequest | null>(null);
-  const [sending, setSending] = useState(false);
-  const [outcome, setOutcome] = useState<SendOutcome | null>(null);
-  const [resultOpen, setResultOpen] = useState(false);
+  // The dialog waits for the answer: the rows are cleared only once the send is accepted.
+  const submission = useSendSubmission<null>(null);
+  const sending = submission.processing;
+  const { numberId, language, template, campaignName, uploadProgress, loaded, preview } = form;
 
   const details = useTemplateDetails(template?.name ?? '', language);
   const variables = details.data?.variables.map((variable) => variable.index) ?? NO_COLUMNS;
-  const sheet = data?.sheet ?? null;
+  const sheet = loaded?.sheet ?? null;
   const columns = sheet?.columns ?? NO_COLUMNS;
   const rows = sheet?.rows ?? [];
-  const recipientColumn = sheet ? effectiveRecipientColumn(columnChoice, columns, rows) : '';
-  const mappings = effectiveMappings(mappingChoices, variables, columns);
+  const recipientColumn = sheet ? effectiveRecipientColumn(form.columnChoice, columns, rows) : '';
+  const mappings = effectiveMappings(form.mappingChoices, variables, columns);
   const mapped = details.isSuccess && allVariablesMapped(variables, mappings);
   const rowCount = rows.length;
   const bulk = isBulkSend(rowCount);
@@ -127,31 +112,10 @@ function CustomizeMessage() {
   // The live preview follows the first row, so that it reads like a real message.
   const firstRowValues = template && sheet ? (customPreview(rows, recipientColumn || (columns[0] ?? ''), variables, mappings, template, 1)[0]?.values ?? {}) : {};
 
-  const handleLanguageChange = useCallback((next: string) => {
-    // Spec §4: changing the language clears the chosen template.
-    setLanguage(next);
-    setTemplate(null);
-    setMappingChoices({});
-    setPreview(null);
-  }, []);
-
-  const chosenName = template?.name;
-  const handleTemplateChange = useCallback(
-    (next: TTemplate | null) => {
-      if (next?.name === chosenName) return;
-      setTemplate(next);
-      setMappingChoices({});
-      setPreview(null);
-    },
-    [chosenName],
-  );
-
-  const clearFile = () => {
-    setPending(null);
-    setData(null);
-    setColumnChoice(null);
-    setPreview(null);
-  };
+  const handleNumberChange = useCallback((next: string) => dispatch({ type: 'numberChosen', numberId: next }), []);
+  const handleLanguageChange = useCallback((next: string) => dispatch({ type: 'languageChosen', language: next }), []);
+  const handleTemplateChange = useCallback((next: TTemplate | null) => dispatch({ type: 'templateChosen', template: next }), []);
+  const clearFile = () => dispatch({ type: 'fileCleared' });
 
   const handleFile = async (file: File, input: HTMLInputElement) => {
     const problem = spreadsheetFileError(file);
@@ -160,50 +124,37 @@ function CustomizeMessage() {
       toast.error(problem);
       return;
     }
-    clearFile();
-    setPending(file);
-    setUploadProgress(0);
+    dispatch({ type: 'uploadStarted', file });
     const fail = (failure: { title: string; description: string }) => {
       // Spec §8: the file input is cleared after a failed upload.
       input.value = '';
-      setPending(null);
+      dispatch({ type: 'uploadFailed' });
       toast.error(failure.title, { description: failure.description });
     };
+    let body: unknown;
     try {
-      let body: unknown;
-      try {
-        body = await sendingApi.parseExcel(file, setUploadProgress);
-      } catch (caught) {
-        fail(uploadFailure(toApiError(caught)));
-        return;
-      }
-      let parsed: ParsedSheet;
-      try {
-        parsed = readParsedSheet(body);
-      } catch (caught) {
-        fail({ title: s.uploadFailed, description: caught instanceof Error ? caught.message : s.invalidResponseFormat });
-        return;
-      }
-      if (parsed.rows.length === 0) {
-        fail({ title: s.uploadFailed, description: s.noRecipientsInFile });
-        return;
-      }
-      setData({ file, sheet: parsed });
-      toast.success(fillMessage(ui.sheetLoaded, { count: formatIndianNumber(parsed.rows.length), file: file.name }));
-    } finally {
-      setUploadProgress(null);
+      body = await sendingApi.parseExcel(file, (progress) => dispatch({ type: 'uploadProgressed', progress }));
+    } catch (caught) {
+      fail(uploadFailure(toApiError(caught)));
+      return;
     }
+    let parsed: ParsedSheet;
+    try {
+      parsed = readParsedSheet(body);
+    } catch (caught) {
+      fail({ title: s.uploadFailed, description: caught instanceof Error ? caught.message : s.invalidResponseFormat });
+      return;
+    }
+    if (parsed.rows.length === 0) {
+      fail({ title: s.uploadFailed, description: s.noRecipientsInFile });
+      return;
+    }
+    dispatch({ type: 'sheetLoaded', file, sheet: parsed });
+    toast.success(fillMessage(ui.sheetLoaded, { count: formatIndianNumber(parsed.rows.length), file: file.name }));
   };
 
-  const handleColumnChange = (column: string) => {
-    setColumnChoice(column);
-    setPreview(null);
-  };
-
-  const handleMappingChange = (variable: string, column: string) => {
-    setMappingChoices((current) => ({ ...current, [variable]: column }));
-    setPreview(null);
-  };
+  const handleColumnChange = (column: string) => dispatch({ type: 'recipientColumnChosen', column });
+  const handleMappingChange = (variable: string, column: string) => dispatch({ type: 'variableMapped', variable, column });
 
   const handleGeneratePreview = () => {
     if (!template || !sheet || !recipientColumn) {
@@ -215,16 +166,16 @@ function CustomizeMessage() {
       toast.error(s.previewFailed);
       return;
     }
-    setPreview(generated);
+    dispatch({ type: 'previewGenerated', rows: generated });
   };
 
   /** The checks before the cost modal (spec §5), each with its message; null when all pass. */
   const sendProblem = (): string | null => {
-    if (!numberId || !template || !data || !recipientColumn) return s.customMissingFields;
+    if (!numberId || !template || !loaded || !recipientColumn) return s.customMissingFields;
     if (rowCount === 0) return s.noRecipientsInFile;
     if (!details.isSuccess) return s.customMissingFields;
-    const unmapped = variables.find((variable) => !mappings[variable]);
-    if (unmapped) return fillMessage(ui.variableUnmapped, { name: unmapped });
+    const unmapped = unmappedVariable(variables, mappings);
+    if (unmapped !== null) return fillMessage(ui.variableUnmapped, { name: unmapped });
     return null;
   };
 
@@ -238,15 +189,6 @@ function CustomizeMessage() {
     setCostRequest({ kind: 'custom', body: customSendBody(template) });
   };
 
-  const clearAfterSuccess = () => {
-    // Spec §4: number, template, file, column, mappings, preview and rows are cleared.
-    setNumberId('');
-    setTemplate(null);
-    setCampaignName('');
-    clearFile();
-    setMappingChoices({});
-  };
-
   const customSendBody = (chosen: TTemplate): CustomSendBody => ({
     templateName: chosen.name,
     language,
@@ -257,28 +199,20 @@ function CustomizeMessage() {
     ...(campaignName.trim() ? { campaignName: campaignName.trim() } : {}),
   });
 
-  const handleConfirm = async () => {
-    if (!template || !data || sending) return;
+  const handleConfirm = () => {
+    if (!template || !loaded || sending) return;
     const body = customSendBody(template);
-    setSending(true);
-    try {
-      const response = await sendingApi.customSend(body);
-      invalidateCredits();
-      setCostRequest(null);
-      setOutcome({
-        phase: 'accepted',
-        message: response.message || fillMessage(s.customSendAccepted, { count: response.data.accepted }),
-        accepted: response.data,
-      });
-      setResultOpen(true);
-      clearAfterSuccess();
-    } catch (caught) {
-      const failure = sendFailure(toApiError(caught), bulk);
-      toast.error(failure.title, { description: failure.description });
-      setCostRequest(null);
-    } finally {
-      setSending(false);
-    }
+    submission.submit({
+      send: async () => {
+        const response = await sendingApi.customSend(body);
+        invalidateCredits();
+        return { phase: 'accepted', message: response.message || fillMessage(s.customSendAccepted, { count: response.data.accepted }), accepted: response.data };
+      },
+      describeFailure: (caught) => sendFailure(toApiError(caught), bulk),
+      snapshot: null,
+      onSettled: () => setCostRequest(null),
+      onDialogShown: () => dispatch({ type: 'sent' }),
+    });
   };
 
   const firstRecipient = template && sheet && recipientColumn ? customPreview(rows, recipientColumn, variables, mappings, template, 1)[0] : undefined;
@@ -304,7 +238,7 @@ function CustomizeMessage() {
               screen="customize"
               idPrefix="customize"
               numberId={numberId}
-              onNumberChange={setNumberId}
+              onNumberChange={handleNumberChange}
               language={language}
               onLanguageChange={handleLanguageChange}
               templateName={template?.name ?? ''}
@@ -317,22 +251,22 @@ function CustomizeMessage() {
               value={campaignName}
               maxLength={200}
               disabled={sending}
-              onChange={(event) => setCampaignName(event.target.value)}
+              onChange={(event) => dispatch({ type: 'campaignNamed', name: event.target.value })}
             />
           </StepCard>
 
           <StepCard step={2} title="Upload Spreadsheet" description="An Excel or CSV file with one row per recipient.">
             <SpreadsheetPicker
-              file={data?.file ?? pending}
+              file={loaded?.file ?? form.uploading}
               uploadProgress={uploadProgress}
               onFile={(file, input) => void handleFile(file, input)}
               onClear={clearFile}
               disabled={sending}
             />
-            {sheet && data ? (
+            {loaded ? (
               <SheetOverview
-                sheet={sheet}
-                fileName={data.file.name}
+                sheet={loaded.sheet}
+                fileName={loaded.file.name}
                 recipientColumn={recipientColumn}
                 onRecipientColumnChange={handleColumnChange}
                 disabled={sending}
@@ -388,11 +322,11 @@ function CustomizeMessage() {
         title="Confirm Personalised Campaign"
         cancelLabel={ui.reviewDetails}
         confirmLabel={ui.sendCampaign}
-        onConfirm={() => void handleConfirm()}
+        onConfirm={handleConfirm}
         isSending={sending}
       />
 
-      <CampaignResultDialog open={resultOpen} onOpenChange={setResultOpen} outcome={outcome} />
+      <CampaignResultDialog open={submission.dialogOpen} onOpenChange={submission.setDialogOpen} outcome={submission.outcome} />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { errorText, toApiError } from '../../api/client';
 import { sendingApi, type QuickSendBody, type SendPreviewRequest } from '../../api/sending';
-import { CampaignResultDialog, type SendOutcome } from '../../components/sending/CampaignResultDialog';
+import { CampaignResultDialog } from '../../components/sending/CampaignResultDialog';
 import { CostPreviewDialog } from '../../components/sending/CostPreviewDialog';
 import { HeaderImageUpload, type ChosenImage } from '../../components/sending/HeaderImageUpload';
 import { QuickSendSidePanel } from '../../components/sending/QuickSendSidePanel';
@@ -22,22 +22,10 @@ import { TextField } from '../../components/ui/form-field';
 import { Spinner } from '../../components/ui/spinner';
 import { useInvalidateCredits } from '../../hooks/useCreditBalance';
 import { useSendPricing, useTemplateDetails } from '../../hooks/useSending';
-import {
-  defaultCampaignName,
-  firstMissingVariable,
-  isBulkSend,
-  messageText,
-  parseRecipientList,
-  priceFor,
-  quickCampaignPreview,
-  quickSendLabel,
-  quickSendProgress,
-  SEND_SCREEN,
-  sendFailure,
-  variablesComplete,
-  variablesPayload,
-  type SendVariable,
-} from '../../lib/sending';
+import { useSendSubmission } from '../../hooks/useSendSubmission';
+import { sendFailure } from '../../lib/sending/campaign';
+import { defaultCampaignName, firstMissingVariable, parseRecipientList, quickCampaignPreview, quickSendLabel, quickSendProgress, variablesComplete, variablesPayload } from '../../lib/sending/quickSend';
+import { isBulkSend, messageText, priceFor, SEND_SCREEN, type SendVariable } from '../../lib/sending/setup';
 import { StepCard } from '../../components/sending/StepCard';
 
 const s = messages.sending;
@@ -72,15 +60,11 @@ export function QuickSendPage() {
   const [image, setImage] = useState<ChosenImage | null>(null);
   const [showMissing, setShowMissing] = useState(false);
   const [costRequest, setCostRequest] = useState<SendPreviewRequest | null>(null);
-  const [processing, setProcessing] = useState(false);
-  const [outcome, setOutcome] = useState<SendOutcome | null>(null);
-  const [resultOpen, setResultOpen] = useState(false);
-  const [restorable, setRestorable] = useState<SentSnapshot | null>(null);
+  // Spec §4: the success dialog appears after about a second while the request carries on.
+  const submission = useSendSubmission<SentSnapshot>(SEND_SCREEN.successDialogDelayMs);
+  const { processing } = submission;
 
   const imageUrl = useRef<string | null>(null);
-  const dialogTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  /** Only the latest send may change the dialog; earlier ones still report failures by toast. */
-  const latestSend = useRef(0);
 
   const details = useTemplateDetails(form.template?.name ?? '', form.language);
   const variables = details.data?.variables ?? NO_VARIABLES;
@@ -104,7 +88,6 @@ export function QuickSendPage() {
 
   useEffect(
     () => () => {
-      if (dialogTimer.current) clearTimeout(dialogTimer.current);
       if (imageUrl.current) URL.revokeObjectURL(imageUrl.current);
     },
     [],
@@ -186,64 +169,30 @@ export function QuickSendPage() {
   const handleConfirm = () => {
     const template = form.template;
     if (!template || processing) return;
-    const sendId = latestSend.current + 1;
-    latestSend.current = sendId;
     const bulk = isBulkSend(count);
     const body = quickSendBody(template);
-    const snapshot: SentSnapshot = { form, imageFile: needsImage ? (image?.file ?? null) : null };
-    const isLatest = () => latestSend.current === sendId;
-    let dialogShown = false;
-    let settled: SendOutcome | null = null;
-
-    setProcessing(true);
+    const imageFile = needsImage ? (image?.file ?? null) : null;
     setCostRequest(null);
-    setRestorable(null);
-
-    // Spec §4: the success dialog appears after about a second while the request carries on,
-    // and the form is reset. A refusal that comes back before then keeps the form instead.
-    dialogTimer.current = setTimeout(() => {
-      dialogTimer.current = null;
-      dialogShown = true;
-      if (!isLatest()) return;
-      setOutcome(settled ?? { phase: 'submitting' });
-      setResultOpen(true);
-      setProcessing(false);
-      resetForm();
-    }, SEND_SCREEN.successDialogDelayMs);
-
-    sendingApi.quickSend(body, count, snapshot.imageFile).then(
-      (response) => {
+    // A refusal before the dialog keeps the form; a later one offers this snapshot back (the form was reset).
+    submission.submit({
+      send: async () => {
+        const response = await sendingApi.quickSend(body, count, imageFile);
         invalidateCredits();
-        settled = {
-          phase: 'accepted',
-          message: response.message || fillMessage(bulk ? s.bulkSendAccepted : s.quickSendAccepted, { count: response.data.accepted }),
-          accepted: response.data,
-        };
-        if (dialogShown && isLatest()) setOutcome(settled);
+        const message = response.message || fillMessage(bulk ? s.bulkSendAccepted : s.quickSendAccepted, { count: response.data.accepted });
+        return { phase: 'accepted', message, accepted: response.data };
       },
-      (caught: unknown) => {
-        // Unlike the spec's client, which only logs it: a refused send must be seen (README).
-        const failure = sendFailure(toApiError(caught), bulk);
-        toast.error(failure.title, { description: failure.description });
-        if (!isLatest()) return;
-        if (!dialogShown) {
-          if (dialogTimer.current) clearTimeout(dialogTimer.current);
-          dialogTimer.current = null;
-          setProcessing(false);
-          return;
-        }
-        setOutcome({ phase: 'failed', ...failure });
-        setRestorable(snapshot);
-      },
-    );
+      // Unlike the spec's client, which only logs it: a refused send must be seen (README).
+      describeFailure: (caught) => sendFailure(toApiError(caught), bulk),
+      snapshot: { form, imageFile },
+      onDialogShown: resetForm,
+    });
   };
 
   const handleRestore = () => {
+    const restorable = submission.takeRestorable();
     if (!restorable) return;
     setForm(restorable.form);
     chooseImage(restorable.imageFile);
-    setRestorable(null);
-    setResultOpen(false);
     toast.success(ui.formRestored);
   };
 
@@ -363,10 +312,10 @@ export function QuickSendPage() {
       />
 
       <CampaignResultDialog
-        open={resultOpen}
-        onOpenChange={setResultOpen}
-        outcome={outcome}
-        onRestore={restorable ? handleRestore : undefined}
+        open={submission.dialogOpen}
+        onOpenChange={submission.setDialogOpen}
+        outcome={submission.outcome}
+        onRestore={submission.restorable ? handleRestore : undefined}
       />
     </div>
   );

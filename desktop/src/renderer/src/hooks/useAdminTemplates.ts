@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TTemplateStatusRequest } from '@shared/schemas/templates';
-import { adminTemplateKeys, adminTemplatesApi } from '../../api/adminTemplates';
-import { toApiError } from '../../api/client';
+import { adminTemplateKeys, adminTemplatesApi } from '../api/adminTemplates';
+import { toApiError } from '../api/client';
 
 /** A user's templates and their counts; an unknown user (404) is not worth a retry. */
 export function useUserTemplates(userId: number) {

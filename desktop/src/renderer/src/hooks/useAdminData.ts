@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TCreateUserRequest } from '@shared/schemas/admin';
 import type { TAdminUser } from '@shared/types';
-import { adminApi, adminKeys } from '../../api/admin';
+import { adminApi, adminKeys } from '../api/admin';
 
 export function useAdminUsers() {
   return useQuery({ queryKey: adminKeys.users, queryFn: async () => (await adminApi.users()).users });

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { platform } from '../../platform';
-import { useSessionStore } from '../../stores/sessionStore';
+import { platform } from '../platform';
+import { useSessionStore } from '../stores/sessionStore';
 
 /**
  * Signing out: the server is told (failures ignored), every local trace goes, and the user lands

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TPriceDefaultsRequest, TUserPricingRequest } from '@shared/schemas/pricing';
 import type { TUserPricingResponse } from '@shared/types';
-import { adminPricingApi, pricingKeys } from '../../api/adminPricing';
+import { adminPricingApi, pricingKeys } from '../api/adminPricing';
 
 export function usePriceDefaults() {
   return useQuery({ queryKey: pricingKeys.defaults, queryFn: adminPricingApi.defaults });

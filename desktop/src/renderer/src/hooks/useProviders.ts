@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TBusinessInfoRequest, TProviderSettingsRequest } from '@shared/schemas/providers';
 import type { TProviderSettings } from '@shared/types';
-import { adminKeys } from '../../api/admin';
-import { adminProvidersApi, providerKeys } from '../../api/adminProviders';
-import { toApiError } from '../../api/client';
-import { defaultProviderSettings } from '../../lib/providerSettingsForm';
+import { adminKeys } from '../api/admin';
+import { adminProvidersApi, providerKeys } from '../api/adminProviders';
+import { toApiError } from '../api/client';
+import { defaultProviderSettings } from '../lib/providerSettingsForm';
 
 /** The WhatsApp Business tab's data; a 404 (unknown user) is not worth a retry. */
 export function useProviderSettings(userId: number) {

@@ -2,10 +2,10 @@ import { useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TAdminChangePasswordRequest, TCreditAdjustmentRequest, TUpdateUserRequest } from '@shared/schemas/admin';
 import type { TAdminUserDetails } from '@shared/types';
-import { adminApi, adminKeys } from '../../api/admin';
-import { toApiError } from '../../api/client';
-import { pricingKeys } from '../../api/adminPricing';
-import { useSessionStore } from '../../stores/sessionStore';
+import { adminApi, adminKeys } from '../api/admin';
+import { toApiError } from '../api/client';
+import { pricingKeys } from '../api/adminPricing';
+import { useSessionStore } from '../stores/sessionStore';
 
 /** One user as the admin screens show them; a 404 is not worth a retry. */
 export function useAdminUserDetails(id: number) {
