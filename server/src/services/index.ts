@@ -23,6 +23,7 @@ import { WebhookIngest } from '../sending/webhookIngest';
 import { loadSecretsKey, SecretBox } from '../security/secretBox';
 import { SenderNumberService } from '../sending/senderNumbers';
 import { HeldRefunds } from '../sending/heldRefunds';
+import { SpreadsheetParses } from '../sending/spreadsheetParses';
 import { TemplateMediaStore } from '../templates/media';
 import { TemplateService } from '../templates/service';
 import { ThrottleFactory } from './throttle';
@@ -58,6 +59,8 @@ export interface Services {
   reports: ReportService;
   /** Refunds a customer-signed failure left for an administrator to release. */
   heldRefunds: HeldRefunds;
+  /** Uploaded spreadsheets, read in memory-capped worker threads, a few at a time per user. */
+  spreadsheets: SpreadsheetParses;
   // Issue 14: log retention and notifications.
   notifications: NotificationService;
   retention: RetentionService;
@@ -151,5 +154,6 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, heldRefunds, notifications, retention, dailyCleanup };
+  const spreadsheets = new SpreadsheetParses({ workerMemoryMb: config.spreadsheets.workerMemoryMb, perUser: config.spreadsheets.parsesPerUser });
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, heldRefunds, spreadsheets, notifications, retention, dailyCleanup };
 }

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import multer from '@koa/multer';
 import type { Middleware } from 'koa';
@@ -9,8 +10,6 @@ import { ValidationError } from '../../errors';
 import { apiKeyAuth, assertKeyOwner, type ApiKeyStateExtra } from '../../middleware/apiKey';
 import { requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
-import { importRecipients } from '../../sending/recipientsImport';
-import { readSpreadsheet } from '../../sending/spreadsheets';
 import type { Services } from '../../services';
 import type { AppState } from '../../types';
 
@@ -34,6 +33,33 @@ function singleUpload(field: string, maxBytes: number, tooLarge: string): Middle
     }
     return next();
   };
+}
+
+/**
+ * Holds one of the caller's spreadsheet parse slots (issue 11) from before the upload is read until
+ * the answer is written; a caller with all slots taken gets 429 without any of the body being read.
+ * The slot is also given back when the client goes away mid-upload or mid-parse.
+ */
+function parseSlot(services: Services): Middleware<AppState> {
+  return async (ctx, next) => {
+    const { user } = requireAuth(ctx);
+    const release = services.spreadsheets.acquire(user.id);
+    ctx.res.once('close', release);
+    try {
+      await next();
+    } finally {
+      release();
+    }
+  };
+}
+
+/** Fires when the client goes away before its answer is written: the parse stops and its worker ends. */
+function requestGone(response: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 /** A send call with `dry_run` answers the cost preview of that exact send instead of accepting it. */
@@ -65,16 +91,17 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     ctx.body = { success: true, data: await sending.numbers(user) };
   });
 
-  router.post('/api/whatsapp/import-recipients', singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.importFileTooLarge), async (ctx) => {
+  const slot = parseSlot(services);
+  router.post('/api/whatsapp/import-recipients', slot, singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.importFileTooLarge), async (ctx) => {
     requireAuth(ctx);
     const file = requireSpreadsheet(ctx as UploadState, messages.sending.importInvalidFileType);
-    ctx.body = { success: true, data: await importRecipients(file) };
+    ctx.body = { success: true, data: await services.spreadsheets.importRecipients(file, requestGone(ctx.res)) };
   });
 
-  router.post('/api/whatsapp/parse-excel', singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.recipientFileTooLarge), async (ctx) => {
+  router.post('/api/whatsapp/parse-excel', slot, singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.recipientFileTooLarge), async (ctx) => {
     requireAuth(ctx);
     const file = requireSpreadsheet(ctx as UploadState, messages.sending.invalidFileTypeSpreadsheet);
-    const sheet = await readSpreadsheet(file);
+    const sheet = await services.spreadsheets.read(file, requestGone(ctx.res));
     ctx.body = { success: true, data: { rows: sheet.rows, columns: sheet.columns, totalRows: sheet.rows.length, truncated: sheet.truncated } };
   });
 
