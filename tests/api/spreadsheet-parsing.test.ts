@@ -71,14 +71,14 @@ function heldUpload(server: TestServer, path: string, cookie: string, filename: 
     held.request = request;
     held.rest = Buffer.concat([file.subarray(half), tail]);
   });
+  // A test that fails before finishing or aborting must not leave an unhandled rejection behind.
+  answer.catch(() => undefined);
   return {
     finish() {
       held.request?.end(held.rest);
       return answer;
     },
     abort() {
-      // The answer promise rejects with the reset; nobody waits for it.
-      answer.catch(() => undefined);
       held.request?.destroy();
     },
   };
