@@ -15,7 +15,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { messages } from '@shared/messages';
-import { AppError } from '../errors';
+import { AppError, ValidationError } from '../errors';
 import type { TFieldMessage } from '@shared/schemas/common';
 import type { SpreadsheetKind, SpreadsheetLimits } from './spreadsheets';
 
@@ -62,7 +62,7 @@ const LIVE_HEAP_SHARE = 0.75;
 const ENTRY = new URL('./parseWorker.mjs', import.meta.url);
 
 export const heavyFileError = () => new AppError(413, 'file_too_heavy', messages.sending.fileTooHeavy, 'file');
-const unreadableError = () => new AppError(400, 'validation_error', messages.sending.fileUnreadable, 'file');
+const unreadableError = () => ValidationError('file', messages.sending.fileUnreadable);
 export const parseCancelledError = () => new AppError(400, 'parse_cancelled', messages.sending.parseCancelled, 'file');
 
 interface PooledWorker {
@@ -114,6 +114,7 @@ export class ParseWorkerPool {
   /** Ends every worker; parses still running fail. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const pooled of this.idle) if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
     this.idle.length = 0;
     await Promise.all([...this.live].map((worker) => worker.terminate()));
   }
