@@ -207,6 +207,17 @@ export const messages = {
   adminWallet: {
     heldRefundsReleased: 'Released {count} held refunds: {amount} credited back',
     noHeldRefunds: 'This user has no held refunds to release',
+    // The held-refunds card of the admin user details page.
+    heldRefundsTitle: 'Held refunds',
+    heldRefundsWhy:
+      "These messages were reported failed only under this user's own Meta app secret. Whoever holds that secret could report delivered messages as failed, so their refunds wait for an administrator. Release them once you trust the failures.",
+    heldRefundsNone: 'No held refunds. Every failed message of this user has been refunded.',
+    heldRefundsShowing: 'Showing the first {shown} of {count} held messages.',
+    heldRefundsLoadFailed: 'Failed to load held refunds',
+    releaseHeldRefunds: 'Release {amount}',
+    releaseHeldConfirmTitle: 'Release {amount} to @{username}?',
+    releaseHeldConfirmBody: "{count} held refunds, {amount} in all, will be credited to this user's wallet at once. This cannot be undone.",
+    releaseHeldFailed: 'Failed to release held refunds',
     amountInvalid: 'Please enter a valid amount',
     reasonRequired: 'Please provide a reason for this credit adjustment',
     updateFailed: 'Failed to update credit balance',
@@ -452,6 +463,10 @@ export const messages = {
     tooManyColumns: 'The file has too many columns (at most {max}).',
     tooManyRows: 'The file has too many rows (at most {max}). Please split it into smaller files.',
     cellTooLong: 'A cell in row {row} is longer than {max} characters.',
+    // Issue 11: spreadsheets are read in a worker with a memory cap, a few at a time per user.
+    fileTooHeavy: 'This file takes too much memory to read once unpacked. Please split it into smaller files or save it as .csv.',
+    parseCancelled: 'Reading the file was stopped.',
+    tooManyParses: 'You are already uploading {max} files. Please wait for them to finish, then try again.',
     // Quoted by spec 002 §5 (Quick Send, Customize Message) and §8 (Sending, Loading lists).
     missingFields: 'Please fill in all required fields',
     customMissingFields: 'Missing information: Please fill in all required fields',

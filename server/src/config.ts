@@ -160,6 +160,19 @@ const variables = {
     schema: booleanString.default(true),
     doc: 'Run the daily log cleanup at 02:00 UTC from this instance (several instances run it once between them).',
   },
+  SPREADSHEET_WORKER_MEMORY_MB: {
+    schema: z.coerce
+      .number({ error: 'must be a number' })
+      .int({ error: 'must be a whole number' })
+      .min(64, { error: 'must be at least 64' })
+      .max(16_384, { error: 'must be at most 16384' })
+      .default(256),
+    doc: 'Heap cap (MB) of the worker thread that reads one uploaded spreadsheet. A file that needs more (an .xlsx whose text inflates to hundreds of MB) is refused with 413 instead of growing the server.',
+  },
+  SPREADSHEET_PARSES_PER_USER: {
+    schema: positiveInt(100).default(2),
+    doc: 'Spreadsheet uploads (`parse-excel`, `import-recipients`) one user may have in flight on one instance; the next answers 429.',
+  },
   API_RATE_LIMIT_PER_15_MIN: { schema: positiveInt(1_000_000).default(100), doc: 'Public send API: requests per 15 minutes per IP (spec: 100). Admins can raise a single key above it.' },
 } as const;
 
@@ -203,6 +216,8 @@ export interface AppConfig {
     dispatch: { enabled: boolean; batchSize: number; workers: number; concurrency: number; maxAttempts: number; leaseSeconds: number; unknownSettleSeconds: number; sendTimeoutSeconds: number };
     apiRateLimitPer15Min: number;
   };
+  /** Uploaded spreadsheets: the parse worker's heap cap and the parses one user may run at once. */
+  spreadsheets: { workerMemoryMb: number; parsesPerUser: number };
   publicBaseUrl: string;
   /** The platform's own Cloud API number for reset codes; null: the simulator (or none in production). */
   platformCloudApi: { phoneNumberId: string; accessToken: string; otpTemplate: string } | null;
@@ -309,6 +324,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
       apiRateLimitPer15Min: c.API_RATE_LIMIT_PER_15_MIN,
     },
+    spreadsheets: { workerMemoryMb: c.SPREADSHEET_WORKER_MEMORY_MB, parsesPerUser: c.SPREADSHEET_PARSES_PER_USER },
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, ''),
     secretsKey: c.SECRETS_KEY ?? null,
     platformCloudApi:

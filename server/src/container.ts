@@ -31,6 +31,7 @@ import { WebhookIngest } from './sending/webhookIngest';
 import { loadSecretsKey, SecretBox } from './security/secretBox';
 import { SenderNumberService } from './sending/senderNumbers';
 import { HeldRefunds } from './sending/heldRefunds';
+import { SpreadsheetParses } from './sending/spreadsheetParses';
 import { TemplateMediaStore } from './templates/media';
 import { TemplateService } from './templates/service';
 import { ThrottleFactory } from './throttling/throttle';
@@ -79,6 +80,8 @@ export interface Services {
   reports: ReportService;
   /** Refunds a customer-signed failure left for an administrator to release. */
   heldRefunds: HeldRefunds;
+  /** Uploaded spreadsheets, read in memory-capped worker threads, a few at a time per user. */
+  spreadsheets: SpreadsheetParses;
   // Issue 14: log retention and notifications.
   notifications: NotificationService;
   retention: RetentionService;
@@ -182,6 +185,7 @@ export function createServices(deps: {
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
+  const spreadsheets = new SpreadsheetParses({ workerMemoryMb: config.spreadsheets.workerMemoryMb, perUser: config.spreadsheets.parsesPerUser });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, reports, heldRefunds, notifications, retention, dailyCleanup };
+  return { database, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, reports, heldRefunds, spreadsheets, notifications, retention, dailyCleanup };
 }

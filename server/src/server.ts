@@ -82,6 +82,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await services.spreadsheets.close();
       await db.destroy();
     },
   };

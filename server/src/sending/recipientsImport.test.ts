@@ -21,7 +21,8 @@ async function failure(run: () => Promise<unknown>): Promise<AppError> {
   throw new Error('expected a failure');
 }
 
-describe('importRecipients', () => {
+// Parses run in worker threads; the first start of one takes seconds on a loaded machine.
+describe('importRecipients', { timeout: 60_000 }, () => {
   it('takes numbers from the first column of an xlsx, numeric or text, skipping the header', async () => {
     const buffer = await xlsx([
       ['Phone', 'Name'],

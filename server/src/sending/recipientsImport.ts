@@ -6,7 +6,7 @@
 import { fillMessage, messages } from '@shared/messages';
 import { parseRecipientList } from '@shared/phone';
 import { ValidationError } from '../errors';
-import { parseSpreadsheet, type SpreadsheetInput, type SpreadsheetLimits } from './spreadsheets';
+import { parseSpreadsheet, type ParseOptions, type SpreadsheetInput, type SpreadsheetLimits } from './spreadsheets';
 
 /** The spec's recipient import result (§3). */
 export interface RecipientImportResult {
@@ -22,9 +22,14 @@ export interface RecipientImportResult {
  */
 export const IMPORT_MAX_ROWS = 2_000_000;
 
-export async function importRecipients(file: SpreadsheetInput, limits: Partial<SpreadsheetLimits> = {}): Promise<RecipientImportResult> {
+export async function importRecipients(
+  file: SpreadsheetInput,
+  limits: Partial<SpreadsheetLimits> = {},
+  options: Omit<ParseOptions, 'firstColumnOnly'> = {},
+): Promise<RecipientImportResult> {
   const maxRows = limits.maxRows ?? IMPORT_MAX_ROWS;
-  const rows = parseSpreadsheet(file, { ...limits, maxRows });
+  // Only the first column is read, so only it crosses from the parse worker.
+  const rows = parseSpreadsheet(file, { ...limits, maxRows }, { ...options, firstColumnOnly: true });
   const seen = new Set<string>();
   const valid: string[] = [];
   let invalid = 0;

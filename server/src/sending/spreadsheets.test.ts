@@ -77,7 +77,8 @@ describe('cell values', () => {
   });
 });
 
-describe('readSpreadsheet: xlsx', () => {
+// Parses run in worker threads; the first start of one takes seconds on a loaded machine.
+describe('readSpreadsheet: xlsx', { timeout: 60_000 }, () => {
   it('keys rows by header and keeps phone numbers as digits', async () => {
     const buffer = await xlsx([
       ['Phone', 'Name', 'City'],
@@ -209,7 +210,7 @@ describe('readSpreadsheet: xlsx', () => {
   });
 });
 
-describe('readSpreadsheet: csv and type checks', () => {
+describe('readSpreadsheet: csv and type checks', { timeout: 60_000 }, () => {
   it('reads a CSV with a BOM, quotes, embedded commas and line breaks', async () => {
     const buffer = csv('\uFEFFPhone,Name,Note\r\n919876543210,"Doe, Jane","line 1\nline 2"\r\n\r\n,,\r\n+91 98765 43211,Zoë,\r\n');
     const data = await readSpreadsheet({ filename: 'list.csv', buffer });

@@ -5,7 +5,8 @@
  *
  * The whole upload is held in memory (at most `maxBytes`, 10 MB by default): the zip-bomb guard
  * needs the zip's central directory, which sits at the end of the file, and content sniffing needs
- * the start. Past that point everything streams:
+ * the start. The type is checked here; the parse itself runs in a worker thread with a capped heap
+ * (parseWorkerPool.ts, issue 11), which sends the rows back in batches:
  *  - XLSX: exceljs's streaming WorkbookReader (STACK.md: 2.4 s / 160 MB for 100k x 8; the
  *    full-load reader takes 540 MB and is not used), after `assertSafeZip`.
  *  - CSV: papaparse's Node stream (0.22 s / 57 MB for 100k x 8); exceljs's CSV reader is slow.
@@ -22,6 +23,7 @@ import { SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { dateText, numberText } from '@shared/sheetRows';
 import { AppError, ValidationError } from '../errors';
+import { parseCancelledError, ParseWorkerPool } from './parseWorkerPool';
 import { assertSafeZip, DEFAULT_ZIP_LIMITS, ZipRefusedError, type ZipEntryInfo, type ZipLimits } from './zipGuard';
 
 export interface SpreadsheetInput {
@@ -39,6 +41,12 @@ export interface SpreadsheetLimits extends ZipLimits {
   /** Columns that hold data; empty cells further right are ignored, a value there is refused. */
   maxColumns: number;
   maxCellChars: number;
+  /**
+   * Characters of cell text the parse may hand back in all. A cell holding a shared string is one
+   * string in the worker but a copy of it once posted to the main thread (and once more in a JSON
+   * answer), so a small workbook repeating one long string would otherwise multiply in memory.
+   */
+  maxTotalChars: number;
 }
 
 export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = {
@@ -48,7 +56,12 @@ export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = {
   maxColumns: 200,
   // Excel's own limit for one cell: anything longer cannot have come from a spreadsheet.
   maxCellChars: 32_767,
+  // Far above any real recipient file (100k rows x 8 columns of 20 characters is 16 M).
+  maxTotalChars: 64 * 1024 * 1024,
 };
+
+/** The parse's V8 heap cap when the caller gives none (SPREADSHEET_WORKER_MEMORY_MB's default). */
+export const DEFAULT_WORKER_MEMORY_MB = 256;
 
 export type SpreadsheetKind = 'xlsx' | 'csv';
 
@@ -318,8 +331,58 @@ async function* csvRows(content: Buffer, limits: SpreadsheetLimits): AsyncGenera
 }
 
 /**
+ * The rows of the first sheet in this thread: trimmed, empty rows skipped, the header row plus at
+ * most `maxRows` data rows; the result says whether more were dropped. The parse worker runs this.
+ */
+export async function* sheetRows(content: Buffer, kind: SpreadsheetKind, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
+  const rows = kind === 'xlsx' ? xlsxRows(content, limits) : csvRows(content, limits);
+  let yielded = 0;
+  try {
+    for await (const row of rows) {
+      if (row.length === 0) continue;
+      // One header row plus maxRows data rows; seeing one more proves the file was cut.
+      if (yielded > limits.maxRows) return { truncated: true };
+      yielded += 1;
+      yield row;
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // exceljs and unzipper report corrupt files with assorted plain errors.
+    const unreadable = fail(messages.sending.fileUnreadable);
+    libraryFailures.add(unreadable);
+    throw unreadable;
+  }
+  return { truncated: false };
+}
+
+const libraryFailures = new WeakSet<AppError>();
+
+/** Whether sheetRows raised this error for a parser library's failure (rather than a check of ours). */
+export function isLibraryFailure(error: AppError): boolean {
+  return libraryFailures.has(error);
+}
+
+export interface ParseOptions {
+  /** Ends the parse (and its worker) when it fires: the request went away. */
+  signal?: AbortSignal;
+  /** The workers to parse in; a shared default pool with the default memory cap otherwise. */
+  pool?: ParseWorkerPool;
+  /** Each row is just its first cell (rows with no cell at all are still skipped). */
+  firstColumnOnly?: boolean;
+}
+
+let defaultPool: ParseWorkerPool | null = null;
+
+/** The pool of callers that bring none (the unit tests); the server passes its configured one. */
+export function defaultParseWorkerPool(): ParseWorkerPool {
+  defaultPool ??= new ParseWorkerPool({ memoryMb: DEFAULT_WORKER_MEMORY_MB });
+  return defaultPool;
+}
+
+/**
  * The rows of the first sheet as trimmed strings, the header row first, empty rows skipped.
  * Iterate once. After iteration `truncated` says whether data rows past `maxRows` were dropped.
+ * Stopping early (break, return, an error in the loop) ends the parse and its worker.
  */
 export class SpreadsheetRows implements AsyncIterable<string[]> {
   truncated = false;
@@ -328,35 +391,31 @@ export class SpreadsheetRows implements AsyncIterable<string[]> {
   constructor(
     private readonly input: SpreadsheetInput,
     private readonly limits: SpreadsheetLimits,
+    private readonly options: ParseOptions = {},
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncGenerator<string[]> {
+    const { signal } = this.options;
     const content = await readUpload(this.input, this.limits.maxBytes);
+    if (signal?.aborted) throw parseCancelledError();
     const kind = detectKind(this.input.filename, content);
     this.kind = kind;
-    const rows = kind === 'xlsx' ? xlsxRows(content, this.limits) : csvRows(content, this.limits);
-    let yielded = 0;
+    // A copy the worker can own: the caller's buffer may be a slice of Node's shared pool.
+    const owned = new Uint8Array(content.length);
+    owned.set(content);
+    const pool = this.options.pool ?? defaultParseWorkerPool();
+    const run = pool.run({ content: owned, kind, limits: this.limits, firstColumnOnly: this.options.firstColumnOnly ?? false }, signal);
     try {
-      for await (const row of rows) {
-        if (row.length === 0) continue;
-        // One header row plus maxRows data rows; seeing one more proves the file was cut.
-        if (yielded > this.limits.maxRows) {
-          this.truncated = true;
-          return;
-        }
-        yielded += 1;
-        yield row;
-      }
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      // exceljs and unzipper report corrupt files with assorted plain errors.
-      throw fail(messages.sending.fileUnreadable);
+      for await (const batch of run.batches()) yield* batch;
+      this.truncated = run.truncated;
+    } finally {
+      run.stop();
     }
   }
 }
 
-export function parseSpreadsheet(input: SpreadsheetInput, limits: Partial<SpreadsheetLimits> = {}): SpreadsheetRows {
-  return new SpreadsheetRows(input, { ...DEFAULT_SPREADSHEET_LIMITS, ...limits });
+export function parseSpreadsheet(input: SpreadsheetInput, limits: Partial<SpreadsheetLimits> = {}, options: ParseOptions = {}): SpreadsheetRows {
+  return new SpreadsheetRows(input, { ...DEFAULT_SPREADSHEET_LIMITS, ...limits }, options);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,8 +443,12 @@ export function headerNames(header: string[], width = header.length): string[] {
  * widest row, so data under an empty header cell is kept as `Column N`. A file with a header but
  * no data rows gives the spec's 'No recipients found in Excel file'.
  */
-export async function readSpreadsheet(input: SpreadsheetInput, limits: Partial<SpreadsheetLimits> = {}): Promise<SpreadsheetData> {
-  const source = parseSpreadsheet(input, limits);
+export async function readSpreadsheet(
+  input: SpreadsheetInput,
+  limits: Partial<SpreadsheetLimits> = {},
+  options: ParseOptions = {},
+): Promise<SpreadsheetData> {
+  const source = parseSpreadsheet(input, limits, options);
   let header: string[] | null = null;
   const data: string[][] = [];
   let width = 0;

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { SENDING } from '@shared/constants';
@@ -8,8 +9,6 @@ import { apiKeyAuth, assertKeyOwner, type ApiKeyStateExtra } from '../../middlew
 import { requireAuth } from '../../middleware/auth';
 import { singleFileUpload, uploadedFile } from '../../middleware/upload';
 import { validate } from '../../middleware/validate';
-import { importRecipients } from '../../sending/recipientsImport';
-import { readSpreadsheet } from '../../sending/spreadsheets';
 import type { Services } from '../../container';
 import { presentCostPreview } from '../../presenters/costPreview';
 import { presentSendAccepted, presentSenderNumber } from '../../presenters/sending';
@@ -21,6 +20,35 @@ const SPREADSHEET_EXTENSIONS = /\.(xlsx|xls|csv)$/i;
 /** One uploaded file in memory under `field`, with the catalogue's words for files too large. */
 function singleUpload(field: string, maxBytes: number, tooLarge: string): Middleware<AppState> {
   return singleFileUpload({ field, maxBytes, maxFields: 20, maxFieldBytes: 40 * 1024 * 1024, tooLarge, otherLimit: messages.sending.uploadRetry });
+}
+
+/**
+ * Holds one of the caller's spreadsheet parse slots (issue 11) from before the upload is read until
+ * the answer is written; a caller with all slots taken gets 429 without any of the body being read.
+ * The slot is also given back when the client goes away mid-upload or mid-parse.
+ */
+function parseSlot(services: Services): Middleware<AppState> {
+  return async (ctx, next) => {
+    const { user } = requireAuth(ctx);
+    const release = services.spreadsheets.acquire(user.id);
+    ctx.res.once('close', release);
+    try {
+      await next();
+    } finally {
+      release();
+    }
+  };
+}
+
+/** Fires when the client goes away before its answer is written: the parse stops and its worker ends. */
+function requestGone(response: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  // Gone already (between the upload and this call): nothing will fire `close` again.
+  if (response.destroyed) controller.abort();
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 function requireSpreadsheet(ctx: { request: unknown }, invalidType: string): { filename: string; buffer: Buffer } {
@@ -45,16 +73,17 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     ctx.body = { success: true, data: (await sending.numbers(user)).map(presentSenderNumber) };
   });
 
-  router.post('/api/whatsapp/import-recipients', singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.importFileTooLarge), async (ctx) => {
+  const slot = parseSlot(services);
+  router.post('/api/whatsapp/import-recipients', slot, singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.importFileTooLarge), async (ctx) => {
     requireAuth(ctx);
     const file = requireSpreadsheet(ctx, messages.sending.importInvalidFileType);
-    ctx.body = { success: true, data: await importRecipients(file) };
+    ctx.body = { success: true, data: await services.spreadsheets.importRecipients(file, requestGone(ctx.res)) };
   });
 
-  router.post('/api/whatsapp/parse-excel', singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.recipientFileTooLarge), async (ctx) => {
+  router.post('/api/whatsapp/parse-excel', slot, singleUpload('file', RECIPIENT_FILE_BYTES, messages.sending.recipientFileTooLarge), async (ctx) => {
     requireAuth(ctx);
     const file = requireSpreadsheet(ctx, messages.sending.invalidFileTypeSpreadsheet);
-    const sheet = await readSpreadsheet(file);
+    const sheet = await services.spreadsheets.read(file, requestGone(ctx.res));
     ctx.body = { success: true, data: { rows: sheet.rows, columns: sheet.columns, totalRows: sheet.rows.length, truncated: sheet.truncated } };
   });
 

@@ -2,6 +2,8 @@ import type {
   TAdminChangePasswordRequest,
   TCreateUserRequest,
   TCreditAdjustmentRequest,
+  THeldRefundsResponse,
+  TReleaseHeldRefundsResponse,
   TUpdateUserRequest,
 } from '@shared/schemas/admin';
 import type { TAdminStats, TAdminUser, TAdminUserDetails, TCreditAdjustmentResponse, TUser } from '@shared/types';
@@ -67,6 +69,10 @@ export const adminApi = {
   changePassword: (id: number, body: TAdminChangePasswordRequest) =>
     apiPost<TAdminChangePasswordResponse>(`/api/admin/users/${id}/change-password`, body),
   settings: () => apiGet<TPlatformSettingsResponse>('/api/admin/settings'),
+  /** Refunds of failures reported only under the user's own app secret (issue 11). */
+  heldRefunds: (id: number) => apiGet<THeldRefundsResponse>(`/api/admin/users/${id}/held-refunds`),
+  /** Releases every held refund of the user (the server pays each one once). */
+  releaseHeldRefunds: (id: number) => apiPost<TReleaseHeldRefundsResponse>(`/api/admin/users/${id}/held-refunds/release`, {}),
 };
 
 /** Query keys of the admin area, so that pages sharing data share the cache. */
@@ -74,5 +80,6 @@ export const adminKeys = {
   users: ['admin', 'users'] as const,
   stats: ['admin', 'stats'] as const,
   userDetails: (id: number) => ['admin', 'user', id, 'details'] as const,
+  heldRefunds: (id: number) => ['admin', 'user', id, 'held-refunds'] as const,
   settings: ['admin', 'settings'] as const,
 };

@@ -76,3 +76,28 @@ export function useUpdateUser(id: number) {
 export function useChangeUserPassword(id: number) {
   return useMutation({ mutationFn: (body: TAdminChangePasswordRequest) => adminApi.changePassword(id, body) });
 }
+
+/** The user's held refunds: count and total of all, and the first few hundred messages. */
+export function useHeldRefunds(id: number) {
+  return useQuery({
+    queryKey: adminKeys.heldRefunds(id),
+    queryFn: () => adminApi.heldRefunds(id),
+    enabled: Number.isInteger(id) && id > 0,
+  });
+}
+
+export function useReleaseHeldRefunds(id: number) {
+  const refresh = useRefreshAfterUserChange();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => adminApi.releaseHeldRefunds(id),
+    onSuccess: (response) => {
+      queryClient.setQueryData<TAdminUserDetails['user']>(adminKeys.userDetails(id), (user) =>
+        user ? { ...user, creditBalance: response.creditBalance } : user,
+      );
+      refresh(id);
+    },
+    // After a failure too: another administrator may have released them meanwhile.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: adminKeys.heldRefunds(id) }),
+  });
+}

@@ -6,6 +6,7 @@ import { messages } from '@shared/messages';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { AccountIdentityFields } from '../../components/admin/AccountIdentityFields';
 import { ADMIN_BACK_PATH, AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
+import { HeldRefundsCard } from '../../components/admin/HeldRefundsCard';
 import { RoleSelect } from '../../components/admin/RoleSelect';
 import { useAdminUserDetails, useUpdateUser } from '../../hooks/useAdminUser';
 import { useSaveBusinessInfo } from '../../hooks/useProviders';
@@ -170,6 +171,16 @@ function UserDetailsForms({ user }: { user: AdminUserView }) {
     }
   };
 
+  /**
+   * Released refunds move the balance: the field follows unless the admin is typing a new balance
+   * there, which then stays theirs to save or cancel.
+   */
+  const handleRefundsReleased = (creditBalance: number) => {
+    const balance = String(creditBalance);
+    if (userForm.creditBalance === savedUser.creditBalance) setUserForm((current) => ({ ...current, creditBalance: balance }));
+    setSavedUser((saved) => ({ ...saved, creditBalance: balance }));
+  };
+
   const secretLabels: Record<SecretField, string> = {
     accessToken: 'Access Token',
     webhookVerifyToken: 'Webhook Verify Token',
@@ -177,162 +188,165 @@ function UserDetailsForms({ user }: { user: AdminUserView }) {
   };
 
   return (
-    <form noValidate onSubmit={handleSubmit} aria-label="User details" className="flex flex-col gap-4">
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle className="flex items-center gap-2">
-              <UserRound className="size-5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
-              Basic Information
-            </CardTitle>
-            <CardDescription>
-              User ID {user.id} · joined {formatDay(user.createdAt)}
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4 sm:grid-cols-2">
-            <AccountIdentityFields
-              idPrefix="details"
-              values={userForm}
-              errors={userErrors}
-              disabled={busy}
-              onChange={(field, value) => handleUserChange(field, value)}
-            />
-            <TextField
-              id="details-phone"
-              label="Phone Number"
-              inputMode="tel"
-              autoComplete="off"
-              value={userForm.phoneNumber}
-              error={userErrors.phoneNumber}
-              hint="Country code and number. Leave empty to remove."
-              disabled={busy}
-              onChange={(e) => handleUserChange('phoneNumber', e.target.value)}
-            />
-            <RoleSelect id="details-role" value={userForm.role} error={userErrors.role} disabled={busy} onChange={(role) => handleUserChange('role', role)} />
-            <TextField
-              id="details-credit-balance"
-              label="Credit Balance (₹)"
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step="any"
-              autoComplete="off"
-              value={userForm.creditBalance}
-              error={userErrors.creditBalance}
-              hint="A change is recorded in the user's credit history."
-              disabled={busy}
-              onChange={(e) => handleUserChange('creditBalance', e.target.value)}
-            />
-          </CardContent>
-        </Card>
-
-        <Card>
-          <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
-            <div>
+    <>
+      <form noValidate onSubmit={handleSubmit} aria-label="User details" className="flex flex-col gap-4">
+        {error ? <Alert tone="error">{error}</Alert> : null}
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Card>
+            <CardHeader>
               <CardTitle className="flex items-center gap-2">
-                <Building2 className="size-5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
-                Business Information
+                <UserRound className="size-5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
+                Basic Information
               </CardTitle>
-              <CardDescription>WhatsApp Business account with Meta. Secrets are write-only.</CardDescription>
-            </div>
-            {user.businessInfo ? <Badge>{messages.admin.configured}</Badge> : <Badge variant="warning">{messages.admin.notConfigured}</Badge>}
-          </CardHeader>
-          <CardContent className="grid gap-4 sm:grid-cols-2">
-            <TextField
-              id="business-name"
-              label="Business Name"
-              autoComplete="off"
-              value={businessForm.businessName}
-              error={businessErrors.businessName}
-              disabled={busy}
-              onChange={(e) => handleBusinessChange('businessName', e.target.value)}
-            />
-            <TextField
-              id="business-whatsapp-number"
-              label="WhatsApp Number"
-              inputMode="tel"
-              autoComplete="off"
-              placeholder="+91 98765 43210"
-              value={businessForm.whatsappNumber}
-              error={businessErrors.whatsappNumber}
-              disabled={busy}
-              onChange={(e) => handleBusinessChange('whatsappNumber', e.target.value)}
-            />
-            <TextField
-              id="business-number-id"
-              label="Phone Number ID"
-              autoComplete="off"
-              spellCheck={false}
-              value={businessForm.whatsappNumberId}
-              error={businessErrors.whatsappNumberId}
-              hint="From the WhatsApp Manager (Cloud API)."
-              disabled={busy}
-              onChange={(e) => handleBusinessChange('whatsappNumberId', e.target.value)}
-            />
-            <TextField
-              id="business-waba-id"
-              label="WhatsApp Business Account ID"
-              autoComplete="off"
-              spellCheck={false}
-              value={businessForm.wabaId}
-              error={businessErrors.wabaId}
-              disabled={busy}
-              onChange={(e) => handleBusinessChange('wabaId', e.target.value)}
-            />
-            <TextField
-              id="business-webhook-url"
-              label="Webhook URL"
-              type="url"
-              autoComplete="off"
-              placeholder="https://"
-              fieldClassName="sm:col-span-2"
-              value={businessForm.webhookUrl}
-              error={businessErrors.webhookUrl}
-              disabled={busy}
-              onChange={(e) => handleBusinessChange('webhookUrl', e.target.value)}
-            />
-            {(Object.keys(secretLabels) as SecretField[]).map((field) => (
-              <SecretField
-                key={field}
-                id={`business-${field}`}
-                label={secretLabels[field]}
-                isSet={secretsSet[field]}
-                value={businessForm[field]}
-                error={businessErrors[field]}
+              <CardDescription>
+                User ID {user.id} · joined {formatDay(user.createdAt)}
+              </CardDescription>
+            </CardHeader>
+            <CardContent className="grid gap-4 sm:grid-cols-2">
+              <AccountIdentityFields
+                idPrefix="details"
+                values={userForm}
+                errors={userErrors}
                 disabled={busy}
-                onChange={(value) => handleBusinessChange(field, value)}
+                onChange={(field, value) => handleUserChange(field, value)}
               />
-            ))}
-            <div className="flex items-center justify-between gap-4 rounded-lg border border-slate-200 p-4 sm:col-span-2 dark:border-slate-800">
+              <TextField
+                id="details-phone"
+                label="Phone Number"
+                inputMode="tel"
+                autoComplete="off"
+                value={userForm.phoneNumber}
+                error={userErrors.phoneNumber}
+                hint="Country code and number. Leave empty to remove."
+                disabled={busy}
+                onChange={(e) => handleUserChange('phoneNumber', e.target.value)}
+              />
+              <RoleSelect id="details-role" value={userForm.role} error={userErrors.role} disabled={busy} onChange={(role) => handleUserChange('role', role)} />
+              <TextField
+                id="details-credit-balance"
+                label="Credit Balance (₹)"
+                type="number"
+                inputMode="decimal"
+                min={0}
+                step="any"
+                autoComplete="off"
+                value={userForm.creditBalance}
+                error={userErrors.creditBalance}
+                hint="A change is recorded in the user's credit history."
+                disabled={busy}
+                onChange={(e) => handleUserChange('creditBalance', e.target.value)}
+              />
+            </CardContent>
+          </Card>
+
+          <Card>
+            <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
               <div>
-                <Label htmlFor="business-active">Active</Label>
-                <p id="business-active-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                  Off: this business's numbers stop sending.
-                </p>
+                <CardTitle className="flex items-center gap-2">
+                  <Building2 className="size-5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
+                  Business Information
+                </CardTitle>
+                <CardDescription>WhatsApp Business account with Meta. Secrets are write-only.</CardDescription>
               </div>
-              <Switch
-                id="business-active"
-                checked={businessForm.isActive}
+              {user.businessInfo ? <Badge>{messages.admin.configured}</Badge> : <Badge variant="warning">{messages.admin.notConfigured}</Badge>}
+            </CardHeader>
+            <CardContent className="grid gap-4 sm:grid-cols-2">
+              <TextField
+                id="business-name"
+                label="Business Name"
+                autoComplete="off"
+                value={businessForm.businessName}
+                error={businessErrors.businessName}
                 disabled={busy}
-                aria-describedby="business-active-hint"
-                onCheckedChange={(checked) => handleBusinessChange('isActive', checked)}
+                onChange={(e) => handleBusinessChange('businessName', e.target.value)}
               />
-            </div>
-          </CardContent>
-        </Card>
-      </div>
-      <div className="flex items-center justify-end gap-2">
-        <Button variant="outline" onClick={() => navigate(ADMIN_BACK_PATH)} disabled={busy}>
-          <X aria-hidden="true" />
-          Cancel
-        </Button>
-        <Button type="submit" disabled={busy || !changed}>
-          {busy ? <Spinner className="text-current" /> : <Save aria-hidden="true" />}
-          Save Changes
-        </Button>
-      </div>
-    </form>
+              <TextField
+                id="business-whatsapp-number"
+                label="WhatsApp Number"
+                inputMode="tel"
+                autoComplete="off"
+                placeholder="+91 98765 43210"
+                value={businessForm.whatsappNumber}
+                error={businessErrors.whatsappNumber}
+                disabled={busy}
+                onChange={(e) => handleBusinessChange('whatsappNumber', e.target.value)}
+              />
+              <TextField
+                id="business-number-id"
+                label="Phone Number ID"
+                autoComplete="off"
+                spellCheck={false}
+                value={businessForm.whatsappNumberId}
+                error={businessErrors.whatsappNumberId}
+                hint="From the WhatsApp Manager (Cloud API)."
+                disabled={busy}
+                onChange={(e) => handleBusinessChange('whatsappNumberId', e.target.value)}
+              />
+              <TextField
+                id="business-waba-id"
+                label="WhatsApp Business Account ID"
+                autoComplete="off"
+                spellCheck={false}
+                value={businessForm.wabaId}
+                error={businessErrors.wabaId}
+                disabled={busy}
+                onChange={(e) => handleBusinessChange('wabaId', e.target.value)}
+              />
+              <TextField
+                id="business-webhook-url"
+                label="Webhook URL"
+                type="url"
+                autoComplete="off"
+                placeholder="https://"
+                fieldClassName="sm:col-span-2"
+                value={businessForm.webhookUrl}
+                error={businessErrors.webhookUrl}
+                disabled={busy}
+                onChange={(e) => handleBusinessChange('webhookUrl', e.target.value)}
+              />
+              {(Object.keys(secretLabels) as SecretField[]).map((field) => (
+                <SecretField
+                  key={field}
+                  id={`business-${field}`}
+                  label={secretLabels[field]}
+                  isSet={secretsSet[field]}
+                  value={businessForm[field]}
+                  error={businessErrors[field]}
+                  disabled={busy}
+                  onChange={(value) => handleBusinessChange(field, value)}
+                />
+              ))}
+              <div className="flex items-center justify-between gap-4 rounded-lg border border-slate-200 p-4 sm:col-span-2 dark:border-slate-800">
+                <div>
+                  <Label htmlFor="business-active">Active</Label>
+                  <p id="business-active-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                    Off: this business's numbers stop sending.
+                  </p>
+                </div>
+                <Switch
+                  id="business-active"
+                  checked={businessForm.isActive}
+                  disabled={busy}
+                  aria-describedby="business-active-hint"
+                  onCheckedChange={(checked) => handleBusinessChange('isActive', checked)}
+                />
+              </div>
+            </CardContent>
+          </Card>
+        </div>
+        <div className="flex items-center justify-end gap-2">
+          <Button variant="outline" onClick={() => navigate(ADMIN_BACK_PATH)} disabled={busy}>
+            <X aria-hidden="true" />
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy || !changed}>
+            {busy ? <Spinner className="text-current" /> : <Save aria-hidden="true" />}
+            Save Changes
+          </Button>
+        </div>
+      </form>
+      <HeldRefundsCard user={user} onReleased={handleRefundsReleased} />
+    </>
   );
 }
 

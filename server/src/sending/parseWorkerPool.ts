@@ -1,0 +1,295 @@
+/**
+ * Spreadsheet parsing off the main thread (issue 11, item 7). exceljs caches every shared string,
+ * so a 2 MB .xlsx that inflates to 200 MB can take hundreds of megabytes to read. Each parse runs in
+ * a `worker_threads` Worker whose V8 heap is capped (`resourceLimits`): a file that needs more
+ * kills only its worker (ERR_WORKER_OUT_OF_MEMORY), which becomes a 413 with the catalogue's words.
+ *
+ * Rows come back in batches with credit-based flow control: the worker may have at most
+ * `CREDITS` batches that the consumer has not yet taken, so a million-row file never piles up in
+ * the main thread, and a slow consumer slows the parser instead of buffering it.
+ *
+ * Workers start in about half a second (tsx and exceljs load in each), so one that finished a
+ * parse, or refused a file by one of our own checks (too many columns, a cell too long), is kept for
+ * the next; any other ending (a parser library's error, abort, early stop, the memory cap)
+ * terminates it, so no broken stream or bloated heap is ever reused.
+ */
+import { Worker } from 'node:worker_threads';
+import { messages } from '@shared/messages';
+import { AppError, ValidationError } from '../errors';
+import type { TFieldMessage } from '@shared/schemas/common';
+import type { SpreadsheetKind, SpreadsheetLimits } from './spreadsheets';
+
+/** What a parse asks of the worker. */
+export interface ParseJob {
+  /** The upload; its buffer is transferred to the worker (the caller must not use it afterwards). */
+  content: Uint8Array<ArrayBuffer>;
+  kind: SpreadsheetKind;
+  limits: SpreadsheetLimits;
+  /** Send only the first cell of each row (the recipient import reads nothing else). */
+  firstColumnOnly: boolean;
+}
+
+/** An AppError as it crosses from the worker (errors lose their class in postMessage). */
+export interface WorkerAppError {
+  status: number;
+  code: string;
+  message: string;
+  field?: string;
+  details?: TFieldMessage[];
+}
+
+export type ToWorker = ({ type: 'parse'; credits: number; batchRows: number; batchChars: number; liveHeapShare: number } & ParseJob) | { type: 'more' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'rows'; rows: string[][] }
+  | { type: 'done'; truncated: boolean }
+  /** `reusable`: one of our own checks refused the file; the parser libraries saw no error. */
+  | { type: 'failed'; error: WorkerAppError; reusable: boolean };
+
+/** Batches the consumer may be behind by before the worker waits. */
+const CREDITS = 2;
+/** A batch is sent at this many rows or characters, whichever comes first. */
+const BATCH_ROWS = 1_000;
+const BATCH_CHARS = 512 * 1024;
+/** A worker is retired after this many parses, so no slow leak in a parser library can build up. */
+const JOBS_PER_WORKER = 100;
+/** Idle workers are ended after this long (each holds tens of MB). */
+const IDLE_MS = 60_000;
+/** See ParseWorkerPoolOptions.liveHeapShare. */
+const LIVE_HEAP_SHARE = 0.75;
+
+const ENTRY = new URL('./parseWorker.mjs', import.meta.url);
+
+export const heavyFileError = () => new AppError(413, 'file_too_heavy', messages.sending.fileTooHeavy, 'file');
+const unreadableError = () => ValidationError('file', messages.sending.fileUnreadable);
+export const parseCancelledError = () => new AppError(400, 'parse_cancelled', messages.sending.parseCancelled, 'file');
+
+interface PooledWorker {
+  worker: Worker;
+  ready: boolean;
+  jobs: number;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+export interface ParseWorkerPoolOptions {
+  /** The V8 old-generation cap of each worker (SPREADSHEET_WORKER_MEMORY_MB). */
+  memoryMb: number;
+  /** Idle workers kept for the next parse. */
+  maxIdle?: number;
+  /**
+   * The share of the worker's heap (old and young generations) that may still be live after a
+   * full collection before the file is refused, without waiting for V8's own out-of-memory end
+   * (which comes only after seconds of back-to-back collections). 1 leaves it to V8 alone.
+   */
+  liveHeapShare?: number;
+}
+
+/** Rows of one parse, in batches; `stop()` ends it early (terminating its worker). */
+export interface ParseRun {
+  batches(): AsyncGenerator<string[][]>;
+  /** Valid once `batches()` has finished. */
+  readonly truncated: boolean;
+  /** Batches received and not yet taken (at most the worker's credits). */
+  readonly queuedBatches: number;
+  stop(): void;
+}
+
+export class ParseWorkerPool {
+  private readonly idle: PooledWorker[] = [];
+  private readonly live = new Set<Worker>();
+  private readonly maxIdle: number;
+  private closed = false;
+  private started = 0;
+
+  constructor(private readonly options: ParseWorkerPoolOptions) {
+    this.maxIdle = options.maxIdle ?? 2;
+  }
+
+  /** Workers started so far, alive now, and idle among those (tests and diagnostics). */
+  stats(): { started: number; live: number; idle: number } {
+    return { started: this.started, live: this.live.size, idle: this.idle.length };
+  }
+
+  /** Ends every worker; parses still running fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pooled of this.idle) if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
+    this.idle.length = 0;
+    await Promise.all([...this.live].map((worker) => worker.terminate()));
+  }
+
+  private spawn(): PooledWorker {
+    const worker = new Worker(ENTRY, {
+      // The worker registers tsx itself (parseWorker.mjs), under vitest as under `npm start`; the
+      // parent's flags (`--import tsx`, test runner hooks) are not passed on.
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
+      stdout: false,
+      stderr: false,
+    });
+    const pooled: PooledWorker = { worker, ready: false, jobs: 0, idleTimer: null };
+    this.started += 1;
+    this.live.add(worker);
+    worker.once('exit', () => {
+      this.live.delete(worker);
+      this.dropIdle(pooled);
+    });
+    // An idle worker that fails is simply dropped; a busy one's failure is handled by its run.
+    worker.on('error', () => this.dropIdle(pooled));
+    return pooled;
+  }
+
+  private take(): PooledWorker {
+    const pooled = this.idle.pop();
+    if (pooled) {
+      if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
+      pooled.idleTimer = null;
+      pooled.worker.ref();
+      return pooled;
+    }
+    return this.spawn();
+  }
+
+  private dropIdle(pooled: PooledWorker): void {
+    const at = this.idle.indexOf(pooled);
+    if (at !== -1) this.idle.splice(at, 1);
+    if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
+    pooled.idleTimer = null;
+  }
+
+  private giveBack(pooled: PooledWorker): void {
+    if (this.closed || pooled.jobs >= JOBS_PER_WORKER || this.idle.length >= this.maxIdle) {
+      void pooled.worker.terminate();
+      return;
+    }
+    // An idle worker must not keep the process (or a test run) alive.
+    pooled.worker.unref();
+    pooled.idleTimer = setTimeout(() => {
+      this.dropIdle(pooled);
+      void pooled.worker.terminate();
+    }, IDLE_MS);
+    pooled.idleTimer.unref();
+    this.idle.push(pooled);
+  }
+
+  /** Starts a parse. `signal` (the request going away) terminates the worker at once. */
+  run(job: ParseJob, signal?: AbortSignal): ParseRun {
+    if (signal?.aborted) throw parseCancelledError();
+    if (this.closed) throw new Error('the spreadsheet parser pool is closed');
+    const pooled = this.take();
+    pooled.jobs += 1;
+    const { worker } = pooled;
+    const queue: string[][][] = [];
+    let finished = false;
+    let failure: unknown = null;
+    let truncated = false;
+    let wake: (() => void) | null = null;
+    const notify = () => {
+      const resolve = wake;
+      wake = null;
+      resolve?.();
+    };
+
+    const cleanup = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    /** Ends the run with an error, terminating the worker. */
+    const fail = (error: unknown) => {
+      if (finished) return;
+      finished = true;
+      failure = error;
+      cleanup();
+      void worker.terminate();
+      notify();
+    };
+    const onMessage = (message: FromWorker) => {
+      if (finished) return;
+      switch (message.type) {
+        case 'ready':
+          pooled.ready = true;
+          return;
+        case 'rows':
+          queue.push(message.rows);
+          notify();
+          return;
+        case 'done':
+          finished = true;
+          truncated = message.truncated;
+          cleanup();
+          this.giveBack(pooled);
+          notify();
+          return;
+        case 'failed': {
+          const { status, code, message: text, field, details } = message.error;
+          const error = new AppError(status, code, text, field, details);
+          if (!message.reusable) {
+            fail(error);
+            return;
+          }
+          finished = true;
+          failure = error;
+          cleanup();
+          this.giveBack(pooled);
+          notify();
+          return;
+        }
+      }
+    };
+    const onError = (error: Error & { code?: string }) => {
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') fail(heavyFileError());
+      // Once running, the worker only reads the upload: an uncaught error there (a stream of a
+      // corrupt file erroring without a listener) is the file's. Before that it is ours: a 500.
+      else fail(pooled.ready ? unreadableError() : error);
+    };
+    const onExit = (exitCode: number) => {
+      fail(pooled.ready ? unreadableError() : new Error(`the spreadsheet parser exited (${exitCode}) before it started`));
+    };
+    const onAbort = () => fail(parseCancelledError());
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const content = job.content;
+    const message: ToWorker = {
+      type: 'parse',
+      credits: CREDITS,
+      batchRows: BATCH_ROWS,
+      batchChars: BATCH_CHARS,
+      liveHeapShare: this.options.liveHeapShare ?? LIVE_HEAP_SHARE,
+      ...job,
+      content,
+    };
+    worker.postMessage(message, [content.buffer]);
+
+    return {
+      get truncated() {
+        return truncated;
+      },
+      get queuedBatches() {
+        return queue.length;
+      },
+      stop: () => fail(parseCancelledError()),
+      async *batches() {
+        for (;;) {
+          const batch = queue.shift();
+          if (batch) {
+            // The consumer took a batch: the worker may send one more.
+            if (!finished) worker.postMessage({ type: 'more' } satisfies ToWorker);
+            yield batch;
+            continue;
+          }
+          if (failure) throw failure;
+          if (finished) return;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        }
+      },
+    };
+  }
+}
