@@ -13,6 +13,7 @@ import { PaymentService } from '../payments/service';
 import { ApiKeyService } from './apiKeys';
 import { ApiRateLimiter } from './apiRateLimit';
 import { AuditService } from './audit';
+import { DeviceService } from './auth/devices';
 import { LoginService } from './auth/login';
 import { PasswordResetService } from './auth/passwordResets';
 import { SessionService } from './auth/sessions';
@@ -29,9 +30,11 @@ import { ThrottleFactory } from './throttle';
 import { UserService } from './users';
 import { WalletService } from './wallet';
 import { NotificationService } from '../notifications/service';
+import { CampaignProgressFeed } from '../notifications/campaignProgress';
+import { CampaignStallWatch } from '../notifications/campaignStallWatch';
 import { DailyCleanupScheduler } from '../retention/scheduler';
 import { RetentionService } from '../retention/service';
-import { LOGS } from '@shared/constants';
+import { LOGS, NOTIFICATIONS } from '@shared/constants';
 
 export interface Services {
   audit: AuditService;
@@ -60,6 +63,12 @@ export interface Services {
   heldRefunds: HeldRefunds;
   // Issue 14: log retention and notifications.
   notifications: NotificationService;
+  /** The devices each user signed in from (a new one is told to the user). */
+  devices: DeviceService;
+  /** Live campaign counts for the owner's notification stream (`campaign_progress` events). */
+  campaignProgress: CampaignProgressFeed;
+  /** Warns the owner of a running campaign that stopped moving. */
+  stallWatch: CampaignStallWatch;
   retention: RetentionService;
   dailyCleanup: DailyCleanupScheduler;
 }
@@ -113,6 +122,7 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
       ? new ProviderPlatformMessenger({ provider: () => engine.providers.providerFor(PLATFORM_SIMULATOR_NUMBER), phoneNumberId: PLATFORM_PHONE_NUMBER_ID, brandName: config.brand.name })
       : new UnavailablePlatformMessenger();
   const login = new LoginService({ users, throttles });
+  const devices = new DeviceService({ db, log: logger.child({ service: 'devices' }) });
   const passwordResets = new PasswordResetService({
     db,
     users,
@@ -130,6 +140,10 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     razorpay: razorpaySettings ? new RazorpayGateway(razorpaySettings) : null,
     sandbox: config.payments.sandbox ? new SandboxGateway() : null,
     webhookSecret: razorpaySettings?.webhookSecret,
+    events: {
+      credited: (userId, orderId) => void notifications.paymentCredited(userId, orderId),
+      failed: (userId, failure) => void notifications.paymentFailed(userId, failure),
+    },
   });
   const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
@@ -144,12 +158,31 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     acceptance: campaigns,
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
+    onApiSpent: (userId) => notifications.lowBalanceAfterSpend(userId),
   });
   engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
   const campaignService = new CampaignService({ db, engine, acceptance: campaigns, sending, pricing, wallet });
+  const campaignProgress = new CampaignProgressFeed({
+    source: campaignService,
+    log: logger.child({ service: 'campaign-progress' }),
+    throttleMs: NOTIFICATIONS.campaignProgressThrottleMs,
+    followMs: NOTIFICATIONS.campaignFollowMs,
+    followLimit: NOTIFICATIONS.campaignFollowLimit,
+  });
+  const stallWatch = new CampaignStallWatch({
+    db,
+    log: logger.child({ service: 'stall-watch' }),
+    stallAfterMs: config.campaignStallMinutes * 60_000,
+    checkEveryMs: NOTIFICATIONS.stallCheckMs,
+    onStalled: (campaign) => notifications.campaignStalled(campaign.userId, campaign),
+  });
+  engine.outcomes.onCampaignsProgressed = (ids) => {
+    campaignProgress.signal(ids);
+    stallWatch.noteProgress(ids);
+  };
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, heldRefunds, notifications, retention, dailyCleanup };
+  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, heldRefunds, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
 }

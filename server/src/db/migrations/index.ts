@@ -49,6 +49,7 @@ import * as createLogCleanupRuns from './20261124140200_create_log_cleanup_runs'
 import * as indexOldLogs from './20261124140300_index_old_logs';
 import * as createNotifications from './20261124140400_create_notifications';
 import * as addNotificationSettingsToUsers from './20261124140500_add_notification_settings_to_users';
+import * as createUserDevices from './20261125110000_create_user_devices';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -101,6 +102,7 @@ const migrations: [string, Migration][] = [
   ['20261124140300_index_old_logs', indexOldLogs],
   ['20261124140400_create_notifications', createNotifications],
   ['20261124140500_add_notification_settings_to_users', addNotificationSettingsToUsers],
+  ['20261125110000_create_user_devices', createUserDevices],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -4,12 +4,12 @@
  * it carries, and the texts of failures. The pages only wire these to state.
  */
 import { csvLine } from '@shared/csv';
-import { CREDIT_UNITS_PER_RUPEE, PRICE_DEFAULTS, SENDING } from '@shared/constants';
+import { CREDIT_UNITS_PER_RUPEE, NOTIFICATIONS, PRICE_DEFAULTS, SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import { normalisePhone, parseRecipientList } from '@shared/phone';
 import { priceToUnits, PRICE_PATTERN, type PriceCategory, type TPriceSet } from '@shared/pricing';
-import type { TCampaign, TCampaignStatus, TSkippedRow } from '@shared/schemas/sending';
+import type { TCampaign, TCampaignCounts, TCampaignStatus, TSkippedRow } from '@shared/schemas/sending';
 import { componentValues, renderTemplateText } from '@shared/templates';
 import type { TTemplate, TTemplateComponent, TTemplateDetails } from '@shared/types';
 
@@ -22,6 +22,11 @@ export const SEND_SCREEN = {
   successDialogDelayMs: 1_000,
   /** How often an accepted campaign's progress is re-read while its dialog is open. */
   campaignPollMs: 1_500,
+  /**
+   * The same while the tab's event stream is up: its `campaign_progress` events bring the counts,
+   * and this slow read only covers a campaign moving on another server instance between heartbeats.
+   */
+  campaignStreamPollMs: 10_000,
   /** 'Generate Preview' and the data preview show this many messages (spec: first 3 rows). */
   previewRows: 3,
   /** Quick Send's campaign preview lists this many recipients. */
@@ -478,7 +483,21 @@ export function isCampaignFinished(status: TCampaignStatus): boolean {
 }
 
 /** Delivery reports keep arriving after the last message went out; for this long they are followed. */
-export const OUTCOME_FOLLOW_MS = 120_000;
+export const OUTCOME_FOLLOW_MS = NOTIFICATIONS.campaignFollowMs;
+
+/** How far along each status is: a message only ever moves to a higher one. */
+const STATUS_STEP: Record<keyof TCampaignCounts, number> = { queued: 0, sending: 1, unknown: 1, sent: 2, delivered: 3, read: 4, failed: 4, cancelled: 4, duplicate: 4, suppressed: 4 };
+
+/**
+ * Of two readings of one campaign (a poll answer and a stream event can cross on the way), the
+ * later one: its messages stand further along in total, and a finished campaign never runs again.
+ */
+export function laterCampaignReading(current: TCampaign | undefined, incoming: TCampaign): TCampaign {
+  if (!current || current.id !== incoming.id) return incoming;
+  if (isCampaignFinished(current.status) && !isCampaignFinished(incoming.status)) return current;
+  const along = (campaign: TCampaign) => (Object.keys(STATUS_STEP) as (keyof TCampaignCounts)[]).reduce((sum, status) => sum + STATUS_STEP[status] * (campaign.counts[status] ?? 0), 0);
+  return along(incoming) >= along(current) || isCampaignFinished(incoming.status) !== isCampaignFinished(current.status) ? incoming : current;
+}
 
 /**
  * Whether the send dialog keeps asking for the campaign: while it runs, and for a while after it
