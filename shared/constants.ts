@@ -86,8 +86,15 @@ export const NOTIFICATIONS = {
   streamHeartbeatMs: 15_000,
   /** The browser reconnects after this long when the stream drops. */
   streamRetryMs: 5_000,
-  /** A campaign's `campaign_progress` event goes out at most this often (the last state always goes). */
-  campaignProgressThrottleMs: 500,
+  /**
+   * A campaign's `campaign_progress` event goes out at most this often (the last state always
+   * goes), and less often for large campaigns: reading its counts costs in proportion to its
+   * messages, so the interval grows by a second per `campaignProgressMessagesPerSecond` messages,
+   * up to `campaignProgressMaxIntervalMs`.
+   */
+  campaignProgressThrottleMs: 1_000,
+  campaignProgressMessagesPerSecond: 20_000,
+  campaignProgressMaxIntervalMs: 10_000,
   /**
    * A finished campaign is still followed this long (delivery reports keep arriving): the send
    * dialog keeps reading it, and a stream catches up on it.

@@ -53,7 +53,7 @@ describe('CampaignProgressFeed', () => {
 
   it('reads nothing while no stream of the owner listens on this instance', async () => {
     const source = fakeSource({ processed: 1 });
-    const feed = new CampaignProgressFeed({ source, log: silent, throttleMs: 500, followMs: 120_000, followLimit: 10 });
+    const feed = new CampaignProgressFeed({ source, log: silent, throttleMs: 500, messagesPerSecond: 20_000, maxIntervalMs: 10_000, followMs: 120_000, followLimit: 10 });
     feed.signal([1]);
     await settle();
     expect(source.ownerOf).not.toHaveBeenCalled();
@@ -71,7 +71,7 @@ describe('CampaignProgressFeed', () => {
   it('pushes at most once per throttle period per campaign, and always the last state', async () => {
     const state = { processed: 1 };
     const source = fakeSource(state);
-    const feed = new CampaignProgressFeed({ source, log: silent, throttleMs: 500, followMs: 120_000, followLimit: 10 });
+    const feed = new CampaignProgressFeed({ source, log: silent, throttleMs: 500, messagesPerSecond: 20_000, maxIntervalMs: 10_000, followMs: 120_000, followLimit: 10 });
     const seen: number[] = [];
     const unsubscribe = feed.subscribe(7, (c) => seen.push(c.processed));
     feed.signal([1]);
@@ -102,8 +102,29 @@ describe('CampaignProgressFeed', () => {
   it('answers the followed campaigns for a stream catching up, oldest first', async () => {
     const source = fakeSource({ processed: 5 });
     source.followed.mockResolvedValueOnce([3, 1]);
-    const feed = new CampaignProgressFeed({ source, log: silent, throttleMs: 500, followMs: 120_000, followLimit: 10 });
+    const feed = new CampaignProgressFeed({ source, log: silent, throttleMs: 500, messagesPerSecond: 20_000, maxIntervalMs: 10_000, followMs: 120_000, followLimit: 10 });
     expect((await feed.followedBy(7)).map((c) => c.id)).toEqual([1, 3]);
     expect(source.followed).toHaveBeenCalledWith(7, 120_000, 10);
+  });
+
+  it('spaces the pushes of a large campaign by its size, up to the longest interval', async () => {
+    const state = { processed: 0 };
+    const source = fakeSource(state);
+    source.progress.mockImplementation(async (id: number) => ({ ...campaign(id, state.processed), billable: 100_000 }));
+    const feed = new CampaignProgressFeed({ source, log: silent, throttleMs: 500, messagesPerSecond: 20_000, maxIntervalMs: 10_000, followMs: 120_000, followLimit: 10 });
+    const seen: number[] = [];
+    feed.subscribe(7, (c) => seen.push(c.processed));
+    feed.signal([1]);
+    await settle();
+    state.processed = 50;
+    feed.signal([1]);
+    // 100,000 messages: five seconds apart.
+    await vi.advanceTimersByTimeAsync(4_900);
+    expect(seen).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(seen).toEqual([0, 50]);
+    // A heartbeat skips what this instance pushed within its period, and reads the rest.
+    expect(await feed.followedBy(7, 15_000)).toEqual([]);
+    expect((await feed.followedBy(7)).map((c) => c.id)).toEqual([1]);
   });
 });

@@ -22,6 +22,8 @@ export interface CampaignProgressSource {
 
 interface Pace {
   lastAt: number;
+  /** This campaign's interval: longer for a large one (see `intervalFor`). */
+  intervalMs: number;
   timer: NodeJS.Timeout | null;
   loading: boolean;
   /** Signalled while loading: push again once the throttle allows. */
@@ -42,7 +44,12 @@ export class CampaignProgressFeed {
     private readonly deps: {
       source: CampaignProgressSource;
       log: Logger;
+      /** The shortest interval between two pushes of one campaign. */
       throttleMs: number;
+      /** The interval grows by a second per this many messages (reading the counts costs that)... */
+      messagesPerSecond: number;
+      /** ...up to this. */
+      maxIntervalMs: number;
       /** Finished campaigns are followed this long after they end (their delivery reports arrive). */
       followMs: number;
       /** Campaigns a stream catches up on at most. */
@@ -72,17 +79,29 @@ export class CampaignProgressFeed {
     for (const id of new Set(campaignIds)) this.schedule(id);
   }
 
-  /** The current progress of the campaigns a user follows (a stream connecting or at its heartbeat). */
-  async followedBy(userId: number): Promise<TCampaign[]> {
+  /**
+   * The current progress of the campaigns a user follows, oldest first: for a stream connecting,
+   * and at its heartbeat, where `skipPushedWithinMs` leaves out campaigns pushed on this instance
+   * that recently (the stream had them then; only other instances' progress needs reading).
+   */
+  async followedBy(userId: number, skipPushedWithinMs = 0): Promise<TCampaign[]> {
     const ids = await this.deps.source.followed(userId, this.deps.followMs, this.deps.followLimit);
-    const campaigns = await Promise.all(ids.map((id) => this.deps.source.progress(id)));
+    const since = this.now() - skipPushedWithinMs;
+    const stale = ids.filter((id) => !(skipPushedWithinMs > 0 && (this.pace.get(id)?.lastAt ?? Number.NEGATIVE_INFINITY) >= since));
+    const campaigns = await Promise.all(stale.map((id) => this.deps.source.progress(id)));
     return campaigns.filter((campaign): campaign is TCampaign => campaign !== null).reverse();
+  }
+
+  /** Pushes of a campaign are spaced by its size: its count costs in proportion to its messages. */
+  private intervalFor(campaign: TCampaign): number {
+    const bySize = (campaign.billable / this.deps.messagesPerSecond) * 1000;
+    return Math.round(Math.min(this.deps.maxIntervalMs, Math.max(this.deps.throttleMs, bySize)));
   }
 
   private schedule(campaignId: number): void {
     let pace = this.pace.get(campaignId);
     if (!pace) {
-      pace = { lastAt: Number.NEGATIVE_INFINITY, timer: null, loading: false, again: false };
+      pace = { lastAt: Number.NEGATIVE_INFINITY, intervalMs: this.deps.throttleMs, timer: null, loading: false, again: false };
       this.pace.set(campaignId, pace);
     }
     if (pace.timer) return;
@@ -90,7 +109,7 @@ export class CampaignProgressFeed {
       pace.again = true;
       return;
     }
-    const wait = pace.lastAt + this.deps.throttleMs - this.now();
+    const wait = pace.lastAt + pace.intervalMs - this.now();
     if (wait <= 0) {
       void this.push(campaignId, pace);
       return;
@@ -111,7 +130,10 @@ export class CampaignProgressFeed {
       const event = `user:${owner}`;
       if (owner !== null && this.hub.listenerCount(event) > 0) {
         const campaign = await this.deps.source.progress(campaignId);
-        if (campaign) this.hub.emit(event, campaign);
+        if (campaign) {
+          pace.intervalMs = this.intervalFor(campaign);
+          this.hub.emit(event, campaign);
+        }
       }
     } catch (error) {
       this.deps.log.warn({ err: error, campaignId }, 'campaign progress not pushed');
@@ -135,7 +157,7 @@ export class CampaignProgressFeed {
   }
 
   private prune(): void {
-    const idleBefore = this.now() - this.deps.throttleMs;
+    const idleBefore = this.now() - this.deps.maxIntervalMs;
     for (const [id, pace] of this.pace) if (!pace.timer && !pace.loading && pace.lastAt < idleBefore) this.pace.delete(id);
   }
 }

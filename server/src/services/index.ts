@@ -166,6 +166,8 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     source: campaignService,
     log: logger.child({ service: 'campaign-progress' }),
     throttleMs: NOTIFICATIONS.campaignProgressThrottleMs,
+    messagesPerSecond: NOTIFICATIONS.campaignProgressMessagesPerSecond,
+    maxIntervalMs: NOTIFICATIONS.campaignProgressMaxIntervalMs,
     followMs: NOTIFICATIONS.campaignFollowMs,
     followLimit: NOTIFICATIONS.campaignFollowLimit,
   });

@@ -111,7 +111,8 @@ export function notificationRoutes(services: Services): Router<AppState> {
           if (found.status !== 'valid') return close();
         }
         for (const missed of await notifications.since(user.id, lastSent)) send(missed);
-        for (const campaign of await services.campaignProgress.followedBy(user.id)) sendProgress(campaign);
+        // Campaigns pushed here since the last heartbeat reached this stream already.
+        for (const campaign of await services.campaignProgress.followedBy(user.id, NOTIFICATIONS.streamHeartbeatMs)) sendProgress(campaign);
         if (!closed) stream.write(': keep-alive\n\n');
       })().catch((error: unknown) => ctx.state.log.warn({ err: error }, 'notification stream heartbeat failed'));
     }, NOTIFICATIONS.streamHeartbeatMs);
