@@ -86,6 +86,24 @@ export const NOTIFICATIONS = {
   streamHeartbeatMs: 15_000,
   /** The browser reconnects after this long when the stream drops. */
   streamRetryMs: 5_000,
+  /**
+   * A campaign's `campaign_progress` event goes out at most this often (the last state always
+   * goes), and less often for large campaigns: reading its counts costs in proportion to its
+   * messages, so the interval grows by a second per `campaignProgressMessagesPerSecond` messages,
+   * up to `campaignProgressMaxIntervalMs`.
+   */
+  campaignProgressThrottleMs: 1_000,
+  campaignProgressMessagesPerSecond: 20_000,
+  campaignProgressMaxIntervalMs: 10_000,
+  /**
+   * A finished campaign is still followed this long (delivery reports keep arriving): the send
+   * dialog keeps reading it, and a stream catches up on it.
+   */
+  campaignFollowMs: 120_000,
+  /** A stream catches up on at most this many of its user's campaigns. */
+  campaignFollowLimit: 10,
+  /** How often each instance looks for stalled campaigns. */
+  stallCheckMs: 60_000,
 } as const;
 
 export const LAYOUT = {
@@ -232,3 +250,13 @@ export const ROLE_HOME: Record<Role, string> = {
 /** Header name a desktop client sends so that login also returns the bearer token. */
 export const DESKTOP_CLIENT_HEADER = 'X-Client';
 export const DESKTOP_CLIENT_VALUE = 'desktop';
+
+/**
+ * The desktop app's own stable device id (kept in its settings), sent with its requests so that a
+ * sign-in from a desktop the user has not used before can be told to them (issue 14). Browsers are
+ * known by an httpOnly cookie instead (`DEVICE_COOKIE`).
+ */
+export const DEVICE_ID_HEADER = 'X-Sandesh-Device';
+export const DEVICE_COOKIE = 'sandesh_device';
+/** A device id as a client may send it: 16 to 128 URL-safe characters (a UUID, base64url bytes). */
+export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;

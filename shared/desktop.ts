@@ -27,6 +27,8 @@ export interface DesktopBridge {
   getAppInfo(): Promise<BridgeResult<DesktopAppInfo>>;
   /** Opens an http(s) link in the system browser. */
   openExternal(url: string): Promise<BridgeResult<null>>;
+  /** This install's stable device id, sent at sign-in so the server knows the app as one device. */
+  getDeviceId(): Promise<BridgeResult<string>>;
 }
 
 /** IPC channel names: one per bridge method, defined once for preload and main. */
@@ -38,6 +40,7 @@ export const DESKTOP_CHANNELS = {
   setServerUrl: 'settings:set-server-url',
   getAppInfo: 'app:get-info',
   openExternal: 'shell:open-external',
+  getDeviceId: 'settings:get-device-id',
 } as const satisfies Record<keyof DesktopBridge, string>;
 
 export type DesktopChannel = (typeof DESKTOP_CHANNELS)[keyof typeof DESKTOP_CHANNELS];

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import cors from '@koa/cors';
 import helmet from 'koa-helmet';
-import { SENDING } from '@shared/constants';
+import { DESKTOP_CLIENT_HEADER, DEVICE_ID_HEADER, SENDING } from '@shared/constants';
 import { HEADER_MEDIA_MAX_BYTES } from '@shared/templates';
 import { DESKTOP_APP_ORIGIN } from '@shared/desktop';
 import { messages } from '@shared/messages';
@@ -87,7 +87,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         const origin = ctx.get('Origin');
         return allowedOrigins.has(origin) ? origin : '';
       },
-      allowHeaders: ['Content-Type', 'Authorization', 'X-Client', 'X-Request-Id', 'Idempotency-Key', 'X-API-Key'],
+      allowHeaders: ['Content-Type', 'Authorization', DESKTOP_CLIENT_HEADER, DEVICE_ID_HEADER, 'X-Request-Id', 'Idempotency-Key', 'X-API-Key'],
       exposeHeaders: ['X-Request-Id', 'Retry-After', 'Content-Disposition', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
       maxAge: 600,
     }),
@@ -112,6 +112,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     '/api/auth/reset-password',
     '/api/payments/razorpay/webhook',
     '/sandbox/razorpay/pay',
+    '/sandbox/razorpay/decline',
     WEBHOOK_PATH,
   ]);
   // Form fields ride along with the file: a little room beyond the file's own limit.

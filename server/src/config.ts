@@ -173,6 +173,10 @@ const variables = {
     schema: positiveInt(100).default(2),
     doc: 'Spreadsheet uploads (`parse-excel`, `import-recipients`) one user may have in flight on one instance; the next answers 429.',
   },
+  CAMPAIGN_STALL_MINUTES: {
+    schema: positiveInt(1440).default(15),
+    doc: 'A running campaign with messages waiting that sends nothing for this many minutes is reported to its owner as stalled (once per campaign).',
+  },
   API_RATE_LIMIT_PER_15_MIN: { schema: positiveInt(1_000_000).default(100), doc: 'Public send API: requests per 15 minutes per IP (spec: 100). Admins can raise a single key above it.' },
 } as const;
 
@@ -190,6 +194,8 @@ export interface AppConfig {
   /** Days message and campaign logs are kept (the daily cleanup deletes older ones). */
   logRetentionDays: number;
   logCleanupEnabled: boolean;
+  /** Minutes without progress after which a running campaign's owner is warned that it stalled. */
+  campaignStallMinutes: number;
   database:
     | { kind: 'sqlite'; filename: string }
     | { kind: 'postgresql'; url: string; schema: string | undefined; poolMax: number };
@@ -284,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     logRetentionDays: c.LOG_RETENTION_DAYS,
     logCleanupEnabled: c.LOG_CLEANUP_ENABLED,
+    campaignStallMinutes: c.CAMPAIGN_STALL_MINUTES,
     database: c.DATABASE_URL
       ? { kind: 'postgresql', url: c.DATABASE_URL, schema: c.DATABASE_SCHEMA, poolMax: c.DATABASE_POOL_MAX }
       : { kind: 'sqlite', filename: path.join(dataDir, 'sandesh.sqlite') },

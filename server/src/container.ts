@@ -19,6 +19,7 @@ import { PaymentService } from './payments/service';
 import { ApiKeyService } from './apiKeys/service';
 import { ApiRateLimiter } from './apiKeys/rateLimit';
 import { AuditService } from './audit/service';
+import { DeviceService } from './accounts/devices';
 import { LoginService } from './accounts/login';
 import { PasswordResetService } from './accounts/passwordResets';
 import { SessionService } from './accounts/sessions';
@@ -39,8 +40,11 @@ import { UserService } from './accounts/users';
 import { WalletService } from './wallet/service';
 import { NotificationService } from './notifications/service';
 import { DailyCleanupScheduler } from './retention/scheduler';
+import { CampaignProgressFeed } from './notifications/campaignProgress';
+import { CampaignStallWatch } from './notifications/campaignStallWatch';
 import { RetentionService } from './retention/service';
-import { LOGS } from '@shared/constants';
+import { LOGS, NOTIFICATIONS } from '@shared/constants';
+import { presentCampaign } from './presenters/campaign';
 
 /** What the health check says about the database. */
 export interface DatabaseInfo {
@@ -84,6 +88,12 @@ export interface Services {
   spreadsheets: SpreadsheetParses;
   // Issue 14: log retention and notifications.
   notifications: NotificationService;
+  /** The devices each user signed in from (a new one is told to the user). */
+  devices: DeviceService;
+  /** Live campaign counts for the owner's notification stream (`campaign_progress` events). */
+  campaignProgress: CampaignProgressFeed;
+  /** Warns the owner of a running campaign that stopped moving. */
+  stallWatch: CampaignStallWatch;
   retention: RetentionService;
   dailyCleanup: DailyCleanupScheduler;
 }
@@ -148,6 +158,7 @@ export function createServices(deps: {
       ? new ProviderPlatformMessenger({ provider: () => engine.providers.providerFor(PLATFORM_SIMULATOR_NUMBER), phoneNumberId: PLATFORM_PHONE_NUMBER_ID, brandName: config.brand.name })
       : new UnavailablePlatformMessenger();
   const login = new LoginService({ users, throttles });
+  const devices = new DeviceService({ db, log: logger.child({ service: 'devices' }) });
   const passwordResets = new PasswordResetService({
     db,
     users,
@@ -165,6 +176,10 @@ export function createServices(deps: {
     razorpay: razorpaySettings ? new RazorpayGateway(razorpaySettings) : null,
     sandbox: config.payments.sandbox ? new SandboxGateway() : null,
     webhookSecret: razorpaySettings?.webhookSecret,
+    events: {
+      credited: (userId, orderId) => void notifications.paymentCredited(userId, orderId),
+      failed: (userId, failure) => void notifications.paymentFailed(userId, failure),
+    },
   });
   const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
@@ -178,14 +193,43 @@ export function createServices(deps: {
     acceptance: campaignAcceptance,
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
+    onApiSpent: (userId) => notifications.lowBalanceAfterSpend(userId),
   });
   engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
   const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing });
+  const campaignProgress = new CampaignProgressFeed({
+    // The stream carries campaigns in the shape the send dialogs read from GET /api/campaigns/{id}.
+    source: {
+      ownerOf: (id) => campaigns.ownerOf(id),
+      followed: (userId, followMs, limit) => campaigns.followed(userId, followMs, limit),
+      progress: async (id) => {
+        const record = await campaigns.progress(id);
+        return record ? presentCampaign(record) : null;
+      },
+    },
+    log: logger.child({ service: 'campaign-progress' }),
+    throttleMs: NOTIFICATIONS.campaignProgressThrottleMs,
+    messagesPerSecond: NOTIFICATIONS.campaignProgressMessagesPerSecond,
+    maxIntervalMs: NOTIFICATIONS.campaignProgressMaxIntervalMs,
+    followMs: NOTIFICATIONS.campaignFollowMs,
+    followLimit: NOTIFICATIONS.campaignFollowLimit,
+  });
+  const stallWatch = new CampaignStallWatch({
+    db,
+    log: logger.child({ service: 'stall-watch' }),
+    stallAfterMs: config.campaignStallMinutes * 60_000,
+    checkEveryMs: NOTIFICATIONS.stallCheckMs,
+    onStalled: (campaign) => notifications.campaignStalled(campaign.userId, campaign),
+  });
+  engine.outcomes.onCampaignsProgressed = (ids) => {
+    campaignProgress.signal(ids);
+    stallWatch.noteProgress(ids);
+  };
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const spreadsheets = new SpreadsheetParses({ workerMemoryMb: config.spreadsheets.workerMemoryMb, perUser: config.spreadsheets.parsesPerUser });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, reports, heldRefunds, spreadsheets, notifications, retention, dailyCleanup };
+  return { database, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
 }

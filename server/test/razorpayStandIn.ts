@@ -105,7 +105,15 @@ export class RazorpayStandIn {
       entity: 'event',
       event,
       payload: {
-        payment: { entity: { ...payment, entity: 'payment', currency: 'INR' } },
+        payment: {
+          entity: {
+            ...payment,
+            entity: 'payment',
+            currency: 'INR',
+            // What Razorpay reports of a failed attempt.
+            ...(event === 'payment.failed' ? { status: 'failed', error_code: 'BAD_REQUEST_ERROR', error_description: 'Payment was declined by the bank', error_reason: 'payment_failed' } : {}),
+          },
+        },
         ...(event === 'order.paid' ? { order: { entity: { ...this.orders.get(payment.order_id), entity: 'order' } } } : {}),
       },
     });

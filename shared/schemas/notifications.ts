@@ -4,6 +4,16 @@ import { messages } from '../messages';
 export const NOTIFICATION_TYPES = ['success', 'error', 'warning', 'info'] as const;
 export type TNotificationType = (typeof NOTIFICATION_TYPES)[number];
 
+/**
+ * Event names on `GET /api/notifications/stream`: `notification` carries a TNotification (with an
+ * id, so a reconnect catches up), `campaign_progress` a campaign's live counts (a TCampaign, no id).
+ */
+export const STREAM_EVENTS = {
+  notification: 'notification',
+  campaignProgress: 'campaign_progress',
+} as const;
+export type TStreamEvent = (typeof STREAM_EVENTS)[keyof typeof STREAM_EVENTS];
+
 /** A notification as the bell shows it. */
 export interface TNotification {
   id: number;

@@ -142,6 +142,25 @@ describe.skipIf(postgresUnavailable)('log cleanup', () => {
     expect(after.stats.spendThisMonth).toBe(before.stats.spendThisMonth);
   });
 
+  it('deletes the final messages among and behind old ones it keeps (still queued), batch after batch', async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 50 });
+    const template = await approvedTemplate(user);
+    const campaign = await settledCampaign(client, template, ['919870600010', '919870600020', '919870600030', '919870600040', '919870600050']);
+    const ids = ((await server.db('messages').where({ campaignId: campaign.id }).orderBy('id').pluck('id')) as (number | string)[]).map(Number);
+    const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
+    // Oldest first: a kept (queued) message, then final ones sharing its time, a second kept one, a later final one.
+    await server.db('messages').whereIn('id', [ids[0]!]).update({ createdAt: daysAgo(120), status: 'queued', nextAttemptAt: new Date(Date.now() + DAY_MS).toISOString() });
+    await server.db('messages').whereIn('id', [ids[1]!, ids[2]!]).update({ createdAt: daysAgo(120) });
+    await server.db('messages').whereIn('id', [ids[3]!]).update({ createdAt: daysAgo(110), status: 'queued', nextAttemptAt: new Date(Date.now() + DAY_MS).toISOString() });
+    await server.db('messages').whereIn('id', [ids[4]!]).update({ createdAt: daysAgo(100) });
+
+    const retention = new RetentionService({ db: server.db, dataDir: server.dataDir, retentionDays: 90, log: server.logger, batchSize: 1 });
+    const run = await retention.cleanup({ trigger: 'manual' });
+    expect(run!.messagesDeleted).toBeGreaterThanOrEqual(3);
+    const left = ((await server.db('messages').where({ campaignId: campaign.id }).orderBy('id').pluck('id')) as (number | string)[]).map(Number);
+    expect(left).toEqual([ids[0], ids[3]]);
+  });
+
   it('runs the daily job once at 02:00 UTC between two instances, and again the next day', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 20 });
     const template = await approvedTemplate(user);

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
+import type { TNotification, TNotificationList } from '@shared/schemas/notifications';
 import type { TCreateOrderResponse } from '@shared/types';
 import { TestClient } from '../../server/test/client';
 import { signedInClient } from '../../server/test/factories';
 import { RazorpayStandIn, STAND_IN_KEYS } from '../../server/test/razorpayStandIn';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+
+/** The signed-in user's notifications of one kind (posted after the payment's commit, so polled). */
+async function notificationsOf(client: TestClient, kind: string): Promise<TNotification[]> {
+  return (await client.get<TNotificationList>('/api/notifications')).body.notifications.filter((n) => n.kind === kind);
+}
 
 describe.skipIf(postgresUnavailable)('Razorpay top-up against a local stand-in', () => {
   let server: TestServer;
@@ -142,6 +148,8 @@ describe.skipIf(postgresUnavailable)('Razorpay top-up against a local stand-in',
     // The browser comes back later: nothing more is added.
     const late = await client.post('/api/payments/razorpay/verify', paid);
     expect(late.body).toMatchObject({ credited: false, creditBalance: 700 });
+    // The owner is told of the credit the webhook made, once.
+    await expect.poll(async () => (await notificationsOf(client, 'payment_credited')).map((n) => n.message)).toEqual([fillMessage(messages.notifications.paymentCredited, { amount: '₹700.00' })]);
   });
 
   it('credits exactly once when verify races two webhooks', async () => {
@@ -160,6 +168,11 @@ describe.skipIf(postgresUnavailable)('Razorpay top-up against a local stand-in',
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await balanceOf(client)).toBe(1234);
     expect(await topUpEntries(client)).toHaveLength(1);
+    await expect.poll(async () => (await notificationsOf(client, 'payment_credited')).length).toBe(1);
+    // Whatever path comes again later, the credit is not told twice.
+    await webhook(orderPaid.body, orderPaid.signature);
+    await client.post('/api/payments/razorpay/verify', paid);
+    expect(await notificationsOf(client, 'payment_credited')).toHaveLength(1);
   });
 
   it('refuses a forged webhook', async () => {
@@ -194,8 +207,14 @@ describe.skipIf(postgresUnavailable)('Razorpay top-up against a local stand-in',
     await webhook(failedEvent.body, failedEvent.signature);
     const row = (await server.db('payments').where({ orderId: order.orderId }).first()) as { status: string };
     expect(row.status).toBe('failed');
+    // The owner is told with Razorpay's reason, once however often the webhook comes.
+    const told = [fillMessage(messages.notifications.paymentFailed, { reason: 'Payment was declined by the bank' })];
+    await expect.poll(async () => (await notificationsOf(client, 'payment_failed')).map((n) => n.message)).toEqual(told);
+    await webhook(failedEvent.body, failedEvent.signature);
     const retried = razorpay.pay(order.orderId);
     expect((await client.post('/api/payments/razorpay/verify', retried)).body).toMatchObject({ credited: true, creditBalance: 300 });
+    await expect.poll(async () => (await notificationsOf(client, 'payment_credited')).length).toBe(1);
+    expect((await notificationsOf(client, 'payment_failed')).map((n) => n.message)).toEqual(told);
   });
 
   it('answers 502 with a clear message when Razorpay cannot be reached', async () => {
@@ -232,6 +251,21 @@ describe.skipIf(postgresUnavailable)('payments without Razorpay keys', () => {
       const verify = await client.post('/api/payments/razorpay/verify', { orderId: signed.razorpay_order_id, paymentId: signed.razorpay_payment_id, signature: signed.razorpay_signature });
       expect(verify.body).toMatchObject({ credited: true, creditBalance: 1000 });
       expect((await new TestClient(server.url).post('/sandbox/razorpay/pay', { orderId: order.orderId })).status).toBe(404);
+      await expect.poll(async () => (await notificationsOf(client, 'payment_credited')).map((n) => n.message)).toEqual([fillMessage(messages.notifications.paymentCredited, { amount: '₹1,000.00' })]);
+
+      // Decline: the attempt fails as a declined card would, the owner is told, the order stays payable.
+      const secondResponse = await client.post<TCreateOrderResponse>('/api/payments/razorpay/order', { amountCredits: 50 });
+      expect(secondResponse.body).toMatchObject({ sandbox: true });
+      const second = secondResponse.body;
+      const declined = await new TestClient(server.url).post('/sandbox/razorpay/decline', { orderId: second.orderId });
+      expect(declined.body).toEqual({ error: { description: messages.wallet.sandboxDeclined } });
+      await expect.poll(async () => (await notificationsOf(client, 'payment_failed')).map((n) => n.message)).toEqual([fillMessage(messages.notifications.paymentFailed, { reason: messages.wallet.sandboxDeclined })]);
+      const retry = (await new TestClient(server.url).post<Record<string, string>>('/sandbox/razorpay/pay', { orderId: second.orderId })).body;
+      expect((await client.post('/api/payments/razorpay/verify', { orderId: retry.razorpay_order_id, paymentId: retry.razorpay_payment_id, signature: retry.razorpay_signature })).body).toMatchObject({ credited: true, creditBalance: 1050 });
+      await expect.poll(async () => (await notificationsOf(client, 'payment_credited')).length).toBe(2);
+      // A paid order, or one that does not exist, cannot be declined.
+      expect((await new TestClient(server.url).post('/sandbox/razorpay/decline', { orderId: second.orderId })).status).toBe(404);
+      expect((await new TestClient(server.url).post('/sandbox/razorpay/decline', { orderId: 'order_SBXnothing' })).status).toBe(404);
     } finally {
       await server.close();
     }

@@ -85,7 +85,7 @@ describe('desktop app launch', () => {
         };
       });
       expect(seen.bridgeMethods).toEqual(
-        ['clearSessionToken', 'getAppInfo', 'getServerUrl', 'getSessionToken', 'openExternal', 'setServerUrl', 'setSessionToken'],
+        ['clearSessionToken', 'getAppInfo', 'getDeviceId', 'getServerUrl', 'getSessionToken', 'openExternal', 'setServerUrl', 'setSessionToken'],
       );
       expect(seen.hasRequire).toBe('undefined');
       expect(seen.hasProcess).toBe('undefined');

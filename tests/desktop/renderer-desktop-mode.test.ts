@@ -311,6 +311,11 @@ describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailabl
     expect(bridgeCalls).toContain('session:set-token');
     const login = seen.find((r) => r.path === '/api/auth/login' && r.method === 'POST');
     expect(login?.headers['x-client']).toBe('desktop');
+    // This install's device id, made once in the settings file and read through the bridge.
+    const deviceId = await createSettingsStore({ dir: settingsDir, env: {} }).getDeviceId();
+    expect(deviceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(login?.headers['x-sandesh-device']).toBe(deviceId);
+    expect(bridgeCalls).toContain('settings:get-device-id');
     expect(JSON.parse(login?.body ?? '{}')).toMatchObject({ username: TEST_USER.username });
     await expect.poll(() => new URL(page.url()).hash, { timeout: 10_000 }).toMatch(/^#\/user\//);
   });

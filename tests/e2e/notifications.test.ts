@@ -1,4 +1,4 @@
-import { expect, request, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { fillMessage, messages } from '@shared/messages';
 import { LoginPage } from './pages/LoginPage';
 import { createUser } from './support';
@@ -8,14 +8,14 @@ const text = messages.notifications;
 test.describe('notification bell', () => {
   test('shows kept notifications with the unread count, receives new ones live, marks them read and clears them', async ({ page, baseURL }) => {
     const user = await createUser(baseURL ?? '');
-    const api = await request.newContext({ baseURL });
-    expect((await api.post('/api/auth/login', { data: { username: user.username, password: user.password } })).ok()).toBe(true);
-    expect((await api.post('/api/keys', { data: { name: 'Before' } })).status()).toBe(201);
-
     const login = new LoginPage(page);
     await login.goto();
     await login.login(user.username, user.password);
     await page.waitForURL('**/user/dashboard');
+    // The page's own session and device: API calls made here are this person at this browser.
+    const api = page.request;
+    expect((await api.post('/api/keys', { data: { name: 'Before' } })).status()).toBe(201);
+    await page.reload();
     const bell = page.getByTestId('notification-bell');
     await expect(bell).toHaveAccessibleName(fillMessage(text.bellLabelUnread, { count: 1 }));
 
@@ -35,7 +35,40 @@ test.describe('notification bell', () => {
     await page.keyboard.press('Escape');
     await page.reload();
     await expect(bell).toHaveAccessibleName(text.bellLabel);
-    await api.dispose();
+  });
+
+  test('a sign-in from another browser is told live on the first, naming it; signing in again on a known browser is not', async ({ page, browser, baseURL }) => {
+    const user = await createUser(baseURL ?? '');
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+    const bell = page.getByTestId('notification-bell');
+    // The account's first device: nothing to tell.
+    await expect(bell).toHaveAccessibleName(text.bellLabel);
+
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+    const other = await browser.newContext({ userAgent: firefox });
+    const otherPage = await other.newPage();
+    const otherLogin = new LoginPage(otherPage);
+    await otherLogin.goto();
+    await otherLogin.login(user.username, user.password);
+    await otherPage.waitForURL('**/user/dashboard');
+
+    await expect(page.getByTestId('notification-unread')).toHaveText('1');
+    await bell.click();
+    const menu = page.getByRole('menu');
+    await expect(menu.getByText(text.newDeviceTitle)).toBeVisible();
+    await expect(menu.getByText(fillMessage(text.newDevice, { device: 'Firefox on Linux' }))).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // Signing out and in again on the first browser: a known device.
+    await page.request.post('/api/auth/logout');
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+    await expect(page.getByTestId('notification-unread')).toHaveText('1');
+    await other.close();
   });
 
   test('the wallet page sets the low-balance alert threshold (default ₹100)', async ({ page, baseURL }) => {

@@ -120,6 +120,34 @@ test.describe('quick send', () => {
     await expect(quick.resultDialog).toBeHidden();
   });
 
+  test('the result dialog follows its campaign from the live stream, even when reading the campaign fails', async ({ page, baseURL }) => {
+    const user = await createUser(baseURL ?? '');
+    const name = unique('stream_note');
+    await approvedTemplate(baseURL ?? '', user, { name, category: 'UTILITY', bodyText: 'Your order has shipped.' });
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+
+    // Every read of a campaign fails: only the stream's campaign_progress events can move the dialog.
+    const campaignReads: string[] = [];
+    await page.route(/\/api\/campaigns\/\d+(\?.*)?$/, async (route) => {
+      campaignReads.push(route.request().url());
+      await route.abort('failed');
+    });
+    const quick = new QuickSendPage(page);
+    await quick.goto();
+    await quick.template.selectOption({ label: name.replace(/_/g, ' ') });
+    await quick.recipients.fill([testPhone(), testPhone(), testPhone()].join('\n'));
+    await quick.sendButton.click();
+    await quick.confirmSend();
+    const progress = quick.resultDialog.getByTestId('campaign-progress');
+    await expect(progress.getByTestId('campaign-status')).toHaveText('Completed', { timeout: 30_000 });
+    await expect(progress.getByTestId('campaign-processed')).toHaveText('3 of 3 processed (100%)');
+    // The dialog did try to read the campaign (the fallback), and every read failed.
+    expect(campaignReads.length).toBeGreaterThan(0);
+  });
+
   test('changing the language clears the template, and a send without an image for an image template is refused', async ({ page, baseURL }) => {
     const user = await createUser(baseURL ?? '');
     const name = unique('banner_offer');

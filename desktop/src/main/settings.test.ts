@@ -158,4 +158,20 @@ describe('createSettingsStore', () => {
     ]);
     expect(await store().getServerUrl()).toBe('https://three.example.com');
   });
+
+  it('makes a device id once, keeps it beside the server URL, and replaces one that is not an id', async () => {
+    const settings = store();
+    const [first, again] = await Promise.all([settings.getDeviceId(), settings.getDeviceId()]);
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again).toBe(first);
+    await settings.setServerUrl('https://sandesh.example.com');
+    expect(await store().getDeviceId()).toBe(first);
+    const saved = JSON.parse(await readFile(path.join(dir, SETTINGS_FILE), 'utf8')) as unknown;
+    expect(saved).toEqual({ deviceId: first, serverUrl: 'https://sandesh.example.com' });
+
+    await writeFile(path.join(dir, SETTINGS_FILE), JSON.stringify({ deviceId: 'short' }));
+    const replaced = await store().getDeviceId();
+    expect(replaced).not.toBe('short');
+    expect(replaced).toMatch(/^[0-9a-f-]{36}$/);
+  });
 });

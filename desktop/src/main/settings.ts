@@ -1,14 +1,16 @@
 /**
- * The desktop app's own settings (today: which server it talks to), kept as JSON in a directory
+ * The desktop app's own settings (which server it talks to, and this install's device id), kept as JSON in a directory
  * passed in: `app.getPath('userData')` in production, a temporary directory in tests.
  *
  * Resolution order of the server URL: the saved setting, else `SANDESH_SERVER_URL`, else
  * `http://127.0.0.1:3000` (the server's `npm start` default). A saved choice wins over the
  * environment because the user made it in the app on purpose.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEVICE_ID_PATTERN } from '@shared/constants';
 
 export const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';
 export const SERVER_URL_ENV = 'SANDESH_SERVER_URL';
@@ -73,7 +75,7 @@ export const ZServerUrl = z
   });
 
 /** The settings file. Unknown keys are kept so that an older app does not erase a newer one's. */
-const ZSettingsFile = z.looseObject({ serverUrl: z.unknown().optional() });
+const ZSettingsFile = z.looseObject({ serverUrl: z.unknown().optional(), deviceId: z.unknown().optional() });
 
 /** First issue's message: what the bridge answers in `{ok: false, error}`. */
 export function firstIssueMessage(error: z.ZodError): string {
@@ -103,6 +105,11 @@ export interface SettingsStore {
   getServerUrl(): Promise<string>;
   /** Validates, normalises and saves; resolves to the saved origin. Rejects with a ZodError when invalid. */
   setServerUrl(input: unknown): Promise<string>;
+  /**
+   * This install's device id: made at first use and kept, so the server knows the app as one
+   * device across launches and sign-ins (a sign-in from a device it does not know is told to the user).
+   */
+  getDeviceId(): Promise<string>;
 }
 
 export interface SettingsStoreOptions {
@@ -119,7 +126,6 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
   const warn = options.onWarning ?? (() => undefined);
   const fallback = resolveDefaultServerUrl(options.env ?? process.env);
   if (fallback.warning) warn(fallback.warning);
-  // Saves run one after another so that two quick changes cannot interleave their renames.
   let writes: Promise<unknown> = Promise.resolve();
 
   async function readSettingsFile(): Promise<Record<string, unknown>> {
@@ -142,6 +148,28 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
     return {};
   }
 
+  /**
+   * Saves the keys `change` answers for the current settings (nothing when it answers null). Saves
+   * run one after another so that two quick changes cannot interleave their renames.
+   */
+  async function update(change: (current: Record<string, unknown>) => Record<string, unknown> | null): Promise<void> {
+    const save = writes.then(async () => {
+      const current = await readSettingsFile();
+      const patch = change(current);
+      if (patch === null) return;
+      await mkdir(options.dir, { recursive: true });
+      // Write-then-rename so a crash mid-write never leaves a truncated settings file.
+      const temporary = `${filePath}.${process.pid}.tmp`;
+      await writeFile(temporary, `${JSON.stringify({ ...current, ...patch }, null, 2)}\n`, {
+        encoding: 'utf8',
+        mode: 0o600,
+      });
+      await rename(temporary, filePath);
+    });
+    writes = save.catch(() => undefined);
+    await save;
+  }
+
   return {
     async getServerUrl() {
       const saved = (await readSettingsFile()).serverUrl;
@@ -154,20 +182,23 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
 
     async setServerUrl(input) {
       const serverUrl = ZServerUrl.parse(input);
-      const save = writes.then(async () => {
-        const current = await readSettingsFile();
-        await mkdir(options.dir, { recursive: true });
-        // Write-then-rename so a crash mid-write never leaves a truncated settings file.
-        const temporary = `${filePath}.${process.pid}.tmp`;
-        await writeFile(temporary, `${JSON.stringify({ ...current, serverUrl }, null, 2)}\n`, {
-          encoding: 'utf8',
-          mode: 0o600,
-        });
-        await rename(temporary, filePath);
-      });
-      writes = save.catch(() => undefined);
-      await save;
+      await update(() => ({ serverUrl }));
       return serverUrl;
+    },
+
+    async getDeviceId() {
+      let deviceId = '';
+      // Read and made inside the write queue: two first calls at once keep one id, not two.
+      await update((current) => {
+        const kept = current.deviceId;
+        if (typeof kept === 'string' && DEVICE_ID_PATTERN.test(kept)) {
+          deviceId = kept;
+          return null;
+        }
+        deviceId = randomUUID();
+        return { deviceId };
+      });
+      return deviceId;
     },
   };
 }

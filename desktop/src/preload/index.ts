@@ -15,6 +15,7 @@ const bridge = {
   setServerUrl: (url: string) => ipcRenderer.invoke(DESKTOP_CHANNELS.setServerUrl, url),
   getAppInfo: () => ipcRenderer.invoke(DESKTOP_CHANNELS.getAppInfo),
   openExternal: (url: string) => ipcRenderer.invoke(DESKTOP_CHANNELS.openExternal, url),
+  getDeviceId: () => ipcRenderer.invoke(DESKTOP_CHANNELS.getDeviceId),
 } satisfies DesktopBridge;
 
 contextBridge.exposeInMainWorld('desktop', bridge);

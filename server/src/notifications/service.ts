@@ -157,8 +157,47 @@ export class NotificationService {
     });
   }
 
-  campaignFailed(userId: number, c: { name: string; reason: string }): Promise<void> {
-    return this.post(userId, { type: 'error', kind: 'campaign_failed', title: texts.campaignFailedTitle, message: fillMessage(texts.campaignFailed, c) });
+  campaignFailed(userId: number, c: { name: string; reason: string }, dedupeKey?: string): Promise<void> {
+    return this.post(userId, { dedupeKey, type: 'error', kind: 'campaign_failed', title: texts.campaignFailedTitle, message: fillMessage(texts.campaignFailed, c) });
+  }
+
+  /** A running campaign made no progress for a while: warned once per campaign. */
+  campaignStalled(userId: number, c: { id: number; name: string; waiting: number; stalledMs: number }): Promise<void> {
+    return this.post(userId, {
+      dedupeKey: `campaign:${c.id}:stalled`,
+      type: 'warning',
+      kind: 'campaign_stalled',
+      title: texts.campaignStalledTitle,
+      message: fillMessage(texts.campaignStalled, { name: c.name, minutes: formatIndianNumber(Math.floor(c.stalledMs / 60_000)), waiting: formatIndianNumber(c.waiting) }),
+    });
+  }
+
+  /** Users whose low-balance check is running, and whether spends came meanwhile. */
+  private readonly lowBalanceRuns = new Map<number, { again: boolean }>();
+
+  /**
+   * After a spend on a hot path (the public send API): the low-balance check without waiting for
+   * it, one at a time per user, and once more when spends came while it ran, so a burst of sends
+   * costs a few balance reads, not one per request, and the last spend is always checked.
+   */
+  lowBalanceAfterSpend(userId: number): void {
+    const running = this.lowBalanceRuns.get(userId);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const run = { again: false };
+    this.lowBalanceRuns.set(userId, run);
+    void (async () => {
+      try {
+        do {
+          run.again = false;
+          await this.lowBalanceCheck(userId);
+        } while (run.again);
+      } finally {
+        this.lowBalanceRuns.delete(userId);
+      }
+    })();
   }
 
   /** Low balance: at most once a day per user, and only below the user's own threshold. */
@@ -213,8 +252,15 @@ export class NotificationService {
     });
   }
 
-  paymentFailed(userId: number, reason: string): Promise<void> {
-    return this.post(userId, { type: 'error', kind: 'payment_failed', title: texts.paymentFailedTitle, message: fillMessage(texts.paymentFailed, { reason }) });
+  /** A payment attempt failed: told once per attempt (Razorpay may deliver its webhook again). */
+  paymentFailed(userId: number, failure: { orderId: string; paymentId: string; reason: string }): Promise<void> {
+    return this.post(userId, {
+      dedupeKey: `payment:${failure.orderId}:failed:${failure.paymentId}`.slice(0, 80),
+      type: 'error',
+      kind: 'payment_failed',
+      title: texts.paymentFailedTitle,
+      message: fillMessage(texts.paymentFailed, { reason: failure.reason }),
+    });
   }
 
   templateReviewed(userId: number, t: { name: string; status: 'APPROVED' | 'REJECTED'; reason?: string | null }): Promise<void> {
@@ -253,7 +299,9 @@ export class NotificationService {
 
   /**
    * Campaigns that may just have completed: the owner of each that did is told its outcome once
-   * (the dedupe key makes a repeated call harmless).
+   * (the dedupe key, shared by both outcomes, makes a repeated call harmless). A campaign none of
+   * whose messages went out (the template was deleted, no provider can send for its number, the
+   * provider refused every one) ended failed, and is told so with the commonest error.
    */
   async campaignsSettled(campaignIds: readonly number[]): Promise<void> {
     try {
@@ -266,6 +314,20 @@ export class NotificationService {
       for (const campaign of campaigns) {
         const rows = (await this.deps.db('messages').where({ campaignId: campaign.id }).groupBy('status').select('status').count({ n: '*' })) as { status: string; n: number | string }[];
         const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
+        const failed = count('failed');
+        const refund = formatRupees(unitsToRupees(Number(campaign.refundedUnits ?? 0), 2));
+        if (failed > 0 && count('sent') + count('delivered') + count('read') === 0) {
+          const commonest = (await this.deps.db('messages')
+            .where({ campaignId: campaign.id, status: 'failed' })
+            .groupBy('errorMessage')
+            .select('errorMessage')
+            .count({ n: '*' })
+            .orderBy('n', 'desc')
+            .first()) as { errorMessage: string | null } | undefined;
+          const reason = fillMessage(texts.campaignAllFailed, { count: formatIndianNumber(failed), error: commonest?.errorMessage ?? texts.noReasonGiven, refund });
+          await this.campaignFailed(Number(campaign.userId), { name: campaign.name, reason }, `campaign:${campaign.id}:completed`);
+          continue;
+        }
         await this.campaignCompleted(
           Number(campaign.userId),
           { name: campaign.name, delivered: count('delivered') + count('read'), read: count('read'), failed: count('failed'), refundUnits: Number(campaign.refundedUnits ?? 0) },

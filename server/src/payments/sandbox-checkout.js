@@ -2,7 +2,8 @@
  * Sandesh development sandbox for Razorpay Checkout. Served only outside production at
  * /sandbox/razorpay/checkout.js. It offers the same `window.Razorpay` interface as Razorpay's
  * checkout.js, so the wallet page runs the real flow, but the window is visibly marked and no
- * real money moves: "Pay" asks the Sandesh server to sign the result as Razorpay would.
+ * real money moves: "Pay" asks the Sandesh server to sign the result as Razorpay would, "Decline"
+ * fails the attempt as a declined card would (the owner is told, as Razorpay's payment.failed does).
  */
 (function () {
   'use strict';
@@ -56,9 +57,12 @@
     var actions = el('div', 'display:flex;gap:8px;justify-content:flex-end');
     var cancel = el('button', 'padding:8px 14px;border-radius:8px;border:1px solid #cbd5e1;background:#fff;color:#0f172a;cursor:pointer', 'Cancel');
     cancel.type = 'button';
+    var decline = el('button', 'padding:8px 14px;border-radius:8px;border:1px solid #fca5a5;background:#fff;color:#b91c1c;cursor:pointer', 'Decline');
+    decline.type = 'button';
     var pay = el('button', 'padding:8px 14px;border-radius:8px;border:0;background:#059669;color:#fff;font-weight:600;cursor:pointer', 'Pay ' + amountText);
     pay.type = 'button';
     actions.appendChild(cancel);
+    actions.appendChild(decline);
     actions.appendChild(pay);
     body.appendChild(title);
     body.appendChild(merchant);
@@ -82,20 +86,46 @@
     overlay.addEventListener('keydown', function (event) {
       if (event.key === 'Escape') dismiss();
     });
-    pay.addEventListener('click', function () {
-      pay.disabled = true;
-      pay.textContent = 'Processing...';
-      fetch(serverOrigin + '/sandbox/razorpay/pay', {
+    function postToSandbox(path) {
+      return fetch(serverOrigin + path, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ orderId: options.order_id }),
-      })
-        .then(function (response) {
-          return response.json().then(function (data) {
-            if (!response.ok) throw new Error(data && data.error ? data.error : 'Sandbox payment failed');
-            return data;
-          });
+      }).then(function (response) {
+        return response.json().then(function (data) {
+          if (!response.ok) throw new Error(data && data.error ? data.error : 'Sandbox payment failed');
+          return data;
+        });
+      });
+    }
+
+    function reportFailure(description) {
+      error.textContent = description;
+      error.style.display = 'block';
+      if (typeof self.listeners['payment.failed'] === 'function') {
+        self.listeners['payment.failed']({ error: { description: description } });
+      }
+    }
+
+    // Like a card the bank declines: the attempt fails, the window stays open for another try.
+    decline.addEventListener('click', function () {
+      decline.disabled = true;
+      postToSandbox('/sandbox/razorpay/decline')
+        .then(function (result) {
+          reportFailure(result.error.description);
         })
+        .catch(function (failure) {
+          reportFailure(failure.message);
+        })
+        .then(function () {
+          decline.disabled = false;
+        });
+    });
+
+    pay.addEventListener('click', function () {
+      pay.disabled = true;
+      pay.textContent = 'Processing...';
+      postToSandbox('/sandbox/razorpay/pay')
         .then(function (result) {
           self.close();
           if (typeof options.handler === 'function') options.handler(result);
@@ -103,11 +133,7 @@
         .catch(function (failure) {
           pay.disabled = false;
           pay.textContent = 'Pay ' + amountText;
-          error.textContent = failure.message;
-          error.style.display = 'block';
-          if (typeof self.listeners['payment.failed'] === 'function') {
-            self.listeners['payment.failed']({ error: { description: failure.message } });
-          }
+          reportFailure(failure.message);
         });
     });
   };

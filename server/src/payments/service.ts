@@ -27,6 +27,18 @@ interface WebhookPaymentEntity {
   order_id?: unknown;
   amount?: unknown;
   status?: unknown;
+  /** Razorpay's words for a failed payment ("Payment was declined by the bank"). */
+  error_description?: unknown;
+}
+
+/**
+ * What the wallet's owner is told (issue 14). `credited` follows the crediting transaction's
+ * commit, whichever path credited (verify, either webhook, the sandbox checkout), so it is told
+ * once per order; `failed` is once per payment attempt (an order may be retried after a failure).
+ */
+export interface PaymentEvents {
+  credited(userId: number, orderId: string): void;
+  failed(userId: number, failure: { orderId: string; paymentId: string; reason: string }): void;
 }
 
 interface WebhookEvent {
@@ -52,6 +64,7 @@ export class PaymentService {
       razorpay: PaymentGateway | null;
       sandbox: SandboxGateway | null;
       webhookSecret: string | undefined;
+      events?: PaymentEvents;
     },
   ) {}
 
@@ -123,7 +136,10 @@ export class PaymentService {
       throw BadRequestError('payment_mismatch', messages.wallet.signatureInvalid);
     }
     if (remote.status === 'authorized') remote = await gateway.capturePayment(remote.id, payment.amountPaise);
-    if (remote.status !== 'captured') throw BadRequestError('payment_not_captured', messages.wallet.paymentNotCaptured);
+    if (remote.status !== 'captured') {
+      if (remote.status === 'failed') this.deps.events?.failed(payment.userId, { orderId: payment.orderId, paymentId: remote.id, reason: messages.wallet.paymentNotCaptured });
+      throw BadRequestError('payment_not_captured', messages.wallet.paymentNotCaptured);
+    }
     return this.creditOrder(payment.orderId, remote.id, 'verify');
   }
 
@@ -135,8 +151,27 @@ export class PaymentService {
     return sandbox.pay(payment.orderId, payment.amountPaise);
   }
 
-  /** Credits a paid order once, whoever asks first. */
+  /**
+   * The sandbox window's Decline button: the attempt fails as a declined card would (the order
+   * stays open for another try), and its owner is told, as the payment.failed webhook does.
+   */
+  async sandboxDecline(orderId: string): Promise<{ error: { description: string } }> {
+    const payment = await Payment.query(this.deps.db).findOne({ orderId, provider: 'sandbox' });
+    if (!this.deps.sandbox || !payment || payment.status === 'paid') throw NotFoundError(messages.wallet.orderNotFound, 'order_not_found');
+    await Payment.query(this.deps.db).patch({ status: 'failed', updatedAt: new Date() }).where({ id: payment.id, status: 'created' });
+    const attempt = `pay_SBXdeclined${randomBytes(6).toString('hex')}`;
+    this.deps.events?.failed(payment.userId, { orderId, paymentId: attempt, reason: messages.wallet.sandboxDeclined });
+    return { error: { description: messages.wallet.sandboxDeclined } };
+  }
+
+  /** Credits a paid order once, whoever asks first; its owner is told after the commit. */
   async creditOrder(orderId: string, paymentId: string, by: 'verify' | 'webhook'): Promise<CreditResult> {
+    const { result, userId } = await this.creditInTransaction(orderId, paymentId, by);
+    if (result.credited) this.deps.events?.credited(userId, orderId);
+    return result;
+  }
+
+  private creditInTransaction(orderId: string, paymentId: string, by: 'verify' | 'webhook'): Promise<{ result: CreditResult; userId: number }> {
     return this.deps.db.transaction(async (trx) => {
       const payment = await forUpdateIfSupported(Payment.query(trx).findOne({ orderId }), trx);
       if (!payment) throw NotFoundError(messages.wallet.orderNotFound, 'order_not_found');
@@ -144,7 +179,7 @@ export class PaymentService {
         if (payment.paymentId !== paymentId) {
           this.deps.log.error({ orderId, paidWith: payment.paymentId, again: paymentId }, 'a second payment for an order already paid: not credited, refund it in the dashboard');
         }
-        return { credited: false, balanceUnits: await this.deps.wallet.balance(payment.userId, trx) };
+        return { result: { credited: false, balanceUnits: await this.deps.wallet.balance(payment.userId, trx) }, userId: payment.userId };
       }
       const { entry, applied } = await this.deps.wallet.apply(
         {
@@ -160,7 +195,7 @@ export class PaymentService {
       );
       const now = new Date();
       await Payment.query(trx).patch({ status: 'paid', paymentId, paidAt: now, updatedAt: now, creditedBy: by }).where({ id: payment.id });
-      return { credited: applied, balanceUnits: entry.balanceAfter };
+      return { result: { credited: applied, balanceUnits: entry.balanceAfter }, userId: payment.userId };
     });
   }
 
@@ -194,6 +229,11 @@ export class PaymentService {
     }
     if (name === 'payment.failed') {
       await Payment.query(this.deps.db).patch({ status: 'failed', updatedAt: new Date() }).where({ id: payment.id, status: 'created' });
+      // A failed attempt of an order that another attempt has paid since is old news.
+      if (payment.status !== 'paid' && paymentId) {
+        const reason = typeof entity?.error_description === 'string' && entity.error_description.trim() ? entity.error_description.trim().slice(0, 300) : messages.wallet.paymentDeclined;
+        this.deps.events?.failed(payment.userId, { orderId, paymentId, reason });
+      }
       return { handled: name };
     }
     if (name !== 'payment.captured' && name !== 'order.paid') return { handled: `ignored:${name}` };

@@ -20,8 +20,23 @@ import { istDay } from '../istCalendar';
 export const FINAL_MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'duplicate', 'suppressed', 'cancelled'] as const;
 /** Campaign statuses that can no longer change. */
 const FINAL_CAMPAIGN_STATUSES = ['completed', 'cancelled'] as const;
-/** Rows per delete transaction: each holds the write lock for a few milliseconds. */
+/** Rows per delete transaction at most: each holds the write lock for a few milliseconds. */
 export const CLEANUP_BATCH_SIZE = 2_000;
+/**
+ * On SQLite a batch should take about this long. better-sqlite3 runs each statement on the event
+ * loop, so while a batch runs the whole server waits (requests, the dispatcher, the in-process
+ * simulator): 2,000 rows with their index entries blocked it for a second at a time on a busy
+ * machine, and a campaign sending meanwhile all but stopped. Batches are sized to this budget.
+ */
+const SQLITE_BATCH_BUDGET_MS = 40;
+const SQLITE_FIRST_BATCH = 250;
+const MIN_BATCH = 20;
+/**
+ * After each batch the cleanup rests this many times as long as the batch took, so it never has
+ * more than half the database (and on SQLite, half the server); the daily job is in no hurry.
+ */
+const REST_RATIO = 1;
+const MAX_REST_MS = 2_000;
 const DAY_MS = 86_400_000;
 
 export interface CleanupStats {
@@ -71,8 +86,9 @@ export class RetentionService {
       retentionDays: number;
       log: Logger;
       now?: () => Date;
+      /** Rows per batch at most (and from the first batch on: tests pass a few). */
       batchSize?: number;
-      /** Lets other work run between batches (the bench and tests keep the default). */
+      /** Replaces the rest between batches (tests). */
       pauseBetweenBatches?: () => Promise<void>;
     },
   ) {}
@@ -172,8 +188,14 @@ export class RetentionService {
     return Array.isArray(result) ? result : result.rows;
   }
 
-  private async pause(): Promise<void> {
-    await (this.deps.pauseBetweenBatches?.() ?? new Promise<void>((resolve) => setImmediate(resolve)));
+  private get isSqlite(): boolean {
+    return this.deps.db.client.config.client === 'better-sqlite3';
+  }
+
+  /** Paces one kind of delete: how many rows the next batch takes, and the rest after each. */
+  private pacer(maxRows: number): BatchPacer {
+    const budgetMs = this.isSqlite && this.deps.batchSize === undefined ? SQLITE_BATCH_BUDGET_MS : null;
+    return new BatchPacer({ maxRows, firstRows: budgetMs === null ? maxRows : Math.min(maxRows, SQLITE_FIRST_BATCH), budgetMs, pause: this.deps.pauseBetweenBatches });
   }
 
   private async deleteOld(threshold: Date): Promise<CleanupResult> {
@@ -187,11 +209,19 @@ export class RetentionService {
 
   private async deleteMessages(cutoff: string): Promise<number> {
     const { db } = this.deps;
-    const batchSize = this.deps.batchSize ?? CLEANUP_BATCH_SIZE;
+    const pacer = this.pacer(this.deps.batchSize ?? CLEANUP_BATCH_SIZE);
     let deleted = 0;
+    // Where the last batch ended: old rows kept (still queued or in flight) are not walked again
+    // by every batch. Inclusive, as rows of one campaign share their creation time.
+    let from: string | null = null;
     for (;;) {
-      const ids = (await this.oldMessages(cutoff).orderBy('createdAt').limit(batchSize).pluck('id')) as (number | string)[];
-      if (ids.length === 0) return deleted;
+      const started = performance.now();
+      const query = this.oldMessages(cutoff).orderBy('createdAt').limit(pacer.rows).select('id', 'createdAt');
+      if (from !== null) query.where('createdAt', '>=', from);
+      const batch = (await query) as { id: number | string; createdAt: string | Date }[];
+      if (batch.length === 0) return deleted;
+      const ids = batch.map((row) => row.id);
+      from = new Date((batch[batch.length - 1] as { createdAt: string | Date }).createdAt).toISOString();
       const rows = await db.transaction(async (trx) => {
         const gone = await this.deleteReturning<DeletedMessage>(
           trx,
@@ -204,17 +234,18 @@ export class RetentionService {
         return gone.length;
       });
       deleted += rows;
-      await this.pause();
+      await pacer.rest(performance.now() - started);
     }
   }
 
   private async deleteCampaigns(cutoff: string): Promise<{ campaignsDeleted: number; filesDeleted: number }> {
     const { db } = this.deps;
-    const batchSize = Math.min(this.deps.batchSize ?? CLEANUP_BATCH_SIZE, 500);
+    const pacer = this.pacer(Math.min(this.deps.batchSize ?? CLEANUP_BATCH_SIZE, 500));
     let campaignsDeleted = 0;
     let filesDeleted = 0;
     for (;;) {
-      const ids = (await this.oldCampaigns(cutoff).orderBy('createdAt').limit(batchSize).pluck('id')) as (number | string)[];
+      const started = performance.now();
+      const ids = (await this.oldCampaigns(cutoff).orderBy('createdAt').limit(pacer.rows).pluck('id')) as (number | string)[];
       if (ids.length === 0) return { campaignsDeleted, filesDeleted };
       const gone = await db.transaction(async (trx) => {
         const rows = await this.deleteReturning<{ id: number; userId: number; createdAt: string | Date; billableCount: number; cancelledCount: number; headerMediaPath: string | null }>(
@@ -234,7 +265,7 @@ export class RetentionService {
       });
       campaignsDeleted += gone.length;
       filesDeleted += await this.deleteCampaignFiles(gone.map((row) => row.headerMediaPath));
-      await this.pause();
+      await pacer.rest(performance.now() - started);
     }
   }
 
@@ -261,13 +292,39 @@ export class RetentionService {
 
   private async deleteStatusEvents(cutoff: string): Promise<number> {
     const { db } = this.deps;
-    const batchSize = this.deps.batchSize ?? CLEANUP_BATCH_SIZE;
+    const pacer = this.pacer(this.deps.batchSize ?? CLEANUP_BATCH_SIZE);
     let deleted = 0;
     for (;;) {
-      const ids = (await db('status_events').where('createdAt', '<', cutoff).orderBy('createdAt').limit(batchSize).pluck('id')) as (number | string)[];
+      const started = performance.now();
+      const ids = (await db('status_events').where('createdAt', '<', cutoff).orderBy('createdAt').limit(pacer.rows).pluck('id')) as (number | string)[];
       if (ids.length === 0) return deleted;
       deleted += await db('status_events').whereIn('id', ids).delete();
-      await this.pause();
+      await pacer.rest(performance.now() - started);
     }
+  }
+}
+
+/**
+ * The size of the next batch and the rest after each. With a time budget (SQLite), the size
+ * follows the time batches take: halved when one ran over, grown by half when one took under half
+ * of it. The rest is as long as the batch took (bounded), so the cleanup takes at most half the
+ * database's time whichever database it is.
+ */
+export class BatchPacer {
+  rows: number;
+
+  constructor(private readonly settings: { maxRows: number; firstRows: number; budgetMs: number | null; pause?: (() => Promise<void>) | undefined }) {
+    this.rows = Math.max(1, settings.firstRows);
+  }
+
+  async rest(batchMs: number): Promise<void> {
+    const { budgetMs, maxRows, pause } = this.settings;
+    if (budgetMs !== null) {
+      if (batchMs > budgetMs) this.rows = Math.max(Math.min(MIN_BATCH, maxRows), Math.floor(this.rows / 2));
+      else if (batchMs < budgetMs / 2) this.rows = Math.min(maxRows, Math.ceil(this.rows * 1.5));
+    }
+    if (pause) return pause();
+    const restMs = Math.min(MAX_REST_MS, Math.round(batchMs * REST_RATIO));
+    await new Promise<void>((resolve) => setTimeout(resolve, Math.max(1, restMs)));
   }
 }

@@ -46,7 +46,16 @@ export class ApiSendBatcher {
    * `parallelRounds`: rounds at once. One suits both databases: rounds of one user queue on the
    * wallet row anyway, and on PostgreSQL parallel rounds measured slower than one larger round.
    */
-  constructor(private readonly deps: { db: Knex; acceptance: CampaignAcceptance; onAccepted: () => void; parallelRounds: number }) {}
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      acceptance: CampaignAcceptance;
+      onAccepted: () => void;
+      parallelRounds: number;
+      /** After a round committed: once per user whose wallet it charged (the low-balance check). */
+      onSpent?: (userId: number) => void;
+    },
+  ) {}
 
   submit(request: ApiSendRequest): Promise<ApiSendResult> {
     return new Promise<ApiSendResult>((resolve, reject) => {
@@ -71,8 +80,15 @@ export class ApiSendBatcher {
           else groups.set(key, [item]);
         }
         let accepted = false;
-        for (const group of groups.values()) accepted = (await this.acceptGroup(group)) || accepted;
+        const spenders = new Set<number>();
+        for (const group of groups.values()) {
+          if (await this.acceptGroup(group)) {
+            accepted = true;
+            spenders.add((group[0] as Pending).user.id);
+          }
+        }
         if (accepted) this.deps.onAccepted();
+        for (const userId of spenders) this.deps.onSpent?.(userId);
       }
     } finally {
       this.rounds -= 1;

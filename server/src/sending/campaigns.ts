@@ -124,6 +124,35 @@ export class CampaignService {
     return { campaign, counts: counts.get(id) ?? emptyCounts() };
   }
 
+  /** Who owns a campaign (its live progress goes to that user's streams); null when it is gone. */
+  async ownerOf(id: number): Promise<number | null> {
+    const row = (await this.deps.db('campaigns').where({ id }).first('userId')) as { userId: number | string } | undefined;
+    return row ? Number(row.userId) : null;
+  }
+
+  /** One campaign's live counts, for the owner's notification stream (issue 14); null when gone. */
+  async progress(id: number): Promise<CampaignRecord | null> {
+    const campaign = (await this.deps.db('campaigns').where({ id }).first(...CAMPAIGN_COLUMNS)) as StoredCampaign | undefined;
+    if (!campaign) return null;
+    const counts = await this.countsFor([id]);
+    return { campaign, counts: counts.get(id) ?? emptyCounts() };
+  }
+
+  /**
+   * The campaigns a user's send dialogs may be following, newest first: running or paused ones,
+   * and those finished within `followMs` (their delivery reports are still arriving).
+   */
+  async followed(userId: number, followMs: number, limit: number): Promise<number[]> {
+    const since = new Date(this.now().getTime() - followMs).toISOString();
+    const rows = (await this.deps.db('campaigns')
+      .where({ userId })
+      .where((q) => q.whereIn('status', ['running', 'paused']).orWhere('completedAt', '>=', since))
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .select('id')) as { id: number | string }[];
+    return rows.map((row) => Number(row.id));
+  }
+
   /** The user's campaigns, newest first, with live counts. */
   async list(user: User, query: { page: number; limit: number; status?: string | undefined }): Promise<CampaignPage> {
     const base = this.deps.db('campaigns').where({ userId: user.id });
@@ -166,6 +195,7 @@ export class CampaignService {
     });
     this.deps.engine.dispatcher.forgetCampaign(id);
     await this.drainHanded(id);
+    this.deps.engine.outcomes.onCampaignsProgressed?.([id]);
     return this.get(user, id);
   }
 
@@ -220,6 +250,7 @@ export class CampaignService {
     });
     this.deps.engine.dispatcher.forgetCampaign(id);
     await this.drainHanded(id);
+    this.deps.engine.outcomes.onCampaignsProgressed?.([id]);
     return this.get(user, id);
   }
 

@@ -449,6 +449,12 @@ export class MessageOutcomes {
   /** Told the campaigns that may just have completed (issue 14: the owner's notification). */
   onCampaignsSettled: ((campaignIds: readonly number[]) => void) | null = null;
 
+  /**
+   * Told the campaigns whose messages just moved, after the move committed (issue 14: live progress
+   * on the owner's stream, the stall watch). Must not wait or throw: it runs on the sending path.
+   */
+  onCampaignsProgressed: ((campaignIds: readonly number[]) => void) | null = null;
+
   /** Running campaigns with nothing left to send become completed. */
   async completeCampaigns(campaignIds: readonly number[], db: Knex = this.deps.db): Promise<void> {
     if (campaignIds.length === 0) return;
@@ -458,6 +464,8 @@ export class MessageOutcomes {
       .where({ status: 'running' })
       .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES))
       .update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
+    // Every result write and status batch ends here with the campaigns it touched.
+    this.onCampaignsProgressed?.(campaignIds);
     if (completed > 0) this.onCampaignsSettled?.(campaignIds);
   }
 }

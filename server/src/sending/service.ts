@@ -169,9 +169,14 @@ export class SendingService {
       duplicateWindowHours: number;
       /** The dispatcher looks now instead of at its next poll. */
       onAccepted: () => void;
+      /**
+       * The public API charged this user's wallet (the web routes run their own low-balance check).
+       * Called after the commit; must not wait.
+       */
+      onApiSpent?: (userId: number) => void;
     },
   ) {
-    this.apiBatcher = new ApiSendBatcher({ db: deps.db, acceptance: deps.acceptance, onAccepted: deps.onAccepted, parallelRounds: 1 });
+    this.apiBatcher = new ApiSendBatcher({ db: deps.db, acceptance: deps.acceptance, onAccepted: deps.onAccepted, parallelRounds: 1, onSpent: deps.onApiSpent });
   }
 
   /** Integrators call in bursts: the same template and number are looked up once every few seconds. */
@@ -436,6 +441,7 @@ export class SendingService {
       inSendDuplicates: screened.inSendDuplicates,
       headerMedia: await this.apiHeaderMedia(template),
     });
+    if (result.accepted > 0) this.deps.onApiSpent?.(user.id);
     return { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
   }
 }

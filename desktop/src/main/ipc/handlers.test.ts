@@ -23,6 +23,7 @@ function memoryKeychain(): SessionTokenStore & { items: Map<string, string> } {
 function memorySettings(initial = 'http://127.0.0.1:3000'): SettingsStore {
   let current = initial;
   return {
+    getDeviceId: async () => '2f1c9e0a-7d4b-4c1e-9a55-0b8f3d6e1a22',
     getServerUrl: async () => current,
     setServerUrl: async (input) => {
       current = ZServerUrl.parse(input);
@@ -104,6 +105,21 @@ describe('settings handlers', () => {
       error: 'The server URL must start with http:// or https://',
     });
     expect(await handlers.getServerUrl()).toEqual({ ok: true, value: 'http://127.0.0.1:3000' });
+  });
+
+  it('answers the device id, and a settings failure as a short message', async () => {
+    const handlers = createSettingsHandlers({ settings: memorySettings(), log: silent });
+    expect(await handlers.getDeviceId()).toEqual({ ok: true, value: '2f1c9e0a-7d4b-4c1e-9a55-0b8f3d6e1a22' });
+    const readOnly: SettingsStore = {
+      ...memorySettings(),
+      getDeviceId: async () => {
+        throw new Error('EROFS: read-only file system, open /home/u/.config/Sandesh/settings.json');
+      },
+    };
+    expect(await createSettingsHandlers({ settings: readOnly, log: silent }).getDeviceId()).toEqual({
+      ok: false,
+      error: 'Could not read the device id from the settings',
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Settings IPC: which server the app talks to.
+ * Settings IPC: which server the app talks to, and this install's device id.
  */
 import type { SettingsStore } from '../settings';
 import { settle, type BridgeHandlers, type ErrorLogger } from './result';
@@ -11,7 +11,7 @@ export interface SettingsHandlerDeps {
 
 export function createSettingsHandlers(
   deps: SettingsHandlerDeps,
-): BridgeHandlers<'getServerUrl' | 'setServerUrl'> {
+): BridgeHandlers<'getServerUrl' | 'setServerUrl' | 'getDeviceId'> {
   const { settings, log } = deps;
   return {
     getServerUrl: () =>
@@ -20,5 +20,7 @@ export function createSettingsHandlers(
     // The store validates with ZServerUrl; its ZodError becomes the answer's message.
     setServerUrl: (url) =>
       settle('settings:set-server-url', 'Could not save the server setting', () => settings.setServerUrl(url), log),
+
+    getDeviceId: () => settle('settings:get-device-id', 'Could not read the device id from the settings', () => settings.getDeviceId(), log),
   };
 }

@@ -50,6 +50,7 @@ import * as indexOldLogs from './20261124140300_index_old_logs';
 import * as createNotifications from './20261124140400_create_notifications';
 import * as countUnknownAsPendingInReportIndex from './20261125140100_count_unknown_as_pending_in_report_index';
 import * as addNotificationSettingsToUsers from './20261124140500_add_notification_settings_to_users';
+import * as createUserDevices from './20261125110000_create_user_devices';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -102,6 +103,7 @@ const migrations: [string, Migration][] = [
   ['20261124140300_index_old_logs', indexOldLogs],
   ['20261124140400_create_notifications', createNotifications],
   ['20261124140500_add_notification_settings_to_users', addNotificationSettingsToUsers],
+  ['20261125110000_create_user_devices', createUserDevices],
   ['20261125140100_count_unknown_as_pending_in_report_index', countUnknownAsPendingInReportIndex],
 ];
 

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { AUTH } from '@shared/constants';
+import { AUTH, DEVICE_COOKIE } from '@shared/constants';
 import { SESSION_COOKIE } from '../../middleware/auth';
 
 export const RESET_COOKIE = 'sandesh_reset';
@@ -30,4 +30,15 @@ export function setResetCookie(ctx: Context, token: string, settings: CookieSett
 
 export function clearResetCookie(ctx: Context, settings: CookieSettings): void {
   ctx.cookies.set(RESET_COOKIE, '', { ...baseOptions(ctx, settings), path: '/api/auth', maxAge: 0 });
+}
+
+/** Browsers cap a cookie's lifetime at 400 days; each sign-in renews it. */
+const DEVICE_COOKIE_MAX_AGE_MS = 400 * 86_400_000;
+
+/**
+ * The browser's device id (issue 14): read only by sign-in, so it travels only to /api/auth, and
+ * logout leaves it (the browser stays a known device).
+ */
+export function setDeviceCookie(ctx: Context, deviceId: string, settings: CookieSettings): void {
+  ctx.cookies.set(DEVICE_COOKIE, deviceId, { ...baseOptions(ctx, settings), path: '/api/auth', maxAge: DEVICE_COOKIE_MAX_AGE_MS });
 }

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { DESKTOP_CLIENT_HEADER, DESKTOP_CLIENT_VALUE, USERS } from '@shared/constants';
+import { DESKTOP_CLIENT_HEADER, DESKTOP_CLIENT_VALUE, DEVICE_COOKIE, DEVICE_ID_HEADER, USERS } from '@shared/constants';
 import { messages } from '@shared/messages';
 import {
   ZForgotPasswordRequest,
@@ -21,7 +21,8 @@ import { validate } from '../../middleware/validate';
 import { presentUser } from '../../presenters/user';
 import type { Services } from '../../container';
 import type { AppState } from '../../types';
-import { RESET_COOKIE, clearResetCookie, clearSessionCookie, setResetCookie, setSessionCookie, type CookieSettings } from './cookies';
+import { deviceLabel, newDeviceId, validDeviceId } from '../../accounts/devices';
+import { RESET_COOKIE, clearResetCookie, clearSessionCookie, setDeviceCookie, setResetCookie, setSessionCookie, type CookieSettings } from './cookies';
 
 function isDesktopClient(ctx: Context): boolean {
   return ctx.get(DESKTOP_CLIENT_HEADER).toLowerCase() === DESKTOP_CLIENT_VALUE;
@@ -40,6 +41,13 @@ export function authRoutes(services: Services, cookies: CookieSettings): Router<
       userAgent: ctx.get('User-Agent'),
     });
     if (!desktop) setSessionCookie(ctx, token, cookies);
+    // The device: the browser's cookie (issued now if it has none) or the desktop app's own id.
+    // A desktop app too old to send one counts as a new device each time, which errs on telling.
+    const sentDeviceId = validDeviceId(desktop ? ctx.get(DEVICE_ID_HEADER) : ctx.cookies.get(DEVICE_COOKIE));
+    const deviceId = sentDeviceId ?? newDeviceId();
+    if (!desktop) setDeviceCookie(ctx, deviceId, cookies);
+    const device = deviceLabel(ctx.get('User-Agent'), desktop);
+    if ((await services.devices.signedIn(user.id, deviceId, device)) === 'new') void services.notifications.newDeviceSignIn(user.id, device);
     const body: TLoginResponse = {
       success: true,
       message: messages.auth.loginSuccess,

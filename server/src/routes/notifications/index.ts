@@ -7,7 +7,8 @@ import Router from '@koa/router';
 import { NOTIFICATIONS } from '@shared/constants';
 import { rupeesToUnits, unitsToRupees } from '@shared/money';
 import { ZIdParam } from '@shared/schemas/common';
-import { ZLowBalanceThresholdRequest, ZMarkNotificationsReadRequest, type TNotification, type TNotificationList } from '@shared/schemas/notifications';
+import { STREAM_EVENTS, ZLowBalanceThresholdRequest, ZMarkNotificationsReadRequest, type TNotification, type TNotificationList } from '@shared/schemas/notifications';
+import type { TCampaign } from '@shared/schemas/sending';
 import { requireAuth, SESSION_COOKIE } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import type { Services } from '../../container';
@@ -63,6 +64,11 @@ export function notificationRoutes(services: Services): Router<AppState> {
    * proxies keep the stream open; at each heartbeat the session is checked again (a stream must
    * not outlive the inactivity timeout) and rows posted by other instances are caught up.
    * The browser's EventSource reconnects by itself, sending Last-Event-ID.
+   *
+   * `event: campaign_progress` carries a campaign's live counts (the campaign as `GET
+   * /api/campaigns/:id` answers it, without an id line: progress is not a kept notification and
+   * must not move Last-Event-ID). Pushed as the campaign moves on this instance; at connect and at
+   * each heartbeat the user's followed campaigns are read, and sent when they changed.
    */
   router.get('/stream', async (ctx) => {
     const { user } = requireAuth(ctx);
@@ -81,13 +87,23 @@ export function notificationRoutes(services: Services): Router<AppState> {
     const send = (notification: TNotification) => {
       if (notification.id <= lastSent) return;
       lastSent = notification.id;
-      stream.write(`id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`);
+      stream.write(`id: ${notification.id}\nevent: ${STREAM_EVENTS.notification}\ndata: ${JSON.stringify(notification)}\n\n`);
     };
+    // The last progress sent per campaign: a catch-up sends only what changed.
+    const progressSent = new Map<number, string>();
+    const sendProgress = (campaign: TCampaign) => {
+      const data = JSON.stringify(campaign);
+      if (closed || progressSent.get(campaign.id) === data) return;
+      progressSent.set(campaign.id, data);
+      if (progressSent.size > NOTIFICATIONS.campaignFollowLimit * 10) progressSent.delete(progressSent.keys().next().value as number);
+      stream.write(`event: ${STREAM_EVENTS.campaignProgress}\ndata: ${data}\n\n`);
+    };
+    let closed = false;
     stream.write(`retry: ${NOTIFICATIONS.streamRetryMs}\n: connected\n\n`);
     for (const missed of lastEventId > 0 ? await notifications.since(user.id, lastEventId) : []) send(missed);
 
     const unsubscribe = notifications.subscribe(user.id, send);
-    let closed = false;
+    const unsubscribeProgress = services.campaignProgress.subscribe(user.id, sendProgress);
     const heartbeat = setInterval(() => {
       void (async () => {
         if (token) {
@@ -95,6 +111,8 @@ export function notificationRoutes(services: Services): Router<AppState> {
           if (found.status !== 'valid') return close();
         }
         for (const missed of await notifications.since(user.id, lastSent)) send(missed);
+        // Campaigns pushed here since the last heartbeat reached this stream already.
+        for (const campaign of await services.campaignProgress.followedBy(user.id, NOTIFICATIONS.streamHeartbeatMs)) sendProgress(campaign);
         if (!closed) stream.write(': keep-alive\n\n');
       })().catch((error: unknown) => ctx.state.log.warn({ err: error }, 'notification stream heartbeat failed'));
     }, NOTIFICATIONS.streamHeartbeatMs);
@@ -103,10 +121,18 @@ export function notificationRoutes(services: Services): Router<AppState> {
       closed = true;
       clearInterval(heartbeat);
       unsubscribe();
+      unsubscribeProgress();
       stream.end();
     };
     ctx.req.on('close', close);
     stream.on('error', close);
+    if (ctx.req.destroyed) return close();
+    // Campaigns already moving when the tab connects (a send dialog opened after a reload).
+    const followed = await services.campaignProgress.followedBy(user.id).catch((error: unknown) => {
+      ctx.state.log.warn({ err: error }, 'campaign progress catch-up failed');
+      return [];
+    });
+    for (const campaign of followed) sendProgress(campaign);
   });
 
   return router;

@@ -54,8 +54,8 @@ export function paymentRoutes(services: Services, config: AppConfig): Router<App
   router.post('/api/payments/razorpay/verify', async (ctx) => {
     const { user } = requireAuth(ctx);
     const input = validate(ZVerifyPaymentRequest, ctx.request.body);
+    // The owner is told of the credit by the payment service, whichever path credits the order.
     const result = await payments.verify(user, input);
-    if (result.credited) void services.notifications.paymentCredited(user.id, input.orderId);
     const body: TVerifyPaymentResponse = {
       success: true,
       message: messages.wallet.creditsAdded,
@@ -88,6 +88,13 @@ export function paymentRoutes(services: Services, config: AppConfig): Router<App
       if (config.loopbackOnly.sandboxCheckout && !isLoopback(ctx.ip)) throw ForbiddenError(messages.server.localOnly, 'local_only');
       const { orderId } = validate(z.object({ orderId: z.string().min(1).max(100) }), ctx.request.body);
       ctx.body = await payments.sandboxPay(orderId);
+    });
+
+    // The sandbox window's Decline button: a failed attempt, as Razorpay's payment.failed reports one.
+    router.post('/sandbox/razorpay/decline', async (ctx) => {
+      if (config.loopbackOnly.sandboxCheckout && !isLoopback(ctx.ip)) throw ForbiddenError(messages.server.localOnly, 'local_only');
+      const { orderId } = validate(z.object({ orderId: z.string().min(1).max(100) }), ctx.request.body);
+      ctx.body = await payments.sandboxDecline(orderId);
     });
   }
 

@@ -1,5 +1,5 @@
 import axios, { type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
-import { DESKTOP_CLIENT_HEADER, DESKTOP_CLIENT_VALUE } from '@shared/constants';
+import { DESKTOP_CLIENT_HEADER, DESKTOP_CLIENT_VALUE, DEVICE_ID_HEADER } from '@shared/constants';
 import { platform } from '../platform';
 import { toApiError } from './errors';
 
@@ -39,6 +39,9 @@ http.interceptors.request.use(async (config: InternalAxiosRequestConfig) => {
   if (platform.kind === 'desktop') {
     config.headers.set(DESKTOP_CLIENT_HEADER, DESKTOP_CLIENT_VALUE);
     if (authToken) config.headers.set('Authorization', `Bearer ${authToken}`);
+    // Read by sign-in: this install is one device across launches (issue 14).
+    const deviceId = await platform.deviceId();
+    if (deviceId) config.headers.set(DEVICE_ID_HEADER, deviceId);
   }
   return config;
 });

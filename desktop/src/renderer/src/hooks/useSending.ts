@@ -1,11 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { GATEWAY_LOADING_KEY } from '../components/layout/AuthenticatedLayout';
 import { useUIStore } from '../stores/uiStore';
 import type { TPriceSet } from '@shared/pricing';
+import { STREAM_EVENTS } from '@shared/schemas/notifications';
+import type { TCampaign } from '@shared/schemas/sending';
 import { sendingApi, sendingKeys, type SendPreviewRequest } from '../api/sending';
-import { shouldFollowCampaign } from '../lib/sending/campaign';
+import { laterCampaignReading, shouldFollowCampaign } from '../lib/sending/campaign';
 import { FALLBACK_PRICES, SEND_SCREEN } from '../lib/sending/setup';
+import { useLiveEvent, useLiveStreamConnected } from './useLiveStream';
 
 /**
  * The user's sender numbers; every user has at least the sandbox one. Their first load is the send
@@ -86,18 +89,33 @@ export function useCostPreview(request: SendPreviewRequest | null, enabled: bool
 }
 
 /**
- * An accepted campaign's live counts, re-read every 1.5 s while `enabled` (its dialog is open)
- * until it is completed or cancelled.
+ * An accepted campaign's live counts while `enabled` (its dialog is open), until it is completed or
+ * cancelled and its delivery reports are in: from the tab's event stream (`campaign_progress`) as
+ * they change, with a slow re-read meanwhile; every 1.5 s where there is no stream (the desktop app).
  */
 export function useCampaignProgress(campaignId: number | null, enabled: boolean) {
+  const queryClient = useQueryClient();
+  const live = useLiveStreamConnected();
+  const following = enabled && campaignId !== null;
+  useLiveEvent<TCampaign>(
+    STREAM_EVENTS.campaignProgress,
+    (campaign) => {
+      if (campaignId === null || campaign.id !== campaignId) return;
+      queryClient.setQueryData<TCampaign>(sendingKeys.campaign(campaignId), (current) => laterCampaignReading(current, campaign));
+    },
+    following,
+  );
   return useQuery({
     queryKey: sendingKeys.campaign(campaignId),
     queryFn: async () => (await sendingApi.campaign(campaignId ?? 0)).data,
-    enabled: enabled && campaignId !== null,
+    enabled: following,
     refetchInterval: (query) => {
       const campaign = query.state.data;
-      return campaign && !shouldFollowCampaign(campaign) ? false : SEND_SCREEN.campaignPollMs;
+      if (campaign && !shouldFollowCampaign(campaign)) return false;
+      return live ? SEND_SCREEN.campaignStreamPollMs : SEND_SCREEN.campaignPollMs;
     },
+    // A poll answer older than an event that came meanwhile does not move the counts back.
+    structuralSharing: (current, incoming) => laterCampaignReading(current as TCampaign | undefined, incoming as TCampaign),
     refetchIntervalInBackground: true,
     staleTime: 0,
     gcTime: 0,

@@ -14,6 +14,7 @@ function fakeBridge(overrides: Partial<DesktopBridge> = {}): DesktopBridge {
     setServerUrl: (url) => ok(url),
     getAppInfo: () => ok({ version: '1.0.0', platform: 'linux' }),
     openExternal: () => ok(null),
+    getDeviceId: () => ok('2f1c9e0a-7d4b-4c1e-9a55-0b8f3d6e1a22'),
     ...overrides,
   };
 }
@@ -39,5 +40,21 @@ describe('createDesktopPlatform', () => {
     expect(await platform.serverUrl()).toBe('https://sandesh.example.com');
     expect(getServerUrl).toHaveBeenCalledTimes(1);
     expect(platform.kind).toBe('desktop');
+  });
+
+  it('asks the bridge for the device id once, and answers null (asking again later) when it fails', async () => {
+    const getDeviceId = vi.fn(() => ok('2f1c9e0a-7d4b-4c1e-9a55-0b8f3d6e1a22'));
+    const platform = createDesktopPlatform(fakeBridge({ getDeviceId }));
+    expect(await platform.deviceId()).toBe('2f1c9e0a-7d4b-4c1e-9a55-0b8f3d6e1a22');
+    expect(await platform.deviceId()).toBe('2f1c9e0a-7d4b-4c1e-9a55-0b8f3d6e1a22');
+    expect(getDeviceId).toHaveBeenCalledTimes(1);
+
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const failing = vi.fn(() => fail<string>('read-only settings'));
+    const broken = createDesktopPlatform(fakeBridge({ getDeviceId: failing }));
+    expect(await broken.deviceId()).toBeNull();
+    expect(await broken.deviceId()).toBeNull();
+    expect(failing).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
   });
 });

@@ -17,6 +17,7 @@ function normaliseServerUrl(url: string): string {
  */
 export function createDesktopPlatform(bridge: DesktopBridge): Platform {
   let serverUrl: Promise<string> | null = null;
+  let deviceId: Promise<string | null> | null = null;
   return {
     kind: 'desktop',
     session: {
@@ -43,6 +44,18 @@ export function createDesktopPlatform(bridge: DesktopBridge): Platform {
     serverUrl() {
       serverUrl ??= bridge.getServerUrl().then(unwrap).then(normaliseServerUrl);
       return serverUrl;
+    },
+    deviceId() {
+      deviceId ??= bridge
+        .getDeviceId()
+        .then(unwrap)
+        .catch((error: unknown) => {
+          // Without it a sign-in counts as a new device (the server errs on telling): not fatal.
+          console.warn('Could not read the device id from the desktop settings', error);
+          deviceId = null;
+          return null;
+        });
+      return deviceId;
     },
     reloadTo(path) {
       window.location.hash = `#${path}`;

@@ -12,6 +12,11 @@ export interface Platform {
   /** Origin of the API server without a trailing slash; '' means the page's own origin. */
   serverUrl(): Promise<string>;
   /**
+   * The desktop app's stable device id, sent with its requests so the server knows this install
+   * at sign-in; null on the web (the browser's device cookie is httpOnly) or when unavailable.
+   */
+  deviceId(): Promise<string | null>;
+  /**
    * Leaves the app for `path` with a full page load, so that no in-memory state survives
    * (used after an automatic logout).
    */

@@ -9,6 +9,7 @@ export const webPlatform: Platform = {
     clear: () => Promise.resolve(),
   },
   serverUrl: () => Promise.resolve(''),
+  deviceId: () => Promise.resolve(null),
   reloadTo(path) {
     window.location.assign(path);
   },

@@ -1,9 +1,9 @@
 import { Bell } from 'lucide-react';
-import { useEffect } from 'react';
 import { fillMessage, messages } from '@shared/messages';
-import type { TNotification, TNotificationList } from '@shared/schemas/notifications';
+import { STREAM_EVENTS, type TNotification, type TNotificationList } from '@shared/schemas/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { notificationKeys, notificationsApi } from '../../api/notifications';
+import { useLiveEvent } from '../../hooks/useLiveStream';
 import { cn } from '../../lib/cn';
 import { platform } from '../../platform';
 import { Button } from '../ui/button';
@@ -21,32 +21,18 @@ const dots: Record<TNotification['type'], string> = {
 };
 
 /**
- * Live notifications: one EventSource per tab on /api/notifications/stream (the browser reconnects
- * by itself, sending the last id it saw); each event is put straight into the cached list.
+ * Live notifications from the tab's stream (hooks/useLiveStream; the browser reconnects by itself,
+ * sending the last id it saw): each event is put straight into the cached list.
  */
 function useNotificationStream(): void {
   const queryClient = useQueryClient();
-  useEffect(() => {
-    if (platform.kind !== 'web' || typeof EventSource === 'undefined') return undefined;
-    let source: EventSource | null = null;
-    let cancelled = false;
-    void platform.serverUrl().then((base) => {
-      if (cancelled) return;
-      source = new EventSource(`${base}/api/notifications/stream`, { withCredentials: true });
-      source.addEventListener('notification', (event) => {
-        const notification = JSON.parse((event as MessageEvent<string>).data) as TNotification;
-        queryClient.setQueryData<TNotificationList>(notificationKeys.list, (current) => {
-          if (!current) return current;
-          if (current.notifications.some((n) => n.id === notification.id)) return current;
-          return { ...current, notifications: [notification, ...current.notifications], unreadCount: current.unreadCount + (notification.read ? 0 : 1) };
-        });
-      });
+  useLiveEvent<TNotification>(STREAM_EVENTS.notification, (notification) => {
+    queryClient.setQueryData<TNotificationList>(notificationKeys.list, (current) => {
+      if (!current) return current;
+      if (current.notifications.some((n) => n.id === notification.id)) return current;
+      return { ...current, notifications: [notification, ...current.notifications], unreadCount: current.unreadCount + (notification.read ? 0 : 1) };
     });
-    return () => {
-      cancelled = true;
-      source?.close();
-    };
-  }, [queryClient]);
+  });
 }
 
 /** The header's bell: unread count, the kept notifications, mark read and clear (issue 14). */

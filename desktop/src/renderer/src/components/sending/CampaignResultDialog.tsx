@@ -33,7 +33,7 @@ function Extra({ children }: { children: ReactNode }) {
   return <li className="text-sm text-slate-600 dark:text-slate-300">{children}</li>;
 }
 
-/** The accepted campaign's live progress, read every 1.5 s while the dialog is open. */
+/** The accepted campaign's live progress while the dialog is open: stream events, polling where there is no stream. */
 function LiveProgress({ accepted, open }: { accepted: TCampaignAccepted; open: boolean }) {
   const query = useCampaignProgress(accepted.campaignId, open);
   const invalidateCredits = useInvalidateCredits();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
 import type { TCampaign } from '@shared/schemas/sending';
-import { campaignProgress, OUTCOME_FOLLOW_MS, sendFailure, shouldFollowCampaign, skippedRowsCsv } from './campaign';
+import { campaignProgress, laterCampaignReading, OUTCOME_FOLLOW_MS, sendFailure, shouldFollowCampaign, skippedRowsCsv } from './campaign';
 
 const s = messages.sending;
 
@@ -66,5 +66,28 @@ describe('following a campaign after it completes', () => {
     expect(shouldFollowCampaign({ status: 'completed', counts, completedAt }, at(1000))).toBe(false);
     expect(shouldFollowCampaign({ status: 'completed', counts: { ...counts, sent: 1 }, completedAt }, at(1000))).toBe(true);
     expect(shouldFollowCampaign({ status: 'completed', counts: { ...counts, sent: 1 }, completedAt }, at(OUTCOME_FOLLOW_MS + 1))).toBe(false);
+  });
+});
+
+describe('the later of two readings of a campaign', () => {
+  const counts = { queued: 2, sending: 0, unknown: 0, sent: 2, delivered: 0, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
+  it('keeps the reading whose messages stand further along, so a late poll answer does not move the counts back', () => {
+    const earlier = campaign({ counts, processed: 2 });
+    const later = campaign({ counts: { ...counts, sent: 1, delivered: 1 }, processed: 2 });
+    expect(laterCampaignReading(undefined, earlier)).toBe(earlier);
+    expect(laterCampaignReading(earlier, later)).toBe(later);
+    expect(laterCampaignReading(later, earlier)).toBe(later);
+    // Same standing (a pause, say): the incoming one.
+    const paused = campaign({ counts, processed: 2, status: 'paused' });
+    expect(laterCampaignReading(earlier, paused)).toBe(paused);
+  });
+
+  it('never runs a finished campaign again, and takes another campaign as it comes', () => {
+    const done = campaign({ counts: { ...counts, queued: 0, sent: 4 }, processed: 4, status: 'completed' });
+    const stale = campaign({ counts, processed: 2 });
+    expect(laterCampaignReading(done, stale)).toBe(done);
+    expect(laterCampaignReading(stale, done)).toBe(done);
+    const other = campaign({ id: 8, counts: { ...counts, queued: 4, sent: 0 }, processed: 0 });
+    expect(laterCampaignReading(done, other)).toBe(other);
   });
 });

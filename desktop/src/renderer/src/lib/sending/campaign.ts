@@ -3,8 +3,9 @@
  * aside, and the accepted campaign's progress that the send dialogs and Manage Reports follow.
  */
 import { csvLine } from '@shared/csv';
+import { NOTIFICATIONS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
-import type { TCampaign, TCampaignStatus, TSkippedRow } from '@shared/schemas/sending';
+import type { TCampaign, TCampaignCounts, TCampaignStatus, TSkippedRow } from '@shared/schemas/sending';
 import type { FailedCall } from './setup';
 
 const s = messages.sending;
@@ -32,7 +33,21 @@ export function isCampaignFinished(status: TCampaignStatus): boolean {
 }
 
 /** Delivery reports keep arriving after the last message went out; for this long they are followed. */
-export const OUTCOME_FOLLOW_MS = 120_000;
+export const OUTCOME_FOLLOW_MS = NOTIFICATIONS.campaignFollowMs;
+
+/** How far along each status is: a message only ever moves to a higher one. */
+const STATUS_STEP: Record<keyof TCampaignCounts, number> = { queued: 0, sending: 1, unknown: 1, sent: 2, delivered: 3, read: 4, failed: 4, cancelled: 4, duplicate: 4, suppressed: 4 };
+
+/**
+ * Of two readings of one campaign (a poll answer and a stream event can cross on the way), the
+ * later one: its messages stand further along in total, and a finished campaign never runs again.
+ */
+export function laterCampaignReading(current: TCampaign | undefined, incoming: TCampaign): TCampaign {
+  if (!current || current.id !== incoming.id) return incoming;
+  if (isCampaignFinished(current.status) && !isCampaignFinished(incoming.status)) return current;
+  const along = (campaign: TCampaign) => (Object.keys(STATUS_STEP) as (keyof TCampaignCounts)[]).reduce((sum, status) => sum + STATUS_STEP[status] * (campaign.counts[status] ?? 0), 0);
+  return along(incoming) >= along(current) || isCampaignFinished(incoming.status) !== isCampaignFinished(current.status) ? incoming : current;
+}
 
 /**
  * Whether the send dialog keeps asking for the campaign: while it runs, and for a while after it

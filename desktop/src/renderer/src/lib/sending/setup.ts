@@ -19,6 +19,11 @@ export const SEND_SCREEN = {
   successDialogDelayMs: 1_000,
   /** How often an accepted campaign's progress is re-read while its dialog is open. */
   campaignPollMs: 1_500,
+  /**
+   * The same while the tab's event stream is up: its `campaign_progress` events bring the counts,
+   * and this slow read only covers a campaign moving on another server instance between heartbeats.
+   */
+  campaignStreamPollMs: 10_000,
   /** 'Generate Preview' and the data preview show this many messages (spec: first 3 rows). */
   previewRows: 3,
   /** Quick Send's campaign preview lists this many recipients. */
