@@ -232,3 +232,18 @@ export const ROLE_HOME: Record<Role, string> = {
 /** Header name a desktop client sends so that login also returns the bearer token. */
 export const DESKTOP_CLIENT_HEADER = 'X-Client';
 export const DESKTOP_CLIENT_VALUE = 'desktop';
+
+/** The integrator platform (issue 15). */
+export const INTEGRATIONS = {
+  /** Idempotency-Key: at most this many characters (Stripe's limit). */
+  idempotencyKeyMaxLength: 255,
+  /** A key answers its first response again for this long. */
+  idempotencyWindowHours: 24,
+  /** A request whose twin with the same key is still running waits this long, then answers 409. */
+  idempotencyWaitSeconds: 10,
+  /**
+   * A key still `processing` after this long belongs to a request whose server stopped; a retry
+   * may then run it again (see README "Decisions").
+   */
+  idempotencyAbandonedMinutes: 5,
+} as const;

@@ -712,6 +712,15 @@ export const messages = {
     save: 'Save',
   },
 
+  // Issue 15: the integrator platform (status by API key, idempotent sends, delivery webhooks).
+  integrations: {
+    messageNotFound: 'Message not found',
+    invalidCursor: 'This cursor is not valid: pass next_cursor from the previous page as it was answered',
+    idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 visible characters',
+    idempotencyKeyReused: 'This Idempotency-Key was already used with a different request body. Use a new key for a new request.',
+    idempotencyKeyInFlight: 'A request with this Idempotency-Key is still being processed. Retry in a moment.',
+  },
+
   server: {
     notFound: 'Not found',
     routeNotFound: 'API route not found',

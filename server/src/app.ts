@@ -30,6 +30,7 @@ import { reportRoutes } from './routes/reports';
 import { webhookRoutes } from './routes/webhooks';
 import { logRoutes } from './routes/logs';
 import { notificationRoutes } from './routes/notifications';
+import { messageRoutes } from './routes/messages';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './services';
 import type { SimulatorOutbox } from './simulator/outbox';
@@ -157,6 +158,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     mediaRoutes(config.dataDir),
     logRoutes(services, config),
     notificationRoutes(services),
+    messageRoutes(services),
   ];
   const simulator = services.engine.simulator;
   if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));

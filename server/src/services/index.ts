@@ -32,6 +32,7 @@ import { NotificationService } from '../notifications/service';
 import { DailyCleanupScheduler } from '../retention/scheduler';
 import { RetentionService } from '../retention/service';
 import { LOGS } from '@shared/constants';
+import { createIntegrations, type Integrations } from '../integrations';
 
 export interface Services {
   audit: AuditService;
@@ -62,6 +63,8 @@ export interface Services {
   notifications: NotificationService;
   retention: RetentionService;
   dailyCleanup: DailyCleanupScheduler;
+  // Issue 15: the integrator platform.
+  integrations: Integrations;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -151,5 +154,6 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
-  return { audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, heldRefunds, notifications, retention, dailyCleanup };
+  const integrations = createIntegrations({ db, throttles, apiRateLimitPer15Min: config.sending.apiRateLimitPer15Min });
+  return { integrations, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, heldRefunds, notifications, retention, dailyCleanup };
 }

@@ -50,6 +50,7 @@ import * as indexOldLogs from './20261124140300_index_old_logs';
 import * as createNotifications from './20261124140400_create_notifications';
 import * as countUnknownAsPendingInReportIndex from './20261125140100_count_unknown_as_pending_in_report_index';
 import * as addNotificationSettingsToUsers from './20261124140500_add_notification_settings_to_users';
+import * as createIdempotencyKeys from './20261125150100_create_idempotency_keys';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -103,6 +104,7 @@ const migrations: [string, Migration][] = [
   ['20261124140400_create_notifications', createNotifications],
   ['20261124140500_add_notification_settings_to_users', addNotificationSettingsToUsers],
   ['20261125140100_count_unknown_as_pending_in_report_index', countUnknownAsPendingInReportIndex],
+  ['20261125150100_create_idempotency_keys', createIdempotencyKeys],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

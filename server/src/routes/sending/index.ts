@@ -8,6 +8,7 @@ import { ZApiSendBatchRequest, ZApiSendRequest, ZCostPreviewRequest, ZCustomSend
 import { ValidationError } from '../../errors';
 import { apiKeyAuth, assertKeyOwner, type ApiKeyStateExtra } from '../../middleware/apiKey';
 import { requireAuth } from '../../middleware/auth';
+import { idempotencyKeys } from '../../middleware/idempotency';
 import { validate } from '../../middleware/validate';
 import { importRecipients } from '../../sending/recipientsImport';
 import { readSpreadsheet } from '../../sending/spreadsheets';
@@ -139,7 +140,8 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
 
   // The public API: an API key instead of a session (DECISIONS.md), answered in its own shape.
   const keyed = apiKeyAuth({ apiKeys: services.apiKeys, apiRateLimit: services.apiRateLimit });
-  router.post<ApiKeyStateExtra>('/api/send', keyed, bodies.apiSend, async (ctx) => {
+  const idempotent = idempotencyKeys(services.integrations.idempotency);
+  router.post<ApiKeyStateExtra>('/api/send', keyed, bodies.apiSend, idempotent, async (ctx) => {
     const input = validate(ZApiSendRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
     const result = await sending.apiSend(ctx.state.apiUser, input);
@@ -148,7 +150,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     ctx.body = { success: true, message_id: result.messageId, message, campaign_id: result.campaignId, status: result.status, charged: result.status !== 'duplicate' && result.status !== 'suppressed' };
   });
 
-  router.post<ApiKeyStateExtra>('/api/send/batch', keyed, bodies.apiSendBatch, async (ctx) => {
+  router.post<ApiKeyStateExtra>('/api/send/batch', keyed, bodies.apiSendBatch, idempotent, async (ctx) => {
     const input = validate(ZApiSendBatchRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
     const data = await sending.apiSendBatch(ctx.state.apiUser, input);

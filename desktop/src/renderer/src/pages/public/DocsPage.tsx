@@ -31,6 +31,8 @@ import {
   SAMPLE_LANGUAGES,
   SEND_ENDPOINT,
   SEND_EXAMPLE_RESPONSE,
+  MESSAGE_ENDPOINT,
+  MESSAGES_ENDPOINT,
   SEND_FIELDS,
   STATUS_CODES,
   WEBHOOK_ENDPOINT,
@@ -241,8 +243,11 @@ function ApiReferenceGuide({ origin }: { origin: string }): React.JSX.Element {
           <InlineCode>export=csv</InlineCode> or <InlineCode>export=excel</InlineCode> for a file.
         </p>
         <p className="mt-1">
-          This call takes a signed-in session (the web or desktop app&apos;s), not an API key: an API key gets 401.
-          Integrators read statuses on the Manage Reports screen or from its exports for now.
+          This call takes your API key (as <InlineCode>X-API-Key</InlineCode> or <InlineCode>Authorization: Bearer</InlineCode>)
+          or a signed-in session. For one message, <InlineCode>GET {MESSAGE_ENDPOINT}</InlineCode> answers its status by
+          the <InlineCode>message_id</InlineCode> the send answered (<InlineCode>msg_&lt;id&gt;</InlineCode>);{' '}
+          <InlineCode>GET {MESSAGES_ENDPOINT}?campaign_id=&amp;status=&amp;cursor=</InlineCode> pages them 100 at a time
+          (pass <InlineCode>next_cursor</InlineCode> as <InlineCode>cursor</InlineCode>).
         </p>
       </div>
       <SimpleTable
