@@ -246,4 +246,14 @@ export const INTEGRATIONS = {
    * may then run it again (see README "Decisions").
    */
   idempotencyAbandonedMinutes: 5,
+  /** A webhook request gets this long to answer (connect, headers and body). */
+  webhookTimeoutSeconds: 10,
+  /** A delivery is retried for this long after it was created, then marked failed. */
+  webhookRetryHours: 24,
+  /** The first retry waits about this long; each next one twice as long (with jitter) ... */
+  webhookFirstRetrySeconds: 30,
+  /** ... up to this long. */
+  webhookMaxRetrySeconds: 2 * 60 * 60,
+  /** An endpoint failing this long without one success is disabled and its owner notified. */
+  webhookDisableAfterDays: 3,
 } as const;

@@ -719,6 +719,15 @@ export const messages = {
     idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 visible characters',
     idempotencyKeyReused: 'This Idempotency-Key was already used with a different request body. Use a new key for a new request.',
     idempotencyKeyInFlight: 'A request with this Idempotency-Key is still being processed. Retry in a moment.',
+    webhookUrlInvalid: 'Enter a full URL, such as https://example.com/webhooks',
+    webhookUrlScheme: 'Webhook URLs must start with https://',
+    webhookUrlCredentials: 'Webhook URLs cannot carry a user name or password',
+    webhookUrlAddress: 'This URL does not resolve to a public internet address, so webhooks cannot be delivered to it',
+    webhookEndpointNotFound: 'Webhook endpoint not found',
+    webhookDeliveryNotFound: 'Webhook delivery not found',
+    webhookEndpointsLimit: 'You already have {max} webhook endpoints. Delete one to add another.',
+    webhookEndpointDisabledTitle: 'Webhook endpoint disabled',
+    webhookEndpointDisabled: 'Deliveries to {url} failed for {days} days, so the endpoint was disabled. Fix the receiver, then retry a delivery to turn it back on.',
   },
 
   server: {

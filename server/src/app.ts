@@ -31,6 +31,7 @@ import { webhookRoutes } from './routes/webhooks';
 import { logRoutes } from './routes/logs';
 import { notificationRoutes } from './routes/notifications';
 import { messageRoutes } from './routes/messages';
+import { webhookEndpointRoutes } from './routes/webhookEndpoints';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './services';
 import type { SimulatorOutbox } from './simulator/outbox';
@@ -131,6 +132,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       apiKeyPaths: new Map([
         ['/api/send', jsonLimit],
         ['/api/send/batch', sendLimit],
+        // Issue 15: read by its route after the session or key is known.
+        ['/api/webhook-endpoints', jsonLimit],
       ]),
       uploadLimit: (path) => {
         if (path === '/api/whatsapp/import-recipients' || path === '/api/whatsapp/parse-excel') return recipientFileBytes;
@@ -159,6 +162,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     logRoutes(services, config),
     notificationRoutes(services),
     messageRoutes(services),
+    webhookEndpointRoutes(services, jsonBody(jsonLimit)),
   ];
   const simulator = services.engine.simulator;
   if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));

@@ -65,6 +65,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger 
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   await services.engine.start(`http://${host}:${port}`);
   if (config.logCleanupEnabled) services.dailyCleanup.start();
+  services.integrations.webhookDeliverer.start();
   return {
     url: `http://${host}:${port}`,
     port,
@@ -77,6 +78,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger 
     async close() {
       clearInterval(maintenance);
       await services.dailyCleanup.stop();
+      await services.integrations.webhookDeliverer.stop();
       await services.engine.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

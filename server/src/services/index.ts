@@ -148,12 +148,26 @@ export function createServices(deps: { config: AppConfig; db: Knex; logger: Logg
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
   });
-  engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
+  const integrations = createIntegrations({
+    db,
+    throttles,
+    apiRateLimitPer15Min: config.sending.apiRateLimitPer15Min,
+    secretBox: new SecretBox(loadSecretsKey(config)),
+    notifications,
+    log: logger,
+    isProduction: config.isProduction,
+  });
+  engine.outcomes.onCampaignsSettled = (ids) => {
+    void notifications.campaignsSettled(ids);
+    void integrations.webhooks.campaignsSettled(ids);
+  };
+  // Issue 15: status changes and low balance become webhook events (one enqueue per batch).
+  engine.outcomes.onMessageStatuses = (changes) => void integrations.webhooks.messageStatusesChanged(changes);
+  notifications.onLowBalance = (userId, balance) => void integrations.webhooks.ownerEvent(userId, 'wallet.low_balance', balance);
   const campaignService = new CampaignService({ db, engine, acceptance: campaigns, sending, pricing, wallet });
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
-  const integrations = createIntegrations({ db, throttles, apiRateLimitPer15Min: config.sending.apiRateLimitPer15Min });
   return { integrations, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaigns, apiKeys, apiRateLimit, providerAccounts, engine, webhooks, sending, campaignService, reports, heldRefunds, notifications, retention, dailyCleanup };
 }
