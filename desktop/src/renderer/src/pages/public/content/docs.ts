@@ -254,3 +254,5 @@ export function buildDocsFaq(): LegalSection[] {
     },
   ];
 }
+
+export const WEBHOOK_ENDPOINTS_ENDPOINT = '/api/webhook-endpoints';
