@@ -32,6 +32,7 @@ import { logRoutes } from './routes/logs';
 import { notificationRoutes } from './routes/notifications';
 import { messageRoutes } from './routes/messages';
 import { webhookEndpointRoutes } from './routes/webhookEndpoints';
+import { openApiRoutes } from './routes/openapi';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './services';
 import type { SimulatorOutbox } from './simulator/outbox';
@@ -163,6 +164,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     notificationRoutes(services),
     messageRoutes(services),
     webhookEndpointRoutes(services, jsonBody(jsonLimit)),
+    openApiRoutes(deps.version),
   ];
   const simulator = services.engine.simulator;
   if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));

@@ -154,3 +154,13 @@ export const ZWebhookEvent = z
     ],
   });
 export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;
+
+export const ZWebhookEndpointList = z.object({ data: z.array(ZWebhookEndpoint) }).meta({
+  id: 'WebhookEndpointList',
+  examples: [{ data: (ZWebhookEndpoint.meta()?.examples as unknown[] | undefined) ?? [] }],
+});
+
+export const ZWebhookDeliveryList = z.object({ data: z.array(ZWebhookDelivery) }).meta({
+  id: 'WebhookDeliveryList',
+  examples: [{ data: (ZWebhookDelivery.meta()?.examples as unknown[] | undefined) ?? [] }],
+});
