@@ -727,6 +727,7 @@ export const messages = {
     webhookDeliveryNotFound: 'Webhook delivery not found',
     webhookEndpointsLimit: 'You already have {max} webhook endpoints. Delete one to add another.',
     webhookEndpointDisabledTitle: 'Webhook endpoint disabled',
+    referenceLoadFailed: 'Could not load the API reference',
     webhookAdded: 'Webhook endpoint added',
     webhookAddFailed: 'Could not add the webhook endpoint',
     webhookDeleted: 'Webhook endpoint deleted',

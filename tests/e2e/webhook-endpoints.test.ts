@@ -79,4 +79,23 @@ test.describe('webhook endpoints on API management', () => {
       await receiver.close();
     }
   });
+
+  test('the API reference renders every public call from /api/openapi.json with copyable samples', async ({ page, baseURL, context }) => {
+    const origin = baseURL ?? '';
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const user = await createUser(origin, { name: 'Meera Nair' });
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+    await new ApiManagementPage(page).goto();
+    await page.getByRole('tab', { name: 'Reference' }).click();
+    const document = (await (await page.request.get('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.values(document.paths).reduce((sum, methods) => sum + Object.keys(methods).length, 0);
+    await expect(page.getByTestId('api-reference-operation')).toHaveCount(operations);
+    const getMessage = page.getByTestId('api-reference-operation').filter({ hasText: '/api/messages/{messageId}' });
+    await expect(getMessage.getByText(`curl -X GET '${origin}/api/messages/msg_48213907'`, { exact: false })).toBeVisible();
+    await getMessage.getByRole('tab', { name: 'Python' }).click();
+    await expect(getMessage.getByText('os.environ["SANDESH_API_KEY"]', { exact: false })).toBeVisible();
+  });
 });

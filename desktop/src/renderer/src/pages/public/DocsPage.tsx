@@ -20,6 +20,7 @@ import { formatRupees } from '@shared/money';
 import { messages } from '@shared/messages';
 import { usePublicConfig } from '../../context/publicConfig';
 import { WEBHOOK_VERIFY_SAMPLES } from '@shared/webhookSamples';
+import { ApiReference } from '../../components/apiManagement/ApiReference';
 import { CodeBlock } from '../../components/public/CodeBlock';
 import { SimpleTable } from '../../components/ui/simple-table';
 import { FaqAccordion } from '../../components/public/FaqAccordion';
@@ -275,6 +276,10 @@ function ApiReferenceGuide({ origin }: { origin: string }): React.JSX.Element {
       {WEBHOOK_VERIFY_SAMPLES.map((sample) => (
         <CodeBlock key={sample.label} code={sample.code} label={sample.label} />
       ))}
+      <div>
+        <SubHeading>Full reference</SubHeading>
+        <ApiReference baseUrl={origin} />
+      </div>
     </Prose>
   );
 }
