@@ -132,6 +132,8 @@ export class WebhookDeliverer {
 
   /** Turns a few outbox rows into deliveries; answers how many rows it took. */
   async expandOutbox(): Promise<number> {
+    // Most turns find nothing: look without a transaction first (SQLite has one connection).
+    if (!(await this.deps.db('webhook_outbox').first('id'))) return 0;
     return this.deps.db.transaction(async (trx) => {
       let query = trx('webhook_outbox').orderBy('id').limit(OUTBOX_ROWS_PER_TURN);
       if (this.isPostgres) query = query.forUpdate().skipLocked();
