@@ -260,3 +260,28 @@ export const DEVICE_ID_HEADER = 'X-Sandesh-Device';
 export const DEVICE_COOKIE = 'sandesh_device';
 /** A device id as a client may send it: 16 to 128 URL-safe characters (a UUID, base64url bytes). */
 export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The integrator platform (issue 15). */
+export const INTEGRATIONS = {
+  /** Idempotency-Key: at most this many characters (Stripe's limit). */
+  idempotencyKeyMaxLength: 255,
+  /** A key answers its first response again for this long. */
+  idempotencyWindowHours: 24,
+  /** A request whose twin with the same key is still running waits this long, then answers 409. */
+  idempotencyWaitSeconds: 10,
+  /**
+   * A key still `processing` after this long belongs to a request whose server stopped; a retry
+   * may then run it again (see README "Decisions").
+   */
+  idempotencyAbandonedMinutes: 5,
+  /** A webhook request gets this long to answer (connect, headers and body). */
+  webhookTimeoutSeconds: 10,
+  /** A delivery is retried for this long after it was created, then marked failed. */
+  webhookRetryHours: 24,
+  /** The first retry waits about this long; each next one twice as long (with jitter) ... */
+  webhookFirstRetrySeconds: 30,
+  /** ... up to this long. */
+  webhookMaxRetrySeconds: 2 * 60 * 60,
+  /** An endpoint failing this long without one success is disabled and its owner notified. */
+  webhookDisableAfterDays: 3,
+} as const;

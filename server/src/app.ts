@@ -29,6 +29,9 @@ import { reportRoutes } from './routes/reports';
 import { webhookRoutes } from './routes/webhooks';
 import { logRoutes } from './routes/logs';
 import { notificationRoutes } from './routes/notifications';
+import { messageRoutes } from './routes/messages';
+import { webhookEndpointRoutes } from './routes/webhookEndpoints';
+import { openApiRoutes } from './routes/openapi';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './container';
 import type { SimulatorOutbox } from './simulator/outbox';
@@ -129,6 +132,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       apiKeyPaths: new Map([
         ['/api/send', jsonLimit],
         ['/api/send/batch', sendLimit],
+        // Issue 15: read by its route after the session or key is known.
+        ['/api/webhook-endpoints', jsonLimit],
       ]),
       uploadLimit: (path) => {
         if (path === '/api/whatsapp/import-recipients' || path === '/api/whatsapp/parse-excel') return recipientFileBytes;
@@ -156,6 +161,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     mediaRoutes(config.dataDir),
     logRoutes(services, config),
     notificationRoutes(services),
+    messageRoutes(services),
+    webhookEndpointRoutes(services, jsonBody(jsonLimit)),
+    openApiRoutes(deps.version),
   ];
   const simulator = services.engine.simulator;
   if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));

@@ -45,6 +45,7 @@ import { CampaignStallWatch } from './notifications/campaignStallWatch';
 import { RetentionService } from './retention/service';
 import { LOGS, NOTIFICATIONS } from '@shared/constants';
 import { presentCampaign } from './presenters/campaign';
+import { createIntegrations, type Integrations } from './integrations';
 
 /** What the health check says about the database. */
 export interface DatabaseInfo {
@@ -96,6 +97,8 @@ export interface Services {
   stallWatch: CampaignStallWatch;
   retention: RetentionService;
   dailyCleanup: DailyCleanupScheduler;
+  /** The integrator platform (issue 15): idempotency keys, status reads, signed delivery webhooks. */
+  integrations: Integrations;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -195,7 +198,22 @@ export function createServices(deps: {
     onAccepted: () => engine.notifyAccepted(),
     onApiSpent: (userId) => notifications.lowBalanceAfterSpend(userId),
   });
-  engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
+  const integrations = createIntegrations({
+    db,
+    throttles,
+    apiRateLimitPer15Min: config.sending.apiRateLimitPer15Min,
+    secretBox,
+    notifications,
+    log: logger,
+    isProduction: config.isProduction,
+  });
+  engine.outcomes.onCampaignsSettled = (ids) => {
+    void notifications.campaignsSettled(ids);
+    void integrations.webhooks.campaignsSettled(ids);
+  };
+  // Status changes and low balance become webhook events (one enqueue per batch).
+  engine.outcomes.onMessageStatuses = (changes) => void integrations.webhooks.messageStatusesChanged(changes);
+  notifications.onLowBalance = (userId, balance) => void integrations.webhooks.ownerEvent(userId, 'wallet.low_balance', balance);
   const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing });
   const campaignProgress = new CampaignProgressFeed({
     // The stream carries campaigns in the shape the send dialogs read from GET /api/campaigns/{id}.
@@ -231,5 +249,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const spreadsheets = new SpreadsheetParses({ workerMemoryMb: config.spreadsheets.workerMemoryMb, perUser: config.spreadsheets.parsesPerUser });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
+  return { database, integrations, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
 }

@@ -12,8 +12,9 @@ import { dispatchBench } from './dispatch.bench';
 import { publicApiBench } from './publicApi.bench';
 import { reportsBench } from './reports.bench';
 import { walletBench } from './wallet.bench';
+import { webhooksBench } from './webhooks.bench';
 
-const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench];
+const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench, webhooksBench];
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 const child = process.env.BENCH_CHILD;

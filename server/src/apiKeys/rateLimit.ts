@@ -40,9 +40,14 @@ export class ApiRateLimiter {
   private readonly byIp: RateLimiterAbstract;
   private readonly byKey: RateLimiterAbstract;
 
-  constructor(private readonly deps: { throttles: ThrottleFactory; defaultPer15Min: number; now?: () => number }) {
-    this.byIp = deps.throttles.create({ keyPrefix: 'public_api_ip', points: UNBOUNDED_POINTS, durationSeconds: WINDOW_SECONDS });
-    this.byKey = deps.throttles.create({ keyPrefix: 'public_api_key', points: UNBOUNDED_POINTS, durationSeconds: WINDOW_SECONDS });
+  /**
+   * `budget` names a separate set of counters whose limits are `scale` times the send API's
+   * (issue 15: status reads by key are counted apart from sends, so polling cannot starve sending).
+   */
+  constructor(private readonly deps: { throttles: ThrottleFactory; defaultPer15Min: number; now?: () => number; budget?: { name: string; scale: number } }) {
+    const prefix = deps.budget ? `public_api_${deps.budget.name}` : 'public_api';
+    this.byIp = deps.throttles.create({ keyPrefix: `${prefix}_ip`, points: UNBOUNDED_POINTS, durationSeconds: WINDOW_SECONDS });
+    this.byKey = deps.throttles.create({ keyPrefix: `${prefix}_key`, points: UNBOUNDED_POINTS, durationSeconds: WINDOW_SECONDS });
   }
 
   get defaultPer15Min(): number {
@@ -53,7 +58,7 @@ export class ApiRateLimiter {
   async consume(subject: ApiRateLimitSubject): Promise<ApiRateLimitDecision> {
     const ownLimit = subject.key?.rateLimitPer15Min ?? null;
     const scope = ownLimit === null ? 'ip' : 'key';
-    const limit = ownLimit ?? this.deps.defaultPer15Min;
+    const limit = (ownLimit ?? this.deps.defaultPer15Min) * (this.deps.budget?.scale ?? 1);
     const result =
       scope === 'key' && subject.key ? await this.byKey.consume(String(subject.key.id)) : await this.byIp.consume(subject.ip || 'unknown');
     const now = this.deps.now?.() ?? Date.now();

@@ -200,6 +200,9 @@ export class NotificationService {
     })();
   }
 
+  /** Told each low-balance alert as it is posted (issue 15: the `wallet.low_balance` webhook event). */
+  onLowBalance: ((userId: number, balance: { balance: number; threshold: number }) => void) | null = null;
+
   /** Low balance: at most once a day per user, and only below the user's own threshold. */
   async lowBalanceCheck(userId: number): Promise<void> {
     try {
@@ -219,6 +222,7 @@ export class NotificationService {
         .where((q) => q.whereNull('lowBalanceNotifiedAt').orWhere('lowBalanceNotifiedAt', '<', dayAgo))
         .update({ lowBalanceNotifiedAt: now.toISOString() });
       if (claimed === 0) return;
+      this.onLowBalance?.(userId, { balance: unitsToRupees(balance, 2), threshold: unitsToRupees(threshold, 2) });
       await this.post(userId, {
         type: 'warning',
         kind: 'low_balance',

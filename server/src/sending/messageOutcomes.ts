@@ -109,7 +109,9 @@ export class MessageOutcomes {
     const unknown = results.unknown ?? [];
     // Rows in id order: concurrent writers then lock them in the same order (fewer deadlocks).
     const sent = [...results.sent].sort((x, y) => x.id - y.id);
+    let failedNow: number[] = [];
     await withConflictRetry(() => this.deps.db.transaction(async (trx) => {
+      failedNow = [];
       if (sent.length > 0) {
         const connection = await rawConnection(trx);
         if ('prepare' in connection) {
@@ -180,6 +182,7 @@ export class MessageOutcomes {
             .update({ status: 'failed', failedAt: nowIso, leaseUntil: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), updatedAt: nowIso });
           if (changed > 0) failedIds.push(row.id);
         }
+        failedNow = failedIds;
         const failedSet = new Set(failedIds);
         await this.suppressOptedOut(trx, results.failed.filter((r) => r.code === OPTED_OUT_ERROR_CODE && failedSet.has(r.id)).map((r) => r.id));
         for (const id of await this.refundFailed(trx, failedIds)) campaigns.add(id);
@@ -192,6 +195,10 @@ export class MessageOutcomes {
         .distinct('campaignId');
       for (const row of touched as Pick<MessageRow, 'campaignId'>[]) campaigns.add(row.campaignId);
     }));
+    this.onMessageStatuses?.([
+      { status: 'sent', messageIds: sent.map((r) => r.id) },
+      { status: 'failed', messageIds: failedNow },
+    ]);
     await this.completeCampaigns([...campaigns]);
   }
 
@@ -215,7 +222,20 @@ export class MessageOutcomes {
     const nowIso = new Date().toISOString();
     const unmatched: StatusEvent[] = [];
     const campaigns = new Set<number>();
+    const applied = new Map<MessageStatus, number[]>();
+    const previousStatus = new Map<number, string>();
+    // A message that went from sent to read in one batch was delivered too: each status it passed is reported.
+    const noteApplied = (status: MessageStatus, id: number) => {
+      const before = STATUS_RANK[previousStatus.get(id) as MessageStatus] ?? 0;
+      for (const passed of status === 'failed' ? (['failed'] as const) : (['sent', 'delivered', 'read'] as const)) {
+        if (STATUS_RANK[passed] <= before || STATUS_RANK[passed] > STATUS_RANK[status]) continue;
+        const ids = applied.get(passed);
+        if (ids) ids.push(id);
+        else applied.set(passed, [id]);
+      }
+    };
     await outer.transaction(async (trx) => {
+      applied.clear();
       const found = new Map<string, { id: number; status: string; campaignId: number; senderPhoneNumberId: string }>();
       for (let start = 0; start < providerIds.length; start += 900) {
         const rows = (await trx('messages')
@@ -249,6 +269,7 @@ export class MessageOutcomes {
         }
         // A number's secret speaks for messages sent from that number only (issue 11).
         if (event.phoneNumberId && event.phoneNumberId !== message.senderPhoneNumberId) continue;
+        previousStatus.set(message.id, message.status);
         if (event.status === 'failed' && event.refundTrusted !== false) refundable.add(message.id);
         const at = event.timestamp.toISOString();
         const change = changes.get(message.id) ?? { id: message.id, rank: 0, status: event.status, sentAt: null, deliveredAt: null, readAt: null, failedAt: null, errorCode: null, errorMessage: null };
@@ -282,6 +303,7 @@ export class MessageOutcomes {
         );
         for (const c of list) {
           const result = statement.run(c.status, c.status === 'failed' ? null : c.sentAt, c.status === 'failed' ? null : c.deliveredAt, c.status === 'failed' ? null : c.readAt, c.status === 'failed' ? c.failedAt : null, c.status === 'failed' ? c.errorCode : null, c.status === 'failed' ? c.errorMessage : null, nowIso, c.id, c.rank, c.status);
+          if (result.changes > 0 && c.status !== 'failed') noteApplied(c.status, c.id);
           if (c.status === 'failed' && result.changes > 0) failedIds.push(c.id);
         }
       } else {
@@ -308,8 +330,12 @@ export class MessageOutcomes {
             list.map((c) => (c.status === 'failed' ? c.errorMessage : null)),
           ],
         );
-        for (const row of result.rows as Pick<MessageRow, 'id' | 'status'>[]) if (row.status === 'failed') failedIds.push(Number(row.id));
+        for (const row of result.rows as { id: number | string; status: MessageStatus }[]) {
+          if (row.status === 'failed') failedIds.push(Number(row.id));
+          else noteApplied(row.status, Number(row.id));
+        }
       }
+      applied.set('failed', failedIds);
       if (failedIds.length > 0) {
         const optedOut = list.filter((c) => c.status === 'failed' && c.errorCode === OPTED_OUT_ERROR_CODE && failedIds.includes(c.id)).map((c) => c.id);
         await this.suppressOptedOut(trx, optedOut);
@@ -317,6 +343,9 @@ export class MessageOutcomes {
         await this.refundFailed(trx, failedIds.filter((id) => refundable.has(id)));
       }
     });
+    this.onMessageStatuses?.(
+      (['sent', 'delivered', 'read', 'failed'] as const).map((status) => ({ status, messageIds: applied.get(status) ?? [] })),
+    );
     await this.completeCampaigns([...campaigns], outer);
     return { unmatched };
   }
@@ -445,6 +474,12 @@ export class MessageOutcomes {
   async removeSuppression(userId: number, recipient: string): Promise<void> {
     await this.deps.db('suppressions').where({ userId, recipient }).delete();
   }
+
+  /**
+   * Told, after each commit, which messages reached which status (issue 15: webhook events). One
+   * call per batch of results or status events; a message may be reported twice (at least once).
+   */
+  onMessageStatuses: ((changes: readonly { status: 'sent' | 'delivered' | 'read' | 'failed'; messageIds: readonly number[] }[]) => void) | null = null;
 
   /** Told the campaigns that may just have completed (issue 14: the owner's notification). */
   onCampaignsSettled: ((campaignIds: readonly number[]) => void) | null = null;

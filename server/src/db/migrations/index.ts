@@ -51,6 +51,11 @@ import * as createNotifications from './20261124140400_create_notifications';
 import * as countUnknownAsPendingInReportIndex from './20261125140100_count_unknown_as_pending_in_report_index';
 import * as addNotificationSettingsToUsers from './20261124140500_add_notification_settings_to_users';
 import * as createUserDevices from './20261125110000_create_user_devices';
+import * as createIdempotencyKeys from './20261125150100_create_idempotency_keys';
+import * as createWebhookEndpoints from './20261125150200_create_webhook_endpoints';
+import * as createWebhookOutbox from './20261125150300_create_webhook_outbox';
+import * as createWebhookDeliveries from './20261125150400_create_webhook_deliveries';
+import * as createWebhookAttempts from './20261125150500_create_webhook_attempts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -105,6 +110,11 @@ const migrations: [string, Migration][] = [
   ['20261124140500_add_notification_settings_to_users', addNotificationSettingsToUsers],
   ['20261125110000_create_user_devices', createUserDevices],
   ['20261125140100_count_unknown_as_pending_in_report_index', countUnknownAsPendingInReportIndex],
+  ['20261125150100_create_idempotency_keys', createIdempotencyKeys],
+  ['20261125150200_create_webhook_endpoints', createWebhookEndpoints],
+  ['20261125150300_create_webhook_outbox', createWebhookOutbox],
+  ['20261125150400_create_webhook_deliveries', createWebhookDeliveries],
+  ['20261125150500_create_webhook_attempts', createWebhookAttempts],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

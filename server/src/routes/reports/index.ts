@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { ZReportsQuery } from '@shared/schemas/reports';
 import { requireAuth } from '../../middleware/auth';
+import { callerOf, sessionOrApiKey, type SessionOrKeyState } from '../../middleware/sessionOrApiKey';
 import { validate } from '../../middleware/validate';
 import { presentReportsPage, presentReportsSummary } from '../../presenters/reports';
 import type { Services } from '../../container';
@@ -11,8 +12,10 @@ export function reportRoutes(services: Services): Router<AppState> {
   const router = new Router<AppState>();
   const reports = services.reports;
 
-  router.get('/api/whatsapp/reports', async (ctx) => {
-    const { user } = requireAuth(ctx);
+  // The docs name this call for integrators: an API key is accepted as well as a session (issue 15).
+  const caller = sessionOrApiKey({ apiKeys: services.apiKeys, apiRateLimit: services.integrations.readRateLimit });
+  router.get<SessionOrKeyState>('/api/whatsapp/reports', caller, async (ctx) => {
+    const user = callerOf(ctx);
     const query = validate(ZReportsQuery, ctx.query);
     if (query.export) {
       const file = await reports.export(user.id, { ...query, export: query.export });

@@ -7,6 +7,7 @@ import { ZApiSendBatchRequest, ZApiSendRequest, ZCostPreviewRequest, ZCustomSend
 import { ValidationError } from '../../errors';
 import { apiKeyAuth, assertKeyOwner, type ApiKeyStateExtra } from '../../middleware/apiKey';
 import { requireAuth } from '../../middleware/auth';
+import { idempotencyKeys } from '../../middleware/idempotency';
 import { singleFileUpload, uploadedFile } from '../../middleware/upload';
 import { validate } from '../../middleware/validate';
 import type { Services } from '../../container';
@@ -152,7 +153,8 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
 
   // The public API: an API key instead of a session (docs/decisions.md "Accounts"), answered in its own shape.
   const keyed = apiKeyAuth({ apiKeys: services.apiKeys, apiRateLimit: services.apiRateLimit });
-  router.post<ApiKeyStateExtra>('/api/send', keyed, bodies.apiSend, async (ctx) => {
+  const idempotent = idempotencyKeys(services.integrations.idempotency);
+  router.post<ApiKeyStateExtra>('/api/send', keyed, bodies.apiSend, idempotent, async (ctx) => {
     const input = validate(ZApiSendRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
     const result = await sending.apiSend(ctx.state.apiUser, input);
@@ -161,7 +163,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     ctx.body = { success: true, message_id: result.messageId, message, campaign_id: result.campaignId, status: result.status, charged: result.status !== 'duplicate' && result.status !== 'suppressed' };
   });
 
-  router.post<ApiKeyStateExtra>('/api/send/batch', keyed, bodies.apiSendBatch, async (ctx) => {
+  router.post<ApiKeyStateExtra>('/api/send/batch', keyed, bodies.apiSendBatch, idempotent, async (ctx) => {
     const input = validate(ZApiSendBatchRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
     const data = presentSendAccepted(await sending.apiSendBatch(ctx.state.apiUser, input));

@@ -175,6 +175,12 @@ export function templateRoutes(services: Services): Router<AppState> {
       const decision = validate(ZTemplateStatusRequest, ctx.request.body);
       const template = await templates.review(user, id, decision, ctx.ip);
       void services.notifications.templateReviewed(template.userId, { name: template.name, status: decision.status, reason: decision.reason });
+      void services.integrations.webhooks.ownerEvent(template.userId, decision.status === 'APPROVED' ? 'template.approved' : 'template.rejected', {
+        template_id: template.id,
+        name: template.name,
+        language: template.language,
+        reason: decision.reason ?? null,
+      });
       ctx.body = {
         success: true,
         message: decision.status === 'APPROVED' ? messages.templates.approved : messages.templates.rejected,

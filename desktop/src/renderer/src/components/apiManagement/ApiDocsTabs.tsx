@@ -4,6 +4,7 @@ import { CLAIMS, PHONE_EXAMPLE, PUBLIC_API } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { BATCH_PATH, DEFAULT_RATE_LIMIT_LABEL, SEND_PATH } from '../../lib/apiConsole';
 import { CodeBlock } from '../public/CodeBlock';
+import { ApiReference } from './ApiReference';
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card';
 import { SimpleTable } from '../ui/simple-table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs';
@@ -96,7 +97,12 @@ export function ApiDocsTabs({ baseUrl }: { baseUrl: string }) {
             <TabsTrigger value="endpoints">Endpoints</TabsTrigger>
             <TabsTrigger value="examples">Examples</TabsTrigger>
             <TabsTrigger value="errors">Error Codes</TabsTrigger>
+            <TabsTrigger value="reference">Reference</TabsTrigger>
           </TabsList>
+
+          <TabsContent value="reference" className="flex flex-col gap-4 text-sm leading-6 text-slate-700 dark:text-slate-300">
+            <ApiReference baseUrl={baseUrl} />
+          </TabsContent>
 
           <TabsContent value="overview" className="flex flex-col gap-4 text-sm leading-6 text-slate-700 dark:text-slate-300">
             <div>

@@ -19,6 +19,8 @@ import { LOGS, PHONE_EXAMPLE, PUBLIC_API, SENDING, TEMPLATE_LIMITS, TOPUP } from
 import { formatRupees } from '@shared/money';
 import { messages } from '@shared/messages';
 import { usePublicConfig } from '../../context/publicConfig';
+import { WEBHOOK_VERIFY_SAMPLES } from '@shared/webhookSamples';
+import { ApiReference } from '../../components/apiManagement/ApiReference';
 import { CodeBlock } from '../../components/public/CodeBlock';
 import { SimpleTable } from '../../components/ui/simple-table';
 import { FaqAccordion } from '../../components/public/FaqAccordion';
@@ -31,6 +33,9 @@ import {
   SAMPLE_LANGUAGES,
   SEND_ENDPOINT,
   SEND_EXAMPLE_RESPONSE,
+  MESSAGE_ENDPOINT,
+  MESSAGES_ENDPOINT,
+  WEBHOOK_ENDPOINTS_ENDPOINT,
   SEND_FIELDS,
   STATUS_CODES,
   WEBHOOK_ENDPOINT,
@@ -241,14 +246,40 @@ function ApiReferenceGuide({ origin }: { origin: string }): React.JSX.Element {
           <InlineCode>export=csv</InlineCode> or <InlineCode>export=excel</InlineCode> for a file.
         </p>
         <p className="mt-1">
-          This call takes a signed-in session (the web or desktop app&apos;s), not an API key: an API key gets 401.
-          Integrators read statuses on the Manage Reports screen or from its exports for now.
+          This call takes your API key (as <InlineCode>X-API-Key</InlineCode> or <InlineCode>Authorization: Bearer</InlineCode>)
+          or a signed-in session. For one message, <InlineCode>GET {MESSAGE_ENDPOINT}</InlineCode> answers its status by
+          the <InlineCode>message_id</InlineCode> the send answered (<InlineCode>msg_&lt;id&gt;</InlineCode>);{' '}
+          <InlineCode>GET {MESSAGES_ENDPOINT}?campaign_id=&amp;status=&amp;cursor=</InlineCode> pages them 100 at a time
+          (pass <InlineCode>next_cursor</InlineCode> as <InlineCode>cursor</InlineCode>).
         </p>
       </div>
       <SimpleTable
         head={['Query parameter', 'Description']}
         rows={REPORT_QUERY_PARAMS.map((param) => [<InlineCode key="name">{param.name}</InlineCode>, param.description])}
       />
+      <div>
+        <SubHeading>Webhooks</SubHeading>
+        <p className="mt-1">
+          Add an endpoint on API Management or with <InlineCode>POST {WEBHOOK_ENDPOINTS_ENDPOINT}</InlineCode>{' '}
+          (<InlineCode>url</InlineCode>, <InlineCode>events</InlineCode>, optional <InlineCode>description</InlineCode> and{' '}
+          <InlineCode>batch</InlineCode>); its signing secret is answered once. Each delivery is a <InlineCode>POST</InlineCode> of{' '}
+          <InlineCode>{'{ id, type, created_at, data }'}</InlineCode> (an array of up to 100 with <InlineCode>batch</InlineCode>), where a
+          message event&apos;s <InlineCode>data</InlineCode> is the message as <InlineCode>GET {MESSAGE_ENDPOINT}</InlineCode> answers it. Answer
+          any <InlineCode>2xx</InlineCode> within 10 seconds; other answers are retried with growing waits for 24 hours, at least once, so
+          skip an event whose <InlineCode>Sandesh-Event-Id</InlineCode> you have seen.
+        </p>
+        <p className="mt-1">
+          Verify <InlineCode>Sandesh-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex&gt;</InlineCode>: the HMAC-SHA256 of{' '}
+          <InlineCode>&lt;t&gt;.&lt;raw body&gt;</InlineCode> with the secret.
+        </p>
+      </div>
+      {WEBHOOK_VERIFY_SAMPLES.map((sample) => (
+        <CodeBlock key={sample.label} code={sample.code} label={sample.label} />
+      ))}
+      <div>
+        <SubHeading>Full reference</SubHeading>
+        <ApiReference baseUrl={origin} />
+      </div>
     </Prose>
   );
 }

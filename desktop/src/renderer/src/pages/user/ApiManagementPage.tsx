@@ -9,6 +9,7 @@ import { StatGrid, statTints, type Stat } from '../../components/admin/StatCards
 import { ApiConsole } from '../../components/apiManagement/ApiConsole';
 import { ApiDocsTabs } from '../../components/apiManagement/ApiDocsTabs';
 import { ApiKeysCard } from '../../components/apiManagement/ApiKeysCard';
+import { WebhookEndpointsCard } from '../../components/apiManagement/WebhookEndpointsCard';
 import { DEFAULT_RATE_LIMIT_LABEL, publicApiBaseUrl } from '../../lib/apiConsole';
 import { platform } from '../../platform';
 import { useSessionStore } from '../../stores/sessionStore';
@@ -50,6 +51,8 @@ export function ApiManagementPage() {
       <StatGrid stats={stats} isLoading={false} />
 
       <ApiKeysCard onCreated={setConsoleKey} />
+
+      <WebhookEndpointsCard />
 
       <ApiConsole
         username={username}

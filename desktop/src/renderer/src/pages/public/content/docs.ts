@@ -1,8 +1,11 @@
 import { LOGS, PHONE_EXAMPLE, POLICY, PUBLIC_API, SENDING } from '@shared/constants';
+import { messages } from '@shared/messages';
 import type { LegalSection } from '../../../components/public/LegalDocument';
 
 export const SEND_ENDPOINT = '/api/send';
 export const REPORTS_ENDPOINT = '/api/whatsapp/reports';
+export const MESSAGE_ENDPOINT = '/api/messages/{messageId}';
+export const MESSAGES_ENDPOINT = '/api/messages';
 export const WEBHOOK_ENDPOINT = '/api/webhooks/whatsapp';
 
 export const RATE_LIMIT_TEXT = `${PUBLIC_API.rateLimitRequests} requests per ${PUBLIC_API.rateLimitWindowMinutes} minutes per IP address`;
@@ -26,9 +29,14 @@ export const SEND_EXAMPLE_BODY = {
   button_0_url: 'ORD-4521',
 } as const;
 
+/** What POST /api/send answers: `message_id` is ours, `msg_<id>` (GET /api/messages/{messageId} reads it). */
 export const SEND_EXAMPLE_RESPONSE = {
+  success: true,
   message_id: 'msg_48213907',
-  message: 'Message accepted for delivery',
+  message: messages.publicApi.sent,
+  campaign_id: 1289,
+  status: 'queued',
+  charged: true,
 } as const;
 
 export type SampleLanguage = 'curl' | 'javascript' | 'python' | 'php';
@@ -246,3 +254,5 @@ export function buildDocsFaq(): LegalSection[] {
     },
   ];
 }
+
+export const WEBHOOK_ENDPOINTS_ENDPOINT = '/api/webhook-endpoints';

@@ -1,0 +1,292 @@
+/**
+ * GET /api/openapi.json (issue 15): the public API as an OpenAPI 3.1 document, generated from the
+ * shared zod schemas with zod 4's JSON Schema output. Components come from the schemas' `id`
+ * metadata; examples from their `examples` metadata (tests check each against its schema). The
+ * operations below are the contract of the public calls: every route of the public API is listed
+ * (a test compares them with the routers) and nothing else.
+ */
+import { z } from 'zod';
+import { INTEGRATIONS } from '@shared/constants';
+import { MESSAGE_API_STATUSES, MESSAGES_PAGE_SIZE, ZMessagesPage, ZPublicMessage } from '@shared/schemas/messages';
+import { ZApiError, ZApiSendBatchRequestDoc, ZApiSendBatchResponse, ZApiSendRequestDoc, ZApiSendResponse, ZReportsResponse } from '@shared/schemas/publicApi';
+import { REPORT_STATUSES } from '@shared/schemas/reports';
+import {
+  ZCreateWebhookEndpointRequest,
+  ZWebhookDelivery,
+  ZWebhookDeliveryList,
+  ZWebhookEndpointCreated,
+  ZWebhookEndpointList,
+  ZWebhookEvent,
+} from '@shared/schemas/webhookEndpoints';
+
+type Method = 'get' | 'post' | 'delete';
+
+export interface OpenApiParameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description: string;
+  schema: Record<string, unknown>;
+  example?: string | number;
+}
+
+export interface OpenApiOperation {
+  method: Method;
+  /** OpenAPI form: `{messageId}`. */
+  path: string;
+  tag: 'Sending' | 'Status' | 'Webhooks' | 'Reference';
+  operationId: string;
+  summary: string;
+  description?: string;
+  parameters?: OpenApiParameter[];
+  request?: z.ZodType;
+  responses: Record<string, { description: string; schema?: z.ZodType }>;
+  /** Reachable without a key (the document itself). */
+  anonymous?: boolean;
+}
+
+const idempotencyKey: OpenApiParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: `Up to ${INTEGRATIONS.idempotencyKeyMaxLength} visible characters. The same key with the same body within ${INTEGRATIONS.idempotencyWindowHours} hours answers the first response again (charged once); with another body 422 idempotency_key_reused; while the first is still running 409 idempotency_key_in_flight.`,
+  schema: { type: 'string', maxLength: INTEGRATIONS.idempotencyKeyMaxLength },
+  example: 'order-4521-confirmation',
+};
+const batchIdempotencyKey: OpenApiParameter = { ...idempotencyKey, example: 'daily-orders-2026-11-24' };
+const endpointId: OpenApiParameter = { name: 'id', in: 'path', required: true, description: 'The webhook endpoint id', schema: { type: 'integer', minimum: 1 }, example: 7 };
+const errors = {
+  '400': { description: 'Missing or invalid parameters', schema: ZApiError },
+  '401': { description: 'Missing, wrong or revoked API key', schema: ZApiError },
+  '429': { description: 'Over the rate limit (see Retry-After)', schema: ZApiError },
+};
+
+export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
+  {
+    method: 'post',
+    path: '/api/send',
+    tag: 'Sending',
+    operationId: 'sendMessage',
+    summary: 'Send one template message',
+    parameters: [idempotencyKey],
+    request: ZApiSendRequestDoc,
+    responses: {
+      '200': { description: 'Accepted (or stored without sending: duplicate, opted out)', schema: ZApiSendResponse },
+      ...errors,
+      '402': { description: 'Insufficient balance', schema: ZApiError },
+      '409': { description: 'A request with this Idempotency-Key is still running', schema: ZApiError },
+      '422': { description: 'This Idempotency-Key was used with another body', schema: ZApiError },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/send/batch',
+    tag: 'Sending',
+    operationId: 'sendBatch',
+    summary: 'Send one template to up to 10,000 numbers',
+    parameters: [batchIdempotencyKey],
+    request: ZApiSendBatchRequestDoc,
+    responses: {
+      '200': { description: 'Accepted', schema: ZApiSendBatchResponse },
+      ...errors,
+      '402': { description: 'Insufficient balance', schema: ZApiError },
+      '409': { description: 'A request with this Idempotency-Key is still running', schema: ZApiError },
+      '422': { description: 'This Idempotency-Key was used with another body', schema: ZApiError },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/messages/{messageId}',
+    tag: 'Status',
+    operationId: 'getMessage',
+    summary: 'One message and its status',
+    parameters: [{ name: 'messageId', in: 'path', required: true, description: 'The message_id the send answered', schema: { type: 'string', pattern: '^msg_\\d+$' }, example: 'msg_48213907' }],
+    responses: { '200': { description: 'The message', schema: ZPublicMessage }, '401': errors['401'], '404': { description: 'No such message of yours', schema: ZApiError }, '429': errors['429'] },
+  },
+  {
+    method: 'get',
+    path: '/api/messages',
+    tag: 'Status',
+    operationId: 'listMessages',
+    summary: `Your messages, newest first, ${MESSAGES_PAGE_SIZE} a page`,
+    parameters: [
+      { name: 'campaign_id', in: 'query', required: false, description: 'Only this campaign (the send answers campaign_id)', schema: { type: 'integer', minimum: 1 }, example: 1289 },
+      { name: 'status', in: 'query', required: false, description: 'Only this status', schema: { type: 'string', enum: [...MESSAGE_API_STATUSES] }, example: 'failed' },
+      { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page', schema: { type: 'string' } },
+    ],
+    responses: { '200': { description: 'A page', schema: ZMessagesPage }, ...errors },
+  },
+  {
+    method: 'get',
+    path: '/api/whatsapp/reports',
+    tag: 'Status',
+    operationId: 'listReports',
+    summary: 'Reports as the Manage Reports screen shows them',
+    parameters: [
+      { name: 'page', in: 'query', required: false, description: 'Page number', schema: { type: 'integer', minimum: 1 }, example: 1 },
+      { name: 'limit', in: 'query', required: false, description: 'Rows a page', schema: { type: 'integer', minimum: 1, maximum: 500 }, example: 50 },
+      { name: 'status', in: 'query', required: false, description: 'Only this status', schema: { type: 'string', enum: [...REPORT_STATUSES] } },
+      { name: 'recipientNumber', in: 'query', required: false, description: 'Numbers starting with these digits', schema: { type: 'string' } },
+      { name: 'template', in: 'query', required: false, description: 'Template name', schema: { type: 'string' } },
+      { name: 'dateFrom', in: 'query', required: false, description: 'From this day (IST), YYYY-MM-DD', schema: { type: 'string' } },
+      { name: 'dateTo', in: 'query', required: false, description: 'To this day (IST), YYYY-MM-DD', schema: { type: 'string' } },
+    ],
+    responses: { '200': { description: 'A page of reports', schema: ZReportsResponse }, ...errors },
+  },
+  {
+    method: 'post',
+    path: '/api/webhook-endpoints',
+    tag: 'Webhooks',
+    operationId: 'createWebhookEndpoint',
+    summary: 'Add a webhook endpoint',
+    description:
+      'Deliveries are POSTs of an event { id, type, created_at, data } (or an array of up to 100 with batch: true), signed with Sandesh-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the secret>, and carrying Sandesh-Event-Id. The secret is answered here only.',
+    request: ZCreateWebhookEndpointRequest,
+    responses: { '201': { description: 'Created; keep the secret', schema: ZWebhookEndpointCreated }, ...errors, '409': { description: 'Too many endpoints', schema: ZApiError } },
+  },
+  {
+    method: 'get',
+    path: '/api/webhook-endpoints',
+    tag: 'Webhooks',
+    operationId: 'listWebhookEndpoints',
+    summary: 'Your webhook endpoints (without secrets)',
+    responses: { '200': { description: 'The endpoints', schema: ZWebhookEndpointList }, '401': errors['401'], '429': errors['429'] },
+  },
+  {
+    method: 'delete',
+    path: '/api/webhook-endpoints/{id}',
+    tag: 'Webhooks',
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Delete a webhook endpoint and its deliveries',
+    parameters: [endpointId],
+    responses: { '204': { description: 'Deleted' }, '401': errors['401'], '404': { description: 'No such endpoint of yours', schema: ZApiError } },
+  },
+  {
+    method: 'post',
+    path: '/api/webhook-endpoints/{id}/rotate-secret',
+    tag: 'Webhooks',
+    operationId: 'rotateWebhookSecret',
+    summary: 'Replace the signing secret (answered once)',
+    parameters: [endpointId],
+    responses: { '200': { description: 'The new secret', schema: ZWebhookEndpointCreated }, '401': errors['401'], '404': { description: 'No such endpoint of yours', schema: ZApiError } },
+  },
+  {
+    method: 'post',
+    path: '/api/webhook-endpoints/{id}/test',
+    tag: 'Webhooks',
+    operationId: 'testWebhookEndpoint',
+    summary: 'Deliver a ping event',
+    parameters: [endpointId],
+    responses: { '202': { description: 'Queued', schema: ZWebhookDelivery }, '401': errors['401'], '404': { description: 'No such endpoint of yours', schema: ZApiError } },
+  },
+  {
+    method: 'get',
+    path: '/api/webhook-endpoints/{id}/deliveries',
+    tag: 'Webhooks',
+    operationId: 'listWebhookDeliveries',
+    summary: 'The latest 100 deliveries: event, time, HTTP status, latency, next retry',
+    parameters: [endpointId],
+    responses: { '200': { description: 'Deliveries, newest first', schema: ZWebhookDeliveryList }, '401': errors['401'], '404': { description: 'No such endpoint of yours', schema: ZApiError } },
+  },
+  {
+    method: 'post',
+    path: '/api/webhook-endpoints/{id}/deliveries/{deliveryId}/retry',
+    tag: 'Webhooks',
+    operationId: 'retryWebhookDelivery',
+    summary: 'Send a delivery again now (turns a disabled endpoint back on)',
+    parameters: [endpointId, { name: 'deliveryId', in: 'path', required: true, description: 'The delivery id', schema: { type: 'integer', minimum: 1 }, example: 311 }],
+    responses: { '202': { description: 'Queued', schema: ZWebhookDelivery }, '401': errors['401'], '404': { description: 'No such endpoint or delivery of yours', schema: ZApiError } },
+  },
+  {
+    method: 'get',
+    path: '/api/openapi.json',
+    tag: 'Reference',
+    operationId: 'getOpenApi',
+    summary: 'This document',
+    anonymous: true,
+    responses: { '200': { description: 'OpenAPI 3.1' } },
+  },
+];
+
+/** Schemas that are documented but never a request or response body (webhook payloads). */
+export const OPENAPI_EXTRA_SCHEMAS: readonly z.ZodType[] = [ZWebhookEvent];
+
+/** The schema's name in components (its `id` metadata). */
+function schemaId(schema: z.ZodType): string {
+  const id = schema.meta()?.id;
+  if (typeof id !== 'string') throw new Error('every documented schema needs an id');
+  return id;
+}
+
+/** The examples a schema carries in its metadata. */
+export function schemaExamples(schema: z.ZodType): unknown[] {
+  const examples = schema.meta()?.examples;
+  return Array.isArray(examples) ? (examples as unknown[]) : [];
+}
+
+function components(io: 'input' | 'output'): Record<string, Record<string, unknown>> {
+  const converted = z.toJSONSchema(z.globalRegistry, { io, unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Record<string, unknown>> };
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [id, schema] of Object.entries(converted.schemas)) {
+    const { $schema: _draft, id: _id, ...rest } = schema;
+    out[id] = rest;
+  }
+  return out;
+}
+
+const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${schemaId(schema)}` });
+
+export function buildOpenApiDocument(version: string): Record<string, unknown> {
+  const inputs = components('input');
+  const outputs = components('output');
+  const requestIds = new Set(OPENAPI_OPERATIONS.flatMap((op) => (op.request ? [schemaId(op.request)] : [])));
+  const used = new Set<string>();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPENAPI_OPERATIONS) {
+    const responses: Record<string, unknown> = {};
+    for (const [status, response] of Object.entries(op.responses)) {
+      if (response.schema) used.add(schemaId(response.schema));
+      const examples = response.schema ? schemaExamples(response.schema) : [];
+      responses[status] = response.schema
+        ? { description: response.description, content: { 'application/json': { schema: ref(response.schema), ...(examples[0] !== undefined ? { example: examples[0] } : {}) } } }
+        : { description: response.description };
+    }
+    if (op.request) used.add(schemaId(op.request));
+    paths[op.path] ??= {};
+    paths[op.path]![op.method] = {
+      tags: [op.tag],
+      operationId: op.operationId,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      ...(op.parameters ? { parameters: op.parameters } : {}),
+      ...(op.request
+        ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.request), example: schemaExamples(op.request)[0] } } } }
+        : {}),
+      responses,
+      security: op.anonymous ? [] : [{ ApiKey: [] }, { BearerKey: [] }],
+    };
+  }
+  for (const extra of OPENAPI_EXTRA_SCHEMAS) used.add(schemaId(extra));
+  // A request schema is documented as the caller writes it (before transforms), every other as answered.
+  const schemas: Record<string, unknown> = {};
+  const all = { ...outputs, ...Object.fromEntries(Object.entries(inputs).filter(([id]) => requestIds.has(id))) };
+  for (const [id, schema] of Object.entries(all)) if (used.has(id) || JSON.stringify(all).includes(`"#/components/schemas/${id}"`)) schemas[id] = schema;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Sandesh API',
+      version,
+      description: 'Send WhatsApp template messages, read their statuses, and receive signed delivery webhooks. Authenticate with your API key as X-API-Key or Authorization: Bearer.',
+    },
+    servers: [{ url: '/' }],
+    tags: [{ name: 'Sending' }, { name: 'Status' }, { name: 'Webhooks' }, { name: 'Reference' }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        BearerKey: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
+      },
+    },
+  };
+}

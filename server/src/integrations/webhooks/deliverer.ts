@@ -1,0 +1,332 @@
+/**
+ * The webhook worker (issue 15), one per instance. Two steps, repeated while there is work:
+ * 1. expand: outbox rows become deliveries, one per endpoint subscribed to the event (or batches
+ *    of up to 100 events for endpoints with `batch`), in outbox order; on PostgreSQL several
+ *    instances take different rows (`for update skip locked`).
+ * 2. deliver: each endpoint's pending deliveries are sent in order, by one instance at a time
+ *    (a lease on the endpoint row), so one message's events arrive in the order they happened.
+ *    A failed head waits for its retry and holds the endpoint's later deliveries behind it;
+ *    other endpoints are not held up. Retries back off exponentially with jitter for 24 hours;
+ *    an endpoint failing for 3 days is disabled and its owner notified.
+ * At least once: a delivery is marked succeeded only after its 2xx answer, so a crash in between
+ * sends it again; receivers deduplicate by event id.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { Agent, request } from 'undici';
+import { INTEGRATIONS } from '@shared/constants';
+import { fillMessage, messages } from '@shared/messages';
+import { WEBHOOK_BATCH_MAX_EVENTS } from '@shared/schemas/webhookEndpoints';
+import type { Logger } from '../../logger';
+import type { NotificationService } from '../../notifications/service';
+import { PUBLIC_MESSAGE_COLUMNS, toPublicMessage, type PublicMessageRow } from '../publicMessage';
+import { guardedLookup } from './addressPolicy';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature';
+import { deliveryRow, newEventId, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookService } from './service';
+
+const IDLE_POLL_MS = 500;
+const OUTBOX_ROWS_PER_TURN = 20;
+const ENDPOINTS_PER_TURN = 50;
+const DELIVERIES_PER_LEASE = 200;
+const LEASE_MS = 60_000;
+const RESPONSE_BYTES_READ = 4096;
+const DAY_MS = 86_400_000;
+
+interface OutboxRow {
+  id: number | string;
+  type: string;
+  messageIds: string | null;
+  userId: number | null;
+  eventId: string | null;
+  data: string | null;
+  createdAt: string | Date;
+}
+
+export interface DeliveryOutcome {
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/** The wait before retry number `attempt` (1 = first retry): doubling from 30 s to 2 h, with jitter of up to half. */
+export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(INTEGRATIONS.webhookFirstRetrySeconds * 2 ** (attempt - 1), INTEGRATIONS.webhookMaxRetrySeconds) * 1000;
+  return Math.round(base * (0.5 + random() / 2));
+}
+
+export class WebhookDeliverer {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private waker: (() => void) | null = null;
+  private readonly agent: Agent;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      webhooks: WebhookService;
+      notifications: NotificationService;
+      log: Logger;
+      now?: () => Date;
+      timeoutMs?: number;
+      /** Endpoints delivered at once by this instance. */
+      concurrency?: number;
+    },
+  ) {
+    this.timeoutMs = deps.timeoutMs ?? INTEGRATIONS.webhookTimeoutSeconds * 1000;
+    this.agent = new Agent({
+      connect: { lookup: guardedLookup(deps.webhooks.policy), timeout: this.timeoutMs },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+    deps.webhooks.onWork = () => this.notify();
+  }
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  private get isPostgres(): boolean {
+    return this.deps.db.client.config.client === 'pg';
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  notify(): void {
+    this.waker?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.notify();
+    await this.loop;
+    await this.agent.close();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let busy = false;
+      try {
+        busy = (await this.expandOutbox()) > 0;
+        busy = (await this.deliverDue()) > 0 || busy;
+      } catch (error) {
+        this.deps.log.warn({ err: error }, 'webhook worker turn failed');
+      }
+      if (!busy && this.running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, IDLE_POLL_MS);
+          this.waker = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.waker = null;
+      }
+    }
+  }
+
+  /** Turns a few outbox rows into deliveries; answers how many rows it took. */
+  async expandOutbox(): Promise<number> {
+    // Most turns find nothing: look without a transaction first (SQLite has one connection).
+    if (!(await this.deps.db('webhook_outbox').first('id'))) return 0;
+    return this.deps.db.transaction(async (trx) => {
+      let query = trx('webhook_outbox').orderBy('id').limit(OUTBOX_ROWS_PER_TURN);
+      if (this.isPostgres) query = query.forUpdate().skipLocked();
+      const rows = (await query) as OutboxRow[];
+      if (rows.length === 0) return 0;
+      const deliveries: Record<string, unknown>[] = [];
+      const now = this.now();
+      for (const row of rows) deliveries.push(...(await this.deliveriesFor(trx, row, now)));
+      for (let start = 0; start < deliveries.length; start += 200) {
+        await trx('webhook_deliveries').insert(deliveries.slice(start, start + 200)).onConflict(['endpointId', 'eventId']).ignore();
+      }
+      await trx('webhook_outbox')
+        .whereIn(
+          'id',
+          rows.map((r) => r.id),
+        )
+        .delete();
+      return rows.length;
+    });
+  }
+
+  private async subscribers(trx: Knex.Transaction, userIds: readonly number[], type: string): Promise<WebhookEndpointRow[]> {
+    if (userIds.length === 0) return [];
+    const endpoints = (await trx('webhook_endpoints').whereIn('userId', userIds).where({ status: 'active' })) as WebhookEndpointRow[];
+    return endpoints.filter((endpoint) => (JSON.parse(endpoint.events) as string[]).includes(type));
+  }
+
+  private async deliveriesFor(trx: Knex.Transaction, row: OutboxRow, now: Date): Promise<Record<string, unknown>[]> {
+    const createdAt = new Date(row.createdAt).toISOString();
+    const byUser = new Map<number, { id: string; type: string; created_at: string; data: unknown }[]>();
+    if (row.messageIds) {
+      const ids = JSON.parse(row.messageIds) as number[];
+      for (let start = 0; start < ids.length; start += 900) {
+        const found = (await trx({ m: 'messages' })
+          .join({ c: 'campaigns' }, 'c.id', 'm.campaign_id')
+          .whereIn('m.id', ids.slice(start, start + 900))
+          .orderBy('m.id')
+          .select([...PUBLIC_MESSAGE_COLUMNS, 'm.user_id'])) as (PublicMessageRow & { userId: number })[];
+        for (const message of found) {
+          const events = byUser.get(Number(message.userId)) ?? [];
+          events.push({ id: newEventId(), type: row.type, created_at: createdAt, data: toPublicMessage(message) });
+          byUser.set(Number(message.userId), events);
+        }
+      }
+    } else if (row.userId !== null) {
+      byUser.set(Number(row.userId), [{ id: row.eventId ?? newEventId(), type: row.type, created_at: createdAt, data: JSON.parse(row.data ?? '{}') as unknown }]);
+    }
+    const out: Record<string, unknown>[] = [];
+    for (const endpoint of await this.subscribers(trx, [...byUser.keys()], row.type)) {
+      const events = byUser.get(Number(endpoint.userId)) ?? [];
+      if (endpoint.batch) {
+        for (let start = 0; start < events.length; start += WEBHOOK_BATCH_MAX_EVENTS) out.push(deliveryRow(endpoint, events.slice(start, start + WEBHOOK_BATCH_MAX_EVENTS), now, true));
+      } else {
+        for (const event of events) out.push(deliveryRow(endpoint, [event], now));
+      }
+    }
+    return out;
+  }
+
+  /** Sends due deliveries of several endpoints at once; answers how many were attempted. */
+  async deliverDue(): Promise<number> {
+    const nowIso = this.now().toISOString();
+    const due = (await this.deps
+      .db('webhook_deliveries as d')
+      .join('webhook_endpoints as e', 'e.id', 'd.endpointId')
+      .where('d.state', 'pending')
+      .where('d.nextAttemptAt', '<=', nowIso)
+      .where('e.status', 'active')
+      .where((q) => q.whereNull('e.leaseUntil').orWhere('e.leaseUntil', '<', nowIso))
+      .distinct('d.endpointId')
+      .limit(ENDPOINTS_PER_TURN)) as { endpointId: number }[];
+    const concurrency = this.deps.concurrency ?? 8;
+    let attempted = 0;
+    const queue = due.map((d) => Number(d.endpointId));
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+        for (let id = queue.shift(); id !== undefined; id = queue.shift()) attempted += await this.deliverEndpoint(id);
+      }),
+    );
+    return attempted;
+  }
+
+  private async deliverEndpoint(endpointId: number): Promise<number> {
+    const db = this.deps.db;
+    const token = randomBytes(12).toString('hex');
+    const leased = await db('webhook_endpoints')
+      .where({ id: endpointId, status: 'active' })
+      .where((q) => q.whereNull('leaseUntil').orWhere('leaseUntil', '<', this.now().toISOString()))
+      .update({ leaseUntil: new Date(this.now().getTime() + LEASE_MS).toISOString(), leaseToken: token });
+    if (leased === 0) return 0;
+    let attempted = 0;
+    try {
+      while (attempted < DELIVERIES_PER_LEASE && this.running) {
+        const endpoint = (await db('webhook_endpoints').where({ id: endpointId, leaseToken: token, status: 'active' }).first()) as WebhookEndpointRow | undefined;
+        if (!endpoint) break;
+        const head = (await db('webhook_deliveries').where({ endpointId, state: 'pending' }).orderBy('id').first()) as WebhookDeliveryRow | undefined;
+        if (!head || (head.nextAttemptAt !== null && new Date(head.nextAttemptAt).getTime() > this.now().getTime())) break;
+        const outcome = await this.send(endpoint, head);
+        attempted += 1;
+        const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+        await this.record(endpoint, head, outcome, succeeded);
+        if (!succeeded) break;
+        await db('webhook_endpoints')
+          .where({ id: endpointId, leaseToken: token })
+          .update({ leaseUntil: new Date(this.now().getTime() + LEASE_MS).toISOString() });
+      }
+    } finally {
+      await db('webhook_endpoints').where({ id: endpointId, leaseToken: token }).update({ leaseUntil: null, leaseToken: null });
+    }
+    return attempted;
+  }
+
+  /** One signed POST; never follows a redirect (a 3xx counts as a failure). */
+  async send(endpoint: WebhookEndpointRow, delivery: Pick<WebhookDeliveryRow, 'eventId' | 'body'>): Promise<DeliveryOutcome> {
+    const started = performance.now();
+    try {
+      const secret = this.deps.webhooks.secretOf(endpoint);
+      const response = await request(endpoint.url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        body: delivery.body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Sandesh-Webhooks/1.0',
+          [EVENT_ID_HEADER]: delivery.eventId,
+          [SIGNATURE_HEADER]: signatureHeader(secret, delivery.body, this.now()),
+        },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      // Read a little of the answer (then drop it): the socket is reused only once the body is consumed.
+      let read = 0;
+      for await (const chunk of response.body) {
+        read += (chunk as Buffer).length;
+        if (read > RESPONSE_BYTES_READ) break;
+      }
+      if (read > RESPONSE_BYTES_READ) response.body.destroy();
+      return { status: response.statusCode, latencyMs: Math.round(performance.now() - started), error: null };
+    } catch (error) {
+      const text = error instanceof Error ? `${(error as { code?: string }).code ?? error.name}: ${error.message}` : String(error);
+      return { status: null, latencyMs: Math.round(performance.now() - started), error: text.slice(0, 300) };
+    }
+  }
+
+  private async record(endpoint: WebhookEndpointRow, delivery: WebhookDeliveryRow, outcome: DeliveryOutcome, succeeded: boolean): Promise<void> {
+    const now = this.now();
+    const nowIso = now.toISOString();
+    const attempts = delivery.attempts + 1;
+    const giveUpAt = new Date(delivery.createdAt).getTime() + INTEGRATIONS.webhookRetryHours * 3_600_000;
+    const nextAt = succeeded ? null : new Date(now.getTime() + retryDelayMs(attempts));
+    const retrying = nextAt !== null && nextAt.getTime() <= giveUpAt;
+    const state = succeeded ? 'succeeded' : retrying ? 'pending' : 'failed';
+    let disable = false;
+    await this.deps.db.transaction(async (trx) => {
+      await trx('webhook_deliveries')
+        .where({ id: delivery.id })
+        .update({
+          state,
+          attempts,
+          nextAttemptAt: retrying ? nextAt.toISOString() : null,
+          lastAttemptAt: nowIso,
+          lastStatus: outcome.status,
+          lastLatencyMs: outcome.latencyMs,
+          lastError: outcome.error,
+          updatedAt: nowIso,
+        });
+      await trx('webhook_attempts').insert({
+        deliveryId: delivery.id,
+        attemptedAt: nowIso,
+        httpStatus: outcome.status,
+        latencyMs: outcome.latencyMs,
+        error: outcome.error,
+        nextRetryAt: retrying ? nextAt.toISOString() : null,
+      });
+      if (succeeded) {
+        if (endpoint.failingSince !== null) await trx('webhook_endpoints').where({ id: endpoint.id }).update({ failingSince: null, updatedAt: nowIso });
+        return;
+      }
+      if (endpoint.failingSince === null) {
+        await trx('webhook_endpoints').where({ id: endpoint.id }).whereNull('failingSince').update({ failingSince: nowIso, updatedAt: nowIso });
+        return;
+      }
+      if (now.getTime() - new Date(endpoint.failingSince).getTime() >= INTEGRATIONS.webhookDisableAfterDays * DAY_MS) {
+        disable = (await trx('webhook_endpoints').where({ id: endpoint.id, status: 'active' }).update({ status: 'disabled', disabledAt: nowIso, updatedAt: nowIso })) > 0;
+      }
+    });
+    if (disable) {
+      await this.deps.notifications.post(Number(endpoint.userId), {
+        dedupeKey: `webhook_endpoint:${endpoint.id}:disabled:${nowIso.slice(0, 10)}`,
+        type: 'error',
+        kind: 'webhook_endpoint_disabled',
+        title: messages.integrations.webhookEndpointDisabledTitle,
+        message: fillMessage(messages.integrations.webhookEndpointDisabled, { url: endpoint.url, days: INTEGRATIONS.webhookDisableAfterDays }),
+      });
+    }
+  }
+}

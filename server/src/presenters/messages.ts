@@ -1,0 +1,12 @@
+import type { TMessagesPage, TPublicMessage } from '@shared/schemas/messages';
+import { toPublicMessage, type PublicMessageRow } from '../integrations/publicMessage';
+import type { MessageStatusPage } from '../integrations/messageStatus';
+
+/** GET /api/messages/{messageId} (issue 15); webhook events carry the same object. */
+export function presentPublicMessage(row: PublicMessageRow): TPublicMessage {
+  return toPublicMessage(row);
+}
+
+export function presentMessagesPage(page: MessageStatusPage): TMessagesPage {
+  return { data: page.rows.map(toPublicMessage), has_more: page.nextCursor !== null, next_cursor: page.nextCursor };
+}

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { ZPublicMessage } from './messages';
+
+/** Signed delivery webhooks (issue 15): endpoints, their deliveries, and the events they receive. */
+
+/** Event types (one a line, so branches that add one merge cleanly). */
+export const WEBHOOK_EVENT_TYPES = [
+  'message.sent',
+  'message.delivered',
+  'message.read',
+  'message.failed',
+  'campaign.completed',
+  'wallet.low_balance',
+  'template.approved',
+  'template.rejected',
+] as const;
+export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The event `POST /api/webhook-endpoints/{id}/test` delivers. */
+export const WEBHOOK_PING_EVENT = 'ping';
+
+export const WEBHOOK_BATCH_MAX_EVENTS = 100;
+export const WEBHOOK_ENDPOINTS_MAX_PER_USER = 10;
+
+export const ZCreateWebhookEndpointRequest = z
+  .object({
+    url: z.string().trim().min(1).max(2048),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length),
+    description: z.string().trim().max(200).optional(),
+    batch: z.boolean().optional().describe(`Deliver arrays of up to ${WEBHOOK_BATCH_MAX_EVENTS} events per request`),
+  })
+  .meta({
+    id: 'CreateWebhookEndpointRequest',
+    examples: [{ url: 'https://example.com/sandesh/webhooks', events: ['message.delivered', 'message.failed'], description: 'Order system' }],
+  });
+export type TCreateWebhookEndpointRequest = z.infer<typeof ZCreateWebhookEndpointRequest>;
+
+export const ZWebhookEndpoint = z
+  .object({
+    id: z.number().int(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    description: z.string().nullable(),
+    batch: z.boolean(),
+    status: z.enum(['active', 'disabled']),
+    failing_since: z.iso.datetime().nullable(),
+    disabled_at: z.iso.datetime().nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({
+    id: 'WebhookEndpoint',
+    examples: [
+      {
+        id: 7,
+        url: 'https://example.com/sandesh/webhooks',
+        events: ['message.delivered', 'message.failed'],
+        description: 'Order system',
+        batch: false,
+        status: 'active',
+        failing_since: null,
+        disabled_at: null,
+        created_at: '2026-11-24T09:00:00.000Z',
+      },
+    ],
+  });
+export type TWebhookEndpoint = z.infer<typeof ZWebhookEndpoint>;
+
+/** The answer to create and rotate-secret: the only times the secret is shown. */
+export const ZWebhookEndpointCreated = z
+  .object({
+    id: z.number().int(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    secret: z.string().describe('Shown once: keep it to verify Sandesh-Signature'),
+    created_at: z.iso.datetime(),
+  })
+  .meta({
+    id: 'WebhookEndpointCreated',
+    examples: [
+      {
+        id: 7,
+        url: 'https://example.com/sandesh/webhooks',
+        events: ['message.delivered', 'message.failed'],
+        secret: 'whsec_3q2-7wEXAMPLEo4vH0uDkYVnY1aX1yZk8h2bq3mVtGfw',
+        created_at: '2026-11-24T09:00:00.000Z',
+      },
+    ],
+  });
+export type TWebhookEndpointCreated = z.infer<typeof ZWebhookEndpointCreated>;
+
+export const ZWebhookDelivery = z
+  .object({
+    id: z.number().int(),
+    event_id: z.string(),
+    event: z.string().describe('The event type (the first one of a batch)'),
+    event_count: z.number().int(),
+    state: z.enum(['pending', 'succeeded', 'failed']),
+    attempts: z.number().int(),
+    created_at: z.iso.datetime(),
+    last_attempt_at: z.iso.datetime().nullable(),
+    http_status: z.number().int().nullable(),
+    latency_ms: z.number().int().nullable(),
+    error: z.string().nullable(),
+    next_retry_at: z.iso.datetime().nullable(),
+  })
+  .meta({
+    id: 'WebhookDelivery',
+    examples: [
+      {
+        id: 311,
+        event_id: 'evt_5GmC2h1kq0aV9xS3',
+        event: 'message.delivered',
+        event_count: 1,
+        state: 'pending',
+        attempts: 2,
+        created_at: '2026-11-24T09:30:03.000Z',
+        last_attempt_at: '2026-11-24T09:30:35.000Z',
+        http_status: 503,
+        latency_ms: 120,
+        error: null,
+        next_retry_at: '2026-11-24T09:31:40.000Z',
+      },
+    ],
+  });
+export type TWebhookDelivery = z.infer<typeof ZWebhookDelivery>;
+
+/** A delivered event: `{ id, type, created_at, data }`; a message event's data is the message. */
+export const ZWebhookEvent = z
+  .object({
+    id: z.string(),
+    type: z.union([z.enum(WEBHOOK_EVENT_TYPES), z.literal(WEBHOOK_PING_EVENT)]),
+    created_at: z.iso.datetime(),
+    data: z.union([ZPublicMessage, z.record(z.string(), z.unknown())]),
+  })
+  .meta({
+    id: 'WebhookEvent',
+    examples: [
+      {
+        id: 'evt_5GmC2h1kq0aV9xS3',
+        type: 'message.delivered',
+        created_at: '2026-11-24T09:30:03.000Z',
+        data: {
+          message_id: 'msg_48213907',
+          status: 'delivered',
+          recipient: '919876543210',
+          template: 'order_update',
+          campaign_id: 1289,
+          cost: 0.88,
+          sent_at: '2026-11-24T09:30:01.000Z',
+          delivered_at: '2026-11-24T09:30:03.000Z',
+          updated_at: '2026-11-24T09:30:03.000Z',
+        },
+      },
+    ],
+  });
+export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;
+
+export const ZWebhookEndpointList = z.object({ data: z.array(ZWebhookEndpoint) }).meta({
+  id: 'WebhookEndpointList',
+  examples: [{ data: (ZWebhookEndpoint.meta()?.examples as unknown[] | undefined) ?? [] }],
+});
+
+export const ZWebhookDeliveryList = z.object({ data: z.array(ZWebhookDelivery) }).meta({
+  id: 'WebhookDeliveryList',
+  examples: [{ data: (ZWebhookDelivery.meta()?.examples as unknown[] | undefined) ?? [] }],
+});
