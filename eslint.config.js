@@ -27,6 +27,7 @@ const serverDomainFolders = [
   'apiKeys',
   'audit',
   'db',
+  'integrations',
   'messaging',
   'models',
   'notifications',

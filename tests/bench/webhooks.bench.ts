@@ -43,7 +43,7 @@ export const webhooksBench = {
       const expectedEvents = MESSAGES * 3 + MESSAGES;
       const { result, peakMb } = await withPeakRss(async () => {
         const started = performance.now();
-        const campaign = await server.services.campaigns.accept({ user, template, senderNumberId: sender.id, name: 'bench webhooks', source: 'bulk', recipients, invalidCount: 0, inSendDuplicates: 0 });
+        const campaign = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'bench webhooks', source: 'bulk', recipients, invalidCount: 0, inSendDuplicates: 0 });
         server.services.engine.notifyAccepted();
         let sentAt = 0;
         let eventsAtSent = 0;

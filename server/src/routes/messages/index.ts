@@ -3,7 +3,7 @@ import { ZMessagesQuery } from '@shared/schemas/messages';
 import { callerOf, sessionOrApiKey, type SessionOrKeyState } from '../../middleware/sessionOrApiKey';
 import { validate } from '../../middleware/validate';
 import { presentMessagesPage, presentPublicMessage } from '../../presenters/messages';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 /** Status by API key (issue 15): a message by its id and the caller's messages, cursor-paged. */

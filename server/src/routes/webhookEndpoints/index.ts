@@ -5,7 +5,7 @@ import { ZCreateWebhookEndpointRequest } from '@shared/schemas/webhookEndpoints'
 import { callerOf, sessionOrApiKey, type SessionOrKeyState } from '../../middleware/sessionOrApiKey';
 import { validate } from '../../middleware/validate';
 import { presentWebhookDelivery, presentWebhookEndpoint, presentWebhookEndpointCreated } from '../../presenters/webhookEndpoints';
-import type { Services } from '../../services';
+import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
 const ZId = z.coerce.number().int().min(1).max(2 ** 53 - 1);
