@@ -2,6 +2,7 @@
  * The sending calls' rules (spec 002 §5 and §7, docs/decisions.md "Sending"): which number and template,
  * which recipients and values, what it costs; acceptance itself is CampaignAcceptance.
  */
+import { formatIndianNumber } from '@shared/money';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -218,7 +219,7 @@ export class SendingService {
   }
 
   private async accept(input: AcceptCampaignInput): Promise<AcceptedCampaign> {
-    if (input.recipients.length > MAX_RECIPIENTS_PER_SEND) throw BadRequestError('too_many_recipients', fillMessage(messages.sending.tooManyRecipients, { max: MAX_RECIPIENTS_PER_SEND.toLocaleString('en-IN') }));
+    if (input.recipients.length > MAX_RECIPIENTS_PER_SEND) throw BadRequestError('too_many_recipients', fillMessage(messages.sending.tooManyRecipients, { max: formatIndianNumber(MAX_RECIPIENTS_PER_SEND) }));
     const result = await this.deps.acceptance.accept(input);
     if (result.accepted > 0) this.deps.onAccepted();
     return result;
@@ -259,7 +260,7 @@ export class SendingService {
    * acceptance applies (the dry run of a send call): the quoted cost is the charged cost.
    */
   private async dryRun(user: User, template: Template, screened: ScreenedEntries): Promise<SendOutcome> {
-    if (screened.recipients.length > MAX_RECIPIENTS_PER_SEND) throw BadRequestError('too_many_recipients', fillMessage(messages.sending.tooManyRecipients, { max: MAX_RECIPIENTS_PER_SEND.toLocaleString('en-IN') }));
+    if (screened.recipients.length > MAX_RECIPIENTS_PER_SEND) throw BadRequestError('too_many_recipients', fillMessage(messages.sending.tooManyRecipients, { max: formatIndianNumber(MAX_RECIPIENTS_PER_SEND) }));
     const checked = await this.deps.acceptance.screen(user.id, template.id, screened.recipients);
     const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, checked.billable);
     const preview: SendPreview = {

@@ -1,3 +1,4 @@
+import { formatIndianNumber } from '@shared/money';
 import type { Knex } from 'knex';
 import { STORAGE_LIMITS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
@@ -162,7 +163,7 @@ export class TemplateService {
     if (usedBytes + incomingBytes > limitBytes) {
       throw new AppError(413, 'media_storage_full', fillMessage(messages.templates.mediaStorageFull, {
         used: (usedBytes / 1024 / 1024).toLocaleString('en-IN', { maximumFractionDigits: 1 }),
-        limit: STORAGE_LIMITS.templateMediaPerUserMb.toLocaleString('en-IN'),
+        limit: formatIndianNumber(STORAGE_LIMITS.templateMediaPerUserMb),
       }), 'headerMedia');
     }
   }
@@ -171,7 +172,7 @@ export class TemplateService {
   private async requireDraftRoom(userId: number): Promise<void> {
     const row = (await Template.query(this.deps.db).where({ userId, status: 'DRAFT' }).count('id as drafts').first()) as unknown as { drafts: number | string } | undefined;
     if (Number(row?.drafts ?? 0) >= STORAGE_LIMITS.draftTemplatesPerUser) {
-      throw new AppError(422, 'draft_limit_reached', fillMessage(messages.templates.draftLimitReached, { max: STORAGE_LIMITS.draftTemplatesPerUser.toLocaleString('en-IN') }));
+      throw new AppError(422, 'draft_limit_reached', fillMessage(messages.templates.draftLimitReached, { max: formatIndianNumber(STORAGE_LIMITS.draftTemplatesPerUser) }));
     }
   }
 

@@ -4,7 +4,7 @@ import { LOGS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { ZAdminChangePasswordRequest, ZCreateUserRequest, ZCreditAdjustmentRequest, ZReleaseHeldRefundsRequest, ZUpdateUserRequest, type THeldRefundsResponse, type TReleaseHeldRefundsResponse } from '@shared/schemas/admin';
 import { ZIdParam } from '@shared/schemas/common';
-import { formatRupees, rupeesToUnits, unitsToRupees } from '@shared/money';
+import { formatRupees, rupeesToUnits, unitsToRupees, formatIndianNumber } from '@shared/money';
 import type { TAdminStats, TAdminUserDetails, TCreditAdjustmentResponse } from '@shared/types';
 import type { AppConfig } from '../../config';
 import { AppError, NotFoundError } from '../../errors';
@@ -163,7 +163,7 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
     const amount = unitsToRupees(result.units, 4);
     const body: TReleaseHeldRefundsResponse = {
       success: true,
-      message: fillMessage(messages.adminWallet.heldRefundsReleased, { count: result.released.toLocaleString('en-IN'), amount: formatRupees(amount, 2) }),
+      message: fillMessage(messages.adminWallet.heldRefundsReleased, { count: formatIndianNumber(result.released), amount: formatRupees(amount, 2) }),
       released: result.released,
       amount,
       creditBalance: unitsToRupees(result.balanceUnits),

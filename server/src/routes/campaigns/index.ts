@@ -1,3 +1,4 @@
+import { formatIndianNumber } from '@shared/money';
 import Router from '@koa/router';
 import { fillMessage, messages } from '@shared/messages';
 import { ZResendFailedRequest, ZTimelineQuery } from '@shared/schemas/campaigns';
@@ -62,7 +63,7 @@ export function campaignRoutes(services: Services): Router<AppState> {
       return;
     }
     const data = presentAcceptedCampaign(await campaigns.resendFailed(user, id));
-    ctx.body = { success: true, message: fillMessage(messages.campaigns.resendAccepted, { count: data.accepted.toLocaleString('en-IN') }), data };
+    ctx.body = { success: true, message: fillMessage(messages.campaigns.resendAccepted, { count: formatIndianNumber(data.accepted) }), data };
   });
 
   router.get('/api/dashboard/overview', async (ctx) => {

@@ -1,3 +1,4 @@
+import { formatIndianNumber } from '@shared/money';
 import type { ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
@@ -102,7 +103,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
-      message: fillMessage(source === 'bulk' ? messages.sending.bulkSendAccepted : messages.sending.quickSendAccepted, { count: data.accepted.toLocaleString('en-IN') }),
+      message: fillMessage(source === 'bulk' ? messages.sending.bulkSendAccepted : messages.sending.quickSendAccepted, { count: formatIndianNumber(data.accepted) }),
       data,
     };
   };
@@ -123,7 +124,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     ctx.body = {
       success: true,
       sent_count: data.accepted,
-      message: fillMessage(messages.sending.customSendAccepted, { count: data.accepted.toLocaleString('en-IN') }),
+      message: fillMessage(messages.sending.customSendAccepted, { count: formatIndianNumber(data.accepted) }),
       data,
     };
   });
@@ -140,7 +141,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
-      message: fillMessage(messages.sending.bulkSendAccepted, { count: data.accepted.toLocaleString('en-IN') }),
+      message: fillMessage(messages.sending.bulkSendAccepted, { count: formatIndianNumber(data.accepted) }),
       data: { ...data, successful_sends: data.accepted, failed_sends: data.skipped },
     };
   });
@@ -167,7 +168,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     const input = validate(ZApiSendBatchRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
     const data = presentSendAccepted(await sending.apiSendBatch(ctx.state.apiUser, input));
-    ctx.body = { success: true, message: fillMessage(messages.publicApi.batchAccepted, { count: data.accepted.toLocaleString('en-IN') }), data };
+    ctx.body = { success: true, message: fillMessage(messages.publicApi.batchAccepted, { count: formatIndianNumber(data.accepted) }), data };
   });
 
   return router;
