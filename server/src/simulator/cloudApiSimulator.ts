@@ -50,6 +50,8 @@ export interface CloudApiSimulatorOptions {
   channelApiKey?: string;
   /** Per sender number; Meta's default throughput is 80. */
   messagesPerSecond?: number;
+  /** Milliseconds for the per-sender rate limit (tests hold it still so a loaded machine cannot refill the bucket). */
+  rateClock?: () => number;
   delays?: SimulatorDelays;
   /** Statuses in one webhook POST at most. */
   maxStatusesPerPost?: number;
@@ -247,7 +249,7 @@ export class CloudApiSimulator {
 
   private takeToken(sender: string): boolean {
     const rate = this.options.messagesPerSecond ?? 80;
-    const now = performance.now();
+    const now = this.options.rateClock?.() ?? performance.now();
     const bucket = this.buckets.get(sender) ?? { tokens: rate, at: now };
     // A bucket of one second's worth: a burst of `rate` at once, then `rate` per second.
     bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
