@@ -27,9 +27,9 @@ export const CLEANUP_BATCH_SIZE = 2_000;
  * simulator); a batch's time follows its rows (about 0.1 ms each with their index entries), and
  * the machine's load, so batches are sized to this budget rather than to a count.
  */
-const SQLITE_BATCH_BUDGET_MS = 40;
+const SQLITE_BATCH_BUDGET_MS = 50;
 const SQLITE_FIRST_BATCH = 250;
-const MIN_BATCH = 20;
+const MIN_BATCH = 50;
 /**
  * After each batch the cleanup rests this many times as long as the batch took, so it never has
  * more than half the database (and on SQLite, half the server); the daily job is in no hurry.
@@ -322,9 +322,10 @@ export class RetentionService {
 
 /**
  * The size of the next batch and the rest after each. With a time budget (SQLite), the size
- * follows the time batches take: halved when one ran over, grown by half when one took under half
- * of it. The rest is as long as the batch took (bounded), so the cleanup takes at most half the
- * database's time whichever database it is.
+ * follows the time a row took in the last batch, moving halfway to the size that would fit the
+ * budget: a batch slowed once (the process descheduled on a busy machine) does not collapse the
+ * size, a steady change is followed within a few batches. The rest is as long as the batch took
+ * (bounded), so the cleanup takes at most half the database's time whichever database it is.
  */
 export class BatchPacer {
   rows: number;
@@ -336,8 +337,9 @@ export class BatchPacer {
   async rest(batchMs: number): Promise<void> {
     const { budgetMs, maxRows, pause } = this.settings;
     if (budgetMs !== null) {
-      if (batchMs > budgetMs) this.rows = Math.max(Math.min(MIN_BATCH, maxRows), Math.floor(this.rows / 2));
-      else if (batchMs < budgetMs / 2) this.rows = Math.min(maxRows, Math.ceil(this.rows * 1.5));
+      const fitting = (budgetMs / Math.max(batchMs, 0.1)) * this.rows;
+      const next = Math.round((this.rows + fitting) / 2);
+      this.rows = Math.min(maxRows, Math.max(Math.min(MIN_BATCH, maxRows), next));
     }
     if (pause) return pause();
     const restMs = Math.min(MAX_REST_MS, Math.round(batchMs * (this.settings.restRatio ?? REST_RATIO)));
