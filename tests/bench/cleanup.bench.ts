@@ -22,7 +22,8 @@ async function getOk(client: TestClient, path: string): Promise<void> {
 export const cleanupBench = {
   name: 'cleanup',
   async run(): Promise<void> {
-    const server = await startTestServer({ SANDBOX_MESSAGES_PER_SECOND: '2000' });
+    // The probe only reads (GETs are no activity): a session outliving the cleanup keeps it signed in.
+    const server = await startTestServer({ SANDBOX_MESSAGES_PER_SECOND: '2000', SESSION_IDLE_TIMEOUT_SECONDS: String(24 * 3600) });
     try {
       const { user: old } = await signedInClient(server);
       const started = performance.now();

@@ -4,19 +4,25 @@ import { BatchPacer } from './service';
 const noRest = async () => undefined;
 
 describe('BatchPacer', () => {
-  it('sizes SQLite batches to the time budget: halves after a slow batch, grows after a quick one, within bounds', async () => {
-    const pacer = new BatchPacer({ maxRows: 2_000, firstRows: 250, budgetMs: 40, pause: noRest });
+  it('sizes SQLite batches to the time budget from the time a row took, halfway each batch, within bounds', async () => {
+    const pacer = new BatchPacer({ maxRows: 2_000, firstRows: 250, budgetMs: 50, pause: noRest });
     expect(pacer.rows).toBe(250);
-    await pacer.rest(120);
-    expect(pacer.rows).toBe(125);
-    await pacer.rest(30);
-    expect(pacer.rows).toBe(125);
-    await pacer.rest(10);
+    // 250 rows in 100 ms: 125 would fit; halfway there.
+    await pacer.rest(100);
     expect(pacer.rows).toBe(188);
-    for (let i = 0; i < 20; i++) await pacer.rest(1);
+    // 188 rows in 25 ms: 376 would fit.
+    await pacer.rest(25);
+    expect(pacer.rows).toBe(282);
+    // On budget: stays.
+    await pacer.rest(50);
+    expect(pacer.rows).toBe(282);
+    for (let i = 0; i < 30; i++) await pacer.rest(1);
     expect(pacer.rows).toBe(2_000);
-    for (let i = 0; i < 20; i++) await pacer.rest(1_000);
-    expect(pacer.rows).toBe(20);
+    // One batch descheduled for a second costs half the size, not all of it.
+    await pacer.rest(1_000);
+    expect(pacer.rows).toBe(1_050);
+    for (let i = 0; i < 30; i++) await pacer.rest(10_000);
+    expect(pacer.rows).toBe(50);
   });
 
   it('keeps a fixed size without a budget (PostgreSQL), and rests as long as the batch took', async () => {

@@ -25,12 +25,12 @@ export const CLEANUP_BATCH_SIZE = 2_000;
 /**
  * On SQLite a batch should take about this long. better-sqlite3 runs each statement on the event
  * loop, so while a batch runs the whole server waits (requests, the dispatcher, the in-process
- * simulator): 2,000 rows with their index entries blocked it for a second at a time on a busy
- * machine, and a campaign sending meanwhile all but stopped. Batches are sized to this budget.
+ * simulator); a batch's time follows its rows (about 0.1 ms each with their index entries), and
+ * the machine's load, so batches are sized to this budget rather than to a count.
  */
-const SQLITE_BATCH_BUDGET_MS = 40;
+const SQLITE_BATCH_BUDGET_MS = 50;
 const SQLITE_FIRST_BATCH = 250;
-const MIN_BATCH = 20;
+const MIN_BATCH = 50;
 /**
  * After each batch the cleanup rests this many times as long as the batch took, so it never has
  * more than half the database (and on SQLite, half the server); the daily job is in no hurry.
@@ -90,6 +90,8 @@ export class RetentionService {
       batchSize?: number;
       /** Replaces the rest between batches (tests). */
       pauseBetweenBatches?: () => Promise<void>;
+      /** The rest after a batch, as a share of the time it took (default REST_RATIO). */
+      restRatio?: number;
     },
   ) {}
 
@@ -195,7 +197,7 @@ export class RetentionService {
   /** Paces one kind of delete: how many rows the next batch takes, and the rest after each. */
   private pacer(maxRows: number): BatchPacer {
     const budgetMs = this.isSqlite && this.deps.batchSize === undefined ? SQLITE_BATCH_BUDGET_MS : null;
-    return new BatchPacer({ maxRows, firstRows: budgetMs === null ? maxRows : Math.min(maxRows, SQLITE_FIRST_BATCH), budgetMs, pause: this.deps.pauseBetweenBatches });
+    return new BatchPacer({ maxRows, firstRows: budgetMs === null ? maxRows : Math.min(maxRows, SQLITE_FIRST_BATCH), budgetMs, restRatio: this.deps.restRatio ?? REST_RATIO, pause: this.deps.pauseBetweenBatches });
   }
 
   private async deleteOld(threshold: Date): Promise<CleanupResult> {
@@ -216,9 +218,7 @@ export class RetentionService {
     let from: string | null = null;
     for (;;) {
       const started = performance.now();
-      const query = this.oldMessages(cutoff).orderBy('createdAt').limit(pacer.rows).select('id', 'createdAt');
-      if (from !== null) query.where('createdAt', '>=', from);
-      const batch = (await query) as { id: number | string; createdAt: string | Date }[];
+      const batch = await this.oldMessageBatch(cutoff, from, pacer.rows);
       if (batch.length === 0) return deleted;
       const ids = batch.map((row) => row.id);
       from = new Date((batch[batch.length - 1] as { createdAt: string | Date }).createdAt).toISOString();
@@ -236,6 +236,23 @@ export class RetentionService {
       deleted += rows;
       await pacer.rest(performance.now() - started);
     }
+  }
+
+  /**
+   * The next old final messages, oldest first, from `from` on. SQLite is told to walk the
+   * creation-time index: without statistics its planner took the (status, next_attempt_at) index
+   * for the status list and sorted every old row for each batch, over a second per batch for a
+   * million rows, during which better-sqlite3 held the whole server.
+   */
+  private async oldMessageBatch(cutoff: string, from: string | null, limit: number): Promise<{ id: number | string; createdAt: string | Date }[]> {
+    const index = this.isSqlite ? ' indexed by messages_created_index' : '';
+    const result = (await this.deps.db.raw(
+      `select id as "id", created_at as "createdAt" from messages${index}
+        where created_at < ?${from === null ? '' : ' and created_at >= ?'} and status in (${FINAL_MESSAGE_STATUSES.map(() => '?').join(', ')})
+        order by created_at limit ?`,
+      [cutoff, ...(from === null ? [] : [from]), ...FINAL_MESSAGE_STATUSES, limit],
+    )) as { id: number | string; createdAt: string | Date }[] | { rows: { id: number | string; createdAt: string | Date }[] };
+    return Array.isArray(result) ? result : result.rows;
   }
 
   private async deleteCampaigns(cutoff: string): Promise<{ campaignsDeleted: number; filesDeleted: number }> {
@@ -306,25 +323,27 @@ export class RetentionService {
 
 /**
  * The size of the next batch and the rest after each. With a time budget (SQLite), the size
- * follows the time batches take: halved when one ran over, grown by half when one took under half
- * of it. The rest is as long as the batch took (bounded), so the cleanup takes at most half the
- * database's time whichever database it is.
+ * follows the time a row took in the last batch, moving halfway to the size that would fit the
+ * budget: a batch slowed once (the process descheduled on a busy machine) does not collapse the
+ * size, a steady change is followed within a few batches. The rest is as long as the batch took
+ * (bounded), so the cleanup takes at most half the database's time whichever database it is.
  */
 export class BatchPacer {
   rows: number;
 
-  constructor(private readonly settings: { maxRows: number; firstRows: number; budgetMs: number | null; pause?: (() => Promise<void>) | undefined }) {
+  constructor(private readonly settings: { maxRows: number; firstRows: number; budgetMs: number | null; restRatio?: number; pause?: (() => Promise<void>) | undefined }) {
     this.rows = Math.max(1, settings.firstRows);
   }
 
   async rest(batchMs: number): Promise<void> {
     const { budgetMs, maxRows, pause } = this.settings;
     if (budgetMs !== null) {
-      if (batchMs > budgetMs) this.rows = Math.max(Math.min(MIN_BATCH, maxRows), Math.floor(this.rows / 2));
-      else if (batchMs < budgetMs / 2) this.rows = Math.min(maxRows, Math.ceil(this.rows * 1.5));
+      const fitting = (budgetMs / Math.max(batchMs, 0.1)) * this.rows;
+      const next = Math.round((this.rows + fitting) / 2);
+      this.rows = Math.min(maxRows, Math.max(Math.min(MIN_BATCH, maxRows), next));
     }
     if (pause) return pause();
-    const restMs = Math.min(MAX_REST_MS, Math.round(batchMs * REST_RATIO));
+    const restMs = Math.min(MAX_REST_MS, Math.round(batchMs * (this.settings.restRatio ?? REST_RATIO)));
     await new Promise<void>((resolve) => setTimeout(resolve, Math.max(1, restMs)));
   }
 }
