@@ -25,6 +25,7 @@ import type { Logger } from '../logger';
 import type { CampaignAcceptance } from './campaignAcceptance';
 import { newClaimToken, parseSendReference, sendReference, toClaimed, type MessageDispatcher } from './dispatcher';
 import { settleReferences, type MessageOutcomes } from './messageOutcomes';
+import { isPostgres } from '../db/knex';
 import type { MessageRow } from '../db/rows/messages';
 
 export interface DispatchQueue {
@@ -147,7 +148,11 @@ export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart:
   const settleBy = new Date(now.getTime() + settleSeconds * 1000).toISOString();
   const handed = db('messages').where({ status: 'sending' }).whereNotNull('handedAt');
   if (!atStart) handed.where('leaseUntil', '<', nowIso);
-  await handed.update({ status: 'unknown', nextAttemptAt: settleBy, leaseUntil: null, updatedAt: nowIso });
+  // On PostgreSQL two sweeps (or a sweep and a lease renewal) updating the same rows in different
+  // orders deadlocked: lock them in id order and skip rows another transaction holds; the next
+  // sweep takes those if their lease is still lapsed.
+  const handedRows = isPostgres(db) ? db('messages').whereIn('id', handed.select('id').orderBy('id').forUpdate().skipLocked()) : handed;
+  await handedRows.update({ status: 'unknown', nextAttemptAt: settleBy, leaseUntil: null, updatedAt: nowIso });
   const unhanded = db('messages').where({ status: 'sending' }).whereNull('handedAt');
   if (!atStart) unhanded.where('leaseUntil', '<', nowIso);
   const lapsed = ((await unhanded.clone().limit(10_000).select('id')) as Pick<MessageRow, 'id'>[]).map((row) => Number(row.id));
