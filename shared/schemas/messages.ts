@@ -27,6 +27,19 @@ export const MESSAGE_ID_PATTERN = /^msg_([1-9]\d{0,17})$/;
 
 export const MESSAGES_PAGE_SIZE = 100;
 
+/** The documentation's example message (the status call's answer and a message event's `data`). */
+export const EXAMPLE_MESSAGE = {
+  message_id: 'msg_48213907',
+  status: 'delivered',
+  recipient: '919876543210',
+  template: 'order_update',
+  campaign_id: 1289,
+  cost: 0.88,
+  sent_at: '2026-11-24T09:30:01.000Z',
+  delivered_at: '2026-11-24T09:30:03.000Z',
+  updated_at: '2026-11-24T09:30:03.000Z',
+} as const;
+
 export const ZPublicMessage = z
   .object({
     message_id: z.string().regex(MESSAGE_ID_PATTERN).describe('Our id of the message, as POST /api/send answers it'),
@@ -45,19 +58,7 @@ export const ZPublicMessage = z
   })
   .meta({
     id: 'Message',
-    examples: [
-      {
-        message_id: 'msg_48213907',
-        status: 'delivered',
-        recipient: '919876543210',
-        template: 'order_update',
-        campaign_id: 1289,
-        cost: 0.88,
-        sent_at: '2026-11-24T09:30:01.000Z',
-        delivered_at: '2026-11-24T09:30:03.000Z',
-        updated_at: '2026-11-24T09:30:03.000Z',
-      },
-    ],
+    examples: [EXAMPLE_MESSAGE],
   });
 export type TPublicMessage = z.infer<typeof ZPublicMessage>;
 

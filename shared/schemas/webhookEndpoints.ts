@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZPublicMessage } from './messages';
+import { EXAMPLE_MESSAGE, ZPublicMessage } from './messages';
 
 /** Signed delivery webhooks (issue 15): endpoints, their deliveries, and the events they receive. */
 
@@ -139,17 +139,7 @@ export const ZWebhookEvent = z
         id: 'evt_5GmC2h1kq0aV9xS3',
         type: 'message.delivered',
         created_at: '2026-11-24T09:30:03.000Z',
-        data: {
-          message_id: 'msg_48213907',
-          status: 'delivered',
-          recipient: '919876543210',
-          template: 'order_update',
-          campaign_id: 1289,
-          cost: 0.88,
-          sent_at: '2026-11-24T09:30:01.000Z',
-          delivered_at: '2026-11-24T09:30:03.000Z',
-          updated_at: '2026-11-24T09:30:03.000Z',
-        },
+        data: EXAMPLE_MESSAGE,
       },
     ],
   });

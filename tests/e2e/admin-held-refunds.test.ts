@@ -1,32 +1,14 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
 import { fillMessage, messages } from '@shared/messages';
 import { formatRupees } from '@shared/money';
-import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import type { TAdminUserDetails } from '@shared/types';
-import { E2E_PORTS } from '../../playwright.config';
 import { AdminUserDetailsPage } from './pages/AdminUserDetailsPage';
 import { AdminWalletPage } from './pages/AdminWalletPage';
 import { LoginPage } from './pages/LoginPage';
-import { approvedTemplate, testPhone } from './sending-support';
+import { approvedTemplate, openE2eDatabase, settledCampaign, testPhone } from './sending-support';
 import { ADMIN, adminApi, createUser, unique } from './support';
 
 const w = messages.adminWallet;
-
-/** Sends through the API and waits until every message is delivered and read (charged, settled). */
-async function settledCampaign(api: APIRequestContext, template: string, recipients: string[]): Promise<number> {
-  const numbers = (await (await api.get('/api/whatsapp/numbers')).json()) as { data: TSenderNumber[] };
-  const sent = await api.post('/api/whatsapp/quick-send', {
-    data: { phone_number_id: numbers.data[0]?.phone_number_id, template_name: template, language: 'en_US', recipients_text: recipients.join('\n'), variables: { '1': 'Meera' } },
-  });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const { campaignId } = ((await sent.json()) as { data: TCampaignAccepted }).data;
-  await expect
-    .poll(async () => ((await (await api.get(`/api/campaigns/${campaignId}`)).json()) as { data: TCampaign }).data.counts.read, { timeout: 30_000 })
-    .toBe(recipients.length);
-  return campaignId;
-}
 
 /**
  * Leaves messages as a failure reported only under the customer's own app secret leaves them
@@ -34,7 +16,7 @@ async function settledCampaign(api: APIRequestContext, template: string, recipie
  * covered by the API tests (webhook-security, held-refunds).
  */
 function holdRefunds(campaignId: number, recipients: string[]): void {
-  const db = new Database(path.resolve('test-results', `e2e-data-${E2E_PORTS.main}`, 'sandesh.sqlite'));
+  const db = openE2eDatabase();
   db.pragma('busy_timeout = 10000');
   const hold = db.prepare(
     "update messages set status = 'failed', refunded = 0, failed_at = ?, error_code = 131026, error_message = 'Message undeliverable' where campaign_id = ? and recipient = ?",

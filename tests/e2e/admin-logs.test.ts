@@ -1,34 +1,16 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, request, test, type Page } from '@playwright/test';
 import { messages } from '@shared/messages';
-import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
-import { E2E_PORTS } from '../../playwright.config';
 import { AdminLogsPage } from './pages/AdminLogsPage';
 import { AdminTestNotificationsPage } from './pages/AdminTestNotificationsPage';
 import { LoginPage } from './pages/LoginPage';
-import { approvedTemplate, testPhone } from './sending-support';
+import { approvedTemplate, openE2eDatabase, settledCampaign, testPhone } from './sending-support';
 import { ADMIN, createUser, unique } from './support';
 
 const text = messages.logs;
 
-/** Sends through the API and waits until the campaign is completed with every outcome in. */
-async function settledCampaign(api: APIRequestContext, template: string, recipients: string[]): Promise<number> {
-  const numbers = (await (await api.get('/api/whatsapp/numbers')).json()) as { data: TSenderNumber[] };
-  const sent = await api.post('/api/whatsapp/quick-send', {
-    data: { phone_number_id: numbers.data[0]?.phone_number_id, template_name: template, language: 'en_US', recipients_text: recipients.join('\n'), variables: { '1': 'Meera' } },
-  });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const { campaignId } = ((await sent.json()) as { data: TCampaignAccepted }).data;
-  await expect
-    .poll(async () => ((await (await api.get(`/api/campaigns/${campaignId}`)).json()) as { data: TCampaign }).data.counts.read, { timeout: 30_000 })
-    .toBe(recipients.length);
-  return campaignId;
-}
-
 /** Makes a campaign and its messages 120 days old, in the e2e server's own SQLite file. */
 function backdate(campaignId: number): void {
-  const db = new Database(path.resolve('test-results', `e2e-data-${E2E_PORTS.main}`, 'sandesh.sqlite'));
+  const db = openE2eDatabase();
   db.pragma('busy_timeout = 10000');
   const old = new Date(Date.now() - 120 * 86_400_000).toISOString();
   db.prepare('update messages set created_at = ? where campaign_id = ?').run(old, campaignId);

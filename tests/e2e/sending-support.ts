@@ -1,4 +1,8 @@
-import { expect, request } from '@playwright/test';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { expect, request, type APIRequestContext } from '@playwright/test';
+import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
+import { E2E_PORTS } from '../../playwright.config';
 import { adminApi } from './support';
 
 /** A 1x1 PNG: enough for the server to recognise an image by its content. */
@@ -46,4 +50,23 @@ export async function approvedTemplate(baseURL: string, user: { username: string
   const approved = await admin.put(`/api/admin/templates/${id}/status`, { data: { status: 'APPROVED' } });
   expect(approved.ok(), await approved.text()).toBe(true);
   await admin.dispose();
+}
+
+/** Quick-sends through the API and waits until every message is read (charged, settled). */
+export async function settledCampaign(api: APIRequestContext, template: string, recipients: string[]): Promise<number> {
+  const numbers = (await (await api.get('/api/whatsapp/numbers')).json()) as { data: TSenderNumber[] };
+  const sent = await api.post('/api/whatsapp/quick-send', {
+    data: { phone_number_id: numbers.data[0]?.phone_number_id, template_name: template, language: 'en_US', recipients_text: recipients.join('\n'), variables: { '1': 'Meera' } },
+  });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const { campaignId } = ((await sent.json()) as { data: TCampaignAccepted }).data;
+  await expect
+    .poll(async () => ((await (await api.get(`/api/campaigns/${campaignId}`)).json()) as { data: TCampaign }).data.counts.read, { timeout: 30_000 })
+    .toBe(recipients.length);
+  return campaignId;
+}
+
+/** The main e2e server's own SQLite file, for states no API call makes (old logs, held refunds). */
+export function openE2eDatabase(): Database.Database {
+  return new Database(path.resolve('test-results', `e2e-data-${E2E_PORTS.main}`, 'sandesh.sqlite'));
 }

@@ -61,6 +61,14 @@ const errors = {
   '429': { description: 'Over the rate limit (see Retry-After)', schema: ZApiError },
 };
 
+/** What the two send calls answer besides errors common to every call. */
+const sendErrors = {
+  ...errors,
+  '402': { description: 'Insufficient balance', schema: ZApiError },
+  '409': { description: 'A request with this Idempotency-Key is still running', schema: ZApiError },
+  '422': { description: 'This Idempotency-Key was used with another body', schema: ZApiError },
+};
+
 export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
   {
     method: 'post',
@@ -72,10 +80,7 @@ export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
     request: ZApiSendRequestDoc,
     responses: {
       '200': { description: 'Accepted (or stored without sending: duplicate, opted out)', schema: ZApiSendResponse },
-      ...errors,
-      '402': { description: 'Insufficient balance', schema: ZApiError },
-      '409': { description: 'A request with this Idempotency-Key is still running', schema: ZApiError },
-      '422': { description: 'This Idempotency-Key was used with another body', schema: ZApiError },
+      ...sendErrors,
     },
   },
   {
@@ -88,10 +93,7 @@ export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
     request: ZApiSendBatchRequestDoc,
     responses: {
       '200': { description: 'Accepted', schema: ZApiSendBatchResponse },
-      ...errors,
-      '402': { description: 'Insufficient balance', schema: ZApiError },
-      '409': { description: 'A request with this Idempotency-Key is still running', schema: ZApiError },
-      '422': { description: 'This Idempotency-Key was used with another body', schema: ZApiError },
+      ...sendErrors,
     },
   },
   {
