@@ -55,7 +55,18 @@ run('typecheck:node', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']);
 run('typecheck:web', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
 run('lint', bin('eslint'), ['--max-warnings', '0', '.']);
 vitest('unit', ['unit']);
-if (!process.env.TEST_DATABASE_URL) console.log('\nTEST_DATABASE_URL is not set: the PostgreSQL API suite will skip (CI sets it).');
+// Without TEST_DATABASE_URL, the local PostgreSQL (trust auth, database `test`) is used when it
+// answers, so the README's `npm test` runs both databases on a machine that has one.
+const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
+if (!process.env.TEST_DATABASE_URL) {
+  const probe = spawnSync(process.execPath, ['-e', `const { Client } = require('pg'); const c = new Client({ connectionString: process.argv[1], connectionTimeoutMillis: 3000 }); c.connect().then(() => c.query('select 1')).then(() => process.exit(0), () => process.exit(1));`, LOCAL_POSTGRES], { stdio: 'ignore', timeout: 10_000 });
+  if (probe.status === 0) {
+    process.env.TEST_DATABASE_URL = LOCAL_POSTGRES;
+    console.log(`\nTEST_DATABASE_URL is not set: using the local PostgreSQL at ${LOCAL_POSTGRES}.`);
+  } else {
+    console.log('\nTEST_DATABASE_URL is not set and no PostgreSQL answers at 127.0.0.1:5432: the PostgreSQL API suite will skip.');
+  }
+}
 vitest('api', ['api-sqlite', 'api-postgres']);
 
 // The desktop suite drives the built renderer and preload, so build them first.
