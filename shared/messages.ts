@@ -547,6 +547,20 @@ export const messages = {
     failuresResent: 'Failed messages resent',
     resendName: 'Resend: {name}',
     resendAccepted: 'Resend accepted: {count} messages queued for delivery.',
+    // Scheduled sends (issue 15).
+    cannotReschedule: 'Only a scheduled campaign that has not started can be given a new time.',
+    rescheduled: 'Scheduled for {time} IST.',
+    scheduledCancelled: 'Scheduled send cancelled. Its full cost is refunded to your wallet.',
+    templateUnavailableAtStart: 'Not sent: the template "{name}" was no longer approved or enabled at the scheduled time. The full cost is refunded.',
+    templateUnavailableError: 'Template not available at the scheduled time',
+  },
+
+  schedule: {
+    invalidTime: 'Enter a valid date and time to schedule the send.',
+    tooSoon: 'Choose a time at least 1 minute from now.',
+    notInFuture: 'scheduled_at must be a time in the future (ISO 8601, for example 2026-12-01T10:30:00+05:30).',
+    tooFar: 'A send can be scheduled at most {days} days ahead.',
+    accepted: 'Scheduled: {count} messages will go out at {time} IST. The cost is reserved from your wallet now.',
   },
 
   webhooks: {
