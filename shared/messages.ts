@@ -575,6 +575,7 @@ export const messages = {
     tooManyRequests: 'Too many requests. The limit is 100 requests per 15 minutes.',
     invalidRecipient: 'Invalid recipient_number: use the country code and 8 to 15 digits, without the + symbol',
     sent: 'Message sent successfully',
+    scheduled: 'Message scheduled for {time} IST',
     // What happened instead of a send (issue 10): the answer says so, and that nothing was charged.
     duplicateBlocked: 'Not sent: the same message went to this number recently (Duplicate Blocked). You were not charged.',
     optedOut: 'Not sent: this number opted out of your messages. You were not charged.',

@@ -53,7 +53,9 @@ export const ZScheduleInstant = z
   .transform((value) => new Date(value));
 
 /** The optional field of the send calls: absent or empty means "send now". */
-export const ZScheduleTime = z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), ZScheduleInstant.optional());
+export const ZScheduleTime = z
+  .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), ZScheduleInstant.optional())
+  .meta({ type: 'string', format: 'date-time', description: 'Send later: an ISO 8601 time with its offset, e.g. 2026-12-01T10:30:00+05:30. Accepted and charged now, sent then.' });
 
 /** Why a row of a send was not sent (issue 10): every skipped row is listed with one of these. */
 export const SKIP_REASONS = [
