@@ -404,6 +404,16 @@ export const messages = {
     resendFailed: 'Failed to resend failed messages',
     resendAccepted: '{count} failed messages queued again',
     overviewUnavailable: 'Your messaging figures are not available right now.',
+    // Scheduled sends (issue 15).
+    scheduledFor: 'Scheduled for {time}',
+    editTime: 'Edit time',
+    rescheduleTitle: 'Change the scheduled time',
+    rescheduleBody: 'The campaign keeps its recipients and its reserved cost; only the time it goes out changes.',
+    rescheduleSave: 'Save Time',
+    rescheduleFailed: 'Failed to change the scheduled time',
+    cancelScheduledTitle: 'Cancel this scheduled send?',
+    cancelScheduledBody: 'No message will be sent, and its full cost of {cost} is refunded to your wallet. This cannot be undone.',
+    failedToStartFallback: 'This scheduled send could not start. Its full cost is refunded to your wallet.',
   },
 
   /** The Quick Send and Customize Message screens (spec 002 §2); their errors are in `sending`. */
@@ -442,6 +452,18 @@ export const messages = {
     restoreForm: 'Restore form',
     formRestored: 'Your recipients and settings are back in the form.',
     variableUnmapped: 'Please choose a spreadsheet column for the template variable {{{name}}}.',
+    // Scheduled sends (issue 15); the rules' own texts are in `schedule`.
+    scheduleLegend: 'When to send',
+    sendNow: 'Send now',
+    scheduleLater: 'Schedule for later',
+    scheduleTimeLabel: 'Date and time (IST)',
+    scheduleHint: 'India Standard Time, whatever your computer is set to. At least 1 minute and at most {days} days ahead.',
+    scheduleSend: 'Schedule Send',
+    confirmAndSchedule: 'Confirm & Schedule',
+    scheduleCampaign: 'Schedule Campaign',
+    scheduledFor: 'Goes out at {time}. The cost is reserved from your wallet now and fully refunded if you cancel before then.',
+    campaignScheduled: 'Campaign scheduled',
+    scheduledDialogBody: 'Nothing is sent before the scheduled time. You can change the time or cancel it from Manage Reports, under Campaigns.',
   },
 
   sending: {
