@@ -11,7 +11,7 @@ import { SCHEDULE_MAX_DAYS, type TCampaign, type TCampaignAccepted, type TSender
 import type { TCampaignList } from '@shared/schemas/reports';
 import type { Template } from '../../server/src/models';
 import { ScheduledCampaigns } from '../../server/src/sending/scheduledCampaigns';
-import { istMinute } from '../../server/src/sending/schedule';
+import { formatIstTime } from '@shared/istTime';
 import type { TestClient } from '../../server/test/client';
 import { signedInClient } from '../../server/test/factories';
 import { approvedTemplate, keyedClient, pollUntil } from '../../server/test/integrators';
@@ -65,7 +65,7 @@ describe.skipIf(postgresUnavailable)('scheduled sends (issue 15)', () => {
     const accepted = await quickSend(client, template, to, at.toISOString());
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body.data).toMatchObject({ accepted: 5, scheduledAt: at.toISOString() });
-    expect(accepted.body.message).toBe(fillMessage(messages.schedule.accepted, { count: '5', time: istMinute(at) }));
+    expect(accepted.body.message).toBe(fillMessage(messages.schedule.accepted, { count: '5', time: formatIstTime(at) }));
     const { campaignId, totalCost } = accepted.body.data;
     // The balance is reserved now: the debit is taken at acceptance.
     expect(await server.services.wallet.balance(user.id)).toBe(before - Math.round(totalCost * UNITS_PER_RUPEE));
@@ -83,7 +83,7 @@ describe.skipIf(postgresUnavailable)('scheduled sends (issue 15)', () => {
     const later = inMinutes(120);
     const moved = await client.patch<{ message: string; data: TCampaign }>(`/api/campaigns/${campaignId}/schedule`, { scheduledAt: later.toISOString() });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    expect(moved.body.message).toBe(fillMessage(messages.campaigns.rescheduled, { time: istMinute(later) }));
+    expect(moved.body.message).toBe(fillMessage(messages.campaigns.rescheduled, { time: formatIstTime(later) }));
     expect(moved.body.data).toMatchObject({ status: 'scheduled', scheduledAt: later.toISOString() });
 
     await makeDue(campaignId);
@@ -193,7 +193,7 @@ describe.skipIf(postgresUnavailable)('scheduled sends (issue 15)', () => {
         scheduled_at: at.toISOString(),
       });
       expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-      expect(sent.body).toMatchObject({ status: 'scheduled', scheduled_at: at.toISOString(), charged: true, message: fillMessage(messages.publicApi.scheduled, { time: istMinute(at) }) });
+      expect(sent.body).toMatchObject({ status: 'scheduled', scheduled_at: at.toISOString(), charged: true, message: fillMessage(messages.publicApi.scheduled, { time: formatIstTime(at) }) });
 
       const read = await api.get<TPublicMessage>(`/api/messages/${sent.body.message_id}`);
       if (read.body.status === 'scheduled') expect(read.body.scheduled_at).toBe(at.toISOString());
@@ -223,7 +223,7 @@ describe.skipIf(postgresUnavailable)('scheduled sends (issue 15)', () => {
       });
       expect(batch.status, JSON.stringify(batch.body)).toBe(200);
       expect(batch.body.data).toMatchObject({ accepted: 2, scheduledAt: at.toISOString() });
-      expect(batch.body.message).toBe(fillMessage(messages.schedule.accepted, { count: '2', time: istMinute(at) }));
+      expect(batch.body.message).toBe(fillMessage(messages.schedule.accepted, { count: '2', time: formatIstTime(at) }));
 
       const scheduled = await api.get<TMessagesPage>(`/api/messages?campaign_id=${batch.body.data.campaignId}&status=scheduled`);
       expect(scheduled.status).toBe(200);

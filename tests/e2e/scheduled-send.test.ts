@@ -88,8 +88,8 @@ test.describe('scheduled sends (issue 15)', () => {
     await expect(quick.resultDialog.getByTestId('campaign-progress')).toHaveCount(0);
     await expect.poll(() => walletRupees(page)).toBeLessThan(before);
     await expect(balance).not.toHaveText('100');
-    // The form is back to "send now" for the next campaign.
-    await expect(quick.sendNow).toBeChecked();
+    // The form is back to "send now" for the next campaign (behind the modal, so hidden from the accessibility tree).
+    await expect(page.getByRole('radio', { name: ui.sendNow, exact: true, includeHidden: true })).toBeChecked();
 
     await quick.resultDialog.getByRole('button', { name: ui.showReports }).click();
     await page.waitForURL('**/user/manage-reports');

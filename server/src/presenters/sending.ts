@@ -1,6 +1,6 @@
 import { formatIndianNumber, unitsToRupees } from '@shared/money';
 import { fillMessage, messages } from '@shared/messages';
-import { istMinute } from '../sending/schedule';
+import { formatIstTime } from '@shared/istTime';
 import type { TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import type { AcceptedCampaign } from '../sending/campaignAcceptance';
 import type { SenderNumber } from '../sending/senderNumbers';
@@ -34,7 +34,7 @@ export function presentAcceptedCampaign(result: AcceptedCampaign): TCampaignAcce
 /** The accepting answer's text: the send screen's own, or when a scheduled one goes out. */
 export function acceptedText(data: TCampaignAccepted, sendNowText: string): string {
   const count = formatIndianNumber(data.accepted);
-  return data.scheduledAt ? fillMessage(messages.schedule.accepted, { count, time: istMinute(data.scheduledAt) }) : fillMessage(sendNowText, { count });
+  return data.scheduledAt ? fillMessage(messages.schedule.accepted, { count, time: formatIstTime(data.scheduledAt) }) : fillMessage(sendNowText, { count });
 }
 
 /** A send call's answer: the campaign, the count of unsendable rows (personalised sends) and the rows set aside. */

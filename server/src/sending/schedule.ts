@@ -5,7 +5,6 @@
  * SCHEDULE_MAX_DAYS.
  */
 import { fillMessage, messages } from '@shared/messages';
-import { formatIstDateTime } from '@shared/reports';
 import { SCHEDULE_MAX_DAYS, SCHEDULE_MIN_LEAD_MS } from '@shared/schemas/sending';
 import { BadRequestError } from '../errors';
 
@@ -18,9 +17,4 @@ export function checkScheduleTime(at: Date, asker: ScheduleAsker, now: Date = ne
   if (asker === 'api' && ahead <= 0) throw BadRequestError('schedule_in_past', messages.schedule.notInFuture, field);
   if (ahead > SCHEDULE_MAX_DAYS * 86_400_000) throw BadRequestError('schedule_too_far', fillMessage(messages.schedule.tooFar, { days: SCHEDULE_MAX_DAYS }), field);
   return at;
-}
-
-/** "2026-12-01 10:30" in India Standard Time, as the answers and toasts say it. */
-export function istMinute(at: Date | string): string {
-  return (formatIstDateTime(at) ?? '').slice(0, 16);
 }

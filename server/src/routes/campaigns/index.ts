@@ -11,7 +11,7 @@ import type { Services } from '../../container';
 import { presentAccountOverview, presentCampaign, presentCampaignPage } from '../../presenters/campaign';
 import { presentCostPreview } from '../../presenters/costPreview';
 import { presentAcceptedCampaign } from '../../presenters/sending';
-import { istMinute } from '../../sending/schedule';
+import { formatIstTime } from '@shared/istTime';
 import type { AppState } from '../../types';
 
 /** Campaigns after acceptance, and the user dashboard's Account Overview built from them. */
@@ -62,7 +62,7 @@ export function campaignRoutes(services: Services): Router<AppState> {
     const id = validate(ZIdParam, ctx.params.id);
     const input = validate(ZRescheduleRequest, ctx.request.body);
     const record = await campaigns.reschedule(user, id, input.scheduledAt);
-    ctx.body = { success: true, message: fillMessage(messages.campaigns.rescheduled, { time: istMinute(input.scheduledAt) }), data: presentCampaign(record) };
+    ctx.body = { success: true, message: fillMessage(messages.campaigns.rescheduled, { time: formatIstTime(input.scheduledAt) }), data: presentCampaign(record) };
   });
 
   router.post('/api/campaigns/:id/resend-failed', async (ctx) => {

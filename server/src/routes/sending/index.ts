@@ -13,7 +13,7 @@ import { validate } from '../../middleware/validate';
 import type { Services } from '../../container';
 import { presentCostPreview } from '../../presenters/costPreview';
 import { acceptedText, presentSendAccepted, presentSenderNumber } from '../../presenters/sending';
-import { istMinute } from '../../sending/schedule';
+import { formatIstTime } from '@shared/istTime';
 import type { AppState } from '../../types';
 
 const RECIPIENT_FILE_BYTES = SENDING.recipientFileMaxMb * 1024 * 1024;
@@ -166,7 +166,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
         : result.status === 'suppressed'
           ? messages.publicApi.optedOut
           : result.scheduledAt
-            ? fillMessage(messages.publicApi.scheduled, { time: istMinute(result.scheduledAt) })
+            ? fillMessage(messages.publicApi.scheduled, { time: formatIstTime(result.scheduledAt) })
             : messages.publicApi.sent;
     ctx.body = {
       success: true,

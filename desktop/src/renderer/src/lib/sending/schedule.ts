@@ -7,10 +7,11 @@
  * needed (Electron and browsers differ in the ICU data they ship).
  */
 import { fillMessage, messages } from '@shared/messages';
+import { formatIstTime } from '@shared/istTime';
 import { formatIndianNumber } from '@shared/money';
 import { SCHEDULE_MAX_DAYS, SCHEDULE_MIN_LEAD_MS } from '@shared/schemas/sending';
 
-export { SCHEDULE_MAX_DAYS, SCHEDULE_MIN_LEAD_MS };
+export { SCHEDULE_MAX_DAYS, SCHEDULE_MIN_LEAD_MS, formatIstTime };
 
 export const IST_OFFSET = '+05:30';
 const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
@@ -107,19 +108,6 @@ export function scheduleBounds(now: Date = new Date()): { min: string; max: stri
 export function defaultScheduleLocal(now: Date = new Date()): string {
   const quarter = 15 * MINUTE_MS;
   return toIstLocal(Math.ceil((now.getTime() + 60 * MINUTE_MS) / quarter) * quarter);
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-
-/** An instant in IST without the zone's name: "25 Nov 2026, 10:30 am" ('—' if unreadable). */
-export function formatIstTime(value: Date | string | number | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '—';
-  const ms = toDate(value).getTime();
-  if (!Number.isFinite(ms)) return '—';
-  const ist = new Date(ms + IST_OFFSET_MS);
-  const hours = ist.getUTCHours();
-  const hour12 = hours % 12 === 0 ? 12 : hours % 12;
-  return `${ist.getUTCDate()} ${MONTHS[ist.getUTCMonth()]} ${ist.getUTCFullYear()}, ${hour12}:${pad(ist.getUTCMinutes())} ${hours < 12 ? 'am' : 'pm'}`;
 }
 
 /** An instant in IST with the zone's name: "25 Nov 2026, 10:30 am IST". */
