@@ -404,6 +404,16 @@ export const messages = {
     resendFailed: 'Failed to resend failed messages',
     resendAccepted: '{count} failed messages queued again',
     overviewUnavailable: 'Your messaging figures are not available right now.',
+    // Scheduled sends (issue 15).
+    scheduledFor: 'Scheduled for {time}',
+    editTime: 'Edit time',
+    rescheduleTitle: 'Change the scheduled time',
+    rescheduleBody: 'The campaign keeps its recipients and its reserved cost; only the time it goes out changes.',
+    rescheduleSave: 'Save Time',
+    rescheduleFailed: 'Failed to change the scheduled time',
+    cancelScheduledTitle: 'Cancel this scheduled send?',
+    cancelScheduledBody: 'No message will be sent, and its full cost of {cost} is refunded to your wallet. This cannot be undone.',
+    failedToStartFallback: 'This scheduled send could not start. Its full cost is refunded to your wallet.',
   },
 
   /** The Quick Send and Customize Message screens (spec 002 §2); their errors are in `sending`. */
@@ -442,6 +452,18 @@ export const messages = {
     restoreForm: 'Restore form',
     formRestored: 'Your recipients and settings are back in the form.',
     variableUnmapped: 'Please choose a spreadsheet column for the template variable {{{name}}}.',
+    // Scheduled sends (issue 15); the rules' own texts are in `schedule`.
+    scheduleLegend: 'When to send',
+    sendNow: 'Send now',
+    scheduleLater: 'Schedule for later',
+    scheduleTimeLabel: 'Date and time (IST)',
+    scheduleHint: 'India Standard Time, whatever your computer is set to. At least 1 minute and at most {days} days ahead.',
+    scheduleSend: 'Schedule Send',
+    confirmAndSchedule: 'Confirm & Schedule',
+    scheduleCampaign: 'Schedule Campaign',
+    scheduledFor: 'Goes out at {time}. The cost is reserved from your wallet now and fully refunded if you cancel before then.',
+    campaignScheduled: 'Campaign scheduled',
+    scheduledDialogBody: 'Nothing is sent before the scheduled time. You can change the time or cancel it from Manage Reports, under Campaigns.',
   },
 
   sending: {
@@ -547,6 +569,20 @@ export const messages = {
     failuresResent: 'Failed messages resent',
     resendName: 'Resend: {name}',
     resendAccepted: 'Resend accepted: {count} messages queued for delivery.',
+    // Scheduled sends (issue 15).
+    cannotReschedule: 'Only a scheduled campaign that has not started can be given a new time.',
+    rescheduled: 'Scheduled for {time} IST.',
+    scheduledCancelled: 'Scheduled send cancelled. Its full cost is refunded to your wallet.',
+    templateUnavailableAtStart: 'Not sent: the template "{name}" was no longer approved or enabled at the scheduled time. The full cost is refunded.',
+    templateUnavailableError: 'Template not available at the scheduled time',
+  },
+
+  schedule: {
+    invalidTime: 'Enter a valid date and time to schedule the send.',
+    tooSoon: 'Choose a time at least 1 minute from now.',
+    notInFuture: 'scheduled_at must be a time in the future (ISO 8601, for example 2026-12-01T10:30:00+05:30).',
+    tooFar: 'A send can be scheduled at most {days} days ahead.',
+    accepted: 'Scheduled: {count} messages will go out at {time} IST. The cost is reserved from your wallet now.',
   },
 
   webhooks: {
@@ -561,6 +597,7 @@ export const messages = {
     tooManyRequests: 'Too many requests. The limit is 100 requests per 15 minutes.',
     invalidRecipient: 'Invalid recipient_number: use the country code and 8 to 15 digits, without the + symbol',
     sent: 'Message sent successfully',
+    scheduled: 'Message scheduled for {time} IST',
     // What happened instead of a send (issue 10): the answer says so, and that nothing was charged.
     duplicateBlocked: 'Not sent: the same message went to this number recently (Duplicate Blocked). You were not charged.',
     optedOut: 'Not sent: this number opted out of your messages. You were not charged.',

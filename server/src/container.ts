@@ -42,6 +42,7 @@ import { NotificationService } from './notifications/service';
 import { DailyCleanupScheduler } from './retention/scheduler';
 import { CampaignProgressFeed } from './notifications/campaignProgress';
 import { CampaignStallWatch } from './notifications/campaignStallWatch';
+import { ScheduledCampaigns } from './sending/scheduledCampaigns';
 import { RetentionService } from './retention/service';
 import { LOGS, NOTIFICATIONS } from '@shared/constants';
 import { presentCampaign } from './presenters/campaign';
@@ -82,6 +83,8 @@ export interface Services {
   sending: SendingService;
   /** Campaigns after acceptance: list, counts, pause/resume/cancel, resend, dashboard figures. */
   campaigns: CampaignService;
+  /** Starts scheduled campaigns when they are due (once across instances). */
+  scheduledCampaigns: ScheduledCampaigns;
   reports: ReportService;
   /** Refunds a customer-signed failure left for an administrator to release. */
   heldRefunds: HeldRefunds;
@@ -215,6 +218,14 @@ export function createServices(deps: {
   engine.outcomes.onMessageStatuses = (changes) => void integrations.webhooks.messageStatusesChanged(changes);
   notifications.onLowBalance = (userId, balance) => void integrations.webhooks.ownerEvent(userId, 'wallet.low_balance', balance);
   const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing });
+  const scheduledCampaigns = new ScheduledCampaigns({
+    db,
+    acceptance: campaignAcceptance,
+    outcomes: engine.outcomes,
+    log: logger.child({ service: 'scheduled-campaigns' }),
+    onStarted: () => engine.notifyAccepted(),
+    onFailed: (campaign) => void notifications.campaignFailed(campaign.userId, { name: campaign.name, reason: campaign.reason }, `campaign:${campaign.id}:completed`),
+  });
   const campaignProgress = new CampaignProgressFeed({
     // The stream carries campaigns in the shape the send dialogs read from GET /api/campaigns/{id}.
     source: {
@@ -249,5 +260,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const spreadsheets = new SpreadsheetParses({ workerMemoryMb: config.spreadsheets.workerMemoryMb, perUser: config.spreadsheets.parsesPerUser });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, integrations, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
+  return { database, integrations, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
 }

@@ -66,6 +66,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
   await services.engine.start(`http://${host}:${port}`);
   if (config.logCleanupEnabled) services.dailyCleanup.start();
   services.stallWatch.start();
+  services.scheduledCampaigns.start();
   services.integrations.webhookDeliverer.start();
   return {
     url: `http://${host}:${port}`,
@@ -80,6 +81,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
       clearInterval(maintenance);
       await services.dailyCleanup.stop();
       await services.stallWatch.stop();
+      await services.scheduledCampaigns.stop();
       await services.integrations.webhookDeliverer.stop();
       await services.engine.stop();
       await new Promise<void>((resolve) => {

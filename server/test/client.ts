@@ -76,6 +76,9 @@ export class TestClient {
   put<T = Record<string, unknown>>(path: string, body?: unknown) {
     return this.request<T>('PUT', path, body ?? {});
   }
+  patch<T = Record<string, unknown>>(path: string, body?: unknown) {
+    return this.request<T>('PATCH', path, body ?? {});
+  }
   delete<T = Record<string, unknown>>(path: string) {
     return this.request<T>('DELETE', path);
   }

@@ -10,7 +10,10 @@ import { ZApiSendBatchRequest, ZApiSendRequest } from './sending';
 export const ZApiSendRequestDoc = ZApiSendRequest.meta({
   id: 'SendRequest',
   description: 'One template message. Template variables go as var1, var2, ... and URL button values as button_0_url, ...',
-  examples: [{ username: 'your_username', templatename: 'order_update', recipient_number: '919876543210', var1: 'Asha', var2: 'ORD-4521' }],
+  examples: [
+    { username: 'your_username', templatename: 'order_update', recipient_number: '919876543210', var1: 'Asha', var2: 'ORD-4521' },
+    { username: 'your_username', templatename: 'order_update', recipient_number: '919876543210', var1: 'Asha', var2: 'ORD-4521', scheduled_at: '2026-12-01T10:30:00+05:30' },
+  ],
 });
 
 export const ZApiSendBatchRequestDoc = ZApiSendBatchRequest.meta({
@@ -33,8 +36,9 @@ export const ZApiSendResponse = z
     message_id: z.string().regex(/^msg_\d+$/).describe('Our id of the message (msg_<id>): read its status with GET /api/messages/{messageId}'),
     message: z.string(),
     campaign_id: z.number().int(),
-    status: z.string().describe('queued, or duplicate / suppressed when it was not sent'),
+    status: z.string().describe('queued (scheduled when sent with scheduled_at), or duplicate / suppressed when it was not sent'),
     charged: z.boolean(),
+    scheduled_at: z.iso.datetime().optional().describe('When a scheduled message goes out (it was charged now)'),
   })
   .meta({
     id: 'SendResponse',
@@ -56,6 +60,7 @@ export const ZApiSendBatchResponse = z
       totalCost: z.number().describe('Rupees'),
       skippedRows: z.array(ZSkippedRow).optional(),
       skippedCount: z.number().int().optional(),
+      scheduledAt: z.iso.datetime().optional().describe('When the scheduled messages go out (they were charged now)'),
     }),
   })
   .meta({

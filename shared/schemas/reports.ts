@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TCampaign } from './sending';
+import { CAMPAIGN_STATUSES, type TCampaign } from './sending';
 
 /**
  * Reports and campaigns (spec 002 Manage Reports, §7 reports calls; docs/decisions.md "Sending" for the summary shape).
@@ -86,7 +86,7 @@ export interface TReportsSummary {
 export const ZCampaignListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  status: z.preprocess((value) => (value === '' || value === 'all' ? undefined : value), z.enum(['running', 'paused', 'cancelled', 'completed']).optional()),
+  status: z.preprocess((value) => (value === '' || value === 'all' ? undefined : value), z.enum(CAMPAIGN_STATUSES).optional()),
 });
 
 export interface TCampaignList {

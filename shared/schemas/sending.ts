@@ -37,6 +37,26 @@ export const ZVariableValues = jsonField(
 /** A flag that may come as a JSON boolean or a multipart string. */
 const ZDryRun = z.preprocess((value) => value === true || value === 'true' || value === '1', z.boolean()).optional();
 
+/** How far ahead a send may be scheduled: its cost is reserved from the wallet until then. */
+export const SCHEDULE_MAX_DAYS = 60;
+/** Sends scheduled from the app must be at least this far ahead (the API takes any future time). */
+export const SCHEDULE_MIN_LEAD_MS = 60_000;
+
+/**
+ * `scheduledAt` (app) / `scheduled_at` (API): an ISO 8601 time with its offset. Only the form is
+ * checked here; how far ahead it must be depends on who asks (server `sending/schedule.ts`).
+ */
+export const ZScheduleInstant = z
+  .string({ error: messages.schedule.invalidTime })
+  .trim()
+  .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && Number.isFinite(Date.parse(value)), { error: messages.schedule.invalidTime })
+  .transform((value) => new Date(value));
+
+/** The optional field of the send calls: absent or empty means "send now". */
+export const ZScheduleTime = z
+  .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), ZScheduleInstant.optional())
+  .meta({ type: 'string', format: 'date-time', description: 'Send later: an ISO 8601 time with its offset, e.g. 2026-12-01T10:30:00+05:30. Accepted and charged now, sent then.' });
+
 /** Why a row of a send was not sent (issue 10): every skipped row is listed with one of these. */
 export const SKIP_REASONS = [
   'invalid_number',
@@ -63,6 +83,8 @@ export const ZQuickSendRequest = z.object({
   recipients_text: z.string({ error: s.missingFields }).max(40_000_000),
   variables: ZVariableValues,
   campaign_name: z.string().trim().max(200).optional(),
+  /** Send later: accepted, priced and debited now, queued at this time (issue 15). */
+  scheduledAt: ZScheduleTime,
   /** Price and screen this exact send as acceptance would, without accepting it (the cost preview). */
   dry_run: ZDryRun,
 });
@@ -77,6 +99,7 @@ export const ZCustomSendRequest = z.object({
   variableMappings: z.record(z.string(), z.string()).optional().default({}),
   data: z.array(z.record(z.string(), z.unknown()), { error: s.noRecipientsInFile }).min(1, { error: s.noRecipientsInFile }),
   campaignName: z.string().trim().max(200).optional(),
+  scheduledAt: ZScheduleTime,
   dry_run: ZDryRun,
 });
 export type TCustomSendRequest = z.infer<typeof ZCustomSendRequest>;
@@ -105,6 +128,8 @@ export interface TCampaignAccepted {
   skippedRows?: TSkippedRow[];
   /** How many rows were not sent in all. */
   skippedCount?: number;
+  /** When the messages go out, for a scheduled send (ISO); absent for a send now. */
+  scheduledAt?: string;
 }
 
 export interface TCostPreview {
@@ -139,7 +164,8 @@ export interface TSenderNumber {
   messages_per_second: number;
 }
 
-export const CAMPAIGN_STATUSES = ['running', 'paused', 'cancelled', 'completed'] as const;
+/** `scheduled` waits for its time; `failed` is a scheduled send that could not start (its reason is `failureReason`). */
+export const CAMPAIGN_STATUSES = ['scheduled', 'running', 'paused', 'cancelled', 'completed', 'failed'] as const;
 export type TCampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 export interface TCampaignCounts {
@@ -180,7 +206,17 @@ export interface TCampaign {
   refunded: number;
   createdAt: string;
   completedAt: string | null;
+  /** When a scheduled campaign starts (ISO); null for one sent at once. */
+  scheduledAt: string | null;
+  /** Why a scheduled campaign failed to start (status `failed`); null otherwise. */
+  failureReason: string | null;
 }
+
+/** PATCH /api/campaigns/{id}/schedule: a new time for a campaign still `scheduled`. */
+export const ZRescheduleRequest = z.object({
+  scheduledAt: ZScheduleInstant,
+});
+export type TRescheduleRequest = z.infer<typeof ZRescheduleRequest>;
 
 /** POST /api/send (public API): payload keys from spec 002 §3. */
 export const ZApiSendRequest = z.looseObject({
@@ -191,6 +227,8 @@ export const ZApiSendRequest = z.looseObject({
     .transform(String)
     .pipe(z.string().trim().min(1, { error: messages.publicApi.missingFields })),
   language: z.string().trim().optional(),
+  /** Any future time (ISO 8601): the message is accepted and charged now, sent then. */
+  scheduled_at: ZScheduleTime,
 });
 export type TApiSendRequest = z.infer<typeof ZApiSendRequest>;
 
@@ -203,5 +241,6 @@ export const ZApiSendBatchRequest = z.object({
     .array(z.looseObject({ recipient_number: z.union([z.string(), z.number()]).transform(String) }), { error: messages.publicApi.missingFields })
     .min(1, { error: messages.publicApi.missingFields })
     .max(10_000, { error: messages.publicApi.batchTooLarge }),
+  scheduled_at: ZScheduleTime,
 });
 export type TApiSendBatchRequest = z.infer<typeof ZApiSendBatchRequest>;

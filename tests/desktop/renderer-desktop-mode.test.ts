@@ -173,6 +173,10 @@ describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailabl
           });
         } else if (request.headers.authorization === `Bearer ${ISSUED_TOKEN}` && url.pathname === '/api/auth/me') {
           json(200, { success: true, user: TEST_USER, idleTimeoutSeconds: 600 });
+        } else if (request.headers.authorization === `Bearer ${ISSUED_TOKEN}`) {
+          // Signed in, but the stub has no such call: a 404, never a 401, which would sign the
+          // renderer out again (a race the sign-in test lost on a loaded machine).
+          json(404, { error: 'Not in the stub', code: 'not_found' });
         } else {
           json(401, { error: 'Please log in', code: 'unauthorized' });
         }

@@ -60,7 +60,10 @@ export class MessageStatusService {
       ])
       .limit(MESSAGES_PAGE_SIZE + 1);
     if (query.campaign_id !== undefined) builder.where('m.campaign_id', query.campaign_id);
-    if (query.status !== undefined) builder.where('m.status', storedStatusOf(query.status));
+    // `scheduled` and `queued` are both stored `queued`: the campaign's status tells them apart.
+    if (query.status === 'scheduled') builder.where('m.status', 'queued').where('c.status', 'scheduled');
+    else if (query.status === 'queued') builder.where('m.status', 'queued').whereNot('c.status', 'scheduled');
+    else if (query.status !== undefined) builder.where('m.status', storedStatusOf(query.status));
     if (query.cursor !== undefined) {
       const position = decodeCursor(query.cursor);
       if (!position) throw ValidationError('cursor', messages.integrations.invalidCursor);

@@ -21,6 +21,9 @@ export interface PublicMessageRow {
   deliveredAt: string | Date | null;
   readAt: string | Date | null;
   updatedAt: string | Date;
+  /** The campaign's status: its queued messages are `scheduled` while it waits for its time. */
+  campaignStatus: string;
+  scheduledAt: string | Date | null;
 }
 
 /** The columns to select for a PublicMessageRow, messages as `m` joined to campaigns as `c`. */
@@ -38,6 +41,8 @@ export const PUBLIC_MESSAGE_COLUMNS = [
   'm.delivered_at',
   'm.read_at',
   'm.updated_at',
+  'c.status as campaign_status',
+  'c.scheduled_at',
 ] as const;
 
 export function publicMessageId(id: number | string): string {
@@ -52,8 +57,12 @@ export function parsePublicMessageId(value: string): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-/** Stored status to the integrator's word: an opted-out recipient is stored as `suppressed`. */
-export function apiStatusOf(stored: string): TMessageApiStatus {
+/**
+ * Stored status to the integrator's word: an opted-out recipient is stored as `suppressed`, and a
+ * message of a campaign waiting for its time is stored `queued` but is `scheduled`.
+ */
+export function apiStatusOf(stored: string, campaignStatus?: string): TMessageApiStatus {
+  if (stored === 'queued' && campaignStatus === 'scheduled') return 'scheduled';
   return stored === 'suppressed' ? 'opted_out' : (stored as TMessageApiStatus);
 }
 
@@ -73,7 +82,7 @@ export function toPublicMessage(row: PublicMessageRow): TPublicMessage {
   const charged = !NOT_CHARGED.has(row.status) && !row.refunded;
   const message: TPublicMessage = {
     message_id: publicMessageId(row.id),
-    status: apiStatusOf(row.status),
+    status: apiStatusOf(row.status, row.campaignStatus),
     recipient: row.recipient,
     template: row.templateName,
     campaign_id: Number(row.campaignId),
@@ -89,5 +98,7 @@ export function toPublicMessage(row: PublicMessageRow): TPublicMessage {
   if (sentAt) message.sent_at = sentAt;
   if (deliveredAt) message.delivered_at = deliveredAt;
   if (readAt) message.read_at = readAt;
+  const scheduledAt = iso(row.scheduledAt);
+  if (scheduledAt) message.scheduled_at = scheduledAt;
   return message;
 }

@@ -25,6 +25,8 @@ function campaign(id: number, processed: number): TCampaign {
     refunded: 0,
     createdAt: '2026-11-25T10:00:00.000Z',
     completedAt: null,
+    scheduledAt: null,
+    failureReason: null,
   };
 }
 

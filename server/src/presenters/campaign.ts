@@ -25,6 +25,8 @@ export function presentCampaign({ campaign: row, counts }: CampaignRecord): TCam
     refunded: unitsToRupees(Number(row.refundedUnits ?? 0), 4),
     createdAt: new Date(row.createdAt).toISOString(),
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : null,
+    scheduledAt: row.scheduledAt ? new Date(row.scheduledAt).toISOString() : null,
+    failureReason: row.failureReason ?? null,
   };
 }
 

@@ -1,4 +1,6 @@
-import { unitsToRupees } from '@shared/money';
+import { formatIndianNumber, unitsToRupees } from '@shared/money';
+import { fillMessage, messages } from '@shared/messages';
+import { formatIstTime } from '@shared/istTime';
 import type { TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import type { AcceptedCampaign } from '../sending/campaignAcceptance';
 import type { SenderNumber } from '../sending/senderNumbers';
@@ -25,7 +27,14 @@ export function presentAcceptedCampaign(result: AcceptedCampaign): TCampaignAcce
     invalid: result.invalid,
     suppressed: result.suppressed,
     totalCost: unitsToRupees(result.totalCostUnits, 4),
+    ...(result.scheduledAt ? { scheduledAt: result.scheduledAt.toISOString() } : {}),
   };
+}
+
+/** The accepting answer's text: the send screen's own, or when a scheduled one goes out. */
+export function acceptedText(data: TCampaignAccepted, sendNowText: string): string {
+  const count = formatIndianNumber(data.accepted);
+  return data.scheduledAt ? fillMessage(messages.schedule.accepted, { count, time: formatIstTime(data.scheduledAt) }) : fillMessage(sendNowText, { count });
 }
 
 /** A send call's answer: the campaign, the count of unsendable rows (personalised sends) and the rows set aside. */

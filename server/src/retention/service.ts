@@ -19,7 +19,7 @@ import { istDay } from '../istCalendar';
 /** Final message statuses: only these are deleted, so nothing that may still be sent (or refunded) is lost. */
 export const FINAL_MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'duplicate', 'suppressed', 'cancelled'] as const;
 /** Campaign statuses that can no longer change. */
-const FINAL_CAMPAIGN_STATUSES = ['completed', 'cancelled'] as const;
+const FINAL_CAMPAIGN_STATUSES = ['completed', 'cancelled', 'failed'] as const;
 /** Rows per delete transaction at most: each holds the write lock for a few milliseconds. */
 export const CLEANUP_BATCH_SIZE = 2_000;
 /**

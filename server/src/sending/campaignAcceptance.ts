@@ -29,6 +29,11 @@ export interface AcceptCampaignInput {
   /** Entries dropped as repeats within this send. */
   inSendDuplicates: number;
   headerMedia?: { type: 'image' | 'video' | 'document'; path: string } | null;
+  /**
+   * Send later (issue 15): accepted, priced and debited now; the campaign waits as `scheduled` and
+   * its messages stay queued without queue jobs until ScheduledCampaigns starts it at this time.
+   */
+  scheduledAt?: Date | undefined;
 }
 
 /**
@@ -47,6 +52,8 @@ export interface AcceptedCampaign {
   suppressed: number;
   priceUnits: number;
   totalCostUnits: number;
+  /** Set when the campaign waits for this time (`scheduled`). */
+  scheduledAt?: Date;
 }
 
 /** Rows per INSERT on PostgreSQL (one unnest statement per chunk; each chunk becomes queue jobs). */
@@ -101,6 +108,25 @@ export class CampaignAcceptance {
     this.enqueue = hook;
   }
 
+  /**
+   * A scheduled campaign starting (ScheduledCampaigns): its queued messages become due now, with
+   * their queue jobs made in the same transaction, so a crash cannot leave them without jobs.
+   */
+  async releaseScheduled(trx: Knex.Transaction, campaignId: number): Promise<number> {
+    const nowIso = this.now().toISOString();
+    const count = await trx('messages').where({ campaignId, status: 'queued' }).update({ nextAttemptAt: nowIso });
+    if (this.enqueue && count > 0) {
+      const rows = (await trx('messages').where({ campaignId, status: 'queued' }).orderBy('id').select('id')) as { id: number }[];
+      for (let start = 0; start < rows.length; start += PG_INSERT_CHUNK) {
+        await this.enqueue(
+          trx,
+          rows.slice(start, start + PG_INSERT_CHUNK).map((row) => Number(row.id)),
+        );
+      }
+    }
+    return count;
+  }
+
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -113,6 +139,7 @@ export class CampaignAcceptance {
     }
     const now = this.now();
     const nowIso = now.toISOString();
+    const scheduledIso = input.scheduledAt?.toISOString() ?? null;
     const category = template.category.toLowerCase() as PriceCategory;
     const priceUnits = await this.deps.pricing.effectiveFor(user.id, category);
 
@@ -137,7 +164,8 @@ export class CampaignAcceptance {
           templateLanguage: template.language,
           category: template.category,
           priceUnits,
-          status: billable > 0 ? 'running' : 'completed',
+          status: billable === 0 ? 'completed' : scheduledIso ? 'scheduled' : 'running',
+          scheduledAt: billable > 0 ? scheduledIso : null,
           totalRecipients: count,
           billableCount: billable,
           duplicateCount: duplicates + input.inSendDuplicates,
@@ -168,7 +196,7 @@ export class CampaignAcceptance {
           throw error;
         }
       }
-      await this.insertMessages(trx, { campaignId: id, userId: user.id, priceUnits, nowIso, recipients, keys, statusCodes });
+      await this.insertMessages(trx, { campaignId: id, userId: user.id, priceUnits, nowIso, dueIso: scheduledIso ?? nowIso, enqueue: !scheduledIso, recipients, keys, statusCodes });
       return id;
     });
 
@@ -181,6 +209,7 @@ export class CampaignAcceptance {
       suppressed: suppressedCount,
       priceUnits,
       totalCostUnits,
+      ...(scheduledIso && billable > 0 ? { scheduledAt: new Date(scheduledIso) } : {}),
     };
   }
 
@@ -227,9 +256,22 @@ export class CampaignAcceptance {
    */
   private async insertMessages(
     trx: Knex.Transaction,
-    batch: { campaignId: number; userId: number; priceUnits: number; nowIso: string; recipients: readonly RecipientRow[]; keys: string[]; statusCodes: Uint8Array },
+    batch: {
+      campaignId: number;
+      userId: number;
+      priceUnits: number;
+      nowIso: string;
+      /** When the queued rows are first due: now, or the scheduled time. */
+      dueIso: string;
+      /** False for a scheduled campaign: its queue jobs are made when it starts. */
+      enqueue: boolean;
+      recipients: readonly RecipientRow[];
+      keys: string[];
+      statusCodes: Uint8Array;
+    },
   ): Promise<void> {
-    const { campaignId, userId, priceUnits, nowIso, recipients, keys, statusCodes } = batch;
+    const { campaignId, userId, priceUnits, nowIso, dueIso, recipients, keys, statusCodes } = batch;
+    const enqueue = batch.enqueue ? this.enqueue : null;
     const statusOf = (code: number) => (code === 0 ? 'queued' : code === 1 ? 'duplicate' : 'suppressed');
     const errorOf = (code: number) => (code === 1 ? catalogue.sending.duplicateBlocked : code === 2 ? catalogue.sending.optedOut : null);
     const variablesOf = (r: RecipientRow) => (Object.keys(r.variables).length > 0 ? JSON.stringify(r.variables) : null);
@@ -244,7 +286,7 @@ export class CampaignAcceptance {
       for (let i = 0; i < recipients.length; i++) {
         const code = statusCodes[i] as number;
         const recipient = recipients[i] as RecipientRow;
-        statement.run(campaignId, userId, recipient.to, statusOf(code), code === 0 ? priceUnits : 0, variablesOf(recipient), keys[i], code === 2 ? 131050 : null, errorOf(code), code === 0 ? nowIso : null, nowIso, nowIso);
+        statement.run(campaignId, userId, recipient.to, statusOf(code), code === 0 ? priceUnits : 0, variablesOf(recipient), keys[i], code === 2 ? 131050 : null, errorOf(code), code === 0 ? dueIso : null, nowIso, nowIso);
       }
       return;
     }
@@ -270,7 +312,7 @@ export class CampaignAcceptance {
         dedupe.push(keys[i] as string);
         errorCodes.push(code === 2 ? 131050 : null);
         errorMessages.push(errorOf(code));
-        nextAttempts.push(code === 0 ? nowIso : null);
+        nextAttempts.push(code === 0 ? dueIso : null);
       }
       // Only the queued rows' ids come back (as one array), and only when a queue wants them.
       const insert = `insert into messages (campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message,
@@ -279,13 +321,13 @@ export class CampaignAcceptance {
            from unnest($4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
              as t(recipient, status, price, variables, dedupe, error_code, error_message, next_attempt)`;
       const values = [campaignId, userId, nowIso, to, statuses, prices, variables, dedupe, errorCodes, errorMessages, nextAttempts];
-      if (!this.enqueue) {
+      if (!enqueue) {
         await pgClient.query(insert, values);
         continue;
       }
       const { rows } = await pgClient.query(`with inserted as (${insert} returning id, status) select array_agg(id) as ids from inserted where status = 'queued'`, values);
       const ids = ((rows[0] as { ids?: (number | string)[] | null } | undefined)?.ids ?? []).map(Number);
-      if (ids.length > 0) await this.enqueue(trx, ids);
+      if (ids.length > 0) await enqueue(trx, ids);
     }
   }
 

@@ -22,6 +22,7 @@ import type { PricingService } from '../pricing/service';
 import type { AcceptedCampaign, CampaignAcceptance, RecipientRow } from './campaignAcceptance';
 import type { SendingEngine } from './engine';
 import { PAUSED_HOLD_MS } from './dispatcher';
+import { checkScheduleTime } from './schedule';
 import { OPTED_OUT_ERROR_CODE } from './messageOutcomes';
 import type { SendingService, SendPreview } from './service';
 import { DailyTotalsReader } from '../retention/dailyTotals';
@@ -226,18 +227,19 @@ export class CampaignService {
   }
 
   /**
-   * running or paused -> cancelled, in one transaction with failing and refunding every message
-   * not yet handed to the provider (queued, or claimed by a worker that had not sent it yet).
+   * scheduled, running or paused -> cancelled, in one transaction with failing and refunding every
+   * message not yet handed to the provider (queued, or claimed by a worker that had not sent it
+   * yet). A scheduled campaign has only queued ones: everything is refunded.
    * Handed ones finish (the answer waits for them); `unknown` ones wait for their final outcome,
    * and are refunded then if they were not sent.
    */
-  async cancel(user: User, id: number): Promise<CampaignRecord> {
-    await this.find(user, id);
+  async cancel(user: User, id: number): Promise<CampaignRecord & { wasScheduled: boolean }> {
+    const before = await this.find(user, id);
     await this.deps.db.transaction(async (trx) => {
       const nowIso = this.now().toISOString();
       const changed = await trx('campaigns')
         .where({ id, userId: user.id })
-        .whereIn('status', ['running', 'paused'])
+        .whereIn('status', ['scheduled', 'running', 'paused'])
         .update({ status: 'cancelled', completedAt: nowIso, updatedAt: nowIso });
       if (changed === 0) throw ConflictError('campaign_finished', messages.campaigns.cannotCancel);
       await this.deps.engine.outcomes.failCancelled(trx, id, 'queued');
@@ -251,6 +253,24 @@ export class CampaignService {
     this.deps.engine.dispatcher.forgetCampaign(id);
     await this.drainHanded(id);
     this.deps.engine.outcomes.onCampaignsProgressed?.([id]);
+    return { ...(await this.get(user, id)), wasScheduled: before.status === 'scheduled' };
+  }
+
+  /**
+   * A new time for a campaign that has not started (issue 15). Conditional on `scheduled`, so it
+   * cannot race the start: whichever commits first wins, and a started campaign answers 409. The
+   * queued rows take the new time as their due time (the embedded dispatcher's claim skips them
+   * until then).
+   */
+  async reschedule(user: User, id: number, at: Date): Promise<CampaignRecord> {
+    await this.find(user, id);
+    checkScheduleTime(at, 'app', this.now());
+    const atIso = at.toISOString();
+    await this.deps.db.transaction(async (trx) => {
+      const changed = await trx('campaigns').where({ id, userId: user.id, status: 'scheduled' }).update({ scheduledAt: atIso, updatedAt: this.now().toISOString() });
+      if (changed === 0) throw ConflictError('campaign_not_scheduled', messages.campaigns.cannotReschedule);
+      await trx('messages').where({ campaignId: id, status: 'queued' }).update({ nextAttemptAt: atIso });
+    });
     return this.get(user, id);
   }
 

@@ -24,6 +24,8 @@ import { dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type Campai
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
 import { ApiSendBatcher } from './apiSendBatcher';
 import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';
+import type { MessageRow } from '../db/rows/messages';
+import { checkScheduleTime } from './schedule';
 
 /** At most this many recipients in one send (a 1M-row campaign is accepted; beyond, split it). */
 export const MAX_RECIPIENTS_PER_SEND = 2_000_000;
@@ -302,6 +304,7 @@ export class SendingService {
         invalidCount: screened.invalid,
         inSendDuplicates: screened.inSendDuplicates,
         headerMedia,
+        scheduledAt: input.scheduledAt && checkScheduleTime(input.scheduledAt, 'app'),
       });
     } catch (error) {
       if (uploadedPath) await removeCampaignMedia(this.deps.dataDir, uploadedPath).catch(() => undefined);
@@ -337,6 +340,7 @@ export class SendingService {
       invalidCount: screened.invalid + screened.missingValues,
       inSendDuplicates: screened.inSendDuplicates,
       headerMedia,
+      scheduledAt: input.scheduledAt && checkScheduleTime(input.scheduledAt, 'app'),
     });
     // `unsendableRows` is the count the custom send always answered (rows not sendable); `setAside` lists every row not sent.
     return {
@@ -412,14 +416,41 @@ export class SendingService {
     return this.headerMedia(template, undefined);
   }
 
-  async apiSend(user: User, input: TApiSendRequest): Promise<{ messageId: string; campaignId: number; status: string }> {
+  async apiSend(user: User, input: TApiSendRequest): Promise<{ messageId: string; campaignId: number; status: string; scheduledAt?: Date }> {
     const template = await this.cachedLookup(`template:${user.id}:${input.templatename}:${input.language ?? ''}`, () => this.apiTemplate(user, input.templatename, input.language));
     const to = normalisePhone(input.recipient_number);
     if (!to) throw ValidationError('recipient_number', messages.publicApi.invalidRecipient);
     const values = this.apiValues(template, input);
     const number = await this.cachedLookup(`number:${user.id}`, () => this.defaultNumber(user));
     const headerMedia = await this.cachedLookup(`media:${template.id}`, () => this.apiHeaderMedia(template));
+    if (input.scheduled_at) return this.apiSendScheduled(user, template, number, { to, variables: values }, headerMedia, checkScheduleTime(input.scheduled_at, 'api'));
     return this.apiBatcher.submit({ user, template, number, to, values, headerMedia });
+  }
+
+  /** A scheduled API send is a campaign of its own (the batcher groups sends that go now). */
+  private async apiSendScheduled(
+    user: User,
+    template: Template,
+    number: SenderNumber,
+    recipient: RecipientRow,
+    headerMedia: AcceptCampaignInput['headerMedia'],
+    scheduledAt: Date,
+  ): Promise<{ messageId: string; campaignId: number; status: string; scheduledAt: Date }> {
+    const result = await this.accept({
+      user,
+      template,
+      senderNumberId: number.id,
+      name: `API scheduled - ${template.name}`,
+      source: 'api',
+      recipients: [recipient],
+      invalidCount: 0,
+      inSendDuplicates: 0,
+      headerMedia,
+      scheduledAt,
+    });
+    if (result.accepted > 0) this.deps.onApiSpent?.(user.id);
+    const row = (await this.deps.db('messages').where({ campaignId: result.campaignId }).first('id', 'status')) as Pick<MessageRow, 'id' | 'status'>;
+    return { messageId: `msg_${row.id}`, campaignId: result.campaignId, status: row.status === 'queued' ? 'scheduled' : row.status, scheduledAt };
   }
 
   async apiSendBatch(user: User, input: TApiSendBatchRequest): Promise<SendAccepted> {
@@ -441,6 +472,7 @@ export class SendingService {
       invalidCount: screened.invalid,
       inSendDuplicates: screened.inSendDuplicates,
       headerMedia: await this.apiHeaderMedia(template),
+      scheduledAt: input.scheduled_at && checkScheduleTime(input.scheduled_at, 'api'),
     });
     if (result.accepted > 0) this.deps.onApiSpent?.(user.id);
     return { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };

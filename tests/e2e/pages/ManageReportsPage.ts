@@ -24,6 +24,9 @@ export class ManageReportsPage {
   readonly exportExcelButton: Locator;
   readonly chart: Locator;
   readonly resendDialog: Locator;
+  readonly campaignStatus: Locator;
+  readonly rescheduleDialog: Locator;
+  readonly actionDialog: Locator;
 
   constructor(private readonly page: Page) {
     this.heading = page.getByRole('heading', { name: r.title, exact: true });
@@ -45,6 +48,9 @@ export class ManageReportsPage {
     this.exportExcelButton = page.getByRole('button', { name: r.exportExcel, exact: true });
     this.chart = page.getByTestId('timeline-chart');
     this.resendDialog = page.getByTestId('resend-dialog');
+    this.campaignStatus = page.getByLabel('Campaign Status', { exact: true });
+    this.rescheduleDialog = page.getByTestId('reschedule-dialog');
+    this.actionDialog = page.getByTestId('campaign-action-dialog');
   }
 
   async goto(): Promise<void> {

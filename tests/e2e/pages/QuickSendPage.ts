@@ -3,7 +3,7 @@ import { messages } from '@shared/messages';
 
 const ui = messages.sendScreens;
 
-/** /user/whatsapp-bulk: the quick send form, its side panel and its three dialogs. */
+/** /user/whatsapp-bulk: the quick send form with its send-now-or-later choice, its side panel and its three dialogs. */
 export class QuickSendPage {
   readonly number: Locator;
   readonly language: Locator;
@@ -20,6 +20,11 @@ export class QuickSendPage {
   readonly sendButton: Locator;
   readonly costDialog: Locator;
   readonly resultDialog: Locator;
+  readonly sendNow: Locator;
+  readonly scheduleLater: Locator;
+  readonly scheduleTime: Locator;
+  readonly scheduleTimeText: Locator;
+  readonly timingNote: Locator;
 
   constructor(private readonly page: Page) {
     this.number = page.getByLabel('WhatsApp Number', { exact: true });
@@ -37,6 +42,11 @@ export class QuickSendPage {
     this.sendButton = page.getByTestId('quick-send-submit');
     this.costDialog = page.getByRole('dialog').filter({ has: page.getByTestId('cost-summary') });
     this.resultDialog = page.getByTestId('send-result-dialog');
+    this.sendNow = page.getByRole('radio', { name: ui.sendNow, exact: true });
+    this.scheduleLater = page.getByRole('radio', { name: ui.scheduleLater, exact: true });
+    this.scheduleTime = page.getByLabel(ui.scheduleTimeLabel, { exact: true });
+    this.scheduleTimeText = page.getByTestId('schedule-time-text');
+    this.timingNote = page.getByTestId('send-timing-note');
   }
 
   async goto(): Promise<void> {
@@ -59,6 +69,10 @@ export class QuickSendPage {
 
   async confirmSend(): Promise<void> {
     await this.costDialog.getByRole('button', { name: ui.confirmAndSend, exact: true }).click();
+  }
+
+  async confirmSchedule(): Promise<void> {
+    await this.costDialog.getByRole('button', { name: ui.confirmAndSchedule, exact: true }).click();
   }
 
   costRow(label: string): Locator {

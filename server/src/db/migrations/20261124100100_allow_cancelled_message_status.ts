@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { allowMessageStatuses } from '../messageStatuses';
+import { allowMessageStatuses } from '../statusChecks';
 
 /**
  * A message a cancel stopped before it was sent is `cancelled`, not `failed` (issue 10): it is no

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { allowMessageStatuses } from '../messageStatuses';
+import { allowMessageStatuses } from '../statusChecks';
 
 /**
  * `unknown` (issue 12): a send whose outcome we could not learn (a timeout or a reset after the

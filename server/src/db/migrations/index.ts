@@ -56,6 +56,9 @@ import * as createWebhookEndpoints from './20261125150200_create_webhook_endpoin
 import * as createWebhookOutbox from './20261125150300_create_webhook_outbox';
 import * as createWebhookDeliveries from './20261125150400_create_webhook_deliveries';
 import * as createWebhookAttempts from './20261125150500_create_webhook_attempts';
+import * as addScheduleToCampaigns from './20261126100100_add_schedule_to_campaigns';
+import * as addFailureReasonToCampaigns from './20261126100200_add_failure_reason_to_campaigns';
+import * as allowScheduledAndFailedCampaignStatus from './20261126100300_allow_scheduled_and_failed_campaign_status';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -115,6 +118,9 @@ const migrations: [string, Migration][] = [
   ['20261125150300_create_webhook_outbox', createWebhookOutbox],
   ['20261125150400_create_webhook_deliveries', createWebhookDeliveries],
   ['20261125150500_create_webhook_attempts', createWebhookAttempts],
+  ['20261126100100_add_schedule_to_campaigns', addScheduleToCampaigns],
+  ['20261126100200_add_failure_reason_to_campaigns', addFailureReasonToCampaigns],
+  ['20261126100300_allow_scheduled_and_failed_campaign_status', allowScheduledAndFailedCampaignStatus],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

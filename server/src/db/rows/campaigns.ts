@@ -4,7 +4,7 @@
  * ("Hot tables stay on knex"). Timestamps are Date objects on PostgreSQL and ISO strings on SQLite.
  */
 
-export type CampaignStatus = 'running' | 'paused' | 'cancelled' | 'completed';
+export type CampaignStatus = 'scheduled' | 'running' | 'paused' | 'cancelled' | 'completed' | 'failed';
 export type CampaignSource = 'quick' | 'bulk' | 'custom' | 'api';
 export type HeaderMediaType = 'image' | 'video' | 'document';
 
@@ -36,6 +36,10 @@ export interface CampaignRow {
   createdAt: string | Date;
   updatedAt: string | Date;
   completedAt: string | Date | null;
+  /** When a scheduled campaign starts; null for one sent at once. */
+  scheduledAt: string | Date | null;
+  /** Why a scheduled campaign could not start (status `failed`). */
+  failureReason: string | null;
 }
 
 /** The columns a campaign's page and list read: everything but the counters acceptance alone uses. */
@@ -61,6 +65,8 @@ export const CAMPAIGN_COLUMNS = [
   'headerMediaPath',
   'createdAt',
   'completedAt',
+  'scheduledAt',
+  'failureReason',
 ] as const satisfies readonly (keyof CampaignRow)[];
 
 /** A campaign as its page and the list read it (CAMPAIGN_COLUMNS). */

@@ -28,6 +28,8 @@ const IDLE_POLL_MS = 500;
 const OUTBOX_ROWS_PER_TURN = 20;
 const ENDPOINTS_PER_TURN = 50;
 const DELIVERIES_PER_LEASE = 200;
+/** Pending deliveries of one endpoint read (and their successes recorded) at a time. */
+const DELIVERIES_PER_PAGE = 50;
 const LEASE_MS = 60_000;
 const RESPONSE_BYTES_READ = 4096;
 const DAY_MS = 86_400_000;
@@ -219,31 +221,83 @@ export class WebhookDeliverer {
   private async deliverEndpoint(endpointId: number): Promise<number> {
     const db = this.deps.db;
     const token = randomBytes(12).toString('hex');
+    const leaseUntil = () => new Date(this.now().getTime() + LEASE_MS).toISOString();
     const leased = await db('webhook_endpoints')
       .where({ id: endpointId, status: 'active' })
       .where((q) => q.whereNull('leaseUntil').orWhere('leaseUntil', '<', this.now().toISOString()))
-      .update({ leaseUntil: new Date(this.now().getTime() + LEASE_MS).toISOString(), leaseToken: token });
+      .update({ leaseUntil: leaseUntil(), leaseToken: token });
     if (leased === 0) return 0;
     let attempted = 0;
+    let renewedAt = Date.now();
     try {
-      while (attempted < DELIVERIES_PER_LEASE && this.running) {
+      // A page of the endpoint's pending deliveries at a time, sent in order; the successes of a
+      // page are recorded in one transaction (a crash before it sends them again: at least once).
+      // The first failure is recorded at once and holds the rest behind its retry.
+      pages: while (attempted < DELIVERIES_PER_LEASE && this.running) {
         const endpoint = (await db('webhook_endpoints').where({ id: endpointId, leaseToken: token, status: 'active' }).first()) as WebhookEndpointRow | undefined;
         if (!endpoint) break;
-        const head = (await db('webhook_deliveries').where({ endpointId, state: 'pending' }).orderBy('id').first()) as WebhookDeliveryRow | undefined;
-        if (!head || (head.nextAttemptAt !== null && new Date(head.nextAttemptAt).getTime() > this.now().getTime())) break;
-        const outcome = await this.send(endpoint, head);
-        attempted += 1;
-        const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-        await this.record(endpoint, head, outcome, succeeded);
-        if (!succeeded) break;
-        await db('webhook_endpoints')
-          .where({ id: endpointId, leaseToken: token })
-          .update({ leaseUntil: new Date(this.now().getTime() + LEASE_MS).toISOString() });
+        const page = (await db('webhook_deliveries')
+          .where({ endpointId, state: 'pending' })
+          .orderBy('id')
+          .limit(Math.min(DELIVERIES_PER_PAGE, DELIVERIES_PER_LEASE - attempted))) as WebhookDeliveryRow[];
+        const delivered: { delivery: WebhookDeliveryRow; outcome: DeliveryOutcome }[] = [];
+        let stop = page.length === 0;
+        try {
+          for (const delivery of page) {
+            if (!this.running || (delivery.nextAttemptAt !== null && new Date(delivery.nextAttemptAt).getTime() > this.now().getTime())) {
+              stop = true;
+              break;
+            }
+            const outcome = await this.send(endpoint, delivery);
+            attempted += 1;
+            if (outcome.status === null || outcome.status < 200 || outcome.status >= 300) {
+              await this.recordSucceeded(endpoint, delivered.splice(0));
+              await this.recordFailed(endpoint, delivery, outcome);
+              stop = true;
+              break;
+            }
+            delivered.push({ delivery, outcome });
+            // A slow receiver must not outlive the lease: another instance would take the endpoint.
+            if (Date.now() - renewedAt > LEASE_MS / 3) {
+              await db('webhook_endpoints').where({ id: endpointId, leaseToken: token }).update({ leaseUntil: leaseUntil() });
+              renewedAt = Date.now();
+            }
+          }
+        } finally {
+          await this.recordSucceeded(endpoint, delivered);
+        }
+        if (stop || page.length < DELIVERIES_PER_PAGE) break pages;
+        await db('webhook_endpoints').where({ id: endpointId, leaseToken: token }).update({ leaseUntil: leaseUntil() });
+        renewedAt = Date.now();
       }
     } finally {
       await db('webhook_endpoints').where({ id: endpointId, leaseToken: token }).update({ leaseUntil: null, leaseToken: null });
     }
     return attempted;
+  }
+
+  /** Deliveries answered 2xx: one transaction for all of them (their rows, their attempts, the endpoint healthy again). */
+  private async recordSucceeded(endpoint: WebhookEndpointRow, delivered: readonly { delivery: WebhookDeliveryRow; outcome: DeliveryOutcome }[]): Promise<void> {
+    if (delivered.length === 0) return;
+    const nowIso = this.now().toISOString();
+    await this.deps.db.transaction(async (trx) => {
+      for (const { delivery, outcome } of delivered) {
+        await trx('webhook_deliveries').where({ id: delivery.id }).update({
+          state: 'succeeded',
+          attempts: delivery.attempts + 1,
+          nextAttemptAt: null,
+          lastAttemptAt: nowIso,
+          lastStatus: outcome.status,
+          lastLatencyMs: outcome.latencyMs,
+          lastError: null,
+          updatedAt: nowIso,
+        });
+      }
+      await trx('webhook_attempts').insert(
+        delivered.map(({ delivery, outcome }) => ({ deliveryId: delivery.id, attemptedAt: nowIso, httpStatus: outcome.status, latencyMs: outcome.latencyMs, error: null, nextRetryAt: null })),
+      );
+      if (endpoint.failingSince !== null) await trx('webhook_endpoints').where({ id: endpoint.id }).update({ failingSince: null, updatedAt: nowIso });
+    });
   }
 
   /** One signed POST; never follows a redirect (a 3xx counts as a failure). */
@@ -277,14 +331,15 @@ export class WebhookDeliverer {
     }
   }
 
-  private async record(endpoint: WebhookEndpointRow, delivery: WebhookDeliveryRow, outcome: DeliveryOutcome, succeeded: boolean): Promise<void> {
+  /** A failed attempt: retried with backoff until 24 hours have passed; an endpoint failing for 3 days is disabled. */
+  private async recordFailed(endpoint: WebhookEndpointRow, delivery: WebhookDeliveryRow, outcome: DeliveryOutcome): Promise<void> {
     const now = this.now();
     const nowIso = now.toISOString();
     const attempts = delivery.attempts + 1;
     const giveUpAt = new Date(delivery.createdAt).getTime() + INTEGRATIONS.webhookRetryHours * 3_600_000;
-    const nextAt = succeeded ? null : new Date(now.getTime() + retryDelayMs(attempts));
-    const retrying = nextAt !== null && nextAt.getTime() <= giveUpAt;
-    const state = succeeded ? 'succeeded' : retrying ? 'pending' : 'failed';
+    const nextAt = new Date(now.getTime() + retryDelayMs(attempts));
+    const retrying = nextAt.getTime() <= giveUpAt;
+    const state = retrying ? 'pending' : 'failed';
     let disable = false;
     await this.deps.db.transaction(async (trx) => {
       await trx('webhook_deliveries')
@@ -307,10 +362,6 @@ export class WebhookDeliverer {
         error: outcome.error,
         nextRetryAt: retrying ? nextAt.toISOString() : null,
       });
-      if (succeeded) {
-        if (endpoint.failingSince !== null) await trx('webhook_endpoints').where({ id: endpoint.id }).update({ failingSince: null, updatedAt: nowIso });
-        return;
-      }
       if (endpoint.failingSince === null) {
         await trx('webhook_endpoints').where({ id: endpoint.id }).whereNull('failingSince').update({ failingSince: nowIso, updatedAt: nowIso });
         return;

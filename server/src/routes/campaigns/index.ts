@@ -4,12 +4,14 @@ import { fillMessage, messages } from '@shared/messages';
 import { ZResendFailedRequest, ZTimelineQuery } from '@shared/schemas/campaigns';
 import { ZIdParam } from '@shared/schemas/common';
 import { ZCampaignListQuery } from '@shared/schemas/reports';
+import { ZRescheduleRequest } from '@shared/schemas/sending';
 import { requireAuth } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import type { Services } from '../../container';
 import { presentAccountOverview, presentCampaign, presentCampaignPage } from '../../presenters/campaign';
 import { presentCostPreview } from '../../presenters/costPreview';
 import { presentAcceptedCampaign } from '../../presenters/sending';
+import { formatIstTime } from '@shared/istTime';
 import type { AppState } from '../../types';
 
 /** Campaigns after acceptance, and the user dashboard's Account Overview built from them. */
@@ -51,7 +53,16 @@ export function campaignRoutes(services: Services): Router<AppState> {
   router.post('/api/campaigns/:id/cancel', async (ctx) => {
     const { user } = requireAuth(ctx);
     const id = validate(ZIdParam, ctx.params.id);
-    ctx.body = { success: true, message: messages.campaigns.cancelled, data: presentCampaign(await campaigns.cancel(user, id)) };
+    const cancelled = await campaigns.cancel(user, id);
+    ctx.body = { success: true, message: cancelled.wasScheduled ? messages.campaigns.scheduledCancelled : messages.campaigns.cancelled, data: presentCampaign(cancelled) };
+  });
+
+  router.patch('/api/campaigns/:id/schedule', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const input = validate(ZRescheduleRequest, ctx.request.body);
+    const record = await campaigns.reschedule(user, id, input.scheduledAt);
+    ctx.body = { success: true, message: fillMessage(messages.campaigns.rescheduled, { time: formatIstTime(input.scheduledAt) }), data: presentCampaign(record) };
   });
 
   router.post('/api/campaigns/:id/resend-failed', async (ctx) => {

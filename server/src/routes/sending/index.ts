@@ -1,4 +1,3 @@
-import { formatIndianNumber } from '@shared/money';
 import type { ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
@@ -13,7 +12,8 @@ import { singleFileUpload, uploadedFile } from '../../middleware/upload';
 import { validate } from '../../middleware/validate';
 import type { Services } from '../../container';
 import { presentCostPreview } from '../../presenters/costPreview';
-import { presentSendAccepted, presentSenderNumber } from '../../presenters/sending';
+import { acceptedText, presentSendAccepted, presentSenderNumber } from '../../presenters/sending';
+import { formatIstTime } from '@shared/istTime';
 import type { AppState } from '../../types';
 
 const RECIPIENT_FILE_BYTES = SENDING.recipientFileMaxMb * 1024 * 1024;
@@ -103,7 +103,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
-      message: fillMessage(source === 'bulk' ? messages.sending.bulkSendAccepted : messages.sending.quickSendAccepted, { count: formatIndianNumber(data.accepted) }),
+      message: acceptedText(data, source === 'bulk' ? messages.sending.bulkSendAccepted : messages.sending.quickSendAccepted),
       data,
     };
   };
@@ -124,7 +124,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     ctx.body = {
       success: true,
       sent_count: data.accepted,
-      message: fillMessage(messages.sending.customSendAccepted, { count: formatIndianNumber(data.accepted) }),
+      message: acceptedText(data, messages.sending.customSendAccepted),
       data,
     };
   });
@@ -141,7 +141,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
       success: true,
-      message: fillMessage(messages.sending.bulkSendAccepted, { count: formatIndianNumber(data.accepted) }),
+      message: acceptedText(data, messages.sending.bulkSendAccepted),
       data: { ...data, successful_sends: data.accepted, failed_sends: data.skipped },
     };
   });
@@ -160,15 +160,30 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     assertKeyOwner(ctx, input.username);
     const result = await sending.apiSend(ctx.state.apiUser, input);
     // A blocked duplicate or an opted-out number is stored, not sent and not charged: the answer says which.
-    const message = result.status === 'duplicate' ? messages.publicApi.duplicateBlocked : result.status === 'suppressed' ? messages.publicApi.optedOut : messages.publicApi.sent;
-    ctx.body = { success: true, message_id: result.messageId, message, campaign_id: result.campaignId, status: result.status, charged: result.status !== 'duplicate' && result.status !== 'suppressed' };
+    const message =
+      result.status === 'duplicate'
+        ? messages.publicApi.duplicateBlocked
+        : result.status === 'suppressed'
+          ? messages.publicApi.optedOut
+          : result.scheduledAt
+            ? fillMessage(messages.publicApi.scheduled, { time: formatIstTime(result.scheduledAt) })
+            : messages.publicApi.sent;
+    ctx.body = {
+      success: true,
+      message_id: result.messageId,
+      message,
+      campaign_id: result.campaignId,
+      status: result.status,
+      charged: result.status !== 'duplicate' && result.status !== 'suppressed',
+      ...(result.scheduledAt && result.status === 'scheduled' ? { scheduled_at: result.scheduledAt.toISOString() } : {}),
+    };
   });
 
   router.post<ApiKeyStateExtra>('/api/send/batch', keyed, bodies.apiSendBatch, idempotent, async (ctx) => {
     const input = validate(ZApiSendBatchRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
     const data = presentSendAccepted(await sending.apiSendBatch(ctx.state.apiUser, input));
-    ctx.body = { success: true, message: fillMessage(messages.publicApi.batchAccepted, { count: formatIndianNumber(data.accepted) }), data };
+    ctx.body = { success: true, message: acceptedText(data, messages.publicApi.batchAccepted), data };
   });
 
   return router;

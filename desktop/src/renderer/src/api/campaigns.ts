@@ -1,14 +1,14 @@
 import type { TCampaignList, TTimelinePoint } from '@shared/schemas/reports';
 import type { TCampaign, TCampaignAccepted, TCostPreview } from '@shared/schemas/sending';
 import { campaignListParams, type CampaignAction } from '../lib/reports';
-import { apiGet, apiPost } from './client';
+import { apiGet, apiPatch, apiPost } from './client';
 
 interface DataResponse<T> {
   success: true;
   data: T;
 }
 
-/** pause, resume and cancel answer the campaign as it now stands; a refused change is a 409. */
+/** pause, resume, cancel and reschedule answer the campaign as it now stands; a refused change is a 409. */
 export interface CampaignActionResponse {
   success: true;
   message: string;
@@ -45,6 +45,9 @@ export const campaignsApi = {
   get: (id: number) => apiGet<DataResponse<TCampaign>>(`/api/campaigns/${id}`),
 
   act: (id: number, action: CampaignAction) => apiPost<CampaignActionResponse>(`/api/campaigns/${id}/${action}`),
+
+  /** A new time (ISO with its offset) for a campaign still waiting for its own; 409 once it started. */
+  reschedule: (id: number, scheduledAt: string) => apiPatch<CampaignActionResponse>(`/api/campaigns/${id}/schedule`, { scheduledAt }),
 
   /** The cost of resending the failed messages; nothing is charged or sent. */
   resendPreview: (id: number) => apiPost<ResendPreviewResponse>(`/api/campaigns/${id}/resend-failed`, { confirm: false }),

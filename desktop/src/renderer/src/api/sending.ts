@@ -55,6 +55,8 @@ export interface QuickSendBody {
   recipients_text: string;
   variables: Record<string, string>;
   campaign_name: string;
+  /** Send later (issue 15): ISO with the +05:30 offset; absent to send now. */
+  scheduledAt?: string;
 }
 
 export interface QuickSendResponse {
@@ -72,6 +74,8 @@ export interface CustomSendBody {
   variableMappings: Record<string, string>;
   data: Record<string, unknown>[];
   campaignName?: string;
+  /** Send later (issue 15): ISO with the +05:30 offset; absent to send now. */
+  scheduledAt?: string;
 }
 
 /** Both custom endpoints carry the accepted campaign; the bulk one adds its own counts. */
@@ -101,6 +105,7 @@ export function quickSendRequestBody(body: QuickSendBody, headerImage: File | nu
   form.append('recipients_text', body.recipients_text);
   form.append('variables', JSON.stringify(body.variables));
   form.append('campaign_name', body.campaign_name);
+  if (body.scheduledAt) form.append('scheduledAt', body.scheduledAt);
   form.append('headerImage', headerImage);
   return form;
 }

@@ -1,19 +1,19 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { campaignKeys, campaignsApi, TIMELINE_DAYS, type CampaignListQuery } from '../api/campaigns';
 import { reportKeys } from '../api/reports';
-import { hasLiveCampaigns, type CampaignAction } from '../lib/reports';
+import { campaignListPollMs, type CampaignAction } from '../lib/reports';
 import { useInvalidateCredits } from './useCreditBalance';
 
 /** How often the list is re-read while one of its campaigns is still sending. */
 const LIVE_POLL_MS = 3_000;
 
-/** One page of campaigns, re-read every few seconds while any of them runs. */
+/** One page of campaigns, re-read every few seconds while any of them runs, and when a scheduled one is due. */
 export function useCampaignList(query: CampaignListQuery) {
   return useQuery({
     queryKey: campaignKeys.list(query),
     queryFn: async () => (await campaignsApi.list(query)).data,
     placeholderData: keepPreviousData,
-    refetchInterval: (current) => (hasLiveCampaigns(current.state.data?.campaigns) ? LIVE_POLL_MS : false),
+    refetchInterval: (current) => campaignListPollMs(current.state.data?.campaigns, LIVE_POLL_MS),
   });
 }
 
@@ -40,6 +40,15 @@ export function useCampaignAction() {
   return useMutation({
     mutationFn: ({ id, action }: { id: number; action: CampaignAction }) => campaignsApi.act(id, action),
     // A refusal (409) means the row on screen is stale, so it is re-read either way.
+    onSettled: () => invalidate(),
+  });
+}
+
+/** A scheduled campaign's new time; re-read either way, as a refusal (409) means it already started. */
+export function useRescheduleCampaign() {
+  const invalidate = useInvalidateCampaignData();
+  return useMutation({
+    mutationFn: ({ id, scheduledAt }: { id: number; scheduledAt: string }) => campaignsApi.reschedule(id, scheduledAt),
     onSettled: () => invalidate(),
   });
 }

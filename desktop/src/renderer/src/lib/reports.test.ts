@@ -4,6 +4,8 @@ import type { TCampaignCounts } from '@shared/schemas/sending';
 import {
   campaignActions,
   campaignListParams,
+  campaignListPollMs,
+  CAMPAIGN_STATUS_OPTIONS,
   chartAxisDays,
   clearReportFilters,
   deliveredAtText,
@@ -228,11 +230,37 @@ describe('campaigns', () => {
   const counts = (failed = 0): TCampaignCounts => ({ queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed, duplicate: 0, suppressed: 0 });
 
   it('offers pause, resume and cancel by state, and resend only for a finished campaign with failures', () => {
-    expect(campaignActions({ status: 'running', counts: counts(2) })).toEqual({ pause: true, resume: false, cancel: true, resendFailed: false });
-    expect(campaignActions({ status: 'paused', counts: counts() })).toEqual({ pause: false, resume: true, cancel: true, resendFailed: false });
-    expect(campaignActions({ status: 'completed', counts: counts(1) })).toEqual({ pause: false, resume: false, cancel: false, resendFailed: true });
-    expect(campaignActions({ status: 'completed', counts: counts() })).toEqual({ pause: false, resume: false, cancel: false, resendFailed: false });
+    expect(campaignActions({ status: 'running', counts: counts(2) })).toEqual({ pause: true, resume: false, cancel: true, reschedule: false, resendFailed: false });
+    expect(campaignActions({ status: 'paused', counts: counts() })).toEqual({ pause: false, resume: true, cancel: true, reschedule: false, resendFailed: false });
+    expect(campaignActions({ status: 'completed', counts: counts(1) })).toEqual({ pause: false, resume: false, cancel: false, reschedule: false, resendFailed: true });
+    expect(campaignActions({ status: 'completed', counts: counts() })).toEqual({ pause: false, resume: false, cancel: false, reschedule: false, resendFailed: false });
     expect(campaignActions({ status: 'cancelled', counts: counts(3) }).resendFailed).toBe(true);
+  });
+
+  it('offers a scheduled campaign a new time or a cancel, never pause or resume (issue 15)', () => {
+    expect(campaignActions({ status: 'scheduled', counts: counts() })).toEqual({ pause: false, resume: false, cancel: true, reschedule: true, resendFailed: false });
+    // One that failed to start sent nothing: nothing to resend, cancel or re-time, whatever its counts say.
+    expect(campaignActions({ status: 'failed', counts: counts(4) })).toEqual({ pause: false, resume: false, cancel: false, reschedule: false, resendFailed: false });
+  });
+
+  it('filters by every status, scheduled and failed included', () => {
+    expect(CAMPAIGN_STATUS_OPTIONS.map((option) => option.value)).toEqual(['all', 'scheduled', 'running', 'paused', 'cancelled', 'completed', 'failed']);
+    expect(CAMPAIGN_STATUS_OPTIONS.find((option) => option.value === 'scheduled')?.label).toBe('Scheduled');
+    expect(CAMPAIGN_STATUS_OPTIONS.find((option) => option.value === 'failed')?.label).toBe('Failed to start');
+    expect(campaignListParams({ page: 1, limit: 20, status: 'scheduled' })).toEqual({ page: 1, limit: 20, status: 'scheduled' });
+  });
+
+  it('re-reads the list while a campaign runs, and when a scheduled one falls due', () => {
+    const now = Date.parse('2026-11-24T10:00:00.000Z');
+    expect(campaignListPollMs([{ status: 'running' }], 3_000, now)).toBe(3_000);
+    expect(campaignListPollMs([{ status: 'completed' }], 3_000, now)).toBe(false);
+    expect(campaignListPollMs(undefined, 3_000, now)).toBe(false);
+    // Due in 20 s: look then. Due in an hour: look each minute (its time may change elsewhere).
+    expect(campaignListPollMs([{ status: 'scheduled', scheduledAt: '2026-11-24T10:00:20.000Z' }], 3_000, now)).toBe(20_000);
+    expect(campaignListPollMs([{ status: 'scheduled', scheduledAt: '2026-11-24T16:30:00+05:30' }], 3_000, now)).toBe(60_000);
+    // Past its time and not started yet: every few seconds until the server starts it.
+    expect(campaignListPollMs([{ status: 'scheduled', scheduledAt: '2026-11-24T09:59:00.000Z' }], 3_000, now)).toBe(3_000);
+    expect(campaignListPollMs([{ status: 'scheduled', scheduledAt: null }], 3_000, now)).toBe(3_000);
   });
 
   it("builds the list query without 'all', and polls only while a campaign runs", () => {

@@ -363,22 +363,26 @@ export interface CampaignActions {
   pause: boolean;
   resume: boolean;
   cancel: boolean;
+  /** A scheduled campaign that has not started can be given a new time (issue 15). */
+  reschedule: boolean;
   resendFailed: boolean;
 }
 
 /**
  * What the server allows in each state: a running campaign can be paused, a paused one resumed,
- * either cancelled; failed messages are resent once the campaign is over (the resend is a new
- * campaign, so the old one's counts stay what they were).
+ * either cancelled; a scheduled one re-timed or cancelled (never paused); failed messages are
+ * resent once the campaign is over (the resend is a new campaign, so the old one's counts stay
+ * what they were). A scheduled send that failed to start sent nothing, so there is nothing to resend.
  */
 export function campaignActions(campaign: Pick<TCampaign, 'status' | 'counts' | 'resentCampaignId'>): CampaignActions {
   const { status } = campaign;
   return {
     pause: status === 'running',
     resume: status === 'paused',
-    cancel: status === 'running' || status === 'paused',
+    cancel: status === 'running' || status === 'paused' || status === 'scheduled',
+    reschedule: status === 'scheduled',
     // Once resent, the card says so instead of offering the same failures again.
-    resendFailed: isCampaignFinished(status) && campaign.counts.failed > 0 && (campaign.resentCampaignId ?? null) === null,
+    resendFailed: status !== 'failed' && isCampaignFinished(status) && campaign.counts.failed > 0 && (campaign.resentCampaignId ?? null) === null,
   };
 }
 
@@ -387,7 +391,7 @@ export const CAMPAIGN_STATUS_OPTIONS: ReadonlyArray<{ value: 'all' | TCampaignSt
   { value: 'all', label: 'All campaigns' },
   ...CAMPAIGN_STATUSES.map((status) => ({
     value: status,
-    label: { running: 'Running', paused: 'Paused', cancelled: 'Cancelled', completed: 'Completed' }[status],
+    label: { scheduled: 'Scheduled', running: 'Running', paused: 'Paused', cancelled: 'Cancelled', completed: 'Completed', failed: 'Failed to start' }[status],
   })),
 ];
 
@@ -395,7 +399,6 @@ export function campaignListParams(query: { page: number; status: string; limit:
   return { page: query.page, limit: query.limit, ...(isUnset(query.status) ? {} : { status: query.status }) };
 }
 
-/** Only a running campaign changes by itself, so only then is the list re-read on a timer. */
 /**
  * Whether a campaign is still changing: running, or cancelled with messages a worker had already
  * claimed (they are sent or refunded moments after the cancel answered).
@@ -407,6 +410,29 @@ export function isCampaignLive(campaign: Pick<TCampaign, 'status'> & { counts?: 
 
 export function hasLiveCampaigns(campaigns: readonly (Pick<TCampaign, 'status'> & { counts?: Pick<TCampaign['counts'], 'queued' | 'sending'> })[] | undefined): boolean {
   return (campaigns ?? []).some(isCampaignLive);
+}
+
+/** The longest wait before the list looks again for a scheduled campaign that should have started. */
+export const SCHEDULED_POLL_MAX_MS = 60_000;
+
+/**
+ * How long until the campaign list is re-read: `liveMs` while one of them changes by itself; for a
+ * scheduled one, until its time comes (at least `liveMs`, at most a minute, so that a changed
+ * time or a start is seen); never otherwise.
+ */
+export function campaignListPollMs(
+  campaigns: readonly (Pick<TCampaign, 'status'> & Partial<Pick<TCampaign, 'scheduledAt'>> & { counts?: Pick<TCampaign['counts'], 'queued' | 'sending'> })[] | undefined,
+  liveMs: number,
+  now: number = Date.now(),
+): number | false {
+  const list = campaigns ?? [];
+  if (list.some(isCampaignLive)) return liveMs;
+  const due = list
+    .filter((campaign) => campaign.status === 'scheduled')
+    .map((campaign) => Date.parse(campaign.scheduledAt ?? ''))
+    .map((time) => (Number.isFinite(time) ? time - now : 0));
+  if (due.length === 0) return false;
+  return Math.min(SCHEDULED_POLL_MAX_MS, Math.max(liveMs, Math.min(...due)));
 }
 
 // ---------------------------------------------------------------------------------------------

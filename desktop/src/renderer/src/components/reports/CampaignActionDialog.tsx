@@ -1,5 +1,6 @@
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import type { CampaignAction } from '../../lib/reports';
+import { formatCost } from '../../lib/sending/setup';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -20,10 +21,14 @@ export const CAMPAIGN_ACTION_TEXT: Record<CampaignAction, { title: string; body:
   cancel: { title: r.cancelTitle, body: r.cancelBody, confirm: 'Cancel Campaign', done: r.cancelled, failed: r.cancelFailed },
 };
 
-/** Confirmation of pause, resume or cancel; it stays open, busy, until the server answers. */
+/**
+ * Confirmation of pause, resume or cancel; it stays open, busy, until the server answers. Cancelling
+ * a scheduled send says that its whole cost comes back, since nothing of it was sent.
+ */
 export function CampaignActionDialog({
   action,
   campaignName,
+  scheduledCost = null,
   busy,
   onConfirm,
   onClose,
@@ -31,11 +36,17 @@ export function CampaignActionDialog({
   /** The action to confirm; null when the dialog is closed. */
   action: CampaignAction | null;
   campaignName: string;
+  /** The reserved cost of a scheduled campaign (issue 15); null for one already sending. */
+  scheduledCost?: number | null;
   busy: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }) {
-  const text = action ? CAMPAIGN_ACTION_TEXT[action] : null;
+  const base = action ? CAMPAIGN_ACTION_TEXT[action] : null;
+  const text =
+    base && action === 'cancel' && scheduledCost !== null
+      ? { ...base, title: r.cancelScheduledTitle, body: fillMessage(r.cancelScheduledBody, { cost: formatCost(scheduledCost) }) }
+      : base;
   return (
     <AlertDialog
       open={action !== null}

@@ -1,18 +1,22 @@
-import { Ban, Pause, Play, RotateCcw } from 'lucide-react';
+import { Ban, CalendarClock, Pause, Play, RotateCcw } from 'lucide-react';
 import { messageFigures } from '@shared/figures';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import type { TCampaign } from '@shared/schemas/sending';
 import { cn } from '../../lib/cn';
 import { campaignActions, formatCount, formatReportTime, type CampaignAction } from '../../lib/reports';
 import { CAMPAIGN_STATUS_LABELS, campaignProgress } from '../../lib/sending/campaign';
+import { formatIstLabel } from '../../lib/sending/schedule';
 import { formatCost, templateDisplayName } from '../../lib/sending/setup';
 import { ProgressBar } from '../sending/SetupProgress';
+import { Alert } from '../ui/alert';
 import { Badge, type BadgeProps } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent } from '../ui/card';
 
 const STATUS_TONE: Record<TCampaign['status'], BadgeProps['variant']> = {
+  scheduled: 'outline',
+  failed: 'destructive',
   running: 'info',
   paused: 'warning',
   cancelled: 'secondary',
@@ -40,10 +44,13 @@ export function CampaignCard({
   campaign,
   onAction,
   onResendFailed,
+  onReschedule,
 }: {
   campaign: TCampaign;
   onAction: (action: CampaignAction) => void;
   onResendFailed: () => void;
+  /** Edit time of a scheduled campaign (issue 15). */
+  onReschedule: () => void;
 }) {
   const progress = campaignProgress(campaign);
   const actions = campaignActions(campaign);
@@ -52,6 +59,8 @@ export function CampaignCard({
   const created = formatReportTime(campaign.createdAt);
   const { cancelled, failed } = figures;
   const resent = (campaign.resentCampaignId ?? null) !== null;
+  // Nothing has gone out of a campaign still waiting for its time, or of one that never started.
+  const notStarted = campaign.status === 'scheduled' || campaign.status === 'failed';
 
   return (
     <Card data-testid="campaign-card">
@@ -69,26 +78,43 @@ export function CampaignCard({
           </Badge>
         </div>
 
-        <div className="flex flex-col gap-1.5">
-          <ProgressBar percent={progress.percent} label={`Progress of ${campaign.name}`} tone={campaign.status === 'completed' ? 'emerald' : 'sky'} />
-          <p className="flex flex-wrap justify-between gap-2 text-xs text-slate-600 tabular-nums dark:text-slate-300" data-testid="campaign-progress-text">
-            <span>
-              {formatIndianNumber(progress.processed)} of {formatIndianNumber(progress.total)} processed ({progress.percent}%)
-            </span>
-            {progress.pending > 0 ? <span>{formatIndianNumber(progress.pending)} waiting to be sent</span> : null}
+        {campaign.status === 'scheduled' ? (
+          <p className="flex items-center gap-2 text-sm font-medium text-slate-700 dark:text-slate-200" data-testid="campaign-scheduled-at">
+            <CalendarClock className="size-4 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
+            {fillMessage(messages.reportsScreen.scheduledFor, { time: formatIstLabel(campaign.scheduledAt) })}
           </p>
-        </div>
+        ) : null}
+        {campaign.status === 'failed' ? (
+          <Alert tone="error" data-testid="campaign-failure-reason">
+            {campaign.failureReason || messages.reportsScreen.failedToStartFallback}
+          </Alert>
+        ) : null}
 
-        <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-          <Count label="Sent" value={figures.sent} />
-          <Count label="Delivered" value={figures.delivered} tone="text-emerald-700 dark:text-emerald-300" />
-          <Count label="Read" value={figures.read} tone="text-sky-700 dark:text-sky-300" />
-          <Count label="Failed" value={failed} tone={failed > 0 ? 'text-red-600 dark:text-red-400' : undefined} />
-        </dl>
+        {notStarted ? null : (
+          <>
+            <div className="flex flex-col gap-1.5">
+              <ProgressBar percent={progress.percent} label={`Progress of ${campaign.name}`} tone={campaign.status === 'completed' ? 'emerald' : 'sky'} />
+              <p className="flex flex-wrap justify-between gap-2 text-xs text-slate-600 tabular-nums dark:text-slate-300" data-testid="campaign-progress-text">
+                <span>
+                  {formatIndianNumber(progress.processed)} of {formatIndianNumber(progress.total)} processed ({progress.percent}%)
+                </span>
+                {progress.pending > 0 ? <span>{formatIndianNumber(progress.pending)} waiting to be sent</span> : null}
+              </p>
+            </div>
+
+            <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+              <Count label="Sent" value={figures.sent} />
+              <Count label="Delivered" value={figures.delivered} tone="text-emerald-700 dark:text-emerald-300" />
+              <Count label="Read" value={figures.read} tone="text-sky-700 dark:text-sky-300" />
+              <Count label="Failed" value={failed} tone={failed > 0 ? 'text-red-600 dark:text-red-400' : undefined} />
+            </dl>
+          </>
+        )}
 
         <div className="flex flex-wrap items-center justify-between gap-3">
           <p className="text-sm text-slate-600 dark:text-slate-300">
             Cost <span className="font-semibold tabular-nums">{formatCost(campaign.totalCost)}</span>
+            {campaign.status === 'scheduled' ? <span className="text-slate-500 dark:text-slate-400"> · reserved from your wallet</span> : null}
             {campaign.refunded > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCost(campaign.refunded)} refunded</span> : null}
             {figures.duplicate > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCount(figures.duplicate)} duplicates blocked</span> : null}
             {cancelled > 0 ? (
@@ -115,6 +141,13 @@ export function CampaignCard({
               <Button variant="outline" size="sm" onClick={() => onAction('resume')}>
                 <Play aria-hidden="true" />
                 Resume<span className="sr-only"> {campaign.name}</span>
+              </Button>
+            ) : null}
+            {actions.reschedule ? (
+              <Button variant="outline" size="sm" onClick={onReschedule}>
+                <CalendarClock aria-hidden="true" />
+                {messages.reportsScreen.editTime}
+                <span className="sr-only"> of {campaign.name}</span>
               </Button>
             ) : null}
             {actions.cancel ? (

@@ -5,10 +5,11 @@ import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
 import type { TCampaign } from '@shared/schemas/sending';
 import { TIMELINE_DAYS } from '../../api/campaigns';
-import { errorText } from '../../api/client';
-import { useCampaignAction, useCampaignList, useCampaignTimeline, useResendFailed } from '../../hooks/useCampaigns';
+import { errorText, toApiError } from '../../api/client';
+import { useCampaignAction, useCampaignList, useCampaignTimeline, useRescheduleCampaign, useResendFailed } from '../../hooks/useCampaigns';
 import { useNow } from '../../hooks/useNow';
 import { CAMPAIGN_STATUS_OPTIONS, formatCount, pageLabel, type CampaignAction } from '../../lib/reports';
+import { formatIstTime } from '../../lib/sending/schedule';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
@@ -17,6 +18,7 @@ import { NativeSelect } from '../ui/native-select';
 import { Spinner } from '../ui/spinner';
 import { CAMPAIGN_ACTION_TEXT, CampaignActionDialog } from './CampaignActionDialog';
 import { CampaignCard } from './CampaignCard';
+import { RescheduleDialog } from './RescheduleDialog';
 import { ResendFailedDialog } from './ResendFailedDialog';
 import { TimelineChart } from './TimelineChart';
 
@@ -85,7 +87,7 @@ function EmptyCampaigns({ filtered }: { filtered: boolean }) {
 /**
  * The campaigns view of Manage Reports: the activity chart, then each campaign with its progress
  * and the actions its state allows (pause, resume, cancel with the refund said plainly, resend to
- * failed after its cost is shown). Running campaigns are followed live.
+ * failed after its cost is shown, a scheduled one's new time). Running campaigns are followed live.
  */
 export function CampaignsView() {
   const [status, setStatus] = useState('all');
@@ -95,6 +97,8 @@ export function CampaignsView() {
   const resendFailed = useResendFailed();
   const [pendingAction, setPendingAction] = useState<{ campaign: TCampaign; action: CampaignAction } | null>(null);
   const [resending, setResending] = useState<TCampaign | null>(null);
+  const reschedule = useRescheduleCampaign();
+  const [rescheduling, setRescheduling] = useState<TCampaign | null>(null);
 
   const campaigns = list.data?.campaigns ?? [];
   const totalPages = Math.max(1, list.data?.totalPages ?? 1);
@@ -120,6 +124,19 @@ export function CampaignsView() {
       setResending(null);
     } catch (error) {
       toast.error(r.resendFailed, { description: errorText(error, r.resendFailed) });
+    }
+  };
+
+  const handleConfirmReschedule = async (scheduledAt: string) => {
+    if (!rescheduling) return;
+    try {
+      const response = await reschedule.mutateAsync({ id: rescheduling.id, scheduledAt });
+      toast.success(response.message || fillMessage(messages.campaigns.rescheduled, { time: formatIstTime(response.data.scheduledAt ?? scheduledAt) }));
+      setRescheduling(null);
+    } catch (error) {
+      toast.error(r.rescheduleFailed, { description: errorText(error, r.rescheduleFailed) });
+      // A 409: the campaign started meanwhile, so there is no time left to change. A 400 stays open to correct.
+      if (toApiError(error).status === 409) setRescheduling(null);
     }
   };
 
@@ -178,6 +195,7 @@ export function CampaignsView() {
               campaign={campaign}
               onAction={(action) => setPendingAction({ campaign, action })}
               onResendFailed={() => setResending(campaign)}
+              onReschedule={() => setRescheduling(campaign)}
             />
           ))}
         </div>
@@ -202,9 +220,16 @@ export function CampaignsView() {
       <CampaignActionDialog
         action={pendingAction?.action ?? null}
         campaignName={pendingAction?.campaign.name ?? ''}
+        scheduledCost={pendingAction?.campaign.status === 'scheduled' ? pendingAction.campaign.totalCost : null}
         busy={campaignAction.isPending}
         onConfirm={() => void handleConfirmAction()}
         onClose={() => setPendingAction(null)}
+      />
+      <RescheduleDialog
+        campaign={rescheduling}
+        busy={reschedule.isPending}
+        onConfirm={(scheduledAt) => void handleConfirmReschedule(scheduledAt)}
+        onClose={() => setRescheduling(null)}
       />
       <ResendFailedDialog
         campaign={resending}

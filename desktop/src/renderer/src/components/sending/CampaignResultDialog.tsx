@@ -1,5 +1,5 @@
 import { messageFigures } from '@shared/figures';
-import { BarChart3, CheckCircle2, CircleAlert } from 'lucide-react';
+import { BarChart3, CalendarClock, CheckCircle2, CircleAlert } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { fillMessage, messages } from '@shared/messages';
@@ -108,8 +108,10 @@ export function CampaignResultDialog({
     void navigate('/user/manage-reports');
   };
 
+  // A scheduled send (issue 15) has nothing to follow yet: the dialog says when instead.
+  const scheduled = outcome?.phase === 'accepted' && Boolean(outcome.accepted.scheduledAt);
   const title =
-    outcome?.phase === 'failed' ? outcome.title : outcome?.phase === 'accepted' ? ui.campaignAccepted : ui.campaignSubmitting;
+    outcome?.phase === 'failed' ? outcome.title : outcome?.phase === 'accepted' ? (scheduled ? ui.campaignScheduled : ui.campaignAccepted) : ui.campaignSubmitting;
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -118,6 +120,8 @@ export function CampaignResultDialog({
           <DialogTitle className="flex items-center gap-2">
             {outcome?.phase === 'failed' ? (
               <CircleAlert className="size-5 text-red-600 dark:text-red-400" aria-hidden="true" />
+            ) : scheduled ? (
+              <CalendarClock className="size-5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
             ) : outcome?.phase === 'accepted' ? (
               <CheckCircle2 className="size-5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
             ) : (
@@ -141,8 +145,9 @@ export function CampaignResultDialog({
             <ul className="flex flex-col gap-1" aria-label="What the server accepted">
               <Extra>
                 <span className="font-medium tabular-nums">{formatIndianNumber(outcome.accepted.accepted)}</span>{' '}
-                {outcome.accepted.accepted === 1 ? 'message' : 'messages'} queued, costing{' '}
+                {outcome.accepted.accepted === 1 ? 'message' : 'messages'} {scheduled ? 'scheduled' : 'queued'}, costing{' '}
                 <span className="font-medium">{formatCost(outcome.accepted.totalCost)}</span>
+                {scheduled ? ' (reserved from your wallet)' : null}
               </Extra>
               {outcome.accepted.duplicates > 0 ? (
                 <Extra>
@@ -154,7 +159,13 @@ export function CampaignResultDialog({
                 <Extra>{formatIndianNumber(outcome.accepted.suppressed)} opted out (not sent, not charged)</Extra>
               ) : null}
             </ul>
-            <LiveProgress accepted={outcome.accepted} open={open} />
+            {scheduled ? (
+              <Alert tone="info" data-testid="campaign-scheduled">
+                {ui.scheduledDialogBody}
+              </Alert>
+            ) : (
+              <LiveProgress accepted={outcome.accepted} open={open} />
+            )}
           </>
         ) : null}
 

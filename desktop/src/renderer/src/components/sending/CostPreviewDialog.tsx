@@ -6,6 +6,7 @@ import type { TCostPreview } from '@shared/schemas/sending';
 import type { SendPreviewRequest } from '../../api/sending';
 import { useCostPreview } from '../../hooks/useSending';
 import { skippedRowsCsv } from '../../lib/sending/campaign';
+import { formatIstLabel } from '../../lib/sending/schedule';
 import { estimateCost, formatCost, formatPrice, templateCategoryLabel } from '../../lib/sending/setup';
 import { saveFile } from '../../platform/files';
 import { Alert } from '../ui/alert';
@@ -92,6 +93,7 @@ export function CostPreviewDialog({
   cancelLabel,
   onConfirm,
   isSending,
+  scheduledAt = null,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -105,6 +107,8 @@ export function CostPreviewDialog({
   cancelLabel: string;
   onConfirm: () => void;
   isSending: boolean;
+  /** A scheduled send's time (ISO): said plainly, since the cost is reserved now (issue 15). */
+  scheduledAt?: string | null;
 }) {
   const query = useCostPreview(request, open);
   const preview = query.data;
@@ -123,6 +127,12 @@ export function CostPreviewDialog({
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>Check the cost before the messages go out. Failed messages are refunded.</DialogDescription>
         </DialogHeader>
+
+        {scheduledAt ? (
+          <Alert tone="info" data-testid="cost-schedule">
+            {fillMessage(ui.scheduledFor, { time: formatIstLabel(scheduledAt) })}
+          </Alert>
+        ) : null}
 
         <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200 px-4 dark:divide-slate-800 dark:border-slate-800" data-testid="cost-summary">
           <CostRow label="Recipients">{formatIndianNumber(recipients)}</CostRow>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
 import type { TCampaign } from '@shared/schemas/sending';
-import { campaignProgress, laterCampaignReading, OUTCOME_FOLLOW_MS, sendFailure, shouldFollowCampaign, skippedRowsCsv } from './campaign';
+import { CAMPAIGN_STATUS_LABELS, campaignProgress, isCampaignFinished, laterCampaignReading, OUTCOME_FOLLOW_MS, sendFailure, shouldFollowCampaign, skippedRowsCsv } from './campaign';
 
 const s = messages.sending;
 
@@ -24,6 +24,8 @@ function campaign(overrides: Partial<TCampaign> = {}): TCampaign {
     refunded: 0,
     createdAt: '2025-11-21T10:00:00.000Z',
     completedAt: null,
+    scheduledAt: null,
+    failureReason: null,
     ...overrides,
   };
 }
@@ -89,5 +91,19 @@ describe('the later of two readings of a campaign', () => {
     expect(laterCampaignReading(stale, done)).toBe(done);
     const other = campaign({ id: 8, counts: { ...counts, queued: 4, sent: 0 }, processed: 0 });
     expect(laterCampaignReading(done, other)).toBe(other);
+  });
+});
+
+describe('scheduled campaigns (issue 15)', () => {
+  it('calls a scheduled campaign unfinished and one that failed to start finished', () => {
+    expect(isCampaignFinished('scheduled')).toBe(false);
+    expect(isCampaignFinished('failed')).toBe(true);
+    expect(CAMPAIGN_STATUS_LABELS.scheduled).toBe('Scheduled');
+    expect(CAMPAIGN_STATUS_LABELS.failed).toBe('Failed to start');
+  });
+
+  it('does not let a stale scheduled reading overturn one that failed to start', () => {
+    const failed = campaign({ status: 'failed', failureReason: 'Template not available', counts: { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed: 0, duplicate: 0, suppressed: 0 }, processed: 0 });
+    expect(laterCampaignReading(failed, campaign({ status: 'scheduled', processed: 0 })).status).toBe('failed');
   });
 });

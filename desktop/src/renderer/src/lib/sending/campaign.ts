@@ -26,7 +26,8 @@ export function skippedRowsCsv(rows: readonly TSkippedRow[]): string {
 // ---------------------------------------------------------------------------------------------
 // Campaign progress
 
-const FINISHED: readonly TCampaignStatus[] = ['completed', 'cancelled'];
+/** `failed` is a scheduled send that never started (fully refunded): it is over too. */
+const FINISHED: readonly TCampaignStatus[] = ['completed', 'cancelled', 'failed'];
 
 export function isCampaignFinished(status: TCampaignStatus): boolean {
   return FINISHED.includes(status);
@@ -80,6 +81,8 @@ export function campaignProgress(campaign: Pick<TCampaign, 'status' | 'processed
 }
 
 export const CAMPAIGN_STATUS_LABELS: Record<TCampaignStatus, string> = {
+  scheduled: 'Scheduled',
+  failed: 'Failed to start',
   running: 'Sending',
   paused: 'Paused',
   cancelled: 'Cancelled',

@@ -1,4 +1,4 @@
-import { ArrowLeft, Eye, LogIn, Send } from 'lucide-react';
+import { ArrowLeft, CalendarClock, Eye, LogIn, Send } from 'lucide-react';
 import { useCallback, useReducer, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -12,6 +12,7 @@ import { CampaignResultDialog } from '../../components/sending/CampaignResultDia
 import { CostPreviewDialog } from '../../components/sending/CostPreviewDialog';
 import { GeneratedPreview, SheetOverview, SpreadsheetPicker, VariableMapping } from '../../components/sending/CustomizeSections';
 import { LivePreviewCard } from '../../components/sending/LivePreviewCard';
+import { ScheduleControl } from '../../components/sending/ScheduleControl';
 import { TipsCard } from '../../components/sending/QuickSendSidePanel';
 import { SenderSetupFields } from '../../components/sending/SenderSetupFields';
 import { SetupProgress } from '../../components/sending/SetupProgress';
@@ -35,6 +36,7 @@ import {
   mappingsPayload,
   uploadFailure,
 } from '../../lib/sending/customize';
+import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendLabel, SEND_NOW, type ScheduleChoice } from '../../lib/sending/schedule';
 import { isBulkSend, priceFor } from '../../lib/sending/setup';
 import { readParsedSheet, spreadsheetFileError, type ParsedSheet } from '../../lib/sending/spreadsheet';
 import { useSessionStore } from '../../stores/sessionStore';
@@ -84,6 +86,8 @@ function CustomizeMessage() {
 
   const [form, dispatch] = useReducer(customizeFormReducer, undefined, initialCustomizeForm);
   const [costRequest, setCostRequest] = useState<SendPreviewRequest | null>(null);
+  // Send now, or at a time in IST (issue 15); back to "now" once a send is accepted.
+  const [schedule, setSchedule] = useState<ScheduleChoice>(SEND_NOW);
   // The dialog waits for the answer: the rows are cleared only once the send is accepted.
   const submission = useSendSubmission<null>(null);
   const sending = submission.processing;
@@ -185,11 +189,16 @@ function CustomizeMessage() {
       toast.error(problem ?? s.customMissingFields);
       return;
     }
+    const timing = resolveSchedule(schedule);
+    if (!timing.ok) {
+      toast.error(timing.problem);
+      return;
+    }
     // The preview is the dry run of this very send: every row, screened as acceptance will.
-    setCostRequest({ kind: 'custom', body: customSendBody(template) });
+    setCostRequest({ kind: 'custom', body: customSendBody(template, timing.scheduledAt) });
   };
 
-  const customSendBody = (chosen: TTemplate): CustomSendBody => ({
+  const customSendBody = (chosen: TTemplate, scheduledAt: string | undefined): CustomSendBody => ({
     templateName: chosen.name,
     language,
     phoneNumberId: numberId,
@@ -197,27 +206,44 @@ function CustomizeMessage() {
     variableMappings: mappingsPayload(mappings, variables),
     data: rows,
     ...(campaignName.trim() ? { campaignName: campaignName.trim() } : {}),
+    ...(scheduledAt ? { scheduledAt } : {}),
   });
 
   const handleConfirm = () => {
     if (!template || !loaded || sending) return;
-    const body = customSendBody(template);
+    // The confirmation may have stayed open long enough for the chosen time to come too close.
+    const timing = resolveSchedule(schedule);
+    if (!timing.ok) {
+      toast.error(timing.problem);
+      setCostRequest(null);
+      return;
+    }
+    const body = customSendBody(template, timing.scheduledAt);
     submission.submit({
       send: async () => {
         const response = await sendingApi.customSend(body);
         invalidateCredits();
-        return { phase: 'accepted', message: response.message || fillMessage(s.customSendAccepted, { count: response.data.accepted }), accepted: response.data };
+        const { scheduledAt } = response.data;
+        const message = scheduledAt
+          ? scheduledAcceptedText(response.data.accepted, scheduledAt)
+          : response.message || fillMessage(s.customSendAccepted, { count: response.data.accepted });
+        return { phase: 'accepted', message, accepted: response.data };
       },
       describeFailure: (caught) => sendFailure(toApiError(caught), bulk),
       snapshot: null,
       onSettled: () => setCostRequest(null),
-      onDialogShown: () => dispatch({ type: 'sent' }),
+      onDialogShown: () => {
+        dispatch({ type: 'sent' });
+        setSchedule(SEND_NOW);
+      },
     });
   };
 
   const firstRecipient = template && sheet && recipientColumn ? customPreview(rows, recipientColumn, variables, mappings, template, 1)[0] : undefined;
   const detailsError = details.isError ? errorText(details.error, s.templatesLoadFailed) : '';
   const busy = sending || uploadProgress !== null;
+  const scheduled = schedule.mode === 'later';
+  const notice = scheduled ? scheduledNotice(schedule.local) : '';
 
   return (
     <div className="flex flex-col gap-6">
@@ -292,14 +318,20 @@ function CustomizeMessage() {
           </StepCard>
 
           <StepCard step={4} title="Preview and Send" description="Check the first messages, then send to every row.">
+            <ScheduleControl idPrefix="customize" value={schedule} onChange={setSchedule} disabled={sending} />
+            {notice ? (
+              <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="send-timing-note">
+                {notice}
+              </p>
+            ) : null}
             <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
               <Button variant="outline" onClick={handleGeneratePreview} disabled={busy || !template || !sheet}>
                 <Eye aria-hidden="true" />
                 {ui.generatePreview}
               </Button>
               <Button size="lg" onClick={handleSend} disabled={busy || rowCount === 0} data-testid="customize-send">
-                {sending ? <Spinner className="text-current" /> : <Send aria-hidden="true" />}
-                {customSendLabel(rowCount)}
+                {sending ? <Spinner className="text-current" /> : scheduled ? <CalendarClock aria-hidden="true" /> : <Send aria-hidden="true" />}
+                {scheduled ? scheduledSendLabel(rowCount) : customSendLabel(rowCount)}
               </Button>
             </div>
             {bulk ? <Alert tone="info">{ui.bulkNote}</Alert> : null}
@@ -321,7 +353,8 @@ function CustomizeMessage() {
         firstRecipient={firstRecipient ? { recipient: firstRecipient.validRecipient ? `+${firstRecipient.recipient}` : firstRecipient.recipient, text: firstRecipient.text } : null}
         title="Confirm Personalised Campaign"
         cancelLabel={ui.reviewDetails}
-        confirmLabel={ui.sendCampaign}
+        confirmLabel={costRequest?.body.scheduledAt ? ui.scheduleCampaign : ui.sendCampaign}
+        scheduledAt={costRequest?.body.scheduledAt ?? null}
         onConfirm={handleConfirm}
         isSending={sending}
       />

@@ -1,4 +1,4 @@
-import { Send } from 'lucide-react';
+import { CalendarClock, Send } from 'lucide-react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
@@ -9,6 +9,7 @@ import { errorText, toApiError } from '../../api/client';
 import { sendingApi, type QuickSendBody, type SendPreviewRequest } from '../../api/sending';
 import { CampaignResultDialog } from '../../components/sending/CampaignResultDialog';
 import { CostPreviewDialog } from '../../components/sending/CostPreviewDialog';
+import { ScheduleControl } from '../../components/sending/ScheduleControl';
 import { HeaderImageUpload, type ChosenImage } from '../../components/sending/HeaderImageUpload';
 import { QuickSendSidePanel } from '../../components/sending/QuickSendSidePanel';
 import { RecipientsField } from '../../components/sending/RecipientsField';
@@ -25,6 +26,7 @@ import { useSendPricing, useTemplateDetails } from '../../hooks/useSending';
 import { useSendSubmission } from '../../hooks/useSendSubmission';
 import { sendFailure } from '../../lib/sending/campaign';
 import { defaultCampaignName, firstMissingVariable, parseRecipientList, quickCampaignPreview, quickSendLabel, quickSendProgress, variablesComplete, variablesPayload } from '../../lib/sending/quickSend';
+import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendLabel, SEND_NOW, type ScheduleChoice } from '../../lib/sending/schedule';
 import { isBulkSend, messageText, priceFor, SEND_SCREEN, type SendVariable } from '../../lib/sending/setup';
 import { StepCard } from '../../components/sending/StepCard';
 
@@ -39,10 +41,12 @@ interface QuickSendForm {
   campaignName: string;
   recipientsText: string;
   values: Record<string, string>;
+  /** Send now, or at a time in IST (issue 15). */
+  schedule: ScheduleChoice;
 }
 
 function emptyForm(): QuickSendForm {
-  return { numberId: '', language: DEFAULT_TEMPLATE_LANGUAGE, template: null, campaignName: '', recipientsText: '', values: {} };
+  return { numberId: '', language: DEFAULT_TEMPLATE_LANGUAGE, template: null, campaignName: '', recipientsText: '', values: {}, schedule: SEND_NOW };
 }
 
 /** What a refused send can put back, since the form was reset when the dialog appeared. */
@@ -152,25 +156,38 @@ export function QuickSendPage() {
       toast.error(fillMessage(s.variableMissing, { name: missing.index }));
       return;
     }
+    const schedule = resolveSchedule(form.schedule);
+    if (!schedule.ok) {
+      toast.error(schedule.problem);
+      return;
+    }
     // The preview is the dry run of this very send: every recipient, screened as acceptance will.
-    setCostRequest({ kind: 'quick', body: quickSendBody(template), recipientCount: count });
+    setCostRequest({ kind: 'quick', body: quickSendBody(template, schedule.scheduledAt), recipientCount: count });
   };
 
   /** The list as typed: the server numbers rows as the user sees them and applies the phone rule itself. */
-  const quickSendBody = (template: TTemplate): QuickSendBody => ({
+  const quickSendBody = (template: TTemplate, scheduledAt: string | undefined): QuickSendBody => ({
     phone_number_id: form.numberId,
     template_name: template.name,
     language: form.language,
     recipients_text: form.recipientsText,
     variables: variablesPayload(variables, form.values),
     campaign_name: form.campaignName.trim() || defaultCampaignName(template.name, new Date()),
+    ...(scheduledAt ? { scheduledAt } : {}),
   });
 
   const handleConfirm = () => {
     const template = form.template;
     if (!template || processing) return;
+    // The confirmation may have stayed open long enough for the chosen time to come too close.
+    const schedule = resolveSchedule(form.schedule);
+    if (!schedule.ok) {
+      toast.error(schedule.problem);
+      setCostRequest(null);
+      return;
+    }
     const bulk = isBulkSend(count);
-    const body = quickSendBody(template);
+    const body = quickSendBody(template, schedule.scheduledAt);
     const imageFile = needsImage ? (image?.file ?? null) : null;
     setCostRequest(null);
     // A refusal before the dialog keeps the form; a later one offers this snapshot back (the form was reset).
@@ -178,7 +195,10 @@ export function QuickSendPage() {
       send: async () => {
         const response = await sendingApi.quickSend(body, count, imageFile);
         invalidateCredits();
-        const message = response.message || fillMessage(bulk ? s.bulkSendAccepted : s.quickSendAccepted, { count: response.data.accepted });
+        const { scheduledAt } = response.data;
+        const message = scheduledAt
+          ? scheduledAcceptedText(response.data.accepted, scheduledAt)
+          : response.message || fillMessage(bulk ? s.bulkSendAccepted : s.quickSendAccepted, { count: response.data.accepted });
         return { phase: 'accepted', message, accepted: response.data };
       },
       // Unlike the spec's client, which only logs it: a refused send must be seen (README).
@@ -198,6 +218,8 @@ export function QuickSendPage() {
 
   const detailsError = details.isError ? errorText(details.error, s.templatesLoadFailed) : '';
   const sendDisabled = !form.numberId || !form.template || count === 0 || processing;
+  const scheduled = form.schedule.mode === 'later';
+  const notice = scheduled ? scheduledNotice(form.schedule.local) : '';
 
   return (
     <div className="flex flex-col gap-6">
@@ -273,12 +295,17 @@ export function QuickSendPage() {
           </StepCard>
 
           <Card>
-            <CardContent className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between">
-              <p className="text-sm text-slate-500 dark:text-slate-400">You confirm the cost before anything is sent.</p>
-              <Button type="submit" size="lg" disabled={sendDisabled} data-testid="quick-send-submit">
-                {processing ? <Spinner className="text-current" /> : <Send aria-hidden="true" />}
-                {processing ? messages.wallet.processing : quickSendLabel(count)}
-              </Button>
+            <CardContent className="flex flex-col gap-4 p-4">
+              <ScheduleControl idPrefix="quick-send" value={form.schedule} onChange={(schedule) => update({ schedule })} disabled={processing} />
+              <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+                <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="send-timing-note">
+                  {notice || 'You confirm the cost before anything is sent.'}
+                </p>
+                <Button type="submit" size="lg" disabled={sendDisabled} data-testid="quick-send-submit">
+                  {processing ? <Spinner className="text-current" /> : scheduled ? <CalendarClock aria-hidden="true" /> : <Send aria-hidden="true" />}
+                  {processing ? messages.wallet.processing : scheduled ? scheduledSendLabel(count) : quickSendLabel(count)}
+                </Button>
+              </div>
             </CardContent>
           </Card>
         </form>
@@ -306,7 +333,8 @@ export function QuickSendPage() {
         normalised={{ items: recipients.normalised, total: recipients.normalisedCount }}
         title="Confirm Campaign"
         cancelLabel="Cancel"
-        confirmLabel={ui.confirmAndSend}
+        confirmLabel={costRequest?.body.scheduledAt ? ui.confirmAndSchedule : ui.confirmAndSend}
+        scheduledAt={costRequest?.body.scheduledAt ?? null}
         onConfirm={handleConfirm}
         isSending={processing}
       />

@@ -1,5 +1,5 @@
 /**
- * The messages table's `messages_status_valid` check lists the statuses a row may hold. New
+ * A table's `<table>_status_valid` check lists the statuses a row may hold (messages, campaigns). New
  * statuses are added to whatever the list holds now (never by restating it), so migrations from
  * different branches that each add one (`cancelled`, `unknown`) compose in any order.
  *
@@ -11,7 +11,6 @@
 import type { Knex } from 'knex';
 import { isPostgres } from './knex';
 
-const CONSTRAINT = 'messages_status_valid';
 
 function quotedValues(definition: string): string[] {
   return [...definition.matchAll(/'([a-z_]+)'/g)].map((match) => match[1] as string);
@@ -29,23 +28,33 @@ interface SqliteConnection {
 
 /** Adds `statuses` to the ones the messages table accepts (a no-op for those already there). */
 export async function allowMessageStatuses(knex: Knex, statuses: readonly string[]): Promise<void> {
+  await allowStatuses(knex, 'messages', statuses);
+}
+
+/** Adds `statuses` to the ones the campaigns table accepts. */
+export async function allowCampaignStatuses(knex: Knex, statuses: readonly string[]): Promise<void> {
+  await allowStatuses(knex, 'campaigns', statuses);
+}
+
+async function allowStatuses(knex: Knex, tableName: 'messages' | 'campaigns', statuses: readonly string[]): Promise<void> {
+  const CONSTRAINT = `${tableName}_status_valid`;
   if (isPostgres(knex)) {
     const { rows } = (await knex.raw(
       `select pg_get_constraintdef(c.oid) as definition from pg_constraint c join pg_class t on t.oid = c.conrelid
-        where c.conname = ? and t.relname = 'messages' and t.relnamespace = current_schema()::regnamespace`,
-      [CONSTRAINT],
+        where c.conname = ? and t.relname = ? and t.relnamespace = current_schema()::regnamespace`,
+      [CONSTRAINT, tableName],
     )) as { rows: { definition: string }[] };
     const current = quotedValues(rows[0]?.definition ?? '');
     const wanted = [...new Set([...current, ...statuses])];
     if (rows.length > 0 && wanted.length === current.length) return;
-    await knex.raw(`alter table messages drop constraint if exists ${CONSTRAINT}`);
-    await knex.raw(`alter table messages add constraint ${CONSTRAINT} check (${checkSql(wanted)})`);
+    await knex.raw(`alter table ${tableName} drop constraint if exists ${CONSTRAINT}`);
+    await knex.raw(`alter table ${tableName} add constraint ${CONSTRAINT} check (${checkSql(wanted)})`);
     return;
   }
   const connection = (await (knex.client as unknown as { acquireConnection(): Promise<SqliteConnection> }).acquireConnection()) as SqliteConnection;
   try {
-    const table = connection.prepare(`select sql from sqlite_master where type = 'table' and name = 'messages'`).get() as { sql: string } | undefined;
-    if (!table) throw new Error('messages table missing');
+    const table = connection.prepare(`select sql from sqlite_master where type = 'table' and name = ?`).get(tableName) as { sql: string } | undefined;
+    if (!table) throw new Error(`${tableName} table missing`);
     const pattern = new RegExp(`(constraint\\s+[\`"']?${CONSTRAINT}[\`"']?\\s+check\\s*\\()\\s*[\`"]?status[\`"]?\\s+in\\s*\\(([^)]*)\\)\\s*(\\))`, 'i');
     const match = pattern.exec(table.sql);
     if (!match) throw new Error(`${CONSTRAINT} not found in: ${table.sql}`);
@@ -57,7 +66,7 @@ export async function allowMessageStatuses(knex: Knex, statuses: readonly string
     connection.unsafeMode(true);
     try {
       connection.pragma('writable_schema = ON');
-      connection.prepare(`update sqlite_master set sql = ? where type = 'table' and name = 'messages'`).run(sql);
+      connection.prepare(`update sqlite_master set sql = ? where type = 'table' and name = ?`).run(sql, tableName);
       connection.pragma(`schema_version = ${version + 1}`);
       connection.pragma('writable_schema = OFF');
     } finally {
