@@ -5,7 +5,7 @@ import { startTestServer } from '../../server/test/server';
 import { approvedBenchTemplate, withPeakRss } from './support';
 
 const LIMIT = 1000;
-const MESSAGES = Number(process.env.BENCH_WEBHOOK_MESSAGES ?? 20_000);
+const MESSAGES = Number(process.env.BENCH_WEBHOOK_MESSAGES ?? 100_000);
 
 /**
  * Signed delivery webhooks (issue 15) while a campaign dispatches to the in-process simulator at
