@@ -5,7 +5,9 @@
  *
  * The whole upload is held in memory (at most `maxBytes`, 10 MB by default): the zip-bomb guard
  * needs the zip's central directory, which sits at the end of the file, and content sniffing needs
- * the start. The type is checked here; the parse itself runs in a worker thread with a capped heap
+ * the start. (A resumable upload's file is read from disk by the worker instead: `fileSheetRows`
+ * streams CSV, gzip-compressed or not, and `summariseSpreadsheetFile` counts rows and keeps a
+ * sample.) The type is checked here; the parse itself runs in a worker thread with a capped heap
  * (parseWorkerPool.ts, issue 11), which sends the rows back in batches:
  *  - XLSX: exceljs's streaming WorkbookReader (STACK.md: 2.4 s / 160 MB for 100k x 8; the
  *    full-load reader takes 540 MB and is not used), after `assertSafeZip`.
