@@ -40,6 +40,7 @@ const serverDomainFolders = [
   'sending',
   'templates',
   'throttling',
+  'uploads',
   'wallet',
 ];
 const noPresenters = { group: ['**/presenters', '**/presenters/**'], message: 'Services answer domain records; routes present them (presenters/ only from routes/).' };

@@ -285,3 +285,18 @@ export const INTEGRATIONS = {
   /** An endpoint failing this long without one success is disabled and its owner notified. */
   webhookDisableAfterDays: 3,
 } as const;
+
+/** Resumable uploads (issue 16). Part size, the largest file and the per-user quota are configuration. */
+export const UPLOADS = {
+  /** An upload, finished or not, is deleted this long after it was created. */
+  expiryHours: 24,
+  /** How often each instance deletes expired uploads (rows and files). */
+  sweepEveryMs: 10 * 60_000,
+  /** Data rows a completed upload answers as its sample. */
+  sampleRows: 20,
+  /** Data rows one uploaded file may hold; a longer file is refused, never cut. */
+  maxRows: 1_000_000,
+  /** Parts are numbered from 1 to at most this (the S3 convention). */
+  maxParts: 10_000,
+  filenameMaxLength: 255,
+} as const;

@@ -802,6 +802,24 @@ export const messages = {
     webhookEndpointDisabled: 'Deliveries to {url} failed for {days} days, so the endpoint was disabled. Fix the receiver, then retry a delivery to turn it back on.',
   },
 
+  uploads: {
+    filenameRequired: 'Give the name of the file to upload',
+    filenameTooLong: 'The file name may be at most {max} characters',
+    sizeInvalid: 'The file size must be a whole number of bytes, at least 1',
+    checksumInvalid: "The checksum must be the file's SHA-256 digest as 64 hexadecimal characters",
+    tooLarge: 'This file is larger than {max} MB, the most one upload may hold',
+    quotaExceeded: 'Your uploads already hold {used} MB of your {max} MB. Finish or delete them, or wait until they expire 24 hours after they started.',
+    notFound: 'This upload does not exist or has expired. Please start it again.',
+    partOutOfRange: 'Part {n} does not exist: this upload has parts 1 to {count}',
+    partWrongSize: 'Part {n} must be exactly {expected} bytes',
+    partContentType: 'Send each part as raw bytes with Content-Type: application/octet-stream',
+    partsMissing: 'Some parts have not arrived yet: {parts}',
+    alreadyComplete: 'This upload is already complete; its parts cannot change',
+    checksumMismatch: 'The file that arrived does not match its SHA-256 checksum. Please send its parts again.',
+    notSpreadsheet: 'This file is not a CSV, gzip-compressed CSV or Excel (.xlsx) file',
+    tooManyRows: 'This file has more than {max} rows. Please split it into smaller files.',
+  },
+
   server: {
     notFound: 'Not found',
     routeNotFound: 'API route not found',

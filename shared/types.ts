@@ -52,6 +52,8 @@ export interface TErrorResponse {
   code: string;
   field?: string;
   details?: TFieldMessage[];
+  /** `POST /api/uploads/{id}/complete` answering 409: the part numbers still to send. */
+  missingParts?: number[];
 }
 
 export interface TLoginResponse {

@@ -21,6 +21,7 @@ import { creditRoutes } from './routes/credits';
 import { paymentRoutes } from './routes/payments';
 import { pricingRoutes } from './routes/pricing';
 import { templateRoutes } from './routes/templates';
+import { uploadRoutes } from './routes/uploads';
 import { systemRoutes } from './routes/system';
 import { mediaRoutes } from './routes/media';
 import { sendingRoutes } from './routes/sending';
@@ -46,6 +47,9 @@ export interface AppDeps {
 }
 
 /** Builds the Koa application (used by main.ts and by the tests). */
+/** `PUT /api/uploads/{id}/parts/{n}`: a raw body, read by its route (issue 16). */
+const UPLOAD_PART_PATH = /^\/api\/uploads\/[^/]+\/parts\/[^/]+$/;
+
 export function createApp(deps: AppDeps): Koa<AppState> {
   const { config, services } = deps;
   const app = new Koa<AppState>();
@@ -141,6 +145,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         if (path === '/api/templates' || /^\/api\/templates\/\d+$/.test(path)) return templateMediaBytes;
         return null;
       },
+      // Issue 16: one part of a resumable upload, streamed to disk by its route.
+      rawLimit: (path) => (UPLOAD_PART_PATH.test(path) ? config.uploads.partSizeBytes : null),
     }),
   );
 
@@ -164,6 +170,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     messageRoutes(services),
     webhookEndpointRoutes(services, jsonBody(jsonLimit)),
     openApiRoutes(deps.version),
+    uploadRoutes(services),
   ];
   const simulator = services.engine.simulator;
   if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));

@@ -42,6 +42,17 @@ describe('loadConfig', () => {
     expect(config.database).toMatchObject({ kind: 'postgresql', url: 'postgres://postgres@127.0.0.1:5432/test' });
   });
 
+  it('reads the resumable upload settings in bytes, and refuses a part size too small for the largest upload (issue 16)', () => {
+    expect(loadConfig({}).uploads).toEqual({ partSizeBytes: 8 * 1024 * 1024, maxBytes: 1024 * 1024 * 1024, userQuotaBytes: 2048 * 1024 * 1024 });
+    expect(loadConfig({ UPLOAD_PART_SIZE: '64kb', UPLOAD_MAX_MB: '2', UPLOAD_USER_QUOTA_MB: '3' }).uploads).toEqual({
+      partSizeBytes: 64 * 1024,
+      maxBytes: 2 * 1024 * 1024,
+      userQuotaBytes: 3 * 1024 * 1024,
+    });
+    expect(() => loadConfig({ UPLOAD_PART_SIZE: '16kb' })).toThrow(/UPLOAD_PART_SIZE: too small for UPLOAD_MAX_MB/);
+    expect(() => loadConfig({ UPLOAD_PART_SIZE: '8' })).toThrow(ConfigError);
+  });
+
   it('lists every bad value at once', () => {
     try {
       loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SESSION_IDLE_TIMEOUT_SECONDS: '0' });

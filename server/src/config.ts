@@ -31,6 +31,14 @@ const byteSize = z
   .string()
   .regex(/^\d+(kb|mb)$/i, { error: 'must look like 512kb or 1mb' });
 
+const MB = 1024 * 1024;
+
+/** A `512kb` / `8mb` value (already checked by `byteSize`) in bytes. */
+function byteCount(value: string): number {
+  const match = /^(\d+)(kb|mb)$/i.exec(value);
+  return match ? Number(match[1]) * (match[2]!.toLowerCase() === 'mb' ? MB : 1024) : 0;
+}
+
 const postgresUrl = z
   .string()
   .refine((value) => /^postgres(ql)?:\/\//.test(value), { error: 'must start with postgres:// or postgresql://' });
@@ -173,6 +181,18 @@ const variables = {
     schema: positiveInt(100).default(2),
     doc: 'Spreadsheet uploads (`parse-excel`, `import-recipients`) one user may have in flight on one instance; the next answers 429.',
   },
+  UPLOAD_PART_SIZE: {
+    schema: byteSize.default('8mb'),
+    doc: 'Size of each part of a resumable upload (`POST /api/uploads` answers it; the last part is the remainder). A part request may carry at most this many bytes.',
+  },
+  UPLOAD_MAX_MB: {
+    schema: positiveInt(1_048_576).default(1024),
+    doc: 'Largest file one resumable upload may declare; larger ones are refused with 413.',
+  },
+  UPLOAD_USER_QUOTA_MB: {
+    schema: positiveInt(1_048_576).default(2048),
+    doc: "Bytes one user's unexpired uploads may hold on disk together; an upload that would pass it is refused with 409 until older ones expire (24 hours) or are deleted.",
+  },
   CAMPAIGN_STALL_MINUTES: {
     schema: positiveInt(1440).default(15),
     doc: 'A running campaign with messages waiting that sends nothing for this many minutes is reported to its owner as stalled (once per campaign).',
@@ -224,6 +244,8 @@ export interface AppConfig {
   };
   /** Uploaded spreadsheets: the parse worker's heap cap and the parses one user may run at once. */
   spreadsheets: { workerMemoryMb: number; parsesPerUser: number };
+  /** Resumable uploads (issue 16), in bytes: each part, the largest file, one user's stored total. */
+  uploads: { partSizeBytes: number; maxBytes: number; userQuotaBytes: number };
   publicBaseUrl: string;
   /** The platform's own Cloud API number for reset codes; null: the simulator (or none in production). */
   platformCloudApi: { phoneNumberId: string; accessToken: string; otpTemplate: string } | null;
@@ -264,6 +286,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (isProduction && c.PAYMENTS_SANDBOX === true) rules.push('PAYMENTS_SANDBOX: cannot be true when NODE_ENV is production');
   if (isProduction && !c.SECRETS_KEY) rules.push('SECRETS_KEY: required when NODE_ENV is production');
   if (Boolean(c.PLATFORM_WHATSAPP_PHONE_NUMBER_ID) !== Boolean(c.PLATFORM_WHATSAPP_ACCESS_TOKEN)) rules.push('PLATFORM_WHATSAPP_PHONE_NUMBER_ID and PLATFORM_WHATSAPP_ACCESS_TOKEN: set both or neither');
+  const partSize = byteCount(c.UPLOAD_PART_SIZE);
+  // Parts are numbered 1..10 000 (the S3 convention): a part size that small would need more.
+  if (partSize < 1024 || partSize > 256 * MB) rules.push('UPLOAD_PART_SIZE: must be between 1kb and 256mb');
+  else if (Math.ceil((c.UPLOAD_MAX_MB * MB) / partSize) > 10_000) rules.push('UPLOAD_PART_SIZE: too small for UPLOAD_MAX_MB (at most 10000 parts per upload)');
   if (Boolean(c.RAZORPAY_KEY_ID) !== Boolean(c.RAZORPAY_KEY_SECRET)) rules.push('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET: set both or neither');
   const host = c.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1');
   if (!isProduction && !isLoopbackHost(host) && !c.ALLOW_DEV_ON_NETWORK) {
@@ -332,6 +358,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiRateLimitPer15Min: c.API_RATE_LIMIT_PER_15_MIN,
     },
     spreadsheets: { workerMemoryMb: c.SPREADSHEET_WORKER_MEMORY_MB, parsesPerUser: c.SPREADSHEET_PARSES_PER_USER },
+    uploads: { partSizeBytes: byteCount(c.UPLOAD_PART_SIZE), maxBytes: c.UPLOAD_MAX_MB * MB, userQuotaBytes: c.UPLOAD_USER_QUOTA_MB * MB },
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, ''),
     secretsKey: c.SECRETS_KEY ?? null,
     platformCloudApi:

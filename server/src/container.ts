@@ -47,6 +47,7 @@ import { RetentionService } from './retention/service';
 import { LOGS, NOTIFICATIONS } from '@shared/constants';
 import { presentCampaign } from './presenters/campaign';
 import { createIntegrations, type Integrations } from './integrations';
+import { UploadService } from './uploads/service';
 
 /** What the health check says about the database. */
 export interface DatabaseInfo {
@@ -102,6 +103,8 @@ export interface Services {
   dailyCleanup: DailyCleanupScheduler;
   /** The integrator platform (issue 15): idempotency keys, status reads, signed delivery webhooks. */
   integrations: Integrations;
+  /** Resumable uploads (issue 16): parts on disk, completion with a checksum and a parse, the expiry sweep. */
+  uploads: UploadService;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -112,6 +115,8 @@ export function createServices(deps: {
   outbox: SimulatorOutbox;
   /** The time sessions are judged by (tests move it by hand instead of waiting out a timeout). */
   sessionClock?: () => Date;
+  /** The time uploads are created and expire by (tests move it to see the expiry sweep). */
+  uploadClock?: () => Date;
 }): Services {
   const { config, db, logger, outbox } = deps;
   // Issue 14: notifications first (other services post to it), then log retention and its daily job.
@@ -259,6 +264,14 @@ export function createServices(deps: {
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const spreadsheets = new SpreadsheetParses({ workerMemoryMb: config.spreadsheets.workerMemoryMb, perUser: config.spreadsheets.parsesPerUser });
+  const uploads = new UploadService({
+    db,
+    dataDir: config.dataDir,
+    ...config.uploads,
+    spreadsheets,
+    log: logger.child({ service: 'uploads' }),
+    ...(deps.uploadClock ? { now: deps.uploadClock } : {}),
+  });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, integrations, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
+  return { database, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
 }

@@ -4,6 +4,7 @@
  */
 import { messages } from '@shared/messages';
 import type { TFieldMessage } from '@shared/schemas/common';
+import type { TErrorResponse } from '@shared/types';
 
 export class AppError extends Error {
   constructor(
@@ -13,6 +14,8 @@ export class AppError extends Error {
     public readonly field?: string,
     public readonly details?: TFieldMessage[],
     public readonly headers?: Record<string, string>,
+    /** More fields of the error body beside `{error, code, field?, details?}`. */
+    public readonly extra?: Pick<TErrorResponse, 'missingParts'>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -43,3 +46,5 @@ export const TooManyRequestsError = (message: string, retryAfterSeconds: number,
   new AppError(429, code, message, undefined, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
 export const ServiceUnavailableError = (code: string, message: string) => new AppError(503, code, message);
+
+export const UnsupportedMediaTypeError = (message: string) => new AppError(415, 'unsupported_media_type', message);

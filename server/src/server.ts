@@ -26,7 +26,7 @@ export interface RunningServer {
  * Starts everything a server instance runs: database migrations, the first admin, the HTTP
  * server and periodic maintenance. Used by main.ts and by the API and end-to-end tests.
  */
-export async function startServer(config: AppConfig, options: { logger?: Logger; sessionClock?: () => Date } = {}): Promise<RunningServer> {
+export async function startServer(config: AppConfig, options: { logger?: Logger; sessionClock?: () => Date; uploadClock?: () => Date } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
   const db = createDatabase(config.database);
   if (config.database.kind === 'postgresql' && config.database.schema) {
@@ -36,7 +36,14 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
   if (applied.length) logger.info({ applied }, 'database migrated');
 
   const outbox = new SimulatorOutbox();
-  const services = createServices({ config, db, logger, outbox, ...(options.sessionClock ? { sessionClock: options.sessionClock } : {}) });
+  const services = createServices({
+    config,
+    db,
+    logger,
+    outbox,
+    ...(options.sessionClock ? { sessionClock: options.sessionClock } : {}),
+    ...(options.uploadClock ? { uploadClock: options.uploadClock } : {}),
+  });
   const bootstrap = await services.users.ensureInitialAdmin(config.admin);
   const initialAdmin = bootstrap.created ? { username: bootstrap.username, generatedPassword: bootstrap.generatedPassword } : null;
 
@@ -68,6 +75,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
   services.stallWatch.start();
   services.scheduledCampaigns.start();
   services.integrations.webhookDeliverer.start();
+  services.uploads.start();
   return {
     url: `http://${host}:${port}`,
     port,
@@ -83,6 +91,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
       await services.stallWatch.stop();
       await services.scheduledCampaigns.stop();
       await services.integrations.webhookDeliverer.stop();
+      await services.uploads.stop();
       await services.engine.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -38,14 +38,17 @@ export class TestClient {
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
     const requestHeaders: Record<string, string> = { ...this.extraHeaders, ...headers };
     const isForm = body instanceof FormData;
-    if (body !== undefined && typeof body !== 'string' && !isForm) requestHeaders['Content-Type'] = 'application/json';
+    // Raw bytes (a resumable upload's part) go as they are.
+    const isBytes = body instanceof Uint8Array;
+    if (isBytes) requestHeaders['Content-Type'] ??= 'application/octet-stream';
+    else if (body !== undefined && typeof body !== 'string' && !isForm) requestHeaders['Content-Type'] = 'application/json';
     if (body !== undefined && typeof body === 'string') requestHeaders['Content-Type'] ??= 'application/json';
     if (this.cookies.size) requestHeaders.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (this.bearer) requestHeaders.Authorization = `Bearer ${this.bearer}`;
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: requestHeaders,
-      body: body === undefined ? undefined : isForm || typeof body === 'string' ? (body as FormData | string) : JSON.stringify(body),
+      body: body === undefined ? undefined : isForm || isBytes || typeof body === 'string' ? (body as FormData | Uint8Array<ArrayBuffer> | string) : JSON.stringify(body),
       redirect: 'manual',
     });
     for (const line of response.headers.getSetCookie()) {
@@ -73,8 +76,8 @@ export class TestClient {
   post<T = Record<string, unknown>>(path: string, body?: unknown, headers?: Record<string, string>) {
     return this.request<T>('POST', path, body ?? {}, headers);
   }
-  put<T = Record<string, unknown>>(path: string, body?: unknown) {
-    return this.request<T>('PUT', path, body ?? {});
+  put<T = Record<string, unknown>>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PUT', path, body ?? {}, headers);
   }
   patch<T = Record<string, unknown>>(path: string, body?: unknown) {
     return this.request<T>('PATCH', path, body ?? {});

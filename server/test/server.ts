@@ -32,6 +32,8 @@ export interface TestServer extends RunningServer {
 export interface TestServerOptions {
   /** The clock sessions are judged by (see server/test/clock.ts). */
   sessionClock?: () => Date;
+  /** The clock uploads are created and expire by. */
+  uploadClock?: () => Date;
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {

@@ -3,7 +3,8 @@
  * its route allows is refused from its `Content-Length` before a byte of it is read; a body on a
  * route that needs a session is not read at all when there is none (the route answers 401); the
  * public send API's bodies are read by the route after its API key is accepted; multipart
- * uploads are read by the route after `requireAuth`. JSON is capped per route: the small default
+ * uploads are read by the route after `requireAuth`, and so are the raw parts of a resumable
+ * upload (at most the part size). JSON is capped per route: the small default
  * everywhere, the send limit only on the send calls of a signed-in caller.
  */
 import { bodyParser } from '@koa/bodyparser';
@@ -46,6 +47,11 @@ export interface BodyRules {
   apiKeyPaths: ReadonlyMap<string, number>;
   /** Multipart upload routes and the most bytes each takes (file and fields). */
   uploadLimit: (path: string) => number | null;
+  /**
+   * Routes that stream their raw body themselves (resumable upload parts) and the most bytes each
+   * takes; the body is never parsed here, and is read only for a signed-in caller.
+   */
+  rawLimit: (path: string) => number | null;
 }
 
 export function bodyGate(rules: BodyRules): Middleware<AppState> {
@@ -56,7 +62,9 @@ export function bodyGate(rules: BodyRules): Middleware<AppState> {
     const path = ctx.path;
     const signedIn = ctx.state.auth !== null;
     const multipart = Boolean(ctx.is('multipart'));
+    const rawLimit = rules.rawLimit(path);
     const limit =
+      rawLimit ??
       rules.apiKeyPaths.get(path) ??
       (multipart ? rules.uploadLimit(path) : null) ??
       (signedIn && rules.sendPaths.has(path) ? rules.sendLimit : rules.jsonLimit);
@@ -67,6 +75,10 @@ export function bodyGate(rules: BodyRules): Middleware<AppState> {
       throw PayloadTooLargeError();
     }
     if (rules.apiKeyPaths.has(path)) return next();
+    if (rawLimit !== null) {
+      if (!signedIn) ctx.set('Connection', 'close');
+      return next();
+    }
     if (!signedIn && !rules.publicPaths(path)) {
       ctx.set('Connection', 'close');
       return next();

@@ -18,7 +18,7 @@ export function errorHandler(): Middleware<AppState> {
       let body: TErrorResponse = { error: messages.server.internal, code: 'internal_error' };
       if (error instanceof AppError) {
         status = error.status;
-        body = { error: error.message, code: error.code };
+        body = { error: error.message, code: error.code, ...error.extra };
         if (error.field) body.field = error.field;
         if (error.details) body.details = error.details;
         for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);

@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { messages } from '@shared/messages';
 import { AppError, ValidationError } from '../errors';
 import { heavyFileError, type FromWorker, type ToWorker, type WorkerAppError } from './parseWorkerPool';
-import { isLibraryFailure, sheetRows } from './spreadsheets';
+import { fileSheetRows, isLibraryFailure, sheetRows } from './spreadsheets';
 
 const port = parentPort;
 if (!port) throw new Error('parseWorker.ts runs only as a worker thread');
@@ -50,10 +50,15 @@ function asWorkerError(error: unknown): WorkerAppError {
 async function parse(job: Extract<ToWorker, { type: 'parse' }>): Promise<void> {
   credits = job.credits;
   liveHeapLimit = heapLimit * job.liveHeapShare;
-  const rows = sheetRows(Buffer.from(job.content.buffer, job.content.byteOffset, job.content.byteLength), job.kind, job.limits);
+  const rows = job.content
+    ? sheetRows(Buffer.from(job.content.buffer, job.content.byteOffset, job.content.byteLength), job.kind, job.limits)
+    : fileSheetRows(job.file, job.kind, job.limits);
   let batch: string[][] = [];
   let batchChars = 0;
   let totalChars = 0;
+  let rowCount = 0;
+  let width = 0;
+  const sampleRows = job.sampleRows ?? Number.POSITIVE_INFINITY;
   const flush = async () => {
     await creditForOneBatch();
     send({ type: 'rows', rows: batch });
@@ -66,9 +71,13 @@ async function parse(job: Extract<ToWorker, { type: 'parse' }>): Promise<void> {
       if (next.done) {
         if (batch.length > 0) await flush();
         liveHeapLimit = Number.POSITIVE_INFINITY;
-        send({ type: 'done', truncated: next.value.truncated });
+        send({ type: 'done', truncated: next.value.truncated, rows: rowCount, width });
         return;
       }
+      rowCount += 1;
+      width = Math.max(width, next.value.length);
+      // Past the sample only the count and the width are wanted (a resumable upload's summary).
+      if (rowCount > sampleRows) continue;
       const row = job.firstColumnOnly ? [next.value[0] ?? ''] : next.value;
       // Cells holding one shared string are one string here but a copy each once posted: bound
       // what crosses, or a small workbook could fill the main thread with copies.

@@ -19,15 +19,32 @@ import { AppError, ValidationError } from '../errors';
 import type { TFieldMessage } from '@shared/schemas/common';
 import type { SpreadsheetKind, SpreadsheetLimits } from './spreadsheets';
 
-/** What a parse asks of the worker. */
-export interface ParseJob {
-  /** The upload; its buffer is transferred to the worker (the caller must not use it afterwards). */
-  content: Uint8Array<ArrayBuffer>;
+/** A file on disk the worker reads itself (a resumable upload, issue 16): CSV streams, gzip included. */
+export interface SpreadsheetFile {
+  path: string;
+  /** The file is gzip-compressed (only CSV is read that way). */
+  gzip: boolean;
+}
+
+/** What a parse asks of the worker: an upload in memory, or a file on disk. */
+export type ParseJob = {
   kind: SpreadsheetKind;
   limits: SpreadsheetLimits;
   /** Send only the first cell of each row (the recipient import reads nothing else). */
   firstColumnOnly: boolean;
-}
+  /**
+   * Send only this many rows (the header included), then only count the rest: `rowCount` and
+   * `width` describe the whole sheet while the main thread holds a sample.
+   */
+  sampleRows?: number;
+} & (
+  | {
+      /** The upload; its buffer is transferred to the worker (the caller must not use it afterwards). */
+      content: Uint8Array<ArrayBuffer>;
+      file?: undefined;
+    }
+  | { file: SpreadsheetFile; content?: undefined }
+);
 
 /** An AppError as it crosses from the worker (errors lose their class in postMessage). */
 export interface WorkerAppError {
@@ -43,7 +60,8 @@ export type ToWorker = ({ type: 'parse'; credits: number; batchRows: number; bat
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'rows'; rows: string[][] }
-  | { type: 'done'; truncated: boolean }
+  /** `rows`: the rows read (header included, empty ones skipped); `width`: the widest row's cells. */
+  | { type: 'done'; truncated: boolean; rows: number; width: number }
   /** `reusable`: one of our own checks refused the file; the parser libraries saw no error. */
   | { type: 'failed'; error: WorkerAppError; reusable: boolean };
 
@@ -90,6 +108,10 @@ export interface ParseRun {
   batches(): AsyncGenerator<string[][]>;
   /** Valid once `batches()` has finished. */
   readonly truncated: boolean;
+  /** Rows read in all, sent or only counted (see ParseJob.sampleRows); valid once `batches()` has finished. */
+  readonly rowCount: number;
+  /** Cells of the widest row read; valid once `batches()` has finished. */
+  readonly width: number;
   /** Batches received and not yet taken (at most the worker's credits). */
   readonly queuedBatches: number;
   stop(): void;
@@ -184,6 +206,8 @@ export class ParseWorkerPool {
     let finished = false;
     let failure: unknown = null;
     let truncated = false;
+    let rowCount = 0;
+    let width = 0;
     let wake: (() => void) | null = null;
     const notify = () => {
       const resolve = wake;
@@ -219,6 +243,8 @@ export class ParseWorkerPool {
         case 'done':
           finished = true;
           truncated = message.truncated;
+          rowCount = message.rows;
+          width = message.width;
           cleanup();
           this.giveBack(pooled);
           notify();
@@ -254,7 +280,6 @@ export class ParseWorkerPool {
     worker.on('exit', onExit);
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    const content = job.content;
     const message: ToWorker = {
       type: 'parse',
       credits: CREDITS,
@@ -262,13 +287,18 @@ export class ParseWorkerPool {
       batchChars: BATCH_CHARS,
       liveHeapShare: this.options.liveHeapShare ?? LIVE_HEAP_SHARE,
       ...job,
-      content,
     };
-    worker.postMessage(message, [content.buffer]);
+    worker.postMessage(message, job.content ? [job.content.buffer] : []);
 
     return {
       get truncated() {
         return truncated;
+      },
+      get rowCount() {
+        return rowCount;
+      },
+      get width() {
+        return width;
       },
       get queuedBatches() {
         return queue.length;

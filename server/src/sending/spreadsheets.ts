@@ -5,7 +5,9 @@
  *
  * The whole upload is held in memory (at most `maxBytes`, 10 MB by default): the zip-bomb guard
  * needs the zip's central directory, which sits at the end of the file, and content sniffing needs
- * the start. The type is checked here; the parse itself runs in a worker thread with a capped heap
+ * the start. (A resumable upload's file is read from disk by the worker instead: `fileSheetRows`
+ * streams CSV, gzip-compressed or not, and `summariseSpreadsheetFile` counts rows and keeps a
+ * sample.) The type is checked here; the parse itself runs in a worker thread with a capped heap
  * (parseWorkerPool.ts, issue 11), which sends the rows back in batches:
  *  - XLSX: exceljs's streaming WorkbookReader (STACK.md: 2.4 s / 160 MB for 100k x 8; the
  *    full-load reader takes 540 MB and is not used), after `assertSafeZip`.
@@ -14,16 +16,18 @@
  *    is unmaintained there with known CVEs, and BIFF is a parser-bug magnet. Many ".xls" files
  *    are really CSV/TSV text or renamed .xlsx; those are read by content.
  */
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
-import { crc32 } from 'node:zlib';
+import { crc32, createGunzip } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { dateText, numberText } from '@shared/sheetRows';
 import { AppError, ValidationError } from '../errors';
-import { parseCancelledError, ParseWorkerPool } from './parseWorkerPool';
+import { parseCancelledError, ParseWorkerPool, type SpreadsheetFile } from './parseWorkerPool';
 import { assertSafeZip, DEFAULT_ZIP_LIMITS, ZipRefusedError, type ZipEntryInfo, type ZipLimits } from './zipGuard';
 
 export interface SpreadsheetInput {
@@ -308,14 +312,19 @@ function* textSlices(text: string, size = 2 * 1024): Generator<string> {
   for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
 }
 
-async function* csvRows(content: Buffer, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
-  const text = decodeText(content);
+function csvRows(content: Buffer, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
+  return csvTextRows(textSlices(decodeText(content)), limits);
+}
+
+async function* csvTextRows(text: Iterable<string> | AsyncIterable<string>, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
   const parser = Papa.parse(Papa.NODE_STREAM_INPUT, {
     header: false,
     skipEmptyLines: 'greedy',
     delimitersToGuess: [',', ';', '\t'],
   });
-  const source = Readable.from(textSlices(text));
+  const source = Readable.from(text);
+  // pipe() does not pass errors on: a failing file read or gunzip must end the parse.
+  source.once('error', (error) => parser.destroy(error));
   source.pipe(parser);
   let rowNumber = 0;
   try {
@@ -330,12 +339,91 @@ async function* csvRows(content: Buffer, limits: SpreadsheetLimits): AsyncGenera
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Files on disk (resumable uploads, issue 16)
+
+type StreamEncoding = TextEncoding | 'windows-1252';
+
+/** Opens the file afresh, gunzipping it when asked; errors of either stage reach the reader. */
+function openText(file: SpreadsheetFile): Readable {
+  const raw = createReadStream(file.path);
+  if (!file.gzip) return raw;
+  const gunzip = createGunzip();
+  raw.once('error', (error) => gunzip.destroy(error));
+  return raw.pipe(gunzip);
+}
+
+/**
+ * The encoding of a text file too large to hold, decided as `decodeText` decides it for one in
+ * memory: a byte-order mark, else UTF-8 if the whole file is valid UTF-8, else windows-1252.
+ * That needs one pass over the file before the parse (a stream cannot be read again).
+ */
+async function streamEncoding(file: SpreadsheetFile): Promise<StreamEncoding> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let first = true;
+  for await (const chunk of openText(file)) {
+    const bytes = chunk as Buffer;
+    if (first) {
+      first = false;
+      const bom = bomEncoding(bytes);
+      if (bom) return bom;
+    }
+    if (bytes.indexOf(0) !== -1) throw fail(messages.sending.fileContentMismatch);
+    try {
+      decoder.decode(bytes, { stream: true });
+    } catch {
+      return 'windows-1252';
+    }
+  }
+  try {
+    decoder.decode();
+  } catch {
+    return 'windows-1252';
+  }
+  return 'utf-8';
+}
+
+/** The file's text in small slices (see textSlices), decoded as it streams. */
+async function* fileTextSlices(file: SpreadsheetFile, encoding: StreamEncoding): AsyncGenerator<string> {
+  // TextDecoder drops a leading byte-order mark, as decodeText does.
+  const decoder = encoding === 'windows-1252' ? null : new TextDecoder(encoding);
+  for await (const chunk of openText(file)) {
+    const bytes = chunk as Buffer;
+    yield* textSlices(decoder ? decoder.decode(bytes, { stream: true }) : decodeWindows1252(bytes));
+  }
+  const rest = decoder?.decode() ?? '';
+  if (rest) yield rest;
+}
+
+async function* csvFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
+  const encoding = await streamEncoding(file);
+  yield* csvTextRows(fileTextSlices(file, encoding), limits);
+}
+
+async function* xlsxFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
+  // The zip guard reads the central directory at the end of the file, so a workbook is read whole;
+  // the guard caps what it may unpack to (200 MB), so larger workbooks cannot be valid anyway.
+  if (file.gzip) throw fail(messages.sending.fileContentMismatch);
+  yield* xlsxRows(await readFile(file.path), limits);
+}
+
+/**
+ * `sheetRows` for a file on disk, in the parse worker: a CSV (gzip-compressed or not) streams
+ * from disk, so a file of a million rows never sits in memory; a workbook is read whole.
+ */
+export function fileSheetRows(file: SpreadsheetFile, kind: SpreadsheetKind, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
+  return limitedRows(kind === 'xlsx' ? xlsxFileRows(file, limits) : csvFileRows(file, limits), limits);
+}
+
 /**
  * The rows of the first sheet in this thread: trimmed, empty rows skipped, the header row plus at
  * most `maxRows` data rows; the result says whether more were dropped. The parse worker runs this.
  */
-export async function* sheetRows(content: Buffer, kind: SpreadsheetKind, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
-  const rows = kind === 'xlsx' ? xlsxRows(content, limits) : csvRows(content, limits);
+export function sheetRows(content: Buffer, kind: SpreadsheetKind, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
+  return limitedRows(kind === 'xlsx' ? xlsxRows(content, limits) : csvRows(content, limits), limits);
+}
+
+async function* limitedRows(rows: AsyncGenerator<string[]>, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
   let yielded = 0;
   try {
     for await (const row of rows) {
@@ -462,4 +550,49 @@ export async function readSpreadsheet(
   // fromEntries defines own properties, so a column named "__proto__" is data, not a prototype.
   const rows = data.map((cells) => Object.fromEntries(columns.map((name, i) => [name, cells[i] ?? ''])));
   return { columns, rows, truncated: source.truncated };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A file's summary (resumable uploads, issue 16)
+
+export interface SpreadsheetSummary {
+  columns: string[];
+  /** Data rows (the header row is not counted). */
+  rows: number;
+  /** The first data rows keyed by column, as `readSpreadsheet` keys them. */
+  sample: Record<string, string>[];
+  truncated: boolean;
+}
+
+/**
+ * Reads a whole spreadsheet file in a parse worker and answers its columns, its data row count and
+ * its first `sampleRows` data rows; only the sample crosses to this thread. Columns cover the
+ * widest row of the whole file, as `readSpreadsheet`'s do.
+ */
+export async function summariseSpreadsheetFile(
+  file: SpreadsheetFile & { kind: SpreadsheetKind },
+  sampleRows: number,
+  limits: Partial<SpreadsheetLimits> = {},
+  options: Omit<ParseOptions, 'firstColumnOnly'> = {},
+): Promise<SpreadsheetSummary> {
+  const pool = options.pool ?? defaultParseWorkerPool();
+  const run = pool.run(
+    { file: { path: file.path, gzip: file.gzip }, kind: file.kind, limits: { ...DEFAULT_SPREADSHEET_LIMITS, ...limits }, firstColumnOnly: false, sampleRows: sampleRows + 1 },
+    options.signal,
+  );
+  const received: string[][] = [];
+  try {
+    for await (const batch of run.batches()) received.push(...batch);
+  } finally {
+    run.stop();
+  }
+  const [header, ...data] = received;
+  if (!header || run.rowCount < 2) throw fail(messages.sending.noRecipientsInFile);
+  const columns = headerNames(header, run.width);
+  return {
+    columns,
+    rows: run.rowCount - 1,
+    sample: data.map((cells) => Object.fromEntries(columns.map((name, i) => [name, cells[i] ?? '']))),
+    truncated: run.truncated,
+  };
 }

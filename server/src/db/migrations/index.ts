@@ -59,6 +59,7 @@ import * as createWebhookAttempts from './20261125150500_create_webhook_attempts
 import * as addScheduleToCampaigns from './20261126100100_add_schedule_to_campaigns';
 import * as addFailureReasonToCampaigns from './20261126100200_add_failure_reason_to_campaigns';
 import * as allowScheduledAndFailedCampaignStatus from './20261126100300_allow_scheduled_and_failed_campaign_status';
+import * as createUploads from './20261127100100_create_uploads';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -121,6 +122,7 @@ const migrations: [string, Migration][] = [
   ['20261126100100_add_schedule_to_campaigns', addScheduleToCampaigns],
   ['20261126100200_add_failure_reason_to_campaigns', addFailureReasonToCampaigns],
   ['20261126100300_allow_scheduled_and_failed_campaign_status', allowScheduledAndFailedCampaignStatus],
+  ['20261127100100_create_uploads', createUploads],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

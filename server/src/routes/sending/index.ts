@@ -43,7 +43,7 @@ function parseSlot(services: Services): Middleware<AppState> {
 }
 
 /** Fires when the client goes away before its answer is written: the parse stops and its worker ends. */
-function requestGone(response: ServerResponse): AbortSignal {
+export function requestGone(response: ServerResponse): AbortSignal {
   const controller = new AbortController();
   // Gone already (between the upload and this call): nothing will fire `close` again.
   if (response.destroyed) controller.abort();
