@@ -30,6 +30,8 @@ const ENDPOINTS_PER_TURN = 50;
 const DELIVERIES_PER_LEASE = 200;
 /** Pending deliveries of one endpoint read (and their successes recorded) at a time. */
 const DELIVERIES_PER_PAGE = 50;
+/** POSTs one endpoint has in flight at once (each carrying a different message's events). */
+const DELIVERIES_IN_FLIGHT = 8;
 const LEASE_MS = 60_000;
 const RESPONSE_BYTES_READ = 4096;
 const DAY_MS = 86_400_000;
@@ -198,23 +200,20 @@ export class WebhookDeliverer {
   /** Sends due deliveries of several endpoints at once; answers how many were attempted. */
   async deliverDue(): Promise<number> {
     const nowIso = this.now().toISOString();
+    // From the endpoints (few) to their queues, not from the deliveries: a campaign leaves
+    // hundreds of thousands pending, and a distinct over them on every turn held SQLite's one
+    // connection long enough to slow the dispatcher to half its rate.
     const due = (await this.deps
-      .db('webhook_deliveries as d')
-      .join('webhook_endpoints as e', 'e.id', 'd.endpointId')
-      .where('d.state', 'pending')
-      .where('d.nextAttemptAt', '<=', nowIso)
+      .db('webhook_endpoints as e')
       .where('e.status', 'active')
       .where((q) => q.whereNull('e.leaseUntil').orWhere('e.leaseUntil', '<', nowIso))
-      .distinct('d.endpointId')
-      .limit(ENDPOINTS_PER_TURN)) as { endpointId: number }[];
-    const concurrency = this.deps.concurrency ?? 8;
+      .whereExists((q) => q.select(this.deps.db.raw('1')).from('webhook_deliveries as d').whereRaw('d.endpoint_id = e.id').where('d.state', 'pending').where('d.nextAttemptAt', '<=', nowIso))
+      .limit(ENDPOINTS_PER_TURN)
+      .select({ endpointId: 'e.id' })) as { endpointId: number }[];
     let attempted = 0;
-    const queue = due.map((d) => Number(d.endpointId));
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-        for (let id = queue.shift(); id !== undefined; id = queue.shift()) attempted += await this.deliverEndpoint(id);
-      }),
-    );
+    await inParallel(due, this.deps.concurrency ?? 8, async (d) => {
+      attempted += await this.deliverEndpoint(Number(d.endpointId));
+    });
     return attempted;
   }
 
@@ -240,29 +239,37 @@ export class WebhookDeliverer {
           .where({ endpointId, state: 'pending' })
           .orderBy('id')
           .limit(Math.min(DELIVERIES_PER_PAGE, DELIVERIES_PER_LEASE - attempted))) as WebhookDeliveryRow[];
+        // Only the due prefix of the page is sent: a delivery waiting for its retry holds the rest.
+        const nowMs = this.now().getTime();
+        const dueCount = page.findIndex((d) => d.nextAttemptAt !== null && new Date(d.nextAttemptAt).getTime() > nowMs);
+        const sendable = dueCount === -1 ? page : page.slice(0, dueCount);
         const delivered: { delivery: WebhookDeliveryRow; outcome: DeliveryOutcome }[] = [];
-        let stop = page.length === 0;
+        let stop = sendable.length < page.length || page.length === 0;
         try {
-          for (const delivery of page) {
-            if (!this.running || (delivery.nextAttemptAt !== null && new Date(delivery.nextAttemptAt).getTime() > this.now().getTime())) {
-              stop = true;
-              break;
+          // Order is promised per message, so the events of one message go one after another while
+          // different messages go side by side (a batch endpoint's arrays mix messages: one line).
+          const lines = [...groupBy(sendable, (d) => (endpoint.batch ? 'all' : messageOf(d))).values()];
+          await inParallel(lines, DELIVERIES_IN_FLIGHT, async (line) => {
+            for (const delivery of line) {
+              if (!this.running) {
+                stop = true;
+                return;
+              }
+              const outcome = await this.send(endpoint, delivery);
+              attempted += 1;
+              if (outcome.status === null || outcome.status < 200 || outcome.status >= 300) {
+                await this.recordFailed(endpoint, delivery, outcome);
+                stop = true;
+                return;
+              }
+              delivered.push({ delivery, outcome });
+              // A slow receiver must not outlive the lease: another instance would take the endpoint.
+              if (Date.now() - renewedAt > LEASE_MS / 3) {
+                renewedAt = Date.now();
+                await db('webhook_endpoints').where({ id: endpointId, leaseToken: token }).update({ leaseUntil: leaseUntil() });
+              }
             }
-            const outcome = await this.send(endpoint, delivery);
-            attempted += 1;
-            if (outcome.status === null || outcome.status < 200 || outcome.status >= 300) {
-              await this.recordSucceeded(endpoint, delivered.splice(0));
-              await this.recordFailed(endpoint, delivery, outcome);
-              stop = true;
-              break;
-            }
-            delivered.push({ delivery, outcome });
-            // A slow receiver must not outlive the lease: another instance would take the endpoint.
-            if (Date.now() - renewedAt > LEASE_MS / 3) {
-              await db('webhook_endpoints').where({ id: endpointId, leaseToken: token }).update({ leaseUntil: leaseUntil() });
-              renewedAt = Date.now();
-            }
-          }
+          });
         } finally {
           await this.recordSucceeded(endpoint, delivered);
         }
@@ -380,4 +387,34 @@ export class WebhookDeliverer {
       });
     }
   }
+}
+
+/** The message a single-event delivery is about, or the delivery itself for any other event. */
+function messageOf(delivery: WebhookDeliveryRow): string {
+  if (delivery.eventType.startsWith('message.')) {
+    const messageId = (JSON.parse(delivery.body) as { data?: { message_id?: unknown } }).data?.message_id;
+    if (typeof messageId === 'string') return messageId;
+  }
+  return `delivery:${delivery.id}`;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+/** Runs `work` over `items` with at most `limit` at once. */
+async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
 }
