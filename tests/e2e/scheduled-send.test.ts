@@ -1,33 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIstLabel, formatIstTime, istLocalToIso, toIstLocal } from '../../desktop/src/renderer/src/lib/sending/schedule';
-import { LoginPage } from './pages/LoginPage';
 import { ManageReportsPage } from './pages/ManageReportsPage';
 import { QuickSendPage } from './pages/QuickSendPage';
-import { approvedTemplate, testPhone } from './sending-support';
-import { adminApi, unique, uniquePhone } from './support';
+import { approvedTemplate, signedInUser, testPhone } from './sending-support';
+import { unique } from './support';
 
 const ui = messages.sendScreens;
 const r = messages.reportsScreen;
 
 const MINUTE_MS = 60_000;
-
-/** A user with `credits` rupees in the wallet, signed in on `page`. */
-async function signedInUser(page: Page, baseURL: string, credits: number): Promise<{ username: string; password: string }> {
-  const admin = await adminApi(baseURL);
-  const username = unique('planner');
-  const created = await admin.post('/api/admin/users', {
-    data: { name: 'Farah Khan', email: `${username}@example.in`, username, password: 'user-pass-123', phoneNumber: uniquePhone(), role: 'user', creditBalance: credits },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  await admin.dispose();
-  const user = { username, password: 'user-pass-123' };
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.login(user.username, user.password);
-  await page.waitForURL('**/user/dashboard');
-  return user;
-}
 
 /** The wallet as the server holds it. */
 async function walletRupees(page: Page): Promise<number> {
@@ -40,7 +22,7 @@ test.describe('scheduled sends (issue 15)', () => {
     page,
     baseURL,
   }) => {
-    const user = await signedInUser(page, baseURL ?? '', 100);
+    const user = await signedInUser(page, baseURL ?? '', 100, { name: 'Farah Khan', prefix: 'planner' });
     const template = unique('delivery_slot');
     await approvedTemplate(baseURL ?? '', user, { name: template, category: 'UTILITY', bodyText: 'Your delivery slot is confirmed.' });
     const campaignName = unique('Evening reminder');

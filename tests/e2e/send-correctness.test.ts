@@ -3,30 +3,12 @@ import { expect, test, type Page } from '@playwright/test';
 import { messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import { formatPhone } from '@shared/phone';
-import { LoginPage } from './pages/LoginPage';
 import { ManageReportsPage } from './pages/ManageReportsPage';
 import { QuickSendPage } from './pages/QuickSendPage';
-import { approvedTemplate, testPhone } from './sending-support';
-import { adminApi, unique, uniquePhone } from './support';
+import { approvedTemplate, signedInUser, testPhone } from './sending-support';
+import { unique } from './support';
 
 const ui = messages.sendScreens;
-
-/** A user with `credits` rupees in the wallet, signed in on `page`. */
-async function signedInUser(page: Page, baseURL: string, credits: number): Promise<{ username: string; password: string }> {
-  const admin = await adminApi(baseURL);
-  const username = unique('sender');
-  const created = await admin.post('/api/admin/users', {
-    data: { name: 'Meena Iyer', email: `${username}@example.in`, username, password: 'user-pass-123', phoneNumber: uniquePhone(), role: 'user', creditBalance: credits },
-  });
-  expect(created.status()).toBe(201);
-  await admin.dispose();
-  const user = { username, password: 'user-pass-123' };
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.login(user.username, user.password);
-  await page.waitForURL('**/user/dashboard');
-  return user;
-}
 
 /** The wallet as the server holds it, written as the header writes it. */
 async function walletText(page: Page): Promise<string> {
@@ -42,7 +24,7 @@ async function expectHeaderShowsWallet(page: Page): Promise<void> {
 
 test.describe('issue 10: what the sender sees is what is sent and charged', () => {
   test('the preview shows a number without a country code read as an Indian mobile, and lists every skipped row with a CSV', async ({ page, baseURL }) => {
-    const user = await signedInUser(page, baseURL ?? '', 50);
+    const user = await signedInUser(page, baseURL ?? '', 50, { name: 'Meena Iyer', prefix: 'sender' });
     const name = unique('order_note');
     await approvedTemplate(baseURL ?? '', user, { name, category: 'UTILITY', bodyText: 'Your order has shipped.' });
     // An Indian mobile written without 91, as spreadsheets often hold them.
@@ -86,7 +68,7 @@ test.describe('issue 10: what the sender sees is what is sent and charged', () =
   });
 
   test('a cancelled campaign shows its cancelled messages apart, nothing waiting and no resend, and the header balance follows the wallet', async ({ page, baseURL }) => {
-    const user = await signedInUser(page, baseURL ?? '', 500);
+    const user = await signedInUser(page, baseURL ?? '', 500, { name: 'Meena Iyer', prefix: 'sender' });
     const name = unique('big_offer');
     // Utility at ₹0.15: 1,500 messages take the sandbox (80 a second) long enough to cancel half way.
     await approvedTemplate(baseURL ?? '', user, { name, category: 'UTILITY', bodyText: 'Your statement is ready' });

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { expect, request, type APIRequestContext } from '@playwright/test';
+import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
 import type { TCampaign, TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import { E2E_PORTS } from '../../playwright.config';
-import { adminApi } from './support';
+import { LoginPage } from './pages/LoginPage';
+import { adminApi, unique, uniquePhone } from './support';
 
 /** A 1x1 PNG: enough for the server to recognise an image by its content. */
 export const PNG_PIXEL = Buffer.from(
@@ -15,6 +16,23 @@ export const PNG_PIXEL = Buffer.from(
 export function testPhone(suffix = ''): string {
   const body = String(Math.floor(Math.random() * 10 ** (10 - suffix.length))).padStart(10 - suffix.length, '7');
   return `91${body}${suffix}`;
+}
+
+/** A new user with `credits` rupees in the wallet, made by the e2e admin and signed in on `page`. */
+export async function signedInUser(page: Page, baseURL: string, credits: number, who: { name: string; prefix: string }): Promise<{ username: string; password: string }> {
+  const admin = await adminApi(baseURL);
+  const username = unique(who.prefix);
+  const created = await admin.post('/api/admin/users', {
+    data: { name: who.name, email: `${username}@example.in`, username, password: 'user-pass-123', phoneNumber: uniquePhone(), role: 'user', creditBalance: credits },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  await admin.dispose();
+  const user = { username, password: 'user-pass-123' };
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.login(user.username, user.password);
+  await page.waitForURL('**/user/dashboard');
+  return user;
 }
 
 export interface TemplateFields {
