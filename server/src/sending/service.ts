@@ -374,15 +374,17 @@ export class SendingService {
   private async *uploadListEntries(user: User, uploadId: string, recipientColumn: string | undefined, values: Record<string, string>, signal: AbortSignal | undefined): AsyncGenerator<SendEntry> {
     const sheet = new UploadSheet(this.deps.uploads.rowBatches(user.id, uploadId, { firstColumnOnly: recipientColumn === undefined, signal }));
     let index = recipientColumn === undefined ? 0 : -1;
+    const unknownColumn = (column: string) => ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column }));
     for await (const { row, cells } of sheet.rows()) {
-      if (index < 0) index = sheet.columns.indexOf(recipientColumn as string);
+      if (index < 0) {
+        index = sheet.columns.indexOf(recipientColumn as string);
+        if (index < 0 && !sheet.mayHaveColumn(recipientColumn as string)) throw unknownColumn(recipientColumn as string);
+      }
       const raw = index < 0 ? '' : (cells[index] ?? '');
       if (raw === '') continue;
       yield { row, raw, values };
     }
-    if (recipientColumn !== undefined && !sheet.columns.includes(recipientColumn)) {
-      throw ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: recipientColumn }));
-    }
+    if (recipientColumn !== undefined && !sheet.columns.includes(recipientColumn)) throw unknownColumn(recipientColumn);
   }
 
   /**
@@ -392,16 +394,16 @@ export class SendingService {
   private async *uploadCustomEntries(user: User, input: TCustomSendRequest & { uploadId: string }, variables: readonly string[], mappings: Record<string, string>, signal: AbortSignal | undefined): AsyncGenerator<SendEntry> {
     const sheet = new UploadSheet(this.deps.uploads.rowBatches(user.id, input.uploadId, { firstColumnOnly: false, signal }));
     let keptChars = 0;
+    const unknownColumn = () => ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
     for await (const { row, cells } of sheet.rows()) {
+      if (row === 1 && !sheet.mayHaveColumn(input.recipientColumn)) throw unknownColumn();
       const entry = customEntry(sheet.keyed(cells), row, input.recipientColumn, variables, mappings);
       for (const value of Object.values(entry.values)) keptChars += value.length;
       if (keptChars > UPLOAD_SEND_MAX_VALUE_CHARS) throw heavyFileError();
       yield entry;
     }
     // As for rows in `data`: the column must be one of the file's (checked once every row widened the columns).
-    if (!sheet.columns.includes(input.recipientColumn)) {
-      throw ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
-    }
+    if (!sheet.columns.includes(input.recipientColumn)) throw unknownColumn();
   }
 
   /**

@@ -23,6 +23,9 @@ describe('UploadSheet', () => {
     expect(keyed[0]).toEqual({ phone: '1', 'Column 2': '', 'phone (2)': '' });
     expect(keyed[1]).toEqual({ phone: '2', 'Column 2': 'x', 'phone (2)': 'y', 'Column 4': 'z' });
     expect(sheet.columns).toEqual(['phone', 'Column 2', 'phone (2)', 'Column 4']);
+    expect(sheet.mayHaveColumn('phone (2)')).toBe(true);
+    expect(sheet.mayHaveColumn('Column 9')).toBe(true);
+    expect(sheet.mayHaveColumn('mobile')).toBe(false);
   });
 
   it('keeps a column named __proto__ as data', async () => {

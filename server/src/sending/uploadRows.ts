@@ -45,6 +45,15 @@ export class UploadSheet {
     }
   }
 
+  /**
+   * Whether `name` is a column of the file, or could still become one: past the header row, only
+   * a wider row adds columns, and those are named `Column N` (with ` (2)`... on a repeat). Lets a
+   * send refuse an unknown recipient column at its first row rather than after the whole file.
+   */
+  mayHaveColumn(name: string): boolean {
+    return this.names.includes(name) || /^Column \d+( \(\d+\))?$/.test(name);
+  }
+
   /** A row keyed by the column names, every column so far present ('' for an empty cell), as the `complete` sample keys them. */
   keyed(cells: readonly string[]): Record<string, string> {
     // fromEntries defines own properties, so a column named "__proto__" is data, not a prototype.
