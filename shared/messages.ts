@@ -516,6 +516,9 @@ export const messages = {
     // The product's own words for what the spec leaves open.
     noValidRecipients: 'No valid phone numbers to send to. Numbers need the country code, 8 to 15 digits.',
     recipientColumnMissing: 'The recipient column "{column}" is not in the uploaded data.',
+    /** A send gave both (or neither) of the rows and a resumable upload (issue 16). */
+    dataOrUpload: 'Send the rows either in data or as an uploadId of a completed upload, one of the two',
+    recipientsOrUpload: 'Send the recipients either in recipients_text or as an uploadId of a completed upload, one of the two',
     numberNotFound: 'This WhatsApp number is not available on your account. Please choose another.',
     variableMissing: 'Please fill in the template variable {{{name}}}.',
     insufficientBalance: 'Insufficient balance: this send costs Rs {cost} and your balance is Rs {balance}. Please top up your wallet.',
@@ -818,6 +821,7 @@ export const messages = {
     checksumMismatch: 'The file that arrived does not match its SHA-256 checksum. Please send its parts again.',
     notSpreadsheet: 'This file is not a CSV, gzip-compressed CSV or Excel (.xlsx) file',
     tooManyRows: 'This file has more than {max} rows. Please split it into smaller files.',
+    notCompleted: 'This upload is not complete yet. Send its missing parts and complete it before sending from it.',
   },
 
   server: {

@@ -194,6 +194,16 @@ export function createServices(deps: {
   });
   const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
+  // Uploads before sending: a send may read a completed upload's rows (issue 16).
+  const spreadsheets = new SpreadsheetParses({ workerMemoryMb: config.spreadsheets.workerMemoryMb, perUser: config.spreadsheets.parsesPerUser });
+  const uploads = new UploadService({
+    db,
+    dataDir: config.dataDir,
+    ...config.uploads,
+    spreadsheets,
+    log: logger.child({ service: 'uploads' }),
+    ...(deps.uploadClock ? { now: deps.uploadClock } : {}),
+  });
   const sending = new SendingService({
     db,
     dataDir: config.dataDir,
@@ -202,6 +212,7 @@ export function createServices(deps: {
     templates,
     pricing,
     acceptance: campaignAcceptance,
+    uploads,
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
     onApiSpent: (userId) => notifications.lowBalanceAfterSpend(userId),
@@ -263,15 +274,6 @@ export function createServices(deps: {
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
-  const spreadsheets = new SpreadsheetParses({ workerMemoryMb: config.spreadsheets.workerMemoryMb, perUser: config.spreadsheets.parsesPerUser });
-  const uploads = new UploadService({
-    db,
-    dataDir: config.dataDir,
-    ...config.uploads,
-    spreadsheets,
-    log: logger.child({ service: 'uploads' }),
-    ...(deps.uploadClock ? { now: deps.uploadClock } : {}),
-  });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   return { database, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
 }

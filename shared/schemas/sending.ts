@@ -75,33 +75,54 @@ export interface TSkippedRow {
   message: string;
 }
 
-/** POST /api/whatsapp/quick-send and /api/whatsapp/bulk-quick-send (JSON or multipart with headerImage). */
-export const ZQuickSendRequest = z.object({
-  phone_number_id: ZRequiredText,
-  template_name: ZRequiredText,
-  language: ZRequiredText,
-  recipients_text: z.string({ error: s.missingFields }).max(40_000_000),
-  variables: ZVariableValues,
-  campaign_name: z.string().trim().max(200).optional(),
-  /** Send later: accepted, priced and debited now, queued at this time (issue 15). */
-  scheduledAt: ZScheduleTime,
-  /** Price and screen this exact send as acceptance would, without accepting it (the cost preview). */
-  dry_run: ZDryRun,
-});
+/**
+ * A completed resumable upload to send from instead of rows in the body (issue 16). Any text is
+ * taken here: an id that cannot be an upload's is answered 404 like an unknown one.
+ */
+const ZSendUploadId = z.string().trim().min(1).max(100).optional();
+
+/**
+ * POST /api/whatsapp/quick-send and /api/whatsapp/bulk-quick-send (JSON or multipart with headerImage).
+ * The recipients are `recipients_text`, or the first column (or `recipientColumn`) of the upload
+ * `uploadId`: exactly one of the two.
+ */
+export const ZQuickSendRequest = z
+  .object({
+    phone_number_id: ZRequiredText,
+    template_name: ZRequiredText,
+    language: ZRequiredText,
+    recipients_text: z.string({ error: s.missingFields }).max(40_000_000).optional(),
+    uploadId: ZSendUploadId,
+    /** With `uploadId`: the header of the column holding the numbers (default: the first column). */
+    recipientColumn: z.string().trim().min(1).max(200).optional(),
+    variables: ZVariableValues,
+    campaign_name: z.string().trim().max(200).optional(),
+    /** Send later: accepted, priced and debited now, queued at this time (issue 15). */
+    scheduledAt: ZScheduleTime,
+    /** Price and screen this exact send as acceptance would, without accepting it (the cost preview). */
+    dry_run: ZDryRun,
+  })
+  .refine((body) => (body.recipients_text === undefined) !== (body.uploadId === undefined), { error: s.recipientsOrUpload, path: ['uploadId'] });
 export type TQuickSendRequest = z.infer<typeof ZQuickSendRequest>;
 
-/** POST /api/whatsapp/send-custom-messages and /api/whatsapp/bulk-customize-send. */
-export const ZCustomSendRequest = z.object({
-  templateName: ZRequiredText,
-  language: ZRequiredText,
-  phoneNumberId: z.union([z.string(), z.number()]).transform(String).pipe(ZRequiredText),
-  recipientColumn: ZRequiredText,
-  variableMappings: z.record(z.string(), z.string()).optional().default({}),
-  data: z.array(z.record(z.string(), z.unknown()), { error: s.noRecipientsInFile }).min(1, { error: s.noRecipientsInFile }),
-  campaignName: z.string().trim().max(200).optional(),
-  scheduledAt: ZScheduleTime,
-  dry_run: ZDryRun,
-});
+/**
+ * POST /api/whatsapp/send-custom-messages and /api/whatsapp/bulk-customize-send. The rows are
+ * `data`, or the data rows of the upload `uploadId` keyed by its header row: exactly one of the two.
+ */
+export const ZCustomSendRequest = z
+  .object({
+    templateName: ZRequiredText,
+    language: ZRequiredText,
+    phoneNumberId: z.union([z.string(), z.number()]).transform(String).pipe(ZRequiredText),
+    recipientColumn: ZRequiredText,
+    variableMappings: z.record(z.string(), z.string()).optional().default({}),
+    data: z.array(z.record(z.string(), z.unknown()), { error: s.noRecipientsInFile }).min(1, { error: s.noRecipientsInFile }).optional(),
+    uploadId: ZSendUploadId,
+    campaignName: z.string().trim().max(200).optional(),
+    scheduledAt: ZScheduleTime,
+    dry_run: ZDryRun,
+  })
+  .refine((body) => (body.data === undefined) !== (body.uploadId === undefined), { error: s.dataOrUpload, path: ['uploadId'] });
 export type TCustomSendRequest = z.infer<typeof ZCustomSendRequest>;
 
 /** POST /api/send/cost-preview. The client sends at most the first 100 recipients; `recipientCount` gives the full size. */

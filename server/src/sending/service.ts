@@ -26,6 +26,9 @@ import { ApiSendBatcher } from './apiSendBatcher';
 import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';
 import type { MessageRow } from '../db/rows/messages';
 import { checkScheduleTime } from './schedule';
+import { heavyFileError } from './parseWorkerPool';
+import { DEFAULT_SPREADSHEET_LIMITS } from './spreadsheets';
+import { UploadSheet } from './uploadRows';
 
 /** At most this many recipients in one send (a 1M-row campaign is accepted; beyond, split it). */
 export const MAX_RECIPIENTS_PER_SEND = 2_000_000;
@@ -61,34 +64,54 @@ export interface ScreenedEntries {
   inSendDuplicates: number;
 }
 
-export function screenEntries(entries: Iterable<SendEntry>): ScreenedEntries {
-  const seen = new Map<string, number>();
-  const result: ScreenedEntries = { recipients: [], rows: [], skipped: [], invalid: 0, missingValues: 0, inSendDuplicates: 0 };
-  const why = messages.sending.skipped;
-  for (const entry of entries) {
+/** Screens a send's entries one at a time, so that a send from an upload can feed its rows as they stream. */
+class EntryScreen {
+  private readonly seen = new Map<string, number>();
+  readonly result: ScreenedEntries = { recipients: [], rows: [], skipped: [], invalid: 0, missingValues: 0, inSendDuplicates: 0 };
+
+  add(entry: SendEntry): void {
+    const { result } = this;
+    const why = messages.sending.skipped;
     const checked = checkPhone(entry.raw);
     if (!checked.ok) {
       result.invalid++;
       result.skipped.push({ row: entry.row, value: entry.raw, reason: 'invalid_number', message: fillMessage(why.invalid_number, { why: messages.phone.invalid[checked.reason] }) });
-      continue;
+      return;
     }
-    const first = seen.get(checked.phone);
+    const first = this.seen.get(checked.phone);
     if (first !== undefined) {
       result.inSendDuplicates++;
       result.skipped.push({ row: entry.row, value: entry.raw, reason: 'duplicate_in_list', message: fillMessage(why.duplicate_in_list, { row: first }) });
-      continue;
+      return;
     }
     // WhatsApp refuses empty parameters: a row missing a mapped value is skipped, not sent blank.
     if (entry.missing) {
       result.missingValues++;
       result.skipped.push({ row: entry.row, value: entry.raw, reason: 'missing_value', message: fillMessage(why.missing_value, entry.missing) });
-      continue;
+      return;
     }
-    seen.set(checked.phone, entry.row);
+    this.seen.set(checked.phone, entry.row);
     result.recipients.push({ to: checked.phone, variables: entry.values });
     result.rows.push(entry.row);
   }
-  return result;
+}
+
+export function screenEntries(entries: Iterable<SendEntry>): ScreenedEntries {
+  const screen = new EntryScreen();
+  for (const entry of entries) screen.add(entry);
+  return screen.result;
+}
+
+/** `screenEntries` over entries that arrive as they are read (a send from an upload). */
+async function screenStreamedEntries(entries: AsyncIterable<SendEntry>): Promise<ScreenedEntries> {
+  const screen = new EntryScreen();
+  for await (const entry of entries) screen.add(entry);
+  return screen.result;
+}
+
+/** A personalised send's entry for one row: the one row rule (`@shared/sheetRows`), for rows in the body and rows of an upload alike. */
+function customEntry(row: Readonly<Record<string, unknown>>, rowNumber: number, recipientColumn: string, variables: readonly string[], mappings: Readonly<Record<string, string>>): SendEntry {
+  return { row: rowNumber, ...rowMessage(row, recipientColumn, variables, mappings) };
 }
 
 /** Quick send's entries: split on commas and line breaks (the spec's rule), numbered from 1. */
@@ -153,6 +176,23 @@ export interface SendAccepted {
 /** A send call answers either its own cost preview (`dry_run`) or the accepted campaign. */
 export type SendOutcome = { kind: 'preview'; preview: SendPreview } | { kind: 'accepted'; accepted: SendAccepted };
 
+/**
+ * Where a send reads a completed resumable upload's rows (UploadService.rowBatches): the header
+ * row first, in the parse worker's batches; 404 for another user's or an unknown upload, 409 for
+ * one not completed.
+ */
+export interface UploadRowSource {
+  rowBatches(userId: number, uploadId: string, options: { firstColumnOnly: boolean; signal?: AbortSignal | undefined }): AsyncIterable<string[][]>;
+}
+
+/**
+ * Characters of variable values a send from an upload may keep for acceptance: the bound a parse
+ * already puts on what it hands back (`maxTotalChars`). The rows stream; the compact recipients
+ * (number and mapped values) are held, so a workbook repeating one long shared string in a mapped
+ * column must not multiply in memory.
+ */
+const UPLOAD_SEND_MAX_VALUE_CHARS = DEFAULT_SPREADSHEET_LIMITS.maxTotalChars;
+
 /** How long the public API reuses a user's template and sender number lookups. */
 const API_LOOKUP_TTL_MS = 5_000;
 
@@ -169,6 +209,8 @@ export class SendingService {
       templates: TemplateService;
       pricing: PricingService;
       acceptance: CampaignAcceptance;
+      /** Completed resumable uploads, read as a send's rows (issue 16). */
+      uploads: UploadRowSource;
       duplicateWindowHours: number;
       /** The dispatcher looks now instead of at its next poll. */
       onAccepted: () => void;
@@ -279,13 +321,24 @@ export class SendingService {
     return { kind: 'preview', preview };
   }
 
-  async quickSend(user: User, input: TQuickSendRequest, source: 'quick' | 'bulk', image?: UploadedImage): Promise<SendOutcome> {
+  /**
+   * `signal` (the client going away) ends the read of an upload's rows.
+   */
+  async quickSend(user: User, input: TQuickSendRequest, source: 'quick' | 'bulk', image?: UploadedImage, signal?: AbortSignal): Promise<SendOutcome> {
     const number = await this.resolveNumber(user, input.phone_number_id);
     const template = await this.deps.templates.findUsable(user.id, input.template_name, input.language);
     const variables = Object.fromEntries(templateVariables(template).map((v) => [v, (input.variables[v] ?? '').trim()]));
-    const screened = screenEntries(listEntries(input.recipients_text, variables));
-    if (screened.recipients.length === 0) throw ValidationError('recipients_text', messages.sending.noValidRecipients);
-    this.requireValues(template, input.variables);
+    let screened: ScreenedEntries;
+    if (input.uploadId !== undefined) {
+      // Checked before the file is read rather than after: a whole file is not parsed to be refused.
+      this.requireValues(template, input.variables);
+      screened = await screenStreamedEntries(this.uploadListEntries(user, input.uploadId, input.recipientColumn, variables, signal));
+      if (screened.recipients.length === 0) throw ValidationError('uploadId', messages.sending.noValidRecipients);
+    } else {
+      screened = screenEntries(listEntries(input.recipients_text ?? '', variables));
+      if (screened.recipients.length === 0) throw ValidationError('recipients_text', messages.sending.noValidRecipients);
+      this.requireValues(template, input.variables);
+    }
     if (input.dry_run) return this.dryRun(user, template, screened);
     const headerMedia = await this.headerMedia(template, image);
     // The upload is stored before acceptance (which may still refuse: balance, limits, pause), so
@@ -313,20 +366,71 @@ export class SendingService {
     return { kind: 'accepted', accepted: { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) } };
   }
 
-  /** Personalised send: one message per spreadsheet row, variables from the mapped columns. */
-  async customSend(user: User, input: TCustomSendRequest, source: 'custom'): Promise<SendOutcome> {
+  /**
+   * A quick send's entries from an upload (issue 16): the first column, or `recipientColumn`, of
+   * each data row, numbered as the file's data rows; an empty cell is passed over as a blank line of
+   * `recipients_text` is. One cell is one number (the typed list's commas do not split it).
+   */
+  private async *uploadListEntries(user: User, uploadId: string, recipientColumn: string | undefined, values: Record<string, string>, signal: AbortSignal | undefined): AsyncGenerator<SendEntry> {
+    const sheet = new UploadSheet(this.deps.uploads.rowBatches(user.id, uploadId, { firstColumnOnly: recipientColumn === undefined, signal }));
+    let index = recipientColumn === undefined ? 0 : -1;
+    const unknownColumn = (column: string) => ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column }));
+    for await (const { row, cells } of sheet.rows()) {
+      if (index < 0) {
+        index = sheet.columns.indexOf(recipientColumn as string);
+        if (index < 0 && !sheet.mayHaveColumn(recipientColumn as string)) throw unknownColumn(recipientColumn as string);
+      }
+      const raw = index < 0 ? '' : (cells[index] ?? '');
+      if (raw === '') continue;
+      yield { row, raw, values };
+    }
+    if (recipientColumn !== undefined && !sheet.columns.includes(recipientColumn)) throw unknownColumn(recipientColumn);
+  }
+
+  /**
+   * A personalised send's entries from an upload (issue 16): each data row keyed by the header row,
+   * through the same row rule as rows sent in `data`. The rows stream; the values kept are bounded.
+   */
+  private async *uploadCustomEntries(user: User, input: TCustomSendRequest & { uploadId: string }, variables: readonly string[], mappings: Record<string, string>, signal: AbortSignal | undefined): AsyncGenerator<SendEntry> {
+    const sheet = new UploadSheet(this.deps.uploads.rowBatches(user.id, input.uploadId, { firstColumnOnly: false, signal }));
+    let keptChars = 0;
+    const unknownColumn = () => ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
+    for await (const { row, cells } of sheet.rows()) {
+      if (row === 1 && !sheet.mayHaveColumn(input.recipientColumn)) throw unknownColumn();
+      const entry = customEntry(sheet.keyed(cells), row, input.recipientColumn, variables, mappings);
+      for (const value of Object.values(entry.values)) keptChars += value.length;
+      if (keptChars > UPLOAD_SEND_MAX_VALUE_CHARS) throw heavyFileError();
+      yield entry;
+    }
+    // As for rows in `data`: the column must be one of the file's (checked once every row widened the columns).
+    if (!sheet.columns.includes(input.recipientColumn)) throw unknownColumn();
+  }
+
+  /**
+   * Personalised send: one message per spreadsheet row, variables from the mapped columns. The
+   * rows are `data`, or the data rows of a completed upload streamed from its file (`signal`, the
+   * client going away, ends that read).
+   */
+  async customSend(user: User, input: TCustomSendRequest, source: 'custom', signal?: AbortSignal): Promise<SendOutcome> {
     const number = await this.resolveNumber(user, input.phoneNumberId);
     const template = await this.deps.templates.findUsable(user.id, input.templateName, input.language);
-    const first = input.data[0] ?? {};
-    if (!(input.recipientColumn in first) && !input.data.some((row) => input.recipientColumn in row)) {
-      throw ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
-    }
     const variables = templateVariables(template);
     // The row rules Customize Message's preview uses too, so the preview is what is sent.
     const mappings = normaliseMappings(input.variableMappings);
-    const entries = input.data.map((row, index): SendEntry => ({ row: index + 1, ...rowMessage(row, input.recipientColumn, variables, mappings) }));
-    const screened = screenEntries(entries);
-    if (screened.recipients.length === 0) throw ValidationError('data', messages.sending.noValidRecipients);
+    let screened: ScreenedEntries;
+    const { uploadId, data } = input;
+    if (uploadId !== undefined) {
+      screened = await screenStreamedEntries(this.uploadCustomEntries(user, { ...input, uploadId }, variables, mappings, signal));
+      if (screened.recipients.length === 0) throw ValidationError('uploadId', messages.sending.noValidRecipients);
+    } else {
+      const rows = data ?? [];
+      const first = rows[0] ?? {};
+      if (!(input.recipientColumn in first) && !rows.some((row) => input.recipientColumn in row)) {
+        throw ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
+      }
+      screened = screenEntries(rows.map((row, index) => customEntry(row, index + 1, input.recipientColumn, variables, mappings)));
+      if (screened.recipients.length === 0) throw ValidationError('data', messages.sending.noValidRecipients);
+    }
     if (input.dry_run) return this.dryRun(user, template, screened);
     const headerMedia = await this.headerMedia(template, undefined);
     const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');

@@ -596,3 +596,37 @@ export async function summariseSpreadsheetFile(
     truncated: run.truncated,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// A file's rows, streamed (a resumable upload sent as a campaign, issue 16)
+
+/**
+ * The rows of a spreadsheet file on disk, the header row first, in the parse worker's batches.
+ * Nothing accumulates here: the worker is at most its credits (two batches of 1,000 rows or
+ * 512 K characters) ahead of the caller, and each batch is dropped once the caller moves on, so
+ * `maxTotalChars` (a bound on what a parse hands back in all) is lifted for this read; what the
+ * caller keeps is the caller's to bound. Answers whether data rows past `maxRows` were dropped.
+ * Stopping early ends the parse and its worker.
+ */
+export async function* spreadsheetFileBatches(
+  file: SpreadsheetFile & { kind: SpreadsheetKind },
+  limits: Partial<SpreadsheetLimits> = {},
+  options: ParseOptions = {},
+): AsyncGenerator<string[][], { truncated: boolean }> {
+  const pool = options.pool ?? defaultParseWorkerPool();
+  const run = pool.run(
+    {
+      file: { path: file.path, gzip: file.gzip },
+      kind: file.kind,
+      limits: { ...DEFAULT_SPREADSHEET_LIMITS, maxTotalChars: Number.MAX_SAFE_INTEGER, ...limits },
+      firstColumnOnly: options.firstColumnOnly ?? false,
+    },
+    options.signal,
+  );
+  try {
+    yield* run.batches();
+  } finally {
+    run.stop();
+  }
+  return { truncated: run.truncated };
+}

@@ -15,13 +15,13 @@ import type { Knex } from 'knex';
 import { UPLOADS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
-import type { TCreateUploadRequest, TUploadStatus } from '@shared/schemas/uploads';
+import { ZUploadId, type TCreateUploadRequest, type TUploadStatus } from '@shared/schemas/uploads';
 import { forUpdateIfSupported } from '../db/knex';
 import { nowIso } from '../db/columns';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Logger } from '../logger';
 import type { SpreadsheetParses } from '../sending/spreadsheetParses';
-import { summariseSpreadsheetFile } from '../sending/spreadsheets';
+import { spreadsheetFileBatches, summariseSpreadsheetFile } from '../sending/spreadsheets';
 import { detectUploadKind, SNIFF_BYTES } from './fileKind';
 import { PartSizeError, UploadFiles } from './files';
 
@@ -212,6 +212,34 @@ export class UploadService {
       });
       if (summary.truncated) throw new AppError(413, 'too_many_rows', fillMessage(messages.uploads.tooManyRows, { max: formatIndianNumber(UPLOADS.maxRows) }), 'file');
       return { id, rows: summary.rows, columns: summary.columns, sample: summary.sample };
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * The rows of a completed upload, the header row first, in the parse worker's batches (a send
+   * from an upload, issue 16): another user's, an unknown or an expired upload is 404, one not
+   * completed yet 409. Reading holds one of the user's parse slots, like completing does.
+   * `firstColumnOnly` sends only each row's first cell across (quick send's default column).
+   */
+  async *rowBatches(userId: number, id: string, options: { firstColumnOnly: boolean; signal?: AbortSignal | undefined }): AsyncGenerator<string[][]> {
+    // An id that cannot be an upload's never reaches the database (PostgreSQL types the column) or a path.
+    if (!ZUploadId.safeParse(id).success) throw notFound();
+    const upload = await this.owned(userId, id);
+    if (upload.status !== 'complete') throw ConflictError('upload_not_completed', messages.uploads.notCompleted);
+    const release = this.deps.spreadsheets.acquire(userId);
+    try {
+      const kind = detectUploadKind(await this.files.head(id, SNIFF_BYTES), upload.filename);
+      const rows = spreadsheetFileBatches({ path: this.files.filePath(id), ...kind }, { maxRows: UPLOADS.maxRows }, {
+        pool: this.deps.spreadsheets.pool,
+        firstColumnOnly: options.firstColumnOnly,
+        signal: options.signal,
+      });
+      // yield* passes an early stop on, ending the parse and its worker.
+      const { truncated } = yield* rows;
+      // Completing refused such a file; it is refused the same way here should it ever get through.
+      if (truncated) throw new AppError(413, 'too_many_rows', fillMessage(messages.uploads.tooManyRows, { max: formatIndianNumber(UPLOADS.maxRows) }), 'file');
     } finally {
       release();
     }

@@ -94,7 +94,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     const input = validate(ZQuickSendRequest, ctx.request.body);
     const image = uploadedFile(ctx);
     // A send call with `dry_run` answers the cost preview of that exact send instead of accepting it.
-    const outcome = await sending.quickSend(user, input, source, image ? { buffer: image.buffer, size: image.size } : undefined);
+    const outcome = await sending.quickSend(user, input, source, image ? { buffer: image.buffer, size: image.size } : undefined, requestGone(ctx.res));
     if (outcome.kind === 'preview') {
       ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
@@ -114,7 +114,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post('/api/whatsapp/send-custom-messages', async (ctx) => {
     const { user } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
-    const outcome = await sending.customSend(user, input, 'custom');
+    const outcome = await sending.customSend(user, input, 'custom', requestGone(ctx.res));
     if (outcome.kind === 'preview') {
       ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
@@ -132,7 +132,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post('/api/whatsapp/bulk-customize-send', async (ctx) => {
     const { user } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
-    const outcome = await sending.customSend(user, input, 'custom');
+    const outcome = await sending.customSend(user, input, 'custom', requestGone(ctx.res));
     if (outcome.kind === 'preview') {
       ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
