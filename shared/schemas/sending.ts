@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages } from '../messages';
+import { fillMessage, messages } from '../messages';
 
 /**
  * The sending calls' payloads (spec 002 §7) and the answers docs/decisions.md "Sending" fixes where the spec is
@@ -41,6 +41,20 @@ const ZDryRun = z.preprocess((value) => value === true || value === 'true' || va
 export const SCHEDULE_MAX_DAYS = 60;
 /** Sends scheduled from the app must be at least this far ahead (the API takes any future time). */
 export const SCHEDULE_MIN_LEAD_MS = 60_000;
+
+/**
+ * The one rule for a scheduled time, for the server's answer and the app's own check: the app asks
+ * for at least a minute ahead (a person picks a time on a form; sooner is a send now with extra
+ * steps), the API for any future time (an integrator's clock decides), and neither may reserve the
+ * balance for longer than SCHEDULE_MAX_DAYS. Null when the time is acceptable.
+ */
+export function scheduleTimeProblem(atMs: number, asker: 'app' | 'api', nowMs: number): { code: string; message: string } | null {
+  const ahead = atMs - nowMs;
+  if (asker === 'app' && ahead < SCHEDULE_MIN_LEAD_MS) return { code: 'schedule_too_soon', message: messages.schedule.tooSoon };
+  if (asker === 'api' && ahead <= 0) return { code: 'schedule_in_past', message: messages.schedule.notInFuture };
+  if (ahead > SCHEDULE_MAX_DAYS * 86_400_000) return { code: 'schedule_too_far', message: fillMessage(messages.schedule.tooFar, { days: SCHEDULE_MAX_DAYS }) };
+  return null;
+}
 
 /**
  * `scheduledAt` (app) / `scheduled_at` (API): an ISO 8601 time with its offset. Only the form is

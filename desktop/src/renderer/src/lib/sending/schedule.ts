@@ -9,7 +9,7 @@
 import { fillMessage, messages } from '@shared/messages';
 import { formatIstTime } from '@shared/istTime';
 import { formatIndianNumber } from '@shared/money';
-import { SCHEDULE_MAX_DAYS, SCHEDULE_MIN_LEAD_MS } from '@shared/schemas/sending';
+import { SCHEDULE_MAX_DAYS, SCHEDULE_MIN_LEAD_MS, scheduleTimeProblem } from '@shared/schemas/sending';
 
 export { SCHEDULE_MAX_DAYS, SCHEDULE_MIN_LEAD_MS, formatIstTime };
 
@@ -76,10 +76,7 @@ export function istLocalToIso(local: string): string | null {
 export function scheduleProblem(local: string, now: Date = new Date()): string | null {
   const ms = istLocalToMs(local);
   if (ms === null) return messages.schedule.invalidTime;
-  const ahead = ms - now.getTime();
-  if (ahead < SCHEDULE_MIN_LEAD_MS) return messages.schedule.tooSoon;
-  if (ahead > SCHEDULE_MAX_DAYS * DAY_MS) return fillMessage(messages.schedule.tooFar, { days: SCHEDULE_MAX_DAYS });
-  return null;
+  return scheduleTimeProblem(ms, 'app', now.getTime())?.message ?? null;
 }
 
 export type ScheduleResult = { ok: true; scheduledAt: string | undefined } | { ok: false; problem: string };
