@@ -4,6 +4,8 @@
  * it as `window.desktop`. The renderer reaches it only through its `platform/` module.
  */
 
+import type { PreparedSpreadsheet, SpreadsheetFileRef, SpreadsheetMapping, SpreadsheetProgress, SpreadsheetSummary, SpreadsheetUpload } from './spreadsheets';
+
 /** Every bridge call answers this shape; errors never throw across the boundary. */
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -31,6 +33,39 @@ export interface DesktopBridge {
   getDeviceId(): Promise<BridgeResult<string>>;
 }
 
+/**
+ * Issue 16 (being built): becomes `DesktopBridge['spreadsheets']`, `window.desktop.spreadsheets`.
+ * Spreadsheets parsed in a worker thread of the main process, never in the main or renderer
+ * thread. Paths stay in the main process; the renderer holds opaque ids.
+ */
+export interface DesktopSpreadsheets {
+  /** Shows the open dialog (.csv, .csv.gz, .xlsx); null when the user cancels. */
+  pick(): Promise<BridgeResult<SpreadsheetFileRef | null>>;
+  /** A file dropped on a send screen (the preload resolves its path with webUtils.getPathForFile). */
+  openDropped(file: File): Promise<BridgeResult<SpreadsheetFileRef>>;
+  /** Recently opened spreadsheets that still exist, newest first. */
+  recent(): Promise<BridgeResult<SpreadsheetFileRef[]>>;
+  /** Parses the whole file; progress arrives through onProgress. */
+  parse(fileId: string): Promise<BridgeResult<SpreadsheetSummary>>;
+  /** Checks the mapping over every row and writes the normalised rows as gzip CSV. */
+  prepare(fileId: string, mapping: SpreadsheetMapping): Promise<BridgeResult<PreparedSpreadsheet>>;
+  /** Saves every invalid row with its reason as CSV where the user chooses; false when cancelled. */
+  saveInvalidRows(preparedId: string): Promise<BridgeResult<boolean>>;
+  /** Uploads the normalised file through the resumable uploads API; answers the upload's id when complete. */
+  upload(preparedId: string): Promise<BridgeResult<SpreadsheetUpload>>;
+  pauseUpload(preparedId: string): Promise<BridgeResult<null>>;
+  /** Resumes a paused upload, or one left by an earlier run of the app. */
+  resumeUpload(preparedId: string): Promise<BridgeResult<SpreadsheetUpload>>;
+  /** Uploads not yet complete (kept in the app's settings across restarts). */
+  pendingUploads(): Promise<BridgeResult<SpreadsheetUpload[]>>;
+  /** Progress events of parse, prepare and upload; answers the unsubscribe. */
+  onProgress(listener: (progress: SpreadsheetProgress) => void): () => void;
+  /** The taskbar/dock progress bar: 0..1, or -1 to remove it. */
+  setTaskbarProgress(fraction: number): Promise<BridgeResult<null>>;
+  /** A native notification (campaign completed or failed); clicking it focuses the app. */
+  notify(title: string, body: string): Promise<BridgeResult<null>>;
+}
+
 /** IPC channel names: one per bridge method, defined once for preload and main. */
 export const DESKTOP_CHANNELS = {
   getSessionToken: 'session:get-token',
@@ -42,6 +77,23 @@ export const DESKTOP_CHANNELS = {
   openExternal: 'shell:open-external',
   getDeviceId: 'settings:get-device-id',
 } as const satisfies Record<keyof DesktopBridge, string>;
+
+/** One channel per spreadsheets call (onProgress is the one event channel, main to renderer). */
+export const SPREADSHEET_CHANNELS = {
+  pick: 'spreadsheets:pick',
+  openDropped: 'spreadsheets:open-dropped',
+  recent: 'spreadsheets:recent',
+  parse: 'spreadsheets:parse',
+  prepare: 'spreadsheets:prepare',
+  saveInvalidRows: 'spreadsheets:save-invalid-rows',
+  upload: 'spreadsheets:upload',
+  pauseUpload: 'spreadsheets:pause-upload',
+  resumeUpload: 'spreadsheets:resume-upload',
+  pendingUploads: 'spreadsheets:pending-uploads',
+  onProgress: 'spreadsheets:progress',
+  setTaskbarProgress: 'app:set-taskbar-progress',
+  notify: 'app:notify',
+} as const satisfies Record<keyof DesktopSpreadsheets, string>;
 
 export type DesktopChannel = (typeof DESKTOP_CHANNELS)[keyof typeof DESKTOP_CHANNELS];
 
