@@ -805,6 +805,17 @@ export const messages = {
     webhookEndpointDisabled: 'Deliveries to {url} failed for {days} days, so the endpoint was disabled. Fix the receiver, then retry a delivery to turn it back on.',
   },
 
+  /** Spreadsheets read on this computer (issue 16: the desktop's parse worker, the browser's Web Worker). */
+  spreadsheets: {
+    recipientColumnRequired: 'Please choose the column that holds the phone numbers.',
+    mappedColumnMissing: 'The column "{column}" chosen for {{{name}}} is not in the file.',
+    unknownFileType: 'This file is not a CSV, gzip-compressed CSV or Excel (.xlsx) file. Please choose a spreadsheet.',
+    unreadable: 'The file could not be read. Please check that it is a valid Excel or CSV file and that it is not open elsewhere.',
+    notFound: 'This file is no longer open. Please choose it again.',
+    noSheet: 'This Excel file has no worksheet to read.',
+    workerFailed: 'Reading the file stopped unexpectedly. Please try again.',
+  },
+
   uploads: {
     filenameRequired: 'Give the name of the file to upload',
     filenameTooLong: 'The file name may be at most {max} characters',

@@ -26,6 +26,7 @@ import Papa from 'papaparse';
 import { SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { dateText, numberText } from '@shared/sheetRows';
+import { spreadsheetColumnNames } from '@shared/spreadsheetCheck';
 import { AppError, ValidationError } from '../errors';
 import { parseCancelledError, ParseWorkerPool, type SpreadsheetFile } from './parseWorkerPool';
 import { assertSafeZip, DEFAULT_ZIP_LIMITS, ZipRefusedError, type ZipEntryInfo, type ZipLimits } from './zipGuard';
@@ -511,20 +512,10 @@ export function parseSpreadsheet(input: SpreadsheetInput, limits: Partial<Spread
 
 /**
  * Column names from the header row: trimmed; empty ones become `Column N` (N counted from 1);
- * repeats get ` (2)`, ` (3)`... so that every key of a keyed row is distinct.
+ * repeats get ` (2)`, ` (3)`... so that every key of a keyed row is distinct. The one rule lives in
+ * shared/spreadsheetCheck.ts, so columns named by a local parse (issue 16) are the server's names.
  */
-export function headerNames(header: string[], width = header.length): string[] {
-  const names: string[] = [];
-  const used = new Set<string>();
-  for (let i = 0; i < width; i += 1) {
-    const base = (header[i] ?? '').trim() || `Column ${i + 1}`;
-    let name = base;
-    for (let n = 2; used.has(name); n += 1) name = `${base} (${n})`;
-    used.add(name);
-    names.push(name);
-  }
-  return names;
-}
+export const headerNames: (header: string[], width?: number) => string[] = spreadsheetColumnNames;
 
 /**
  * The first sheet keyed by its header row (the spec's parsed-spreadsheet shape). Columns cover the
