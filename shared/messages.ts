@@ -814,6 +814,8 @@ export const messages = {
     notFound: 'This file is no longer open. Please choose it again.',
     noSheet: 'This Excel file has no worksheet to read.',
     workerFailed: 'Reading the file stopped unexpectedly. Please try again.',
+    writeFailed: 'The checked rows could not be saved on this computer. Please check the free disk space and try again.',
+    invalidRowsNotFound: 'The list of invalid rows is no longer available. Please check the file again.',
   },
 
   uploads: {

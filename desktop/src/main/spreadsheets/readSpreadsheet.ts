@@ -39,6 +39,11 @@ export interface SpreadsheetReadOptions {
   onRow: RowSink;
   /** Bytes of the file read so far (compressed bytes for gzip and .xlsx), for progress. */
   onBytes?: (bytes: number, totalBytes: number) => void;
+  /**
+   * Awaited after each chunk's rows: a caller writing the rows out waits here for its output to
+   * drain, so a slow disk slows the read instead of piling rows up in memory.
+   */
+  afterChunk?: () => Promise<void> | void;
   signal?: AbortSignal;
   zipLimits?: LocalZipLimits;
   /** Columns a row may fill (Excel's own limit is 16,384). */
@@ -52,18 +57,17 @@ const READ_CHUNK = 1024 * 1024;
 const ENCODING_HEAD = 1024 * 1024;
 const SNIFF_BYTES = 4096;
 
-/** An Error whose message is a catalogue text (what the bridge shows the user). */
-export function spreadsheetError(message: string): Error {
-  return new Error(message);
-}
-
-/** Whether an error carries one of the texts this module throws (anything else becomes "unreadable"). */
+/** Errors that carry a catalogue text (what the bridge shows the user); anything else is "unreadable". */
 const catalogueErrors = new WeakSet<Error>();
-function fail(message: string): Error {
-  const error = spreadsheetError(message);
+
+/** An Error whose message is a catalogue text, marked as such. */
+export function spreadsheetError(message: string): Error {
+  const error = new Error(message);
   catalogueErrors.add(error);
   return error;
 }
+
+const fail = spreadsheetError;
 
 export function isSpreadsheetError(error: unknown): error is Error {
   return error instanceof Error && catalogueErrors.has(error);
@@ -94,12 +98,37 @@ export async function spreadsheetKind(path: string, filename = path): Promise<Re
  */
 export async function readSpreadsheet(path: string, options: SpreadsheetReadOptions): Promise<ReadableSpreadsheetKind> {
   const kind = await spreadsheetKind(path);
+  // The caller's own errors (a mapping it refuses, a full disk) pass through as they are.
+  const callerErrors = new WeakSet<object>();
+  const passOn = <T>(run: () => T): T => {
+    try {
+      return run();
+    } catch (error) {
+      if (error instanceof Error) callerErrors.add(error);
+      throw error;
+    }
+  };
+  const { afterChunk } = options;
+  const guarded: SpreadsheetReadOptions = {
+    ...options,
+    onRow: (cells, line) => passOn(() => options.onRow(cells, line)),
+    afterChunk:
+      afterChunk &&
+      (async () => {
+        try {
+          await afterChunk();
+        } catch (error) {
+          if (error instanceof Error) callerErrors.add(error);
+          throw error;
+        }
+      }),
+  };
   try {
-    if (kind === 'xlsx') await readXlsx(path, options);
-    else await readCsv(path, kind === 'csv-gzip', options);
+    if (kind === 'xlsx') await readXlsx(path, guarded);
+    else await readCsv(path, kind === 'csv-gzip', guarded);
     return kind;
   } catch (error) {
-    if (isSpreadsheetError(error)) throw error;
+    if (isSpreadsheetError(error) || (error instanceof Error && callerErrors.has(error))) throw error;
     if (error instanceof ZipProblem) {
       if (error.reason === 'too_large') throw fail(messages.sending.fileTooLargeUnpacked);
       if (error.reason === 'encrypted') throw fail(messages.sending.encryptedWorkbook);
@@ -155,6 +184,7 @@ async function readCsv(path: string, gzip: boolean, options: SpreadsheetReadOpti
       const bytes = chunk as Buffer;
       if (decode) {
         parser.push(decode(bytes));
+        await options.afterChunk?.();
         continue;
       }
       head.push(bytes);
@@ -217,7 +247,15 @@ async function entryStream(path: string, zip: OpenZip, entry: ZipEntry, onCompre
 }
 
 /** Streams an entry's text into a parser (UTF-8, as SpreadsheetML is written). */
-async function feedEntry(path: string, zip: OpenZip, entry: ZipEntry, parser: ChunkParser, signal?: AbortSignal, onCompressed?: (bytes: number) => void): Promise<void> {
+async function feedEntry(
+  path: string,
+  zip: OpenZip,
+  entry: ZipEntry,
+  parser: ChunkParser,
+  signal?: AbortSignal,
+  onCompressed?: (bytes: number) => void,
+  afterChunk?: () => Promise<void> | void,
+): Promise<void> {
   const stream = await entryStream(path, zip, entry, onCompressed);
   abortable(stream, signal);
   const decoder = new TextDecoder('utf-8');
@@ -227,6 +265,7 @@ async function feedEntry(path: string, zip: OpenZip, entry: ZipEntry, parser: Ch
       const bytes = chunk as Buffer;
       total += bytes.length;
       parser.push(decoder.decode(bytes, { stream: true }));
+      await afterChunk?.();
     }
   } finally {
     stream.destroy();
@@ -279,7 +318,7 @@ async function readXlsx(path: string, options: SpreadsheetReadOptions): Promise<
       },
       options.onRow,
     );
-    await feedEntry(path, zip, sheet, parser, options.signal, (bytes) => options.onBytes?.(bytes, sheet.compressedSize));
+    await feedEntry(path, zip, sheet, parser, options.signal, (bytes) => options.onBytes?.(bytes, sheet.compressedSize), options.afterChunk);
   } finally {
     await zip.file.close();
   }

@@ -75,15 +75,27 @@ export function workbookZip(sheetData: string, extra: ZipPart[] = [], sheetPart:
 export const TEST_HEADER = ['Phone', 'Name', 'City', 'Amount', 'Joined', 'Code', 'Email', 'Note'];
 const CITIES = ['Pune', 'Delhi', 'Mumbai', 'Chennai', 'Kolkata'];
 
-/** Row `i` (from 0) of the generated files: 8 columns, one number a row, a date, an empty note every 7th. */
+/** Of every 1,000 generated rows, one has no number and one repeats the number before it. */
+export const TEST_INVALID_EVERY = 1000;
+
+function testPhone(i: number): number | string {
+  if (i % TEST_INVALID_EVERY === TEST_INVALID_EVERY - 1) return 'n/a';
+  if (i % TEST_INVALID_EVERY === TEST_INVALID_EVERY / 2) return 9_000_000_000 + i - 1;
+  return 9_000_000_000 + i;
+}
+
+/**
+ * Row `i` (from 0) of the generated files: 8 columns; the phone a number cell (or 'n/a', or a
+ * repeat: see TEST_INVALID_EVERY), a date, an empty note every 7th row.
+ */
 export function testRow(i: number): (string | number | Date)[] {
-  return [9_000_000_000 + i, `Name ${i}`, CITIES[i % 5] ?? '', i * 1.5, new Date(Date.UTC(2024, 0, 1 + (i % 365))), `C${i % 1000}`, `user${i}@example.com`, i % 7 === 0 ? '' : `note ${i % 50}`];
+  return [testPhone(i), `Name ${i}`, CITIES[i % 5] ?? '', i * 1.5, new Date(Date.UTC(2024, 0, 1 + (i % 365))), `C${i % 1000}`, `user${i}@example.com`, i % 7 === 0 ? '' : `note ${i % 50}`];
 }
 
 /** Row `i` as the readers give it: cells as text (shared/sheetRows.ts rules), trailing empty cells dropped. */
 export function testRowText(i: number): string[] {
   const date = new Date(Date.UTC(2024, 0, 1 + (i % 365))).toISOString().slice(0, 10);
-  const cells = [String(9_000_000_000 + i), `Name ${i}`, CITIES[i % 5] ?? '', String(i * 1.5), date, `C${i % 1000}`, `user${i}@example.com`, i % 7 === 0 ? '' : `note ${i % 50}`];
+  const cells = [String(testPhone(i)), `Name ${i}`, CITIES[i % 5] ?? '', String(i * 1.5), date, `C${i % 1000}`, `user${i}@example.com`, i % 7 === 0 ? '' : `note ${i % 50}`];
   while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
   return cells;
 }
