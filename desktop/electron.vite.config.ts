@@ -19,7 +19,14 @@ export default defineConfig({
     resolve: { alias },
     build: {
       outDir: fromRoot('out/main'),
-      lib: { entry: fromRoot('desktop/src/main/index.ts') },
+      // Two entries: the app, and the spreadsheet worker thread it starts by file name
+      // (out/main/spreadsheetWorker.js beside out/main/index.js; spreadsheets/localSpreadsheets.ts).
+      lib: {
+        entry: {
+          index: fromRoot('desktop/src/main/index.ts'),
+          spreadsheetWorker: fromRoot('desktop/src/main/spreadsheets/spreadsheetWorker.ts'),
+        },
+      },
       // Bundle everything (zod, @shared) except the native keychain binding, which must load from
       // node_modules at run time; electron-builder.yml ships exactly that one package.
       externalizeDeps: false,
