@@ -9,12 +9,20 @@ import { acceptanceBench } from './acceptance.bench';
 import { authBench } from './auth.bench';
 import { cleanupBench } from './cleanup.bench';
 import { dispatchBench } from './dispatch.bench';
+import { localSpreadsheetsBench } from './localSpreadsheets.bench';
 import { publicApiBench } from './publicApi.bench';
 import { reportsBench } from './reports.bench';
 import { walletBench } from './wallet.bench';
 import { webhooksBench } from './webhooks.bench';
 
-const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench, webhooksBench];
+/** `databases`: the runs a bench needs (default both; a bench without a database names one). */
+interface Bench {
+  name: string;
+  run(): Promise<void>;
+  databases?: readonly ('sqlite' | 'postgres')[];
+}
+
+const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, localSpreadsheetsBench];
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 const child = process.env.BENCH_CHILD;
@@ -28,7 +36,7 @@ if (child) {
 } else {
   const only = process.env.BENCH_ONLY?.split(',');
   for (const bench of benches.filter((b) => !only || only.some((word) => b.name.includes(word)))) {
-    for (const kind of ['sqlite', 'postgres'] as const) {
+    for (const kind of bench.databases ?? (['sqlite', 'postgres'] as const)) {
       if (kind === 'postgres' && !url) {
         console.log(`\n${bench.name} [postgres]: skipped (set TEST_DATABASE_URL or BENCH_DATABASE_URL)`);
         continue;
