@@ -11,10 +11,11 @@ import { cleanupBench } from './cleanup.bench';
 import { dispatchBench } from './dispatch.bench';
 import { publicApiBench } from './publicApi.bench';
 import { reportsBench } from './reports.bench';
+import { uploadSendBench } from './uploadSend.bench';
 import { walletBench } from './wallet.bench';
 import { webhooksBench } from './webhooks.bench';
 
-const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench, webhooksBench];
+const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, uploadSendBench];
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 const child = process.env.BENCH_CHILD;
