@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import http from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -184,7 +184,7 @@ describe('desktop upload client (issue 16)', () => {
     return settingsUploadStore(createSettingsStore({ dir: path.join(dir, name), env: {} }));
   }
 
-  function client(options: { token: () => string; store: UploadStateStore; port?: number }): { client: UploadClient; partsPut: (uploadId: string) => number[]; lastUploadId: () => string | undefined } {
+  function client(options: { token: () => string; store: UploadStateStore; port?: number; parallelParts?: number }): { client: UploadClient; partsPut: (uploadId: string) => number[]; lastUploadId: () => string | undefined } {
     const counting = countingDispatcher();
     agents.push(counting.agent);
     const port = options.port ?? Number(new URL(server.url).port);
@@ -195,6 +195,7 @@ describe('desktop upload client (issue 16)', () => {
         store: options.store,
         dispatcher: counting.dispatcher,
         retry: { attempts: 5, baseDelayMs: 10 },
+        ...(options.parallelParts ? { parallelParts: options.parallelParts } : {}),
       }),
       partsPut: counting.partsPut,
       lastUploadId: counting.lastUploadId,
@@ -367,6 +368,35 @@ describe('desktop upload client (issue 16)', () => {
     expect(again.uploadId).not.toBe(failed.uploadId);
     expect((await serverState(other, again.uploadId)).upload).toMatchObject({ status: 'complete' });
     expect((await serverState(owner, failed.uploadId)).upload?.status).toBe('receiving');
+  });
+
+  it('sends two parts at once when asked, and the file arrives whole', async () => {
+    const token = await desktopToken();
+    const source = await preparedFile(4 * MB);
+    const { client: uploads, partsPut } = client({ token: () => token, store: settingsStore('two-at-once'), parallelParts: 2 });
+    const result = await uploads.upload(source, () => undefined);
+    expect(result.state, result.error).toBe('complete');
+    const partCount = Math.ceil(source.size / PART_SIZE);
+    expect([...partsPut(result.uploadId)].sort((a, b) => a - b)).toEqual(Array.from({ length: partCount }, (_, i) => i + 1));
+    expect(await sha256OfPath(server.services.uploads.files.filePath(result.uploadId))).toBe(await sha256OfPath(source.path));
+  });
+
+  it('starts again, deleting the old upload, when the file changed since it was paused', async () => {
+    const token = await desktopToken();
+    const source = await preparedFile(3 * MB);
+    const { client: uploads } = client({ token: () => token, store: settingsStore('changed') });
+    const paused = await uploads.upload(source, (progress) => {
+      if (progress.bytes >= 2 * PART_SIZE) uploads.pause(source.preparedId);
+    });
+    expect(paused.state).toBe('paused');
+    await appendFile(source.path, '919810999999,Late row,City,O-late,1.50,2026-11-30,late,C1\n');
+
+    const resumed = await uploads.resume(source.preparedId, () => undefined);
+    expect(resumed.state, resumed.error).toBe('complete');
+    expect(resumed.uploadId).not.toBe(paused.uploadId);
+    expect(resumed.size).toBeGreaterThan(source.size);
+    expect((await serverState(token, paused.uploadId)).status).toBe(404);
+    expect(await sha256OfPath(server.services.uploads.files.filePath(resumed.uploadId))).toBe(await sha256OfPath(source.path));
   });
 
   it('answers a clear error when the session has ended', async () => {

@@ -237,6 +237,16 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
     return ZUpload.parse(answer.body);
   }
 
+  /** Deletes an upload the client gave up on; a refusal or an unreachable server is not worth a word. */
+  async function discard(serverUrl: string, uploadId: string, signal: AbortSignal): Promise<void> {
+    try {
+      const answer = await request(`${serverUrl}/api/uploads/${encodeURIComponent(uploadId)}`, { method: 'DELETE', dispatcher, signal, headers: await headers() });
+      await answer.body.dump();
+    } catch {
+      // It expires by itself within 24 hours.
+    }
+  }
+
   /**
    * One upload from wherever it stands to complete. Pausing aborts `controller`; whatever ends
    * the run, the answer says the state, and the store keeps anything not complete.
@@ -283,8 +293,12 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
       }
       const serverUrl = await options.serverUrl();
       let entry: StoredUpload | null = resumeFrom ?? null;
-      // A file changed since its digest was taken, or another server, starts again from scratch.
-      if (entry && (entry.size !== file.size || entry.mtimeMs !== file.mtimeMs || entry.serverUrl !== serverUrl)) entry = null;
+      // A file changed since its digest was taken, or another server, starts again from scratch;
+      // the old upload on this server is deleted so it does not hold the user's quota for a day.
+      if (entry && (entry.size !== file.size || entry.mtimeMs !== file.mtimeMs || entry.serverUrl !== serverUrl)) {
+        if (entry.uploadId && entry.serverUrl === serverUrl) await discard(serverUrl, entry.uploadId, signal);
+        entry = null;
+      }
       if (entry?.uploadId && Date.parse(entry.expiresAt) <= Date.now()) entry = { ...entry, uploadId: null };
 
       let received = new Set<number>();
@@ -382,19 +396,31 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
         return true;
       };
 
-      /** Sends `parts` in order, `parallelParts` at a time; false when the server already had the whole upload. */
+      /**
+       * Sends `parts` in order, `parallelParts` at a time; false when the server already had the
+       * whole upload. After a failure the other senders stop at their part's end, and the first
+       * failure is the answer once they all stopped.
+       */
       const sendParts = async (parts: number[]): Promise<boolean> => {
         let next = 0;
         let stillOpen = true;
-        await Promise.all(
+        let failed = false;
+        const senders = await Promise.allSettled(
           Array.from({ length: Math.min(parallelParts, parts.length) }, async () => {
-            while (stillOpen && next < parts.length) {
+            while (stillOpen && !failed && next < parts.length) {
               const n = parts[next] as number;
               next += 1;
-              if (!(await sendPart(n))) stillOpen = false;
+              try {
+                if (!(await sendPart(n))) stillOpen = false;
+              } catch (error) {
+                failed = true;
+                throw error;
+              }
             }
           }),
         );
+        const failure = senders.find((sender): sender is PromiseRejectedResult => sender.status === 'rejected');
+        if (failure) throw failure.reason;
         return stillOpen;
       };
 
@@ -418,7 +444,10 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
       }
       if (answer.status !== 200) {
         // The parts did not make the file: the next try sends the whole file under a new upload.
-        if (answer.status === 422) entry = { ...entry, uploadId: null };
+        if (answer.status === 422) {
+          await discard(serverUrl, uploadId, signal);
+          entry = { ...entry, uploadId: null };
+        }
         upload.entry = entry;
         throw refused(answer);
       }

@@ -3,3 +3,4 @@ export { createUploadClient, refusalText, retryAfterMs, sha256OfFile, UploadRefu
 export type { UploadClient, UploadClientOptions, UploadSource } from './client';
 export { settingsUploadStore } from './store';
 export type { StoredUpload, UploadStateStore } from './store';
+export { desktopAuthHeaders } from './auth';
