@@ -257,10 +257,12 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
     const inFlight = new Map<number, number>();
     let confirmedBytes = 0;
     let lastEmit = 0;
+    // The file's size on disk once read (a file changed since it was prepared is sent as it is now).
+    let totalBytes = source.size;
     const currentBytes = () => {
       let bytes = confirmedBytes;
       for (const sent of inFlight.values()) bytes += sent;
-      return Math.min(bytes, source.size);
+      return Math.min(bytes, totalBytes);
     };
     const emit = () => {
       lastEmit = Date.now();
@@ -271,8 +273,8 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
         phase: 'uploading',
         rows: 0,
         bytes,
-        totalBytes: source.size,
-        percent: source.size === 0 ? 100 : Math.min(100, Math.floor((bytes / source.size) * 1000) / 10),
+        totalBytes,
+        percent: totalBytes === 0 ? 100 : Math.min(100, Math.floor((bytes / totalBytes) * 1000) / 10),
       });
     };
     // Between parts' ends, bytes moving still show at least every `progressEveryMs`.
@@ -291,6 +293,7 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
         unstored.delete(source.preparedId);
         throw new UploadRefusedError(missing ? messages.uploadClient.fileMissing : fillMessage(messages.uploadClient.refused, { reason: String(error) }), 0);
       }
+      totalBytes = file.size;
       const serverUrl = await options.serverUrl();
       let entry: StoredUpload | null = resumeFrom ?? null;
       // A file changed since its digest was taken, or another server, starts again from scratch;
