@@ -145,6 +145,7 @@ export const uploadSendBench = {
       const sequential = uploaded[1]!;
       summary('local', `upload_${label}_mb_per_second`, sequential.mbPerSecond, copyMbPerSecond);
 
+      const rssBeforeSend = Math.round((await rssMb(child.pid!)) ?? 0);
       const { result: send, peakMb } = await withChildPeakRss(child.pid!, async () => {
         const started = performance.now();
         const answer = await request(`${info.url}/api/whatsapp/bulk-customize-send`, {
@@ -165,7 +166,7 @@ export const uploadSendBench = {
         if (answer.statusCode !== 200) throw new Error(`send answered ${answer.statusCode}: ${JSON.stringify(body)}`);
         return { seconds: (performance.now() - started) / 1000, accepted: body.data?.accepted ?? 0 };
       });
-      console.log(`  send from the upload: ${send.accepted.toLocaleString('en-IN')} accepted in ${send.seconds.toFixed(2)} s, server peak RSS ${peakMb} MB`);
+      console.log(`  send from the upload: ${send.accepted.toLocaleString('en-IN')} accepted in ${send.seconds.toFixed(2)} s, server peak RSS ${peakMb} MB (${rssBeforeSend} MB before it)`);
       summary(db, `send_from_upload_${label}_seconds`, send.seconds, 15);
       summary(db, `send_from_upload_${label}_peak_rss_mb`, peakMb, 1000);
     } finally {
