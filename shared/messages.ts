@@ -837,6 +837,21 @@ export const messages = {
     notCompleted: 'This upload is not complete yet. Send its missing parts and complete it before sending from it.',
   },
 
+  /** The desktop upload client (issue 16): what a paused, failed or refused upload tells the user. */
+  uploadClient: {
+    sessionEnded: 'Your session has ended. Sign in again, then resume the upload.',
+    forbidden: 'The server refused this upload for your account. Sign in again, or ask your administrator.',
+    notFound: 'This upload is no longer on the server: it expired, was deleted, or belongs to another account. Resume it to send the file again.',
+    conflict: 'The server cannot take this upload now. Please try again later.',
+    tooLarge: 'This file is too large for the server to take.',
+    checksumMismatch: 'The file that arrived does not match the file on this computer. Resume the upload to send it again.',
+    refused: 'The server refused the upload: {reason}',
+    serverUnavailable: 'The server did not answer after {attempts} tries. Check your connection, then resume the upload.',
+    partsStillMissing: 'The server still misses parts {parts} after they were sent again. Resume the upload to try once more.',
+    fileMissing: 'The file to upload is no longer on this computer. Prepare the spreadsheet again.',
+    unknownUpload: 'There is no upload of this file to resume. Start the upload again.',
+  },
+
   server: {
     notFound: 'Not found',
     routeNotFound: 'API route not found',

@@ -12,6 +12,7 @@ import { dispatchBench } from './dispatch.bench';
 import { localSpreadsheetsBench } from './localSpreadsheets.bench';
 import { publicApiBench } from './publicApi.bench';
 import { reportsBench } from './reports.bench';
+import { uploadSendBench } from './uploadSend.bench';
 import { walletBench } from './wallet.bench';
 import { webhooksBench } from './webhooks.bench';
 
@@ -22,7 +23,7 @@ interface Bench {
   databases?: readonly ('sqlite' | 'postgres')[];
 }
 
-const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, localSpreadsheetsBench];
+const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, localSpreadsheetsBench, uploadSendBench];
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 const child = process.env.BENCH_CHILD;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createSettingsStore,
   DEFAULT_SERVER_URL,
+  type PendingUpload,
   resolveDefaultServerUrl,
   SETTINGS_FILE,
   ZServerUrl,
@@ -173,5 +174,36 @@ describe('createSettingsStore', () => {
     const replaced = await store().getDeviceId();
     expect(replaced).not.toBe('short');
     expect(replaced).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps pending uploads beside the other settings, checked, and drops entries that are not uploads', async () => {
+    const upload: PendingUpload = {
+      preparedId: 'prepared-1',
+      uploadId: '0b8f3d6e-1a22-4c1e-9a55-2f1c9e0a7d4b',
+      serverUrl: 'http://127.0.0.1:3000',
+      path: '/tmp/prepared-1.csv.gz',
+      filename: 'recipients.csv.gz',
+      size: 52_428_800,
+      mtimeMs: 1_764_000_000_000.5,
+      sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      partSize: 8_388_608,
+      partCount: 7,
+      expiresAt: '2026-11-25T10:00:00.000Z',
+      state: 'paused',
+      sentBytes: 16_777_216,
+    };
+    const settings = store();
+    expect(await settings.getPendingUploads()).toEqual([]);
+    await settings.setServerUrl('https://sandesh.example.com');
+    await settings.setPendingUploads([upload]);
+    expect(await store().getPendingUploads()).toEqual([upload]);
+    expect(await store().getServerUrl()).toBe('https://sandesh.example.com');
+    await expect(settings.setPendingUploads([{ ...upload, sha256: 'abc' }])).rejects.toThrow();
+
+    await writeFile(path.join(dir, SETTINGS_FILE), JSON.stringify({ pendingUploads: [upload, { preparedId: 'x' }] }));
+    expect(await store().getPendingUploads()).toEqual([upload]);
+    await writeFile(path.join(dir, SETTINGS_FILE), JSON.stringify({ pendingUploads: 'nonsense' }));
+    expect(await store().getPendingUploads()).toEqual([]);
+    expect(warnings.length).toBe(2);
   });
 });

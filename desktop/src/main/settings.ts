@@ -1,5 +1,6 @@
 /**
- * The desktop app's own settings (which server it talks to, and this install's device id), kept as JSON in a directory
+ * The desktop app's own settings (which server it talks to, this install's device id, and the
+ * spreadsheet uploads not finished yet so that a restart resumes them), kept as JSON in a directory
  * passed in: `app.getPath('userData')` in production, a temporary directory in tests.
  *
  * Resolution order of the server URL: the saved setting, else `SANDESH_SERVER_URL`, else
@@ -74,8 +75,33 @@ export const ZServerUrl = z
     return url.origin;
   });
 
+/**
+ * An upload of a prepared spreadsheet not finished yet (issue 16): what a new run of the app needs
+ * to resume it. `uploadId` is null until the server made the upload, or once it must start again
+ * (its file changed, or the server refused the parts it put together).
+ */
+export const ZPendingUpload = z.object({
+  preparedId: z.string().min(1).max(200),
+  uploadId: z.string().min(1).max(100).nullable(),
+  /** The server origin the upload was made on: another server does not know it. */
+  serverUrl: z.string().min(1).max(MAX_SERVER_URL_LENGTH),
+  path: z.string().min(1).max(4096),
+  filename: z.string().min(1).max(255),
+  size: z.number().int().min(1),
+  /** The file's modification time when its SHA-256 was computed: a changed file is sent again. */
+  mtimeMs: z.number().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  partSize: z.number().int().min(1),
+  partCount: z.number().int().min(1),
+  expiresAt: z.string().min(1).max(40),
+  state: z.enum(['uploading', 'paused', 'failed']),
+  sentBytes: z.number().int().min(0),
+  error: z.string().max(1000).optional(),
+});
+export type PendingUpload = z.infer<typeof ZPendingUpload>;
+
 /** The settings file. Unknown keys are kept so that an older app does not erase a newer one's. */
-const ZSettingsFile = z.looseObject({ serverUrl: z.unknown().optional(), deviceId: z.unknown().optional() });
+const ZSettingsFile = z.looseObject({ serverUrl: z.unknown().optional(), deviceId: z.unknown().optional(), pendingUploads: z.unknown().optional() });
 
 /** First issue's message: what the bridge answers in `{ok: false, error}`. */
 export function firstIssueMessage(error: z.ZodError): string {
@@ -110,6 +136,10 @@ export interface SettingsStore {
    * device across launches and sign-ins (a sign-in from a device it does not know is told to the user).
    */
   getDeviceId(): Promise<string>;
+  /** Uploads not finished yet (entries that do not read as one are dropped, with a warning). */
+  getPendingUploads(): Promise<PendingUpload[]>;
+  /** Replaces the list (checked: rejects with a ZodError when an entry is not an upload). */
+  setPendingUploads(uploads: readonly PendingUpload[]): Promise<void>;
 }
 
 export interface SettingsStoreOptions {
@@ -199,6 +229,27 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
         return { deviceId };
       });
       return deviceId;
+    },
+
+    async getPendingUploads() {
+      const saved = (await readSettingsFile()).pendingUploads;
+      if (saved === undefined) return [];
+      if (!Array.isArray(saved)) {
+        warn(`Ignoring unreadable pendingUploads in ${filePath}`);
+        return [];
+      }
+      const uploads: PendingUpload[] = [];
+      for (const entry of saved) {
+        const parsed = ZPendingUpload.safeParse(entry);
+        if (parsed.success) uploads.push(parsed.data);
+        else warn(`Ignoring an unreadable pending upload in ${filePath}`);
+      }
+      return uploads;
+    },
+
+    async setPendingUploads(uploads) {
+      const pendingUploads = z.array(ZPendingUpload).parse(uploads);
+      await update(() => ({ pendingUploads }));
     },
   };
 }

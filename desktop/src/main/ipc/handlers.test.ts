@@ -2,7 +2,7 @@ import type { IpcMainInvokeEvent } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
 import { DESKTOP_CHANNELS, type BridgeResult } from '@shared/desktop';
 import type { SessionTokenStore } from '../keychain';
-import type { SettingsStore } from '../settings';
+import type { PendingUpload, SettingsStore } from '../settings';
 import { ZServerUrl } from '../settings';
 import { createAppHandlers } from './app';
 import { createDesktopHandlers, isTrustedSender, registerDesktopIpc, UNTRUSTED_SENDER_ERROR, type SenderEvent } from './register';
@@ -22,7 +22,12 @@ function memoryKeychain(): SessionTokenStore & { items: Map<string, string> } {
 
 function memorySettings(initial = 'http://127.0.0.1:3000'): SettingsStore {
   let current = initial;
+  let pendingUploads: PendingUpload[] = [];
   return {
+    getPendingUploads: async () => pendingUploads,
+    setPendingUploads: async (uploads) => {
+      pendingUploads = [...uploads];
+    },
     getDeviceId: async () => '2f1c9e0a-7d4b-4c1e-9a55-0b8f3d6e1a22',
     getServerUrl: async () => current,
     setServerUrl: async (input) => {
