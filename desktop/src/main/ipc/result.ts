@@ -16,7 +16,7 @@ export type BridgeHandler<K extends keyof DesktopBridge> = (
 ) => ReturnType<DesktopBridge[K]>;
 
 /** The same argument list with every element `unknown` (a homomorphic map keeps it a tuple). */
-type Untrusted<T extends unknown[]> = { [I in keyof T]: unknown };
+export type Untrusted<T extends unknown[]> = { [I in keyof T]: unknown };
 
 export type BridgeHandlers<K extends keyof DesktopBridge = keyof DesktopBridge> = {
   [P in K]: BridgeHandler<P>;
