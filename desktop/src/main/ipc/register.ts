@@ -3,7 +3,7 @@
  * call checked to come from the app's own top-level page before its handler runs.
  */
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import { DESKTOP_CHANNELS, SPREADSHEET_CHANNELS, type BridgeResult, type DesktopBridge } from '@shared/desktop';
+import { DESKTOP_CHANNELS, SPREADSHEET_CHANNELS, type BridgeResult, type DesktopBridgeMethod } from '@shared/desktop';
 import type { SessionTokenStore } from '../keychain';
 import { isAllowedAppOrigin } from '../security';
 import type { SettingsStore } from '../settings';
@@ -67,7 +67,7 @@ export function registerDesktopIpc(
 ): () => void {
   const extraOrigins = options.extraOrigins ?? [];
   const log = options.log;
-  const methods = Object.keys(DESKTOP_CHANNELS) as Array<keyof DesktopBridge>;
+  const methods = Object.keys(DESKTOP_CHANNELS) as DesktopBridgeMethod[];
   for (const method of methods) {
     const channel = DESKTOP_CHANNELS[method];
     const handler: AnyHandler = handlers[method];

@@ -21,6 +21,7 @@ import {
   isCatalogueText,
   MAX_NOTIFICATION_LENGTH,
   SPREADSHEET_INVOKE_METHODS,
+  spreadsheetPathsFromArgs,
   type OpenDialogRequest,
   type ProgressTarget,
   type SaveDialogRequest,
@@ -174,6 +175,13 @@ describe('accepted spreadsheet names', () => {
   it('accepts .csv, .csv.gz, .gz and .xlsx in any case, nothing else', () => {
     for (const name of ['a.csv', 'A.CSV', 'b.csv.gz', 'c.gz', 'd.xlsx', 'E.XlSx']) expect(hasAcceptedExtension(name), name).toBe(true);
     for (const name of ['a.txt', 'a.xls', 'a.csv.exe', 'a.xlsm', 'csv', '.csv', 'a.json', 'a']) expect(hasAcceptedExtension(name), name).toBe(false);
+  });
+});
+
+describe('files handed over on the command line (file associations)', () => {
+  it('keeps absolute spreadsheet paths and skips switches, relative paths and other files', () => {
+    const args = ['--no-sandbox', '.', '/home/asha/Leads.xlsx', 'relative.csv', '/home/asha/notes.txt', '--flag=/x.csv', '/tmp/list.csv.gz'];
+    expect(spreadsheetPathsFromArgs(args)).toEqual(['/home/asha/Leads.xlsx', '/tmp/list.csv.gz']);
   });
 });
 

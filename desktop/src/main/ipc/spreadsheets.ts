@@ -118,6 +118,15 @@ const ZSpreadsheetPath = z
   .refine((value) => !value.includes('\0') && path.isAbsolute(value), { error: text.pathInvalid })
   .refine(hasAcceptedExtension, { error: text.notAccepted });
 
+/**
+ * Spreadsheet paths among command-line arguments: how Windows and Linux hand over a file opened
+ * from the file manager (file associations). Switches and non-spreadsheets are skipped; each path
+ * is still checked with `checkSpreadsheetPath` before use.
+ */
+export function spreadsheetPathsFromArgs(args: readonly string[]): string[] {
+  return args.filter((arg) => !arg.startsWith('-') && path.isAbsolute(arg) && hasAcceptedExtension(arg));
+}
+
 /** Thrown for a path that fails the checks; its message is a catalogue text. */
 class RefusedPath extends Error {}
 
