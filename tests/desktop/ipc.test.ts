@@ -61,7 +61,13 @@ vi.mock('electron', () => {
       },
       removeListener: (channel: string, listener: RendererListener) => void ipc.rendererListeners.get(channel)?.delete(listener),
     },
-    webUtils: { getPathForFile: (file: object) => ipc.filePaths.get(file) ?? '' },
+    webUtils: {
+      // As Electron's: '' for a File with no path on disk, a TypeError for anything else.
+      getPathForFile: (file: object) => {
+        if (!(file instanceof File)) throw new TypeError('getPathForFile expects a File');
+        return ipc.filePaths.get(file) ?? '';
+      },
+    },
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => ipc.exposed.set(key, api) },
   };
 });
@@ -276,6 +282,7 @@ describe('desktop bridge spreadsheets over IPC with the real handlers and files'
     expect(await sheets.openDropped(dropped)).toEqual({ ok: true, value: { fileId: 'file-1', filename: 'contacts.csv', size: 19 } });
     // A File the page built itself has no path on disk.
     expect(await sheets.openDropped(new File(['x'], 'made-up.csv'))).toEqual({ ok: false, error: messages.desktopFiles.pathInvalid });
+    expect(await sheets.openDropped({ name: 'contacts.csv' } as unknown as File)).toEqual({ ok: false, error: messages.desktopFiles.pathInvalid });
     expect((await sheets.recent()).ok).toBe(true);
   });
 

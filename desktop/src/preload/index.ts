@@ -8,11 +8,23 @@ import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'ele
 import { DESKTOP_CHANNELS, SPREADSHEET_CHANNELS, type DesktopBridge, type DesktopSpreadsheets } from '@shared/desktop';
 import type { SpreadsheetMapping, SpreadsheetProgress } from '@shared/spreadsheets';
 
+/**
+ * The path of a file dropped on (or chosen in) the page. A File the page made itself has none (''),
+ * and anything that is not a File makes getPathForFile throw: both go to the main process as ''
+ * and come back as its refusal, so the call still answers a BridgeResult.
+ */
+function droppedFilePath(file: File): string {
+  try {
+    return webUtils.getPathForFile(file);
+  } catch {
+    return '';
+  }
+}
+
 const spreadsheets = {
   pick: () => ipcRenderer.invoke(SPREADSHEET_CHANNELS.pick),
   // Only the path crosses to the main process, which checks it names an existing spreadsheet.
-  // A File the page made itself (not dropped or chosen) has no path: '' is refused there.
-  openDropped: (file: File) => ipcRenderer.invoke(SPREADSHEET_CHANNELS.openDropped, webUtils.getPathForFile(file)),
+  openDropped: (file: File) => ipcRenderer.invoke(SPREADSHEET_CHANNELS.openDropped, droppedFilePath(file)),
   recent: () => ipcRenderer.invoke(SPREADSHEET_CHANNELS.recent),
   parse: (fileId: string) => ipcRenderer.invoke(SPREADSHEET_CHANNELS.parse, fileId),
   prepare: (fileId: string, mapping: SpreadsheetMapping) => ipcRenderer.invoke(SPREADSHEET_CHANNELS.prepare, fileId, mapping),
