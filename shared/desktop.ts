@@ -31,15 +31,20 @@ export interface DesktopBridge {
   openExternal(url: string): Promise<BridgeResult<null>>;
   /** This install's stable device id, sent at sign-in so the server knows the app as one device. */
   getDeviceId(): Promise<BridgeResult<string>>;
+  /** Local spreadsheets, uploads and native touches (issue 16): `window.desktop.spreadsheets`. */
+  spreadsheets: DesktopSpreadsheets;
 }
 
+/** The bridge's top-level calls, each on its own channel in DESKTOP_CHANNELS. */
+export type DesktopBridgeMethod = Exclude<keyof DesktopBridge, 'spreadsheets'>;
+
 /**
- * Issue 16 (being built): becomes `DesktopBridge['spreadsheets']`, `window.desktop.spreadsheets`.
- * Spreadsheets parsed in a worker thread of the main process, never in the main or renderer
- * thread. Paths stay in the main process; the renderer holds opaque ids.
+ * `DesktopBridge['spreadsheets']`, `window.desktop.spreadsheets` (issue 16). Spreadsheets are
+ * parsed in a worker thread of the main process, never in the main or renderer thread. Paths stay
+ * in the main process; the renderer holds opaque ids.
  */
 export interface DesktopSpreadsheets {
-  /** Shows the open dialog (.csv, .csv.gz, .xlsx); null when the user cancels. */
+  /** Shows the open dialog (.csv, .csv.gz, .gz, .xlsx); null when the user cancels. */
   pick(): Promise<BridgeResult<SpreadsheetFileRef | null>>;
   /** A file dropped on a send screen (the preload resolves its path with webUtils.getPathForFile). */
   openDropped(file: File): Promise<BridgeResult<SpreadsheetFileRef>>;
@@ -76,7 +81,7 @@ export const DESKTOP_CHANNELS = {
   getAppInfo: 'app:get-info',
   openExternal: 'shell:open-external',
   getDeviceId: 'settings:get-device-id',
-} as const satisfies Record<keyof DesktopBridge, string>;
+} as const satisfies Record<DesktopBridgeMethod, string>;
 
 /** One channel per spreadsheets call (onProgress is the one event channel, main to renderer). */
 export const SPREADSHEET_CHANNELS = {

@@ -852,6 +852,41 @@ export const messages = {
     unknownUpload: 'There is no upload of this file to resume. Start the upload again.',
   },
 
+  /** The desktop app's own spreadsheet handling, native touches and the offline banner (issue 16). */
+  desktopFiles: {
+    pickTitle: 'Choose a spreadsheet',
+    pickFilterName: 'Spreadsheets (CSV, gzip-compressed CSV, Excel)',
+    saveInvalidTitle: 'Save the invalid rows',
+    saveInvalidFilterName: 'CSV file',
+    invalidRowsFilename: 'invalid-rows.csv',
+    notAccepted: 'Choose a CSV (.csv), gzip-compressed CSV (.csv.gz, .gz) or Excel (.xlsx) file',
+    notFound: 'This file no longer exists or is not a file. Please choose it again.',
+    pathInvalid: 'The dropped item is not a file on this computer',
+    fileIdInvalid: 'This file is no longer open. Please choose it again.',
+    preparedIdInvalid: 'This checked file is no longer available. Please check the spreadsheet again.',
+    mappingInvalid: 'Choose the column that holds the phone numbers, and a column for each variable',
+    pickFailed: 'Could not open the file',
+    recentFailed: 'Could not read the recent files',
+    parseFailed: 'Could not read the spreadsheet',
+    prepareFailed: 'Could not check the spreadsheet',
+    saveInvalidFailed: 'Could not save the invalid rows',
+    uploadFailed: 'Could not upload the file. Please try again.',
+    pauseFailed: 'Could not pause the upload',
+    pendingFailed: 'Could not read the unfinished uploads',
+    taskbarInvalid: 'The progress must be a number from 0 to 1, or -1 to remove it',
+    taskbarFailed: 'Could not show the progress in the taskbar',
+    notifyInvalid: 'A notification needs a title and a message of at most {max} characters',
+    notifyFailed: 'Could not show the notification',
+  },
+
+  /** The banner both shells show while the server cannot be reached (issue 16). */
+  connection: {
+    offline: 'You are offline. Sandesh will reconnect as soon as the network is back.',
+    unreachable: 'Cannot reach the Sandesh server. Retrying in {seconds} s.',
+    retrying: 'Cannot reach the Sandesh server. Retrying now.',
+    retryNow: 'Retry now',
+  },
+
   server: {
     notFound: 'Not found',
     routeNotFound: 'API route not found',

@@ -101,7 +101,12 @@ function preloadInitScript(): string {
         Object.defineProperty(window, key, { value: Object.freeze({ ...api }), writable: false, configurable: false });
       },
     },
-    ipcRenderer: { invoke: (channel, ...args) => window.__sandeshIpcInvoke(channel, ...args) },
+    ipcRenderer: {
+      invoke: (channel, ...args) => window.__sandeshIpcInvoke(channel, ...args),
+      on: () => undefined,
+      removeListener: () => undefined,
+    },
+    webUtils: { getPathForFile: () => '' },
   };
   const preloadModule = { exports: {} };
   const preloadRequire = (name) => {
@@ -155,6 +160,9 @@ describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailabl
         if (request.method === 'OPTIONS') {
           response.writeHead(204, cors);
           response.end();
+        } else if (url.pathname === '/api/health') {
+          // The offline banner's check (a real server answers it without a session).
+          json(200, { status: 'ok', version: 'stub', database: { kind: 'sqlite', version: 'stub' }, uptimeSeconds: 1 });
         } else if (url.pathname === '/api/public-config') {
           json(200, {
             brandName: 'Sandesh Stub Server',

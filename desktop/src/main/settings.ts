@@ -103,6 +103,28 @@ export type PendingUpload = z.infer<typeof ZPendingUpload>;
 /** The settings file. Unknown keys are kept so that an older app does not erase a newer one's. */
 const ZSettingsFile = z.looseObject({ serverUrl: z.unknown().optional(), deviceId: z.unknown().optional(), pendingUploads: z.unknown().optional() });
 
+/** How many recently opened spreadsheets the app remembers. */
+export const RECENT_FILES_LIMIT = 10;
+const MAX_RECENT_PATH_LENGTH = 4096;
+
+/**
+ * The recent spreadsheets as saved: absolute paths, newest first. A hand-edited or corrupt entry
+ * is dropped rather than failing the whole list.
+ */
+const ZRecentFiles = z
+  .array(z.unknown())
+  .catch([])
+  .transform((entries) =>
+    entries
+      .filter((entry): entry is string => typeof entry === 'string' && entry.length > 0 && entry.length <= MAX_RECENT_PATH_LENGTH && path.isAbsolute(entry))
+      .slice(0, RECENT_FILES_LIMIT),
+  );
+
+/** The list after opening `filePath`: it moves to the front, once, and the oldest fall off. */
+export function withRecentFile(current: readonly string[], filePath: string): string[] {
+  return [filePath, ...current.filter((entry) => entry !== filePath)].slice(0, RECENT_FILES_LIMIT);
+}
+
 /** First issue's message: what the bridge answers in `{ok: false, error}`. */
 export function firstIssueMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';
@@ -140,6 +162,12 @@ export interface SettingsStore {
   getPendingUploads(): Promise<PendingUpload[]>;
   /** Replaces the list (checked: rejects with a ZodError when an entry is not an upload). */
   setPendingUploads(uploads: readonly PendingUpload[]): Promise<void>;
+  /** Recently opened spreadsheets' paths, newest first (at most RECENT_FILES_LIMIT; may no longer exist). */
+  getRecentFiles(): Promise<string[]>;
+  /** Puts an absolute path at the front of the recent files. */
+  addRecentFile(filePath: string): Promise<void>;
+  /** Drops paths from the recent files (those found missing). */
+  removeRecentFiles(filePaths: readonly string[]): Promise<void>;
 }
 
 export interface SettingsStoreOptions {
@@ -250,6 +278,24 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
     async setPendingUploads(uploads) {
       const pendingUploads = z.array(ZPendingUpload).parse(uploads);
       await update(() => ({ pendingUploads }));
+    },
+
+    async getRecentFiles() {
+      return ZRecentFiles.parse((await readSettingsFile()).recentFiles);
+    },
+
+    async addRecentFile(filePath) {
+      if (!path.isAbsolute(filePath)) throw new Error('Recent files are kept as absolute paths');
+      await update((current) => ({ recentFiles: withRecentFile(ZRecentFiles.parse(current.recentFiles), filePath) }));
+    },
+
+    async removeRecentFiles(filePaths) {
+      const gone = new Set(filePaths);
+      await update((current) => {
+        const kept = ZRecentFiles.parse(current.recentFiles);
+        const remaining = kept.filter((entry) => !gone.has(entry));
+        return remaining.length === kept.length ? null : { recentFiles: remaining };
+      });
     },
   };
 }

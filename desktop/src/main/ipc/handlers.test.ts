@@ -23,11 +23,15 @@ function memoryKeychain(): SessionTokenStore & { items: Map<string, string> } {
 function memorySettings(initial = 'http://127.0.0.1:3000'): SettingsStore {
   let current = initial;
   let pendingUploads: PendingUpload[] = [];
+  let recent: string[] = [];
   return {
     getPendingUploads: async () => pendingUploads,
     setPendingUploads: async (uploads) => {
       pendingUploads = [...uploads];
     },
+    getRecentFiles: async () => [...recent],
+    addRecentFile: async (filePath) => void (recent = [filePath, ...recent.filter((p) => p !== filePath)]),
+    removeRecentFiles: async (gone) => void (recent = recent.filter((p) => !gone.includes(p))),
     getDeviceId: async () => '2f1c9e0a-7d4b-4c1e-9a55-0b8f3d6e1a22',
     getServerUrl: async () => current,
     setServerUrl: async (input) => {

@@ -3,7 +3,7 @@
  * call checked to come from the app's own top-level page before its handler runs.
  */
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import { DESKTOP_CHANNELS, type BridgeResult, type DesktopBridge } from '@shared/desktop';
+import { DESKTOP_CHANNELS, SPREADSHEET_CHANNELS, type BridgeResult, type DesktopBridgeMethod } from '@shared/desktop';
 import type { SessionTokenStore } from '../keychain';
 import { isAllowedAppOrigin } from '../security';
 import type { SettingsStore } from '../settings';
@@ -12,6 +12,7 @@ import { fail, type BridgeHandlers, type ErrorLogger } from './result';
 import { createSessionHandlers } from './session';
 import { createSettingsHandlers } from './settings';
 import { createShellHandlers } from './shell';
+import { SPREADSHEET_INVOKE_METHODS, type ProgressTarget, type SpreadsheetHandlers } from './spreadsheets';
 
 export interface DesktopHandlerDeps {
   keychain: SessionTokenStore;
@@ -66,7 +67,7 @@ export function registerDesktopIpc(
 ): () => void {
   const extraOrigins = options.extraOrigins ?? [];
   const log = options.log;
-  const methods = Object.keys(DESKTOP_CHANNELS) as Array<keyof DesktopBridge>;
+  const methods = Object.keys(DESKTOP_CHANNELS) as DesktopBridgeMethod[];
   for (const method of methods) {
     const channel = DESKTOP_CHANNELS[method];
     const handler: AnyHandler = handlers[method];
@@ -86,5 +87,41 @@ export function registerDesktopIpc(
   }
   return () => {
     for (const method of methods) ipcMain.removeHandler(DESKTOP_CHANNELS[method]);
+  };
+}
+
+/** The part of the invoke event the spreadsheets channels read: the sender check and where progress goes. */
+export type SpreadsheetSenderEvent = SenderEvent & { sender: ProgressTarget };
+
+/**
+ * Registers the spreadsheets channels (SPREADSHEET_CHANNELS; `spreadsheets:progress` is the one
+ * event channel, sent to the caller, not handled). The same sender check as the other channels;
+ * each handler gets the calling page's webContents for its progress events.
+ */
+export function registerSpreadsheetIpc(
+  ipcMain: { handle(channel: string, listener: (event: SpreadsheetSenderEvent, ...args: unknown[]) => Promise<unknown>): void; removeHandler(channel: string): void },
+  handlers: SpreadsheetHandlers,
+  options: RegisterOptions = {},
+): () => void {
+  const extraOrigins = options.extraOrigins ?? [];
+  const log = options.log;
+  for (const method of SPREADSHEET_INVOKE_METHODS) {
+    const channel = SPREADSHEET_CHANNELS[method];
+    const handler = handlers[method] as (caller: ProgressTarget, ...args: unknown[]) => Promise<BridgeResult<unknown>>;
+    ipcMain.handle(channel, async (event, ...args: unknown[]) => {
+      if (!isTrustedSender(event, extraOrigins)) {
+        log?.(`${channel}: untrusted sender`, event.senderFrame?.url ?? 'no frame');
+        return fail(UNTRUSTED_SENDER_ERROR);
+      }
+      try {
+        return await handler(event.sender, ...args);
+      } catch (error) {
+        log?.(channel, error);
+        return fail('Unexpected error in the desktop app');
+      }
+    });
+  }
+  return () => {
+    for (const method of SPREADSHEET_INVOKE_METHODS) ipcMain.removeHandler(SPREADSHEET_CHANNELS[method]);
   };
 }

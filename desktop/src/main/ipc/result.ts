@@ -3,7 +3,7 @@
  * because an exception crossing `ipcMain.handle` reaches the renderer as an opaque rejected
  * promise carrying main-process internals.
  */
-import type { BridgeResult, DesktopBridge } from '@shared/desktop';
+import type { BridgeResult, DesktopBridge, DesktopBridgeMethod } from '@shared/desktop';
 import { z } from 'zod';
 import { firstIssueMessage } from '../settings';
 
@@ -11,14 +11,14 @@ import { firstIssueMessage } from '../settings';
  * A main-process implementation of a bridge method. Arguments arrive from the renderer and are
  * untrusted, so each is `unknown` until its handler has validated it.
  */
-export type BridgeHandler<K extends keyof DesktopBridge> = (
+export type BridgeHandler<K extends DesktopBridgeMethod> = (
   ...args: Untrusted<Parameters<DesktopBridge[K]>>
 ) => ReturnType<DesktopBridge[K]>;
 
 /** The same argument list with every element `unknown` (a homomorphic map keeps it a tuple). */
-type Untrusted<T extends unknown[]> = { [I in keyof T]: unknown };
+export type Untrusted<T extends unknown[]> = { [I in keyof T]: unknown };
 
-export type BridgeHandlers<K extends keyof DesktopBridge = keyof DesktopBridge> = {
+export type BridgeHandlers<K extends DesktopBridgeMethod = DesktopBridgeMethod> = {
   [P in K]: BridgeHandler<P>;
 };
 

@@ -1,12 +1,13 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { createCsvParser } from '@shared/spreadsheetReaders/csv';
 import type { SpreadsheetProgress } from '@shared/spreadsheets';
-import { createLocalSpreadsheets, preparedFilename, type LocalSpreadsheets } from './localSpreadsheets';
+import { createLocalSpreadsheets, defaultWorkerUrl, preparedFilename, type LocalSpreadsheets } from './localSpreadsheets';
 import { TEST_HEADER, TEST_INVALID_EVERY, testRowText, writeTestCsv, writeTestXlsx } from './testFiles';
 
 const ROWS = 100_000;
@@ -134,6 +135,15 @@ async function writeFileAt(name: string, content: Buffer | string): Promise<stri
   await writeFile(file, content);
   return file;
 }
+
+describe('defaultWorkerUrl', () => {
+  it('starts the worker beside the built main module, from app.asar.unpacked in a packaged app', () => {
+    expect(fileURLToPath(defaultWorkerUrl(pathToFileURL('/opt/Sandesh/resources/app.asar/out/main/index.js').href))).toBe(
+      path.join('/opt/Sandesh/resources/app.asar.unpacked/out/main', 'spreadsheetWorker.js'),
+    );
+    expect(fileURLToPath(defaultWorkerUrl(pathToFileURL('/repo/out/main/index.js').href))).toBe(path.join('/repo/out/main', 'spreadsheetWorker.js'));
+  });
+});
 
 describe('preparedFilename', () => {
   it('names the upload after the original file', () => {

@@ -67,7 +67,9 @@ const ZManifest = z.object({
 
 /** The worker module: built layout (out/main/index.js beside spreadsheetWorker.js) or source (tsx). */
 export function defaultWorkerUrl(moduleUrl: string = import.meta.url): URL {
-  const here = path.dirname(fileURLToPath(moduleUrl));
+  // A packaged app runs from app.asar, but a worker thread starts from a real file: electron-builder
+  // unpacks the worker and its chunks beside it (asarUnpack in electron-builder.yml).
+  const here = path.dirname(fileURLToPath(moduleUrl)).replace(/([\\/])app\.asar(?=[\\/])/, '$1app.asar.unpacked');
   // path.join rather than `new URL('./x', import.meta.url)`, which the bundler would take for an asset.
   return pathToFileURL(path.join(here, moduleUrl.endsWith('.ts') ? 'spreadsheetWorker.mjs' : 'spreadsheetWorker.js'));
 }

@@ -24,6 +24,14 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): voi
   unauthorizedHandler = handler;
 }
 
+type NetworkTroubleHandler = () => void;
+let networkTroubleHandler: NetworkTroubleHandler | null = null;
+
+/** Told when a request got no answer at all (the offline banner checks the server then). */
+export function setNetworkTroubleHandler(handler: NetworkTroubleHandler | null): void {
+  networkTroubleHandler = handler;
+}
+
 export function setAuthToken(token: string | null): void {
   authToken = token;
 }
@@ -52,6 +60,8 @@ http.interceptors.response.use(
     const apiError = toApiError(error);
     const config: AxiosRequestConfig | undefined = axios.isAxiosError(error) ? error.config : undefined;
     if (apiError.status === 401 && !config?.skipUnauthorizedHandler) unauthorizedHandler?.();
+    // No response and not cancelled by the app: the network or the server is gone.
+    if (axios.isAxiosError(error) && !error.response && error.code !== 'ERR_CANCELED') networkTroubleHandler?.();
     return Promise.reject(apiError);
   },
 );

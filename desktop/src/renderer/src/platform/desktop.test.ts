@@ -1,12 +1,32 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { BridgeResult, DesktopBridge } from '@shared/desktop';
+import type { BridgeResult, DesktopBridge, DesktopSpreadsheets } from '@shared/desktop';
 import { createDesktopPlatform } from './desktop';
 
 const ok = <T>(value: T): Promise<BridgeResult<T>> => Promise.resolve({ ok: true, value });
 const fail = <T>(error: string): Promise<BridgeResult<T>> => Promise.resolve({ ok: false, error });
 
+function fakeSpreadsheets(overrides: Partial<DesktopSpreadsheets> = {}): DesktopSpreadsheets {
+  return {
+    pick: () => ok(null),
+    openDropped: () => fail('not used'),
+    recent: () => ok([]),
+    parse: () => fail('not used'),
+    prepare: () => fail('not used'),
+    saveInvalidRows: () => ok(false),
+    upload: () => fail('not used'),
+    pauseUpload: () => ok(null),
+    resumeUpload: () => fail('not used'),
+    pendingUploads: () => ok([]),
+    onProgress: () => () => undefined,
+    setTaskbarProgress: () => ok(null),
+    notify: () => ok(null),
+    ...overrides,
+  };
+}
+
 function fakeBridge(overrides: Partial<DesktopBridge> = {}): DesktopBridge {
   return {
+    spreadsheets: fakeSpreadsheets(),
     getSessionToken: () => ok('token-1'),
     setSessionToken: () => ok(null),
     clearSessionToken: () => ok(null),
@@ -55,6 +75,20 @@ describe('createDesktopPlatform', () => {
     expect(await broken.deviceId()).toBeNull();
     expect(await broken.deviceId()).toBeNull();
     expect(failing).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
+  });
+
+  it('shows campaign notifications through the bridge, and a refused one is only logged', async () => {
+    const notify = vi.fn(() => ok(null));
+    await createDesktopPlatform(fakeBridge({ spreadsheets: fakeSpreadsheets({ notify }) })).notify('Campaign completed', 'Diwali: 10 delivered');
+    expect(notify).toHaveBeenCalledWith('Campaign completed', 'Diwali: 10 delivered');
+
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const refused = createDesktopPlatform(fakeBridge({ spreadsheets: fakeSpreadsheets({ notify: () => fail('no notification daemon') }) }));
+    await expect(refused.notify('t', 'b')).resolves.toBeUndefined();
+    const rejected = createDesktopPlatform(fakeBridge({ spreadsheets: fakeSpreadsheets({ notify: () => Promise.reject(new Error('IPC closed')) }) }));
+    await expect(rejected.notify('t', 'b')).resolves.toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(2);
     warn.mockRestore();
   });
 });

@@ -61,5 +61,13 @@ export function createDesktopPlatform(bridge: DesktopBridge): Platform {
       window.location.hash = `#${path}`;
       window.location.reload();
     },
+    async notify(title, body) {
+      try {
+        const result = await bridge.spreadsheets.notify(title, body);
+        if (!result.ok) console.warn('Could not show the notification', result.error);
+      } catch (error) {
+        console.warn('Could not show the notification', error);
+      }
+    },
   };
 }

@@ -21,4 +21,10 @@ export interface Platform {
    * (used after an automatic logout).
    */
   reloadTo(path: string): void;
+  /**
+   * A system notification (a campaign completed or failed); clicking it brings the app forward.
+   * The desktop shows a native one; the web only when the user has already allowed notifications
+   * for the site (it never asks). Never throws: a notification that cannot be shown is skipped.
+   */
+  notify(title: string, body: string): Promise<void>;
 }

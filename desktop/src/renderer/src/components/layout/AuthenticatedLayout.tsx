@@ -3,10 +3,12 @@ import { Outlet } from 'react-router-dom';
 import { LAYOUT } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { usePublicConfig } from '../../context/publicConfig';
+import { useCampaignAlerts } from '../../hooks/useCampaignAlerts';
 import { useSessionStore } from '../../stores/sessionStore';
 import { useIsLoading, useUIStore } from '../../stores/uiStore';
 import { NotificationBanner } from '../notifications/NotificationBanner';
 import { Spinner } from '../ui/spinner';
+import { ConnectionBanner } from './ConnectionBanner';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { MobileDrawer, Sidebar } from './Sidebar';
@@ -56,6 +58,7 @@ export function AuthenticatedLayout({ children }: { children?: ReactNode }) {
   const setSidebarOpen = useUIStore((state) => state.setSidebarOpen);
   const gatewayLoading = useIsLoading(GATEWAY_LOADING_KEY);
   const isWide = useIsWide();
+  useCampaignAlerts(user?.id ?? null);
 
   if (isLoading || !user) return <FullScreenSpinner text={fillMessage(messages.app.loadingApp, { brand: brandName })} />;
 
@@ -65,6 +68,7 @@ export function AuthenticatedLayout({ children }: { children?: ReactNode }) {
       <MobileDrawer user={user} open={!isWide && sidebarOpen} onOpenChange={setSidebarOpen} />
       <div className="flex min-w-0 flex-1 flex-col">
         <Header user={user} />
+        <ConnectionBanner />
         <NotificationBanner />
         <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6 lg:px-8">{children ?? <Outlet />}</main>
         <Footer />
