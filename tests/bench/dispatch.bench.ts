@@ -79,7 +79,8 @@ async function simulatorCeiling(server: TestServer, database: Record<string, str
       inFlight,
     );
     const seconds = (performance.now() - started) / 1000;
-    if (ok !== CEILING_SENDS) throw new Error(`the simulator refused ${CEILING_SENDS - ok} of ${CEILING_SENDS} no-op sends`);
+    // Only what the simulator took counts; a refusal or time-out on a loaded machine is said, not hidden.
+    if (ok !== CEILING_SENDS) console.log(`  (the simulator did not take ${CEILING_SENDS - ok} of the ${CEILING_SENDS} no-op sends)`);
     return ok / seconds;
   } finally {
     await provider.close();
