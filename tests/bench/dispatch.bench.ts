@@ -97,7 +97,8 @@ export const dispatchBench = {
   name: 'dispatch and webhooks',
   async run(): Promise<void> {
     const simulatorPort = await freePort();
-    const server = await startTestServer({ SANDBOX_MESSAGES_PER_SECOND: String(LIMIT), SIMULATOR_URL: `http://127.0.0.1:${simulatorPort}` });
+    // The pool of a production instance (DATABASE_POOL_MAX default), not the tests' smaller one.
+    const server = await startTestServer({ SANDBOX_MESSAGES_PER_SECOND: String(LIMIT), SIMULATOR_URL: `http://127.0.0.1:${simulatorPort}`, DATABASE_POOL_MAX: '10' });
     const database: Record<string, string> =
       server.config.database.kind === 'sqlite'
         ? { DATA_DIR: server.dataDir }

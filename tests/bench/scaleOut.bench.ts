@@ -20,7 +20,8 @@ export const scaleOutBench = {
   name: 'dispatch, two instances',
   databases: ['postgres'] as const,
   async run(): Promise<void> {
-    const scaleOut = await startScaleOut({ name: 'bench_scale', count: INSTANCES, messagesPerSecond: LIMIT });
+    // Each with the pool of a production instance (DATABASE_POOL_MAX default), as the dispatch bench.
+    const scaleOut = await startScaleOut({ name: 'bench_scale', count: INSTANCES, messagesPerSecond: LIMIT, env: { DATABASE_POOL_MAX: '10' } });
     try {
       const { simulator, instances, db } = scaleOut;
       const [first] = instances;
