@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeTestCsv, writeTestXlsx } from '../../desktop/src/main/spreadsheets/testFiles';
+import { printFigure } from './figures';
 
 const ROWS = 1_000_000;
 const CACHE = path.join(tmpdir(), 'sandesh-bench-local-spreadsheets');
@@ -43,8 +44,8 @@ function measureInChild(mode: string, file: string, workDir: string): ChildFigur
   return figures;
 }
 
-function summary(figure: string, value: number, ceiling: number, digits = 2): void {
-  console.log(`bench local ${figure} ${value.toFixed(digits)} ceiling ${ceiling.toFixed(digits)} ratio ${(value / ceiling).toFixed(2)}`);
+function summary(figure: string, value: number, ceiling: number): void {
+  printFigure({ db: 'local', figure, value, ceiling });
 }
 
 export const localSpreadsheetsBench = {
@@ -66,7 +67,7 @@ export const localSpreadsheetsBench = {
       console.log(`  prepare xlsx 1M x 8 (Phone, Name, City; gzip CSV out): ${prepared.seconds.toFixed(2)} s, peak RSS ${prepared.peakRssMb} MB; baseline its own parse ${parsedXlsx.seconds.toFixed(2)} s`);
       summary('parse_xlsx_1m_seconds', parsedXlsx.seconds, 15);
       summary('parse_xlsx_1m_exceljs_baseline_seconds', exceljs.seconds, 15);
-      summary('parse_xlsx_1m_worker_peak_rss_mb', parsedXlsx.peakRssMb, 600, 0);
+      summary('parse_xlsx_1m_worker_peak_rss_mb', Math.round(parsedXlsx.peakRssMb), 600);
       summary('parse_csv_1m_seconds', parsedCsv.seconds, 3);
       // No target of its own: a prepare reads the file again, so its ceiling is the parse's.
       summary('prepare_1m_seconds', prepared.seconds, 15);

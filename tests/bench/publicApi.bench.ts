@@ -1,7 +1,18 @@
 import { spawn } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
 import { signedInClient } from '../../server/test/factories';
 import { startTestServer } from '../../server/test/server';
+import { figureDb, printFigure } from './figures';
 import { adminUser, approvedBenchTemplate } from './support';
+
+const CONNECTIONS = '32';
+const SECONDS = '10';
+/** The issue's latency target for `POST /api/send`. */
+const P99_CEILING_MS = 100;
 
 interface LoadResult {
   average: number;
@@ -22,10 +33,31 @@ function runLoad(settings: Record<string, string>): Promise<LoadResult> {
 }
 
 /**
+ * The in-run ceiling of the public API: a bare Koa route on this machine, in this process as the
+ * server is, parsing the same JSON body and answering the JSON `POST /api/send` answered, with
+ * nothing behind it (no key, pricing, debit or database).
+ */
+async function startBareRoute(status: number, answer: unknown): Promise<{ url: string; server: Server }> {
+  const app = new Koa();
+  app.silent = true;
+  const router = new Router();
+  router.post('/api/send', (ctx) => {
+    ctx.status = status;
+    ctx.body = answer;
+  });
+  app.use(bodyParser({ enableTypes: ['json'] }));
+  app.use(router.routes());
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/**
  * `POST /api/send` under load: autocannon in its own process, 32 connections for 10 s, each
  * request a new recipient, so every one is priced, debited and queued. The dispatcher is off so
  * the figure is the API's own; the key's rate limit is raised by an admin, as a heavy
- * integrator's would be.
+ * integrator's would be. Then the same load generator against a bare Koa route answering the
+ * same JSON: the machine's ceiling for an HTTP JSON API, in the same run.
  */
 export const publicApiBench = {
   name: 'public send API',
@@ -37,11 +69,34 @@ export const publicApiBench = {
       const template = await approvedBenchTemplate(server, user, 'bench_api');
       const { apiKey, key } = await server.services.apiKeys.create(user, 'bench');
       await server.services.apiKeys.setRateLimit(await adminUser(server), apiKey.id, 1_000_000_000);
-      const result = await runLoad({ url: server.url, key, username: user.username, templatename: template.name, connections: '32', seconds: '10' });
+      // One send before the load: the answer the bare route will give, byte for byte.
+      const sample = await fetch(`${server.url}/api/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ username: user.username, templatename: template.name, recipient_number: '918000000005', var1: 'Asha', var2: 'A1' }),
+      });
+      const sampleAnswer: unknown = await sample.json();
+      if (sample.status >= 300) throw new Error(`POST /api/send answered ${sample.status}: ${JSON.stringify(sampleAnswer)}`);
+      const result = await runLoad({ url: server.url, key, username: user.username, templatename: template.name, connections: CONNECTIONS, seconds: SECONDS });
       const campaigns = (await server.db('campaigns').where({ userId: user.id }).count({ n: '*' })) as { n: number | string }[];
       console.log(
         `  POST /api/send: ${Math.round(result.average)} req/s (${result.ok.toLocaleString('en-IN')} accepted in ${Number(campaigns[0]?.n).toLocaleString('en-IN')} group commits, ${result.non2xx} refused, ${result.errors} errors), latency p50 ${result.p50} ms, p99 ${result.p99} ms`,
       );
+      const bare = await startBareRoute(sample.status, sampleAnswer);
+      let bareResult: LoadResult;
+      try {
+        bareResult = await runLoad({ url: bare.url, key, username: user.username, templatename: template.name, connections: CONNECTIONS, seconds: SECONDS });
+      } finally {
+        bare.server.closeAllConnections();
+        await new Promise<void>((resolve) => bare.server.close(() => resolve()));
+      }
+      console.log(
+        `  bare Koa route, same JSON in and out: ${Math.round(bareResult.average)} req/s, latency p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms; ` +
+          `the API reaches ${((result.average / bareResult.average) * 100).toFixed(1)}% of it (target >= 25%)`,
+      );
+      const db = figureDb(server.config.database.kind);
+      printFigure({ db, figure: 'api_send_per_second', value: Math.round(result.average), ceiling: Math.round(bareResult.average), unit: 'requests/s' });
+      printFigure({ db, figure: 'api_send_p99_ms', value: result.p99, ceiling: P99_CEILING_MS, unit: 'ms' });
     } finally {
       await server.close();
     }

@@ -3,6 +3,8 @@
  * temporary folder; PostgreSQL too when TEST_DATABASE_URL or BENCH_DATABASE_URL is set).
  * Each bench and database runs in a fresh process, so peak memory figures are its own.
  * `BENCH_ONLY=dispatch,reports npm run bench` runs the benches whose names contain those words.
+ * Lines `bench <db> <figure> <value> ceiling <value> ratio <value>` (figures.ts) are for scripts:
+ * `npm run bench | grep '^bench '`.
  */
 import { spawnSync } from 'node:child_process';
 import { acceptanceBench } from './acceptance.bench';
@@ -12,6 +14,7 @@ import { dispatchBench } from './dispatch.bench';
 import { localSpreadsheetsBench } from './localSpreadsheets.bench';
 import { publicApiBench } from './publicApi.bench';
 import { reportsBench } from './reports.bench';
+import { scaleOutBench } from './scaleOut.bench';
 import { uploadSendBench } from './uploadSend.bench';
 import { walletBench } from './wallet.bench';
 import { webhooksBench } from './webhooks.bench';
@@ -23,7 +26,7 @@ interface Bench {
   databases?: readonly ('sqlite' | 'postgres')[];
 }
 
-const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, localSpreadsheetsBench, uploadSendBench];
+const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, scaleOutBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, localSpreadsheetsBench, uploadSendBench];
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 const child = process.env.BENCH_CHILD;
@@ -37,7 +40,11 @@ if (child) {
 } else {
   const only = process.env.BENCH_ONLY?.split(',');
   for (const bench of benches.filter((b) => !only || only.some((word) => b.name.includes(word)))) {
-    for (const kind of bench.databases ?? (['sqlite', 'postgres'] as const)) {
+    for (const kind of ['sqlite', 'postgres'] as const) {
+      if (bench.databases && !bench.databases.includes(kind)) {
+        console.log(`\n${bench.name} [${kind}]: skipped (${bench.databases.join(' and ')} only)`);
+        continue;
+      }
       if (kind === 'postgres' && !url) {
         console.log(`\n${bench.name} [postgres]: skipped (set TEST_DATABASE_URL or BENCH_DATABASE_URL)`);
         continue;

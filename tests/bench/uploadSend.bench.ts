@@ -18,6 +18,7 @@ import { createGzip } from 'node:zlib';
 import { Agent, request } from 'undici';
 import { createUploadClient, type StoredUpload } from '../../desktop/src/main/uploads';
 import type { UploadSendServerInfo } from './uploadSendServer';
+import { printFigure, type FigureDatabase } from './figures';
 
 const MB = 1024 * 1024;
 
@@ -79,8 +80,7 @@ async function withChildPeakRss<T>(pid: number, work: () => Promise<T>): Promise
   }
 }
 
-const summary = (db: string, figure: string, value: number, ceiling: number) =>
-  console.log(`bench ${db} ${figure} ${value.toFixed(2)} ceiling ${ceiling.toFixed(2)} ratio ${(value / ceiling).toFixed(3)}`);
+const summary = (db: FigureDatabase, figure: string, value: number, ceiling: number): void => printFigure({ db, figure, value, ceiling });
 
 export const uploadSendBench = {
   name: 'upload and send',
