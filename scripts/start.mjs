@@ -2,7 +2,7 @@
 // sources (a stamp beside it says which), then runs the server, which migrates the database,
 // creates the first admin and serves the API and the web app.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -44,16 +44,22 @@ if (built) {
   console.log('The web app build is up to date.');
 } else {
   console.log('Building the web app for production (its sources changed, or it was not built by npm start)...');
+  // Built beside the served folder, then swapped in: a failed build leaves the last good one, and
+  // a server already running sees the old files or the new ones, never a half-written mix.
+  const buildDir = path.join(path.dirname(webDir), `.${path.basename(webDir)}-build-${process.pid}`);
   const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.web.config.mts', '--mode', 'production', '--logLevel', 'warn'], {
     stdio: 'inherit',
     // Whatever the caller's NODE_ENV: a development value would ship React's development build.
-    env: { ...process.env, NODE_ENV: 'production', WEB_OUT_DIR: webDir },
+    env: { ...process.env, NODE_ENV: 'production', WEB_OUT_DIR: buildDir },
   });
   if (build.status !== 0) {
+    rmSync(buildDir, { recursive: true, force: true });
     console.error('The web app build failed; see above.');
     process.exit(build.status ?? 1);
   }
-  writeFileSync(stampPath, `${stamp}\n`);
+  writeFileSync(path.join(buildDir, STAMP_FILE), `${stamp}\n`);
+  rmSync(webDir, { recursive: true, force: true });
+  renameSync(buildDir, webDir);
 }
 
 register({ tsconfig: path.join(root, 'tsconfig.json') });
