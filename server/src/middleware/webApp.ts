@@ -51,7 +51,9 @@ export function webApp(root: string): Middleware<AppState> {
     }
     ctx.vary('Accept-Encoding');
     const extension = path.extname(ctx.path);
-    if (ctx.path !== '/' && extension) {
+    const landingRequest = ctx.path === '/' || ctx.path === `/${LANDING_FILE}`;
+    const entryPage = landingRequest || ctx.path === `/${INDEX_FILE}` || !extension;
+    if (!entryPage) {
       // Also refuses the precompressed copies asked for by name: they are chosen, never addressed.
       if (extension === '.map' || extension === '.br' || extension === '.gz') return notFound(ctx);
       ctx.set('Cache-Control', ctx.path.startsWith(HASHED_ASSETS_PREFIX) ? IMMUTABLE_CACHE : OTHER_FILE_CACHE);
@@ -65,7 +67,7 @@ export function webApp(root: string): Middleware<AppState> {
       return notFound(ctx);
     }
     ctx.set('Cache-Control', ENTRY_CACHE);
-    const page = ctx.path === '/' && fs.existsSync(path.join(root, LANDING_FILE)) ? LANDING_FILE : INDEX_FILE;
+    const page = landingRequest && fs.existsSync(path.join(root, LANDING_FILE)) ? LANDING_FILE : INDEX_FILE;
     await send(ctx, page, { root });
   };
 }
