@@ -3,39 +3,50 @@
  * temporary folder; PostgreSQL too when TEST_DATABASE_URL or BENCH_DATABASE_URL is set).
  * Each bench and database runs in a fresh process, so peak memory figures are its own.
  * `BENCH_ONLY=dispatch,reports npm run bench` runs the benches whose names contain those words.
+ * The web benches (first-load) need no database and run once.
  */
 import { spawnSync } from 'node:child_process';
 import { acceptanceBench } from './acceptance.bench';
 import { authBench } from './auth.bench';
 import { cleanupBench } from './cleanup.bench';
 import { dispatchBench } from './dispatch.bench';
+import { firstLoadBench } from './firstLoad.bench';
 import { publicApiBench } from './publicApi.bench';
 import { reportsBench } from './reports.bench';
 import { walletBench } from './wallet.bench';
 import { webhooksBench } from './webhooks.bench';
 
 const benches = [authBench, walletBench, acceptanceBench, dispatchBench, publicApiBench, reportsBench, cleanupBench, webhooksBench];
+const webBenches = [firstLoadBench];
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 const child = process.env.BENCH_CHILD;
 if (child) {
-  const [name, kind] = child.split('|') as [string, 'sqlite' | 'postgres'];
-  const bench = benches.find((b) => b.name === name);
+  const [name, kind] = child.split('|') as [string, 'sqlite' | 'postgres' | 'web'];
+  const bench = [...benches, ...webBenches].find((b) => b.name === name);
   if (!bench) throw new Error(`unknown bench ${name}`);
-  process.env.TEST_DB = kind;
+  if (kind !== 'web') process.env.TEST_DB = kind;
   if (url) process.env.TEST_DATABASE_URL = url;
   await bench.run();
 } else {
   const only = process.env.BENCH_ONLY?.split(',');
-  for (const bench of benches.filter((b) => !only || only.some((word) => b.name.includes(word)))) {
+  const chosen = (bench: { name: string }) => !only || only.some((word) => bench.name.includes(word));
+  const runChild = (name: string, kind: string) => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/run.ts'], { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: `${name}|${kind}` } });
+    if (run.status !== 0) console.log(`  (this bench stopped with exit code ${run.status})`);
+  };
+  for (const bench of webBenches.filter(chosen)) {
+    console.log(`\n${bench.name} [web]`);
+    runChild(bench.name, 'web');
+  }
+  for (const bench of benches.filter(chosen)) {
     for (const kind of ['sqlite', 'postgres'] as const) {
       if (kind === 'postgres' && !url) {
         console.log(`\n${bench.name} [postgres]: skipped (set TEST_DATABASE_URL or BENCH_DATABASE_URL)`);
         continue;
       }
       console.log(`\n${bench.name} [${kind}]`);
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/run.ts'], { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: `${bench.name}|${kind}` } });
-      if (run.status !== 0) console.log(`  (this bench stopped with exit code ${run.status})`);
+      runChild(bench.name, kind);
     }
   }
 }
