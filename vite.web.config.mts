@@ -1,4 +1,5 @@
-import { defineConfig, type Plugin } from 'vite';
+import fs from 'node:fs';
+import { createServer, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import path from 'node:path';
@@ -22,9 +23,43 @@ const API_TARGET = process.env.SANDESH_API_URL ?? 'http://127.0.0.1:3000';
 const CHART_LIBRARIES =
   /node_modules[\\/](recharts|victory-vendor|d3-[\w-]+|@reduxjs[\\/]toolkit|redux|redux-thunk|react-redux|reselect|immer|decimal\.js-light|es-toolkit|eventemitter3|use-sync-external-store)[\\/]/;
 
+const RENDERER_ROOT = fromHere('./desktop/src/renderer');
+const ALIASES = { '@shared': fromHere('./shared') };
+const EMPTY_ROOT = '<div id="root"></div>';
+const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="([^"]+\.css)"[^>]*>/g;
+
 /**
- * After the files are written: brotli and gzip copies for the server to answer with
- * (server/src/middleware/webApp.ts), then the first-load figure of issue 18.
+ * landing.html: index.html with the landing page already rendered in it (desktop/src/renderer/src/
+ * prerender.tsx, run through a throwaway Vite SSR server) and its stylesheet inlined, so that on a
+ * slow network the heading shows after one round trip, before any script. The server answers it
+ * for `/`; main.tsx hydrates it.
+ */
+async function prerenderLanding(outDir: string): Promise<void> {
+  const server = await createServer({
+    configFile: false,
+    root: RENDERER_ROOT,
+    resolve: { alias: ALIASES },
+    plugins: [react()],
+    logLevel: 'error',
+    appType: 'custom',
+    server: { middlewareMode: true, hmr: false, ws: false },
+  });
+  try {
+    const { renderLandingPage } = (await server.ssrLoadModule('/src/prerender.tsx')) as { renderLandingPage: () => string };
+    const index = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+    if (!index.includes(EMPTY_ROOT)) throw new Error(`index.html has no ${EMPTY_ROOT} to prerender into`);
+    const landing = index
+      .replace(EMPTY_ROOT, () => `<div id="root">${renderLandingPage()}</div>`)
+      .replace(STYLESHEET_LINK, (_link, href: string) => `<style>${fs.readFileSync(path.join(outDir, href), 'utf8')}</style>`);
+    fs.writeFileSync(path.join(outDir, 'landing.html'), landing);
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * After the files are written: the prerendered landing page, brotli and gzip copies for the
+ * server to answer with (server/src/middleware/webApp.ts), then the first-load figure of issue 18.
  */
 function precompressAndMeasure(outDir: string): Plugin {
   return {
@@ -33,7 +68,8 @@ function precompressAndMeasure(outDir: string): Plugin {
     closeBundle: {
       order: 'post',
       sequential: true,
-      handler() {
+      async handler() {
+        await prerenderLanding(outDir);
         const totals = precompressDirectory(outDir);
         console.log(`precompressed ${totals.files} files: ${totals.bytes} B -> ${totals.brotliBytes} B brotli, ${totals.gzipBytes} B gzip`);
         console.log(firstLoadLine(measureFirstLoad(outDir)));
@@ -47,10 +83,10 @@ function precompressAndMeasure(outDir: string): Plugin {
  * same `index.html`, so the renderer must not depend on anything configured only here.
  */
 export default defineConfig({
-  root: fromHere('./desktop/src/renderer'),
+  root: RENDERER_ROOT,
   plugins: [react(), tailwindcss(), precompressAndMeasure(OUT_DIR)],
   resolve: {
-    alias: { '@shared': fromHere('./shared') },
+    alias: ALIASES,
   },
   build: {
     outDir: OUT_DIR,

@@ -45,6 +45,8 @@ function varyNames(response: RawResponse): string[] {
 const SCRIPT = `export const greeting = ${JSON.stringify('namaste '.repeat(400))};\nconsole.log(greeting);\n`;
 const STYLES = `.card { padding: 1rem; }\n${'.row { display: flex; gap: 0.5rem; }\n'.repeat(60)}`;
 const INDEX = `<!doctype html><html><head><title>Sandesh fixture</title><script type="module" src="/assets/index-abc123.js"></script></head><body>${'<div id="root"></div>'.repeat(40)}</body></html>`;
+/** What the build prerenders for `/` (vite.web.config.mts). */
+const LANDING = INDEX.replace('<div id="root"></div>', '<div id="root"><h1 id="hero-heading">WhatsApp messages</h1></div>');
 
 /**
  * Issue 18: how the server answers the built web app. The build folder is a small fixture made
@@ -57,13 +59,14 @@ describe.skipIf(postgresUnavailable)('serving the web app', () => {
     webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandesh-web-'));
     fs.mkdirSync(path.join(webDir, 'assets'));
     fs.writeFileSync(path.join(webDir, 'index.html'), INDEX);
+    fs.writeFileSync(path.join(webDir, 'landing.html'), LANDING);
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), SCRIPT);
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["../src/secret.ts"]}');
     fs.writeFileSync(path.join(webDir, 'assets', 'index-def456.css'), STYLES);
     fs.writeFileSync(path.join(webDir, 'assets', 'tiny-0a1b2c.js'), 'export {};\n');
     fs.writeFileSync(path.join(webDir, 'robots.txt'), 'User-agent: *\nAllow: /\n');
     const totals = precompressDirectory(webDir);
-    expect(totals.files).toBe(3);
+    expect(totals.files).toBe(4);
     server = await startTestServer({ WEB_DIST_DIR: webDir });
   });
   afterAll(async () => {
@@ -124,8 +127,8 @@ describe.skipIf(postgresUnavailable)('serving the web app', () => {
     expect(robots.headers['cache-control']).not.toContain('immutable');
   });
 
-  it('never lets index.html be cached without revalidation, at / , by name and as the client-route fallback', async () => {
-    for (const route of ['/', '/index.html', '/user/dashboard', '/admin/users/5/settings', '/no/such/page']) {
+  it('never lets index.html be cached without revalidation, by name and as the client-route fallback', async () => {
+    for (const route of ['/index.html', '/landing.html', '/user/dashboard', '/admin/users/5/settings', '/no/such/page']) {
       const response = await rawRequest(`${server.url}${route}`, { 'Accept-Encoding': 'gzip, deflate, br' });
       expect(response.status, route).toBe(200);
       expect(response.headers['cache-control'], route).toBe('no-cache');
@@ -137,6 +140,19 @@ describe.skipIf(postgresUnavailable)('serving the web app', () => {
     const plain = await rawRequest(`${server.url}/user/wallet`);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString('utf8')).toBe(INDEX);
+  });
+
+  it('answers / with the prerendered landing page, compressed and never cached without revalidation', async () => {
+    const response = await rawRequest(`${server.url}/`, { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(response.status).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(varyNames(response)).toContain('accept-encoding');
+    expect(decoded(response)).toBe(LANDING);
+    const gzipped = await rawRequest(`${server.url}/`, { 'Accept-Encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(decoded(gzipped)).toBe(LANDING);
   });
 
   it('answers HEAD with the headers of GET', async () => {

@@ -134,6 +134,22 @@ test.describe('fast first load (issue 18)', () => {
     expect(errors).toEqual([]);
   });
 
+  test('the prerendered landing page hydrates cleanly in dark mode and then shows this server in its samples', async ({ page, baseURL }) => {
+    const errors = watchConsoleErrors(page);
+    await page.addInitScript("localStorage.setItem('theme', 'dark')");
+    const entry = await page.goto('/');
+    // The heading is in the HTML itself, before any script.
+    expect(await entry!.text()).toContain('id="hero-heading"');
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+    await expect(page.getByText(`${baseURL}/api/send`).first()).toBeVisible();
+    const toggle = page.getByRole('button', { name: messages.publicSite.toggleTheme });
+    await toggle.click();
+    await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
+    await page.getByRole('link', { name: messages.publicSite.signIn, exact: true }).first().click();
+    await page.waitForURL('**/login');
+    expect(errors).toEqual([]);
+  });
+
   test('the landing page loads compressed, with hashed files cached for good and the page revalidated', async ({ page }) => {
     const assets: { url: string; encoding: string | undefined; cacheControl: string | undefined; vary: string | undefined }[] = [];
     page.on('response', async (response) => {

@@ -51,8 +51,8 @@ export function webApp(root: string): Middleware<AppState> {
     }
     ctx.vary('Accept-Encoding');
     const extension = path.extname(ctx.path);
-    const landingRequest = ctx.path === '/' || ctx.path === `/${LANDING_FILE}`;
-    const entryPage = landingRequest || ctx.path === `/${INDEX_FILE}` || !extension;
+    // landing.html by name gets index.html: the prerendered markup is only right at `/`.
+    const entryPage = ctx.path === '/' || ctx.path === `/${INDEX_FILE}` || ctx.path === `/${LANDING_FILE}` || !extension;
     if (!entryPage) {
       // Also refuses the precompressed copies asked for by name: they are chosen, never addressed.
       if (extension === '.map' || extension === '.br' || extension === '.gz') return notFound(ctx);
@@ -67,7 +67,7 @@ export function webApp(root: string): Middleware<AppState> {
       return notFound(ctx);
     }
     ctx.set('Cache-Control', ENTRY_CACHE);
-    const page = landingRequest && fs.existsSync(path.join(root, LANDING_FILE)) ? LANDING_FILE : INDEX_FILE;
+    const page = ctx.path === '/' && fs.existsSync(path.join(root, LANDING_FILE)) ? LANDING_FILE : INDEX_FILE;
     await send(ctx, page, { root });
   };
 }

@@ -1,6 +1,6 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { BrowserRouter, HashRouter } from 'react-router-dom';
+import { BrowserRouter, HashRouter, StaticRouter } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import { NOTIFICATIONS } from '@shared/constants';
 import { setUnauthorizedHandler } from './api/client';
@@ -63,15 +63,23 @@ function ThemedToaster() {
   );
 }
 
-export function App() {
+interface AppProps {
+  /** Only when prerendering at build (prerender.tsx): the path to render, without a browser. */
+  serverLocation?: string;
+}
+
+export function App({ serverLocation }: AppProps = {}) {
+  const routes = (
+    <>
+      <SessionRoot />
+      <AppRoutes />
+      <ThemedToaster />
+    </>
+  );
   return (
     <QueryClientProvider client={queryClient}>
       <PublicConfigProvider>
-        <Router>
-          <SessionRoot />
-          <AppRoutes />
-          <ThemedToaster />
-        </Router>
+        {serverLocation === undefined ? <Router>{routes}</Router> : <StaticRouter location={serverLocation}>{routes}</StaticRouter>}
       </PublicConfigProvider>
     </QueryClientProvider>
   );
