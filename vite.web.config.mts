@@ -1,8 +1,12 @@
-import { defineConfig } from 'vite';
+import fs from 'node:fs';
+import { createServer, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { firstLoadLine, measureFirstLoad } from './scripts/first-load-size.mjs';
+import { precompressDirectory } from './scripts/precompress.mjs';
 
 const fromHere = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -19,29 +23,89 @@ const API_TARGET = process.env.SANDESH_API_URL ?? 'http://127.0.0.1:3000';
 const CHART_LIBRARIES =
   /node_modules[\\/](recharts|victory-vendor|d3-[\w-]+|@reduxjs[\\/]toolkit|redux|redux-thunk|react-redux|reselect|immer|decimal\.js-light|es-toolkit|eventemitter3|use-sync-external-store)[\\/]/;
 
+const RENDERER_ROOT = fromHere('./desktop/src/renderer');
+const ALIASES = { '@shared': fromHere('./shared') };
+const EMPTY_ROOT = '<div id="root"></div>';
+const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="([^"]+\.css)"[^>]*>/g;
+
+/**
+ * landing.html: index.html with the landing page already rendered in it (desktop/src/renderer/src/
+ * prerender.tsx, run through a throwaway Vite SSR server) and its stylesheet inlined, so that on a
+ * slow network the heading shows after one round trip, before any script. The server answers it
+ * for `/`; main.tsx hydrates it.
+ */
+async function prerenderLanding(outDir: string): Promise<void> {
+  const server = await createServer({
+    configFile: false,
+    root: RENDERER_ROOT,
+    resolve: { alias: ALIASES },
+    plugins: [react()],
+    logLevel: 'error',
+    appType: 'custom',
+    server: { middlewareMode: true, hmr: false, ws: false },
+  });
+  try {
+    const { renderLandingPage } = (await server.ssrLoadModule('/src/prerender.tsx')) as { renderLandingPage: () => string };
+    const index = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+    if (!index.includes(EMPTY_ROOT)) throw new Error(`index.html has no ${EMPTY_ROOT} to prerender into`);
+    const landing = index
+      .replace(EMPTY_ROOT, () => `<div id="root">${renderLandingPage()}</div>`)
+      .replace(STYLESHEET_LINK, (_link, href: string) => `<style>${fs.readFileSync(path.join(outDir, href), 'utf8')}</style>`);
+    fs.writeFileSync(path.join(outDir, 'landing.html'), landing);
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * After the files are written: the prerendered landing page, brotli and gzip copies for the
+ * server to answer with (server/src/middleware/webApp.ts), then the first-load figure of issue 18.
+ */
+function precompressAndMeasure(outDir: string): Plugin {
+  return {
+    name: 'sandesh-precompress-and-measure',
+    apply: 'build',
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        await prerenderLanding(outDir);
+        const totals = precompressDirectory(outDir);
+        console.log(`precompressed ${totals.files} files: ${totals.bytes} B -> ${totals.brotliBytes} B brotli, ${totals.gzipBytes} B gzip`);
+        console.log(firstLoadLine(measureFirstLoad(outDir)));
+      },
+    },
+  };
+}
+
 /**
  * The web build of the renderer. The Electron build (desktop/electron.vite.config.ts) uses the
  * same `index.html`, so the renderer must not depend on anything configured only here.
  */
 export default defineConfig({
-  root: fromHere('./desktop/src/renderer'),
-  plugins: [react(), tailwindcss()],
+  root: RENDERER_ROOT,
+  plugins: [react(), tailwindcss(), precompressAndMeasure(OUT_DIR)],
   resolve: {
-    alias: { '@shared': fromHere('./shared') },
+    alias: ALIASES,
   },
   build: {
     outDir: OUT_DIR,
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for the operator's stack traces but not referenced from the files, and the
+    // server never serves them (source is not public in production).
+    sourcemap: 'hidden',
     rolldownOptions: {
       output: {
-        // Libraries change less often than the app: separate chunks stay cached across releases.
+        // React changes less often than the app: its own chunk stays cached across releases. Other
+        // libraries are NOT grouped into one vendor chunk: each goes with the area that uses it
+        // (routes.tsx), so the landing page does not download the admin screens' libraries.
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/, priority: 20 },
-            { name: 'vendor', test: (id) => /node_modules[\\/]/.test(id) && !CHART_LIBRARIES.test(id), priority: 10 },
-            // After vendor, so that what recharts shares with the app (clsx) stays in vendor.
-            { name: 'charts', test: CHART_LIBRARIES, priority: 5 },
+            // What recharts shares with every page (clsx): a group reaches a captured module's
+            // dependencies too, so without this the landing page would load the charts chunk.
+            { name: 'class-names', test: /node_modules[\\/](clsx|tailwind-merge)[\\/]/, priority: 15 },
+            { name: 'charts', test: CHART_LIBRARIES, priority: 10 },
           ],
         },
       },

@@ -72,6 +72,13 @@ export interface TMeResponse {
   idleTimeoutSeconds: number;
 }
 
+/**
+ * `GET /api/auth/session`: who is signed in, if anyone. A visitor is an answer (`user: null`, 200),
+ * not an error, so public pages can ask without a failed request. `idleTimeoutSeconds` comes
+ * with a user, as in TMeResponse.
+ */
+export type TSessionResponse = { user: null } | { user: TUser; idleTimeoutSeconds: number };
+
 export interface TForgotPasswordResponse {
   success: true;
   otpSent: true;

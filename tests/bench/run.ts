@@ -5,12 +5,14 @@
  * `BENCH_ONLY=dispatch,reports npm run bench` runs the benches whose names contain those words.
  * Lines `bench <db> <figure> <value> ceiling <value> ratio <value>` (figures.ts) are for scripts:
  * `npm run bench | grep '^bench '`.
+ * The web benches (first-load) need no database and run once.
  */
 import { spawnSync } from 'node:child_process';
 import { acceptanceBench } from './acceptance.bench';
 import { authBench } from './auth.bench';
 import { cleanupBench } from './cleanup.bench';
 import { dispatchBench } from './dispatch.bench';
+import { firstLoadBench } from './firstLoad.bench';
 import { localSpreadsheetsBench } from './localSpreadsheets.bench';
 import { publicApiBench } from './publicApi.bench';
 import { reportsBench } from './reports.bench';
@@ -27,19 +29,29 @@ interface Bench {
 }
 
 const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, scaleOutBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, localSpreadsheetsBench, uploadSendBench];
+const webBenches = [firstLoadBench];
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 const child = process.env.BENCH_CHILD;
 if (child) {
-  const [name, kind] = child.split('|') as [string, 'sqlite' | 'postgres'];
-  const bench = benches.find((b) => b.name === name);
+  const [name, kind] = child.split('|') as [string, 'sqlite' | 'postgres' | 'web'];
+  const bench = [...benches, ...webBenches].find((b) => b.name === name);
   if (!bench) throw new Error(`unknown bench ${name}`);
-  process.env.TEST_DB = kind;
+  if (kind !== 'web') process.env.TEST_DB = kind;
   if (url) process.env.TEST_DATABASE_URL = url;
   await bench.run();
 } else {
   const only = process.env.BENCH_ONLY?.split(',');
-  for (const bench of benches.filter((b) => !only || only.some((word) => b.name.includes(word)))) {
+  const chosen = (bench: { name: string }) => !only || only.some((word) => bench.name.includes(word));
+  const runChild = (name: string, kind: string) => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/run.ts'], { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: `${name}|${kind}` } });
+    if (run.status !== 0) console.log(`  (this bench stopped with exit code ${run.status})`);
+  };
+  for (const bench of webBenches.filter(chosen)) {
+    console.log(`\n${bench.name} [web]`);
+    runChild(bench.name, 'web');
+  }
+  for (const bench of benches.filter(chosen)) {
     for (const kind of ['sqlite', 'postgres'] as const) {
       if (bench.databases && !bench.databases.includes(kind)) {
         console.log(`\n${bench.name} [${kind}]: skipped (${bench.databases.join(' and ')} only)`);
@@ -50,8 +62,7 @@ if (child) {
         continue;
       }
       console.log(`\n${bench.name} [${kind}]`);
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/run.ts'], { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: `${bench.name}|${kind}` } });
-      if (run.status !== 0) console.log(`  (this bench stopped with exit code ${run.status})`);
+      runChild(bench.name, kind);
     }
   }
 }

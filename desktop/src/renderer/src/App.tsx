@@ -1,15 +1,14 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
-import { BrowserRouter, HashRouter } from 'react-router-dom';
+import { Suspense, useEffect, type ReactNode } from 'react';
+import { BrowserRouter, HashRouter, StaticRouter } from 'react-router-dom';
 import { Toaster } from 'sonner';
 import { NOTIFICATIONS } from '@shared/constants';
 import { setUnauthorizedHandler } from './api/client';
 import { publicConfigApi, publicConfigKey } from './api/publicConfig';
-import { SessionManager } from './components/session/SessionManager';
 import { FALLBACK_PUBLIC_CONFIG, PublicConfigContext } from './context/publicConfig';
 import { platform } from './platform';
 import { queryClient } from './queryClient';
-import { AppRoutes } from './routes';
+import { AppRoutes, SessionManager } from './routes';
 import { useSessionStore } from './stores/sessionStore';
 import { useThemeStore } from './stores/themeStore';
 
@@ -41,7 +40,12 @@ function SessionRoot() {
     return () => setUnauthorizedHandler(null);
   }, []);
 
-  return isAuthenticated ? <SessionManager /> : null;
+  // Loaded with the signed-in area; a visitor never downloads it. Nothing to show while it loads.
+  return isAuthenticated ? (
+    <Suspense fallback={null}>
+      <SessionManager />
+    </Suspense>
+  ) : null;
 }
 
 function ThemedToaster() {
@@ -59,15 +63,23 @@ function ThemedToaster() {
   );
 }
 
-export function App() {
+interface AppProps {
+  /** Only when prerendering at build (prerender.tsx): the path to render, without a browser. */
+  serverLocation?: string;
+}
+
+export function App({ serverLocation }: AppProps = {}) {
+  const routes = (
+    <>
+      <SessionRoot />
+      <AppRoutes />
+      <ThemedToaster />
+    </>
+  );
   return (
     <QueryClientProvider client={queryClient}>
       <PublicConfigProvider>
-        <Router>
-          <SessionRoot />
-          <AppRoutes />
-          <ThemedToaster />
-        </Router>
+        {serverLocation === undefined ? <Router>{routes}</Router> : <StaticRouter location={serverLocation}>{routes}</StaticRouter>}
       </PublicConfigProvider>
     </QueryClientProvider>
   );

@@ -1,44 +1,62 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { PublicOnly, RequireAdmin, RequireAuth, RequireUser } from './components/guards/Guard';
 import { SessionLoading } from './components/guards/SessionLoading';
-import { AuthenticatedLayout } from './components/layout/AuthenticatedLayout';
 import { roleHome } from './lib/roles';
-import { AdminDashboardPage } from './pages/admin/AdminDashboardPage';
-import { AdminLogsPage } from './pages/admin/AdminLogsPage';
-import { AdminTestNotificationsPage } from './pages/admin/AdminTestNotificationsPage';
-import { AdminPricingPage } from './pages/admin/AdminPricingPage';
-import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
-import { AdminUserDetailsPage } from './pages/admin/AdminUserDetailsPage';
-import { AdminUserSettingsPage } from './pages/admin/AdminUserSettingsPage';
-import { AdminUserTemplatesPage } from './pages/admin/AdminUserTemplatesPage';
-import { AdminUsersPage } from './pages/admin/AdminUsersPage';
-import { AdminWalletPage } from './pages/admin/AdminWalletPage';
-import { LoginPage } from './pages/auth/LoginPage';
-import { SignupPage } from './pages/auth/SignupPage';
 import { NotFoundPage } from './pages/NotFoundPage';
-import { ProfilePage } from './pages/ProfilePage';
 import { LandingPage } from './pages/public/LandingPage';
-import { ApiManagementPage } from './pages/user/ApiManagementPage';
-import { CustomizeMessagePage } from './pages/user/CustomizeMessagePage';
-import { ManageReportsPage } from './pages/user/ManageReportsPage';
-import { QuickSendPage } from './pages/user/QuickSendPage';
-import { TemplateBuilderPage } from './pages/user/TemplateBuilderPage';
-import { TemplatesPage } from './pages/user/TemplatesPage';
-import { UserDashboardPage } from './pages/user/UserDashboardPage';
-import { WalletPage } from './pages/user/WalletPage';
 import { useSessionStore } from './stores/sessionStore';
 
-/** The long static pages load on demand so that the app itself starts fast. */
-function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+/**
+ * A named export of a module loaded on demand. Each area is one module (areas/*), so each area is
+ * one chunk: a visitor of the landing page downloads none of the signed-in or admin screens, and
+ * recharts loads only with the pages that chart (components/reports/TimelineChart.tsx).
+ */
+export function lazyNamed<K extends string, P extends object>(
+  load: () => Promise<Record<K, ComponentType<P>>>,
+  name: K,
+): LazyExoticComponent<ComponentType<P>> {
   return lazy(async () => ({ default: (await load())[name] }));
 }
 
+const loadPublicPages = () => import('./areas/publicPages');
+const loadAuth = () => import('./areas/auth');
+const loadSignedIn = () => import('./areas/signedIn');
+const loadUser = () => import('./areas/user');
+const loadAdmin = () => import('./areas/admin');
+
 const DocsPage = lazyNamed(() => import('./pages/public/DocsPage'), 'DocsPage');
-const ContactPage = lazyNamed(() => import('./pages/public/ContactPage'), 'ContactPage');
-const PrivacyPage = lazyNamed(() => import('./pages/public/PrivacyPage'), 'PrivacyPage');
-const RefundPolicyPage = lazyNamed(() => import('./pages/public/RefundPolicyPage'), 'RefundPolicyPage');
-const TermsPage = lazyNamed(() => import('./pages/public/TermsPage'), 'TermsPage');
+const ContactPage = lazyNamed(loadPublicPages, 'ContactPage');
+const PrivacyPage = lazyNamed(loadPublicPages, 'PrivacyPage');
+const RefundPolicyPage = lazyNamed(loadPublicPages, 'RefundPolicyPage');
+const TermsPage = lazyNamed(loadPublicPages, 'TermsPage');
+
+const LoginPage = lazyNamed(loadAuth, 'LoginPage');
+const SignupPage = lazyNamed(loadAuth, 'SignupPage');
+
+export const AuthenticatedLayout = lazyNamed(loadSignedIn, 'AuthenticatedLayout');
+export const SessionManager = lazyNamed(loadSignedIn, 'SessionManager');
+const ProfilePage = lazyNamed(loadSignedIn, 'ProfilePage');
+
+const ApiManagementPage = lazyNamed(loadUser, 'ApiManagementPage');
+const CustomizeMessagePage = lazyNamed(loadUser, 'CustomizeMessagePage');
+const ManageReportsPage = lazyNamed(loadUser, 'ManageReportsPage');
+const QuickSendPage = lazyNamed(loadUser, 'QuickSendPage');
+const TemplateBuilderPage = lazyNamed(loadUser, 'TemplateBuilderPage');
+const TemplatesPage = lazyNamed(loadUser, 'TemplatesPage');
+const UserDashboardPage = lazyNamed(loadUser, 'UserDashboardPage');
+const WalletPage = lazyNamed(loadUser, 'WalletPage');
+
+const AdminDashboardPage = lazyNamed(loadAdmin, 'AdminDashboardPage');
+const AdminLogsPage = lazyNamed(loadAdmin, 'AdminLogsPage');
+const AdminPricingPage = lazyNamed(loadAdmin, 'AdminPricingPage');
+const AdminSettingsPage = lazyNamed(loadAdmin, 'AdminSettingsPage');
+const AdminTestNotificationsPage = lazyNamed(loadAdmin, 'AdminTestNotificationsPage');
+const AdminUserDetailsPage = lazyNamed(loadAdmin, 'AdminUserDetailsPage');
+const AdminUserSettingsPage = lazyNamed(loadAdmin, 'AdminUserSettingsPage');
+const AdminUserTemplatesPage = lazyNamed(loadAdmin, 'AdminUserTemplatesPage');
+const AdminUsersPage = lazyNamed(loadAdmin, 'AdminUsersPage');
+const AdminWalletPage = lazyNamed(loadAdmin, 'AdminWalletPage');
 
 function RoleDashboardRedirect() {
   const role = useSessionStore((state) => state.user?.role);

@@ -14,6 +14,7 @@ import type {
   TForgotPasswordResponse,
   TLoginResponse,
   TMeResponse,
+  TSessionResponse,
   TVerifyOtpResponse,
 } from '@shared/types';
 import { requireAuth } from '../../middleware/auth';
@@ -68,6 +69,15 @@ export function authRoutes(services: Services, cookies: CookieSettings): Router<
     const { user } = requireAuth(ctx);
     ctx.set('Cache-Control', 'no-store');
     const body: TMeResponse = { success: true, user: presentUser(user), idleTimeoutSeconds };
+    ctx.body = body;
+  });
+
+  // The session check of the web app's start-up: 200 for visitors too (issue 18), so a public page
+  // logs no failed request. An expired session is a visitor here; /me still says why with its 401.
+  router.get('/session', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const auth = ctx.state.auth;
+    const body: TSessionResponse = auth ? { user: presentUser(auth.user), idleTimeoutSeconds } : { user: null };
     ctx.body = body;
   });
 

@@ -10,6 +10,7 @@ import type {
   TForgotPasswordResponse,
   TLoginResponse,
   TMeResponse,
+  TSessionResponse,
   TUser,
   TVerifyOtpResponse,
 } from '@shared/types';
@@ -50,6 +51,9 @@ export const authApi = {
       headers: options.fresh ? { 'Cache-Control': 'no-cache', Pragma: 'no-cache' } : undefined,
       skipUnauthorizedHandler: options.quiet ?? false,
     }),
+
+  /** Who is signed in: `user: null` for a visitor (a 200, so start-up logs no failed request). */
+  session: () => apiGet<TSessionResponse>('/api/auth/session', expectedFailure),
 
   signup: (body: TSignupRequest) => apiPost<TSignupResponse>('/api/auth/signup', body, expectedFailure),
 

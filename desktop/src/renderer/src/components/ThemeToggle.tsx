@@ -7,11 +7,13 @@ interface ThemeToggleProps {
   className?: string;
 }
 
-/** Switches between light and dark; the icon shows the theme a click leads to. */
+/**
+ * Switches between light and dark; the icon shows the theme a click leads to. Both icons are in
+ * the markup and the page's `dark` class picks one, so the markup is the same in either theme:
+ * the prerendered landing page (built in light) hydrates without a mismatch in dark mode.
+ */
 export function ThemeToggle({ className }: ThemeToggleProps): React.JSX.Element {
-  const theme = useThemeStore((state) => state.theme);
   const toggleTheme = useThemeStore((state) => state.toggleTheme);
-  const isDark = theme === 'dark';
 
   return (
     <button
@@ -27,7 +29,8 @@ export function ThemeToggle({ className }: ThemeToggleProps): React.JSX.Element 
         className,
       )}
     >
-      {isDark ? <Sun className="h-4 w-4" aria-hidden="true" /> : <Moon className="h-4 w-4" aria-hidden="true" />}
+      <Sun className="hidden h-4 w-4 dark:block" aria-hidden="true" />
+      <Moon className="h-4 w-4 dark:hidden" aria-hidden="true" />
     </button>
   );
 }

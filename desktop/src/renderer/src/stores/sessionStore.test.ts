@@ -14,7 +14,7 @@ const user: TUser = {
   updatedAt: '2025-01-01T00:00:00.000Z',
 };
 
-const authApi = vi.hoisted(() => ({ me: vi.fn(), logout: vi.fn() }));
+const authApi = vi.hoisted(() => ({ me: vi.fn(), session: vi.fn(), logout: vi.fn() }));
 vi.mock('../api/auth', () => ({ authApi }));
 
 /** A Map-backed Storage: the unit project runs in node, which has no localStorage. */
@@ -43,6 +43,7 @@ beforeEach(() => {
   vi.stubGlobal('localStorage', memoryStorage());
   vi.stubGlobal('sessionStorage', memoryStorage());
   authApi.me.mockReset();
+  authApi.session.mockReset();
   authApi.logout.mockReset();
 });
 
@@ -51,27 +52,57 @@ afterEach(() => {
 });
 
 describe('session start-up', () => {
-  it('signs a stored user in at once and refreshes it in the background', async () => {
+  it('signs a stored user in at once and confirms it in the background', async () => {
     localStorage.setItem('user', JSON.stringify(user));
-    authApi.me.mockResolvedValue({ success: true, user: { ...user, creditBalance: 99 }, idleTimeoutSeconds: 300 });
+    authApi.session.mockResolvedValue({ user: { ...user, creditBalance: 99 }, idleTimeoutSeconds: 300 });
     const { useSessionStore, useUIStore } = await freshStores();
     await useSessionStore.getState().initialize();
     expect(useSessionStore.getState().isAuthenticated).toBe(true);
     expect(useSessionStore.getState().isLoading).toBe(false);
     await vi.waitFor(() => expect(useUIStore.getState().creditBalance).toBe(99));
     expect(useSessionStore.getState().idleTimeoutSeconds).toBe(300);
+    expect(authApi.me).not.toHaveBeenCalled();
+  });
+
+  it('signs a stored user out when the server no longer knows the session', async () => {
+    localStorage.setItem('user', JSON.stringify(user));
+    authApi.session.mockResolvedValue({ user: null });
+    const { useSessionStore } = await freshStores();
+    await useSessionStore.getState().initialize();
+    await vi.waitFor(() => expect(useSessionStore.getState().isAuthenticated).toBe(false));
+    expect(localStorage.getItem('user')).toBeNull();
+  });
+
+  it('keeps a stored user when the session check cannot reach the server', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    localStorage.setItem('user', JSON.stringify(user));
+    authApi.session.mockRejectedValue(new ApiError({ status: 0, code: 'network_error', message: 'offline' }));
+    const { useSessionStore } = await freshStores();
+    await useSessionStore.getState().initialize();
+    await vi.waitFor(() => expect(warn).toHaveBeenCalled());
+    expect(useSessionStore.getState().isAuthenticated).toBe(true);
+    warn.mockRestore();
   });
 
   it('asks the server when nothing is stored and keeps the answer', async () => {
-    authApi.me.mockResolvedValue({ success: true, user, idleTimeoutSeconds: 600 });
+    authApi.session.mockResolvedValue({ user, idleTimeoutSeconds: 600 });
     const { useSessionStore } = await freshStores();
     await useSessionStore.getState().initialize();
     expect(useSessionStore.getState().user?.username).toBe('asha');
+    expect(useSessionStore.getState().idleTimeoutSeconds).toBe(600);
     expect(JSON.parse(localStorage.getItem('user') ?? 'null')).toMatchObject({ id: 7 });
   });
 
-  it('ends signed out when the server says there is no session', async () => {
-    authApi.me.mockRejectedValue(new ApiError({ status: 401, code: 'unauthenticated', message: 'x' }));
+  it('ends signed out for a visitor, without calling /api/auth/me', async () => {
+    authApi.session.mockResolvedValue({ user: null });
+    const { useSessionStore } = await freshStores();
+    await useSessionStore.getState().initialize();
+    expect(useSessionStore.getState()).toMatchObject({ user: null, isAuthenticated: false, isLoading: false });
+    expect(authApi.me).not.toHaveBeenCalled();
+  });
+
+  it('ends signed out when the session check fails', async () => {
+    authApi.session.mockRejectedValue(new ApiError({ status: 500, code: 'internal_error', message: 'x' }));
     const { useSessionStore } = await freshStores();
     await useSessionStore.getState().initialize();
     expect(useSessionStore.getState()).toMatchObject({ user: null, isAuthenticated: false, isLoading: false });
@@ -79,7 +110,7 @@ describe('session start-up', () => {
 
   it('ignores a stored value that is not a user', async () => {
     localStorage.setItem('user', '{"hello":1}');
-    authApi.me.mockRejectedValue(new ApiError({ status: 401, code: 'unauthenticated', message: 'x' }));
+    authApi.session.mockResolvedValue({ user: null });
     const { useSessionStore } = await freshStores();
     await useSessionStore.getState().initialize();
     expect(useSessionStore.getState().isAuthenticated).toBe(false);

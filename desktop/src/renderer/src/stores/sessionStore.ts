@@ -55,6 +55,19 @@ export const useSessionStore = create<SessionState>()((set, get) => {
     set({ user: null, isAuthenticated: false, isLoading: false });
   };
 
+  /** Start-up with a stored user: the session check answers 200 either way (no failed request). */
+  const confirmSession = async () => {
+    try {
+      const session = await authApi.session();
+      if (!get().isAuthenticated) return;
+      if (session.user) applyUser(session.user, session.idleTimeoutSeconds);
+      else get().clearSession();
+    } catch (error) {
+      // Offline or a server error: keep the stored user; the next call will tell.
+      console.warn('Could not confirm the session', error);
+    }
+  };
+
   return {
     user: null,
     isLoading: true,
@@ -68,8 +81,9 @@ export const useSessionStore = create<SessionState>()((set, get) => {
         setAuthToken(token);
         const stored = readStoredUser();
         if (stored) {
+          // The stored user shows at once; the server's answer then confirms or ends the session.
           applyUser(stored);
-          void get().refreshUser();
+          void confirmSession();
           return;
         }
         if (platform.kind === 'desktop' && !token) {
@@ -77,8 +91,9 @@ export const useSessionStore = create<SessionState>()((set, get) => {
           return;
         }
         try {
-          const me = await authApi.me({ quiet: true });
-          applyUser(me.user, me.idleTimeoutSeconds);
+          const session = await authApi.session();
+          if (session.user) applyUser(session.user, session.idleTimeoutSeconds);
+          else signedOut();
         } catch {
           signedOut();
         }

@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { Suspense, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
 import { LAYOUT } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
@@ -46,6 +46,15 @@ function useIsWide(): boolean {
   return isWide;
 }
 
+function PageLoading() {
+  return (
+    <div role="status" className="flex justify-center py-16">
+      <Spinner className="size-6" />
+      <span className="sr-only">{messages.common.loading}</span>
+    </div>
+  );
+}
+
 /**
  * The frame of every signed-in screen (spec 000 §2.6): sidebar or drawer, sticky header,
  * notification area and footer.
@@ -70,7 +79,10 @@ export function AuthenticatedLayout({ children }: { children?: ReactNode }) {
         <Header user={user} />
         <ConnectionBanner />
         <NotificationBanner />
-        <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6 lg:px-8">{children ?? <Outlet />}</main>
+        <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          {/* An area's pages load on demand (routes.tsx): the frame stays while they arrive. */}
+          <Suspense fallback={<PageLoading />}>{children ?? <Outlet />}</Suspense>
+        </main>
         <Footer />
       </div>
       {gatewayLoading ? <FullScreenSpinner text={messages.common.connectingGateway} /> : null}

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import { usePublicConfig } from '../../context/publicConfig';
 import { LandingFooter, LandingHeader } from '../../components/public/PublicLayout';
 import { ApiSection, type ApiSamples } from '../../components/public/landing/ApiSection';
@@ -11,10 +11,24 @@ import { SampleFigures } from '../../components/public/landing/SampleFigures';
 import { WalletSection } from '../../components/public/landing/WalletSection';
 import { REPORTS_ENDPOINT, SEND_ENDPOINT, SEND_EXAMPLE_RESPONSE, apiOrigin, buildSendSamples } from './content/docs';
 
+const neverChanges = () => () => undefined;
+
+/**
+ * The origin shown in the API samples. The prerendered page (scripts/prerender) has no location,
+ * so hydration starts from the placeholder the server used and React then renders the real one.
+ */
+function useSampleOrigin(): string {
+  return useSyncExternalStore(
+    neverChanges,
+    () => apiOrigin(window.location),
+    () => apiOrigin(undefined),
+  );
+}
+
 /** The public landing page (spec §1 and §2.3), with its own header and footer; its sections are in components/public/landing. */
 export function LandingPage(): React.JSX.Element {
   const { brandName } = usePublicConfig();
-  const origin = apiOrigin(typeof window === 'undefined' ? undefined : window.location);
+  const origin = useSampleOrigin();
   const apiSamples = useMemo<ApiSamples>(
     () => ({ curl: buildSendSamples(origin).curl, exampleResponse: SEND_EXAMPLE_RESPONSE, sendEndpoint: SEND_ENDPOINT, reportsEndpoint: REPORTS_ENDPOINT }),
     [origin],

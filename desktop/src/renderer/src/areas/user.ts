@@ -1,0 +1,9 @@
+/** The customer's area (/user/*): one chunk, loaded after sign-in. */
+export { ApiManagementPage } from '../pages/user/ApiManagementPage';
+export { CustomizeMessagePage } from '../pages/user/CustomizeMessagePage';
+export { ManageReportsPage } from '../pages/user/ManageReportsPage';
+export { QuickSendPage } from '../pages/user/QuickSendPage';
+export { TemplateBuilderPage } from '../pages/user/TemplateBuilderPage';
+export { TemplatesPage } from '../pages/user/TemplatesPage';
+export { UserDashboardPage } from '../pages/user/UserDashboardPage';
+export { WalletPage } from '../pages/user/WalletPage';
