@@ -65,6 +65,7 @@ export const localSpreadsheetsBench = {
       const prepared = measureInChild('prepare', xlsx, workDir);
       console.log(`  prepare xlsx 1M x 8 (Phone, Name, City; gzip CSV out): ${prepared.seconds.toFixed(2)} s, peak RSS ${prepared.peakRssMb} MB; baseline its own parse ${parsedXlsx.seconds.toFixed(2)} s`);
       summary('parse_xlsx_1m_seconds', parsedXlsx.seconds, 15);
+      summary('parse_xlsx_1m_exceljs_baseline_seconds', exceljs.seconds, 15);
       summary('parse_xlsx_1m_worker_peak_rss_mb', parsedXlsx.peakRssMb, 600, 0);
       summary('parse_csv_1m_seconds', parsedCsv.seconds, 3);
       // No target of its own: a prepare reads the file again, so its ceiling is the parse's.
