@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fillMessage, messages } from './messages';
+import { checkPhone } from './phone';
 import {
   createColumnStats,
   createSpreadsheetCheck,
@@ -7,6 +8,7 @@ import {
   INVALID_ROWS_CSV_HEADER,
   INVALID_SAMPLE_MAX,
   invalidRowCsvLine,
+  isPhoneLike,
   spreadsheetColumnNames,
   spreadsheetMappingProblems,
   suggestMapping,
@@ -126,6 +128,14 @@ describe('data and invalid-rows CSV lines', () => {
   it('guards formulas in the invalid-rows file a user opens', () => {
     expect(INVALID_ROWS_CSV_HEADER).toBe('line,value,reason\r\n');
     expect(invalidRowCsvLine({ line: 7, value: '=HYPERLINK("x")', reason: 'Bad, very' })).toBe(`7,"'=HYPERLINK(""x"")","Bad, very"\r\n`);
+  });
+});
+
+describe('isPhoneLike', () => {
+  it('agrees with the shared phone rule', () => {
+    const values = ['9876543210', '5876543210', '12345678', '123456789012345', '1234567890123456', '09876543210', '0091987654321', '9100987654321',
+      '+91 98765 43210', '(022) 1234 5678', '2024-05-06', 'Name 12345', 'user@example.com', '1234567', '98765\u00a043210', '0000000000'];
+    for (const value of values) expect([value, isPhoneLike(value)]).toEqual([value, checkPhone(value).ok]);
   });
 });
 

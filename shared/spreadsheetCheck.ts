@@ -172,19 +172,37 @@ function isEmptyRow(cells: Readonly<Record<string, string>> | readonly string[])
 // ---------------------------------------------------------------------------------------------
 // Column statistics
 
-/** A quick look before the phone rule: a number starts with a digit, `+` or `(` and is not long. */
-function mayBePhone(value: string): boolean {
-  if (value.length < 8 || value.length > 24) return false;
-  const first = value.charCodeAt(0);
-  return (first >= 48 && first <= 57) || first === 43 || first === 40;
-}
-
+/**
+ * Whether a cell reads as a phone number under the shared rules (shared/phone.ts). Column
+ * statistics ask this of every cell of a million-row file, so the common cases are decided here
+ * without the rule's regular expressions: plain digits (a number cell) and anything holding a
+ * letter. Everything else goes to the rule itself.
+ */
 export function isPhoneLike(value: string): boolean {
-  return mayBePhone(value) && checkPhone(value).ok;
+  const length = value.length;
+  if (length < 8 || length > 24) return false;
+  let digitsOnly = true;
+  for (let i = 0; i < length; i += 1) {
+    const code = value.charCodeAt(i);
+    if (code >= 48 && code <= 57) continue;
+    digitsOnly = false;
+    // Letters (ASCII or beyond Latin-1 punctuation) are never part of a number.
+    if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 64) return false;
+  }
+  if (digitsOnly) {
+    const first = value.charCodeAt(0);
+    // A bare Indian mobile, or 8 to 15 digits not starting with 0; other digit strings need the rule.
+    if (length === 10 && first >= 54) return true;
+    if (first !== 48 && length <= 15) return true;
+  }
+  return checkPhone(value).ok;
 }
 
 export interface ColumnStatsAccumulator {
-  /** Adds one data row (cells by position); columns past the known ones are named as the server names them. */
+  /**
+   * Adds one data row (cells by position, already trimmed); columns past the known ones are named
+   * as the server names them.
+   */
   add(cells: readonly string[]): void;
   result(): SpreadsheetColumnStats[];
 }
@@ -208,7 +226,7 @@ export function createColumnStats(header: readonly string[], distinctMax = DISTI
     add(cells) {
       rows += 1;
       for (let i = 0; i < cells.length; i += 1) {
-        const value = (cells[i] ?? '').trim();
+        const value = cells[i] ?? '';
         if (value === '') continue;
         const stats = column(i);
         stats.filled += 1;

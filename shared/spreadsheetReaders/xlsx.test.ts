@@ -10,7 +10,9 @@ import {
   parseDateStyles,
   parseWorkbook,
   relationshipTarget,
+  serialDateText,
 } from './xlsx';
+import { dateText } from '../sheetRows';
 
 function pieces(text: string, size: number): string[] {
   const out: string[] = [];
@@ -120,5 +122,12 @@ describe('helpers', () => {
   it('turns column letters into indexes and serial days into dates', () => {
     expect([columnIndex('A1'), columnIndex('z9'), columnIndex('AA10'), columnIndex('XFD1'), columnIndex('12')]).toEqual([0, 25, 26, 16383, -1]);
     expect(excelSerialDate(45418.25, false).toISOString()).toBe('2024-05-06T06:00:00.000Z');
+  });
+
+  it('writes whole serial days as dateText does, without building dates', () => {
+    for (let serial = -800_000; serial <= 2_958_465; serial += 997) {
+      for (const date1904 of [false, true]) expect(serialDateText(serial, date1904)).toBe(dateText(excelSerialDate(serial, date1904)));
+    }
+    expect(serialDateText(45418.5, false)).toBe('2024-05-06 12:00');
   });
 });

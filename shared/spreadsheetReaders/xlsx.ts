@@ -275,6 +275,41 @@ export function excelSerialDate(serial: number, date1904: boolean): Date {
   return new Date(Math.round((days - 25569) * 86_400_000));
 }
 
+/** 1 to 15 digits without a leading zero: a number whose text is the same digits (numberText's answer). */
+function isPlainInteger(raw: string): boolean {
+  const length = raw.length;
+  if (length === 0 || length > 15) return false;
+  if (raw.charCodeAt(0) === 48) return length === 1;
+  for (let i = 0; i < length; i += 1) {
+    const code = raw.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+const pad2 = (value: number) => (value < 10 ? `0${value}` : String(value));
+
+/**
+ * A date cell's text: dateText(excelSerialDate(...)) without building a Date for whole days (the
+ * common case, and a million of them in a large sheet). Days are turned into a calendar date with
+ * the civil-from-days algorithm (proleptic Gregorian, as Date is).
+ */
+export function serialDateText(serial: number, date1904: boolean): string {
+  if (!Number.isInteger(serial)) return dateText(excelSerialDate(serial, date1904));
+  const daysSinceEpoch = (date1904 ? serial + 1462 : serial) - 25569;
+  const z = daysSinceEpoch + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  if (year < 1000 || year > 9999) return dateText(excelSerialDate(serial, date1904));
+  return `${year}-${pad2(month)}-${pad2(day)}`;
+}
+
 export interface SheetParserOptions {
   sharedStrings: readonly string[];
   dateStyles: readonly boolean[];
@@ -314,9 +349,12 @@ export function createSheetParser(options: SheetParserOptions, onRow: RowSink): 
         return dateText(date);
       }
       default: {
+        const isDate = dateStyles[style] === true;
+        // Whole numbers as Excel writes them (no sign, exponent or leading zero) are their own text.
+        if (!isDate && isPlainInteger(raw)) return raw;
         const value = Number(raw);
         if (raw.trim() === '' || Number.isNaN(value)) return decodeXmlText(raw);
-        if (dateStyles[style] === true) return dateText(excelSerialDate(value, date1904));
+        if (isDate) return serialDateText(value, date1904);
         return numberText(value);
       }
     }
@@ -339,45 +377,75 @@ export function createSheetParser(options: SheetParserOptions, onRow: RowSink): 
     for (;;) {
       const start = xml.indexOf(c, at);
       if (start === -1) break;
-      const after = xml.charCodeAt(start + c.length);
+      let i = start + c.length;
+      const after = xml.charCodeAt(i);
       if (after !== 32 && after !== 62 && after !== 47 && after !== 9 && after !== 10 && after !== 13) {
-        at = start + c.length;
+        at = i;
         continue;
       }
-      const tagEnd = xml.indexOf('>', start);
-      if (tagEnd === -1) break;
-      const tag = xml.slice(start, tagEnd + 1);
-      const reference = attribute(tag, 'r');
-      const fromReference = reference === null ? -1 : columnIndex(reference);
-      const column = fromReference >= 0 ? fromReference : nextColumn;
+      // The start tag's attributes, read in place: r (reference), s (style), t (type).
+      let column = -1;
+      let style = 0;
+      let type: string | null = null;
+      let selfClosed = false;
+      let tagClosed = false;
+      while (i < xml.length) {
+        const code = xml.charCodeAt(i);
+        if (code === 62) {
+          selfClosed = xml.charCodeAt(i - 1) === 47;
+          tagClosed = true;
+          i += 1;
+          break;
+        }
+        if (code === 34 || code === 39) {
+          // A value of an attribute not read here.
+          const close = xml.indexOf(code === 34 ? '"' : "'", i + 1);
+          i = close === -1 ? xml.length : close + 1;
+          continue;
+        }
+        if ((code === 32 || code === 9 || code === 10 || code === 13) && xml.charCodeAt(i + 2) === 61) {
+          const name = xml.charCodeAt(i + 1);
+          const quote = xml.charCodeAt(i + 3);
+          if ((name === 114 || name === 115 || name === 116) && (quote === 34 || quote === 39)) {
+            const close = xml.indexOf(quote === 34 ? '"' : "'", i + 4);
+            if (close === -1) break;
+            if (name === 114) column = columnIndex(xml.slice(i + 4, close));
+            else if (name === 115) style = Number(xml.slice(i + 4, close)) || 0;
+            else type = xml.slice(i + 4, close);
+            i = close + 1;
+            continue;
+          }
+        }
+        i += 1;
+      }
+      if (!tagClosed) break;
+      if (column < 0) column = nextColumn;
       nextColumn = column + 1;
+      if (selfClosed) {
+        at = i;
+        continue;
+      }
+      let end = xml.indexOf(cClose, i);
+      if (end === -1) end = xml.length;
+      at = end + cClose.length;
       let raw: string | null = null;
       let inline: string | null = null;
-      if (xml.charCodeAt(tagEnd - 1) === 47) {
-        at = tagEnd + 1;
-        continue;
-      }
-      const end = xml.indexOf(cClose, tagEnd);
-      const content = xml.slice(tagEnd + 1, end === -1 ? xml.length : end);
-      at = end === -1 ? xml.length : end + cClose.length;
-      const type = attribute(tag, 't');
-      const vStart = content.indexOf(v);
-      if (vStart !== -1) {
-        const vTagEnd = content.indexOf('>', vStart);
-        if (content.charCodeAt(vTagEnd - 1) !== 47) {
-          const vEnd = content.indexOf(vClose, vTagEnd);
-          raw = content.slice(vTagEnd + 1, vEnd === -1 ? content.length : vEnd);
+      const vStart = xml.indexOf(v, i);
+      if (vStart !== -1 && vStart < end) {
+        const vTagEnd = xml.indexOf('>', vStart);
+        if (xml.charCodeAt(vTagEnd - 1) !== 47) {
+          const vEnd = xml.indexOf(vClose, vTagEnd);
+          raw = xml.slice(vTagEnd + 1, vEnd === -1 || vEnd > end ? end : vEnd);
         }
       }
       if (type === 'inlineStr') {
-        const isStart = content.indexOf(is);
-        if (isStart !== -1) {
-          const isEnd = content.indexOf(isClose, isStart);
-          inline = stringItemText(content.slice(isStart, isEnd === -1 ? content.length : isEnd), prefix);
+        const isStart = xml.indexOf(is, i);
+        if (isStart !== -1 && isStart < end) {
+          const isEnd = xml.indexOf(isClose, isStart);
+          inline = stringItemText(xml.slice(isStart, isEnd === -1 || isEnd > end ? end : isEnd), prefix);
         }
       }
-      const styleText = attribute(tag, 's');
-      const text = cellValue(type, styleText === null ? 0 : Number(styleText), raw, inline);
+      const text = cellValue(type, style, raw, inline);
       if (column >= maxColumns) {
         if (text.trim() !== '') options.onTooWide();
         continue;

@@ -3,7 +3,7 @@
  * worker's (plus this small host): `node --import tsx tests/bench/localSpreadsheets.child.ts
  * <parse|prepare|exceljs|papaparse> <file> <workDir>`. Prints one JSON line.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { createLocalSpreadsheets } from '../../desktop/src/main/spreadsheets/localSpreadsheets';
@@ -49,7 +49,16 @@ async function viaPapaparse(): Promise<number> {
   return rows - 1;
 }
 
+/**
+ * This process's peak resident memory. VmHWM belongs to the process image, whereas getrusage's
+ * maxRSS survives exec on Linux and would report the spawning bench's own peak.
+ */
+function peakRssMb(): number {
+  const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  return Math.round((hwm ? Number(hwm) : process.resourceUsage().maxRSS) / 1024);
+}
+
 const started = performance.now();
 const rows = mode === 'exceljs' ? await viaExceljs() : mode === 'papaparse' ? await viaPapaparse() : await viaWorker();
 const seconds = (performance.now() - started) / 1000;
-console.log(JSON.stringify({ mode, rows, seconds, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+console.log(JSON.stringify({ mode, rows, seconds, peakRssMb: peakRssMb() }));
