@@ -50,8 +50,6 @@ function summary(figure: string, value: number, ceiling: number): void {
 
 export const localSpreadsheetsBench = {
   name: 'local spreadsheets',
-  /** No database: run once. */
-  databases: ['sqlite'] as const,
   async run(): Promise<void> {
     const xlsx = await cached('recipients-1m-x8.xlsx', (target) => writeTestXlsx(target, ROWS));
     const csv = await cached('recipients-1m-x8.csv', (target) => writeTestCsv(target, ROWS));
@@ -66,7 +64,6 @@ export const localSpreadsheetsBench = {
       const prepared = measureInChild('prepare', xlsx, workDir);
       console.log(`  prepare xlsx 1M x 8 (Phone, Name, City; gzip CSV out): ${prepared.seconds.toFixed(2)} s, peak RSS ${prepared.peakRssMb} MB; baseline its own parse ${parsedXlsx.seconds.toFixed(2)} s`);
       summary('parse_xlsx_1m_seconds', parsedXlsx.seconds, 15);
-      summary('parse_xlsx_1m_exceljs_baseline_seconds', exceljs.seconds, 15);
       summary('parse_xlsx_1m_worker_peak_rss_mb', Math.round(parsedXlsx.peakRssMb), 600);
       summary('parse_csv_1m_seconds', parsedCsv.seconds, 3);
       // No target of its own: a prepare reads the file again, so its ceiling is the parse's.

@@ -28,16 +28,20 @@ interface Bench {
   databases?: readonly ('sqlite' | 'postgres')[];
 }
 
-const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, scaleOutBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, localSpreadsheetsBench, uploadSendBench];
-const webBenches = [firstLoadBench];
+const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, scaleOutBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, uploadSendBench];
+/** Benches that touch no database run once, labelled by what they measure. */
+const machineBenches = [
+  { bench: firstLoadBench, label: 'web' },
+  { bench: localSpreadsheetsBench, label: 'local' },
+] as const;
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 const child = process.env.BENCH_CHILD;
 if (child) {
-  const [name, kind] = child.split('|') as [string, 'sqlite' | 'postgres' | 'web'];
-  const bench = [...benches, ...webBenches].find((b) => b.name === name);
+  const [name, kind] = child.split('|') as [string, 'sqlite' | 'postgres' | 'web' | 'local'];
+  const bench = [...benches, ...machineBenches.map((m) => m.bench)].find((b) => b.name === name);
   if (!bench) throw new Error(`unknown bench ${name}`);
-  if (kind !== 'web') process.env.TEST_DB = kind;
+  if (kind === 'sqlite' || kind === 'postgres') process.env.TEST_DB = kind;
   if (url) process.env.TEST_DATABASE_URL = url;
   await bench.run();
 } else {
@@ -47,9 +51,9 @@ if (child) {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/run.ts'], { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: `${name}|${kind}` } });
     if (run.status !== 0) console.log(`  (this bench stopped with exit code ${run.status})`);
   };
-  for (const bench of webBenches.filter(chosen)) {
-    console.log(`\n${bench.name} [web]`);
-    runChild(bench.name, 'web');
+  for (const { bench, label } of machineBenches.filter((m) => chosen(m.bench))) {
+    console.log(`\n${bench.name} [${label}]`);
+    runChild(bench.name, label);
   }
   for (const bench of benches.filter(chosen)) {
     for (const kind of ['sqlite', 'postgres'] as const) {
