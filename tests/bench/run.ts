@@ -5,7 +5,7 @@
  * `BENCH_ONLY=dispatch,reports npm run bench` runs the benches whose names contain those words.
  * Lines `bench <db> <figure> <value> ceiling <value> ratio <value>` (figures.ts) are for scripts:
  * `npm run bench | grep '^bench '`.
- * The web benches (first-load) need no database and run once.
+ * Benches that touch no database (first load, local spreadsheets) run once.
  */
 import { spawnSync } from 'node:child_process';
 import { acceptanceBench } from './acceptance.bench';
