@@ -93,6 +93,17 @@ export const messages = {
     resetSuccess: 'Password reset successfully. Please login with your new password.',
     resetFailed: 'Password reset failed',
     accountDisabled: 'This account has been disabled. Please contact support.',
+    // Profile > Change Password (POST /api/auth/change-password).
+    currentPasswordRequired: 'Current password is required',
+    currentPasswordIncorrect: 'Current password is incorrect',
+    newPasswordSameAsCurrent: 'The new password must be different from the current one',
+    passwordChanged: 'Password changed. Your other sessions have been signed out.',
+    changePasswordFailed: 'Failed to change password',
+    changePasswordTooMany: 'Too many wrong current passwords. Please try again in {minutes} minutes.',
+    // The OTP step of Forgot Password.
+    resendCode: 'Resend code',
+    resendCodeIn: 'Resend code in {seconds}s',
+    otpResent: 'A new code has been sent to your WhatsApp number',
   },
 
   session: {
@@ -228,6 +239,8 @@ export const messages = {
     debited: 'Credits deducted successfully',
     modeInvalid: 'Mode must be add or deduct',
     nothingToDeduct: 'The balance is already ₹0.00: there is nothing to deduct',
+    balanceReasonRequired: 'A balance change needs a reason. Use Adjust Credits on the Wallet page.',
+    balanceOnWallet: 'The balance changes only through Adjust Credits on the Wallet page, with a reason that is kept in the credit history.',
   },
 
   adminUser: {
@@ -315,6 +328,12 @@ export const messages = {
     lastAdminRole: 'The last administrator must stay an administrator',
     notConfigured: 'Not configured',
     configured: 'Configured',
+    // /admin/templates: the review queue across users.
+    templateQueueLoadFailed: 'Failed to load templates waiting for review',
+    templateQueueEmpty: 'No templates match these filters.',
+    templateQueueNoPending: 'No templates are waiting for review.',
+    pendingTemplatesBadge: '{count} templates waiting for review',
+    providerMoved: 'Provider set-up (Cloud API and channel) is on the Provider tab of User Settings.',
   },
 
   publicSite: {
@@ -822,6 +841,23 @@ export const messages = {
     notSpreadsheet: 'This file is not a CSV, gzip-compressed CSV or Excel (.xlsx) file',
     tooManyRows: 'This file has more than {max} rows. Please split it into smaller files.',
     notCompleted: 'This upload is not complete yet. Send its missing parts and complete it before sending from it.',
+  },
+
+  onboarding: {
+    title: 'Get started',
+    description: 'A few steps to your first campaign. Each ticks itself off as you go.',
+    progress: '{done} of {total} done',
+    dismiss: 'Dismiss checklist',
+    dismissed: 'Checklist hidden',
+    dismissFailed: 'Failed to hide the checklist',
+    loadFailed: 'Failed to load the getting-started checklist',
+    steps: {
+      topUp: 'Top up your wallet',
+      createTemplate: 'Create a message template',
+      templateApproved: 'Get a template approved',
+      firstSend: 'Send your first message',
+      createApiKey: 'Create an API key',
+    },
   },
 
   server: {
