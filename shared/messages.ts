@@ -332,6 +332,7 @@ export const messages = {
     templateQueueLoadFailed: 'Failed to load templates waiting for review',
     templateQueueEmpty: 'No templates match these filters.',
     templateQueueNoPending: 'No templates are waiting for review.',
+    templateQueuePage: 'Page {page} of {pages}',
     pendingTemplatesBadge: '{count} templates waiting for review',
     providerMoved: 'Provider set-up (Cloud API and channel) is on the Provider tab of User Settings.',
   },

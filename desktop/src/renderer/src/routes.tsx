@@ -9,6 +9,7 @@ import { AdminLogsPage } from './pages/admin/AdminLogsPage';
 import { AdminTestNotificationsPage } from './pages/admin/AdminTestNotificationsPage';
 import { AdminPricingPage } from './pages/admin/AdminPricingPage';
 import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
+import { AdminTemplateQueuePage } from './pages/admin/AdminTemplateQueuePage';
 import { AdminUserDetailsPage } from './pages/admin/AdminUserDetailsPage';
 import { AdminUserSettingsPage } from './pages/admin/AdminUserSettingsPage';
 import { AdminUserTemplatesPage } from './pages/admin/AdminUserTemplatesPage';
@@ -111,6 +112,7 @@ export function AppRoutes() {
               <Route path="/admin/users/:id/wallet" element={<AdminWalletPage />} />
               <Route path="/admin/users/:id/settings" element={<AdminUserSettingsPage />} />
               <Route path="/admin/users/:id/templates" element={<AdminUserTemplatesPage />} />
+              <Route path="/admin/templates" element={<AdminTemplateQueuePage />} />
               <Route path="/admin/pricing" element={<AdminPricingPage />} />
               <Route path="/admin/settings" element={<AdminSettingsPage />} />
               <Route path="/admin/logs" element={<AdminLogsPage />} />
