@@ -103,7 +103,7 @@ describe('resendWaitSeconds', () => {
   it('counts whole seconds down to zero and never below', () => {
     expect(resendWaitSeconds(1_000, 1_000, 60)).toBe(60);
     expect(resendWaitSeconds(1_000, 1_500, 60)).toBe(60);
-    expect(resendWaitSeconds(1_000, 60_000, 60)).toBe(2);
+    expect(resendWaitSeconds(1_000, 60_000, 60)).toBe(1);
     expect(resendWaitSeconds(1_000, 61_000, 60)).toBe(0);
     expect(resendWaitSeconds(1_000, 120_000, 60)).toBe(0);
   });
