@@ -305,6 +305,7 @@ export const messages = {
     subtitleWhatsappBulk: 'Send bulk messages to multiple recipients.',
     subtitleUsers: 'Manage user accounts and permissions.',
     subtitleAdminTemplates: 'Review, approve and reject this user\'s message templates.',
+    subtitleTemplateQueue: 'Templates of every user waiting for review.',
     subtitleLogs: 'Old message and campaign logs, and their daily cleanup.',
     subtitleTestNotifications: 'Try out every notification style.',
     subtitleAdminDefault: 'Admin Panel',
