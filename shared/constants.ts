@@ -48,6 +48,10 @@ export const AUTH = {
    * the wait doubles per failure up to loginDelayMaxSeconds. Never a long lock-out (issue 11).
    */
   loginFailuresBeforeDelay: 10,
+  /** Wrong current passwords on Change Password per account in the login window, then a wait. */
+  changePasswordFailuresPerUser: 5,
+  /** The OTP step offers "Resend code" this long after a code was sent (within the request limits). */
+  otpResendAfterSeconds: 60,
   loginDelayMaxSeconds: 30,
   /** Forgot-password requests per username+IP and per IP in the window. */
   otpRequestsPerWindow: 5,

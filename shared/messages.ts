@@ -93,6 +93,17 @@ export const messages = {
     resetSuccess: 'Password reset successfully. Please login with your new password.',
     resetFailed: 'Password reset failed',
     accountDisabled: 'This account has been disabled. Please contact support.',
+    // Profile > Change Password (POST /api/auth/change-password).
+    currentPasswordRequired: 'Current password is required',
+    currentPasswordIncorrect: 'Current password is incorrect',
+    newPasswordSameAsCurrent: 'The new password must be different from the current one',
+    passwordChanged: 'Password changed. Your other sessions have been signed out.',
+    changePasswordFailed: 'Failed to change password',
+    changePasswordTooMany: 'Too many wrong current passwords. Please try again in {minutes} minutes.',
+    // The OTP step of Forgot Password.
+    resendCode: 'Resend code',
+    resendCodeIn: 'Resend code in {seconds}s',
+    otpResent: 'A new code has been sent to your WhatsApp number',
   },
 
   session: {
@@ -228,6 +239,8 @@ export const messages = {
     debited: 'Credits deducted successfully',
     modeInvalid: 'Mode must be add or deduct',
     nothingToDeduct: 'The balance is already ₹0.00: there is nothing to deduct',
+    balanceReasonRequired: 'A balance change needs a reason. Use Adjust Credits on the Wallet page.',
+    balanceOnWallet: 'The balance changes only through Adjust Credits on the Wallet page, with a reason that is kept in the credit history.',
   },
 
   adminUser: {
@@ -292,6 +305,7 @@ export const messages = {
     subtitleWhatsappBulk: 'Send bulk messages to multiple recipients.',
     subtitleUsers: 'Manage user accounts and permissions.',
     subtitleAdminTemplates: 'Review, approve and reject this user\'s message templates.',
+    subtitleTemplateQueue: 'Templates of every user waiting for review.',
     subtitleLogs: 'Old message and campaign logs, and their daily cleanup.',
     subtitleTestNotifications: 'Try out every notification style.',
     subtitleAdminDefault: 'Admin Panel',
@@ -315,6 +329,13 @@ export const messages = {
     lastAdminRole: 'The last administrator must stay an administrator',
     notConfigured: 'Not configured',
     configured: 'Configured',
+    // /admin/templates: the review queue across users.
+    templateQueueLoadFailed: 'Failed to load templates waiting for review',
+    templateQueueEmpty: 'No templates match these filters.',
+    templateQueueNoPending: 'No templates are waiting for review.',
+    templateQueuePage: 'Page {page} of {pages}',
+    pendingTemplatesBadge: '{count} templates waiting for review',
+    providerMoved: 'Provider set-up (Cloud API and channel) is on the Provider tab of User Settings.',
   },
 
   publicSite: {
@@ -885,6 +906,23 @@ export const messages = {
     unreachable: 'Cannot reach the Sandesh server. Retrying in {seconds} s.',
     retrying: 'Cannot reach the Sandesh server. Retrying now.',
     retryNow: 'Retry now',
+  },
+
+  onboarding: {
+    title: 'Get started',
+    description: 'A few steps to your first campaign. Each ticks itself off as you go.',
+    progress: '{done} of {total} done',
+    dismiss: 'Dismiss checklist',
+    dismissed: 'Checklist hidden',
+    dismissFailed: 'Failed to hide the checklist',
+    loadFailed: 'Failed to load the getting-started checklist',
+    steps: {
+      topUp: 'Top up your wallet',
+      createTemplate: 'Create a message template',
+      templateApproved: 'Get a template approved',
+      firstSend: 'Send your first message',
+      createApiKey: 'Create an API key',
+    },
   },
 
   server: {

@@ -335,6 +335,39 @@ export interface TTemplateStats {
   rejected: number;
 }
 
+/** One row of the admin review queue: the template and who owns it. */
+export interface TAdminQueuedTemplate extends TTemplate {
+  owner: { id: number; name: string; username: string };
+}
+
+/** GET /api/admin/templates */
+export interface TAdminTemplateQueueResponse {
+  success: true;
+  templates: TAdminQueuedTemplate[];
+  pagination: { page: number; limit: number; total: number; totalPages: number };
+}
+
+/** GET /api/admin/templates/pending-count */
+export interface TAdminPendingTemplatesResponse {
+  success: true;
+  pending: number;
+}
+
+export type TOnboardingStepKey = 'topUp' | 'createTemplate' | 'templateApproved' | 'firstSend' | 'createApiKey';
+
+/** GET /api/onboarding and POST /api/onboarding/dismiss */
+export interface TOnboardingResponse {
+  success: true;
+  onboarding: {
+    steps: { key: TOnboardingStepKey; done: boolean }[];
+    completed: number;
+    total: number;
+    dismissed: boolean;
+    /** Shown on the dashboard: not dismissed and not every step done. */
+    visible: boolean;
+  };
+}
+
 /** POST /api/whatsapp/template-details */
 export interface TTemplateDetails {
   variables: { index: string; placeholder: string; required: boolean; value: string }[];

@@ -21,6 +21,7 @@ import { creditRoutes } from './routes/credits';
 import { paymentRoutes } from './routes/payments';
 import { pricingRoutes } from './routes/pricing';
 import { templateRoutes } from './routes/templates';
+import { onboardingRoutes } from './routes/onboarding';
 import { uploadRoutes } from './routes/uploads';
 import { systemRoutes } from './routes/system';
 import { mediaRoutes } from './routes/media';
@@ -158,6 +159,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     pricingRoutes(services),
     paymentRoutes(services, config),
     templateRoutes(services),
+    onboardingRoutes(services),
     creditRoutes(services),
     apiKeyRoutes(services),
     sendingRoutes(services, { apiSend: jsonBody(jsonLimit), apiSendBatch: jsonBody(sendLimit) }),

@@ -35,6 +35,7 @@ import { HeldRefunds } from './sending/heldRefunds';
 import { SpreadsheetParses } from './sending/spreadsheetParses';
 import { TemplateMediaStore } from './templates/media';
 import { TemplateService } from './templates/service';
+import { OnboardingService } from './onboarding/service';
 import { ThrottleFactory } from './throttling/throttle';
 import { UserService } from './accounts/users';
 import { WalletService } from './wallet/service';
@@ -68,6 +69,8 @@ export interface Services {
   pricing: PricingService;
   payments: PaymentService;
   templates: TemplateService;
+  /** The dashboard's getting-started checklist, computed from the account's data. */
+  onboarding: OnboardingService;
   senderNumbers: SenderNumberService;
   /** Acceptance of a send: pricing, Duplicate Blocked, the debit and the rows, in one transaction. */
   campaignAcceptance: CampaignAcceptance;
@@ -193,6 +196,7 @@ export function createServices(deps: {
     },
   });
   const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit });
+  const onboarding = new OnboardingService({ db });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
   // Uploads before sending: a send may read a completed upload's rows (issue 16).
   const spreadsheets = new SpreadsheetParses({ workerMemoryMb: config.spreadsheets.workerMemoryMb, perUser: config.spreadsheets.parsesPerUser });
@@ -275,5 +279,5 @@ export function createServices(deps: {
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
+  return { database, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
 }

@@ -90,6 +90,15 @@ export const ZUpdateProfileRequest = z.object({
 });
 export type TUpdateProfileRequest = z.input<typeof ZUpdateProfileRequest>;
 
+/** POST /api/auth/change-password: the signed-in user's own password, the current one required. */
+export const ZChangePasswordRequest = z
+  .object({
+    currentPassword: z.string({ error: messages.auth.currentPasswordRequired }).min(1, { error: messages.auth.currentPasswordRequired }),
+    newPassword: ZNewPassword,
+  })
+  .refine((data) => data.currentPassword !== data.newPassword, { path: ['newPassword'], error: messages.auth.newPasswordSameAsCurrent });
+export type TChangePasswordRequest = z.input<typeof ZChangePasswordRequest>;
+
 export type PasswordStrength = 'weak' | 'medium' | 'strong';
 
 /** Spec 000 §5: under 6 Weak, 6 to 9 Medium, 10 or more Strong. */

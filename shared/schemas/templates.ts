@@ -7,6 +7,7 @@ import {
   OTP_TYPES,
   TEMPLATE_LANGUAGE_CODES,
   TEMPLATE_NAME_PATTERN,
+  TEMPLATE_STATUSES,
 } from '../templates';
 
 const t = messages.templates;
@@ -135,6 +136,21 @@ export const ZTemplateListQuery = z.object({
   status: z.string().trim().toUpperCase().optional().catch(undefined),
   category: z.string().trim().toUpperCase().optional().catch(undefined),
 });
+
+/**
+ * GET /api/admin/templates: the review queue across users. Status defaults to PENDING (ALL lists
+ * every status); `search` matches the template name or the owner's name or username; `userId`
+ * narrows to one owner. Unknown values fall back to the defaults rather than failing a filter bar.
+ */
+export const ZAdminTemplateQueueQuery = z.object({
+  status: z.enum([...TEMPLATE_STATUSES, 'ALL']).catch('PENDING').default('PENDING'),
+  category: z.enum(['MARKETING', 'UTILITY', 'AUTHENTICATION']).optional().catch(undefined),
+  search: z.string().trim().max(100).optional().catch(undefined),
+  userId: z.coerce.number().int().positive().optional().catch(undefined),
+  page: z.coerce.number().int().min(1).catch(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).catch(20).default(20),
+});
+export type TAdminTemplateQueueQuery = z.input<typeof ZAdminTemplateQueueQuery>;
 
 export const ZTemplateDetailsRequest = z.object({
   template_name: z.string({ error: messages.templates.notFound }).trim().min(1, { error: messages.templates.notFound }),

@@ -181,13 +181,19 @@ describe.skipIf(postgresUnavailable)('admin wallet management', () => {
     expect(await server.db('audit_log').where({ action: 'wallet.adjust', targetId: String(user.id) })).toHaveLength(1);
   });
 
-  it('keeps PUT /api/admin/users/{id} with creditBalance compatible, as a ledger entry for the difference', async () => {
+  it('keeps PUT /api/admin/users/{id} with creditBalance compatible only with a reason, as a ledger entry for the difference', async () => {
     const user = await buildUser(server, { creditRupees: 40 });
-    const response = await admin.put(`/api/admin/users/${user.id}`, { creditBalance: 25.5 });
+    const refused = await admin.put(`/api/admin/users/${user.id}`, { creditBalance: 25.5 });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: messages.adminWallet.balanceReasonRequired, code: 'balance_reason_required', field: 'reason' });
+    expect((await admin.get<{ user: { creditBalance: number } }>(`/api/admin/users/${user.id}/details`)).body.user.creditBalance).toBe(40);
+    // The same balance needs no reason: nothing moves.
+    expect((await admin.put(`/api/admin/users/${user.id}`, { creditBalance: 40, name: 'Same Balance' })).status).toBe(200);
+    const response = await admin.put(`/api/admin/users/${user.id}`, { creditBalance: 25.5, reason: 'Refund of an unused pack' });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ user: { creditBalance: 25.5 } });
     const last = (await server.db('credit_transactions').where({ userId: user.id }).orderBy('id', 'desc').first()) as { type: string; amount: number; actorUserId: number };
-    expect(last).toMatchObject({ type: 'ADMIN_DEDUCT', amount: -145_000, actorUserId: adminId });
+    expect(last).toMatchObject({ type: 'ADMIN_DEDUCT', amount: -145_000, actorUserId: adminId, description: 'Refund of an unused pack' });
     const negative = await admin.put(`/api/admin/users/${user.id}`, { creditBalance: -1 });
     expect(negative.body).toMatchObject({ error: messages.validation.creditBalanceNegative, field: 'creditBalance' });
   });

@@ -3,6 +3,7 @@ import { PROVIDERS } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { AdminUserDetailsPage } from './pages/AdminUserDetailsPage';
 import { AdminUsersPage } from './pages/AdminUsersPage';
+import { CloudApiCard } from './pages/CloudApiCard';
 import { LoginPage } from './pages/LoginPage';
 import { ProviderSettingsTab } from './pages/ProviderSettingsTab';
 import { ADMIN, createUser, unique } from './support';
@@ -17,7 +18,7 @@ async function signInAsAdmin(page: Page): Promise<void> {
 }
 
 test.describe('admin provider configuration', () => {
-  test('an admin sets a channel and its write-only API key on the WhatsApp Business tab', async ({ page, baseURL, context }) => {
+  test('an admin sets a channel and its write-only API key on the Provider tab', async ({ page, baseURL, context }) => {
     const user = await createUser(baseURL ?? '');
     await signInAsAdmin(page);
     const details = new AdminUserDetailsPage(page);
@@ -25,7 +26,7 @@ test.describe('admin provider configuration', () => {
 
     const tab = new ProviderSettingsTab(page);
     await tab.open(details.userId());
-    await expect(page.getByRole('tab')).toHaveText(['Basic Information', 'WhatsApp Business', 'Pricing', 'Security']);
+    await expect(page.getByRole('tab')).toHaveText(['Basic Information', 'Provider', 'Pricing', 'Security']);
     await expect(tab.badge).toHaveText(p.apiKeyNotSet);
     await expect(tab.details.getByText(p.businessNameDefault, { exact: true })).toBeVisible();
     await expect(tab.details.getByText(p.whatsappNumberDefault, { exact: true })).toBeVisible();
@@ -80,7 +81,7 @@ test.describe('admin provider configuration', () => {
     await expect(tab.copy).not.toContainText(p.copied, { timeout: PROVIDERS.copiedIndicatorMs * 3 });
   });
 
-  test('an admin edits basic and business info on the details page, and the user becomes Configured', async ({ page, baseURL }) => {
+  test('an admin edits basic info on the details page and the Cloud API set-up on the Provider tab, and the user becomes Configured', async ({ page, baseURL }) => {
     const user = await createUser(baseURL ?? '');
     await signInAsAdmin(page);
     const users = new AdminUsersPage(page);
@@ -90,48 +91,65 @@ test.describe('admin provider configuration', () => {
     const details = new AdminUserDetailsPage(page);
     await details.openFromTable(user.username);
     await expect(details.name).toHaveValue(user.name);
-    await expect(details.accessTokenStatus).toHaveText(p.secretNotSet);
-    await expect(details.active).toBeChecked();
     await expect(details.save).toBeDisabled();
-
-    // Both forms are checked before anything is sent.
+    // Provider fields are no longer split across User Details and Settings (issue 18).
+    await expect(page.getByLabel('Access Token')).toHaveCount(0);
+    await expect(page.getByLabel('Channel ID')).toHaveCount(0);
     await details.name.fill('Priya Sharma Traders');
-    await details.businessName.fill('Sharma Traders');
-    await details.whatsappNumber.fill('98-abc');
-    await details.webhookUrl.fill('ftp://hooks.example.in');
     await details.save.click();
+    await expect(page.getByText(messages.adminUser.updated)).toBeVisible();
+
+    await details.providerSettings.click();
+    await page.waitForURL(/\/settings\?tab=provider$/);
+    const cloud = new CloudApiCard(page);
+    const channel = new ProviderSettingsTab(page);
+    // Both halves of the provider set-up are on this one tab.
+    await expect(cloud.form).toBeVisible();
+    await expect(channel.channelId).toBeVisible();
+    await expect(cloud.accessTokenStatus).toHaveText(p.secretNotSet);
+    await expect(cloud.active).toBeChecked();
+    await expect(cloud.save).toBeDisabled();
+
+    await cloud.businessName.fill('Sharma Traders');
+    await cloud.whatsappNumber.fill('98-abc');
+    await cloud.webhookUrl.fill('ftp://hooks.example.in');
+    await cloud.save.click();
     await expect(page.getByText(messages.validation.whatsappNumberInvalid)).toBeVisible();
     await expect(page.getByText(p.webhookUrlInvalid)).toBeVisible();
 
     const token = `EAAG-${unique('token')}`;
-    await details.whatsappNumber.fill('+91 98123 45678');
-    await details.webhookUrl.fill('https://hooks.example.in/whatsapp');
-    await details.numberId.fill(`1${Date.now()}`);
-    await details.wabaId.fill('waba_e2e');
-    await details.accessToken.fill(token);
-    await details.save.click();
+    await cloud.whatsappNumber.fill('+91 98123 45678');
+    await cloud.webhookUrl.fill('https://hooks.example.in/whatsapp');
+    await cloud.numberId.fill(`1${Date.now()}`);
+    await cloud.wabaId.fill('waba_e2e');
+    await cloud.accessToken.fill(token);
+    await cloud.save.click();
     await expect(page.getByText(p.detailsSaved)).toBeVisible();
-    await expect(details.accessTokenStatus).toHaveText(p.secretSet);
-    await expect(details.accessToken).toHaveValue('');
-    await expect(details.whatsappNumber).toHaveValue('919812345678');
-    await expect(page.getByText(messages.admin.configured, { exact: true })).toBeVisible();
+    await expect(cloud.accessTokenStatus).toHaveText(p.secretSet);
+    await expect(cloud.accessToken).toHaveValue('');
+    await expect(cloud.whatsappNumber).toHaveValue('919812345678');
+    await expect(cloud.form.getByText(messages.admin.configured, { exact: true })).toBeVisible();
 
     await page.reload();
-    await expect(details.name).toHaveValue('Priya Sharma Traders');
-    await expect(details.businessName).toHaveValue('Sharma Traders');
-    await expect(details.accessTokenStatus).toHaveText(p.secretSet);
+    await expect(cloud.businessName).toHaveValue('Sharma Traders');
+    await expect(cloud.accessTokenStatus).toHaveText(p.secretSet);
     expect(await page.content()).not.toContain(token);
 
     // Turning the business off is saved too.
-    await details.active.click();
+    await cloud.active.click();
     const saved = page.waitForResponse((response) => response.url().endsWith('/business-info') && response.request().method() === 'PUT');
-    await details.save.click();
+    await cloud.save.click();
     expect((await saved).status()).toBe(200);
     await page.reload();
-    await expect(details.active).not.toBeChecked();
+    await expect(cloud.active).not.toBeChecked();
+
+    // An old ?tab=whatsapp link opens the same tab.
+    await page.goto(`/admin/users/${details.userId()}/settings?tab=whatsapp`);
+    await expect(page.getByRole('tab', { name: 'Provider' })).toHaveAttribute('aria-selected', 'true');
 
     await page.goto('/admin/dashboard');
     await users.search(user.username);
     await expect(users.row(user.username)).toContainText(messages.admin.configured);
+    await expect(users.row(user.username)).toContainText('Priya Sharma Traders');
   });
 });

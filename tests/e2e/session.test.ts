@@ -20,9 +20,11 @@ test.describe(`inactivity timeout (server idle timeout ${E2E_SHORT_IDLE_SECONDS}
     await expect(dialog).toContainText(messages.session.warningTitle, { timeout: E2E_SHORT_IDLE_SECONDS * 1000 });
     await expect(dialog).toContainText(messages.session.warningSubtitle);
     await expect(dialog).toContainText(/You will be automatically logged out in \d+:\d\d due to inactivity\./);
-    await page.waitForURL('**/login', { timeout: E2E_SHORT_IDLE_SECONDS * 1000 });
+    await page.waitForURL(/\/login\?reason=inactivity$/, { timeout: E2E_SHORT_IDLE_SECONDS * 1000 });
     // The app reloads /login after an automatic logout (spec 000 §4.1); wait for that page.
     await expect(page.getByLabel('Username', { exact: true })).toBeVisible();
+    // It says why (issue 18).
+    await expect(page.getByRole('status').filter({ hasText: messages.auth.sessionExpired })).toBeVisible();
     await expect.poll(() => page.evaluate<string | null>("localStorage.getItem('user')").catch(() => 'reloading')).toBeNull();
     const me = await page.request.get('/api/auth/me');
     expect(me.status()).toBe(401);

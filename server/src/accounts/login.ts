@@ -1,7 +1,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AUTH } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
-import { TooManyRequestsError, UnauthorizedError } from '../errors';
+import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../errors';
 import type { User } from '../models';
 import { usernameKey } from '../models';
 import type { ThrottleFactory } from '../throttling/throttle';
@@ -26,6 +26,7 @@ export class LoginService {
   private readonly failuresByUsername: RateLimiterAbstract;
   private readonly delayByUsername: RateLimiterAbstract;
   private readonly signupsByIp: RateLimiterAbstract;
+  private readonly wrongCurrentPasswords: RateLimiterAbstract;
 
   constructor(private readonly deps: { users: UserService; throttles: ThrottleFactory }) {
     const block = AUTH.loginBlockSeconds;
@@ -35,6 +36,7 @@ export class LoginService {
     this.failuresByUsername = deps.throttles.create({ keyPrefix: 'login_user_count', points: 1_000_000, durationSeconds: WINDOW });
     this.delayByUsername = deps.throttles.create({ keyPrefix: 'login_user_delay', points: 1, durationSeconds: AUTH.loginDelayMaxSeconds });
     this.signupsByIp = deps.throttles.create({ keyPrefix: 'signup_ip', points: AUTH.signupsPerIpPerHour, durationSeconds: 3600 });
+    this.wrongCurrentPasswords = deps.throttles.create({ keyPrefix: 'change_password_user', points: AUTH.changePasswordFailuresPerUser, durationSeconds: WINDOW, blockSeconds: AUTH.loginBlockSeconds });
   }
 
   async login(username: string, password: string, ip: string): Promise<User> {
@@ -55,6 +57,37 @@ export class LoginService {
     if (!user.isActive) throw UnauthorizedError(messages.auth.accountDisabled, 'account_disabled');
     await Promise.all([this.byUsernameAndIp.delete(pairKey), this.byIp.reward(ip, 1), this.failuresByUsername.delete(nameKey), this.delayByUsername.delete(nameKey)]);
     return user;
+  }
+
+  /**
+   * Change Password from the profile. A stolen session must not become a way to guess the
+   * password, so wrong current passwords are counted per account like login failures; the answer
+   * is a 400 on the field (a 401 would read as the session having ended).
+   */
+  async changeOwnPassword(user: User, currentPassword: string, newPassword: string, sessionId: number, ip: string | null): Promise<void> {
+    const key = String(user.id);
+    const blocked = await this.wrongCurrentPasswords.get(key);
+    if (blocked && blocked.remainingPoints <= 0 && blocked.msBeforeNext > 0) throw this.tooManyWrongCurrent(blocked.msBeforeNext);
+    if (!(await verifySecret(user.passwordHash, currentPassword))) {
+      try {
+        await this.wrongCurrentPasswords.consume(key);
+      } catch (error) {
+        if (isRateLimited(error)) throw this.tooManyWrongCurrent(error.msBeforeNext);
+        throw error;
+      }
+      throw BadRequestError('current_password_incorrect', messages.auth.currentPasswordIncorrect, 'currentPassword');
+    }
+    await this.wrongCurrentPasswords.delete(key);
+    await this.deps.users.changeOwnPassword(user, newPassword, sessionId, ip);
+  }
+
+  private tooManyWrongCurrent(msBeforeNext: number) {
+    const seconds = Math.ceil(msBeforeNext / 1000);
+    return TooManyRequestsError(
+      fillMessage(messages.auth.changePasswordTooMany, { minutes: Math.max(1, Math.ceil(seconds / 60)) }),
+      seconds,
+      'too_many_password_changes',
+    );
   }
 
   /** Counts a sign-up from this address before its password is hashed. */

@@ -84,6 +84,10 @@ export class SessionService {
     await Session.query(trx).delete().where({ userId });
   }
 
+  async destroyOthersForUser(userId: number, keepSessionId: number, trx: Knex = this.deps.db): Promise<void> {
+    await Session.query(trx).delete().where({ userId }).whereNot({ id: keepSessionId });
+  }
+
   /** Deletes sessions that can no longer be used. Returns how many. */
   async purgeExpired(): Promise<number> {
     const now = this.now();

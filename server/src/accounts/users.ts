@@ -5,7 +5,7 @@ import { messages } from '@shared/messages';
 import { rupeesToUnits } from '@shared/money';
 import { digitsOnly } from '@shared/schemas/auth';
 import { forUpdateIfSupported, isUniqueViolation, uniqueViolationTarget } from '../db/knex';
-import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors';
 import { User, usernameKey } from '../models';
 import type { AuditService } from '../audit/service';
 import { hashSecret } from '../security/passwords';
@@ -184,13 +184,17 @@ export class UserService {
         if (input.creditBalance !== undefined) {
           const targetUnits = rupeesToUnits(Math.round(input.creditBalance * 100) / 100);
           balanceChange = targetUnits - target.creditBalance;
+          // Every balance change is a ledger entry with a reason, as Adjust Credits requires (issue 18).
+          if (balanceChange !== 0 && !input.reason) {
+            throw BadRequestError('balance_reason_required', messages.adminWallet.balanceReasonRequired, 'reason');
+          }
           if (balanceChange !== 0) {
             await this.deps.wallet.apply(
               {
                 userId: targetId,
                 amountUnits: balanceChange,
                 type: balanceChange > 0 ? 'ADMIN_ADD' : 'ADMIN_DEDUCT',
-                description: input.reason || 'Balance set by administrator',
+                description: input.reason ?? 'Balance set by administrator',
                 idempotencyKey: `admin:set-balance:${targetId}:${randomUUID()}`,
                 referenceType: 'admin',
                 referenceId: String(actor.userId),
@@ -217,6 +221,18 @@ export class UserService {
       if (isUniqueViolation(error)) throw this.conflictFor(uniqueViolationTarget(error));
       throw error;
     }
+  }
+
+  /**
+   * The user changes their own password (the current one was checked by the caller): every other
+   * session of theirs ends, the one in use stays, and the change is audited.
+   */
+  async changeOwnPassword(user: User, newPassword: string, keepSessionId: number, ip: string | null): Promise<void> {
+    await this.deps.db.transaction(async (trx) => {
+      await this.setPassword(user.id, newPassword, trx);
+      await this.deps.sessions.destroyOthersForUser(user.id, keepSessionId, trx);
+      await this.deps.audit.record({ actorUserId: user.id, action: 'user.password_change_self', targetType: 'user', targetId: user.id, ip }, trx);
+    });
   }
 
   /** An administrator sets a new password; the user's sessions end. */

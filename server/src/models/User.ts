@@ -3,7 +3,7 @@ import { BaseModel } from './BaseModel';
 
 export class User extends BaseModel {
   static override tableName = 'users';
-  static override timestampAttributes = ['createdAt', 'updatedAt', 'deletedAt'] as const;
+  static override timestampAttributes = ['createdAt', 'updatedAt', 'deletedAt', 'onboardingDismissedAt'] as const;
   static override booleanAttributes = ['isActive'] as const;
 
   id!: number;
@@ -22,6 +22,8 @@ export class User extends BaseModel {
   createdAt!: Date;
   updatedAt!: Date;
   deletedAt!: Date | null;
+  /** When the dashboard's getting-started checklist was dismissed. */
+  onboardingDismissedAt!: Date | null;
 
   get isAdmin(): boolean {
     return this.role === 'admin';

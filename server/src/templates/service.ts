@@ -347,6 +347,62 @@ export class TemplateService {
     };
   }
 
+  /**
+   * The review queue across users (GET /api/admin/templates). Pending templates come oldest
+   * submission first, as a queue is worked; other statuses most recently changed first. Templates
+   * of deleted accounts are left out: nobody could send with them.
+   */
+  async reviewQueue(filters: {
+    status: string;
+    category?: string | undefined;
+    search?: string | undefined;
+    userId?: number | undefined;
+    page: number;
+    limit: number;
+  }): Promise<{ templates: { template: Template; owner: { id: number; name: string; username: string } }[]; total: number }> {
+    const query = Template.query(this.deps.db).select('templates.*').join('users', 'users.id', 'templates.userId').whereNull('users.deletedAt');
+    if (filters.status !== 'ALL') query.where('templates.status', filters.status);
+    if (filters.category) query.where('templates.category', filters.category);
+    if (filters.userId) query.where('templates.userId', filters.userId);
+    if (filters.search) {
+      // lower() on both sides: LIKE is case-insensitive on SQLite but not on PostgreSQL.
+      const pattern = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query.where((where) =>
+        where
+          .whereRaw("lower(templates.name) like ? escape '\\'", [pattern])
+          .orWhereRaw("lower(users.name) like ? escape '\\'", [pattern])
+          .orWhereRaw("lower(users.username) like ? escape '\\'", [pattern]),
+      );
+    }
+    const total = await query.clone().resultSize();
+    if (filters.status === 'PENDING') query.orderBy('templates.submittedAt', 'asc').orderBy('templates.id', 'asc');
+    else query.orderBy('templates.updatedAt', 'desc').orderBy('templates.id', 'desc');
+    const rows = await query.limit(filters.limit).offset((filters.page - 1) * filters.limit);
+    const ownerIds = [...new Set(rows.map((row) => row.userId))];
+    const owners = ownerIds.length
+      ? ((await this.deps.db('users').whereIn('id', ownerIds).select('id', 'name', 'username')) as { id: number; name: string; username: string }[])
+      : [];
+    const byId = new Map(owners.map((owner) => [Number(owner.id), owner]));
+    return {
+      templates: rows.map((template) => {
+        const owner = byId.get(template.userId);
+        return { template, owner: { id: template.userId, name: owner?.name ?? '', username: owner?.username ?? '' } };
+      }),
+      total,
+    };
+  }
+
+  /** Templates waiting for review across active accounts: the admin sidebar's badge. */
+  async pendingCount(): Promise<number> {
+    const row = (await this.deps.db('templates')
+      .join('users', 'users.id', 'templates.userId')
+      .whereNull('users.deletedAt')
+      .where('templates.status', 'PENDING')
+      .count({ count: '*' })
+      .first()) as { count: number | string } | undefined;
+    return Number(row?.count ?? 0);
+  }
+
   /** Approve or reject a PENDING template; the decision is audited. */
   async review(admin: User, templateId: number, decision: { status: 'APPROVED' | 'REJECTED'; reason?: string | undefined }, ip: string | null): Promise<Template> {
     return this.deps.db.transaction(async (trx) => {

@@ -1,30 +1,18 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-/** /admin/users/:id/details: basic information (left) and business information (right). */
+/** /admin/users/:id/details: basic information, the balance (read only) and the provider state. */
 export class AdminUserDetailsPage {
   readonly name: Locator;
-  readonly businessName: Locator;
-  readonly whatsappNumber: Locator;
-  readonly numberId: Locator;
-  readonly wabaId: Locator;
-  readonly webhookUrl: Locator;
-  readonly accessToken: Locator;
-  readonly accessTokenStatus: Locator;
-  readonly appSecret: Locator;
-  readonly active: Locator;
+  readonly balance: Locator;
+  readonly adjustCredits: Locator;
+  readonly providerSettings: Locator;
   readonly save: Locator;
 
   constructor(private readonly page: Page) {
     this.name = page.getByLabel('Full Name', { exact: true });
-    this.businessName = page.getByLabel('Business Name', { exact: true });
-    this.whatsappNumber = page.getByLabel('WhatsApp Number', { exact: true });
-    this.numberId = page.getByLabel('Phone Number ID', { exact: true });
-    this.wabaId = page.getByLabel('WhatsApp Business Account ID', { exact: true });
-    this.webhookUrl = page.getByLabel('Webhook URL', { exact: true });
-    this.accessToken = page.getByLabel('Access Token', { exact: true });
-    this.accessTokenStatus = page.getByTestId('business-accessToken-status');
-    this.appSecret = page.getByLabel('App Secret', { exact: true });
-    this.active = page.getByRole('switch', { name: 'Active' });
+    this.balance = page.getByTestId('details-credit-balance');
+    this.adjustCredits = page.getByRole('link', { name: 'Adjust Credits' });
+    this.providerSettings = page.getByRole('link', { name: 'Provider Settings' });
     this.save = page.getByRole('button', { name: 'Save Changes' });
   }
 

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-/** The WhatsApp Business tab of /admin/users/:id/settings. */
+/** The channel card of the Provider tab of /admin/users/:id/settings. */
 export class ProviderSettingsTab {
   readonly channelId: Locator;
   readonly apiKey: Locator;
@@ -17,16 +17,16 @@ export class ProviderSettingsTab {
     this.apiKey = page.getByLabel('API Key', { exact: true });
     this.reveal = page.getByRole('button', { name: 'Hold to reveal API key' });
     this.badge = page.getByTestId('api-key-badge');
-    this.webhookUrl = page.getByLabel('Webhook URL', { exact: true });
+    this.webhookUrl = this.page.getByRole('form', { name: 'Channel provider settings' }).getByLabel('Webhook URL', { exact: true });
     this.copy = page.getByRole('button', { name: /webhook URL/ });
     this.save = page.getByRole('button', { name: 'Save Settings' });
     this.reset = page.getByRole('button', { name: 'Reset' });
-    this.details = page.getByRole('form', { name: 'WhatsApp Business provider settings' });
+    this.details = page.getByRole('form', { name: 'Channel provider settings' });
   }
 
   async open(userId: string): Promise<void> {
-    await this.page.goto(`/admin/users/${userId}/settings?tab=whatsapp`);
-    await expect(this.page.getByRole('tab', { name: 'WhatsApp Business' })).toHaveAttribute('aria-selected', 'true');
+    await this.page.goto(`/admin/users/${userId}/settings?tab=provider`);
+    await expect(this.page.getByRole('tab', { name: 'Provider' })).toHaveAttribute('aria-selected', 'true');
     await expect(this.channelId).toBeVisible();
   }
 

@@ -57,6 +57,7 @@ const AdminUserSettingsPage = lazyNamed(loadAdmin, 'AdminUserSettingsPage');
 const AdminUserTemplatesPage = lazyNamed(loadAdmin, 'AdminUserTemplatesPage');
 const AdminUsersPage = lazyNamed(loadAdmin, 'AdminUsersPage');
 const AdminWalletPage = lazyNamed(loadAdmin, 'AdminWalletPage');
+const AdminTemplateQueuePage = lazyNamed(loadAdmin, 'AdminTemplateQueuePage');
 
 function RoleDashboardRedirect() {
   const role = useSessionStore((state) => state.user?.role);
@@ -129,6 +130,7 @@ export function AppRoutes() {
               <Route path="/admin/users/:id/wallet" element={<AdminWalletPage />} />
               <Route path="/admin/users/:id/settings" element={<AdminUserSettingsPage />} />
               <Route path="/admin/users/:id/templates" element={<AdminUserTemplatesPage />} />
+              <Route path="/admin/templates" element={<AdminTemplateQueuePage />} />
               <Route path="/admin/pricing" element={<AdminPricingPage />} />
               <Route path="/admin/settings" element={<AdminSettingsPage />} />
               <Route path="/admin/logs" element={<AdminLogsPage />} />

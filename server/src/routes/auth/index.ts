@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { DESKTOP_CLIENT_HEADER, DESKTOP_CLIENT_VALUE, DEVICE_COOKIE, DEVICE_ID_HEADER, USERS } from '@shared/constants';
 import { messages } from '@shared/messages';
 import {
+  ZChangePasswordRequest,
   ZForgotPasswordRequest,
   ZLoginRequest,
   ZResetPasswordRequest,
@@ -98,6 +99,13 @@ export function authRoutes(services: Services, cookies: CookieSettings): Router<
     const input = validate(ZUpdateProfileRequest, ctx.request.body);
     const updated = await services.users.updateProfile(user, input);
     ctx.body = { success: true, message: messages.auth.profileUpdated, user: presentUser(updated) };
+  });
+
+  router.post('/change-password', async (ctx) => {
+    const { user, session } = requireAuth(ctx);
+    const input = validate(ZChangePasswordRequest, ctx.request.body);
+    await services.login.changeOwnPassword(user, input.currentPassword, input.newPassword, session.id, ctx.ip);
+    ctx.body = { success: true, message: messages.auth.passwordChanged };
   });
 
   router.post('/reset-activity', async (ctx) => {

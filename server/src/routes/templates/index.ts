@@ -5,6 +5,7 @@ import type { Middleware } from 'koa';
 import { fillMessage, messages } from '@shared/messages';
 import { ZIdParam } from '@shared/schemas/common';
 import {
+  ZAdminTemplateQueueQuery,
   ZAuthenticationTemplateRequest,
   ZTemplateDetailsRequest,
   ZTemplateListQuery,
@@ -12,7 +13,7 @@ import {
   ZTemplateStatusRequest,
 } from '@shared/schemas/templates';
 import { HEADER_MEDIA_MAX_BYTES, TEMPLATE_LANGUAGES, templateApiFields } from '@shared/templates';
-import type { TTemplateListResponse } from '@shared/types';
+import type { TAdminPendingTemplatesResponse, TAdminTemplateQueueResponse, TTemplateListResponse } from '@shared/types';
 import { AppError, NotFoundError } from '../../errors';
 import { requireAdmin, requireAuth } from '../../middleware/auth';
 import { singleFileUpload, uploadedFile } from '../../middleware/upload';
@@ -165,6 +166,25 @@ export function templateRoutes(services: Services): Router<AppState> {
     if (!(await services.users.findById(id))) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
     const { templates: rows, stats } = await templates.forAdmin(id);
     ctx.body = { success: true, templates: rows.map(presentTemplate), stats };
+  });
+
+  router.get('/api/admin/templates', async (ctx) => {
+    requireAdmin(ctx);
+    const filters = validate(ZAdminTemplateQueueQuery, ctx.query);
+    const { templates: rows, total } = await templates.reviewQueue(filters);
+    const body: TAdminTemplateQueueResponse = {
+      success: true,
+      templates: rows.map(({ template, owner }) => ({ ...presentTemplate(template), owner })),
+      pagination: { page: filters.page, limit: filters.limit, total, totalPages: Math.max(1, Math.ceil(total / filters.limit)) },
+    };
+    ctx.body = body;
+  });
+
+  router.get('/api/admin/templates/pending-count', async (ctx) => {
+    requireAdmin(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    const body: TAdminPendingTemplatesResponse = { success: true, pending: await templates.pendingCount() };
+    ctx.body = body;
   });
 
   router.put('/api/admin/templates/:templateId/status', async (ctx) => {

@@ -1,6 +1,6 @@
 import type { AxiosResponseTransformer } from 'axios';
-import type { TTemplateStatusRequest } from '@shared/schemas/templates';
-import type { TTemplate, TTemplateStats } from '@shared/types';
+import type { TAdminTemplateQueueQuery, TTemplateStatusRequest } from '@shared/schemas/templates';
+import type { TAdminPendingTemplatesResponse, TAdminTemplateQueueResponse, TTemplate, TTemplateStats } from '@shared/types';
 import { apiGet, apiPut, http } from './client';
 
 /** GET /api/admin/users/{id}/templates */
@@ -40,6 +40,9 @@ function withMessageAsError(): AxiosResponseTransformer[] {
 /** The admin's view of a user's templates (spec 001 "Per-user templates"). */
 export const adminTemplatesApi = {
   userTemplates: (userId: number) => apiGet<TAdminUserTemplatesResponse>(`/api/admin/users/${userId}/templates`),
+  /** The review queue across users (issue 18). */
+  queue: (query: TAdminTemplateQueueQuery) => apiGet<TAdminTemplateQueueResponse>('/api/admin/templates', { params: query }),
+  pendingCount: () => apiGet<TAdminPendingTemplatesResponse>('/api/admin/templates/pending-count'),
   setStatus: (templateId: number, body: TTemplateStatusRequest) =>
     apiPut<TTemplateStatusResponse>(`/api/admin/templates/${templateId}/status`, body, {
       transformResponse: withMessageAsError(),
@@ -49,4 +52,6 @@ export const adminTemplatesApi = {
 export const adminTemplateKeys = {
   all: ['admin', 'templates'] as const,
   user: (userId: number) => ['admin', 'templates', 'user', userId] as const,
+  queue: (query: TAdminTemplateQueueQuery) => ['admin', 'templates', 'queue', query] as const,
+  pendingCount: ['admin', 'templates', 'pending-count'] as const,
 };

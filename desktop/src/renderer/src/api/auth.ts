@@ -1,4 +1,5 @@
 import type {
+  TChangePasswordRequest,
   TForgotPasswordRequest,
   TLoginRequest,
   TResetPasswordRequest,
@@ -59,6 +60,9 @@ export const authApi = {
 
   forgotPassword: (body: TForgotPasswordRequest) =>
     apiPost<TForgotPasswordResponse>('/api/auth/forgot-password', body, expectedFailure),
+
+  /** The user's own password; the current one is checked, other sessions end. A wrong current password is a 400. */
+  changePassword: (body: TChangePasswordRequest) => apiPost<{ success: true; message: string }>('/api/auth/change-password', body),
 
   verifyOtp: (body: TVerifyOtpRequest) => apiPost<TVerifyOtpResponse>('/api/auth/verify-otp', body, expectedFailure),
 

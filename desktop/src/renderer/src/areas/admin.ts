@@ -9,3 +9,4 @@ export { AdminUserSettingsPage } from '../pages/admin/AdminUserSettingsPage';
 export { AdminUserTemplatesPage } from '../pages/admin/AdminUserTemplatesPage';
 export { AdminUsersPage } from '../pages/admin/AdminUsersPage';
 export { AdminWalletPage } from '../pages/admin/AdminWalletPage';
+export { AdminTemplateQueuePage } from '../pages/admin/AdminTemplateQueuePage';

@@ -1,5 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TTemplateStatusRequest } from '@shared/schemas/templates';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TAdminTemplateQueueQuery, TTemplateStatusRequest } from '@shared/schemas/templates';
 import { adminTemplateKeys, adminTemplatesApi } from '../api/adminTemplates';
 import { toApiError } from '../api/client';
 
@@ -13,15 +13,32 @@ export function useUserTemplates(userId: number) {
   });
 }
 
+/** The review queue across users; the last page stays on screen while the next filters load. */
+export function useTemplateQueue(query: TAdminTemplateQueueQuery) {
+  return useQuery({ queryKey: adminTemplateKeys.queue(query), queryFn: () => adminTemplatesApi.queue(query), placeholderData: keepPreviousData });
+}
+
+/** Templates waiting for review, for the sidebar badge: re-read every minute and after each review. */
+export function usePendingTemplateCount(enabled: boolean) {
+  return useQuery({
+    queryKey: adminTemplateKeys.pendingCount,
+    queryFn: adminTemplatesApi.pendingCount,
+    enabled,
+    refetchInterval: 60_000,
+    select: (data) => data.pending,
+  });
+}
+
 /**
  * Approve or reject. The list is re-read whatever the answer: a refusal such as "Only pending
  * templates can be approved or rejected" means another admin acted first and the row is stale.
  */
-export function useSetTemplateStatus(userId: number) {
+export function useSetTemplateStatus() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ templateId, body }: { templateId: number; body: TTemplateStatusRequest }) =>
       adminTemplatesApi.setStatus(templateId, body),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminTemplateKeys.user(userId) }),
+    // Every admin template view (this user's list, the queue, the badge) may show the row.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminTemplateKeys.all }),
   });
 }

@@ -31,6 +31,10 @@ describe('headerText', () => {
     expect(headerText('/admin/logs', true).title).toBe('Log Management');
   });
 
+  it('titles the review queue across users apart from one user\'s templates', () => {
+    expect(headerText('/admin/templates', true)).toEqual({ title: 'Template Review', subtitle: 'Templates of every user waiting for review.' });
+  });
+
   it('does not mistake /user for /users', () => {
     expect(headerText('/user/profile', false).title).toBe('Dashboard');
   });

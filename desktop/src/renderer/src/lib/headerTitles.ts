@@ -28,6 +28,8 @@ const adminSections: ReadonlyArray<{ segment: string; title: string; subtitle: s
 
 export function headerText(pathname: string, isAdmin: boolean): HeaderText {
   const segments = pathname.split('/').filter(Boolean);
+  // /admin/templates is the review queue across users (issue 18), not one user's templates.
+  if (segments[0] === 'admin' && segments[1] === 'templates') return { title: 'Template Review', subtitle: l.subtitleTemplateQueue };
   const adminSection = segments[0] === 'admin' ? adminSections.find((candidate) => segments.includes(candidate.segment)) : undefined;
   if (adminSection) return { title: adminSection.title, subtitle: adminSection.subtitle };
   const section = sections.find((candidate) => segments.includes(candidate.segment));

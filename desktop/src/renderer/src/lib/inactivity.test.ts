@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ActivityReporter, formatCountdown, inactivityPhase, warningLeadSeconds } from './inactivity';
+import { ActivityReporter, formatCountdown, inactivityPhase, warningLeadSeconds, INACTIVITY_LOGIN_PATH, isInactivityLogout, resendWaitSeconds } from './inactivity';
 
 describe('warningLeadSeconds', () => {
   it('is two minutes for the default ten-minute timeout', () => {
@@ -88,5 +88,23 @@ describe('ActivityReporter', () => {
     expect(send).toHaveBeenCalledTimes(2);
     vi.advanceTimersByTime(10_000);
     expect(send).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('inactivity logout notice', () => {
+  it('is asked for by the login address the automatic logout uses', () => {
+    expect(isInactivityLogout(new URL(INACTIVITY_LOGIN_PATH, 'http://app.test').search)).toBe(true);
+    expect(isInactivityLogout('')).toBe(false);
+    expect(isInactivityLogout('?reason=other')).toBe(false);
+  });
+});
+
+describe('resendWaitSeconds', () => {
+  it('counts whole seconds down to zero and never below', () => {
+    expect(resendWaitSeconds(1_000, 1_000, 60)).toBe(60);
+    expect(resendWaitSeconds(1_000, 1_500, 60)).toBe(60);
+    expect(resendWaitSeconds(1_000, 60_000, 60)).toBe(1);
+    expect(resendWaitSeconds(1_000, 61_000, 60)).toBe(0);
+    expect(resendWaitSeconds(1_000, 120_000, 60)).toBe(0);
   });
 });

@@ -9,6 +9,22 @@ export function warningLeadSeconds(idleTimeoutSeconds: number): number {
   return Math.min(SESSION.warningLeadSeconds, Math.floor(idleTimeoutSeconds / 2));
 }
 
+/**
+ * Where an inactivity logout lands: the login page, told why, so that a person who walked away
+ * does not wonder whether they were signed out by mistake (issue 18).
+ */
+export const INACTIVITY_LOGIN_PATH = '/login?reason=inactivity';
+
+/** True when the login page was reached by an inactivity logout (its query string). */
+export function isInactivityLogout(search: string): boolean {
+  return new URLSearchParams(search).get('reason') === 'inactivity';
+}
+
+/** Whole seconds left before "Resend code" is offered again; never negative. */
+export function resendWaitSeconds(sentAtMs: number, nowMs: number, waitSeconds: number): number {
+  return Math.max(0, Math.ceil((sentAtMs + waitSeconds * 1000 - nowMs) / 1000));
+}
+
 /** m:ss, as in "1:05"; never negative. */
 export function formatCountdown(totalSeconds: number): string {
   const seconds = Math.max(0, Math.ceil(totalSeconds));

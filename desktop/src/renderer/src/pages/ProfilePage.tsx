@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { History, Pencil, Save, ShieldCheck, UserRound, Wallet, X } from 'lucide-react';
+import { History, KeyRound, Pencil, Save, ShieldCheck, UserRound, Wallet, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
@@ -10,6 +10,7 @@ import { authApi } from '../api/auth';
 import { errorText, serverFieldErrors } from '../api/client';
 import { CREDIT_HISTORY_PAGE_SIZE, creditKeys, creditsApi } from '../api/credits';
 import { Avatar } from '../components/layout/UserCard';
+import { ChangePasswordCard } from '../components/profile/ChangePasswordCard';
 import { Alert } from '../components/ui/alert';
 import { Badge } from '../components/ui/badge';
 import { Button } from '../components/ui/button';
@@ -299,12 +300,19 @@ export function ProfilePage() {
             <History aria-hidden="true" />
             Credit History
           </TabsTrigger>
+          <TabsTrigger value="security">
+            <KeyRound aria-hidden="true" />
+            Security
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="personal">
           <PersonalInfo user={user} />
         </TabsContent>
         <TabsContent value="credits">
           <CreditHistory enabled={tab === 'credits'} />
+        </TabsContent>
+        <TabsContent value="security">
+          <ChangePasswordCard />
         </TabsContent>
       </Tabs>
     </div>

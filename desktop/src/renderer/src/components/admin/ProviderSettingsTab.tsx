@@ -197,10 +197,10 @@ function ProviderSettingsFormCard({
 
   return (
     <Card className="max-w-3xl">
-      <form noValidate onSubmit={handleSubmit} aria-label="WhatsApp Business provider settings">
+      <form noValidate onSubmit={handleSubmit} aria-label="Channel provider settings">
         <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div>
-            <CardTitle>WhatsApp Business</CardTitle>
+            <CardTitle>Channel Provider</CardTitle>
             <CardDescription>The channel provider account this user sends through.</CardDescription>
           </div>
           {settings.apiKeySet ? (

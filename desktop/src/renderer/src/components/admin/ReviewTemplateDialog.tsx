@@ -139,15 +139,13 @@ function ReviewForm({ review, ownerName, setStatus, onDone }: ReviewFormProps) {
 export function ReviewTemplateDialog({
   review,
   ownerName,
-  userId,
   onClose,
 }: {
   review: PendingReview | null;
   ownerName: string;
-  userId: number;
   onClose: () => void;
 }) {
-  const setStatus = useSetTemplateStatus(userId);
+  const setStatus = useSetTemplateStatus();
   const busy = setStatus.isPending;
   return (
     <AlertDialog

@@ -7,9 +7,16 @@ import { cn } from '../../lib/cn';
 import { roleHome } from '../../lib/roles';
 import { LogoMark } from '../brand/Logo';
 import { focusRing } from '../ui/button';
-import { navFor } from './navItems';
+import { usePendingTemplateCount } from '../../hooks/useAdminTemplates';
+import { navFor, type NavBadgeCounts } from './navItems';
 import { NavList } from './NavList';
 import { UserCard } from './UserCard';
+
+/** The admin's badge figures; users have none, and nothing is asked for them. */
+function useNavBadges(user: TUser): NavBadgeCounts {
+  const pending = usePendingTemplateCount(user.role === 'admin');
+  return pending.data === undefined ? {} : { pendingTemplates: pending.data };
+}
 
 function Brand({ user }: { user: TUser }) {
   const { brandName } = usePublicConfig();
@@ -23,6 +30,7 @@ function Brand({ user }: { user: TUser }) {
 
 /** The desktop sidebar (from 1024 px). */
 export function Sidebar({ user, open }: { user: TUser; open: boolean }) {
+  const badges = useNavBadges(user);
   return (
     <aside
       className={cn(
@@ -34,7 +42,7 @@ export function Sidebar({ user, open }: { user: TUser; open: boolean }) {
         <Brand user={user} />
       </div>
       <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
-        <NavList items={navFor(user.role, 'sidebar')} />
+        <NavList items={navFor(user.role, 'sidebar')} badges={badges} />
       </nav>
       <div className="border-t border-slate-200 p-3 dark:border-slate-800">
         <UserCard user={user} />
@@ -53,6 +61,7 @@ export function MobileDrawer({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const badges = useNavBadges(user);
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
@@ -81,7 +90,7 @@ export function MobileDrawer({
             <UserCard user={user} />
           </div>
           <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 pb-4">
-            <NavList items={navFor(user.role, 'drawer')} onNavigate={() => onOpenChange(false)} />
+            <NavList items={navFor(user.role, 'drawer')} badges={badges} onNavigate={() => onOpenChange(false)} />
           </nav>
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>

@@ -11,7 +11,7 @@ export function Avatar({ name, className = 'size-9' }: { name: string; className
   return (
     <span
       aria-hidden="true"
-      className={`flex ${className} shrink-0 items-center justify-center rounded-full bg-emerald-600 text-sm font-semibold text-white dark:bg-emerald-500 dark:text-slate-950`}
+      className={`flex ${className} shrink-0 items-center justify-center rounded-full bg-emerald-700 text-sm font-semibold text-white dark:bg-emerald-500 dark:text-slate-950`}
     >
       {initials(name)}
     </span>

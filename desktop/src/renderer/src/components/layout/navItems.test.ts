@@ -20,6 +20,7 @@ describe('navFor', () => {
     expect(navFor('admin', 'drawer').map((item) => item.to)).toEqual([
       '/admin/dashboard',
       '/admin/users',
+      '/admin/templates',
       '/admin/logs',
       '/admin/profile',
     ]);

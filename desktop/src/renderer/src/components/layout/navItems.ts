@@ -2,6 +2,7 @@ import {
   BarChart3,
   Code2,
   FileSpreadsheet,
+  FileCheck2,
   FileText,
   IndianRupee,
   LayoutDashboard,
@@ -19,7 +20,12 @@ export interface NavItem {
   icon: LucideIcon;
   /** False for entries the mobile drawer leaves out (spec 000 §2.6: admin Pricing). */
   inDrawer?: boolean;
+  /** A count shown beside the label (the admin's templates waiting for review). */
+  badge?: 'pendingTemplates';
 }
+
+/** The figures behind the badges, as the layout read them. */
+export type NavBadgeCounts = Partial<Record<NonNullable<NavItem['badge']>, number>>;
 
 /** Spec 000 §2.6, in the spec's order. */
 export const userNav: readonly NavItem[] = [
@@ -35,6 +41,7 @@ export const userNav: readonly NavItem[] = [
 export const adminNav: readonly NavItem[] = [
   { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/admin/users', label: 'Users', icon: Users },
+  { to: '/admin/templates', label: 'Template Review', icon: FileCheck2, badge: 'pendingTemplates' },
   { to: '/admin/logs', label: 'Log Management', icon: ScrollText },
   { to: '/admin/pricing', label: 'Pricing Management', icon: IndianRupee, inDrawer: false },
   { to: '/admin/profile', label: 'Profile', icon: UserCircle },

@@ -23,8 +23,8 @@ export const publicStyles = {
     focusRing,
   ),
   primaryButton: cn(
-    'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-lg bg-emerald-600 px-4 py-2 text-sm font-semibold text-white',
-    'shadow-sm transition-colors hover:bg-emerald-700 dark:bg-emerald-500 dark:text-slate-950 dark:hover:bg-emerald-400',
+    'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-lg bg-emerald-700 px-4 py-2 text-sm font-semibold text-white',
+    'shadow-sm transition-colors hover:bg-emerald-800 dark:bg-emerald-500 dark:text-slate-950 dark:hover:bg-emerald-400',
     focusRing,
   ),
   secondaryButton: cn(
@@ -275,7 +275,7 @@ export function PublicLayout({ children }: PublicLayoutProps): React.JSX.Element
             event.preventDefault();
             scrollToSection('main-content');
           }}
-          className="sr-only z-50 rounded-md bg-emerald-600 px-3 py-2 text-white focus:not-sr-only focus:absolute focus:left-4 focus:top-4"
+          className="sr-only z-50 rounded-md bg-emerald-700 px-3 py-2 text-white focus:not-sr-only focus:absolute focus:left-4 focus:top-4"
         >
           Skip to content
         </a>

@@ -29,11 +29,15 @@ export function SessionManager() {
   const loggingOutRef = useRef(false);
   const reporterRef = useRef<ActivityReporter | null>(null);
 
-  const handleAutomaticLogout = useCallback(() => {
-    if (loggingOutRef.current) return;
-    loggingOutRef.current = true;
-    void logout({ automatic: true });
-  }, [logout]);
+  /** `inactivity`: the login page then says why the person was signed out. */
+  const handleAutomaticLogout = useCallback(
+    (inactivity: boolean) => {
+      if (loggingOutRef.current) return;
+      loggingOutRef.current = true;
+      void logout({ automatic: true, inactivity });
+    },
+    [logout],
+  );
 
   const handleLogoutNow = useCallback(() => {
     if (loggingOutRef.current) return;
@@ -49,7 +53,9 @@ export function SessionManager() {
         const me = await authApi.me({ quiet: true });
         if (!cancelled && useSessionStore.getState().isAuthenticated) useSessionStore.getState().setUser(me.user);
       } catch (error) {
-        if (!cancelled && toApiError(error).status === 401) handleAutomaticLogout();
+        const apiError = toApiError(error);
+        // The server's own idle timeout answers `session_expired`; other 401s (a password change elsewhere) are not inactivity.
+        if (!cancelled && apiError.status === 401) handleAutomaticLogout(apiError.code === 'session_expired');
       }
     };
     const interval = setInterval(() => void check(), SESSION.checkIntervalMs);
@@ -91,7 +97,7 @@ export function SessionManager() {
       if (phase.phase === 'expired') {
         warningOpenRef.current = false;
         setRemainingSeconds(null);
-        handleAutomaticLogout();
+        handleAutomaticLogout(true);
       } else if (phase.phase === 'warning') {
         warningOpenRef.current = true;
         setRemainingSeconds(phase.remainingSeconds);

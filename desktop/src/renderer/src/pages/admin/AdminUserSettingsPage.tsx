@@ -8,6 +8,7 @@ import { errorText, serverFieldErrors } from '../../api/client';
 import { ADMIN_BACK_PATH, AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
 import { ErrorCard } from '../../components/admin/ErrorCard';
 import { ProviderSettingsTab } from '../../components/admin/ProviderSettingsTab';
+import { BusinessInfoCard } from '../../components/admin/BusinessInfoCard';
 import { AccountIdentityFields } from '../../components/admin/AccountIdentityFields';
 import { RoleSelect } from '../../components/admin/RoleSelect';
 import { UserPricingForm } from '../../components/admin/UserPricingForm';
@@ -31,11 +32,17 @@ import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
 const u = messages.adminUser;
 const p = messages.pricing;
 
-const TABS = ['basic', 'whatsapp', 'pricing', 'security'] as const;
+const TABS = ['basic', 'provider', 'pricing', 'security'] as const;
 type SettingsTab = (typeof TABS)[number];
 
 function isSettingsTab(value: string | null): value is SettingsTab {
   return TABS.some((tab) => tab === value);
+}
+
+/** `?tab=whatsapp` links from before the provider set-up was brought together still open it. */
+function tabFrom(value: string | null): SettingsTab {
+  if (value === 'whatsapp') return 'provider';
+  return isSettingsTab(value) ? value : 'basic';
 }
 
 /** Form actions of every tab: Cancel leaves for the dashboard (spec 001 "User settings"). */
@@ -234,8 +241,7 @@ function SecurityTab({ user }: { user: AdminUserView }) {
  */
 export function AdminUserSettingsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const requested = searchParams.get('tab');
-  const tab: SettingsTab = isSettingsTab(requested) ? requested : 'basic';
+  const tab = tabFrom(searchParams.get('tab'));
 
   const handleTabChange = (next: string) => {
     if (!isSettingsTab(next)) return;
@@ -251,7 +257,7 @@ export function AdminUserSettingsPage() {
   };
 
   return (
-    <AdminUserPage title="User Settings" description="Account details, provider settings, pricing and password of one user.">
+    <AdminUserPage title="User Settings" description="Account details, provider set-up (Cloud API and channel), pricing and password of one user.">
       {(user) => (
         <div className="flex flex-col gap-4">
           <p className="text-sm text-slate-600 dark:text-slate-300">
@@ -264,9 +270,9 @@ export function AdminUserSettingsPage() {
                 <UserRound aria-hidden="true" />
                 Basic Information
               </TabsTrigger>
-              <TabsTrigger value="whatsapp">
+              <TabsTrigger value="provider">
                 <MessageCircle aria-hidden="true" />
-                WhatsApp Business
+                Provider
               </TabsTrigger>
               <TabsTrigger value="pricing">
                 <IndianRupee aria-hidden="true" />
@@ -280,8 +286,12 @@ export function AdminUserSettingsPage() {
             <TabsContent value="basic">
               <BasicInfoTab key={user.id} user={user} />
             </TabsContent>
-            <TabsContent value="whatsapp">
-              <ProviderSettingsTab userId={user.id} />
+            <TabsContent value="provider">
+              {/* Issue 18: the whole provider set-up here, Cloud API and channel, not split with User Details. */}
+              <div className="flex flex-col gap-6">
+                <BusinessInfoCard key={user.id} user={user} />
+                <ProviderSettingsTab userId={user.id} />
+              </div>
             </TabsContent>
             <TabsContent value="pricing">
               <PricingTab userId={user.id} />

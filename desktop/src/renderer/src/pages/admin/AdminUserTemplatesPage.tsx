@@ -9,6 +9,7 @@ import { ErrorCard } from '../../components/admin/ErrorCard';
 import { ReviewTemplateDialog, type PendingReview } from '../../components/admin/ReviewTemplateDialog';
 import { StatGrid, statTints, type Stat } from '../../components/admin/StatCards';
 import { TemplatePreviewDialog } from '../../components/admin/TemplatePreviewDialog';
+import { TruncatedName } from '../../components/admin/TruncatedName';
 import { useUserTemplates } from '../../hooks/useAdminTemplates';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -46,9 +47,8 @@ function TemplateRow({
 }) {
   return (
     <tr className="hover:bg-slate-50/60 dark:hover:bg-slate-800/30">
-      {/* Names run to 60 characters without spaces: they may break anywhere rather than squeeze the row. */}
-      <th scope="row" className="min-w-40 px-6 py-3 text-left font-normal">
-        <span className="font-mono font-medium [overflow-wrap:anywhere] text-slate-900 dark:text-white">{template.name}</span>
+      <th scope="row" className="px-6 py-3 text-left font-normal">
+        <TruncatedName name={template.name} className="font-mono font-medium text-slate-900 dark:text-white" />
       </th>
       <td className="px-4 py-3 text-slate-600 dark:text-slate-300" title={TEMPLATE_CATEGORY_LABELS[template.category]}>
         {templateCategoryName(template.category)}
@@ -182,7 +182,7 @@ function UserTemplates({ user }: { user: AdminUserView }) {
           setReview({ template, decision });
         }}
       />
-      <ReviewTemplateDialog review={review} ownerName={user.name} userId={user.id} onClose={() => setReview(null)} />
+      <ReviewTemplateDialog review={review} ownerName={user.name} onClose={() => setReview(null)} />
     </>
   );
 }

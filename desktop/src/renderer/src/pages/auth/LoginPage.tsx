@@ -1,4 +1,4 @@
-import { ArrowLeft, KeyRound, LogIn, MessageSquareText, ShieldCheck } from 'lucide-react';
+import { ArrowLeft, KeyRound, LogIn, MessageSquareText, RotateCw, ShieldCheck } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
@@ -21,6 +21,8 @@ import { Button } from '../../components/ui/button';
 import { PasswordField, TextField } from '../../components/ui/form-field';
 import { Spinner } from '../../components/ui/spinner';
 import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
+import { isInactivityLogout, resendWaitSeconds } from '../../lib/inactivity';
+import { useNow } from '../../hooks/useNow';
 import { postLoginTarget } from '../../lib/roles';
 import { platform } from '../../platform';
 import { useSessionStore } from '../../stores/sessionStore';
@@ -39,6 +41,29 @@ const titles: Record<LoginMode, { title: string; description: string }> = {
   'reset-password': { title: 'Reset Password', description: 'Choose a new password for your account.' },
 };
 
+/**
+ * "Resend code" on the OTP step: offered AUTH.otpResendAfterSeconds after the last code, with a
+ * countdown until then. The server's request limits still apply (per username+IP, per IP, per
+ * phone), and a refusal shows its wait like any other error.
+ */
+function ResendCode({ sentAt, disabled, onResend }: { sentAt: number; disabled: boolean; onResend: () => void }) {
+  const now = useNow(1000);
+  const wait = resendWaitSeconds(sentAt, now.getTime(), AUTH.otpResendAfterSeconds);
+  if (wait > 0) {
+    return (
+      <p className="text-center text-sm text-slate-600 dark:text-slate-300" aria-live="off" data-testid="otp-resend-countdown">
+        {fillMessage(a.resendCodeIn, { seconds: wait })}
+      </p>
+    );
+  }
+  return (
+    <Button variant="link" className="h-auto self-center p-0" disabled={disabled} onClick={onResend}>
+      <RotateCw aria-hidden="true" />
+      {a.resendCode}
+    </Button>
+  );
+}
+
 /** /login: sign in, and the forgot-password flow in three more modes (spec 000 §2.4, §4.3). */
 export function LoginPage() {
   const navigate = useNavigate();
@@ -52,6 +77,8 @@ export function LoginPage() {
   const [phone, setPhone] = useState('');
   const [otp, setOtp] = useState('');
   const [phoneLast4, setPhoneLast4] = useState('');
+  const [otpSentAt, setOtpSentAt] = useState<number | null>(null);
+  const inactivityLogout = isInactivityLogout(location.search);
   const [resetToken, setResetToken] = useState<string | undefined>(undefined);
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
@@ -174,10 +201,31 @@ export function LoginPage() {
         setPhoneLast4(response.phoneLast4 || digitsOnly(phone).slice(-4));
         setOtp('');
         setFieldErrors({});
+        setOtpSentAt(Date.now());
         setMode('verify-otp');
         showSuccess(a.otpSent);
       },
     });
+
+  const handleResendOtp = async () => {
+    const validation = validateForm(ZForgotPasswordRequest, { username, phone });
+    if (!validation.ok) return showError(messages.validation.usernameAndPhoneRequired);
+    setIsSubmitting(true);
+    try {
+      const response = await authApi.forgotPassword(validation.data);
+      if (!response.success || !response.otpSent) {
+        showError(a.otpSendFailed);
+        return;
+      }
+      setOtp('');
+      setOtpSentAt(Date.now());
+      showSuccess(a.otpResent);
+    } catch (caught) {
+      showError(errorText(caught, a.otpSendFailed));
+    } finally {
+      setIsSubmitting(false);
+    }
+  };
 
   const handleVerifyOtp = (event: FormEvent) =>
     submitStep(event, {
@@ -241,6 +289,7 @@ export function LoginPage() {
       }
     >
       <div className="flex flex-col gap-4">
+        {mode === 'login' && inactivityLogout && !error && !success ? <Alert tone="warning">{a.sessionExpired}</Alert> : null}
         {error ? <Alert tone="error">{error}</Alert> : null}
         {success ? <Alert tone="success">{success}</Alert> : null}
 
@@ -335,6 +384,7 @@ export function LoginPage() {
               {isSubmitting ? <Spinner className="text-current" /> : <ShieldCheck aria-hidden="true" />}
               Verify OTP
             </Button>
+            {otpSentAt !== null ? <ResendCode sentAt={otpSentAt} disabled={isSubmitting} onResend={() => void handleResendOtp()} /> : null}
           </form>
         ) : null}
 

@@ -84,7 +84,7 @@ function CodeSamples({ samples }: { samples: Record<(typeof SAMPLE_LANGUAGES)[nu
             value={language.id}
             className={cn(
               'rounded-lg px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
-              'data-[state=active]:bg-emerald-600 data-[state=active]:text-white dark:data-[state=active]:bg-emerald-500 dark:data-[state=active]:text-slate-950',
+              'data-[state=active]:bg-emerald-700 data-[state=active]:text-white dark:data-[state=active]:bg-emerald-500 dark:data-[state=active]:text-slate-950',
               publicStyles.focusRing,
             )}
           >

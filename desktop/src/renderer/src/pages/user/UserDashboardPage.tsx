@@ -24,6 +24,7 @@ import { cn } from '../../lib/cn';
 import { greeting } from '../../lib/greeting';
 import { formatCount, formatRate } from '../../lib/reports';
 import { useSessionStore } from '../../stores/sessionStore';
+import { OnboardingChecklist } from '../../components/onboarding/OnboardingChecklist';
 
 interface QuickAction {
   to: string;
@@ -109,6 +110,8 @@ export function UserDashboardPage() {
           </Link>
         </Button>
       </section>
+
+      <OnboardingChecklist />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-1">

@@ -62,13 +62,13 @@ function DemoChat({ brandName }: { brandName: string }): React.JSX.Element {
               {otpMessage.slice(DEMO.otpCode.length)}
             </p>
             <p className="mt-1 text-right text-[0.7rem] text-slate-500 dark:text-slate-400">{DEMO.time}</p>
-            <div className="mt-2 border-t border-slate-200 pt-2 text-center text-sm font-medium text-[#00a884] dark:border-slate-700">
+            <div className="mt-2 border-t border-slate-200 pt-2 text-center text-sm font-medium text-[#008069] dark:border-slate-700 dark:text-[#00a884]">
               Copy code
             </div>
           </div>
           <div className="ml-auto max-w-[70%] rounded-lg rounded-tr-none bg-[#d9fdd3] px-3 py-2 text-sm text-slate-800 shadow-sm dark:bg-[#005c4b] dark:text-slate-100">
             <p>Thanks, got it!</p>
-            <p className="mt-1 flex items-center justify-end gap-1 text-[0.7rem] text-slate-500 dark:text-slate-300">
+            <p className="mt-1 flex items-center justify-end gap-1 text-[0.7rem] text-slate-600 dark:text-slate-300">
               {DEMO.time}
               <CheckCheck className="h-3.5 w-3.5 text-sky-500" aria-label="Read" />
             </p>

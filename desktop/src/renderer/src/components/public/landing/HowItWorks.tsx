@@ -15,7 +15,7 @@ export function HowItWorks(): React.JSX.Element {
         <ol className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {STEPS.map((step, index) => (
             <li key={step.title} className="relative rounded-2xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
-              <span className="text-4xl font-extrabold text-emerald-500/30 dark:text-emerald-400/30" aria-hidden="true">
+              <span className="text-4xl font-extrabold text-emerald-600 dark:text-emerald-400" aria-hidden="true">
                 {String(index + 1).padStart(2, '0')}
               </span>
               <h3 className="mt-2 font-semibold text-slate-900 dark:text-white">{step.title}</h3>

@@ -47,7 +47,7 @@ export function PersonalisationShowcase(): React.JSX.Element {
             </p>
             <div className="mt-4 max-w-sm rounded-lg rounded-tl-none bg-white px-3 py-2 text-sm text-slate-800 shadow-sm dark:bg-[#202c33] dark:text-slate-100">
               Hi {first[0]}, your order {first[2]} has shipped and will reach you in 2 days.
-              <span className="mt-2 block border-t border-slate-200 pt-2 text-center font-medium text-[#00a884] dark:border-slate-700">
+              <span className="mt-2 block border-t border-slate-200 pt-2 text-center font-medium text-[#008069] dark:border-slate-700 dark:text-[#00a884]">
                 Track order
               </span>
             </div>
