@@ -26,6 +26,8 @@ const CHART_LIBRARIES =
 export default defineConfig({
   root: fromHere('./desktop/src/renderer'),
   plugins: [react(), tailwindcss()],
+  // The spreadsheet worker loads exceljs on demand: code splitting needs ES module workers.
+  worker: { format: 'es' },
   resolve: {
     alias: { '@shared': fromHere('./shared') },
   },

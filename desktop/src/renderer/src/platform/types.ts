@@ -1,3 +1,5 @@
+import type { SpreadsheetAccess } from './spreadsheetTypes';
+
 /** Where the session token lives between launches. */
 export interface SessionPersistence {
   /** The kept token, or null when there is none (always null on the web: the cookie is httpOnly). */
@@ -21,4 +23,6 @@ export interface Platform {
    * (used after an automatic logout).
    */
   reloadTo(path: string): void;
+  /** Spreadsheets parsed, checked and uploaded on this computer (issue 16). */
+  spreadsheets: SpreadsheetAccess;
 }

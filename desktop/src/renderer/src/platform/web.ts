@@ -1,3 +1,4 @@
+import { lazyWebSpreadsheets } from './spreadsheets';
 import type { Platform } from './types';
 
 /** The browser keeps the session in an httpOnly cookie that script cannot (and need not) touch. */
@@ -13,4 +14,5 @@ export const webPlatform: Platform = {
   reloadTo(path) {
     window.location.assign(path);
   },
+  spreadsheets: lazyWebSpreadsheets(),
 };
