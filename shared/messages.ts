@@ -523,6 +523,8 @@ export const messages = {
     resumeAfterReload: 'An earlier upload of this file was found: continuing from part {part} of {count}.',
     partFailed: 'Part {n} could not be sent after {attempts} attempts.',
     serverRefused: 'The server refused the upload ({status}).',
+    noTemplateVariables: 'This template has no variables: every row gets the same text.',
+    mapAfterFile: 'Choose a spreadsheet to map its columns to the variables.',
   },
 
   sending: {
