@@ -92,8 +92,8 @@ export function QuickSendPage() {
   // Quick Send takes only the numbers from a file: every row gets the same variable values.
   const sheetMapping: SpreadsheetMapping | null = summary ? effectiveMapping(summary, [], sheet.state.choices) : null;
   const sheetColumn = sheetMapping?.recipientColumn ?? '';
-  // The first rows' numbers, for the side panel's preview and the cost dialog's first message.
-  const sheetRecipients = useMemo(() => (summary && sheetColumn ? summary.sample.flatMap((row) => normalisePhone(row[sheetColumn] ?? '') ?? []) : []), [summary, sheetColumn]);
+  // The first rows' numbers (at most 20), for the side panel's preview and the cost dialog's first message.
+  const sheetRecipients = summary && sheetColumn ? summary.sample.flatMap((row) => normalisePhone(row[sheetColumn] ?? '') ?? []) : [];
   const count = fromSheet ? sheetRowCount(sheet.state) : recipients.valid.length;
   const validShown = fromSheet ? sheetRecipients : recipients.valid;
   const sheetBusy = sheet.state.step === 'parsing' || sheet.state.step === 'preparing' || sheet.state.step === 'uploading';
