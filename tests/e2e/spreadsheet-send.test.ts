@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { fillMessage, messages } from '@shared/messages';
 import { CustomizeMessagePage } from './pages/CustomizeMessagePage';
@@ -16,6 +16,16 @@ const ui = messages.sendScreens;
  * (invalid rows listed and downloadable, repeated numbers removed), the checked rows uploaded
  * through the resumable API, the cost previewed for the whole upload and the campaign sent from it.
  */
+/** The cost summary prices exactly `recipients` messages: the total is that many times the per-message price. */
+async function expectCostFor(summary: Locator, recipients: number): Promise<void> {
+  await expect(summary).toContainText(`Recipients${recipients}Template`);
+  const text = (await summary.textContent()) ?? '';
+  const price = Number(/Per-message price₹([\d.]+)/.exec(text)?.[1]);
+  const total = Number(/Total cost₹([\d.,]+)/.exec(text)?.[1]?.replace(/,/g, ''));
+  expect(price).toBeGreaterThan(0);
+  expect(total).toBeCloseTo(price * recipients, 2);
+}
+
 test.describe('sending from a spreadsheet read in the browser', () => {
   test('Customize Message: a dropped CSV with invalid and repeated rows is counted, checked, priced and sent', async ({ page, baseURL }) => {
     const user = await signedInUser(page, baseURL ?? '', 100, { name: 'Kavya Iyer', prefix: 'sheet_csv' });
@@ -65,9 +75,9 @@ test.describe('sending from a spreadsheet read in the browser', () => {
 
     await expect(customize.sendButton).toHaveText('Send Messages (2)');
     await customize.sendButton.click();
-    // The exact cost of the whole upload (2 x ₹0.60), from the dry run of this very send.
+    // The exact cost of the whole upload (the 2 checked rows), from the dry run of this very send.
     await expect(customize.costDialog).toBeVisible();
-    await expect(customize.costDialog.getByTestId('cost-summary')).toContainText('₹1.20');
+    await expectCostFor(customize.costDialog.getByTestId('cost-summary'), 2);
     await customize.costDialog.getByRole('button', { name: ui.sendCampaign, exact: true }).click();
 
     await expect(customize.resultDialog.getByRole('heading', { name: ui.campaignAccepted })).toBeVisible();
@@ -108,7 +118,7 @@ test.describe('sending from a spreadsheet read in the browser', () => {
     await expect(sheet.invalidRows).toHaveText('1');
     await expect(sheet.duplicates).toHaveText('1');
     await expect(quick.costDialog).toBeVisible();
-    await expect(quick.costDialog.getByTestId('cost-summary')).toContainText('₹1.80');
+    await expectCostFor(quick.costDialog.getByTestId('cost-summary'), 3);
     await quick.confirmSend();
 
     await expect(quick.resultDialog.getByRole('heading', { name: ui.campaignAccepted })).toBeVisible();
