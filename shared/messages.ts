@@ -525,6 +525,7 @@ export const messages = {
     serverRefused: 'The server refused the upload ({status}).',
     noTemplateVariables: 'This template has no variables: every row gets the same text.',
     mapAfterFile: 'Choose a spreadsheet to map its columns to the variables.',
+    phoneBadge: 'Phone',
     chooseImage: 'Choose image',
     chooseAnotherImage: 'Choose another image',
   },

@@ -104,7 +104,7 @@ test.describe('sending from a spreadsheet read in the browser', () => {
     const sheet = new SheetStep(page, 'quick-send-file-input');
     await quick.goto();
     await quick.template.selectOption({ label: name.replace(/_/g, ' ') });
-    await page.getByRole('radio', { name: m.modeSpreadsheet, exact: true }).check();
+    await quick.fromSpreadsheet.check();
     // The "Choose file" button is reachable by keyboard and opens the file dialog.
     await sheet.chooseFile.focus();
     await expect(sheet.chooseFile).toBeFocused();

@@ -206,7 +206,7 @@ export function SheetSummaryView({
                     {column}
                     {column === recipientColumn ? (
                       <Badge className="ml-2" variant="default">
-                        Phone
+                        {m.phoneBadge}
                       </Badge>
                     ) : null}
                   </th>
