@@ -65,7 +65,8 @@ async function readCsv(blob: Blob, onRow: RowSink, onProgress: ProgressSink): Pr
           line += 1;
           if (line === 1 && cells[0] !== undefined) cells[0] = cells[0].replace(/^\uFEFF/, '');
           rows += 1;
-          onRow(cells, line);
+          // Cells as the check and the column statistics take them: trimmed (the XLSX path's cellText trims too).
+          onRow(cells.map((cell) => cell.trim()), line);
         }
         const bytes = Math.min(blob.size, results.meta.cursor);
         onProgress(rows, bytes, blob.size === 0 ? 100 : (bytes / blob.size) * 100);
