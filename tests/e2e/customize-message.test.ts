@@ -6,7 +6,7 @@ import { LoginPage } from './pages/LoginPage';
 import { approvedTemplate, testPhone } from './sending-support';
 import { createUser, unique } from './support';
 
-const s = messages.sending;
+const m = messages.sheetScreens;
 const ui = messages.sendScreens;
 
 async function workbook(rows: (string | number)[][]): Promise<Buffer> {
@@ -50,16 +50,17 @@ test.describe('customize message', () => {
     await customize.template.selectOption({ label: name.replace(/_/g, ' ') });
     await expect(customize.setupPercent).toHaveText('50% complete');
 
-    // A file that is not a spreadsheet is refused before it is sent.
+    // A file that is not a spreadsheet is refused before anything is read.
     await customize.upload('customers.pdf', 'application/pdf', Buffer.from('%PDF-1.4'));
-    await expect(page.getByText(s.invalidFileTypeSpreadsheet)).toBeVisible();
+    await expect(customize.sheetError).toHaveText(m.unsupportedType);
 
     await customize.upload('customers.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', file);
-    await expect(customize.rowCount).toContainText('4 rows loaded from customers.xlsx');
+    await expect(customize.rowCount).toHaveText('4 rows in customers.xlsx · 3 columns');
     await expect(customize.sheetTable.locator('tbody tr')).toHaveCount(4);
-    // The phone column is recognised by its name.
+    // The phone column is recognised by its name; untouched empty mappings are not shown as errors.
     await expect(customize.recipientColumn).toHaveValue('Mobile');
     await expect(customize.setupPercent).toHaveText('75% complete');
+    await expect(customize.mapping('1')).not.toHaveAttribute('aria-invalid', 'true');
 
     await customize.mapping('1').selectOption('Customer');
     await customize.mapping('2').selectOption('Order No');
@@ -75,7 +76,9 @@ test.describe('customize message', () => {
     await expect(previews.nth(2)).toContainText('Hello Kiran, your order A-3 is ready for pickup.');
 
     await expect(customize.sendButton).toHaveText('Send Messages (4)');
+    // Send checks every row and uploads them, then previews the cost of the upload exactly.
     await customize.sendButton.click();
+    await expect(customize.validRows).toHaveText('4');
     await expect(customize.costDialog).toBeVisible();
     await expect(customize.costDialog).toContainText('Utility (transactional)');
     await expect(customize.costDialog).toContainText('₹0.60');
@@ -102,7 +105,7 @@ test.describe('customize message', () => {
     await expect(customize.sendButton).toHaveText('Send Messages (0)');
   });
 
-  test('a spreadsheet without rows is refused with the spec\'s message', async ({ page, baseURL }) => {
+  test('a spreadsheet without rows is refused with a clear message', async ({ page, baseURL }) => {
     const user = await createUser(baseURL ?? '');
     const login = new LoginPage(page);
     await login.goto();
@@ -112,8 +115,7 @@ test.describe('customize message', () => {
     const customize = new CustomizeMessagePage(page);
     await customize.goto();
     await customize.upload('empty.csv', 'text/csv', Buffer.from('Name,Mobile\n'));
-    await expect(page.getByText(messages.sending.uploadFailed).first()).toBeVisible();
-    await expect(page.getByText(s.noRecipientsInFile).first()).toBeVisible();
+    await expect(customize.sheetError).toHaveText(m.emptyFile);
     await expect(customize.sheetTable).toHaveCount(0);
   });
 });

@@ -3,7 +3,7 @@ import { messages } from '@shared/messages';
 
 const ui = messages.sendScreens;
 
-/** /user/customize-message: configuration, spreadsheet, mapping, preview and the send dialogs. */
+/** /user/customize-message: configuration, spreadsheet (read, checked and uploaded locally), mapping, preview and the send dialogs. */
 export class CustomizeMessagePage {
   readonly number: Locator;
   readonly language: Locator;
@@ -18,6 +18,12 @@ export class CustomizeMessagePage {
   readonly costDialog: Locator;
   readonly resultDialog: Locator;
   readonly setupPercent: Locator;
+  readonly sheetError: Locator;
+  readonly validRows: Locator;
+  readonly invalidRows: Locator;
+  readonly duplicates: Locator;
+  readonly invalidList: Locator;
+  readonly uploaded: Locator;
 
   constructor(private readonly page: Page) {
     this.number = page.getByLabel('WhatsApp Number', { exact: true });
@@ -33,6 +39,12 @@ export class CustomizeMessagePage {
     this.costDialog = page.getByRole('dialog').filter({ has: page.getByTestId('cost-summary') });
     this.resultDialog = page.getByTestId('send-result-dialog');
     this.setupPercent = page.getByTestId('setup-percent');
+    this.sheetError = page.getByTestId('sheet-error');
+    this.validRows = page.getByTestId('sheet-valid-rows');
+    this.invalidRows = page.getByTestId('sheet-invalid-rows');
+    this.duplicates = page.getByTestId('sheet-duplicates');
+    this.invalidList = page.getByTestId('sheet-invalid-list');
+    this.uploaded = page.getByTestId('sheet-uploaded');
   }
 
   async goto(): Promise<void> {

@@ -25,6 +25,8 @@ export class QuickSendPage {
   readonly scheduleTime: Locator;
   readonly scheduleTimeText: Locator;
   readonly timingNote: Locator;
+  /** Recipients from a spreadsheet read on this computer (issue 16) instead of typed numbers. */
+  readonly fromSpreadsheet: Locator;
 
   constructor(private readonly page: Page) {
     this.number = page.getByLabel('WhatsApp Number', { exact: true });
@@ -47,6 +49,7 @@ export class QuickSendPage {
     this.scheduleTime = page.getByLabel(ui.scheduleTimeLabel, { exact: true });
     this.scheduleTimeText = page.getByTestId('schedule-time-text');
     this.timingNote = page.getByTestId('send-timing-note');
+    this.fromSpreadsheet = page.getByRole('radio', { name: messages.sheetScreens.modeSpreadsheet, exact: true });
   }
 
   async goto(): Promise<void> {

@@ -25,4 +25,13 @@ describe('quickSendRequestBody', () => {
     const now = quickSendRequestBody(body, image) as FormData;
     expect(now.has('scheduledAt')).toBe(false);
   });
+
+  it('carries an upload and its number column in place of the typed list', () => {
+    const image = new File([new Uint8Array([1, 2, 3])], 'banner.png', { type: 'image/png' });
+    const { recipients_text: _typed, ...rest } = body;
+    const fromUpload = quickSendRequestBody({ ...rest, uploadId: 'u-1', recipientColumn: 'Mobile' }, image) as FormData;
+    expect(fromUpload.get('uploadId')).toBe('u-1');
+    expect(fromUpload.get('recipientColumn')).toBe('Mobile');
+    expect(fromUpload.has('recipients_text')).toBe(false);
+  });
 });

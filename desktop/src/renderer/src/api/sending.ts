@@ -5,8 +5,8 @@ import type {
   TSenderNumber,
 } from '@shared/schemas/sending';
 import type { TMyPricingResponse, TPriceDefaultsResponse, TTemplate, TTemplateDetails } from '@shared/types';
-import { customSendPath } from '../lib/sending/customize';
-import { quickSendPath } from '../lib/sending/quickSend';
+import { BULK_CUSTOMIZE_PATH, customSendPath } from '../lib/sending/customize';
+import { BULK_QUICK_PATH, quickSendPath } from '../lib/sending/quickSend';
 import { SEND_SCREEN } from '../lib/sending/setup';
 import { apiGet, apiPost, apiUpload } from './client';
 
@@ -48,16 +48,18 @@ export interface TRecipientImport {
 }
 
 /** The quick send payload (spec 002 §7); `variables` is keyed by the index inside the braces. */
-export interface QuickSendBody {
+interface QuickSendFields {
   phone_number_id: string;
   template_name: string;
   language: string;
-  recipients_text: string;
   variables: Record<string, string>;
   campaign_name: string;
   /** Send later (issue 15): ISO with the +05:30 offset; absent to send now. */
   scheduledAt?: string;
 }
+
+/** The numbers typed or pasted, or the column of a completed upload holding them (issue 16). */
+export type QuickSendBody = QuickSendFields & ({ recipients_text: string } | { uploadId: string; recipientColumn: string });
 
 export interface QuickSendResponse {
   success: true;
@@ -66,16 +68,27 @@ export interface QuickSendResponse {
 }
 
 /** The custom send payload (spec 002 §3); `variableMappings` holds numeric variables only. */
-export interface CustomSendBody {
+interface CustomSendFields {
   templateName: string;
   language: string;
   phoneNumberId: string;
   recipientColumn: string;
   variableMappings: Record<string, string>;
-  data: Record<string, unknown>[];
   campaignName?: string;
   /** Send later (issue 15): ISO with the +05:30 offset; absent to send now. */
   scheduledAt?: string;
+}
+
+/** The rows themselves, or a completed upload of the checked rows (issue 16) read with the same mapping. */
+export type CustomSendBody = CustomSendFields & ({ data: Record<string, unknown>[] } | { uploadId: string });
+
+/** A send from an upload always goes to the bulk endpoint, which streams the rows (issue 16). */
+function customPath(body: CustomSendBody): string {
+  return 'uploadId' in body ? BULK_CUSTOMIZE_PATH : customSendPath(body.data.length);
+}
+
+function quickPath(body: QuickSendBody, recipientCount: number): string {
+  return 'uploadId' in body ? BULK_QUICK_PATH : quickSendPath(recipientCount);
 }
 
 /** Both custom endpoints carry the accepted campaign; the bulk one adds its own counts. */
@@ -102,7 +115,12 @@ export function quickSendRequestBody(body: QuickSendBody, headerImage: File | nu
   form.append('phone_number_id', body.phone_number_id);
   form.append('template_name', body.template_name);
   form.append('language', body.language);
-  form.append('recipients_text', body.recipients_text);
+  if ('uploadId' in body) {
+    form.append('uploadId', body.uploadId);
+    form.append('recipientColumn', body.recipientColumn);
+  } else {
+    form.append('recipients_text', body.recipients_text);
+  }
   form.append('variables', JSON.stringify(body.variables));
   form.append('campaign_name', body.campaign_name);
   if (body.scheduledAt) form.append('scheduledAt', body.scheduledAt);
@@ -131,8 +149,8 @@ export const sendingApi = {
   /** The dry run of a quick or personalised send: its exact cost and every row it would skip. */
   sendPreview: (request: SendPreviewRequest) =>
     request.kind === 'quick'
-      ? apiPost<CostPreviewResponse>(quickSendPath(request.recipientCount), { ...request.body, dry_run: true }, { timeout: SEND_SCREEN.sendTimeoutMs })
-      : apiPost<CostPreviewResponse>(customSendPath(request.body.data.length), { ...request.body, dry_run: true }, { timeout: SEND_SCREEN.sendTimeoutMs }),
+      ? apiPost<CostPreviewResponse>(quickPath(request.body, request.recipientCount), { ...request.body, dry_run: true }, { timeout: SEND_SCREEN.sendTimeoutMs })
+      : apiPost<CostPreviewResponse>(customPath(request.body), { ...request.body, dry_run: true }, { timeout: SEND_SCREEN.sendTimeoutMs }),
 
   importRecipients: (file: File, onProgress?: (fraction: number) => void) =>
     apiUpload<DataResponse<TRecipientImport>>('/api/whatsapp/import-recipients', fileForm(file), {
@@ -140,19 +158,15 @@ export const sendingApi = {
       timeout: SEND_SCREEN.uploadTimeoutMs,
     }),
 
-  /** The raw answer: the page checks its shape (spec §5 'Invalid response format'). */
-  parseExcel: (file: File, onProgress?: (fraction: number) => void) =>
-    apiUpload<unknown>('/api/whatsapp/parse-excel', fileForm(file), { onProgress, timeout: SEND_SCREEN.uploadTimeoutMs }),
-
   /** quick-send for up to 50 recipients, bulk-quick-send beyond (docs/decisions.md "Sending"). */
   quickSend: (body: QuickSendBody, recipientCount: number, headerImage: File | null) =>
-    apiPost<QuickSendResponse>(quickSendPath(recipientCount), quickSendRequestBody(body, headerImage), {
+    apiPost<QuickSendResponse>(quickPath(body, recipientCount), quickSendRequestBody(body, headerImage), {
       timeout: SEND_SCREEN.sendTimeoutMs,
     }),
 
   /** send-custom-messages for up to 50 rows, bulk-customize-send beyond (spec §4). */
   customSend: (body: CustomSendBody) =>
-    apiPost<CustomSendResponse>(customSendPath(body.data.length), body, { timeout: SEND_SCREEN.sendTimeoutMs }),
+    apiPost<CustomSendResponse>(customPath(body), body, { timeout: SEND_SCREEN.sendTimeoutMs }),
 
   campaign: (id: number) => apiGet<DataResponse<TCampaign>>(`/api/campaigns/${id}`),
 };

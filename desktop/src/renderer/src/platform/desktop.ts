@@ -1,4 +1,5 @@
-import type { BridgeResult, DesktopBridge } from '@shared/desktop';
+import type { BridgeResult, DesktopBridge, DesktopSpreadsheets } from '@shared/desktop';
+import { desktopSpreadsheets, lazyWebSpreadsheets } from './spreadsheets';
 import type { Platform } from './types';
 
 function unwrap<T>(result: BridgeResult<T>): T {
@@ -16,6 +17,8 @@ function normaliseServerUrl(url: string): string {
  * app://sandesh/ with a HashRouter, so navigation is done on the hash.
  */
 export function createDesktopPlatform(bridge: DesktopBridge): Platform {
+  // An app whose preload predates issue 16 has no spreadsheets part: it reads files as the browser does.
+  const spreadsheetsBridge = (bridge as DesktopBridge & { spreadsheets?: DesktopSpreadsheets }).spreadsheets;
   let serverUrl: Promise<string> | null = null;
   let deviceId: Promise<string | null> | null = null;
   return {
@@ -69,5 +72,6 @@ export function createDesktopPlatform(bridge: DesktopBridge): Platform {
         console.warn('Could not show the notification', error);
       }
     },
+    spreadsheets: spreadsheetsBridge ? desktopSpreadsheets(spreadsheetsBridge) : lazyWebSpreadsheets(),
   };
 }

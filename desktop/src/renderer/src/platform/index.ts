@@ -3,6 +3,7 @@ import type { Platform } from './types';
 import { webPlatform } from './web';
 
 export type { Platform, SessionPersistence } from './types';
+export type { SpreadsheetAccess } from './spreadsheetTypes';
 
 /**
  * Chosen once at start-up: the same bundle runs in a browser and inside Electron, where the

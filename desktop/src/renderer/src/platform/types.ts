@@ -1,3 +1,5 @@
+import type { SpreadsheetAccess } from './spreadsheetTypes';
+
 /** Where the session token lives between launches. */
 export interface SessionPersistence {
   /** The kept token, or null when there is none (always null on the web: the cookie is httpOnly). */
@@ -27,4 +29,6 @@ export interface Platform {
    * for the site (it never asks). Never throws: a notification that cannot be shown is skipped.
    */
   notify(title: string, body: string): Promise<void>;
+  /** Spreadsheets parsed, checked and uploaded on this computer (issue 16). */
+  spreadsheets: SpreadsheetAccess;
 }

@@ -1,3 +1,4 @@
+import { lazyWebSpreadsheets } from './spreadsheets';
 import type { Platform } from './types';
 
 /** The part of the browser's Notification API used here (a fake in tests). */
@@ -40,4 +41,5 @@ export const webPlatform: Platform = {
     window.location.assign(path);
   },
   notify: createWebNotifier(typeof Notification === 'undefined' ? undefined : Notification, () => window.focus()),
+  spreadsheets: lazyWebSpreadsheets(),
 };

@@ -1,5 +1,5 @@
-import { ImagePlus, X } from 'lucide-react';
-import { useId, useState, type ChangeEvent } from 'react';
+import { ImagePlus, Upload, X } from 'lucide-react';
+import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
 import { formatFileSize } from '../../lib/headerMedia';
@@ -32,6 +32,7 @@ export function HeaderImageUpload({
   missing?: boolean;
 }) {
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState('');
 
   const handleFile = (event: ChangeEvent<HTMLInputElement>) => {
@@ -71,21 +72,24 @@ export function HeaderImageUpload({
           )}
         </div>
         <div className="flex flex-col gap-2">
+          {/* The input stays for its label and the file dialog; the button stands in for its native "No file chosen" face. */}
           <input
+            ref={input}
             id={id}
             type="file"
             accept={HEADER_IMAGE_ACCEPT}
             disabled={disabled}
             onChange={handleFile}
+            tabIndex={-1}
             aria-invalid={shownError ? true : undefined}
             aria-describedby={shownError ? `${id}-error` : `${id}-hint`}
             data-testid="header-image-input"
-            className={cn(
-              'block w-full max-w-xs text-sm text-slate-700 dark:text-slate-200',
-              'file:mr-3 file:rounded-md file:border-0 file:bg-emerald-50 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-emerald-700',
-              'dark:file:bg-emerald-500/15 dark:file:text-emerald-300',
-            )}
+            className="sr-only"
           />
+          <Button type="button" variant="outline" size="sm" className="self-start" disabled={disabled} onClick={() => input.current?.click()}>
+            <Upload aria-hidden="true" />
+            {image ? messages.sheetScreens.chooseAnotherImage : messages.sheetScreens.chooseImage}
+          </Button>
           {image ? (
             <p className="flex items-center gap-2 text-sm">
               <span className="max-w-52 truncate">{image.file.name}</span>

@@ -60,8 +60,10 @@ export function describeVariables(values: Record<string, string>, order: readonl
 // ---------------------------------------------------------------------------------------------
 // Recipients, endpoint and name
 
+export const BULK_QUICK_PATH = '/api/whatsapp/bulk-quick-send';
+
 export function quickSendPath(count: number): string {
-  return isBulkSend(count) ? '/api/whatsapp/bulk-quick-send' : '/api/whatsapp/quick-send';
+  return isBulkSend(count) ? BULK_QUICK_PATH : '/api/whatsapp/quick-send';
 }
 
 /** 'Quick Send (12)' or 'Bulk Send (1,20,000)'. */

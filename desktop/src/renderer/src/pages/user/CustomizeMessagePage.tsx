@@ -1,16 +1,16 @@
 import { ArrowLeft, CalendarClock, Eye, LogIn, Send } from 'lucide-react';
-import { useCallback, useReducer, useState } from 'react';
+import { useCallback, useMemo, useReducer, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
-import { formatIndianNumber } from '@shared/money';
 import { unmappedVariable } from '@shared/sheetRows';
 import type { TTemplate } from '@shared/types';
 import { errorText, toApiError } from '../../api/client';
 import { sendingApi, type CustomSendBody, type SendPreviewRequest } from '../../api/sending';
 import { CampaignResultDialog } from '../../components/sending/CampaignResultDialog';
 import { CostPreviewDialog } from '../../components/sending/CostPreviewDialog';
-import { GeneratedPreview, SheetOverview, SpreadsheetPicker, VariableMapping } from '../../components/sending/CustomizeSections';
+import { GeneratedPreview } from '../../components/sending/CustomizeSections';
+import { SheetCheckPanel, SheetDropZone, SheetSummaryView, SheetVariableMapping, VariablesOrHint } from '../../components/sending/LocalSheetSections';
 import { LivePreviewCard } from '../../components/sending/LivePreviewCard';
 import { ScheduleControl } from '../../components/sending/ScheduleControl';
 import { TipsCard } from '../../components/sending/QuickSendSidePanel';
@@ -22,6 +22,7 @@ import { TextField } from '../../components/ui/form-field';
 import { Spinner } from '../../components/ui/spinner';
 import { useInvalidateCredits } from '../../hooks/useCreditBalance';
 import { useSendPricing, useTemplateDetails } from '../../hooks/useSending';
+import { useLocalSheet } from '../../hooks/useLocalSheet';
 import { useSendSubmission } from '../../hooks/useSendSubmission';
 import { sendFailure } from '../../lib/sending/campaign';
 import {
@@ -30,21 +31,20 @@ import {
   customizeProgress,
   customPreview,
   customSendLabel,
-  effectiveMappings,
-  effectiveRecipientColumn,
   initialCustomizeForm,
   mappingsPayload,
-  uploadFailure,
 } from '../../lib/sending/customize';
+import { autoMappedVariables, effectiveMapping, mappingFieldInvalid, mappingVariables, RECIPIENT_FIELD, sheetRowCount } from '../../lib/sending/localSheet';
 import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendLabel, SEND_NOW, type ScheduleChoice } from '../../lib/sending/schedule';
 import { isBulkSend, priceFor } from '../../lib/sending/setup';
-import { readParsedSheet, spreadsheetFileError, type ParsedSheet } from '../../lib/sending/spreadsheet';
 import { useSessionStore } from '../../stores/sessionStore';
 import { StepCard } from '../../components/sending/StepCard';
 
 const s = messages.sending;
 const ui = messages.sendScreens;
 const NO_COLUMNS: readonly string[] = [];
+const NO_ROWS: readonly Record<string, string>[] = [];
+const NO_MAPPINGS: Record<string, string> = {};
 
 function BackToDashboard() {
   return (
@@ -85,83 +85,73 @@ function CustomizeMessage() {
   const invalidateCredits = useInvalidateCredits();
 
   const [form, dispatch] = useReducer(customizeFormReducer, undefined, initialCustomizeForm);
+  const sheet = useLocalSheet();
   const [costRequest, setCostRequest] = useState<SendPreviewRequest | null>(null);
+  // Mapping fields show as errors once touched, or once a send was tried with one empty.
+  const [sendTried, setSendTried] = useState(false);
   // Send now, or at a time in IST (issue 15); back to "now" once a send is accepted.
   const [schedule, setSchedule] = useState<ScheduleChoice>(SEND_NOW);
   // The dialog waits for the answer: the rows are cleared only once the send is accepted.
   const submission = useSendSubmission<null>(null);
   const sending = submission.processing;
-  const { numberId, language, template, campaignName, uploadProgress, loaded, preview } = form;
+  const { numberId, language, template, campaignName, preview } = form;
 
   const details = useTemplateDetails(template?.name ?? '', language);
   const variables = details.data?.variables.map((variable) => variable.index) ?? NO_COLUMNS;
-  const sheet = loaded?.sheet ?? null;
-  const columns = sheet?.columns ?? NO_COLUMNS;
-  const rows = sheet?.rows ?? [];
-  const recipientColumn = sheet ? effectiveRecipientColumn(form.columnChoice, columns, rows) : '';
-  const mappings = effectiveMappings(form.mappingChoices, variables, columns);
+  const mappingVars = useMemo(() => mappingVariables(variables, template?.variableExamples ?? {}), [variables, template]);
+  const summary = sheet.state.summary;
+  const rows = summary?.sample ?? NO_ROWS;
+  const mapping = summary ? effectiveMapping(summary, mappingVars, sheet.state.choices) : null;
+  const recipientColumn = mapping?.recipientColumn ?? '';
+  const mappings = mapping?.variableMappings ?? NO_MAPPINGS;
   const mapped = details.isSuccess && allVariablesMapped(variables, mappings);
-  const rowCount = rows.length;
+  const rowCount = sheetRowCount(sheet.state);
   const bulk = isBulkSend(rowCount);
   const price = priceFor(pricing, template?.category);
+  const sheetBusy = sheet.state.step === 'parsing' || sheet.state.step === 'preparing' || sheet.state.step === 'uploading';
 
   const progress = customizeProgress({
     hasNumber: numberId !== '',
     hasTemplate: template !== null,
-    hasFile: sheet !== null,
+    hasFile: summary !== null,
     hasRecipientColumn: recipientColumn !== '',
     variablesMapped: mapped,
   });
 
   // The live preview follows the first row, so that it reads like a real message.
-  const firstRowValues = template && sheet ? (customPreview(rows, recipientColumn || (columns[0] ?? ''), variables, mappings, template, 1)[0]?.values ?? {}) : {};
+  const firstRowValues = template && summary ? (customPreview(rows, recipientColumn || (summary.header[0] ?? ''), variables, mappings, template, 1)[0]?.values ?? {}) : {};
 
   const handleNumberChange = useCallback((next: string) => dispatch({ type: 'numberChosen', numberId: next }), []);
-  const handleLanguageChange = useCallback((next: string) => dispatch({ type: 'languageChosen', language: next }), []);
-  const handleTemplateChange = useCallback((next: TTemplate | null) => dispatch({ type: 'templateChosen', template: next }), []);
-  const clearFile = () => dispatch({ type: 'fileCleared' });
+  const { resetChoices } = sheet;
+  const chosenName = template?.name;
+  const handleLanguageChange = useCallback(
+    (next: string) => {
+      dispatch({ type: 'languageChosen', language: next });
+      resetChoices();
+    },
+    [resetChoices],
+  );
+  const handleTemplateChange = useCallback(
+    (next: TTemplate | null) => {
+      if (next?.name === chosenName) return;
+      dispatch({ type: 'templateChosen', template: next });
+      // The columns chosen belong to the last template's variables.
+      resetChoices();
+    },
+    [resetChoices, chosenName],
+  );
 
-  const handleFile = async (file: File, input: HTMLInputElement) => {
-    const problem = spreadsheetFileError(file);
-    if (problem) {
-      input.value = '';
-      toast.error(problem);
-      return;
-    }
-    dispatch({ type: 'uploadStarted', file });
-    const fail = (failure: { title: string; description: string }) => {
-      // Spec §8: the file input is cleared after a failed upload.
-      input.value = '';
-      dispatch({ type: 'uploadFailed' });
-      toast.error(failure.title, { description: failure.description });
-    };
-    let body: unknown;
-    try {
-      body = await sendingApi.parseExcel(file, (progress) => dispatch({ type: 'uploadProgressed', progress }));
-    } catch (caught) {
-      fail(uploadFailure(toApiError(caught)));
-      return;
-    }
-    let parsed: ParsedSheet;
-    try {
-      parsed = readParsedSheet(body);
-    } catch (caught) {
-      fail({ title: s.uploadFailed, description: caught instanceof Error ? caught.message : s.invalidResponseFormat });
-      return;
-    }
-    if (parsed.rows.length === 0) {
-      fail({ title: s.uploadFailed, description: s.noRecipientsInFile });
-      return;
-    }
-    dispatch({ type: 'sheetLoaded', file, sheet: parsed });
-    toast.success(fillMessage(ui.sheetLoaded, { count: formatIndianNumber(parsed.rows.length), file: file.name }));
+  const handleColumnChange = (column: string) => {
+    sheet.chooseRecipient(column);
+    dispatch({ type: 'previewCleared' });
+  };
+  const handleMappingChange = (variable: string, column: string) => {
+    sheet.chooseVariable(variable, column);
+    dispatch({ type: 'previewCleared' });
   };
 
-  const handleColumnChange = (column: string) => dispatch({ type: 'recipientColumnChosen', column });
-  const handleMappingChange = (variable: string, column: string) => dispatch({ type: 'variableMapped', variable, column });
-
   const handleGeneratePreview = () => {
-    if (!template || !sheet || !recipientColumn) {
+    if (!template || !summary || !recipientColumn) {
       toast.error(s.customMissingFields);
       return;
     }
@@ -175,7 +165,7 @@ function CustomizeMessage() {
 
   /** The checks before the cost modal (spec §5), each with its message; null when all pass. */
   const sendProblem = (): string | null => {
-    if (!numberId || !template || !loaded || !recipientColumn) return s.customMissingFields;
+    if (!numberId || !template || !summary || !recipientColumn) return s.customMissingFields;
     if (rowCount === 0) return s.noRecipientsInFile;
     if (!details.isSuccess) return s.customMissingFields;
     const unmapped = unmappedVariable(variables, mappings);
@@ -183,9 +173,10 @@ function CustomizeMessage() {
     return null;
   };
 
-  const handleSend = () => {
+  const handleSend = async () => {
     const problem = sendProblem();
-    if (problem || !template) {
+    if (problem || !template || !mapping) {
+      setSendTried(true);
       toast.error(problem ?? s.customMissingFields);
       return;
     }
@@ -194,23 +185,27 @@ function CustomizeMessage() {
       toast.error(timing.problem);
       return;
     }
-    // The preview is the dry run of this very send: every row, screened as acceptance will.
-    setCostRequest({ kind: 'custom', body: customSendBody(template, timing.scheduledAt) });
+    // Every row is checked here and the checked rows uploaded (once per mapping); the preview is
+    // then the dry run of this very send over the whole upload, screened as acceptance will.
+    const uploadId = await sheet.checkAndUpload(mapping);
+    if (!uploadId) return;
+    setCostRequest({ kind: 'custom', body: customSendBody(template, timing.scheduledAt, uploadId) });
   };
 
-  const customSendBody = (chosen: TTemplate, scheduledAt: string | undefined): CustomSendBody => ({
+  const customSendBody = (chosen: TTemplate, scheduledAt: string | undefined, uploadId: string): CustomSendBody => ({
     templateName: chosen.name,
     language,
     phoneNumberId: numberId,
     recipientColumn,
     variableMappings: mappingsPayload(mappings, variables),
-    data: rows,
+    uploadId,
     ...(campaignName.trim() ? { campaignName: campaignName.trim() } : {}),
     ...(scheduledAt ? { scheduledAt } : {}),
   });
 
   const handleConfirm = () => {
-    if (!template || !loaded || sending) return;
+    if (!template || !costRequest || costRequest.kind !== 'custom' || !('uploadId' in costRequest.body) || sending) return;
+    const { uploadId } = costRequest.body;
     // The confirmation may have stayed open long enough for the chosen time to come too close.
     const timing = resolveSchedule(schedule);
     if (!timing.ok) {
@@ -218,7 +213,7 @@ function CustomizeMessage() {
       setCostRequest(null);
       return;
     }
-    const body = customSendBody(template, timing.scheduledAt);
+    const body = customSendBody(template, timing.scheduledAt, uploadId);
     submission.submit({
       send: async () => {
         const response = await sendingApi.customSend(body);
@@ -234,16 +229,19 @@ function CustomizeMessage() {
       onSettled: () => setCostRequest(null),
       onDialogShown: () => {
         dispatch({ type: 'sent' });
+        sheet.clear();
+        setSendTried(false);
         setSchedule(SEND_NOW);
       },
     });
   };
 
-  const firstRecipient = template && sheet && recipientColumn ? customPreview(rows, recipientColumn, variables, mappings, template, 1)[0] : undefined;
+  const firstRecipient = template && summary && recipientColumn ? customPreview(rows, recipientColumn, variables, mappings, template, 1)[0] : undefined;
   const detailsError = details.isError ? errorText(details.error, s.templatesLoadFailed) : '';
-  const busy = sending || uploadProgress !== null;
+  const busy = sending || sheetBusy;
   const scheduled = schedule.mode === 'later';
   const notice = scheduled ? scheduledNotice(schedule.local) : '';
+  const autoMapped = summary ? autoMappedVariables(summary, mappingVars, sheet.state.choices) : [];
 
   return (
     <div className="flex flex-col gap-6">
@@ -281,21 +279,16 @@ function CustomizeMessage() {
             />
           </StepCard>
 
-          <StepCard step={2} title="Upload Spreadsheet" description="An Excel or CSV file with one row per recipient.">
-            <SpreadsheetPicker
-              file={loaded?.file ?? form.uploading}
-              uploadProgress={uploadProgress}
-              onFile={(file, input) => void handleFile(file, input)}
-              onClear={clearFile}
-              disabled={sending}
-            />
-            {loaded ? (
-              <SheetOverview
-                sheet={loaded.sheet}
-                fileName={loaded.file.name}
+          <StepCard step={2} title="Upload Spreadsheet" description="An Excel or CSV file with one row per recipient, read on this computer.">
+            <SheetDropZone sheet={sheet} inputTestId="customize-file-input" disabled={sending} />
+            {summary ? (
+              <SheetSummaryView
+                idPrefix="customize"
+                summary={summary}
                 recipientColumn={recipientColumn}
+                recipientInvalid={mappingFieldInvalid(RECIPIENT_FIELD, recipientColumn, sheet.state.choices, sendTried)}
                 onRecipientColumnChange={handleColumnChange}
-                disabled={sending}
+                disabled={busy}
               />
             ) : null}
           </StepCard>
@@ -313,7 +306,20 @@ function CustomizeMessage() {
                 </Button>
               </Alert>
             ) : (
-              <VariableMapping variables={variables} columns={columns} mappings={mappings} onChange={handleMappingChange} disabled={sending} />
+              <VariablesOrHint variables={variables} summary={summary}>
+                {summary && mapping ? (
+                  <SheetVariableMapping
+                    idPrefix="customize"
+                    variables={mappingVars}
+                    header={summary.header}
+                    mapping={mapping}
+                    invalid={(variable) => mappingFieldInvalid(variable, mappings[variable] ?? '', sheet.state.choices, sendTried)}
+                    autoMapped={autoMapped}
+                    onChange={handleMappingChange}
+                    disabled={busy}
+                  />
+                ) : null}
+              </VariablesOrHint>
             )}
           </StepCard>
 
@@ -324,12 +330,13 @@ function CustomizeMessage() {
                 {notice}
               </p>
             ) : null}
+            {summary && mapping ? <SheetCheckPanel sheet={sheet} mapping={mapping} canCheck={sendProblem() === null} disabled={sending} /> : null}
             <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-              <Button variant="outline" onClick={handleGeneratePreview} disabled={busy || !template || !sheet}>
+              <Button variant="outline" onClick={handleGeneratePreview} disabled={busy || !template || !summary}>
                 <Eye aria-hidden="true" />
                 {ui.generatePreview}
               </Button>
-              <Button size="lg" onClick={handleSend} disabled={busy || rowCount === 0} data-testid="customize-send">
+              <Button size="lg" onClick={() => void handleSend()} disabled={busy || rowCount === 0} data-testid="customize-send">
                 {sending ? <Spinner className="text-current" /> : scheduled ? <CalendarClock aria-hidden="true" /> : <Send aria-hidden="true" />}
                 {scheduled ? scheduledSendLabel(rowCount) : customSendLabel(rowCount)}
               </Button>

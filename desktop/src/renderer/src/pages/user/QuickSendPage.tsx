@@ -2,7 +2,8 @@ import { CalendarClock, Send } from 'lucide-react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
-import { formatPhone } from '@shared/phone';
+import { formatPhone, normalisePhone } from '@shared/phone';
+import type { SpreadsheetMapping } from '@shared/spreadsheets';
 import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { errorText, toApiError } from '../../api/client';
@@ -13,6 +14,7 @@ import { ScheduleControl } from '../../components/sending/ScheduleControl';
 import { HeaderImageUpload, type ChosenImage } from '../../components/sending/HeaderImageUpload';
 import { QuickSendSidePanel } from '../../components/sending/QuickSendSidePanel';
 import { RecipientsField } from '../../components/sending/RecipientsField';
+import { SheetCheckPanel, SheetDropZone, SheetSummaryView } from '../../components/sending/LocalSheetSections';
 import { SenderSetupFields } from '../../components/sending/SenderSetupFields';
 import { SetupProgress } from '../../components/sending/SetupProgress';
 import { VariableInputs } from '../../components/sending/VariableInputs';
@@ -23,16 +25,22 @@ import { TextField } from '../../components/ui/form-field';
 import { Spinner } from '../../components/ui/spinner';
 import { useInvalidateCredits } from '../../hooks/useCreditBalance';
 import { useSendPricing, useTemplateDetails } from '../../hooks/useSending';
+import { useLocalSheet } from '../../hooks/useLocalSheet';
 import { useSendSubmission } from '../../hooks/useSendSubmission';
 import { sendFailure } from '../../lib/sending/campaign';
 import { defaultCampaignName, firstMissingVariable, parseRecipientList, quickCampaignPreview, quickSendLabel, quickSendProgress, variablesComplete, variablesPayload } from '../../lib/sending/quickSend';
 import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendLabel, SEND_NOW, type ScheduleChoice } from '../../lib/sending/schedule';
+import { effectiveMapping, mappingFieldInvalid, RECIPIENT_FIELD, sheetRowCount } from '../../lib/sending/localSheet';
 import { isBulkSend, messageText, priceFor, SEND_SCREEN, type SendVariable } from '../../lib/sending/setup';
 import { StepCard } from '../../components/sending/StepCard';
 
 const s = messages.sending;
 const ui = messages.sendScreens;
 const NO_VARIABLES: readonly SendVariable[] = [];
+const sheetText = messages.sheetScreens;
+
+/** Where the numbers come from: typed or pasted, or a spreadsheet read on this computer (issue 16). */
+type RecipientSource = 'typed' | 'spreadsheet';
 
 interface QuickSendForm {
   numberId: string;
@@ -63,6 +71,9 @@ export function QuickSendPage() {
   const [form, setForm] = useState<QuickSendForm>(emptyForm);
   const [image, setImage] = useState<ChosenImage | null>(null);
   const [showMissing, setShowMissing] = useState(false);
+  const [source, setSource] = useState<RecipientSource>('typed');
+  const sheet = useLocalSheet();
+  const fromSheet = source === 'spreadsheet';
   const [costRequest, setCostRequest] = useState<SendPreviewRequest | null>(null);
   // Spec §4: the success dialog appears after about a second while the request carries on.
   const submission = useSendSubmission<SentSnapshot>(SEND_SCREEN.successDialogDelayMs);
@@ -77,7 +88,15 @@ export function QuickSendPage() {
   // Counting a pasted list of a hundred thousand numbers should not hold up typing.
   const deferredRecipients = useDeferredValue(form.recipientsText);
   const recipients = useMemo(() => parseRecipientList(deferredRecipients), [deferredRecipients]);
-  const count = recipients.valid.length;
+  const summary = sheet.state.summary;
+  // Quick Send takes only the numbers from a file: every row gets the same variable values.
+  const sheetMapping: SpreadsheetMapping | null = summary ? effectiveMapping(summary, [], sheet.state.choices) : null;
+  const sheetColumn = sheetMapping?.recipientColumn ?? '';
+  // The first rows' numbers (at most 20), for the side panel's preview and the cost dialog's first message.
+  const sheetRecipients = summary && sheetColumn ? summary.sample.flatMap((row) => normalisePhone(row[sheetColumn] ?? '') ?? []) : [];
+  const count = fromSheet ? sheetRowCount(sheet.state) : recipients.valid.length;
+  const validShown = fromSheet ? sheetRecipients : recipients.valid;
+  const sheetBusy = sheet.state.step === 'parsing' || sheet.state.step === 'preparing' || sheet.state.step === 'uploading';
 
   const progress = quickSendProgress({
     hasNumber: form.numberId !== '',
@@ -87,7 +106,7 @@ export function QuickSendPage() {
   });
   const price = priceFor(pricing, form.template?.category);
   const variableOrder = variables.map((variable) => variable.index);
-  const previewRows = form.template ? quickCampaignPreview(recipients.valid, form.template, variableOrder, form.values) : [];
+  const previewRows = form.template ? quickCampaignPreview(validShown, form.template, variableOrder, form.values) : [];
   const filledCount = variables.filter((variable) => (form.values[variable.index] ?? '').trim() !== '').length;
 
   useEffect(
@@ -131,13 +150,18 @@ export function QuickSendPage() {
     setForm((current) => ({ ...emptyForm(), numberId: current.numberId, language: current.language }));
     chooseImage(null);
     setShowMissing(false);
+    sheet.clear();
   };
 
-  const handleSend = (event?: FormEvent) => {
+  const handleSend = async (event?: FormEvent) => {
     event?.preventDefault();
     const template = form.template;
     if (!form.numberId || !template || count === 0) {
-      toast.error(count === 0 && recipients.invalid.length > 0 ? s.noValidRecipients : s.missingFields);
+      toast.error(!fromSheet && count === 0 && recipients.invalid.length > 0 ? s.noValidRecipients : s.missingFields);
+      return;
+    }
+    if (fromSheet && !sheetMapping?.recipientColumn) {
+      toast.error(messages.spreadsheets.recipientColumnRequired);
       return;
     }
     if (!details.isSuccess) {
@@ -161,16 +185,22 @@ export function QuickSendPage() {
       toast.error(schedule.problem);
       return;
     }
+    // A spreadsheet's rows are checked and uploaded first (once per column choice).
+    const uploadId = fromSheet && sheetMapping ? await sheet.checkAndUpload(sheetMapping) : null;
+    if (fromSheet && !uploadId) return;
     // The preview is the dry run of this very send: every recipient, screened as acceptance will.
-    setCostRequest({ kind: 'quick', body: quickSendBody(template, schedule.scheduledAt), recipientCount: count });
+    setCostRequest({ kind: 'quick', body: quickSendBody(template, schedule.scheduledAt, uploadId), recipientCount: count });
   };
 
-  /** The list as typed: the server numbers rows as the user sees them and applies the phone rule itself. */
-  const quickSendBody = (template: TTemplate, scheduledAt: string | undefined): QuickSendBody => ({
+  /**
+   * The list as typed (the server numbers rows as the user sees them and applies the phone rule
+   * itself), or the upload of the checked rows with the column holding the numbers.
+   */
+  const quickSendBody = (template: TTemplate, scheduledAt: string | undefined, uploadId: string | null): QuickSendBody => ({
     phone_number_id: form.numberId,
     template_name: template.name,
     language: form.language,
-    recipients_text: form.recipientsText,
+    ...(uploadId && sheetMapping ? { uploadId, recipientColumn: sheetMapping.recipientColumn } : { recipients_text: form.recipientsText }),
     variables: variablesPayload(variables, form.values),
     campaign_name: form.campaignName.trim() || defaultCampaignName(template.name, new Date()),
     ...(scheduledAt ? { scheduledAt } : {}),
@@ -187,7 +217,8 @@ export function QuickSendPage() {
       return;
     }
     const bulk = isBulkSend(count);
-    const body = quickSendBody(template, schedule.scheduledAt);
+    const uploadId = costRequest?.kind === 'quick' && 'uploadId' in costRequest.body ? costRequest.body.uploadId : null;
+    const body = quickSendBody(template, schedule.scheduledAt, uploadId);
     const imageFile = needsImage ? (image?.file ?? null) : null;
     setCostRequest(null);
     // A refusal before the dialog keeps the form; a later one offers this snapshot back (the form was reset).
@@ -217,7 +248,7 @@ export function QuickSendPage() {
   };
 
   const detailsError = details.isError ? errorText(details.error, s.templatesLoadFailed) : '';
-  const sendDisabled = !form.numberId || !form.template || count === 0 || processing;
+  const sendDisabled = !form.numberId || !form.template || count === 0 || processing || (fromSheet && sheetBusy);
   const scheduled = form.schedule.mode === 'later';
   const notice = scheduled ? scheduledNotice(form.schedule.local) : '';
 
@@ -231,7 +262,7 @@ export function QuickSendPage() {
       <SetupProgress progress={progress} label="Campaign setup" />
 
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_26rem]">
-        <form className="flex flex-col gap-6" onSubmit={handleSend} noValidate>
+        <form className="flex flex-col gap-6" onSubmit={(event) => void handleSend(event)} noValidate>
           <StepCard step={1} title="WhatsApp Configuration" description="Pick the number to send from, the language and an approved template.">
             <SenderSetupFields
               screen="quick"
@@ -256,12 +287,50 @@ export function QuickSendPage() {
               placeholder={form.template ? defaultCampaignName(form.template.name, new Date()) : 'Quick Send'}
               onChange={(event) => update({ campaignName: event.target.value })}
             />
-            <RecipientsField
-              value={form.recipientsText}
-              onChange={(recipientsText) => update({ recipientsText })}
-              summary={recipients}
-              disabled={processing}
-            />
+            <fieldset className="flex flex-col gap-2">
+              <legend className="mb-1 text-sm font-medium">{sheetText.modeLabel}</legend>
+              <div className="flex flex-wrap gap-4 text-sm">
+                {(['typed', 'spreadsheet'] as const).map((option) => (
+                  <label key={option} className="flex items-center gap-2">
+                    <input
+                      type="radio"
+                      name="quick-send-source"
+                      value={option}
+                      checked={source === option}
+                      disabled={processing || sheetBusy}
+                      onChange={() => setSource(option)}
+                      className="size-4 accent-emerald-600"
+                    />
+                    {option === 'typed' ? sheetText.modeTyped : sheetText.modeSpreadsheet}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            {fromSheet ? (
+              <>
+                <SheetDropZone sheet={sheet} inputTestId="quick-send-file-input" disabled={processing} />
+                {summary && sheetMapping ? (
+                  <>
+                    <SheetSummaryView
+                      idPrefix="quick-send"
+                      summary={summary}
+                      recipientColumn={sheetMapping.recipientColumn}
+                      recipientInvalid={mappingFieldInvalid(RECIPIENT_FIELD, sheetMapping.recipientColumn, sheet.state.choices, false)}
+                      onRecipientColumnChange={sheet.chooseRecipient}
+                      disabled={processing || sheetBusy}
+                    />
+                    <SheetCheckPanel sheet={sheet} mapping={sheetMapping} canCheck={sheetMapping.recipientColumn !== ''} disabled={processing} />
+                  </>
+                ) : null}
+              </>
+            ) : (
+              <RecipientsField
+                value={form.recipientsText}
+                onChange={(recipientsText) => update({ recipientsText })}
+                summary={recipients}
+                disabled={processing}
+              />
+            )}
           </StepCard>
 
           {needsImage ? (
@@ -327,10 +396,8 @@ export function QuickSendPage() {
         onOpenChange={(open) => (open ? undefined : setCostRequest(null))}
         request={costRequest}
         estimate={{ recipients: count, category: form.template?.category ?? '', pricePerMessage: price }}
-        firstRecipient={
-          form.template && recipients.valid[0] ? { recipient: formatPhone(recipients.valid[0]), text: messageText(form.template, form.values) } : null
-        }
-        normalised={{ items: recipients.normalised, total: recipients.normalisedCount }}
+        firstRecipient={form.template && validShown[0] ? { recipient: formatPhone(validShown[0]), text: messageText(form.template, form.values) } : null}
+        normalised={fromSheet ? undefined : { items: recipients.normalised, total: recipients.normalisedCount }}
         title="Confirm Campaign"
         cancelLabel="Cancel"
         confirmLabel={costRequest?.body.scheduledAt ? ui.confirmAndSchedule : ui.confirmAndSend}
