@@ -5,8 +5,8 @@
  */
 import { messages } from './messages';
 
-/** India Standard Time has no daylight saving: a fixed +05:30 (the product's time zone). */
-export const IST_OFFSET_MS = 330 * 60_000;
+/** India Standard Time (the product's one zone) lives in ./istTime; re-exported for existing callers. */
+export { IST_OFFSET_MS } from './istTime';
 
 const labels = messages.reports.statuses;
 
@@ -65,19 +65,4 @@ export function reportCells(row: ReportCellSource): [string, string, string, str
   ];
 }
 
-/**
- * An instant as IST wall-clock time, `2025-01-31 14:05:09`: what the exports write (a form
- * spreadsheets read as a date). Accepts an ISO string or a Date; null stays null.
- */
-export function formatIstDateTime(value: string | Date | null): string | null {
-  if (value === null) return null;
-  const ms = typeof value === 'string' ? Date.parse(value) : value.getTime();
-  if (Number.isNaN(ms)) return null;
-  const iso = new Date(ms + IST_OFFSET_MS).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
-}
-
-/** Today's date in IST, `2025-01-31` (export file names). */
-export function istDate(now: Date = new Date()): string {
-  return new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
-}
+export { formatIstDateTime, istDate } from './istTime';
