@@ -73,7 +73,11 @@ export interface TWalletHistoryResponse {
   nextCursor: string | null;
 }
 
-export const WALLET_CSV_COLUMNS = [`Date (${IST_LABEL})`, 'Entry', 'Details', 'Amount (INR)', 'Balance After (INR)', 'Reference'] as const;
+/**
+ * Credits and debits in their own columns, both positive: a leading minus would be taken for a
+ * formula and quoted by the CSV writer's guard, and accountants read ledgers this way.
+ */
+export const WALLET_CSV_COLUMNS = [`Date (${IST_LABEL})`, 'Entry', 'Details', 'Credit (INR)', 'Debit (INR)', 'Balance After (INR)', 'Reference'] as const;
 
 /** One CSV line's cells; plain numbers (2 decimals) so spreadsheets can add them up. */
 export function walletCsvCells(entry: TWalletHistoryEntry): string[] {
@@ -81,8 +85,9 @@ export function walletCsvCells(entry: TWalletHistoryEntry): string[] {
     formatIstDateTime(entry.createdAt) ?? '',
     entry.title,
     entry.description,
-    entry.amount.toFixed(2),
+    entry.amount >= 0 ? entry.amount.toFixed(2) : '',
+    entry.amount < 0 ? Math.abs(entry.amount).toFixed(2) : '',
     entry.balanceAfter.toFixed(2),
-    entry.campaignId !== null ? `Campaign ${entry.campaignId}` : entry.templateName ?? '',
+    entry.campaignId !== null ? `Campaign ${entry.campaignId}` : (entry.templateName ?? ''),
   ];
 }

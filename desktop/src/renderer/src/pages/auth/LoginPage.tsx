@@ -2,7 +2,6 @@ import { ArrowLeft, KeyRound, LogIn, MessageSquareText, ShieldCheck } from 'luci
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
 import { AUTH } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import {
@@ -22,6 +21,7 @@ import { PasswordField, TextField } from '../../components/ui/form-field';
 import { Spinner } from '../../components/ui/spinner';
 import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
 import { postLoginTarget } from '../../lib/roles';
+import { errorToast, successToast, TOAST_IDS } from '../../lib/toasts';
 import { platform } from '../../platform';
 import { useSessionStore } from '../../stores/sessionStore';
 
@@ -71,13 +71,13 @@ export function LoginPage() {
   const showError = (text: string) => {
     setSuccess('');
     setError(text);
-    toast.error(text);
+    errorToast(TOAST_IDS.login, text);
   };
 
   const showSuccess = (text: string) => {
     setError('');
     setSuccess(text);
-    toast.success(text);
+    successToast(TOAST_IDS.login, text);
   };
 
   const handleFieldChange = (field: string, setter: (value: string) => void) => (value: string) => {

@@ -28,6 +28,7 @@ import { sendFailure } from '../../lib/sending/campaign';
 import { defaultCampaignName, firstMissingVariable, parseRecipientList, quickCampaignPreview, quickSendLabel, quickSendProgress, variablesComplete, variablesPayload } from '../../lib/sending/quickSend';
 import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendLabel, SEND_NOW, type ScheduleChoice } from '../../lib/sending/schedule';
 import { isBulkSend, messageText, priceFor, SEND_SCREEN, type SendVariable } from '../../lib/sending/setup';
+import { errorToast, TOAST_IDS } from '../../lib/toasts';
 import { StepCard } from '../../components/sending/StepCard';
 
 const s = messages.sending;
@@ -147,7 +148,7 @@ export function QuickSendPage() {
     }
     if (needsImage && !image) {
       setShowMissing(true);
-      toast.error(s.imageRequired);
+      errorToast(TOAST_IDS.headerImage, s.imageRequired);
       return;
     }
     const missing = firstMissingVariable(variables, form.values);
