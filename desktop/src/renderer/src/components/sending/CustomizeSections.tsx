@@ -14,6 +14,7 @@ import { FieldShell } from '../ui/form-field';
 import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
 import { ProgressBar } from './SetupProgress';
+import { WhatsAppText } from '../templates/WhatsAppText';
 
 const ui = messages.sendScreens;
 const FILE_INPUT_ID = 'customize-file';
@@ -259,7 +260,7 @@ export function GeneratedPreview({ rows }: { rows: readonly CustomPreviewRow[] }
             </p>
           ) : null}
           <p className="rounded-md bg-[#efeae2] p-2 whitespace-pre-wrap break-words text-[#111b21] dark:bg-[#0b141a] dark:text-[#e9edef]">
-            {row.text || '—'}
+            {row.text ? <WhatsAppText text={row.text} /> : '—'}
           </p>
         </li>
       ))}
