@@ -685,6 +685,16 @@ export const messages = {
     dateRangeInvalid: 'From Date must be on or before To Date',
     // Table and export headings and cells (spec 002 Manage Reports and §4 Reports).
     columns: { template: 'Template', recipient: 'Recipient', status: 'Status', deliveredAt: 'Delivered At', readAt: 'Read At', error: 'Error' },
+    /** The exports' headings: times say their zone; sent time, campaign, cost and message id follow the six. */
+    exportColumns: {
+      deliveredAt: 'Delivered At (IST)',
+      readAt: 'Read At (IST)',
+      sentAt: 'Sent At (IST)',
+      campaign: 'Campaign',
+      cost: 'Cost (INR)',
+      messageId: 'Message ID',
+    },
+    notSent: 'Not sent',
     statuses: { sent: 'SENT', delivered: 'DELIVERED', read: 'READ', failed: 'FAILED', cancelled: 'CANCELLED', duplicate: 'Duplicate Blocked', pending: 'PENDING', unknown: 'Awaiting confirmation' },
     notDelivered: 'Not delivered',
     notRead: 'Not read',
