@@ -61,7 +61,7 @@ test.describe('rough edges (issue 18)', () => {
     await expect(toasts.region).toHaveAttribute('data-y-position', 'bottom');
     await expect(toasts.region).toHaveAttribute('data-x-position', 'right');
     const toastBox = await toasts.errors.first().boundingBox();
-    for (const covered of [page.getByTestId('credits-balance'), page.locator('header').getByRole('button').last()]) {
+    for (const covered of [page.getByTestId('credits-balance'), page.locator('header').first().getByRole('button').last()]) {
       const box = await covered.boundingBox();
       expect(toastBox && box && overlaps(toastBox, box)).toBe(false);
     }
