@@ -188,8 +188,11 @@ export function WalletPage() {
    */
   const handleCustomFocus = (event: FocusEvent<HTMLInputElement>) => {
     const input = event.currentTarget;
-    selectAllAfterFormat.current = input.value !== '' && input.selectionStart === 0 && input.selectionEnd === input.value.length;
-    setCustomText((text) => formatAmountForEditing(text));
+    const editing = formatAmountForEditing(input.value);
+    // Only a changed text re-renders (and runs the effect below); an unchanged one keeps its selection.
+    if (editing === input.value) return;
+    selectAllAfterFormat.current = input.selectionStart === 0 && input.selectionEnd === input.value.length;
+    setCustomText(editing);
   };
 
   useLayoutEffect(() => {
