@@ -29,7 +29,7 @@ test.describe('rough edges (issue 18)', () => {
       ['/user/wallet', 'Wallet'],
       ['/user/profile', 'Profile'],
       ['/user/manage-reports', 'Reports'],
-      ['/user/customize-message', 'Customize Message'],
+      ['/user/customize-message', 'Personalised Messages'],
     ] as const) {
       await page.goto(path);
       await expect(title).toHaveText(expected);

@@ -37,10 +37,10 @@ describe('headerText', () => {
     expect(headerText('/profile', false).title).toBe('Profile');
     expect(headerText('/admin/profile', true).title).toBe('Profile');
     expect(headerText('/user/manage-reports', false).title).toBe('Reports');
-    expect(headerText('/user/customize-message', false).title).toBe('Customize Message');
-    expect(headerText('/user/api-management', false).title).toBe('API Management');
-    expect(headerText('/admin/users/7/wallet', true).title).toBe('User Wallet');
-    expect(headerText('/admin/users/7/settings', true).title).toBe('User Settings');
+    expect(headerText('/user/customize-message', false).title).toBe('Personalised Messages');
+    expect(headerText('/user/api-management', false).title).toBe('API & Webhooks');
+    expect(headerText('/admin/users/7/wallet', true).title).toBe('User Management');
+    expect(headerText('/admin/users/7/settings', true).title).toBe('User Management');
     expect(headerText('/admin/settings', true).title).toBe('Settings');
     expect(headerText('/admin/pricing', true).title).toBe('Pricing');
   });

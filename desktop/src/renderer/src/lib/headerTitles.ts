@@ -19,30 +19,30 @@ interface Section {
  * Management) keyed by the legacy paths /dashboard, /templates, /whatsapp-bulk and /users; every
  * other screen is titled after itself rather than falling back to "Dashboard" (issue 18). The
  * live routes nest the paths under /user or /admin, so a path matches by its segments, the more
- * specific entries first.
+ * specific entries first. A title never repeats the page's own heading word for word (one
+ * heading of that name per screen).
  */
 const sections: readonly Section[] = [
   { segments: ['dashboard'], title: 'Dashboard', subtitle: l.subtitleDashboard },
   { segments: ['templates'], title: 'Templates', subtitle: l.subtitleTemplates },
   { segments: ['whatsapp-bulk'], title: 'WhatsApp Bulk Messaging', subtitle: l.subtitleWhatsappBulk },
-  { segments: ['customize-message'], title: 'Customize Message', subtitle: l.subtitleCustomize },
+  { segments: ['customize-message'], title: 'Personalised Messages', subtitle: l.subtitleCustomize },
   { segments: ['manage-reports'], title: 'Reports', subtitle: l.subtitleReports },
   { segments: ['wallet'], title: 'Wallet', subtitle: l.subtitleWallet },
   { segments: ['profile'], title: 'Profile', subtitle: l.subtitleProfile },
-  { segments: ['api-management'], title: 'API Management', subtitle: l.subtitleApiManagement },
+  { segments: ['api-management'], title: 'API & Webhooks', subtitle: l.subtitleApiManagement },
   { segments: ['users'], title: 'User Management', subtitle: l.subtitleUsers },
 ];
 
 /** Admin screens that are not the user's own (spec 001): checked first under /admin. */
 const adminSections: readonly Section[] = [
   { segments: ['users', 'templates'], title: 'User Templates', subtitle: l.subtitleAdminTemplates },
-  { segments: ['users', 'wallet'], title: 'User Wallet', subtitle: l.subtitleAdminUserWallet },
-  { segments: ['users', 'details'], title: 'User Details', subtitle: l.subtitleAdminUserDetails },
-  { segments: ['users', 'settings'], title: 'User Settings', subtitle: l.subtitleAdminUserSettings },
   { segments: ['logs'], title: 'Log Management', subtitle: l.subtitleLogs },
   { segments: ['test-notifications'], title: 'Notification Test Page', subtitle: l.subtitleTestNotifications },
   { segments: ['pricing'], title: 'Pricing', subtitle: l.subtitlePricing },
   { segments: ['settings'], title: 'Settings', subtitle: l.subtitleSettings },
+  // A user's own screens under /admin/users/:id (details, wallet, settings) keep "User Management"
+  // below: their page headings already name the screen ("User Details", "Wallet Management").
 ];
 
 function find(list: readonly Section[], segments: readonly string[]): Section | undefined {
