@@ -26,12 +26,13 @@ const sections: readonly Section[] = [
   { segments: ['dashboard'], title: 'Dashboard', subtitle: l.subtitleDashboard },
   { segments: ['templates'], title: 'Templates', subtitle: l.subtitleTemplates },
   { segments: ['whatsapp-bulk'], title: 'WhatsApp Bulk Messaging', subtitle: l.subtitleWhatsappBulk },
+  // Before the screens below: an admin's screens of one user (/admin/users/7/wallet) are User Management.
+  { segments: ['users'], title: 'User Management', subtitle: l.subtitleUsers },
   { segments: ['customize-message'], title: 'Personalised Messages', subtitle: l.subtitleCustomize },
   { segments: ['manage-reports'], title: 'Reports', subtitle: l.subtitleReports },
   { segments: ['wallet'], title: 'Wallet', subtitle: l.subtitleWallet },
   { segments: ['profile'], title: 'Profile', subtitle: l.subtitleProfile },
   { segments: ['api-management'], title: 'API & Webhooks', subtitle: l.subtitleApiManagement },
-  { segments: ['users'], title: 'User Management', subtitle: l.subtitleUsers },
 ];
 
 /** Admin screens that are not the user's own (spec 001): checked first under /admin. */
