@@ -38,12 +38,12 @@ const sections: readonly Section[] = [
 /** Admin screens that are not the user's own (spec 001): checked first under /admin. */
 const adminSections: readonly Section[] = [
   { segments: ['users', 'templates'], title: 'User Templates', subtitle: l.subtitleAdminTemplates },
+  // One user's other screens (details, wallet, settings): their page headings name the screen.
+  { segments: ['users'], title: 'User Management', subtitle: l.subtitleUsers },
   { segments: ['logs'], title: 'Log Management', subtitle: l.subtitleLogs },
   { segments: ['test-notifications'], title: 'Notification Test Page', subtitle: l.subtitleTestNotifications },
   { segments: ['pricing'], title: 'Pricing', subtitle: l.subtitlePricing },
   { segments: ['settings'], title: 'Settings', subtitle: l.subtitleSettings },
-  // A user's own screens under /admin/users/:id (details, wallet, settings) keep "User Management"
-  // below: their page headings already name the screen ("User Details", "Wallet Management").
 ];
 
 function find(list: readonly Section[], segments: readonly string[]): Section | undefined {
