@@ -8,7 +8,7 @@ export interface HeaderText {
 }
 
 interface Section {
-  /** Path segments that must all be present, e.g. ['users', 'wallet'] for /admin/users/7/wallet. */
+  /** Path segments that must all be present, e.g. ['users', 'templates'] for /admin/users/7/templates. */
   segments: readonly string[];
   title: string;
   subtitle: string;
