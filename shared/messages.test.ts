@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PHONE_EXAMPLE } from './constants';
 import { fillMessage, messages } from './messages';
+import { formatIndianNumber } from './money';
 
 const SPEC = new URL('../../shared/spec/000_4efc8d21f4e58f39.txt', import.meta.url);
 
@@ -11,8 +12,16 @@ function catalogueTexts(node: unknown): string[] {
   return [];
 }
 
-/** Placeholders differ in name between spec and catalogue ({m:ss} vs {time}); compare without them. */
-const normalise = (text: string) => text.replaceAll(PHONE_EXAMPLE, '{}').replace(/\{[^}]*\}/g, '{}');
+/**
+ * Placeholders differ in name between spec and catalogue ({m:ss} vs {time}); compare without them.
+ * Rupee amounts compare in Indian grouping: the spec quotes 'Amount cannot exceed ₹100,000' and
+ * says it is "shown with Indian grouping" (₹1,00,000).
+ */
+const normalise = (text: string) =>
+  text
+    .replaceAll(PHONE_EXAMPLE, '{}')
+    .replace(/\{[^}]*\}/g, '{}')
+    .replace(/₹([\d,]+)/g, (_, digits: string) => `₹${formatIndianNumber(Number(digits.replace(/,/g, '')))}`);
 
 /** Texts the spec quotes in a section: 'like this', where apostrophes inside words do not end it. */
 function quotedTexts(section: string): string[] {

@@ -5,8 +5,8 @@
  */
 import { messages } from './messages';
 
-/** India Standard Time has no daylight saving: a fixed +05:30 (the product's time zone). */
-export const IST_OFFSET_MS = 330 * 60_000;
+/** India Standard Time (the product's one zone) lives in ./istTime; re-exported for existing callers. */
+export { IST_OFFSET_MS } from './istTime';
 
 const labels = messages.reports.statuses;
 
@@ -53,6 +53,43 @@ export interface ReportCellSource {
   error: string | null;
 }
 
+/**
+ * Headings of both exports: the table's six in their order (files built on those columns keep
+ * working), times labelled IST, then when it was sent, its campaign, its cost and its message id
+ * (the `msg_…` id of the integrator API).
+ */
+export const REPORT_EXPORT_COLUMNS: readonly string[] = [
+  messages.reports.columns.template,
+  messages.reports.columns.recipient,
+  messages.reports.columns.status,
+  messages.reports.exportColumns.deliveredAt,
+  messages.reports.exportColumns.readAt,
+  messages.reports.columns.error,
+  messages.reports.exportColumns.sentAt,
+  messages.reports.exportColumns.campaign,
+  messages.reports.exportColumns.cost,
+  messages.reports.exportColumns.messageId,
+];
+
+/** An exported row: the table's cells and the export's own. Times are IST wall-clock text. */
+export interface ReportExportSource extends ReportCellSource {
+  sentAt: string | null;
+  campaign: string;
+  /** Rupees charged for the message (0 when not charged or refunded). */
+  cost: number;
+  messageId: string;
+}
+
+/** "0.80", "0.7850": the price as charged, 2 to 4 decimals, no currency sign (the heading says INR). */
+export function formatReportCost(rupees: number): string {
+  const fixed = rupees.toFixed(4);
+  return fixed.replace(/(\.\d\d\d*?)0+$/, '$1');
+}
+
+export function reportExportCells(row: ReportExportSource): string[] {
+  return [...reportCells(row), row.sentAt ?? messages.reports.notSent, row.campaign, formatReportCost(row.cost), row.messageId];
+}
+
 /** The six cells of a row, with the spec's words for empty dates and for no error. */
 export function reportCells(row: ReportCellSource): [string, string, string, string, string, string] {
   return [
@@ -65,19 +102,4 @@ export function reportCells(row: ReportCellSource): [string, string, string, str
   ];
 }
 
-/**
- * An instant as IST wall-clock time, `2025-01-31 14:05:09`: what the exports write (a form
- * spreadsheets read as a date). Accepts an ISO string or a Date; null stays null.
- */
-export function formatIstDateTime(value: string | Date | null): string | null {
-  if (value === null) return null;
-  const ms = typeof value === 'string' ? Date.parse(value) : value.getTime();
-  if (Number.isNaN(ms)) return null;
-  const iso = new Date(ms + IST_OFFSET_MS).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
-}
-
-/** Today's date in IST, `2025-01-31` (export file names). */
-export function istDate(now: Date = new Date()): string {
-  return new Date(now.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
-}
+export { formatIstDateTime, istDate } from './istTime';

@@ -16,6 +16,9 @@ export interface TUser {
   phoneNumber: string | null;
   /** Rupees, rounded to 2 decimals. */
   creditBalance: number;
+  /** Printed on top-up receipts; null until the user enters one in the profile. */
+  businessName: string | null;
+  gstin: string | null;
   createdAt: string;
   updatedAt: string;
 }

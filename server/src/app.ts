@@ -18,6 +18,7 @@ import { adminProviderRoutes } from './routes/admin/providers';
 import { apiKeyRoutes } from './routes/apiKeys';
 import { authRoutes } from './routes/auth';
 import { creditRoutes } from './routes/credits';
+import { walletRoutes } from './routes/wallet';
 import { paymentRoutes } from './routes/payments';
 import { pricingRoutes } from './routes/pricing';
 import { templateRoutes } from './routes/templates';
@@ -161,6 +162,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     templateRoutes(services),
     onboardingRoutes(services),
     creditRoutes(services),
+    walletRoutes(services, config),
     apiKeyRoutes(services),
     sendingRoutes(services, { apiSend: jsonBody(jsonLimit), apiSendBatch: jsonBody(sendLimit) }),
     campaignRoutes(services),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTH } from '../constants';
+import { isValidGstin, normaliseGstin } from '../gstin';
 import { messages } from '../messages';
 import { ZEmail, ZName, ZNewPassword, ZSignupPhone, ZUsername, requiredText } from './common';
 
@@ -84,9 +85,22 @@ export const ZResetPasswordForm = z
   });
 export type TResetPasswordForm = z.infer<typeof ZResetPasswordForm>;
 
+/** Optional text: blank (or absent) means none, stored as null. */
+const ZBusinessName = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? null : value),
+  z.string().trim().max(120, { error: messages.profile.businessNameTooLong }).nullable().optional(),
+);
+const ZGstin = z.preprocess(
+  (value) => (typeof value === 'string' ? (value.trim() === '' ? null : normaliseGstin(value)) : value),
+  z.string().refine(isValidGstin, { error: messages.profile.gstinInvalid }).nullable().optional(),
+);
+
+/** businessName and gstin are optional: a client that leaves them out keeps what is stored. */
 export const ZUpdateProfileRequest = z.object({
   name: ZName,
   email: ZEmail,
+  businessName: ZBusinessName,
+  gstin: ZGstin,
 });
 export type TUpdateProfileRequest = z.input<typeof ZUpdateProfileRequest>;
 

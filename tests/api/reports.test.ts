@@ -21,7 +21,7 @@ interface SeedRow {
 }
 
 const LABEL = messages.reports.statuses;
-const HEADINGS = ['Template', 'Recipient', 'Status', 'Delivered At', 'Read At', 'Error'];
+const HEADINGS = ['Template', 'Recipient', 'Status', 'Delivered At (IST)', 'Read At (IST)', 'Error', 'Sent At (IST)', 'Campaign', 'Cost (INR)', 'Message ID'];
 
 /** Today in India, as the export file names carry it. */
 function istToday(): string {
@@ -163,6 +163,22 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     ['order_update', '919811100001', LABEL.read, '2026-01-05 10:30:00', '2026-01-05 10:40:00', 'Success'],
   ];
 
+  /**
+   * The export's own columns for the owner's rows, newest first: sent time in IST (only rows the
+   * provider took), campaign name, cost (opted-out and duplicate rows are not charged) and the
+   * integrator API's message id.
+   */
+  function ownerExportExtras(): string[][] {
+    const campaignOf = (n: number) => (n <= 8 ? { name: 'Diwali, "big" sale', sentAt: '2026-01-05 10:00:00' } : n <= 14 ? { name: 'त्योहार ऑफ़र', sentAt: '2026-01-10 23:59:59' } : { name: 'Follow-up', sentAt: '2026-01-11 00:00:00' });
+    const sentRows = new Set([1, 2, 3, 14, 15, 16]);
+    return [17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1].map((n) => [
+      sentRows.has(n) ? campaignOf(n).sentAt : 'Not sent',
+      campaignOf(n).name,
+      n === 5 || n === 6 ? '0.00' : '0.80',
+      `msg_${ids[`r${n}`]}`,
+    ]);
+  }
+
   it('answers 401 without a session', async () => {
     const visitor = new TestClient(server.url);
     for (const path of ['/api/whatsapp/reports', '/api/whatsapp/reports?export=csv', '/api/whatsapp/reports/summary', '/api/whatsapp/reports/templates']) {
@@ -222,12 +238,18 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     expect(await idsOf('?dateFrom=2026-01-10&dateTo=2026-01-10')).toEqual(expectIds(['r14', 'r13', 'r12', 'r11', 'r10', 'r9']));
     expect((await list(owner.client, '?dateFrom=2026-01-05&dateTo=2026-01-05')).total).toBe(8);
     expect((await list(owner.client, '?dateFrom=2026-01-06&dateTo=2026-01-09')).total).toBe(0);
-    // A prefix of the stored digits; a leading + and spaces are ignored.
+    // Any part of the stored digits (issue 18); a leading + and spaces are ignored.
     expect(await idsOf('?recipientNumber=%2B91%209811%201')).toEqual(expectIds(['r14', 'r8', 'r7', 'r6', 'r5', 'r4', 'r3', 'r2', 'r1']));
     expect((await list(owner.client, '?recipientNumber=4477')).total).toBe(5);
     expect(await idsOf('?recipientNumber=919822200003')).toEqual(expectIds(['r17']));
-    expect((await list(owner.client, '?recipientNumber=9')).total).toBe(12);
+    expect((await list(owner.client, '?recipientNumber=9')).total).toBe(17);
     expect((await list(owner.client, '?recipientNumber=99')).total).toBe(0);
+    // Without the country code, and from the middle of the number.
+    expect(await idsOf('?recipientNumber=9811100001')).toEqual(expectIds(['r14', 'r1']));
+    expect(await idsOf('?recipientNumber=98%2011%20100%20005')).toEqual(expectIds(['r5']));
+    expect((await list(owner.client, '?recipientNumber=00900')).total).toBe(5);
+    // LIKE's wildcards are not digits: refused, never matched as patterns.
+    for (const wildcard of ['%25', '_', '9%251']) expect((await owner.client.get(`/api/whatsapp/reports?recipientNumber=${wildcard}`)).status).toBe(400);
     // The campaign's template name, exactly.
     expect((await list(owner.client, '?template=order_update')).total).toBe(11);
     expect(await idsOf(`?template=${encodeURIComponent('प्रचार_offer')}`)).toEqual(expectIds(['r14', 'r13', 'r12', 'r11', 'r10', 'r9']));
@@ -324,13 +346,14 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     const rows = parseCsv(file.bytes);
     expect(rows[0]).toEqual(HEADINGS);
     const neutralised = ownerCells.map((cells) => cells.map((cell) => (/^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell)));
-    expect(rows.slice(1)).toEqual(neutralised);
+    expect(rows.slice(1).map((row) => row.slice(0, 6))).toEqual(neutralised);
+    expect(rows.slice(1).map((row) => row.slice(6))).toEqual(ownerExportExtras());
     // Quotes doubled inside quoted cells, line breaks kept inside quotes, CRLF between rows.
     const text = file.bytes.toString('utf8');
     expect(text).toContain('"Message undeliverable, ""retry"" later"');
     expect(text).toContain('"\'=HYPERLINK(""http://x.example"",""y"")"');
-    expect(text).toContain('"Line one\nLine two"\r\n');
-    expect(text.split('\r\n')[1]).toBe('order_update,919822200003,FAILED,Not delivered,Not read,"Line one\nLine two"');
+    expect(text).toContain('"Line one\nLine two",');
+    expect(text.split('\r\n')[1]).toBe(`order_update,919822200003,FAILED,Not delivered,Not read,"Line one\nLine two",Not sent,Follow-up,0.80,msg_${ids.r17}`);
   });
 
   it('names a filtered export and holds only the matching rows', async () => {
@@ -354,7 +377,7 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     const rows: string[][] = [];
     sheet.eachRow((row) => {
       const cells: string[] = [];
-      for (let column = 1; column <= 6; column++) {
+      for (let column = 1; column <= HEADINGS.length; column++) {
         const cell = row.getCell(column);
         expect(cell.type, `${cell.address} ${String(cell.value)}`).toBe(ExcelJS.ValueType.String);
         cells.push(cell.value as string);
@@ -362,7 +385,8 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
       rows.push(cells);
     });
     expect(rows[0]).toEqual(HEADINGS);
-    expect(rows.slice(1)).toEqual(ownerCells);
+    expect(rows.slice(1).map((row) => row.slice(0, 6))).toEqual(ownerCells);
+    expect(rows.slice(1).map((row) => row.slice(6))).toEqual(ownerExportExtras());
     const filtered = await download(owner.client, `?export=excel&template=${encodeURIComponent('प्रचार_offer')}`);
     expect(filtered.headers.get('content-disposition')).toBe(`attachment; filename="whatsapp_reports_filtered_${istToday()}.xlsx"`);
   });

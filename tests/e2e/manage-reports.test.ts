@@ -86,6 +86,8 @@ test.describe('manage reports', () => {
     await expect(reports.row(failing).getByTestId('report-status')).toHaveText('FAILED');
     await expect(reports.row(failing)).toContainText(cells.notDelivered);
     await expect(reports.row(read)).toContainText(cells.noError);
+    // Times in IST, saying so, whatever the browser's zone (issue 18).
+    await expect(reports.row(read)).toContainText(/\d{4}, \d{1,2}:\d{2} (am|pm) IST/);
     await expect(reports.row(failing)).not.toContainText(cells.noError);
 
     // Status: only the failed message, with a chip.
@@ -108,6 +110,12 @@ test.describe('manage reports', () => {
     await expect(reports.rows).toHaveCount(1);
     await expect(reports.row(delivered)).toBeVisible();
 
+    // Any part of the number finds it: here without the country code.
+    await reports.recipient.fill(delivered.slice(2));
+    await expect(reports.chip(`Recipient: ${delivered.slice(2)}`)).toBeVisible();
+    await expect(reports.rows).toHaveCount(1);
+    await expect(reports.row(delivered)).toBeVisible();
+
     // A filtered export holds exactly the rows on screen.
     const filtered = await reports.exportFile('csv');
     expect(filtered.suggestedFilename()).toMatch(/^whatsapp_reports_filtered_\d{4}-\d{2}-\d{2}\.csv$/);
@@ -122,7 +130,9 @@ test.describe('manage reports', () => {
     await expect(reports.rows).toHaveCount(3);
     const all = await reports.exportFile('csv');
     expect(all.suggestedFilename()).toMatch(/^whatsapp_reports_all_\d{4}-\d{2}-\d{2}\.csv$/);
-    const allLines = csvDataLines(await readFile(await all.path(), 'utf8'));
+    const allText = await readFile(await all.path(), 'utf8');
+    expect(allText.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('Template,Recipient,Status,Delivered At (IST),Read At (IST),Error,Sent At (IST),Campaign,Cost (INR),Message ID');
+    const allLines = csvDataLines(allText);
     expect(allLines).toHaveLength(3);
     for (const phone of [read, delivered, failing]) expect(allLines.filter((line) => line.includes(phone))).toHaveLength(1);
     await expect(page.getByText(/Report downloaded: whatsapp_reports_all_/)).toBeVisible();

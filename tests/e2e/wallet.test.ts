@@ -59,10 +59,11 @@ test.describe('wallet top-up (development sandbox checkout)', () => {
 
     await page.goto('/user/profile');
     await page.getByRole('tab', { name: 'Credit History' }).click();
-    const entry = page.getByRole('listitem').filter({ hasText: 'Topup Add' });
+    // Plain words, ₹ with Indian grouping and the balance after (issue 18).
+    const entry = page.getByRole('listitem').filter({ hasText: 'Wallet top-up' });
     await expect(entry).toHaveCount(1);
-    await expect(entry).toContainText('+1000.00');
-    await expect(entry).toContainText('Wallet top-up');
+    await expect(entry).toContainText('+₹1,000.00');
+    await expect(entry).toContainText('Balance ₹2,000.00');
   });
 
   test('the custom amount groups digits, shows the bound errors and clears for a preset', async ({ page, baseURL }) => {

@@ -122,7 +122,7 @@ export class UserService {
       : ConflictError('username_taken', messages.auth.usernameTaken, 'username');
   }
 
-  async updateProfile(user: User, input: { name: string; email: string }): Promise<User> {
+  async updateProfile(user: User, input: { name: string; email: string; businessName?: string | null; gstin?: string | null }): Promise<User> {
     const byEmail = await User.query(this.deps.db).findOne({ emailKey: input.email.toLowerCase() });
     if (byEmail && byEmail.id !== user.id) throw this.conflictFor('email');
     try {
@@ -130,6 +130,8 @@ export class UserService {
         name: input.name,
         email: input.email,
         emailKey: input.email.toLowerCase(),
+        ...(input.businessName !== undefined ? { businessName: input.businessName } : {}),
+        ...(input.gstin !== undefined ? { gstin: input.gstin } : {}),
         updatedAt: new Date(),
       });
     } catch (error) {

@@ -19,6 +19,10 @@ export class User extends BaseModel {
   creditBalance!: number;
   isActive!: boolean;
   pricingMode!: 'default' | 'custom';
+  /** Printed on top-up receipts when set (profile). */
+  businessName!: string | null;
+  /** Upper case, validated by the profile schema. */
+  gstin!: string | null;
   createdAt!: Date;
   updatedAt!: Date;
   deletedAt!: Date | null;

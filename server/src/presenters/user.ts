@@ -11,6 +11,8 @@ export function presentUser(user: User): TUser {
     role: user.role,
     phoneNumber: user.phoneNumber,
     creditBalance: unitsToRupees(user.creditBalance),
+    businessName: user.businessName ?? null,
+    gstin: user.gstin ?? null,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

@@ -1,13 +1,13 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import type { ReportCellSource } from '@shared/reports';
+import type { ReportExportSource } from '@shared/reports';
 import { csvCell, csvLine, csvStream, excelStream } from './exports';
 
-function rows(count: number): ReportCellSource[] {
-  return Array.from({ length: count }, (_, i) => ({ template: 'promo', recipient: String(919800000000 + i), status: 'read', deliveredAt: null, readAt: null, error: null }));
+function rows(count: number): ReportExportSource[] {
+  return Array.from({ length: count }, (_, i) => ({ template: 'promo', recipient: String(919800000000 + i), status: 'read', deliveredAt: null, readAt: null, error: null, sentAt: '2026-11-24 10:05:00', campaign: 'Diwali', cost: 0.785, messageId: `msg_${i + 1}` }));
 }
 
-async function* batches(all: ReportCellSource[], size: number): AsyncGenerator<ReportCellSource[]> {
+async function* batches(all: ReportExportSource[], size: number): AsyncGenerator<ReportExportSource[]> {
   for (let start = 0; start < all.length; start += size) yield all.slice(start, start + size);
 }
 
@@ -39,8 +39,8 @@ describe('CSV cells', () => {
   it('streams a BOM, the heading and every row', async () => {
     const text = (await collect(csvStream(batches(rows(2_500), 1_000)))).toString('utf8');
     const lines = text.split('\r\n');
-    expect(lines[0]).toBe('\uFEFFTemplate,Recipient,Status,Delivered At,Read At,Error');
-    expect(lines[1]).toBe('promo,919800000000,READ,Not delivered,Not read,Success');
+    expect(lines[0]).toBe('\uFEFFTemplate,Recipient,Status,Delivered At (IST),Read At (IST),Error,Sent At (IST),Campaign,Cost (INR),Message ID');
+    expect(lines[1]).toBe('promo,919800000000,READ,Not delivered,Not read,Success,2026-11-24 10:05:00,Diwali,0.785,msg_1');
     expect(lines).toHaveLength(2_502);
   });
 });
@@ -61,7 +61,7 @@ describe('Excel export', () => {
   });
 
   it('writes a formula-like value as text', async () => {
-    const bytes = await collect(excelStream(batches([{ template: 't', recipient: '1', status: 'failed', deliveredAt: null, readAt: null, error: '=HYPERLINK("x")' }], 1), { onError: () => undefined }));
+    const bytes = await collect(excelStream(batches([{ template: 't', recipient: '1', status: 'failed', deliveredAt: null, readAt: null, error: '=HYPERLINK("x")', sentAt: null, campaign: 'c', cost: 0, messageId: 'msg_1' }], 1), { onError: () => undefined }));
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
     const cell = workbook.worksheets[0]?.getRow(2).getCell(6);

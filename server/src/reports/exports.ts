@@ -10,7 +10,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { csvCell, csvLine } from '@shared/csv';
 import { fillMessage, messages } from '@shared/messages';
-import { formatIstDateTime, REPORT_COLUMNS, reportCells, type ReportCellSource } from '@shared/reports';
+import { unitsToRupees } from '@shared/money';
+import { formatIstDateTime, REPORT_EXPORT_COLUMNS, reportExportCells, type ReportExportSource } from '@shared/reports';
+import { publicMessageId } from '../integrations/publicMessage';
 import { cursorColumn, cursorParams, filterSql, messagesFrom, type Cursor, type ReportDb } from './sql';
 import type { ReportQueryPlan } from './plan';
 import { reportErrorOf, reportStatusOf } from './status';
@@ -23,26 +25,45 @@ export const PG_EXPORT_BATCH = 5_000;
 const SQLITE_EXPORT_BATCH = 1_000;
 /** CSV text is written in pieces of about this many characters. */
 const CSV_CHUNK_CHARS = 64 * 1024;
-const EXCEL_COLUMN_WIDTHS = [28, 16, 18, 20, 20, 40];
+const EXCEL_COLUMN_WIDTHS = [28, 16, 18, 22, 22, 40, 22, 28, 12, 16];
 
 // The cell rules are shared with the renderer's CSV downloads.
 export { csvCell, csvLine };
 
+/** Opted-out and duplicate messages are never charged; a refunded one costs nothing in the end. */
+const NOT_CHARGED = new Set(['duplicate', 'suppressed']);
+
+function costOf(status: string, priceUnits: number | string, refunded: number | boolean | null): number {
+  return NOT_CHARGED.has(status) || Boolean(refunded) ? 0 : unitsToRupees(Number(priceUnits), 4);
+}
+
 /** Rows of an export, in list order, in batches. Closing the iterator early closes the cursor. */
-export async function* exportRows(rdb: ReportDb, plan: ReportQueryPlan): AsyncGenerator<ReportCellSource[]> {
+export async function* exportRows(rdb: ReportDb, plan: ReportQueryPlan): AsyncGenerator<ReportExportSource[]> {
   const where = filterSql(plan.filter, plan.access, rdb.dialect);
   if (rdb.dialect === 'sqlite') {
     const reader = rdb.openSqliteReader();
     try {
-      const rows = reader.iterate<[string, string, string, string | null, string | null, string | null]>(
-        `select c.template_name, m.recipient, m.status, m.delivered_at, m.read_at, m.error_message
+      const rows = reader.iterate<[string, string, string, string | null, string | null, string | null, number, string | null, string, number, number]>(
+        `select c.template_name, m.recipient, m.status, m.delivered_at, m.read_at, m.error_message,
+                m.id, m.sent_at, c.name, m.price_units, m.refunded
            from ${messagesFrom(plan.access, 'sqlite')} join campaigns c on c.id = m.campaign_id
           where ${where.sql} order by m.created_at desc, m.id desc`,
         where.params,
       );
-      let batch: ReportCellSource[] = [];
-      for (const [template, recipient, status, deliveredAt, readAt, error] of rows) {
-        batch.push({ template, recipient, status: reportStatusOf(status), deliveredAt: formatIstDateTime(deliveredAt), readAt: formatIstDateTime(readAt), error: reportErrorOf(status, error) });
+      let batch: ReportExportSource[] = [];
+      for (const [template, recipient, status, deliveredAt, readAt, error, id, sentAt, campaign, priceUnits, refunded] of rows) {
+        batch.push({
+          template,
+          recipient,
+          status: reportStatusOf(status),
+          deliveredAt: formatIstDateTime(deliveredAt),
+          readAt: formatIstDateTime(readAt),
+          error: reportErrorOf(status, error),
+          sentAt: formatIstDateTime(sentAt),
+          campaign,
+          cost: costOf(status, priceUnits, refunded),
+          messageId: publicMessageId(id),
+        });
         if (batch.length === SQLITE_EXPORT_BATCH) {
           yield batch;
           batch = [];
@@ -59,22 +80,27 @@ export async function* exportRows(rdb: ReportDb, plan: ReportQueryPlan): AsyncGe
   let after: Cursor | null = null;
   for (;;) {
     const keyset: string = after ? ` and (m.created_at, m.id) < ${cursorParams('pg')}` : '';
-    const rows: [string, number | string, string, string, string, string | null, string | null, string | null][] = await rdb.arrays(
+    const rows: [string, number | string, string, string, string, string | null, string | null, string | null, string | null, string, number | string, boolean][] = await rdb.arrays(
       `select ${cursorColumn('pg')}, m.id, c.template_name, m.recipient, m.status,
               to_char(m.delivered_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD HH24:MI:SS'),
-              to_char(m.read_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD HH24:MI:SS'), m.error_message
+              to_char(m.read_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD HH24:MI:SS'), m.error_message,
+              to_char(m.sent_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD HH24:MI:SS'), c.name, m.price_units, m.refunded
          from messages m join campaigns c on c.id = m.campaign_id
         where ${where.sql}${keyset} order by m.created_at desc, m.id desc limit ?`,
       after ? [...where.params, after.at, after.id, PG_EXPORT_BATCH] : [...where.params, PG_EXPORT_BATCH],
     );
     if (rows.length === 0) return;
-    yield rows.map(([, , template, recipient, status, deliveredAt, readAt, error]) => ({
+    yield rows.map(([, id, template, recipient, status, deliveredAt, readAt, error, sentAt, campaign, priceUnits, refunded]) => ({
       template,
       recipient,
       status: reportStatusOf(status),
       deliveredAt,
       readAt,
       error: reportErrorOf(status, error),
+      sentAt,
+      campaign,
+      cost: costOf(status, priceUnits, refunded),
+      messageId: publicMessageId(id),
     }));
     if (rows.length < PG_EXPORT_BATCH) return;
     const last = rows[rows.length - 1] as (typeof rows)[number];
@@ -83,10 +109,10 @@ export async function* exportRows(rdb: ReportDb, plan: ReportQueryPlan): AsyncGe
 }
 
 /** CSV text: a UTF-8 byte order mark (so Excel reads Hindi and other scripts right), the heading, the rows. */
-export async function* csvChunks(batches: AsyncIterable<ReportCellSource[]>): AsyncGenerator<string> {
-  let chunk = `\uFEFF${csvLine(REPORT_COLUMNS)}`;
+export async function* csvChunks(batches: AsyncIterable<ReportExportSource[]>): AsyncGenerator<string> {
+  let chunk = `\uFEFF${csvLine(REPORT_EXPORT_COLUMNS)}`;
   for await (const batch of batches) {
-    for (const row of batch) chunk += csvLine(reportCells(row));
+    for (const row of batch) chunk += csvLine(reportExportCells(row));
     if (chunk.length >= CSV_CHUNK_CHARS) {
       yield chunk;
       chunk = '';
@@ -96,14 +122,14 @@ export async function* csvChunks(batches: AsyncIterable<ReportCellSource[]>): As
 }
 
 /** Ends the row source when the output closes, even if it closed before reading began. */
-function closeWith(output: Readable, batches: AsyncIterator<ReportCellSource[]>): Readable {
+function closeWith(output: Readable, batches: AsyncIterator<ReportExportSource[]>): Readable {
   output.once('close', () => {
     batches.return?.().catch(() => undefined);
   });
   return output;
 }
 
-export function csvStream(batches: AsyncIterableIterator<ReportCellSource[]>): Readable {
+export function csvStream(batches: AsyncIterableIterator<ReportExportSource[]>): Readable {
   return closeWith(Readable.from(csvChunks(batches), { objectMode: false, encoding: 'utf8' }), batches);
 }
 
@@ -155,14 +181,14 @@ async function sheetBacklog(sheet: ExcelJS.Worksheet, out: PassThrough): Promise
  * as a value, never as a formula), so no quote prefix is needed there. `onError` hears of a
  * failure after the download has started, when it can only be cut short.
  */
-export function excelStream(batches: AsyncIterableIterator<ReportCellSource[]>, options: { rowsPerSheet?: number; onError(error: unknown): void }): Readable {
+export function excelStream(batches: AsyncIterableIterator<ReportExportSource[]>, options: { rowsPerSheet?: number; onError(error: unknown): void }): Readable {
   const rowsPerSheet = options.rowsPerSheet ?? EXCEL_MAX_DATA_ROWS;
   const out = new PassThrough();
   // Fastest deflate level: the sheets are repetitive XML that level 1 already shrinks about tenfold.
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false, zip: { zlib: { level: 1 } } });
   const addSheet = (number: number) => {
     const sheet = workbook.addWorksheet(number === 1 ? messages.reports.sheetName : fillMessage(messages.reports.sheetNameContinued, { number }));
-    sheet.columns = REPORT_COLUMNS.map((header, index) => ({ header, key: String(index), width: EXCEL_COLUMN_WIDTHS[index] }));
+    sheet.columns = REPORT_EXPORT_COLUMNS.map((header, index) => ({ header, key: String(index), width: EXCEL_COLUMN_WIDTHS[index] }));
     return sheet;
   };
   const write = async () => {
@@ -178,7 +204,7 @@ export function excelStream(batches: AsyncIterableIterator<ReportCellSource[]>, 
           sheet = addSheet(number);
           rowsInSheet = 0;
         }
-        sheet.addRow(reportCells(row)).commit();
+        sheet.addRow(reportExportCells(row)).commit();
         rowsInSheet += 1;
       }
       // Let the zip stream compress and send what was written before making more of it.
@@ -200,10 +226,10 @@ export function excelStream(batches: AsyncIterableIterator<ReportCellSource[]>, 
  * The export's rows with the first batch already read: a failure to start (a database error)
  * becomes an ordinary error answer instead of a download cut short.
  */
-export async function primedRows(rdb: ReportDb, plan: ReportQueryPlan): Promise<AsyncIterableIterator<ReportCellSource[]>> {
+export async function primedRows(rdb: ReportDb, plan: ReportQueryPlan): Promise<AsyncIterableIterator<ReportExportSource[]>> {
   const source = exportRows(rdb, plan);
-  let first: IteratorResult<ReportCellSource[]> | null = await source.next();
-  const iterator: AsyncIterableIterator<ReportCellSource[]> = {
+  let first: IteratorResult<ReportExportSource[]> | null = await source.next();
+  const iterator: AsyncIterableIterator<ReportExportSource[]> = {
     next: () => {
       if (!first) return source.next();
       const result = first;

@@ -36,15 +36,15 @@ async function campaigns(rdb: ReportDb, userId: number, template: string | null)
 }
 
 export async function planQuery(rdb: ReportDb, filter: ReportFilter): Promise<ReportQueryPlan> {
-  const key = JSON.stringify([filter.userId, filter.createdFrom, filter.createdBefore, filter.recipientPrefix, filter.template, filter.status]);
-  const templateOnly = !filter.createdFrom && !filter.createdBefore && !filter.recipientPrefix && !filter.status;
+  const key = JSON.stringify([filter.userId, filter.createdFrom, filter.createdBefore, filter.recipientContains, filter.template, filter.status]);
+  const templateOnly = !filter.createdFrom && !filter.createdBefore && !filter.recipientContains && !filter.status;
   const found = templateOnly || filter.template ? await campaigns(rdb, filter.userId, filter.template) : null;
   const templateRows = found?.rows ?? null;
   if (filter.template && found) filter = { ...filter, templateCampaignIds: found.ids };
   let recipientRows: number | null = null;
-  if (filter.recipientPrefix) {
-    const prefixOnly: ReportFilter = { userId: filter.userId, createdFrom: null, createdBefore: null, recipientPrefix: filter.recipientPrefix, template: null, status: null };
-    const where = filterSql(prefixOnly, 'recipient', rdb.dialect);
+  if (filter.recipientContains) {
+    const recipientOnly: ReportFilter = { userId: filter.userId, createdFrom: null, createdBefore: null, recipientContains: filter.recipientContains, template: null, status: null };
+    const where = filterSql(recipientOnly, 'recipient', rdb.dialect);
     const [row] = await rdb.arrays<[number | string]>(`select count(*) from (select 1 from messages m where ${where.sql} limit ?) capped`, [...where.params, EXACT_COUNT_MAX + 1]);
     recipientRows = Number(row?.[0] ?? 0);
   }

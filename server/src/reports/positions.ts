@@ -165,7 +165,7 @@ export class ReportPositions {
    * few rows left above the last landmark, the newest of which is the head.
    */
   private async build(plan: ReportQueryPlan, from: Snapshot | null): Promise<Snapshot | null> {
-    const spacing = from?.spacing ?? (plan.filter.recipientPrefix && plan.access === 'ordered' ? LANDMARK_SPACING_TABLE_FILTER : LANDMARK_SPACING);
+    const spacing = from?.spacing ?? (plan.filter.recipientContains && plan.access === 'ordered' ? LANDMARK_SPACING_TABLE_FILTER : LANDMARK_SPACING);
     const newest = await this.newestOfUser(plan.filter.userId);
     const landmarks = from ? [...from.landmarks] : [];
     // The row at position `count`, or null before the first row.

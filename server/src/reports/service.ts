@@ -91,7 +91,7 @@ export class ReportService {
       userId,
       createdFrom: from === null ? null : new Date(from).toISOString(),
       createdBefore: to === null ? null : new Date(to + DAY_MS).toISOString(),
-      recipientPrefix: recipient || null,
+      recipientContains: recipient || null,
       template: query.template || null,
       status: query.status ?? null,
     };
@@ -182,7 +182,7 @@ export class ReportService {
     const filter = this.filterFor(userId, query);
     const plan = await planQuery(this.rdb, filter);
     const rows = await primedRows(this.rdb, plan);
-    const filtered = Boolean(filter.createdFrom || filter.createdBefore || filter.recipientPrefix || filter.template || filter.status);
+    const filtered = Boolean(filter.createdFrom || filter.createdBefore || filter.recipientContains || filter.template || filter.status);
     const name = `whatsapp_reports_${filtered ? 'filtered' : 'all'}_${istDate(this.now())}`;
     const onError = (error: unknown) => this.deps.log.error({ err: error, userId }, 'report export failed while streaming');
     if (query.export === 'csv') {

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { INDEXED_REPORT_STATUS_EXPRESSION } from '../db/migrations/20261125140100_count_unknown_as_pending_in_report_index';
-import { filterSql, numberedPlaceholders, prefixUpperBound, REPORT_STATUS_SQL, type ReportFilter } from './sql';
+import { filterSql, likeContains, numberedPlaceholders, REPORT_STATUS_SQL, type ReportFilter } from './sql';
 import { REPORT_STATUS_EXPRESSION } from './status';
 
-const none: ReportFilter = { userId: 7, createdFrom: null, createdBefore: null, recipientPrefix: null, template: null, status: null };
+const none: ReportFilter = { userId: 7, createdFrom: null, createdBefore: null, recipientContains: null, template: null, status: null };
 
 describe('reports SQL', () => {
-  it('bounds a digit prefix from above', () => {
-    expect(prefixUpperBound('9198')).toBe('9199');
-    expect(prefixUpperBound('919')).toBe('92');
-    expect(prefixUpperBound('1999')).toBe('2');
-    expect(prefixUpperBound('999')).toBeNull();
+  it('matches the recipient anywhere, with LIKE wildcards in the text escaped', () => {
+    expect(likeContains('98765')).toBe('%98765%');
+    expect(likeContains('5%_\\')).toBe('%5\\%\\_\\\\%');
   });
 
   it('qualifies the status index expression without changing it otherwise', () => {
@@ -22,12 +20,12 @@ describe('reports SQL', () => {
   });
 
   it('hides the recipient and campaign columns from SQLite unless their index is the one to read', () => {
-    const filter = { ...none, recipientPrefix: '999', template: 'promo' };
+    const filter = { ...none, recipientContains: '999', template: 'promo' };
     expect(filterSql(filter, 'ordered', 'sqlite')).toEqual({
-      sql: 'm.user_id = ? and +m.recipient >= ? and +m.campaign_id in (select tc.id from campaigns tc where tc.user_id = ? and tc.template_name = ?)',
-      params: [7, '999', 7, 'promo'],
+      sql: "m.user_id = ? and +m.recipient like ? escape '\\' and +m.campaign_id in (select tc.id from campaigns tc where tc.user_id = ? and tc.template_name = ?)",
+      params: [7, '%999%', 7, 'promo'],
     });
-    expect(filterSql({ ...none, recipientPrefix: '91' }, 'recipient', 'sqlite').sql).toBe('m.user_id = ? and m.recipient >= ? and m.recipient < ?');
+    expect(filterSql({ ...none, recipientContains: '91' }, 'recipient', 'sqlite').sql).toBe("m.user_id = ? and m.recipient like ? escape '\\'");
     expect(filterSql(filter, 'ordered', 'pg').sql).not.toContain('+m.');
   });
 

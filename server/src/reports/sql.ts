@@ -19,7 +19,8 @@ export interface ReportFilter {
   createdFrom: string | null;
   /** Exclusive upper bound on messages.created_at (ISO, UTC). */
   createdBefore: string | null;
-  recipientPrefix: string | null;
+  /** Digits the stored recipient contains anywhere ("98765" finds 919876543210). */
+  recipientContains: string | null;
   template: string | null;
   /** The template's campaigns, when looked up (plan.ts); otherwise the filter finds them itself. */
   templateCampaignIds?: readonly number[] | null;
@@ -49,14 +50,11 @@ export interface Sql {
 export const REPORT_STATUS_SQL = REPORT_STATUS_EXPRESSION.replace(/\bstatus\b/g, 'm.status');
 
 /**
- * The smallest digit string above every string starting with `prefix` ('9198' -> '9199',
- * '919' -> '92'), or null when the prefix is all nines. Digit strings compare the same under any
- * collation, so this range works on both databases' default text ordering.
+ * A LIKE pattern matching `text` anywhere, its own wildcards escaped (with `\\`, named in the
+ * query's ESCAPE clause): the recipient filter takes digits only, but the pattern must not depend on that.
  */
-export function prefixUpperBound(prefix: string): string | null {
-  const trimmed = prefix.replace(/9+$/, '');
-  if (trimmed === '') return null;
-  return trimmed.slice(0, -1) + String(Number(trimmed.at(-1)) + 1);
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
 /** `where` conditions on `messages m` for a filter, read through `access`. */
@@ -75,17 +73,14 @@ export function filterSql(filter: ReportFilter, access: Access, dialect: Dialect
     where.push(`${REPORT_STATUS_SQL} = ?`);
     params.push(filter.status);
   }
-  if (filter.recipientPrefix) {
-    // SQLite takes any range it sees on an indexed column; a unary + hides the column from it when
-    // the prefix is common enough that walking the ordered index is the cheaper way.
+  if (filter.recipientContains) {
+    // Any part of the number: no range to seek, so the recipient index is read as a covering list
+    // of the user's numbers (user_id = ?, the pattern checked on each entry, no table access).
+    // SQLite takes that index whenever the column is visible; a unary + hides it when the digits
+    // are common enough that walking the ordered index is the cheaper way.
     const column = dialect === 'sqlite' && access !== 'recipient' ? '+m.recipient' : 'm.recipient';
-    where.push(`${column} >= ?`);
-    params.push(filter.recipientPrefix);
-    const upper = prefixUpperBound(filter.recipientPrefix);
-    if (upper) {
-      where.push(`${column} < ?`);
-      params.push(upper);
-    }
+    where.push(`${column} like ? escape '\\'`);
+    params.push(likeContains(filter.recipientContains));
   }
   if (filter.template) {
     const column = dialect === 'sqlite' && access !== 'campaign' ? '+m.campaign_id' : 'm.campaign_id';

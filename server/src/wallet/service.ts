@@ -1,8 +1,20 @@
 import type { Knex } from 'knex';
+import { istDayStart } from '@shared/istTime';
 import { messages } from '@shared/messages';
-import { AppError } from '../errors';
+import type { TWalletHistoryQuery } from '@shared/schemas/wallet';
+import { WALLET_TYPES_BY_KIND } from '@shared/walletHistory';
+import { AppError, NotFoundError } from '../errors';
 import { forUpdateIfSupported, isUniqueViolation } from '../db/knex';
-import { CreditTransaction, User } from '../models';
+import { CreditTransaction, Payment, User } from '../models';
+
+const DAY_MS = 86_400_000;
+
+/** A top-up as its receipt needs it: the ledger entry, the payment behind it and the payer. */
+export interface TopUpReceiptSource {
+  entry: CreditTransaction;
+  payment: Payment | null;
+  user: User;
+}
 
 export interface LedgerEntryInput {
   userId: number;
@@ -85,6 +97,40 @@ export class WalletService {
       CreditTransaction.query(this.deps.db).where({ userId }).resultSize(),
     ]);
     return { entries, total };
+  }
+
+  /**
+   * A page of a user's ledger for the Wallet page, newest first, keyset-paged by id (the
+   * `(user_id, id)` index serves every filter: kinds and IST days only narrow that range). Asks
+   * one row more than the page to know whether another page follows.
+   */
+  async historyPage(userId: number, query: TWalletHistoryQuery): Promise<{ entries: CreditTransaction[]; nextCursor: string | null }> {
+    let builder = CreditTransaction.query(this.deps.db).where({ userId });
+    if (query.cursor) builder = builder.where('id', '<', query.cursor);
+    if (query.kind) builder = builder.whereIn('type', [...WALLET_TYPES_BY_KIND[query.kind]]);
+    if (query.from) builder = builder.where('createdAt', '>=', istDayStart(query.from).toISOString());
+    if (query.to) builder = builder.where('createdAt', '<', new Date(istDayStart(query.to).getTime() + DAY_MS).toISOString());
+    const rows = await builder.orderBy('id', 'desc').limit(query.limit + 1);
+    const entries = rows.slice(0, query.limit);
+    const last = entries.at(-1);
+    return { entries, nextCursor: rows.length > query.limit && last ? String(last.id) : null };
+  }
+
+  /**
+   * A top-up of this user for its receipt. Another user's entry, or an entry that is not a
+   * top-up, is not found (404, never 403: ids are not confirmed to exist).
+   */
+  async topUpReceiptSource(userId: number, entryId: string): Promise<TopUpReceiptSource> {
+    if (!/^\d{1,18}$/.test(entryId)) throw NotFoundError(messages.walletHistory.receiptNotFound);
+    const entry = await CreditTransaction.query(this.deps.db).findOne({ id: entryId, userId, type: 'TOPUP_ADD' });
+    if (!entry) throw NotFoundError(messages.walletHistory.receiptNotFound);
+    const user = await User.query(this.deps.db).findById(userId);
+    if (!user) throw NotFoundError(messages.walletHistory.receiptNotFound);
+    const payment =
+      entry.referenceType === 'payment' && entry.referenceId
+        ? ((await Payment.query(this.deps.db).findOne({ paymentId: entry.referenceId, userId })) ?? null)
+        : null;
+    return { entry, payment, user };
   }
 
   /** The current balance in credit units. */

@@ -2,6 +2,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { messages } from '@shared/messages';
 
 const w = messages.wallet;
+const wh = messages.walletHistory;
 
 /** /user/wallet and the checkout window it opens (Razorpay's, or the development sandbox). */
 export class WalletPage {
@@ -10,6 +11,12 @@ export class WalletPage {
   readonly customAmount: Locator;
   readonly sandboxBadge: Locator;
   readonly checkout: Locator;
+  readonly history: Locator;
+  readonly historyRows: Locator;
+  readonly historyKind: Locator;
+  readonly historyFrom: Locator;
+  readonly historyTo: Locator;
+  readonly historyExport: Locator;
 
   constructor(private readonly page: Page) {
     this.balance = page.getByTestId('wallet-balance');
@@ -17,6 +24,22 @@ export class WalletPage {
     this.customAmount = page.getByLabel('Custom Amount', { exact: true });
     this.sandboxBadge = page.getByTestId('sandbox-badge');
     this.checkout = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: 'Sandbox checkout' }) });
+    this.history = page.getByRole('table', { name: wh.title });
+    this.historyRows = page.getByTestId('wallet-history-entry');
+    this.historyKind = page.getByLabel(wh.kindLabel, { exact: true });
+    this.historyFrom = page.getByLabel(wh.fromLabel, { exact: true });
+    this.historyTo = page.getByLabel(wh.toLabel, { exact: true });
+    this.historyExport = page.getByRole('button', { name: wh.exportCsv, exact: true });
+  }
+
+  /** A history row by the words it holds ("Wallet top-up", "+₹1,000.00"). */
+  historyRow(text: string | RegExp): Locator {
+    return this.historyRows.filter({ hasText: text });
+  }
+
+  /** The receipt button of a top-up row. */
+  receiptButton(row: Locator): Locator {
+    return row.getByRole('button', { name: new RegExp(`^${wh.receipt} \\(PDF\\)`) });
   }
 
   async goto(query = ''): Promise<void> {

@@ -53,7 +53,8 @@ function ThemedToaster() {
   return (
     <Toaster
       theme={theme}
-      position="top-right"
+      // Bottom right: the header's balance and avatar stay visible and clickable under a toast.
+      position="bottom-right"
       richColors
       closeButton
       duration={NOTIFICATIONS.toastDurationMs}

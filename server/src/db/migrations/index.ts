@@ -60,6 +60,7 @@ import * as addScheduleToCampaigns from './20261126100100_add_schedule_to_campai
 import * as addFailureReasonToCampaigns from './20261126100200_add_failure_reason_to_campaigns';
 import * as allowScheduledAndFailedCampaignStatus from './20261126100300_allow_scheduled_and_failed_campaign_status';
 import * as createUploads from './20261127100100_create_uploads';
+import * as addBillingIdentityToUsers from './20261201100000_add_billing_identity_to_users';
 import * as addOnboardingDismissedToUsers from './20261201200100_add_onboarding_dismissed_to_users';
 
 interface Migration {
@@ -124,6 +125,7 @@ const migrations: [string, Migration][] = [
   ['20261126100200_add_failure_reason_to_campaigns', addFailureReasonToCampaigns],
   ['20261126100300_allow_scheduled_and_failed_campaign_status', allowScheduledAndFailedCampaignStatus],
   ['20261127100100_create_uploads', createUploads],
+  ['20261201100000_add_billing_identity_to_users', addBillingIdentityToUsers],
   ['20261201200100_add_onboarding_dismissed_to_users', addOnboardingDismissedToUsers],
 ];
 

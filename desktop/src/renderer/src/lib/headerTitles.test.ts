@@ -35,12 +35,26 @@ describe('headerText', () => {
     expect(headerText('/admin/templates', true)).toEqual({ title: 'Template Review', subtitle: 'Templates of every user waiting for review.' });
   });
 
+  it('titles every other screen after itself, not "Dashboard" (issue 18)', () => {
+    expect(headerText('/user/wallet', false).title).toBe('Wallet');
+    expect(headerText('/user/profile', false).title).toBe('Profile');
+    expect(headerText('/profile', false).title).toBe('Profile');
+    expect(headerText('/admin/profile', true).title).toBe('Profile');
+    expect(headerText('/user/manage-reports', false).title).toBe('Reports');
+    expect(headerText('/user/customize-message', false).title).toBe('Personalised Messages');
+    expect(headerText('/user/api-management', false).title).toBe('API & Webhooks');
+    expect(headerText('/admin/users/7/wallet', true).title).toBe('User Management');
+    expect(headerText('/admin/users/7/settings', true).title).toBe('User Management');
+    expect(headerText('/admin/settings', true).title).toBe('Settings');
+    expect(headerText('/admin/pricing', true).title).toBe('Pricing');
+  });
+
   it('does not mistake /user for /users', () => {
-    expect(headerText('/user/profile', false).title).toBe('Dashboard');
+    expect(headerText('/user/profile', false).title).not.toBe('User Management');
   });
 
   it('falls back to Dashboard with a role-dependent subtitle', () => {
-    expect(headerText('/admin/profile', true)).toEqual({ title: 'Dashboard', subtitle: 'Admin Panel' });
-    expect(headerText('/profile', false)).toEqual({ title: 'Dashboard', subtitle: 'WhatsApp Business Platform' });
+    expect(headerText('/admin', true)).toEqual({ title: 'Dashboard', subtitle: 'Admin Panel' });
+    expect(headerText('/user', false)).toEqual({ title: 'Dashboard', subtitle: 'WhatsApp Business Platform' });
   });
 });

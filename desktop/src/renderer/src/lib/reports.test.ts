@@ -149,10 +149,10 @@ describe('statuses and cells (spec 002 §4)', () => {
   });
 
   it('shows times in en-US short form (spec §9)', () => {
-    // Built from local time, so the text is the same in every time zone the tests run in.
-    const when = new Date(2025, 2, 5, 14, 30).toISOString();
-    expect(formatReportTime(when)).toBe('Mar 5, 2025, 2:30 PM');
-    expect(deliveredAtText(when)).toBe('Mar 5, 2025, 2:30 PM');
+    // IST whatever zone the browser (or the test run) is in.
+    const when = '2025-03-05T09:00:00.000Z';
+    expect(formatReportTime(when)).toBe('5 Mar 2025, 2:30 pm IST');
+    expect(deliveredAtText(when)).toBe('5 Mar 2025, 2:30 pm IST');
     expect(formatReportTime(null)).toBeNull();
   });
 
@@ -209,9 +209,11 @@ describe('export file names', () => {
   });
 
   it("falls back to the server's naming with today's date", () => {
-    const day = new Date(2025, 2, 5, 23, 59);
+    // 23:59 IST on 5 March; the IST day names the file, as the server's does.
+    const day = new Date('2025-03-05T18:29:00.000Z');
     expect(fallbackExportName('csv', false, day)).toBe('whatsapp_reports_all_2025-03-05.csv');
     expect(fallbackExportName('excel', true, day)).toBe('whatsapp_reports_filtered_2025-03-05.xlsx');
+    expect(fallbackExportName('csv', false, new Date('2025-03-05T18:30:00.000Z'))).toBe('whatsapp_reports_all_2025-03-06.csv');
   });
 });
 

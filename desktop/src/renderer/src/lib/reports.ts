@@ -4,6 +4,7 @@
  * dates, paging, export file names and failure texts, campaign actions and the activity chart's days.
  */
 import { fillMessage, messages } from '@shared/messages';
+import { formatIstTimeLabelled, istDate } from '@shared/istTime';
 import { formatIndianNumber } from '@shared/money';
 import { REPORT_COLUMNS, reportStatusLabel as sharedStatusLabel } from '@shared/reports';
 import { REPORT_STATUSES, REPORTS_PAGE_SIZE, type TReportStatus, type TTimelinePoint } from '@shared/schemas/reports';
@@ -214,13 +215,6 @@ export const REPORT_STATUS_OPTIONS: ReadonlyArray<{ value: string; label: string
 ];
 
 const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-const shortDateTime = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
 
 function readDate(value: string | null | undefined): Date | null {
   if (!value?.trim()) return null;
@@ -228,10 +222,13 @@ function readDate(value: string | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** Spec §9: en-US short form with the time ("Mar 5, 2025, 2:30 PM"); null when there is none. */
+/**
+ * A report time in IST, saying so ("5 Mar 2025, 8:00 pm IST"), whatever the browser's zone: the
+ * screens and the exports use one zone (issue 18). Null when there is none.
+ */
 export function formatReportTime(value: string | null | undefined): string | null {
   const date = readDate(value);
-  return date ? shortDateTime.format(date) : null;
+  return date ? formatIstTimeLabelled(date) : null;
 }
 
 /** A filter's yyyy-mm-dd as the calendar day it names ("Mar 5, 2025"), whatever the time zone. */
@@ -329,14 +326,9 @@ export function filenameFromDisposition(header: string | null | undefined): stri
   return base && base !== '.' && base !== '..' ? base : null;
 }
 
-function isoDay(date: Date): string {
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
 /** The server's naming (spec §7), used when its header cannot be read. */
 export function fallbackExportName(format: ExportFormat, filtered: boolean, now: Date): string {
-  return `whatsapp_reports_${filtered ? 'filtered' : 'all'}_${isoDay(now)}.${format === 'csv' ? 'csv' : 'xlsx'}`;
+  return `whatsapp_reports_${filtered ? 'filtered' : 'all'}_${istDate(now)}.${format === 'csv' ? 'csv' : 'xlsx'}`;
 }
 
 // ---------------------------------------------------------------------------------------------

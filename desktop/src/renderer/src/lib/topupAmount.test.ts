@@ -26,8 +26,8 @@ describe('parseTopUpAmount', () => {
   it('uses the spec texts for amounts out of bounds', () => {
     expect(parseTopUpAmount('0')).toEqual({ amount: null, error: 'Amount must be at least ₹1' });
     expect(parseTopUpAmount('-5')).toEqual({ amount: null, error: 'Amount must be at least ₹1' });
-    expect(parseTopUpAmount('100001')).toEqual({ amount: null, error: 'Amount cannot exceed ₹100,000' });
-    expect(parseTopUpAmount('1,00,001')).toEqual({ amount: null, error: 'Amount cannot exceed ₹100,000' });
+    expect(parseTopUpAmount('100001')).toEqual({ amount: null, error: 'Amount cannot exceed ₹1,00,000' });
+    expect(parseTopUpAmount('1,00,001')).toEqual({ amount: null, error: 'Amount cannot exceed ₹1,00,000' });
   });
 
   it('refuses fractions and words with the shared whole-number message', () => {

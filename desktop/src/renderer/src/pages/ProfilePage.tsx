@@ -1,11 +1,12 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { History, KeyRound, Pencil, Save, ShieldCheck, UserRound, Wallet, X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
+import { formatIstTimeLabelled } from '@shared/istTime';
 import { messages } from '@shared/messages';
 import { formatRupees } from '@shared/money';
 import { ZUpdateProfileRequest } from '@shared/schemas/auth';
 import type { TCreditHistoryEntry, TUser } from '@shared/types';
+import { formatSignedRupees, walletEntryTitle } from '@shared/walletHistory';
 import { authApi } from '../api/auth';
 import { errorText, serverFieldErrors } from '../api/client';
 import { CREDIT_HISTORY_PAGE_SIZE, creditKeys, creditsApi } from '../api/credits';
@@ -19,35 +20,47 @@ import { TextField } from '../components/ui/form-field';
 import { Spinner } from '../components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { cn } from '../lib/cn';
-import { formatDateTime, formatDay } from '../lib/dates';
-import { formatCreditAmount, formatCreditType, formatPhoneForDisplay, isCreditType } from '../lib/format';
+import { formatDay } from '../lib/dates';
+import { formatPhoneForDisplay, isCreditType } from '../lib/format';
 import { validateForm, withoutField, type FieldErrors } from '../lib/forms';
+import { errorToast, successToast, TOAST_IDS } from '../lib/toasts';
 import { useSessionStore } from '../stores/sessionStore';
 
 const p = messages.profile;
+
+interface ProfileForm {
+  name: string;
+  email: string;
+  businessName: string;
+  gstin: string;
+}
+
+function profileForm(user: TUser): ProfileForm {
+  return { name: user.name, email: user.email, businessName: user.businessName ?? '', gstin: user.gstin ?? '' };
+}
 
 function PersonalInfo({ user }: { user: TUser }) {
   const setUser = useSessionStore((state) => state.setUser);
   const refreshUser = useSessionStore((state) => state.refreshUser);
   const [isEditing, setIsEditing] = useState(false);
-  const [form, setForm] = useState({ name: user.name, email: user.email });
+  const [form, setForm] = useState(() => profileForm(user));
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState('');
   const [isSaving, setIsSaving] = useState(false);
 
   const handleEdit = () => {
-    setForm({ name: user.name, email: user.email });
+    setForm(profileForm(user));
     setIsEditing(true);
   };
 
   const handleCancel = () => {
-    setForm({ name: user.name, email: user.email });
+    setForm(profileForm(user));
     setFieldErrors({});
     setError('');
     setIsEditing(false);
   };
 
-  const handleChange = (field: 'name' | 'email') => (value: string) => {
+  const handleChange = (field: keyof ProfileForm) => (value: string) => {
     setForm((current) => ({ ...current, [field]: value }));
     setFieldErrors((errors) => withoutField(errors, field));
   };
@@ -64,14 +77,14 @@ function PersonalInfo({ user }: { user: TUser }) {
     try {
       const response = await authApi.updateProfile(validation.data);
       if (response.user) setUser(response.user);
-      toast.success(messages.auth.profileUpdated);
+      successToast(TOAST_IDS.profileSave, messages.auth.profileUpdated);
       setIsEditing(false);
       void refreshUser();
     } catch (caught) {
       const text = errorText(caught, messages.auth.profileUpdateFailed);
       setError(text);
       setFieldErrors(serverFieldErrors(caught));
-      toast.error(text);
+      errorToast(TOAST_IDS.profileSave, text);
     } finally {
       setIsSaving(false);
     }
@@ -131,6 +144,32 @@ function PersonalInfo({ user }: { user: TUser }) {
                 error={fieldErrors.email}
                 onChange={(e) => handleChange('email')(e.target.value)}
               />
+              <TextField
+                id="profile-business-name"
+                label={p.businessNameLabel}
+                autoComplete="organization"
+                value={isEditing ? form.businessName : (user.businessName ?? '')}
+                placeholder={isEditing ? undefined : 'Not provided'}
+                readOnly={!isEditing}
+                disabled={isSaving}
+                error={fieldErrors.businessName}
+                hint={p.businessNameHint}
+                onChange={(e) => handleChange('businessName')(e.target.value)}
+              />
+              <TextField
+                id="profile-gstin"
+                label={p.gstinLabel}
+                autoComplete="off"
+                className="uppercase"
+                maxLength={20}
+                value={isEditing ? form.gstin : (user.gstin ?? '')}
+                placeholder={isEditing ? '27AAPFU0939F1ZV' : 'Not provided'}
+                readOnly={!isEditing}
+                disabled={isSaving}
+                error={fieldErrors.gstin}
+                hint={p.gstinHint}
+                onChange={(e) => handleChange('gstin')(e.target.value)}
+              />
               <TextField id="profile-username" label="Username" value={user.username} readOnly hint={p.usernameLocked} />
               <TextField
                 id="profile-phone"
@@ -155,7 +194,7 @@ function PersonalInfo({ user }: { user: TUser }) {
           <div className="flex items-center gap-3 rounded-lg bg-emerald-50 p-4 dark:bg-emerald-500/10">
             <Wallet className="size-5 text-emerald-700 dark:text-emerald-300" aria-hidden="true" />
             <div>
-              <p className="text-xs text-slate-600 dark:text-slate-300">SMS Credits</p>
+              <p className="text-xs text-slate-600 dark:text-slate-300">{p.walletBalance}</p>
               <p className="text-xl font-bold tabular-nums">{formatRupees(user.creditBalance)}</p>
             </div>
           </div>
@@ -182,12 +221,12 @@ function CreditEntry({ entry }: { entry: TCreditHistoryEntry }) {
   return (
     <li className="flex items-start justify-between gap-4 px-6 py-3">
       <div className="min-w-0">
-        <p className="font-medium text-slate-900 dark:text-white">{formatCreditType(entry.type)}</p>
+        <p className="font-medium text-slate-900 dark:text-white">{walletEntryTitle(entry.type)}</p>
         {entry.description ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">{entry.description}</p>
         ) : null}
         {template ? <p className="text-xs text-slate-500 dark:text-slate-400">{template}</p> : null}
-        <p className="text-xs text-slate-400 dark:text-slate-500">{formatDateTime(entry.timestamp)}</p>
+        <p className="text-xs text-slate-500 dark:text-slate-400">{formatIstTimeLabelled(entry.timestamp)}</p>
       </div>
       <p
         className={cn(
@@ -195,7 +234,8 @@ function CreditEntry({ entry }: { entry: TCreditHistoryEntry }) {
           credit ? 'text-emerald-600 dark:text-emerald-400' : 'text-red-600 dark:text-red-400',
         )}
       >
-        {formatCreditAmount(entry.type, entry.amount)}
+        {formatSignedRupees(credit ? Math.abs(entry.amount) : -Math.abs(entry.amount))}
+        <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">Balance {formatRupees(entry.balanceAfter)}</span>
       </p>
     </li>
   );

@@ -99,7 +99,7 @@ export function ReportFilterBar({
             type="search"
             inputMode="tel"
             autoComplete="off"
-            placeholder="e.g. 919876543210"
+            placeholder="Any part of the number, e.g. 98765"
             value={recipientDraft}
             onChange={(event) => handleRecipientChange(event.target.value)}
             onKeyDown={(event) => {

@@ -15,6 +15,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Spinner } from '../ui/spinner';
 import { CostRow } from './CostRow';
 import { NormalisedNumbers } from './NormalisedNumbers';
+import { WhatsAppText } from '../templates/WhatsAppText';
 
 const ui = messages.sendScreens;
 
@@ -201,7 +202,7 @@ export function CostPreviewDialog({
               First recipient: <span className="font-mono">{firstRecipient.recipient}</span>
             </h3>
             <p className="max-h-40 overflow-y-auto rounded-lg bg-[#efeae2] p-3 text-sm whitespace-pre-wrap break-words text-[#111b21] dark:bg-[#0b141a] dark:text-[#e9edef]">
-              {firstRecipient.text || '—'}
+              {firstRecipient.text ? <WhatsAppText text={firstRecipient.text} /> : '—'}
             </p>
           </section>
         ) : null}

@@ -1,5 +1,6 @@
 import { fillMessage, messages } from '@shared/messages';
 import type { CustomPreviewRow } from '../../lib/sending/customize';
+import { WhatsAppText } from '../templates/WhatsAppText';
 import { Badge } from '../ui/badge';
 
 /** 'Generate Preview': the first messages exactly as each recipient gets them. */
@@ -25,7 +26,7 @@ export function GeneratedPreview({ rows }: { rows: readonly CustomPreviewRow[] }
             </p>
           ) : null}
           <p className="rounded-md bg-[#efeae2] p-2 whitespace-pre-wrap break-words text-[#111b21] dark:bg-[#0b141a] dark:text-[#e9edef]">
-            {row.text || '—'}
+            {row.text ? <WhatsAppText text={row.text} /> : '—'}
           </p>
         </li>
       ))}

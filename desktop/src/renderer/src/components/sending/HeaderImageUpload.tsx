@@ -1,10 +1,10 @@
 import { ImagePlus, Upload, X } from 'lucide-react';
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import { toast } from 'sonner';
 import { messages } from '@shared/messages';
 import { formatFileSize } from '../../lib/headerMedia';
 import { HEADER_IMAGE_ACCEPT, headerImageError } from '../../lib/sending/setup';
 import { cn } from '../../lib/cn';
+import { dismissToast, errorToast, TOAST_IDS } from '../../lib/toasts';
 import { Button } from '../ui/button';
 import { FieldError } from '../ui/input';
 import { Label } from '../ui/label';
@@ -43,10 +43,12 @@ export function HeaderImageUpload({
     const problem = headerImageError(file);
     if (problem) {
       setError(problem);
-      toast.error(problem);
+      errorToast(TOAST_IDS.headerImage, problem);
       return;
     }
     setError('');
+    // The send's 'requires an image header' toast (same id) is answered now.
+    dismissToast(TOAST_IDS.headerImage);
     onChange(file);
   };
 

@@ -7,6 +7,7 @@ import type { CampaignPreviewRow } from '../../lib/sending/quickSend';
 import { estimateCost, formatCost, formatPrice, templateDisplayName } from '../../lib/sending/setup';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { LivePreviewCard } from './LivePreviewCard';
+import { WhatsAppText } from '../templates/WhatsAppText';
 
 function SummaryRow({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -72,7 +73,7 @@ export function CampaignPreviewCard({ rows, total }: { rows: readonly CampaignPr
               <li key={row.recipient} className="flex flex-col gap-1 rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800">
                 <span className="font-mono font-medium">+{row.recipient}</span>
                 <span className="text-xs text-slate-500 dark:text-slate-400">Variables: {row.variables}</span>
-                <p className="line-clamp-4 whitespace-pre-wrap break-words text-slate-700 dark:text-slate-300">{row.text || '—'}</p>
+                <p className="line-clamp-4 whitespace-pre-wrap break-words text-slate-700 dark:text-slate-300">{row.text ? <WhatsAppText text={row.text} /> : '—'}</p>
               </li>
             ))}
           </ol>

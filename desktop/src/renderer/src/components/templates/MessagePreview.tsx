@@ -1,8 +1,8 @@
 import { Copy, ExternalLink, FileText, ImageIcon, Phone, Reply, Video } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import type { PreviewButton, PreviewHeader, TemplatePreview } from '../../lib/templatePreview';
-import { formatWhatsAppText } from '../../lib/whatsappFormat';
 import { Spinner } from '../ui/spinner';
+import { WhatsAppText } from './WhatsAppText';
 
 const buttonIcons: Record<string, typeof Reply> = {
   URL: ExternalLink,
@@ -20,26 +20,6 @@ export interface PreviewMedia {
   /** An address the element can load: an object URL of a chosen file or a data: URL of a stored one. */
   src: string | null;
   isLoading?: boolean;
-}
-
-function FormattedText({ text }: { text: string }) {
-  return (
-    <>
-      {formatWhatsAppText(text).map((segment, index) => (
-        <span
-          key={index}
-          className={cn(
-            segment.bold && 'font-semibold',
-            segment.italic && 'italic',
-            segment.strike && 'line-through',
-            segment.mono && 'font-mono text-[0.8rem]',
-          )}
-        >
-          {segment.text}
-        </span>
-      ))}
-    </>
-  );
 }
 
 function MediaHeader({ header, media }: { header: Extract<PreviewHeader, { kind: 'media' }>; media: PreviewMedia }) {
@@ -99,12 +79,12 @@ export function MessagePreview({
           {preview.header?.kind === 'media' ? <MediaHeader header={preview.header} media={media} /> : null}
           {preview.header?.kind === 'text' ? (
             <p className="px-1 font-semibold break-words">
-              <FormattedText text={preview.header.text} />
+              <WhatsAppText text={preview.header.text} />
             </p>
           ) : null}
           {preview.body.trim() ? (
             <p className="px-1 text-sm whitespace-pre-wrap break-words">
-              <FormattedText text={preview.body} />
+              <WhatsAppText text={preview.body} />
             </p>
           ) : (
             <p className="px-1 text-sm italic text-[#667781] dark:text-[#8696a0]">{emptyBody}</p>

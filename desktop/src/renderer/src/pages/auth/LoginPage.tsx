@@ -2,7 +2,6 @@ import { ArrowLeft, KeyRound, LogIn, MessageSquareText, RotateCw, ShieldCheck } 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
 import { AUTH } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import {
@@ -24,6 +23,7 @@ import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
 import { isInactivityLogout, resendWaitSeconds } from '../../lib/inactivity';
 import { useNow } from '../../hooks/useNow';
 import { postLoginTarget } from '../../lib/roles';
+import { errorToast, successToast, TOAST_IDS } from '../../lib/toasts';
 import { platform } from '../../platform';
 import { useSessionStore } from '../../stores/sessionStore';
 
@@ -98,13 +98,13 @@ export function LoginPage() {
   const showError = (text: string) => {
     setSuccess('');
     setError(text);
-    toast.error(text);
+    errorToast(TOAST_IDS.login, text);
   };
 
   const showSuccess = (text: string) => {
     setError('');
     setSuccess(text);
-    toast.success(text);
+    successToast(TOAST_IDS.login, text);
   };
 
   const handleFieldChange = (field: string, setter: (value: string) => void) => (value: string) => {

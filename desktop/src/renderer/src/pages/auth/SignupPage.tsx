@@ -1,7 +1,6 @@
 import { UserPlus } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
 import { AUTH, PHONE_EXAMPLE } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { passwordStrength, ZSignupRequest, type PasswordStrength, type TSignupRequest } from '@shared/schemas/auth';
@@ -14,6 +13,7 @@ import { PasswordField, TextField } from '../../components/ui/form-field';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
+import { errorToast, successToast, TOAST_IDS } from '../../lib/toasts';
 
 type SignupForm = Required<Omit<TSignupRequest, 'phoneNumber'>> & { phoneNumber: string };
 
@@ -82,12 +82,12 @@ export function SignupPage() {
     try {
       await authApi.signup(validation.data);
       setSuccess(messages.auth.signupSuccess);
-      toast.success(messages.auth.signupSuccess);
+      successToast(TOAST_IDS.signup, messages.auth.signupSuccess);
       redirectTimer.current = setTimeout(() => navigate('/login', { replace: true }), AUTH.signupRedirectDelayMs);
     } catch (caught) {
       const text = errorText(caught, messages.auth.signupFailed, messages.common.networkErrorRetry);
       setError(text);
-      toast.error(text);
+      errorToast(TOAST_IDS.signup, text);
       setFieldErrors(serverFieldErrors(caught));
       setIsSubmitting(false);
     }

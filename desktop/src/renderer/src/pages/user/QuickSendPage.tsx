@@ -32,6 +32,7 @@ import { defaultCampaignName, firstMissingVariable, parseRecipientList, quickCam
 import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendLabel, SEND_NOW, type ScheduleChoice } from '../../lib/sending/schedule';
 import { effectiveMapping, mappingFieldInvalid, RECIPIENT_FIELD, sheetRowCount } from '../../lib/sending/localSheet';
 import { isBulkSend, messageText, priceFor, SEND_SCREEN, type SendVariable } from '../../lib/sending/setup';
+import { errorToast, TOAST_IDS } from '../../lib/toasts';
 import { StepCard } from '../../components/sending/StepCard';
 
 const s = messages.sending;
@@ -171,7 +172,7 @@ export function QuickSendPage() {
     }
     if (needsImage && !image) {
       setShowMissing(true);
-      toast.error(s.imageRequired);
+      errorToast(TOAST_IDS.headerImage, s.imageRequired);
       return;
     }
     const missing = firstMissingVariable(variables, form.values);

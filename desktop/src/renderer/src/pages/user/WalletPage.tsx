@@ -1,13 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LowBalanceAlertCard } from '../../components/notifications/LowBalanceAlertCard';
 import { ArrowLeft, CreditCard, FlaskConical, Landmark, RefreshCw, ShieldCheck, Smartphone, Wallet } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FocusEvent, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { TOPUP } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { formatIndianNumber, formatRupees } from '@shared/money';
 import { paymentKeys, paymentsApi } from '../../api/payments';
+import { walletKeys } from '../../api/wallet';
+import { WalletHistoryCard } from '../../components/wallet/WalletHistoryCard';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -126,6 +128,9 @@ export function WalletPage() {
   const [phase, setPhase] = useState<TopUpPhase>('idle');
   const { balance, isRefreshing, refresh: refreshBalance } = useCreditBalance();
   const invalidateCredits = useInvalidateCredits();
+  const queryClient = useQueryClient();
+  const customInput = useRef<HTMLInputElement>(null);
+  const selectAllAfterFormat = useRef(false);
   const setCreditBalance = useUIStore((state) => state.setCreditBalance);
   const config = useQuery({ queryKey: paymentKeys.config, queryFn: paymentsApi.config, staleTime: 5 * 60_000 });
 
@@ -160,7 +165,10 @@ export function WalletPage() {
       notifySuccess: (text) => toast.success(text, { id: TOPUP_TOAST_ID, description: undefined }),
       notifyEnded: () => toast.dismiss(TOPUP_TOAST_ID),
       alert: (text) => window.alert(text),
-      refreshBalance: invalidateCredits,
+      refreshBalance: () => {
+        invalidateCredits();
+        void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+      },
       refreshWalletBalance: () => void refreshBalance(),
       reload: () => window.location.reload(),
       schedule: (task, delayMs) => window.setTimeout(task, delayMs),
@@ -172,6 +180,26 @@ export function WalletPage() {
   };
 
   const customError = hasCustom ? custom.error : null;
+
+  /**
+   * Tabbing into a field selects its text, so typing replaces it. Re-formatting "3,000" to "3000"
+   * on focus would drop that selection and leave the caret at the end ("3000" + "4000" =
+   * "30004000", issue 18): select everything again when it was all selected.
+   */
+  const handleCustomFocus = (event: FocusEvent<HTMLInputElement>) => {
+    const input = event.currentTarget;
+    const editing = formatAmountForEditing(input.value);
+    // Only a changed text re-renders (and runs the effect below); an unchanged one keeps its selection.
+    if (editing === input.value) return;
+    selectAllAfterFormat.current = input.selectionStart === 0 && input.selectionEnd === input.value.length;
+    setCustomText(editing);
+  };
+
+  useLayoutEffect(() => {
+    if (!selectAllAfterFormat.current) return;
+    selectAllAfterFormat.current = false;
+    customInput.current?.select();
+  }, [customText]);
 
   return (
     <div className="flex flex-col gap-6">
@@ -247,7 +275,8 @@ export function WalletPage() {
                     invalid={Boolean(customError)}
                     aria-describedby={customError ? `${CUSTOM_AMOUNT_ID}-error` : `${CUSTOM_AMOUNT_ID}-hint`}
                     onChange={(event) => handleCustomChange(event.target.value)}
-                    onFocus={() => setCustomText((text) => formatAmountForEditing(text))}
+                    ref={customInput}
+                    onFocus={handleCustomFocus}
                     onBlur={() => setCustomText((text) => formatAmountForDisplay(text))}
                   />
                 </div>
@@ -274,6 +303,7 @@ export function WalletPage() {
         </Card>
       </div>
 
+      <WalletHistoryCard />
       <SecurePaymentNote />
       <LowBalanceAlertCard />
     </div>
