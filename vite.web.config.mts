@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 import { firstLoadLine, measureFirstLoad } from './scripts/first-load-size.mjs';
 import { precompressDirectory } from './scripts/precompress.mjs';
+import { LANDING_BOOT_SCRIPT } from './shared/landingBoot';
 
 const fromHere = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -50,7 +51,9 @@ async function prerenderLanding(outDir: string): Promise<void> {
     if (!index.includes(EMPTY_ROOT)) throw new Error(`index.html has no ${EMPTY_ROOT} to prerender into`);
     const landing = index
       .replace(EMPTY_ROOT, () => `<div id="root">${renderLandingPage()}</div>`)
-      .replace(STYLESHEET_LINK, (_link, href: string) => `<style>${fs.readFileSync(path.join(outDir, href), 'utf8')}</style>`);
+      .replace(STYLESHEET_LINK, (_link, href: string) => `<style>${fs.readFileSync(path.join(outDir, href), 'utf8')}</style>`)
+      // Before anything paints: the remembered theme, and the toggle answered until hydration.
+      .replace('</head>', () => `<script>${LANDING_BOOT_SCRIPT}</script></head>`);
     fs.writeFileSync(path.join(outDir, 'landing.html'), landing);
   } finally {
     await server.close();

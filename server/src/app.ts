@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import Koa from 'koa';
 import cors from '@koa/cors';
 import helmet from 'koa-helmet';
 import { DESKTOP_CLIENT_HEADER, DEVICE_ID_HEADER, SENDING } from '@shared/constants';
 import { HEADER_MEDIA_MAX_BYTES } from '@shared/templates';
 import { DESKTOP_APP_ORIGIN } from '@shared/desktop';
+import { LANDING_BOOT_SCRIPT } from '@shared/landingBoot';
 import { messages } from '@shared/messages';
 import type { AppConfig } from './config';
 import type { Logger } from './logger';
@@ -76,9 +78,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         useDefaults: true,
         directives: {
           'default-src': ["'self'"],
-          'script-src': ["'self'", ...razorpayOrigins],
+          // The prerendered landing page's one inline script, allowed by its hash and nothing else.
+          'script-src': ["'self'", `'sha256-${createHash('sha256').update(LANDING_BOOT_SCRIPT).digest('base64')}'`, ...razorpayOrigins],
           'frame-src': ["'self'", ...razorpayOrigins],
-          // React renders style attributes; no inline scripts are allowed.
+          // React renders style attributes; the prerendered landing page inlines its stylesheet.
           'style-src': ["'self'", "'unsafe-inline'"],
           'img-src': ["'self'", 'data:', 'blob:', ...razorpayOrigins],
           'connect-src': ["'self'", ...razorpayOrigins],

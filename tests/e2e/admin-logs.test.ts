@@ -81,6 +81,8 @@ test.describe('notification test page', () => {
     await signIn(page, ADMIN.username, ADMIN.password, '/admin/dashboard');
     const screen = new AdminTestNotificationsPage(page);
     await screen.goto();
+    // The admin area loads on demand and React reveals it on a timer: see the page before the clock stops.
+    await expect(screen.button(t.success)).toBeVisible();
     // From here the page's timers move only when the test moves the clock.
     await page.clock.pauseAt(new Date(Date.now() + 60_000));
 

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { HYDRATING_FLAG } from '@shared/landingBoot';
 import { App } from './App';
 import './styles.css';
 
@@ -13,5 +14,6 @@ const app = (
 );
 // The landing page arrives prerendered (landing.html, see prerender.tsx): it is hydrated, not
 // drawn again. Every other page starts from an empty root.
+Object.assign(window, { [HYDRATING_FLAG]: true });
 if (container.firstElementChild) hydrateRoot(container, app);
 else createRoot(container).render(app);

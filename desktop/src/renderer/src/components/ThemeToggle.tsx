@@ -19,6 +19,8 @@ export function ThemeToggle({ className }: ThemeToggleProps): React.JSX.Element 
     <button
       type="button"
       onClick={toggleTheme}
+      // The prerendered landing page's boot script answers this button until React hydrates.
+      data-theme-toggle=""
       aria-label={messages.publicSite.toggleTheme}
       title={messages.publicSite.toggleTheme}
       className={cn(
