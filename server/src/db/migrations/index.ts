@@ -60,6 +60,7 @@ import * as addScheduleToCampaigns from './20261126100100_add_schedule_to_campai
 import * as addFailureReasonToCampaigns from './20261126100200_add_failure_reason_to_campaigns';
 import * as allowScheduledAndFailedCampaignStatus from './20261126100300_allow_scheduled_and_failed_campaign_status';
 import * as createUploads from './20261127100100_create_uploads';
+import * as skipNullProviderIdsInUniqueIndex from './20261201300100_skip_null_provider_ids_in_unique_index';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -123,6 +124,7 @@ const migrations: [string, Migration][] = [
   ['20261126100200_add_failure_reason_to_campaigns', addFailureReasonToCampaigns],
   ['20261126100300_allow_scheduled_and_failed_campaign_status', allowScheduledAndFailedCampaignStatus],
   ['20261127100100_create_uploads', createUploads],
+  ['20261201300100_skip_null_provider_ids_in_unique_index', skipNullProviderIdsInUniqueIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
