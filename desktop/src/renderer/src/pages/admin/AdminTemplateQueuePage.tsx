@@ -1,4 +1,4 @@
-import { CheckCircle2, ChevronLeft, ChevronRight, Eye, Search, XCircle } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { fillMessage, messages } from '@shared/messages';
@@ -10,6 +10,7 @@ import { errorText } from '../../api/client';
 import { ErrorCard } from '../../components/admin/ErrorCard';
 import { ReviewTemplateDialog, type PendingReview } from '../../components/admin/ReviewTemplateDialog';
 import { TemplatePreviewDialog } from '../../components/admin/TemplatePreviewDialog';
+import { ReviewActionsCell, ReviewTableHead, ReviewTableLoadingRows } from '../../components/admin/TemplateReviewTable';
 import { TruncatedName } from '../../components/admin/TruncatedName';
 import { Badge } from '../../components/ui/badge';
 import { Button, focusRing } from '../../components/ui/button';
@@ -19,7 +20,7 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { useTemplateQueue } from '../../hooks/useAdminTemplates';
 import { formatDateTime } from '../../lib/dates';
-import { canReview, templateCategoryName, templateLanguageName, templateStatusTone, type ReviewDecision } from '../../lib/templateReview';
+import { templateCategoryName, templateLanguageName, templateStatusTone, type ReviewDecision } from '../../lib/templateReview';
 
 const a = messages.admin;
 const PAGE_SIZE = 20;
@@ -78,26 +79,7 @@ function QueueRow({
       <td className="px-4 py-3 whitespace-nowrap text-slate-600 dark:text-slate-300">
         {template.submittedAt ? formatDateTime(template.submittedAt) : '—'}
       </td>
-      <td className="px-4 py-3">
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" size="sm" className="w-8 px-0" title="Preview" onClick={onPreview}>
-            <Eye aria-hidden="true" />
-            <span className="sr-only">Preview {template.name}</span>
-          </Button>
-          {canReview(template.status) ? (
-            <>
-              <Button size="sm" onClick={() => onReview('APPROVED')}>
-                <CheckCircle2 aria-hidden="true" />
-                Approve<span className="sr-only"> {template.name}</span>
-              </Button>
-              <Button variant="destructive" size="sm" onClick={() => onReview('REJECTED')}>
-                <XCircle aria-hidden="true" />
-                Reject<span className="sr-only"> {template.name}</span>
-              </Button>
-            </>
-          ) : null}
-        </div>
-      </td>
+      <ReviewActionsCell name={template.name} status={template.status} onPreview={onPreview} onReview={onReview} />
     </tr>
   );
 }
@@ -207,27 +189,10 @@ export function AdminTemplateQueuePage() {
             <div className="overflow-x-auto">
               <table className="w-full min-w-[60rem] text-left text-sm" aria-busy={query.isFetching}>
                 <caption className="sr-only">Templates for review</caption>
-                <thead className="border-y border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-800/40 dark:text-slate-400">
-                  <tr>
-                    {columns.map((column, index) => (
-                      <th key={column} scope="col" className={index === 0 ? 'px-6 py-3 font-medium' : 'px-4 py-3 font-medium'}>
-                        {column}
-                      </th>
-                    ))}
-                    <th scope="col" className="px-4 py-3">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <ReviewTableHead columns={columns} />
                 <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                   {query.isPending
-                    ? Array.from({ length: 3 }, (_, index) => (
-                        <tr key={index} aria-hidden="true">
-                          <td colSpan={columns.length + 1} className="px-6 py-4">
-                            <div className="h-4 w-full animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
-                          </td>
-                        </tr>
-                      ))
+                    ? <ReviewTableLoadingRows columnCount={columns.length} />
                     : templates.map((template) => (
                         <QueueRow
                           key={template.id}

@@ -1,4 +1,4 @@
-import { CheckCircle2, Clock, Eye, FileText, XCircle, type LucideIcon } from 'lucide-react';
+import { CheckCircle2, Clock, FileText, XCircle, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { messages } from '@shared/messages';
 import { TEMPLATE_CATEGORY_LABELS, templateStatusLabel } from '@shared/templates';
@@ -9,14 +9,13 @@ import { ErrorCard } from '../../components/admin/ErrorCard';
 import { ReviewTemplateDialog, type PendingReview } from '../../components/admin/ReviewTemplateDialog';
 import { StatGrid, statTints, type Stat } from '../../components/admin/StatCards';
 import { TemplatePreviewDialog } from '../../components/admin/TemplatePreviewDialog';
+import { ReviewActionsCell, ReviewTableHead, ReviewTableLoadingRows } from '../../components/admin/TemplateReviewTable';
 import { TruncatedName } from '../../components/admin/TruncatedName';
 import { useUserTemplates } from '../../hooks/useAdminTemplates';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { formatDay } from '../../lib/dates';
 import {
-  canReview,
   templateCategoryName,
   templateLanguageName,
   templateStatItems,
@@ -71,27 +70,7 @@ function TemplateRow({
           '—'
         )}
       </td>
-      <td className="px-4 py-3">
-        <div className="flex justify-end gap-2">
-          {/* Icon-only to leave the reason column room; the name is still "Preview <name>". */}
-          <Button variant="outline" size="sm" className="w-8 px-0" title="Preview" onClick={onPreview}>
-            <Eye aria-hidden="true" />
-            <span className="sr-only">Preview {template.name}</span>
-          </Button>
-          {canReview(template.status) ? (
-            <>
-              <Button size="sm" onClick={() => onReview('APPROVED')}>
-                <CheckCircle2 aria-hidden="true" />
-                Approve<span className="sr-only"> {template.name}</span>
-              </Button>
-              <Button variant="destructive" size="sm" onClick={() => onReview('REJECTED')}>
-                <XCircle aria-hidden="true" />
-                Reject<span className="sr-only"> {template.name}</span>
-              </Button>
-            </>
-          ) : null}
-        </div>
-      </td>
+      <ReviewActionsCell name={template.name} status={template.status} onPreview={onPreview} onReview={onReview} />
     </tr>
   );
 }
@@ -132,27 +111,10 @@ function UserTemplates({ user }: { user: AdminUserView }) {
           <div className="overflow-x-auto">
             <table className="w-full min-w-[60rem] text-left text-sm">
               <caption className="sr-only">Templates of {user.name}</caption>
-              <thead className="border-y border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-800/40 dark:text-slate-400">
-                <tr>
-                  {columns.map((column, index) => (
-                    <th key={column} scope="col" className={index === 0 ? 'px-6 py-3 font-medium' : 'px-4 py-3 font-medium'}>
-                      {column}
-                    </th>
-                  ))}
-                  <th scope="col" className="px-4 py-3">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <ReviewTableHead columns={columns} />
               <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                 {query.isLoading
-                  ? Array.from({ length: 3 }, (_, index) => (
-                      <tr key={index} aria-hidden="true">
-                        <td colSpan={columns.length + 1} className="px-6 py-4">
-                          <div className="h-4 w-full animate-pulse rounded bg-slate-100 dark:bg-slate-800" />
-                        </td>
-                      </tr>
-                    ))
+                  ? <ReviewTableLoadingRows columnCount={columns.length} />
                   : templates.map((template) => (
                       <TemplateRow
                         key={template.id}
