@@ -358,7 +358,7 @@ describe(`built renderer in desktop mode, sending from a local spreadsheet${unav
     expect(new Set(stored.map((row) => row.campaignId)).size).toBe(1);
     const byRecipient = new Map(stored.map((row) => [row.recipient, row.variables ? (JSON.parse(row.variables) as Record<string, string>) : {}]));
     for (const message of expected) expect(byRecipient.get(message.recipient)).toEqual(message.variables);
-  });
+  }, 180_000);
 
   it('Quick Send: a generated XLSX picked through the dialog gives its numbers, checked and sent', async () => {
     if (!server) throw new Error('server not started');
@@ -377,7 +377,7 @@ describe(`built renderer in desktop mode, sending from a local spreadsheet${unav
     const file = path.join(workDir, `recipients-${run}.xlsx`);
     await book.xlsx.writeFile(file);
 
-    await page.goto(`${rendererOrigin}/#/user/quick-send`);
+    await page.goto(`${rendererOrigin}/#/user/whatsapp-bulk`);
     const template = page.getByLabel('Template', { exact: true });
     await expect.poll(() => template.locator('option').allTextContents(), { timeout: 20_000 }).toContain(templateName.replace(/_/g, ' '));
     await template.selectOption({ label: templateName.replace(/_/g, ' ') });
@@ -398,11 +398,11 @@ describe(`built renderer in desktop mode, sending from a local spreadsheet${unav
     const costDialog = page.getByRole('dialog').filter({ has: page.getByTestId('cost-summary') });
     await expect.poll(() => costDialog.isVisible(), { timeout: 30_000 }).toBe(true);
     await expectExactCost((await costDialog.getByTestId('cost-summary').textContent()) ?? '', 3);
-    await costDialog.getByRole('button', { name: ui.sendCampaign, exact: true }).click();
+    await costDialog.getByRole('button', { name: ui.confirmAndSend, exact: true }).click();
 
     const result = page.getByTestId('send-result-dialog');
     await expect.poll(() => result.getByRole('heading', { name: ui.campaignAccepted }).isVisible(), { timeout: 60_000 }).toBe(true);
     const stored = (await server.db('messages').where({ userId: user.id }).select('recipient')) as Array<{ recipient: string }>;
     expect(stored.map((row) => row.recipient).sort()).toEqual(digits.map((d) => `91${d}`).sort());
-  });
+  }, 180_000);
 });
