@@ -148,6 +148,10 @@ describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailabl
             idleTimeoutSeconds: 600,
             ...(isDesktop ? { token: ISSUED_TOKEN } : {}),
           });
+        } else if (url.pathname === '/api/auth/session') {
+          // The start-up check (issue 18): 200 for a visitor too, with the user when signed in.
+          const signedIn = request.headers.authorization === `Bearer ${ISSUED_TOKEN}`;
+          json(200, signedIn ? { user: TEST_USER, idleTimeoutSeconds: 600 } : { user: null });
         } else if (request.headers.authorization === `Bearer ${ISSUED_TOKEN}` && url.pathname === '/api/auth/me') {
           json(200, { success: true, user: TEST_USER, idleTimeoutSeconds: 600 });
         } else if (request.headers.authorization === `Bearer ${ISSUED_TOKEN}`) {
@@ -307,7 +311,7 @@ describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailabl
     await page.reload();
 
     await expect
-      .poll(() => seen.some((r) => r.path === '/api/auth/me' && r.headers.authorization === `Bearer ${ISSUED_TOKEN}`), {
+      .poll(() => seen.some((r) => r.path === '/api/auth/session' && r.headers.authorization === `Bearer ${ISSUED_TOKEN}`), {
         timeout: 15_000,
       })
       .toBe(true);
