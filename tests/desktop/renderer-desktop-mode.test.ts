@@ -4,7 +4,7 @@
  * - the page is served by the app protocol's own serving code (`serveAppRequest`, with its CSP)
  *   from a local http server standing in for `app://sandesh`;
  * - the built preload (out/preload/index.cjs) runs in the page with a stand-in `electron` module
- *   whose `ipcRenderer.invoke` goes through a Playwright binding to the real `registerDesktopIpc`
+ *   (preload-shim.ts, shared with renderer-desktop-sheets.test.ts) whose `ipcRenderer.invoke` goes through a Playwright binding to the real `registerDesktopIpc`
  *   listeners, so every `window.desktop` call is answered by the real handlers, the real settings
  *   store (temporary directory) and the real keychain store (Secret Service);
  * - a small stub API server at the configured server URL records what the renderer asks.
@@ -12,7 +12,7 @@
  * What Electron itself adds (the app:// scheme, contextIsolation, sandbox) is covered by the unit
  * tests and by electron-launch.test.ts where a binary exists.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +28,7 @@ import { createKeychainStore } from '../../desktop/src/main/keychain';
 import { serveAppRequest } from '../../desktop/src/main/protocol';
 import { buildContentSecurityPolicy } from '../../desktop/src/main/security';
 import { createSettingsStore } from '../../desktop/src/main/settings';
+import { installPreloadShim, type ShimInvokeEvent } from './preload-shim';
 import { secretServiceUnavailableReason, TEST_ENTRY_OPTIONS, TEST_KEYCHAIN_SERVICE } from './secret-service';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -85,38 +86,6 @@ function readBody(request: IncomingMessage): Promise<string> {
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
   });
-}
-
-/**
- * The stand-in `electron` module the built preload requires, and the preload itself, as one init
- * script. `exposeInMainWorld` defines a frozen, non-writable global as contextBridge would.
- */
-function preloadInitScript(): string {
-  const preloadSource = readFileSync(preloadFile, 'utf8');
-  // Wrapped in a function taking require/module/exports, as Electron wraps a sandboxed preload.
-  return `(() => {
-  const electronShim = {
-    contextBridge: {
-      exposeInMainWorld(key, api) {
-        Object.defineProperty(window, key, { value: Object.freeze({ ...api }), writable: false, configurable: false });
-      },
-    },
-    ipcRenderer: {
-      invoke: (channel, ...args) => window.__sandeshIpcInvoke(channel, ...args),
-      on: () => undefined,
-      removeListener: () => undefined,
-    },
-    webUtils: { getPathForFile: () => '' },
-  };
-  const preloadModule = { exports: {} };
-  const preloadRequire = (name) => {
-    if (name !== 'electron') throw new Error('a sandboxed preload can only require electron, not ' + name);
-    return electronShim;
-  };
-  (function (require, module, exports) {
-${preloadSource}
-  })(preloadRequire, preloadModule, preloadModule.exports);
-})();`;
 }
 
 describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
@@ -179,6 +148,10 @@ describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailabl
             idleTimeoutSeconds: 600,
             ...(isDesktop ? { token: ISSUED_TOKEN } : {}),
           });
+        } else if (url.pathname === '/api/auth/session') {
+          // The start-up check (issue 18): 200 for a visitor too, with the user when signed in.
+          const signedIn = request.headers.authorization === `Bearer ${ISSUED_TOKEN}`;
+          json(200, signedIn ? { user: TEST_USER, idleTimeoutSeconds: 600 } : { user: null });
         } else if (request.headers.authorization === `Bearer ${ISSUED_TOKEN}` && url.pathname === '/api/auth/me') {
           json(200, { success: true, user: TEST_USER, idleTimeoutSeconds: 600 });
         } else if (request.headers.authorization === `Bearer ${ISSUED_TOKEN}`) {
@@ -229,15 +202,12 @@ describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailabl
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
     context = await browser.newContext();
-    await context.exposeBinding('__sandeshIpcInvoke', async (source, channel: unknown, ...args: unknown[]) => {
-      const listener = listeners.get(String(channel));
-      if (!listener) throw new Error(`No handler registered for '${String(channel)}'`);
-      bridgeCalls.push(String(channel));
-      const frame = source.frame;
-      const event = { senderFrame: { url: frame.url(), parent: frame.parentFrame() } } as unknown as IpcMainInvokeEvent;
-      return listener(event, ...args);
-    });
-    await context.addInitScript({ content: preloadInitScript() });
+    await installPreloadShim(
+      context,
+      preloadFile,
+      (channel) => listeners.get(channel) as ((event: ShimInvokeEvent, ...args: unknown[]) => Promise<unknown>) | undefined,
+      (channel) => void bridgeCalls.push(channel),
+    );
   });
 
   afterAll(async () => {
@@ -341,7 +311,7 @@ describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailabl
     await page.reload();
 
     await expect
-      .poll(() => seen.some((r) => r.path === '/api/auth/me' && r.headers.authorization === `Bearer ${ISSUED_TOKEN}`), {
+      .poll(() => seen.some((r) => r.path === '/api/auth/session' && r.headers.authorization === `Bearer ${ISSUED_TOKEN}`), {
         timeout: 15_000,
       })
       .toBe(true);
