@@ -25,13 +25,12 @@ import { DESKTOP_APP_ORIGIN, SPREADSHEET_CHANNELS } from '@shared/desktop';
 import { fillMessage, messages } from '@shared/messages';
 import type { SpreadsheetProgress } from '@shared/spreadsheets';
 import { createDesktopHandlers, registerDesktopIpc, registerSpreadsheetIpc, type SpreadsheetSenderEvent } from '../../desktop/src/main/ipc/register';
-import { createSpreadsheetHandlers, type OpenDialogRequest } from '../../desktop/src/main/ipc/spreadsheets';
+import { createLocalSpreadsheetHandlers, type OpenDialogRequest } from '../../desktop/src/main/ipc/spreadsheets';
 import { createKeychainStore } from '../../desktop/src/main/keychain';
 import { serveAppRequest } from '../../desktop/src/main/protocol';
 import { buildContentSecurityPolicy } from '../../desktop/src/main/security';
 import { createSettingsStore } from '../../desktop/src/main/settings';
-import { createLocalSpreadsheets, type LocalSpreadsheets } from '../../desktop/src/main/spreadsheets';
-import { createUploadClient, desktopAuthHeaders, settingsUploadStore } from '../../desktop/src/main/uploads';
+import type { LocalSpreadsheets } from '../../desktop/src/main/spreadsheets';
 import { buildTemplate, buildUser } from '../../server/test/factories';
 import { startTestServer, type TestServer } from '../../server/test/server';
 import { SheetStep } from '../e2e/pages/SheetStep';
@@ -152,15 +151,10 @@ describe(`built renderer in desktop mode, sending from a local spreadsheet${unav
     server = await startTestServer({ CORS_ORIGINS: rendererOrigin });
     await settings.setServerUrl(server.url);
 
-    localSpreadsheets = createLocalSpreadsheets({ workDir: path.join(workDir, 'spreadsheets') });
-    const uploads = createUploadClient({
-      serverUrl: () => settings.getServerUrl(),
-      authHeaders: desktopAuthHeaders({ keychain, settings }),
-      store: settingsUploadStore(settings),
-    });
-    const spreadsheetHandlers = createSpreadsheetHandlers({
-      spreadsheets: localSpreadsheets,
-      uploads,
+    const local = createLocalSpreadsheetHandlers({
+      workDir: path.join(workDir, 'spreadsheets'),
+      settings,
+      keychain,
       dialogs: {
         async openSpreadsheet(request) {
           dialogRequests.push(request);
@@ -170,10 +164,10 @@ describe(`built renderer in desktop mode, sending from a local spreadsheet${unav
           return null;
         },
       },
-      recentFiles: settings,
       notify: () => undefined,
       setTaskbarProgress: (fraction) => void taskbar.push(fraction),
     });
+    localSpreadsheets = local.spreadsheets;
 
     type Listener = (event: ShimInvokeEvent, ...args: unknown[]) => Promise<unknown>;
     const listeners = new Map<string, Listener>();
@@ -204,7 +198,7 @@ describe(`built renderer in desktop mode, sending from a local spreadsheet${unav
             }),
           removeHandler: ipcMain.removeHandler,
         },
-        spreadsheetHandlers,
+        local.handlers,
         options,
       ),
     ];

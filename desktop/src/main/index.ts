@@ -7,13 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Notification, protocol, session, shell, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
 import { DESKTOP_APP_ORIGIN } from '@shared/desktop';
 import { registerDesktopIpc, createDesktopHandlers, registerSpreadsheetIpc } from './ipc/register';
-import { checkSpreadsheetPath, createSpreadsheetHandlers, spreadsheetPathsFromArgs } from './ipc/spreadsheets';
+import { checkSpreadsheetPath, createLocalSpreadsheetHandlers, spreadsheetPathsFromArgs } from './ipc/spreadsheets';
 import { createKeychainStore } from './keychain';
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './protocol';
 import { buildContentSecurityPolicy, isPermissionAllowed } from './security';
 import { createSettingsStore, type SettingsStore } from './settings';
-import { createLocalSpreadsheets, type LocalSpreadsheets } from './spreadsheets';
-import { createUploadClient, desktopAuthHeaders, settingsUploadStore } from './uploads';
+import type { LocalSpreadsheets } from './spreadsheets';
 import { createMainWindow, hardenWebContents } from './window';
 
 // Built layout: out/main/index.js beside out/preload/index.cjs and out/renderer/.
@@ -94,15 +93,10 @@ async function start(): Promise<void> {
   registerDesktopIpc(ipcMain, handlers, { extraOrigins, log });
 
   const keychain = createKeychainStore();
-  localSpreadsheets = createLocalSpreadsheets({ workDir: path.join(app.getPath('userData'), 'spreadsheets') });
-  const uploads = createUploadClient({
-    serverUrl: () => settings.getServerUrl(),
-    authHeaders: desktopAuthHeaders({ keychain, settings }),
-    store: settingsUploadStore(settings),
-  });
-  const spreadsheetHandlers = createSpreadsheetHandlers({
-    spreadsheets: localSpreadsheets,
-    uploads,
+  const local = createLocalSpreadsheetHandlers({
+    workDir: path.join(app.getPath('userData'), 'spreadsheets'),
+    settings,
+    keychain,
     dialogs: {
       async openSpreadsheet({ title, filters }) {
         const options: OpenDialogOptions = { title, filters, properties: ['openFile'] };
@@ -115,13 +109,13 @@ async function start(): Promise<void> {
         return answer.canceled || !answer.filePath ? null : answer.filePath;
       },
     },
-    recentFiles: settings,
     notify: showNotification,
     // A negative value removes the bar (Electron's setProgressBar).
     setTaskbarProgress: (fraction) => mainWindow?.setProgressBar(fraction),
     log,
   });
-  registerSpreadsheetIpc(ipcMain, spreadsheetHandlers, { extraOrigins, log });
+  localSpreadsheets = local.spreadsheets;
+  registerSpreadsheetIpc(ipcMain, local.handlers, { extraOrigins, log });
   settingsStore = settings;
   for (const filePath of openedBeforeReady.splice(0)) rememberOpenedSpreadsheet(filePath);
   for (const filePath of spreadsheetPathsFromArgs(process.argv.slice(1))) rememberOpenedSpreadsheet(filePath);

@@ -13,10 +13,11 @@ import { z } from 'zod';
 import { SPREADSHEET_CHANNELS, type BridgeResult, type DesktopSpreadsheets } from '@shared/desktop';
 import { fillMessage, messages } from '@shared/messages';
 import type { SpreadsheetFileRef, SpreadsheetProgress } from '@shared/spreadsheets';
+import type { SessionTokenStore } from '../keychain';
 import type { SettingsStore } from '../settings';
 import { firstIssueMessage } from '../settings';
-import type { LocalSpreadsheets } from '../spreadsheets';
-import type { UploadClient } from '../uploads';
+import { createLocalSpreadsheets, type LocalSpreadsheets } from '../spreadsheets';
+import { createUploadClient, desktopAuthHeaders, settingsUploadStore, type UploadClient } from '../uploads';
 import { consoleErrorLogger, fail, ok, type ErrorLogger, type Untrusted } from './result';
 
 const text = messages.desktopFiles;
@@ -66,6 +67,30 @@ export interface SpreadsheetHandlerDeps {
   /** The window's taskbar/dock progress bar: 0..1, or -1 to remove it. */
   setTaskbarProgress(fraction: number): void;
   log?: ErrorLogger;
+}
+
+/** What the app (and the desktop suite) gives to build the spreadsheets part on real modules. */
+export interface LocalSpreadsheetSetup extends Omit<SpreadsheetHandlerDeps, 'spreadsheets' | 'uploads' | 'recentFiles'> {
+  /** Where prepared files and their manifest live (the app's userData/spreadsheets). */
+  workDir: string;
+  settings: SettingsStore;
+  keychain: Pick<SessionTokenStore, 'getToken'>;
+}
+
+/**
+ * The spreadsheets part on the real modules: parsing in a worker thread, the resumable upload
+ * client signed in with the keychain's token, pending uploads and recent files in the settings.
+ * One wiring for desktop/src/main/index.ts and the desktop suite, so the test drives what ships.
+ */
+export function createLocalSpreadsheetHandlers(setup: LocalSpreadsheetSetup): { spreadsheets: LocalSpreadsheets; handlers: SpreadsheetHandlers } {
+  const { workDir, settings, keychain, ...rest } = setup;
+  const spreadsheets = createLocalSpreadsheets({ workDir });
+  const uploads = createUploadClient({
+    serverUrl: () => settings.getServerUrl(),
+    authHeaders: desktopAuthHeaders({ keychain, settings }),
+    store: settingsUploadStore(settings),
+  });
+  return { spreadsheets, handlers: createSpreadsheetHandlers({ ...rest, spreadsheets, uploads, recentFiles: settings }) };
 }
 
 type InvokeMethod = Exclude<keyof DesktopSpreadsheets, 'onProgress'>;
