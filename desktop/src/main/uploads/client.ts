@@ -20,6 +20,7 @@ import { fillMessage, messages } from '@shared/messages';
 import { ZUpload, ZUploadCreated, type TUpload } from '@shared/schemas/uploads';
 import type { SpreadsheetProgress, SpreadsheetUpload } from '@shared/spreadsheets';
 import type { StoredUpload, UploadStateStore } from './store';
+import { bytesReceived, partRange, partsToSend } from '@shared/uploadParts';
 
 export interface UploadSource {
   preparedId: string;
@@ -136,12 +137,6 @@ export async function sha256OfFile(path: string, signal?: AbortSignal): Promise<
   const hash = createHash('sha256');
   await pipeline(createReadStream(path, { highWaterMark: 1024 * 1024 }), hash, { signal });
   return hash.digest('hex');
-}
-
-/** Bytes of part `n` (from 1): the part size, the last part the remainder. */
-function partRange(size: number, partSize: number, n: number): { start: number; length: number } {
-  const start = (n - 1) * partSize;
-  return { start, length: Math.min(partSize, size - start) };
 }
 
 interface ActiveUpload {
@@ -352,12 +347,13 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
 
       const { uploadId, partSize, partCount, size } = entry;
       if (uploadId === null) throw new Error('the upload has no id after it was made');
-      for (const n of received) confirmedBytes += partRange(size, partSize, n).length;
+      confirmedBytes += bytesReceived(received, partSize, size);
       emit();
 
       /** Sends one part (tries again as withRetry allows); false when the upload turned out complete. */
       const sendPart = async (n: number): Promise<boolean> => {
-        const { start, length } = partRange(size, partSize, n);
+        const { start, end } = partRange(n, partSize, size);
+        const length = end - start;
         const answer = await withRetry(signal, async () => {
           inFlight.set(n, 0);
           const counter = new Transform({
@@ -427,9 +423,7 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
         return stillOpen;
       };
 
-      const missing: number[] = [];
-      for (let n = 1; n <= partCount; n += 1) if (!received.has(n)) missing.push(n);
-      await sendParts(missing);
+      await sendParts(partsToSend(partCount, [...received]));
 
       const complete = () => withRetry(signal, () => jsonRequest(serverUrl, 'POST', `/api/uploads/${encodeURIComponent(uploadId)}/complete`, signal));
       let answer = await complete();
@@ -437,7 +431,7 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
       if (Array.isArray(stillMissing) && stillMissing.length > 0) {
         // Parts the server lost (or never kept) go once more; a second refusal is the user's to see.
         const parts = stillMissing.filter((n): n is number => Number.isInteger(n) && n >= 1 && n <= partCount);
-        for (const n of parts) confirmedBytes -= partRange(size, partSize, n).length;
+        confirmedBytes -= bytesReceived(parts, partSize, size);
         await sendParts(parts);
         answer = await complete();
         const again = answer.status === 409 ? asErrorBody(answer.body)?.missingParts : undefined;

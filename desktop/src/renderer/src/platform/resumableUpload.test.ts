@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { bytesReceived, partRange, partsToSend } from '@shared/uploadParts';
 import {
-  bytesReceived,
-  partRange,
-  partsToSend,
   readSavedUpload,
   retryDelayMs,
   sha256Hex,

@@ -8,6 +8,7 @@
 import { fillMessage, messages } from '@shared/messages';
 import { ZUpload, ZUploadCompleted, ZUploadCreated, type TUploadCompleted } from '@shared/schemas/uploads';
 import { z } from 'zod';
+import { bytesReceived, partRange, partsToSend } from '@shared/uploadParts';
 
 const m = messages.sheetScreens;
 
@@ -15,30 +16,6 @@ const m = messages.sheetScreens;
 export const PART_ATTEMPTS = 4;
 /** localStorage keys of upload states start with this. */
 export const UPLOAD_STATE_PREFIX = 'sandesh.upload.';
-
-/** The bytes of part `n` (from 1) of a file of `size` bytes cut in parts of `partSize`. */
-export function partRange(n: number, partSize: number, size: number): { start: number; end: number } {
-  const start = (n - 1) * partSize;
-  return { start, end: Math.min(size, start + partSize) };
-}
-
-/** The parts still to send, in order: every part from 1 to `partCount` that has not arrived. */
-export function partsToSend(partCount: number, receivedParts: readonly number[]): number[] {
-  const received = new Set(receivedParts);
-  const missing: number[] = [];
-  for (let n = 1; n <= partCount; n += 1) if (!received.has(n)) missing.push(n);
-  return missing;
-}
-
-/** Bytes the server holds, given the parts that arrived (the last part may be short). */
-export function bytesReceived(receivedParts: readonly number[], partSize: number, size: number): number {
-  let total = 0;
-  for (const n of new Set(receivedParts)) {
-    const { start, end } = partRange(n, partSize, size);
-    total += Math.max(0, end - start);
-  }
-  return total;
-}
 
 /** Wait before attempt `attempt` (2, 3, ...) of a part: 0.5 s, 1 s, 2 s... up to 8 s. */
 export function retryDelayMs(attempt: number): number {
