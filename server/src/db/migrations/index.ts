@@ -63,6 +63,7 @@ import * as createUploads from './20261127100100_create_uploads';
 import * as addBillingIdentityToUsers from './20261201100000_add_billing_identity_to_users';
 import * as addOnboardingDismissedToUsers from './20261201200100_add_onboarding_dismissed_to_users';
 import * as skipNullProviderIdsInUniqueIndex from './20261201300100_skip_null_provider_ids_in_unique_index';
+import * as indexDedupeKeysAlone from './20261202100100_index_dedupe_keys_alone';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -129,6 +130,7 @@ const migrations: [string, Migration][] = [
   ['20261201100000_add_billing_identity_to_users', addBillingIdentityToUsers],
   ['20261201200100_add_onboarding_dismissed_to_users', addOnboardingDismissedToUsers],
   ['20261201300100_skip_null_provider_ids_in_unique_index', skipNullProviderIdsInUniqueIndex],
+  ['20261202100100_index_dedupe_keys_alone', indexDedupeKeysAlone],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
