@@ -119,6 +119,37 @@ describe.skipIf(postgresUnavailable)('API keys', () => {
     });
   });
 
+  describe('authenticating many requests with one key at once', () => {
+    it('reads the key once for the requests that ask together, each with its own user', async () => {
+      const { client, user } = await signedInClient(server);
+      const created = await createKey(client);
+      const reads: string[] = [];
+      const count = (query: { sql: string }) => {
+        if (query.sql.includes('api_keys') && query.sql.startsWith('select')) reads.push(query.sql);
+      };
+      server.db.on('query', count);
+      let identities;
+      try {
+        identities = await Promise.all(Array.from({ length: 8 }, () => server.services.apiKeys.authenticate(created.key)));
+      } finally {
+        server.db.off('query', count);
+      }
+      expect(reads).toHaveLength(1);
+      expect(identities.map((identity) => identity?.userId)).toEqual(Array(8).fill(user.id));
+      // One request's model is not another's.
+      expect(identities[0]?.user).not.toBe(identities[1]?.user);
+      expect(identities[0]?.user).toMatchObject({ id: user.id, username: user.username });
+    });
+
+    it('reads again once the shared read has answered, so a revoked key stops at once', async () => {
+      const { client } = await signedInClient(server);
+      const created = await createKey(client);
+      expect(await server.services.apiKeys.authenticate(created.key)).not.toBeNull();
+      expect((await client.delete(`/api/keys/${created.id}`)).status).toBe(200);
+      expect(await server.services.apiKeys.authenticate(created.key)).toBeNull();
+    });
+  });
+
   describe('DELETE /api/keys/{id}', () => {
     it('revokes the key: it leaves the list and no longer authenticates', async () => {
       const { client } = await signedInClient(server);

@@ -121,6 +121,36 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     ).rejects.toMatchObject({ status: 404 });
   });
 
+  it("answers each recipient's message id in input order when asked (the public API's group commit)", async () => {
+    const user = await buildUser(server, { creditRupees: 10 });
+    await server.db('suppressions').insert({ userId: user.id, recipient: '919800000072', reason: 'STOP', createdAt: new Date().toISOString() });
+    const template = await buildTemplate(server, user);
+    const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+    const send = (numbers: string[]) =>
+      server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Ids', source: 'api', recipients: recipients(numbers), invalidCount: 0, inSendDuplicates: 0, returnMessageIds: true });
+    await send(['919800000071']);
+    // Recipient 0 of the first send again (Duplicate Blocked), then a new one, the opted-out one and another new one.
+    const accepted = await send(['919800000071', '919800000073', '919800000072', '919800000074']);
+    const rows = (await server.db('messages').where({ campaignId: accepted.campaignId }).orderBy('id').select('id', 'recipient', 'status')) as { id: number; recipient: string; status: string }[];
+    expect(accepted.messageIds).toEqual(rows.map((row) => Number(row.id)));
+    expect(rows.map((row) => [row.recipient, row.status])).toEqual([
+      ['919800000071', 'duplicate'],
+      ['919800000073', 'queued'],
+      ['919800000072', 'suppressed'],
+      ['919800000074', 'queued'],
+    ]);
+    expect([...accepted.statusCodes]).toEqual([1, 0, 2, 0]);
+    // The debit of a campaign made in the same transaction: one ledger row, the balance after it.
+    const debits = (await server.db('credit_transactions').where({ userId: user.id, type: 'CAMPAIGN_DEBIT' }).orderBy('id')) as { amount: number; balanceAfter: number }[];
+    expect(debits.map((debit) => [Number(debit.amount), Number(debit.balanceAfter)])).toEqual([
+      [-8000, 92_000],
+      [-16_000, 76_000],
+    ]);
+    expect(await balanceUnits(user.id)).toBe(76_000);
+    // Without the question, no ids.
+    expect((await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'No ids', source: 'api', recipients: recipients(['919800000075']), invalidCount: 0, inSendDuplicates: 0 })).messageIds).toBeUndefined();
+  });
+
   it('accepts 20,000 recipients in batches in one transaction', async () => {
     const user = await buildUser(server, { creditRupees: 100_000 });
     const template = await buildTemplate(server, user);

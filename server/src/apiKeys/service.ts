@@ -59,6 +59,14 @@ type UserWithKey = User & { apiKeyId: number; apiKeyRateLimit: number | null; ap
  * that the audit trail can still name the key.
  */
 export class ApiKeyService {
+  /**
+   * Lookups in flight by key hash. Integrators send with one key from many connections at once:
+   * each request that arrives while its key is being read shares that read instead of starting
+   * another (on PostgreSQL under load the per-request lookup was half of all queries, issue 17).
+   * Nothing is kept once the read answers, so a revoked key stops working as soon as before.
+   */
+  private readonly lookups = new Map<string, Promise<UserWithKey | undefined>>();
+
   constructor(private readonly deps: { db: Knex; audit: AuditService; now?: () => Date }) {}
 
   private now(): Date {
@@ -124,14 +132,16 @@ export class ApiKeyService {
   async authenticate(rawKey: string): Promise<ApiKeyIdentity | null> {
     const key = rawKey.trim();
     if (!API_KEY_PATTERN.test(key)) return null;
-    const found = (await User.query(this.deps.db)
-      .select('users.*', 'k.id as apiKeyId', 'k.rateLimitPer15Min as apiKeyRateLimit', 'k.lastUsedAt as apiKeyLastUsedAt')
-      .join('api_keys as k', 'k.userId', 'users.id')
-      .where('k.keyHash', hashApiKey(key))
-      .whereNull('k.revokedAt')
-      .whereNull('users.deletedAt')
-      .first()) as UserWithKey | undefined;
-    if (!found || !found.isActive) return null;
+    const keyHash = hashApiKey(key);
+    let lookup = this.lookups.get(keyHash);
+    if (lookup === undefined) {
+      lookup = this.lookUp(keyHash).finally(() => this.lookups.delete(keyHash));
+      this.lookups.set(keyHash, lookup);
+    }
+    const shared = await lookup;
+    if (!shared || !shared.isActive) return null;
+    // Each request gets its own copy of the model that the lookup read.
+    const found = shared.$clone();
 
     const { apiKeyId: keyId, apiKeyRateLimit, apiKeyLastUsedAt } = found;
     // The joined columns are not the user's: keep the model clean for whoever reads it next.
@@ -142,6 +152,17 @@ export class ApiKeyService {
 
     await this.touch(keyId, apiKeyLastUsedAt === null || apiKeyLastUsedAt === undefined ? null : toDate(apiKeyLastUsedAt));
     return { keyId, userId: found.id, username: found.username, rateLimitPer15Min: apiKeyRateLimit ?? null, user: found };
+  }
+
+  /** The key's row joined to its owner, read once for every request that asks while it is read. */
+  private async lookUp(keyHash: string): Promise<UserWithKey | undefined> {
+    return (await User.query(this.deps.db)
+      .select('users.*', 'k.id as apiKeyId', 'k.rateLimitPer15Min as apiKeyRateLimit', 'k.lastUsedAt as apiKeyLastUsedAt')
+      .join('api_keys as k', 'k.userId', 'users.id')
+      .where('k.keyHash', keyHash)
+      .whereNull('k.revokedAt')
+      .whereNull('users.deletedAt')
+      .first()) as UserWithKey | undefined;
   }
 
   private async touch(keyId: number, lastUsedAt: Date | null): Promise<void> {

@@ -84,9 +84,8 @@ export class PricingService {
   }
 
   async forUser(userId: number, db: Knex = this.deps.db): Promise<UserPricing> {
-    const user = await this.requireUser(userId, db);
-    const defaults = await this.defaults(db);
-    const row = (await db('user_prices').where({ userId }).first()) as PriceRow | undefined;
+    // Three independent reads at once: every send prices its messages here before it is accepted.
+    const [user, defaults, row] = await Promise.all([this.requireUser(userId, db), this.defaults(db), db('user_prices').where({ userId }).first() as Promise<PriceRow | undefined>]);
     const custom = fromRow(row, null) as CustomUnitPrices;
     const effective = Object.fromEntries(
       PRICE_CATEGORIES.map((category) => [category, user.pricingMode === 'custom' ? (custom[category] ?? defaults[category]) : defaults[category]]),

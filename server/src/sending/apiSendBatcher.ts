@@ -37,6 +37,8 @@ const MAX_BATCH = 1_000;
 /** How long a round waits for company, and the queue length at which it stops waiting. */
 const LINGER_MS = 2;
 const LINGER_UNTIL = 64;
+/** The stored status of each of acceptance's status codes (0 queued, 1 Duplicate Blocked, 2 opted out). */
+const STATUS_BY_CODE: readonly MessageRow['status'][] = ['queued', 'duplicate', 'suppressed'];
 
 export class ApiSendBatcher {
   private queue: Pending[] = [];
@@ -141,12 +143,13 @@ export class ApiSendBatcher {
       invalidCount: 0,
       inSendDuplicates: 0,
       headerMedia: first.headerMedia,
+      returnMessageIds: true,
     });
-    // Rows are inserted in recipient order, so the n-th id belongs to the n-th recipient.
-    const stored = (await this.deps.db('messages').where({ campaignId: result.campaignId }).orderBy('id').select('id', 'status')) as Pick<MessageRow, 'id' | 'status'>[];
+    // Acceptance answers the ids in recipient order, and each recipient's fate as its status code.
     rows.forEach((item, index) => {
-      const row = stored[index];
-      if (row) item.resolve({ messageId: `msg_${row.id}`, campaignId: result.campaignId, status: row.status });
+      const id = result.messageIds?.[index];
+      const status = STATUS_BY_CODE[result.statusCodes[index] ?? -1];
+      if (id !== undefined && status) item.resolve({ messageId: `msg_${id}`, campaignId: result.campaignId, status });
       else item.reject(new Error(`message row ${index} of campaign ${result.campaignId} not found`));
     });
     return result.accepted > 0;

@@ -34,6 +34,8 @@ export interface AcceptCampaignInput {
    * its messages stay queued without queue jobs until ScheduledCampaigns starts it at this time.
    */
   scheduledAt?: Date | undefined;
+  /** Answer each recipient's message id (the public send API's group commit answers every request with its own). */
+  returnMessageIds?: boolean;
 }
 
 /**
@@ -54,6 +56,8 @@ export interface AcceptedCampaign {
   totalCostUnits: number;
   /** Set when the campaign waits for this time (`scheduled`). */
   scheduledAt?: Date;
+  /** Each recipient's message id, in input order, when `returnMessageIds` asked for them. */
+  messageIds?: number[];
 }
 
 /** Rows per INSERT on PostgreSQL (one unnest statement per chunk; each chunk becomes queue jobs). */
@@ -198,17 +202,21 @@ export class CampaignAcceptance {
     const nowIso = now.toISOString();
     const scheduledIso = input.scheduledAt?.toISOString() ?? null;
     const category = template.category.toLowerCase() as PriceCategory;
-    const priceUnits = await this.deps.pricing.effectiveFor(user.id, category);
-
     const recipients = input.recipients;
     const count = recipients.length;
-    const { keys, statusCodes, billable, duplicates, suppressed: suppressedCount } = await this.classify(user.id, template.id, recipients, now);
+    // The reads before the transaction are independent: made at once, they cost one round trip's
+    // wait instead of seven in a row (a group commit of the public send API is mostly these waits).
+    const [priceUnits, classified, balance] = await Promise.all([
+      this.deps.pricing.effectiveFor(user.id, category),
+      this.classify(user.id, template.id, recipients, now),
+      this.deps.wallet.balance(user.id),
+    ]);
+    const { keys, statusCodes, billable, duplicates, suppressed: suppressedCount } = classified;
     const totalCostUnits = billable * priceUnits;
-    if (totalCostUnits > 0) {
-      const balance = await this.deps.wallet.balance(user.id);
-      if (balance < totalCostUnits) throw insufficientBalance(totalCostUnits, balance);
-    }
+    // The debit below checks again in the transaction; this refuses before anything is written.
+    if (totalCostUnits > 0 && balance < totalCostUnits) throw insufficientBalance(totalCostUnits, balance);
 
+    let messageIds: number[] | undefined;
     const campaignId = await this.deps.db.transaction(async (trx) => {
       const [inserted] = (await trx('campaigns')
         .insert({
@@ -246,14 +254,25 @@ export class CampaignAcceptance {
             description: `Campaign "${input.name.slice(0, 120)}": ${billable} message${billable === 1 ? '' : 's'}`,
             templateName: template.name,
             templateCategory: template.category,
-          });
+          }, { campaignIsNew: true });
         } catch (error) {
           // Another send spent the balance between the check above and this debit.
           if (error instanceof AppError && error.code === 'insufficient_credits') throw insufficientBalance(totalCostUnits, await this.deps.wallet.balance(user.id));
           throw error;
         }
       }
-      await this.insertMessages(trx, { campaignId: id, userId: user.id, priceUnits, nowIso, dueIso: scheduledIso ?? nowIso, enqueue: !scheduledIso, recipients, keys, statusCodes });
+      messageIds = await this.insertMessages(trx, {
+        campaignId: id,
+        userId: user.id,
+        priceUnits,
+        nowIso,
+        dueIso: scheduledIso ?? nowIso,
+        enqueue: !scheduledIso,
+        returnIds: input.returnMessageIds === true,
+        recipients,
+        keys,
+        statusCodes,
+      });
       return id;
     });
 
@@ -267,6 +286,7 @@ export class CampaignAcceptance {
       priceUnits,
       totalCostUnits,
       ...(scheduledIso && billable > 0 ? { scheduledAt: new Date(scheduledIso) } : {}),
+      ...(messageIds ? { messageIds } : {}),
     };
   }
 
@@ -293,8 +313,7 @@ export class CampaignAcceptance {
       keys.set(i, userId, templateId, recipient.to, recipient.variables);
     }
     const windowStart = new Date(now.getTime() - this.deps.duplicateWindowHours * 3_600_000).toISOString();
-    const blocked = await this.recentKeys(userId, templateId, keys, windowStart);
-    const suppressed = await this.suppressedRecipients(userId, recipients);
+    const [blocked, suppressed] = await Promise.all([this.recentKeys(userId, templateId, keys, windowStart), this.suppressedRecipients(userId, recipients)]);
     const statusCodes = new Uint8Array(count);
     let billable = 0;
     let duplicates = 0;
@@ -326,12 +345,15 @@ export class CampaignAcceptance {
       dueIso: string;
       /** False for a scheduled campaign: its queue jobs are made when it starts. */
       enqueue: boolean;
+      /** Answer every row's id in input order. */
+      returnIds: boolean;
       recipients: readonly RecipientRow[];
       keys: DedupeKeys;
       statusCodes: Uint8Array;
     },
-  ): Promise<void> {
+  ): Promise<number[] | undefined> {
     const { campaignId, userId, priceUnits, nowIso, dueIso, recipients, keys, statusCodes } = batch;
+    const ids: number[] | undefined = batch.returnIds ? [] : undefined;
     const enqueue = batch.enqueue ? this.enqueue : null;
     const statusOf = (code: number) => (code === 0 ? 'queued' : code === 1 ? 'duplicate' : 'suppressed');
     const errorOf = (code: number) => (code === 1 ? catalogue.sending.duplicateBlocked : code === 2 ? catalogue.sending.optedOut : null);
@@ -339,7 +361,7 @@ export class CampaignAcceptance {
     const connection = await (trx.client as unknown as { acquireConnection(): Promise<unknown> }).acquireConnection();
 
     if (!isPostgres(this.deps.db)) {
-      const sqlite = connection as { prepare(sql: string): { run(...params: unknown[]): unknown } };
+      const sqlite = connection as { prepare(sql: string): { run(...params: unknown[]): { lastInsertRowid: number | bigint } } };
       const statement = sqlite.prepare(
         `insert into messages (campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message,
            attempts, next_attempt_at, refunded, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?)`,
@@ -347,9 +369,10 @@ export class CampaignAcceptance {
       for (let i = 0; i < recipients.length; i++) {
         const code = statusCodes[i] as number;
         const recipient = recipients[i] as RecipientRow;
-        statement.run(campaignId, userId, recipient.to, statusOf(code), code === 0 ? priceUnits : 0, variablesOf(recipient), keys.at(i), code === 2 ? 131050 : null, errorOf(code), code === 0 ? dueIso : null, nowIso, nowIso);
+        const { lastInsertRowid } = statement.run(campaignId, userId, recipient.to, statusOf(code), code === 0 ? priceUnits : 0, variablesOf(recipient), keys.at(i), code === 2 ? 131050 : null, errorOf(code), code === 0 ? dueIso : null, nowIso, nowIso);
+        ids?.push(Number(lastInsertRowid));
       }
-      return;
+      return ids;
     }
 
     const pgClient = connection as { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
@@ -382,14 +405,22 @@ export class CampaignAcceptance {
            from unnest($4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
              as t(recipient, status, price, variables, dedupe, error_code, error_message, next_attempt)`;
       const values = [campaignId, userId, nowIso, to, statuses, prices, variables, dedupe, errorCodes, errorMessages, nextAttempts];
-      if (!enqueue) {
+      if (!enqueue && !ids) {
         await pgClient.query(insert, values);
         continue;
       }
-      const { rows } = await pgClient.query(`with inserted as (${insert} returning id, status) select array_agg(id) as ids from inserted where status = 'queued'`, values);
-      const ids = ((rows[0] as { ids?: (number | string)[] | null } | undefined)?.ids ?? []).map(Number);
-      if (ids.length > 0) await enqueue(trx, ids);
+      // Ids come from the sequence in the order unnest gives the rows: sorted, they are the rows' order.
+      const { rows } = await pgClient.query(
+        `with inserted as (${insert} returning id, status)
+         select array_agg(id order by id) filter (where status = 'queued') as queued, ${ids ? 'array_agg(id order by id)' : 'null'} as every from inserted`,
+        values,
+      );
+      const answer = rows[0] as { queued?: (number | string)[] | null; every?: (number | string)[] | null } | undefined;
+      for (const id of answer?.every ?? []) ids?.push(Number(id));
+      const queued = (answer?.queued ?? []).map(Number);
+      if (enqueue && queued.length > 0) await enqueue(trx, queued);
     }
+    return ids;
   }
 
   /**
@@ -399,6 +430,10 @@ export class CampaignAcceptance {
    */
   private async recentKeys(userId: number, templateId: number, keys: DedupeKeys, since: string): Promise<Set<string>> {
     const found = new Set<string>();
+    const size = isPostgres(this.deps.db) ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
+    // A send of one lookup's worth of keys probes the index at once: asking first whether any
+    // earlier campaign exists would cost the same round trip again.
+    if (keys.length <= size) return this.probeKeys(keys, since, found);
     const recentCampaigns = () => this.deps.db('campaigns').where({ userId, templateId }).where('createdAt', '>=', since);
     const [totals] = (await recentCampaigns().count({ campaigns: '*' }).sum({ earlier: 'totalRecipients' })) as { campaigns: number | string; earlier: number | string | null }[];
     if (!totals || Number(totals.campaigns) === 0) return found;
@@ -421,6 +456,11 @@ export class CampaignAcceptance {
       }
       return found;
     }
+    return this.probeKeys(keys, since, found);
+  }
+
+  /** Each key looked up in the key's index, a lookup's worth at a time; the blocked ones are added to `found`. */
+  private async probeKeys(keys: DedupeKeys, since: string, found: Set<string>): Promise<Set<string>> {
     const size = isPostgres(this.deps.db) ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
     const statuses = BLOCKING_STATUSES.map((s) => `'${s}'`).join(', ');
     for (let start = 0; start < keys.length; start += size) {
