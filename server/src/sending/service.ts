@@ -102,10 +102,10 @@ export function screenEntries(entries: Iterable<SendEntry>): ScreenedEntries {
   return screen.result;
 }
 
-/** `screenEntries` over entries that arrive as they are read (a send from an upload). */
-async function screenStreamedEntries(entries: AsyncIterable<SendEntry>): Promise<ScreenedEntries> {
+/** `screenEntries` over entries that arrive in batches as they are read (a send from an upload). */
+async function screenStreamedEntries(batches: AsyncIterable<readonly SendEntry[]>): Promise<ScreenedEntries> {
   const screen = new EntryScreen();
-  for await (const entry of entries) screen.add(entry);
+  for await (const batch of batches) for (const entry of batch) screen.add(entry);
   return screen.result;
 }
 
@@ -371,18 +371,21 @@ export class SendingService {
    * each data row, numbered as the file's data rows; an empty cell is passed over as a blank line of
    * `recipients_text` is. One cell is one number (the typed list's commas do not split it).
    */
-  private async *uploadListEntries(user: User, uploadId: string, recipientColumn: string | undefined, values: Record<string, string>, signal: AbortSignal | undefined): AsyncGenerator<SendEntry> {
+  private async *uploadListEntries(user: User, uploadId: string, recipientColumn: string | undefined, values: Record<string, string>, signal: AbortSignal | undefined): AsyncGenerator<SendEntry[]> {
     const sheet = new UploadSheet(this.deps.uploads.rowBatches(user.id, uploadId, { firstColumnOnly: recipientColumn === undefined, signal }));
     let index = recipientColumn === undefined ? 0 : -1;
     const unknownColumn = (column: string) => ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column }));
-    for await (const { row, cells } of sheet.rows()) {
-      if (index < 0) {
-        index = sheet.columns.indexOf(recipientColumn as string);
-        if (index < 0 && !sheet.mayHaveColumn(recipientColumn as string)) throw unknownColumn(recipientColumn as string);
+    for await (const rows of sheet.dataBatches()) {
+      const entries: SendEntry[] = [];
+      for (const { row, cells } of rows) {
+        if (index < 0) {
+          index = sheet.columns.indexOf(recipientColumn as string);
+          if (index < 0 && !sheet.mayHaveColumn(recipientColumn as string)) throw unknownColumn(recipientColumn as string);
+        }
+        const raw = index < 0 ? '' : (cells[index] ?? '');
+        if (raw !== '') entries.push({ row, raw, values });
       }
-      const raw = index < 0 ? '' : (cells[index] ?? '');
-      if (raw === '') continue;
-      yield { row, raw, values };
+      yield entries;
     }
     if (recipientColumn !== undefined && !sheet.columns.includes(recipientColumn)) throw unknownColumn(recipientColumn);
   }
@@ -391,16 +394,22 @@ export class SendingService {
    * A personalised send's entries from an upload (issue 16): each data row keyed by the header row,
    * through the same row rule as rows sent in `data`. The rows stream; the values kept are bounded.
    */
-  private async *uploadCustomEntries(user: User, input: TCustomSendRequest & { uploadId: string }, variables: readonly string[], mappings: Record<string, string>, signal: AbortSignal | undefined): AsyncGenerator<SendEntry> {
+  private async *uploadCustomEntries(user: User, input: TCustomSendRequest & { uploadId: string }, variables: readonly string[], mappings: Record<string, string>, signal: AbortSignal | undefined): AsyncGenerator<SendEntry[]> {
     const sheet = new UploadSheet(this.deps.uploads.rowBatches(user.id, input.uploadId, { firstColumnOnly: false, signal }));
     let keptChars = 0;
     const unknownColumn = () => ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
-    for await (const { row, cells } of sheet.rows()) {
-      if (row === 1 && !sheet.mayHaveColumn(input.recipientColumn)) throw unknownColumn();
-      const entry = customEntry(sheet.keyed(cells), row, input.recipientColumn, variables, mappings);
-      for (const value of Object.values(entry.values)) keptChars += value.length;
-      if (keptChars > UPLOAD_SEND_MAX_VALUE_CHARS) throw heavyFileError();
-      yield entry;
+    // The row rule reads only these columns.
+    const wanted = [input.recipientColumn, ...variables.map((variable) => mappings[variable] ?? '').filter((column) => column !== '')];
+    for await (const rows of sheet.dataBatches()) {
+      const entries: SendEntry[] = [];
+      for (const { row, cells } of rows) {
+        if (row === 1 && !sheet.mayHaveColumn(input.recipientColumn)) throw unknownColumn();
+        const entry = customEntry(sheet.keyedColumns(cells, wanted), row, input.recipientColumn, variables, mappings);
+        for (const variable of variables) keptChars += entry.values[variable]?.length ?? 0;
+        if (keptChars > UPLOAD_SEND_MAX_VALUE_CHARS) throw heavyFileError();
+        entries.push(entry);
+      }
+      yield entries;
     }
     // As for rows in `data`: the column must be one of the file's (checked once every row widened the columns).
     if (!sheet.columns.includes(input.recipientColumn)) throw unknownColumn();

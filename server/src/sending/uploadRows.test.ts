@@ -32,4 +32,31 @@ describe('UploadSheet', () => {
     const sheet = new UploadSheet(batches([['__proto__'], ['1']]));
     for await (const { cells } of sheet.rows()) expect(Object.hasOwn(sheet.keyed(cells), '__proto__')).toBe(true);
   });
+
+  it('hands the data rows over a batch at a time, numbered as rows() numbers them', async () => {
+    const sheet = new UploadSheet(batches([['phone', 'name'], ['1', 'A'], ['2', 'B']], [], [['3', 'C', 'extra']]));
+    const seen: [number, number[]][] = [];
+    for await (const rows of sheet.dataBatches()) seen.push([rows.length, rows.map((r) => r.row)]);
+    // The header alone and the empty batch yield nothing.
+    expect(seen).toEqual([
+      [2, [1, 2]],
+      [1, [3]],
+    ]);
+    expect(sheet.columns).toEqual(['phone', 'name', 'Column 3']);
+  });
+
+  it('keys a row by only the wanted columns, as keyed() keys them, a later widening included', async () => {
+    const sheet = new UploadSheet(batches([['phone', 'name', 'city', '__proto__'], ['1', 'A', 'Pune', 'p'], ['2', 'B', 'Agra', 'q', 'w']]));
+    const wanted = ['phone', 'city', '__proto__', 'Column 5', 'mobile'];
+    const rows: Record<string, string>[] = [];
+    for await (const batch of sheet.dataBatches()) for (const { cells } of batch) rows.push(sheet.keyedColumns(cells, wanted));
+    expect(rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => key !== '__proto__')))).toEqual([
+      // The batch's widest row named "Column 5": empty in the narrower row, as keyed() would give it.
+      { phone: '1', city: 'Pune', 'Column 5': '' },
+      { phone: '2', city: 'Agra', 'Column 5': 'w' },
+    ]);
+    expect(rows.every((row) => Object.hasOwn(row, '__proto__'))).toBe(true);
+    expect(rows.map((row) => row['__proto__'])).toEqual(['p', 'q']);
+    expect(rows.some((row) => Object.hasOwn(row, 'mobile'))).toBe(false);
+  });
 });

@@ -16,6 +16,10 @@ export interface UploadDataRow {
 export class UploadSheet {
   private header: string[] | null = null;
   private names: string[] = [];
+  /** `keyedColumns`' positions of its wanted columns, for the column names they were found in. */
+  private wantedFor: string[] | null = null;
+  private wanted: readonly string[] = [];
+  private wantedIndexes: number[] = [];
 
   constructor(private readonly batches: AsyncIterable<string[][]>) {}
 
@@ -46,6 +50,31 @@ export class UploadSheet {
   }
 
   /**
+   * The data rows as they arrive, a batch at a time; iterate once, instead of `rows()`. A send from
+   * a million-row upload handles each batch in one go: row by row, the async iteration and the
+   * objects made per row were a third of the time between "Send" and acceptance (issue 16). The
+   * columns then cover the widest row of the batch, not only of the rows before: a column a later
+   * row adds reads as empty in an earlier one either way.
+   */
+  async *dataBatches(): AsyncGenerator<UploadDataRow[]> {
+    let row = 0;
+    for await (const batch of this.batches) {
+      const rows: UploadDataRow[] = [];
+      for (const cells of batch) {
+        if (this.header === null) {
+          this.header = cells;
+          this.names = headerNames(cells);
+          continue;
+        }
+        if (cells.length > this.names.length) this.names = headerNames(this.header, cells.length);
+        row += 1;
+        rows.push({ row, cells });
+      }
+      if (rows.length > 0) yield rows;
+    }
+  }
+
+  /**
    * Whether `name` is a column of the file, or could still become one: past the header row, only
    * a wider row adds columns, and those are named `Column N` (with ` (2)`... on a repeat). Lets a
    * send refuse an unknown recipient column at its first row rather than after the whole file.
@@ -58,5 +87,24 @@ export class UploadSheet {
   keyed(cells: readonly string[]): Record<string, string> {
     // fromEntries defines own properties, so a column named "__proto__" is data, not a prototype.
     return Object.fromEntries(this.names.map((name, i) => [name, cells[i] ?? '']));
+  }
+
+  /**
+   * The row keyed by only `wanted` of its columns (those the file has), as `keyed` keys them: a
+   * send reads the recipient and the mapped columns, not every column of a wide sheet.
+   */
+  keyedColumns(cells: readonly string[], wanted: readonly string[]): Record<string, string> {
+    if (this.wantedFor !== this.names || this.wanted !== wanted) {
+      this.wantedFor = this.names;
+      this.wanted = wanted;
+      this.wantedIndexes = wanted.map((name) => this.names.indexOf(name));
+    }
+    // No prototype: a column named "__proto__" is data here too.
+    const row = Object.create(null) as Record<string, string>;
+    for (let i = 0; i < wanted.length; i++) {
+      const index = this.wantedIndexes[i] as number;
+      if (index >= 0) row[wanted[i] as string] = cells[index] ?? '';
+    }
+    return row;
   }
 }
