@@ -37,12 +37,7 @@ export class UploadSheet {
     let row = 0;
     for await (const batch of this.batches) {
       for (const cells of batch) {
-        if (this.header === null) {
-          this.header = cells;
-          this.names = headerNames(cells);
-          continue;
-        }
-        if (cells.length > this.names.length) this.names = headerNames(this.header, cells.length);
+        if (!this.take(cells)) continue;
         row += 1;
         yield { row, cells };
       }
@@ -61,17 +56,23 @@ export class UploadSheet {
     for await (const batch of this.batches) {
       const rows: UploadDataRow[] = [];
       for (const cells of batch) {
-        if (this.header === null) {
-          this.header = cells;
-          this.names = headerNames(cells);
-          continue;
-        }
-        if (cells.length > this.names.length) this.names = headerNames(this.header, cells.length);
+        if (!this.take(cells)) continue;
         row += 1;
         rows.push({ row, cells });
       }
       if (rows.length > 0) yield rows;
     }
+  }
+
+  /** Reads one row of the file: the first is the header (answers false); a wider row widens the column names. */
+  private take(cells: string[]): boolean {
+    if (this.header === null) {
+      this.header = cells;
+      this.names = headerNames(cells);
+      return false;
+    }
+    if (cells.length > this.names.length) this.names = headerNames(this.header, cells.length);
+    return true;
   }
 
   /**
