@@ -7,10 +7,8 @@
  */
 import { AppError } from '../errors';
 import type { Template, User } from '../models';
-import type { AcceptCampaignInput, CampaignAcceptance } from './campaignAcceptance';
+import { ACCEPTED_STATUS_BY_CODE, type AcceptCampaignInput, type CampaignAcceptance } from './campaignAcceptance';
 import type { SenderNumber } from './senderNumbers';
-import type { Knex } from 'knex';
-import type { MessageRow } from '../db/rows/messages';
 
 export interface ApiSendRequest {
   user: User;
@@ -37,8 +35,6 @@ const MAX_BATCH = 1_000;
 /** How long a round waits for company, and the queue length at which it stops waiting. */
 const LINGER_MS = 2;
 const LINGER_UNTIL = 64;
-/** The stored status of each of acceptance's status codes (0 queued, 1 Duplicate Blocked, 2 opted out). */
-const STATUS_BY_CODE: readonly MessageRow['status'][] = ['queued', 'duplicate', 'suppressed'];
 
 export class ApiSendBatcher {
   private queue: Pending[] = [];
@@ -50,7 +46,6 @@ export class ApiSendBatcher {
    */
   constructor(
     private readonly deps: {
-      db: Knex;
       acceptance: CampaignAcceptance;
       onAccepted: () => void;
       parallelRounds: number;
@@ -148,7 +143,7 @@ export class ApiSendBatcher {
     // Acceptance answers the ids in recipient order, and each recipient's fate as its status code.
     rows.forEach((item, index) => {
       const id = result.messageIds?.[index];
-      const status = STATUS_BY_CODE[result.statusCodes[index] ?? -1];
+      const status = ACCEPTED_STATUS_BY_CODE[result.statusCodes[index] ?? -1];
       if (id !== undefined && status) item.resolve({ messageId: `msg_${id}`, campaignId: result.campaignId, status });
       else item.reject(new Error(`message row ${index} of campaign ${result.campaignId} not found`));
     });

@@ -60,6 +60,9 @@ export interface AcceptedCampaign {
   messageIds?: number[];
 }
 
+/** The stored status of each of acceptance's status codes (see `AcceptedCampaign.statusCodes`). */
+export const ACCEPTED_STATUS_BY_CODE: readonly string[] = ['queued', 'duplicate', 'suppressed'];
+
 /** Rows per INSERT on PostgreSQL (one unnest statement per chunk; each chunk becomes queue jobs). */
 const PG_INSERT_CHUNK = 5_000;
 /** Keys per lookup: IN (...) on SQLite, = ANY($1) on PostgreSQL. */
@@ -355,7 +358,7 @@ export class CampaignAcceptance {
     const { campaignId, userId, priceUnits, nowIso, dueIso, recipients, keys, statusCodes } = batch;
     const ids: number[] | undefined = batch.returnIds ? [] : undefined;
     const enqueue = batch.enqueue ? this.enqueue : null;
-    const statusOf = (code: number) => (code === 0 ? 'queued' : code === 1 ? 'duplicate' : 'suppressed');
+    const statusOf = (code: number) => ACCEPTED_STATUS_BY_CODE[code] ?? 'suppressed';
     const errorOf = (code: number) => (code === 1 ? catalogue.sending.duplicateBlocked : code === 2 ? catalogue.sending.optedOut : null);
     const variablesOf = (r: RecipientRow) => (Object.keys(r.variables).length > 0 ? JSON.stringify(r.variables) : null);
     const connection = await (trx.client as unknown as { acquireConnection(): Promise<unknown> }).acquireConnection();

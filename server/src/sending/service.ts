@@ -221,7 +221,7 @@ export class SendingService {
       onApiSpent?: (userId: number) => void;
     },
   ) {
-    this.apiBatcher = new ApiSendBatcher({ db: deps.db, acceptance: deps.acceptance, onAccepted: deps.onAccepted, parallelRounds: 1, onSpent: deps.onApiSpent });
+    this.apiBatcher = new ApiSendBatcher({ acceptance: deps.acceptance, onAccepted: deps.onAccepted, parallelRounds: 1, onSpent: deps.onApiSpent });
   }
 
   /** Integrators call in bursts: the same template and number are looked up once every few seconds. */
