@@ -132,3 +132,22 @@ export function isPostgres(db: Knex): boolean {
 export function forUpdateIfSupported<Q extends { forUpdate(): Q }>(query: Q, db: Knex): Q {
   return isPostgres(db) ? query.forUpdate() : query;
 }
+
+/**
+ * Runs `announce` once what was written through `db` is visible to every other connection: at
+ * once outside a transaction, after the outermost transaction commits inside one (a savepoint's
+ * release is not a commit), never when it rolls back. Listeners read the database on their own
+ * connections (webhook events, notifications, progress), so announcing before the commit let
+ * them read the rows as they were: a `message.failed` event carrying status `sent`.
+ * Knex settles a transaction rolled back by hand without an error (`trx.rollback()`) as it settles
+ * a commit, so code that announces through this rolls back by throwing (or with an error).
+ */
+export function afterCommit(db: Knex, announce: () => void): void {
+  if (!db.isTransaction) {
+    announce();
+    return;
+  }
+  let outermost = db as Knex.Transaction;
+  while (outermost.parentTransaction) outermost = outermost.parentTransaction;
+  outermost.executionPromise.then(announce, () => undefined);
+}

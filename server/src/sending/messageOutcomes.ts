@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/knex';
+import { afterCommit, isPostgres } from '../db/knex';
 import { messages as catalogue } from '@shared/messages';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
@@ -343,9 +343,8 @@ export class MessageOutcomes {
         await this.refundFailed(trx, failedIds.filter((id) => refundable.has(id)));
       }
     });
-    this.onMessageStatuses?.(
-      (['sent', 'delivered', 'read', 'failed'] as const).map((status) => ({ status, messageIds: applied.get(status) ?? [] })),
-    );
+    const changes = (['sent', 'delivered', 'read', 'failed'] as const).map((status) => ({ status, messageIds: applied.get(status) ?? [] }));
+    afterCommit(outer, () => this.onMessageStatuses?.(changes));
     await this.completeCampaigns([...campaigns], outer);
     return { unmatched };
   }
@@ -500,8 +499,10 @@ export class MessageOutcomes {
       .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES))
       .update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
     // Every result write and status batch ends here with the campaigns it touched.
-    this.onCampaignsProgressed?.(campaignIds);
-    if (completed > 0) this.onCampaignsSettled?.(campaignIds);
+    afterCommit(db, () => {
+      this.onCampaignsProgressed?.(campaignIds);
+      if (completed > 0) this.onCampaignsSettled?.(campaignIds);
+    });
   }
 }
 
