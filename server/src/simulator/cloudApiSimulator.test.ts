@@ -122,6 +122,28 @@ describe('Cloud API simulator webhooks', () => {
     expect(receiver.received.map((post) => parseCloudApiWebhook(JSON.parse(post.raw.toString('utf8'))).statuses.length)).toEqual([25, 25, 10]);
   });
 
+  // No test numbers here (0000 fails, 0001 is never read, 0002 is refused once).
+  it('keeps thousands of jittered messages each in order, every status posted once', async () => {
+    const receiver = await startReceiver();
+    toClose.push(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
+    const simulator = new CloudApiSimulator({
+      outbox: new SimulatorOutbox(),
+      resolveTemplate: () => TEMPLATE,
+      webhook: { url: receiver.url, appSecret: APP_SECRET },
+      delays: { sentMs: 2, deliveredMs: 4, readMs: 6, jitterRatio: 1 },
+      maxStatusesPerPost: 500,
+      messagesPerSecond: 100_000,
+    });
+    toClose.push(() => simulator.close());
+    const body = (to: string) => ({ messaging_product: 'whatsapp', to, type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } });
+    const answers = await Promise.all(Array.from({ length: 3_000 }, (_, i) => simulator.send({ senderId: SENDER, credential: 't', via: 'cloud_api', body: body(`9198${String(70_000_003 + i)}`) })));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    await simulator.whenIdle();
+    const byMessage = statusesByMessage(receiver.received);
+    expect(byMessage.size).toBe(3_000);
+    for (const statuses of byMessage.values()) expect(statuses.map((s) => s.status)).toEqual(['sent', 'delivered', 'read']);
+  });
+
   it('stops pending webhooks on close', async () => {
     const { receiver, server, send } = await setUp({ delays: { sentMs: 60_000, deliveredMs: 60_000, readMs: 60_000 } });
     expect((await send('919876543210')).ok).toBe(true);
