@@ -2,11 +2,12 @@
  * Scale-out over separate processes (issue 17): server instances as child processes on one
  * PostgreSQL schema, and one simulator (in the test's process) served on one port per instance,
  * so that each instance's share is counted by the port its sends arrive on while the per-recipient
- * counts, buckets and webhooks stay those of one provider. Shared by tests/api/scale-out.test.ts
- * and the scale-out bench.
+ * counts, buckets and webhooks stay those of one provider. Its status webhooks reach the instances
+ * through a round-robin balancer, as Meta's reach instances behind a load balancer (ARCHITECTURE
+ * "Scale"). Shared by tests/api/scale-out.test.ts and the scale-out bench.
  */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import knexFactory, { type Knex } from 'knex';
@@ -88,6 +89,36 @@ export async function startPortedSimulator(ports: number, messagesPerSecond: num
   };
 }
 
+/**
+ * The load balancer in front of the instances, for the simulator's webhooks only: each POST goes
+ * to the next instance, bytes and signature untouched. One POST carries up to 500 statuses, so it
+ * forwards a dozen a second at 2,000 sends/s.
+ */
+export async function startWebhookBalancer(targets: readonly string[]): Promise<{ url: string; close(): Promise<void> }> {
+  let next = 0;
+  const server = createServer((incoming, outgoing) => {
+    const target = new URL(incoming.url ?? '/', targets[next++ % targets.length]);
+    const forwarded = httpRequest(target, { method: incoming.method, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    forwarded.on('error', () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502);
+      outgoing.end();
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 export interface ScaleOutDeployment {
   deployment: TestDeployment;
   simulator: PortedSimulator;
@@ -100,7 +131,7 @@ export interface ScaleOutDeployment {
 /**
  * `count` server processes on one PostgreSQL schema, each sending to its own port of one simulator
  * and pacing its numbers at `messagesPerSecond` (SANDBOX_MESSAGES_PER_SECOND); status webhooks go
- * to the first instance. The first starts alone (it migrates the schema), the others after it.
+ * to them in turn (startWebhookBalancer). The first starts alone (it migrates the schema), the others after it.
  */
 export async function startScaleOut(options: { name: string; count: number; messagesPerSecond: number; env?: Record<string, string> }): Promise<ScaleOutDeployment> {
   // Well above what the instances together send at the number's limit: no 130429 retries.
@@ -111,10 +142,12 @@ export async function startScaleOut(options: { name: string; count: number; mess
     env: { SIMULATOR_APP_SECRET: APP_SECRET, SANDBOX_MESSAGES_PER_SECOND: String(options.messagesPerSecond), LOG_LEVEL: 'warn', ...options.env },
   });
   const instances: ServerProcess[] = [];
+  let balancer: Awaited<ReturnType<typeof startWebhookBalancer>> | null = null;
   const db = knexFactory({ client: 'pg', connection: process.env.TEST_DATABASE_URL, searchPath: [deployment.schema], pool: { min: 0, max: 2 } });
   const close = async () => {
     await Promise.all(instances.map((instance) => instance.stop()));
     await simulator.close();
+    await balancer?.close();
     await db.destroy();
     await deployment.close();
   };
@@ -125,11 +158,12 @@ export async function startScaleOut(options: { name: string; count: number; mess
       instances.push(instance);
       await instance.start();
     }
+    balancer = await startWebhookBalancer(instances.map((instance) => instance.url));
   } catch (error) {
     await close();
     throw error;
   }
-  simulator.simulator.setWebhook({ url: `${(instances[0] as ServerProcess).url}/api/webhooks/whatsapp`, appSecret: APP_SECRET });
+  simulator.simulator.setWebhook({ url: `${balancer.url}/api/webhooks/whatsapp`, appSecret: APP_SECRET });
   return { deployment, simulator, instances, db, close };
 }
 

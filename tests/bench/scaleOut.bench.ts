@@ -53,6 +53,9 @@ export const scaleOutBench = {
         `  sent twice: ${received.repeated.length} recipients (simulator: ${received.recipients.toLocaleString('en-IN')} recipients, ${received.sends.toLocaleString('en-IN')} sends; ` +
           `messages: ${ids.rows.toLocaleString('en-IN')} rows, ${ids.distinctProviderIds.toLocaleString('en-IN')} distinct provider ids)${once ? '' : ' -- NOT exactly once'}; campaign counts ${JSON.stringify(campaign.counts)}`,
       );
+      // Dead rows pile up without it (four updates per message, a status event inserted and deleted for each status).
+      const autovacuum = ((await db.raw('show autovacuum')) as { rows: { autovacuum: string }[] }).rows[0]?.autovacuum ?? 'unknown';
+      console.log(`  PostgreSQL autovacuum: ${autovacuum}${autovacuum === 'on' ? '' : " (this server's setting; PostgreSQL's default, and any production server's, is on)"}`);
       printFigure({ db: 'postgres', figure: 'dispatch_two_instances_per_second', value: Math.round(combined), ceiling: INSTANCES * LIMIT, unit: 'messages/s' });
     } finally {
       await scaleOut.close();
