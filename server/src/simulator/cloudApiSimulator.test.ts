@@ -59,6 +59,22 @@ async function setUp(options: Partial<CloudApiSimulatorOptions> = {}) {
   return { receiver, outbox, server, provider, send };
 }
 
+/** A simulator called without HTTP (its sends scheduled at once), posting to a receiver. */
+async function directSimulator(options: Partial<CloudApiSimulatorOptions>) {
+  const receiver = await startReceiver();
+  toClose.push(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
+  const simulator = new CloudApiSimulator({ outbox: new SimulatorOutbox(), resolveTemplate: () => TEMPLATE, webhook: { url: receiver.url, appSecret: APP_SECRET }, ...options });
+  toClose.push(() => simulator.close());
+  const sendDirectly = (to: string) =>
+    simulator.send({
+      senderId: SENDER,
+      credential: 't',
+      via: 'cloud_api',
+      body: { messaging_product: 'whatsapp', to, type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } },
+    });
+  return { receiver, simulator, sendDirectly };
+}
+
 function statusesByMessage(received: Received[]): Map<string, StatusEvent[]> {
   const byMessage = new Map<string, StatusEvent[]>();
   for (const post of received) {
@@ -104,19 +120,9 @@ describe('Cloud API simulator webhooks', () => {
   });
 
   it('puts statuses due together into one POST, up to the configured size', async () => {
-    const receiver = await startReceiver();
-    toClose.push(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
-    const simulator = new CloudApiSimulator({
-      outbox: new SimulatorOutbox(),
-      resolveTemplate: () => TEMPLATE,
-      webhook: { url: receiver.url, appSecret: APP_SECRET },
-      delays: { sentMs: 0, deliveredMs: 0, readMs: 0 },
-      maxStatusesPerPost: 25,
-    });
-    toClose.push(() => simulator.close());
-    const body = (to: string) => ({ messaging_product: 'whatsapp', to, type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } });
+    const { receiver, simulator, sendDirectly } = await directSimulator({ delays: { sentMs: 0, deliveredMs: 0, readMs: 0 }, maxStatusesPerPost: 25 });
     // Called directly (no HTTP), all 20 sends are scheduled before the first flush runs.
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => simulator.send({ senderId: SENDER, credential: 't', via: 'cloud_api', body: body(`91987654${3100 + i}`) })));
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => sendDirectly(`91987654${3100 + i}`)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     await simulator.whenIdle();
     expect(receiver.received.map((post) => parseCloudApiWebhook(JSON.parse(post.raw.toString('utf8'))).statuses.length)).toEqual([25, 25, 10]);
@@ -124,19 +130,8 @@ describe('Cloud API simulator webhooks', () => {
 
   // No test numbers here (0000 fails, 0001 is never read, 0002 is refused once).
   it('keeps thousands of jittered messages each in order, every status posted once', async () => {
-    const receiver = await startReceiver();
-    toClose.push(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
-    const simulator = new CloudApiSimulator({
-      outbox: new SimulatorOutbox(),
-      resolveTemplate: () => TEMPLATE,
-      webhook: { url: receiver.url, appSecret: APP_SECRET },
-      delays: { sentMs: 2, deliveredMs: 4, readMs: 6, jitterRatio: 1 },
-      maxStatusesPerPost: 500,
-      messagesPerSecond: 100_000,
-    });
-    toClose.push(() => simulator.close());
-    const body = (to: string) => ({ messaging_product: 'whatsapp', to, type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } });
-    const answers = await Promise.all(Array.from({ length: 3_000 }, (_, i) => simulator.send({ senderId: SENDER, credential: 't', via: 'cloud_api', body: body(`9198${String(70_000_003 + i)}`) })));
+    const { receiver, simulator, sendDirectly } = await directSimulator({ delays: { sentMs: 2, deliveredMs: 4, readMs: 6, jitterRatio: 1 }, maxStatusesPerPost: 500, messagesPerSecond: 100_000 });
+    const answers = await Promise.all(Array.from({ length: 3_000 }, (_, i) => sendDirectly(`9198${String(70_000_003 + i)}`)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     await simulator.whenIdle();
     const byMessage = statusesByMessage(receiver.received);
