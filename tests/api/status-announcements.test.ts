@@ -96,6 +96,20 @@ describe.skipIf(postgresUnavailable)('status announcements wait for the commit',
     expect(((await server.db('campaigns').where({ id: campaignId }).first('status')) as { status: string }).status).toBe('running');
   });
 
+  it('a listener that throws after the commit neither undoes the write nor stops the other announcements', async () => {
+    const { campaignId, messageId, failedEvent } = await sentCampaign();
+    const announced = listen();
+    server.services.engine.outcomes.onMessageStatuses = () => {
+      throw new Error('listener broke');
+    };
+    await server.db.transaction(async (trx) => {
+      await server.services.engine.outcomes.applyStatusEvents([failedEvent], trx);
+    });
+    await pollUntil(async () => announced.settled.length, (n) => n > 0);
+    expect(announced.settled).toEqual([campaignId]);
+    expect(((await server.db('messages').where({ id: messageId }).first('status')) as { status: string }).status).toBe('failed');
+  });
+
   it('announces at once outside a transaction', async () => {
     const { campaignId, messageId, failedEvent } = await sentCampaign();
     const announced = listen();

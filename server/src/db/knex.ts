@@ -141,13 +141,22 @@ export function forUpdateIfSupported<Q extends { forUpdate(): Q }>(query: Q, db:
  * them read the rows as they were: a `message.failed` event carrying status `sent`.
  * Knex settles a transaction rolled back by hand without an error (`trx.rollback()`) as it settles
  * a commit, so code that announces through this rolls back by throwing (or with an error).
+ * A listener that throws goes to `onError` on both paths: after the commit nobody awaits the
+ * announcement, and an unhandled rejection would stop the process for a change already made.
  */
-export function afterCommit(db: Knex, announce: () => void): void {
+export function afterCommit(db: Knex, announce: () => void, onError: (error: unknown) => void): void {
+  const run = () => {
+    try {
+      announce();
+    } catch (error) {
+      onError(error);
+    }
+  };
   if (!db.isTransaction) {
-    announce();
+    run();
     return;
   }
   let outermost = db as Knex.Transaction;
   while (outermost.parentTransaction) outermost = outermost.parentTransaction;
-  outermost.executionPromise.then(announce, () => undefined);
+  outermost.executionPromise.then(run, () => undefined);
 }

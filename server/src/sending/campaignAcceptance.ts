@@ -10,6 +10,7 @@ import { AppError } from '../errors';
 import type { Template, User } from '../models';
 import type { PricingService } from '../pricing/service';
 import type { WalletService } from '../wallet/service';
+import type { MessageRow } from '../db/rows/messages';
 
 export interface RecipientRow {
   /** Digits with country code, already normalised and de-duplicated within the send. */
@@ -61,7 +62,7 @@ export interface AcceptedCampaign {
 }
 
 /** The stored status of each of acceptance's status codes (see `AcceptedCampaign.statusCodes`). */
-export const ACCEPTED_STATUS_BY_CODE: readonly string[] = ['queued', 'duplicate', 'suppressed'];
+export const ACCEPTED_STATUS_BY_CODE: readonly MessageRow['status'][] = ['queued', 'duplicate', 'suppressed'];
 
 /** Rows per INSERT on PostgreSQL (one unnest statement per chunk; each chunk becomes queue jobs). */
 const PG_INSERT_CHUNK = 5_000;

@@ -92,6 +92,11 @@ export class MessageOutcomes {
 
   constructor(private readonly deps: { db: Knex; wallet: WalletService; log: Logger }) {}
 
+  /** Announced changes are already stored: a listener's failure is logged, not the write's. */
+  private readonly listenerFailed = (error: unknown): void => {
+    this.deps.log.error({ err: error }, 'a status listener failed');
+  };
+
   /** The PostgreSQL queue schedules a job for each retry, in the transaction that requeues it. */
   setRequeueHook(hook: RequeueHook | null): void {
     this.requeueHook = hook;
@@ -344,7 +349,7 @@ export class MessageOutcomes {
       }
     });
     const changes = (['sent', 'delivered', 'read', 'failed'] as const).map((status) => ({ status, messageIds: applied.get(status) ?? [] }));
-    afterCommit(outer, () => this.onMessageStatuses?.(changes));
+    afterCommit(outer, () => this.onMessageStatuses?.(changes), this.listenerFailed);
     await this.completeCampaigns([...campaigns], outer);
     return { unmatched };
   }
@@ -499,10 +504,14 @@ export class MessageOutcomes {
       .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES))
       .update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
     // Every result write and status batch ends here with the campaigns it touched.
-    afterCommit(db, () => {
-      this.onCampaignsProgressed?.(campaignIds);
-      if (completed > 0) this.onCampaignsSettled?.(campaignIds);
-    });
+    afterCommit(
+      db,
+      () => {
+        this.onCampaignsProgressed?.(campaignIds);
+        if (completed > 0) this.onCampaignsSettled?.(campaignIds);
+      },
+      this.listenerFailed,
+    );
   }
 }
 
