@@ -165,4 +165,114 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     expect(await balanceUnits(user.id)).toBe(1_000_000_000 - 20_000 * 8000);
     console.log(`accepted 20,000 recipients in ${seconds.toFixed(2)} s`);
   });
+
+  describe('acceptStream: recipients read a chunk at a time (a send from an upload, issue 16)', () => {
+    type Chunk = { to: string; variables: Record<string, string> }[];
+
+    /** The chunks as an async generator that records how many were read and can fail after some. */
+    function chunkSource(chunks: Chunk[], options: { failAfter?: number } = {}) {
+      const state = { read: 0, stopped: false };
+      async function* source(): AsyncGenerator<Chunk> {
+        try {
+          for (const chunk of chunks) {
+            if (options.failAfter !== undefined && state.read === options.failAfter) throw new Error('the upload could not be read');
+            state.read += 1;
+            yield chunk;
+          }
+        } finally {
+          state.stopped = true;
+        }
+      }
+      return { state, chunks: source() };
+    }
+
+    it('classifies each chunk before reading the next (never the whole send first), and makes the campaign accept would make', async () => {
+      const user = await buildUser(server, { creditRupees: 10 });
+      await server.db('suppressions').insert({ userId: user.id, recipient: '919800000105', reason: 'STOP', createdAt: new Date().toISOString() });
+      const template = await buildTemplate(server, user);
+      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Earlier', source: 'bulk', recipients: recipients(['919800000101']), invalidCount: 0, inSendDuplicates: 0 });
+      const earlierBalance = await balanceUnits(user.id);
+
+      // Recipient 0 of chunk 1 repeats the earlier campaign's message (same number, same values), chunk 2 holds the opted-out number.
+      const chunks: Chunk[] = [recipients(['919800000101', '919800000100']), recipients(['919800000103', '919800000104', '919800000105']), recipients(['919800000106'])];
+      const { state, chunks: source } = chunkSource(chunks);
+      const readWhenClassified: number[] = [];
+      const classified: number[][] = [];
+      const accepted = await server.services.campaignAcceptance.acceptStream({
+        user,
+        template,
+        senderNumberId: sender.id,
+        name: 'Streamed',
+        source: 'custom',
+        chunks: source,
+        onClassified: (chunk, codes) => {
+          readWhenClassified.push(state.read);
+          classified.push([...codes]);
+          expect(codes).toHaveLength(chunk.length);
+        },
+        screenedOut: () => ({ invalidCount: 4, inSendDuplicates: 2 }),
+      });
+      // Chunk n was classified while n chunks had been read: never the whole send first.
+      expect(readWhenClassified).toEqual([1, 2, 3]);
+      expect(classified).toEqual([[1, 0], [0, 0, 2], [0]]);
+      expect([...accepted.statusCodes]).toEqual([1, 0, 0, 0, 2, 0]);
+      expect(accepted).toMatchObject({ accepted: 4, duplicates: 3, invalid: 4, suppressed: 1, priceUnits: 8000, totalCostUnits: 32_000 });
+      const campaign = (await server.db('campaigns').where({ id: accepted.campaignId }).first()) as Record<string, unknown>;
+      expect(campaign).toMatchObject({ status: 'running', totalRecipients: 6, billableCount: 4, duplicateCount: 3, invalidCount: 4, suppressedCount: 1, totalCostUnits: 32_000, completedAt: null });
+      const rows = (await server.db('messages').where({ campaignId: accepted.campaignId }).orderBy('id').select('recipient', 'status')) as { recipient: string; status: string }[];
+      expect(rows.map((row) => [row.recipient, row.status])).toEqual([
+        ['919800000101', 'duplicate'],
+        ['919800000100', 'queued'],
+        ['919800000103', 'queued'],
+        ['919800000104', 'queued'],
+        ['919800000105', 'suppressed'],
+        ['919800000106', 'queued'],
+      ]);
+      expect(await balanceUnits(user.id)).toBe(earlierBalance - 32_000);
+      expect(state.stopped).toBe(true);
+    });
+
+    it('keeps nothing when reading fails after the first chunks were written', async () => {
+      const user = await buildUser(server, { creditRupees: 10 });
+      const template = await buildTemplate(server, user);
+      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      const { state, chunks } = chunkSource([recipients(['919800000110', '919800000111']), recipients(['919800000112']), recipients(['919800000113'])], { failAfter: 2 });
+      await expect(
+        server.services.campaignAcceptance.acceptStream({ user, template, senderNumberId: sender.id, name: 'Cut', source: 'custom', chunks, onClassified: () => undefined, screenedOut: () => ({ invalidCount: 0, inSendDuplicates: 0 }) }),
+      ).rejects.toThrow('the upload could not be read');
+      expect(state.read).toBe(2);
+      expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(0);
+      expect(await server.db('messages').where({ userId: user.id })).toHaveLength(0);
+      expect(await balanceUnits(user.id)).toBe(100_000);
+    });
+
+    it('refuses a send the balance does not cover with its whole cost, read to the end, and keeps nothing', async () => {
+      const user = await buildUser(server, { creditRupees: 1 });
+      const template = await buildTemplate(server, user);
+      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      // One message (Rs 0.80) is covered; the second chunk passes the balance, the third still counts.
+      const { state, chunks } = chunkSource([recipients(['919800000120']), recipients(['919800000121', '919800000122']), recipients(['919800000123'])]);
+      await expect(
+        server.services.campaignAcceptance.acceptStream({ user, template, senderNumberId: sender.id, name: 'Too big', source: 'custom', chunks, onClassified: () => undefined, screenedOut: () => ({ invalidCount: 0, inSendDuplicates: 0 }) }),
+      ).rejects.toMatchObject({ status: 402, code: 'insufficient_balance', message: fillMessage(messages.sending.insufficientBalance, { cost: '3.20', balance: '1.00' }) });
+      expect(state.read).toBe(3);
+      expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(0);
+      expect(await server.db('messages').where({ userId: user.id })).toHaveLength(0);
+      expect(await balanceUnits(user.id)).toBe(10_000);
+    });
+
+    it('answers the same fates as a dry run (screenStream) without writing', async () => {
+      const user = await buildUser(server, { creditRupees: 10 });
+      await server.db('suppressions').insert({ userId: user.id, recipient: '919800000132', reason: 'STOP', createdAt: new Date().toISOString() });
+      const template = await buildTemplate(server, user);
+      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Earlier', source: 'bulk', recipients: recipients(['919800000130']), invalidCount: 0, inSendDuplicates: 0 });
+      const classified: number[][] = [];
+      const totals = await server.services.campaignAcceptance.screenStream(user.id, template.id, chunkSource([recipients(['919800000130', '919800000131']), recipients(['919800000132'])]).chunks, (_chunk, codes) => classified.push([...codes]));
+      expect(classified).toEqual([[1, 0], [2]]);
+      expect(totals).toEqual({ billable: 1, duplicates: 1, suppressed: 1 });
+      expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(1);
+    });
+  });
 });

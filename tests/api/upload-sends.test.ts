@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
+import { formatIndianNumber } from '@shared/money';
 import type { TCampaignAccepted, TCostPreview } from '@shared/schemas/sending';
 import { ZUploadCompleted, ZUploadCreated, type TUploadCompleted, type TUploadCreated } from '@shared/schemas/uploads';
 import type { TErrorResponse } from '@shared/types';
@@ -301,5 +302,70 @@ describe.skipIf(postgresUnavailable)('sends from a resumable upload (issue 16)',
       // The parse slot of each read was given back.
       expect(server.services.spreadsheets.inFlight(user.id)).toBe(0);
     });
+  });
+
+  describe('rows streamed into acceptance, a chunk at a time', () => {
+    /** Rows that are sent: a valid number, not a repeat within the file, a name. */
+    const sendable = (rows: readonly Row[], index: number) => {
+      let i = index;
+      while (!(rows[i]?.phone.length === 12 && rows[i]?.name !== '' && i % 101 !== 7 && (i + 1) % 101 !== 7)) i += 1;
+      return rows[i] as Row;
+    };
+
+    it('sets aside the same rows as the same data over several chunks: Duplicate Blocked and opted out, listed in row order', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 50_000 });
+      // More recipients than three of acceptance's 5,000-recipient chunks.
+      const rows = recipientRows(16_000, 100_000);
+      const template = await buildTemplate(server, user, { body: 'Chunks {{1}}, order {{2}}' });
+      // Opted out in the first, second and last chunk; sent before (Duplicate Blocked) in the second and third.
+      for (const at of [3, 7_003, 15_500]) await server.db('suppressions').insert({ userId: user.id, recipient: sendable(rows, at).phone, reason: 'STOP', createdAt: new Date().toISOString() });
+      const earlier = await customSend(client, template, { data: [sendable(rows, 6_000), sendable(rows, 12_000)] });
+      expect(earlier.status, JSON.stringify(earlier.body)).toBe(200);
+      const completed = await upload(client, csvOf(rows), 'chunks.csv');
+
+      const expected = await customSend(client, template, { data: rows }, { dry_run: true });
+      expect(expected.status, JSON.stringify(expected.body)).toBe(200);
+      expect(expected.body.preview).toMatchObject({ duplicates: expect.any(Number), suppressed: 3 });
+      const preview = await customSend(client, template, { uploadId: completed.id }, { dry_run: true });
+      expect(preview.body.preview).toEqual(expected.body.preview);
+
+      const sent = await customSend(client, template, { uploadId: completed.id });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      const { preview: dataPreview } = expected.body;
+      expect(sent.body.data).toMatchObject({ accepted: dataPreview.billable, duplicates: dataPreview.duplicates, invalid: dataPreview.invalid, suppressed: 3, skippedCount: dataPreview.skippedCount });
+      expect(sent.body.data.skippedRows).toEqual(dataPreview.skippedRows);
+      const listed = sent.body.data.skippedRows ?? [];
+      expect(listed.map((row) => row.row)).toEqual([...listed.map((row) => row.row)].sort((a, b) => a - b));
+      expect(listed.filter((row) => row.reason === 'duplicate_blocked').map((row) => row.value)).toEqual([sendable(rows, 6_000).phone, sendable(rows, 12_000).phone]);
+      expect(listed.filter((row) => row.reason === 'opted_out')).toHaveLength(3);
+      const campaign = (await server.db('campaigns').where({ id: sent.body.data.campaignId }).first()) as Record<string, unknown>;
+      expect(campaign).toMatchObject({ billableCount: dataPreview.billable, suppressedCount: 3, totalRecipients: dataPreview.billable + 2 + 3 });
+      const stored = (await server.db('messages').where({ campaignId: sent.body.data.campaignId }).count({ n: '*' }).first()) as { n: number | string };
+      expect(Number(stored.n)).toBe(dataPreview.billable + 2 + 3);
+      // Its sending is not this test's: cancelled, so the next tests do not share SQLite's one connection with it.
+      expect((await client.post(`/api/campaigns/${sent.body.data.campaignId}/cancel`)).status).toBe(200);
+    }, 60_000);
+
+    it("refuses an upload the balance does not cover with 402 and the whole file's cost, and keeps nothing", async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 20 });
+      // Two of acceptance's chunks: the second is read to the end although the first passed the balance.
+      const rows = recipientRows(7_000, 200_000);
+      const template = await buildTemplate(server, user);
+      const completed = await upload(client, csvOf(rows), 'too-many.csv');
+      const preview = await customSend(client, template, { uploadId: completed.id }, { dry_run: true });
+      expect(preview.body.preview.sufficient).toBe(false);
+      const balanceBefore = await server.services.wallet.balance(user.id);
+
+      const res = await customSend(client, template, { uploadId: completed.id });
+      expect(res.status, JSON.stringify(res.body)).toBe(402);
+      expect(res.body).toMatchObject({
+        code: 'insufficient_balance',
+        error: fillMessage(messages.sending.insufficientBalance, { cost: formatIndianNumber(preview.body.preview.totalCost, 2), balance: formatIndianNumber(preview.body.preview.balance, 2) }),
+      });
+      expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(0);
+      expect(await server.db('messages').where({ userId: user.id })).toHaveLength(0);
+      expect(await server.services.wallet.balance(user.id)).toBe(balanceBefore);
+      expect(server.services.spreadsheets.inFlight(user.id)).toBe(0);
+    }, 60_000);
   });
 });

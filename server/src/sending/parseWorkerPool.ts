@@ -196,7 +196,8 @@ export class ParseWorkerPool {
   }
 
   /** Starts a parse. `signal` (the request going away) terminates the worker at once. */
-  run(job: ParseJob, signal?: AbortSignal): ParseRun {
+  /** `readAhead`: batches the worker may be ahead of the consumer (`CREDITS` unless given). */
+  run(job: ParseJob, signal?: AbortSignal, readAhead: number = CREDITS): ParseRun {
     if (signal?.aborted) throw parseCancelledError();
     if (this.closed) throw new Error('the spreadsheet parser pool is closed');
     const pooled = this.take();
@@ -282,7 +283,7 @@ export class ParseWorkerPool {
 
     const message: ToWorker = {
       type: 'parse',
-      credits: CREDITS,
+      credits: readAhead,
       batchRows: BATCH_ROWS,
       batchChars: BATCH_CHARS,
       liveHeapShare: this.options.liveHeapShare ?? LIVE_HEAP_SHARE,

@@ -20,7 +20,7 @@ import type { Template, User } from '../models';
 import type { CostQuote, PricingService } from '../pricing/service';
 import type { TemplateService } from '../templates/service';
 import { templateVariableDefinitions, templateVariables } from '../templates/service';
-import { dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow } from './campaignAcceptance';
+import { dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow, type StreamedCampaignInput } from './campaignAcceptance';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
 import { ApiSendBatcher } from './apiSendBatcher';
 import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';
@@ -102,11 +102,83 @@ export function screenEntries(entries: Iterable<SendEntry>): ScreenedEntries {
   return screen.result;
 }
 
-/** `screenEntries` over entries that arrive in batches as they are read (a send from an upload). */
-async function screenStreamedEntries(batches: AsyncIterable<readonly SendEntry[]>): Promise<ScreenedEntries> {
-  const screen = new EntryScreen();
-  for await (const batch of batches) for (const entry of batch) screen.add(entry);
-  return screen.result;
+/** Recipients handed to acceptance at a time by a streamed send: one PostgreSQL insert's worth. */
+const STREAM_CHUNK = 5_000;
+
+/**
+ * A send from an upload (issue 16): its entries screened as they are read and handed on in chunks
+ * to acceptance (or its dry run), so no array of the whole send is held. The rows set aside, by
+ * screening and then by acceptance, are listed as each chunk is classified: chunks come in row
+ * order, so the first rows listed are the first of the file, as `setAsideRows` lists them.
+ */
+class StreamedScreen {
+  private readonly screen = new EntryScreen();
+  private pending: { rows: number[]; skipped: TSkippedRow[] } = { rows: [], skipped: [] };
+  private readonly listed: TSkippedRow[] = [];
+  private setAsideCount = 0;
+  private recipientCount = 0;
+
+  constructor(
+    private readonly duplicateWindowHours: number,
+    /** Thrown when the whole send held no recipient. */
+    private readonly noRecipients: () => Error,
+  ) {}
+
+  /** The screened recipients in chunks; throws past the largest send, and at the end when there was none. */
+  async *chunks(batches: AsyncIterable<readonly SendEntry[]>): AsyncGenerator<readonly RecipientRow[]> {
+    const { result } = this.screen;
+    for await (const batch of batches) {
+      for (const entry of batch) this.screen.add(entry);
+      if (result.recipients.length >= STREAM_CHUNK) yield this.take();
+    }
+    if (result.recipients.length > 0) yield this.take();
+    this.list(result.skipped);
+    result.skipped = [];
+    if (this.recipientCount === 0) throw this.noRecipients();
+  }
+
+  /** A chunk's fates from acceptance: the rows it set aside join the chunk's own set aside by screening. */
+  classified(chunk: readonly RecipientRow[], statusCodes: Uint8Array): void {
+    const { rows, skipped } = this.pending;
+    for (let i = 0; i < statusCodes.length; i++) {
+      const code = statusCodes[i];
+      if (code === 0) continue;
+      skipped.push(acceptanceSetAside(code === 1, rows[i] as number, (chunk[i] as RecipientRow).to, this.duplicateWindowHours));
+    }
+    this.list(skipped);
+    this.pending = { rows: [], skipped: [] };
+  }
+
+  get counts(): { invalid: number; missingValues: number; inSendDuplicates: number; recipients: number } {
+    const { invalid, missingValues, inSendDuplicates } = this.screen.result;
+    return { invalid, missingValues, inSendDuplicates, recipients: this.recipientCount };
+  }
+
+  get setAside(): SetAsideRows {
+    return { listed: this.listed, count: this.setAsideCount };
+  }
+
+  private take(): RecipientRow[] {
+    const { result } = this.screen;
+    const recipients = result.recipients;
+    this.recipientCount += recipients.length;
+    if (this.recipientCount > MAX_RECIPIENTS_PER_SEND) throw tooManyRecipients();
+    this.pending = { rows: result.rows, skipped: result.skipped };
+    result.recipients = [];
+    result.rows = [];
+    result.skipped = [];
+    return recipients;
+  }
+
+  private list(rows: TSkippedRow[]): void {
+    this.setAsideCount += rows.length;
+    if (this.listed.length >= SENDING.skippedRowsListed || rows.length === 0) return;
+    rows.sort((a, b) => a.row - b.row);
+    for (const row of rows) {
+      if (this.listed.length >= SENDING.skippedRowsListed) break;
+      this.listed.push(row);
+    }
+  }
 }
 
 /** A personalised send's entry for one row: the one row rule (`@shared/sheetRows`), for rows in the body and rows of an upload alike. */
@@ -131,6 +203,23 @@ export interface SetAsideRows {
   count: number;
 }
 
+/** A send from an upload: its screen and the recipient chunks read through it. */
+interface StreamedSend {
+  screen: StreamedScreen;
+  chunks: AsyncGenerator<readonly RecipientRow[]>;
+}
+
+/** A row acceptance set aside: Duplicate Blocked, else opted out. */
+function acceptanceSetAside(duplicate: boolean, row: number, to: string, duplicateWindowHours: number): TSkippedRow {
+  const reason: TSkipReason = duplicate ? 'duplicate_blocked' : 'opted_out';
+  const message = duplicate ? fillMessage(messages.sending.skipped.duplicate_blocked, { hours: duplicateWindowHours }) : messages.sending.skipped.opted_out;
+  return { row, value: to, reason, message };
+}
+
+function tooManyRecipients(): AppError {
+  return BadRequestError('too_many_recipients', fillMessage(messages.sending.tooManyRecipients, { max: formatIndianNumber(MAX_RECIPIENTS_PER_SEND) }));
+}
+
 /** The rows set aside by screening and by acceptance itself (Duplicate Blocked, opted out), merged in row order and capped. */
 function setAsideRows(screened: ScreenedEntries, statusCodes: Uint8Array | null, duplicateWindowHours: number): SetAsideRows {
   const all = [...screened.skipped];
@@ -138,9 +227,7 @@ function setAsideRows(screened: ScreenedEntries, statusCodes: Uint8Array | null,
     for (let i = 0; i < statusCodes.length; i++) {
       const code = statusCodes[i];
       if (code === 0) continue;
-      const reason: TSkipReason = code === 1 ? 'duplicate_blocked' : 'opted_out';
-      const message = code === 1 ? fillMessage(messages.sending.skipped.duplicate_blocked, { hours: duplicateWindowHours }) : messages.sending.skipped.opted_out;
-      all.push({ row: screened.rows[i] as number, value: (screened.recipients[i] as RecipientRow).to, reason, message });
+      all.push(acceptanceSetAside(code === 1, screened.rows[i] as number, (screened.recipients[i] as RecipientRow).to, duplicateWindowHours));
     }
   }
   all.sort((a, b) => a.row - b.row);
@@ -186,10 +273,10 @@ export interface UploadRowSource {
 }
 
 /**
- * Characters of variable values a send from an upload may keep for acceptance: the bound a parse
- * already puts on what it hands back (`maxTotalChars`). The rows stream; the compact recipients
- * (number and mapped values) are held, so a workbook repeating one long shared string in a mapped
- * column must not multiply in memory.
+ * Characters of variable values a send from an upload may store: the bound a parse already puts
+ * on what it hands back (`maxTotalChars`). The rows stream into acceptance, so this bounds the
+ * campaign written, not memory: a workbook repeating one long shared string in a mapped column
+ * must not multiply into the messages table.
  */
 const UPLOAD_SEND_MAX_VALUE_CHARS = DEFAULT_SPREADSHEET_LIMITS.maxTotalChars;
 
@@ -263,10 +350,43 @@ export class SendingService {
   }
 
   private async accept(input: AcceptCampaignInput): Promise<AcceptedCampaign> {
-    if (input.recipients.length > MAX_RECIPIENTS_PER_SEND) throw BadRequestError('too_many_recipients', fillMessage(messages.sending.tooManyRecipients, { max: formatIndianNumber(MAX_RECIPIENTS_PER_SEND) }));
+    if (input.recipients.length > MAX_RECIPIENTS_PER_SEND) throw tooManyRecipients();
     const result = await this.deps.acceptance.accept(input);
     if (result.accepted > 0) this.deps.onAccepted();
     return result;
+  }
+
+  /** A send from an upload accepted as its rows stream (issue 16). */
+  private async acceptStreamed(campaign: Omit<StreamedCampaignInput, 'chunks' | 'onClassified' | 'screenedOut'>, upload: StreamedSend): Promise<AcceptedCampaign> {
+    const { screen } = upload;
+    const result = await this.deps.acceptance.acceptStream({
+      ...campaign,
+      chunks: upload.chunks,
+      onClassified: (chunk, statusCodes) => screen.classified(chunk, statusCodes),
+      screenedOut: () => ({ invalidCount: screen.counts.invalid + screen.counts.missingValues, inSendDuplicates: screen.counts.inSendDuplicates }),
+    });
+    if (result.accepted > 0) this.deps.onAccepted();
+    return result;
+  }
+
+  /** `dryRun` for a send from an upload: the whole file screened as it streams, nothing kept but the figures. */
+  private async streamedDryRun(user: User, template: Template, upload: StreamedSend): Promise<SendOutcome> {
+    const { screen } = upload;
+    const checked = await this.deps.acceptance.screenStream(user.id, template.id, upload.chunks, (chunk, statusCodes) => screen.classified(chunk, statusCodes));
+    const counts = screen.counts;
+    const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, checked.billable);
+    const preview: SendPreview = {
+      recipients: counts.recipients + counts.invalid + counts.missingValues + counts.inSendDuplicates,
+      billable: checked.billable,
+      duplicates: checked.duplicates + counts.inSendDuplicates,
+      invalid: counts.invalid + counts.missingValues,
+      suppressed: checked.suppressed,
+      category: template.category,
+      quote,
+      exact: true,
+      setAside: screen.setAside,
+    };
+    return { kind: 'preview', preview };
   }
 
   private requireValues(template: Template, values: Record<string, string>): void {
@@ -304,7 +424,7 @@ export class SendingService {
    * acceptance applies (the dry run of a send call): the quoted cost is the charged cost.
    */
   private async dryRun(user: User, template: Template, screened: ScreenedEntries): Promise<SendOutcome> {
-    if (screened.recipients.length > MAX_RECIPIENTS_PER_SEND) throw BadRequestError('too_many_recipients', fillMessage(messages.sending.tooManyRecipients, { max: formatIndianNumber(MAX_RECIPIENTS_PER_SEND) }));
+    if (screened.recipients.length > MAX_RECIPIENTS_PER_SEND) throw tooManyRecipients();
     const checked = await this.deps.acceptance.screen(user.id, template.id, screened.recipients);
     const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, checked.billable);
     const preview: SendPreview = {
@@ -328,42 +448,44 @@ export class SendingService {
     const number = await this.resolveNumber(user, input.phone_number_id);
     const template = await this.deps.templates.findUsable(user.id, input.template_name, input.language);
     const variables = Object.fromEntries(templateVariables(template).map((v) => [v, (input.variables[v] ?? '').trim()]));
-    let screened: ScreenedEntries;
+    let upload: StreamedSend | null = null;
+    let screened: ScreenedEntries | null = null;
     if (input.uploadId !== undefined) {
       // Checked before the file is read rather than after: a whole file is not parsed to be refused.
       this.requireValues(template, input.variables);
-      screened = await screenStreamedEntries(this.uploadListEntries(user, input.uploadId, input.recipientColumn, variables, signal));
-      if (screened.recipients.length === 0) throw ValidationError('uploadId', messages.sending.noValidRecipients);
+      const screen = new StreamedScreen(this.deps.duplicateWindowHours, () => ValidationError('uploadId', messages.sending.noValidRecipients));
+      upload = { screen, chunks: screen.chunks(this.uploadListEntries(user, input.uploadId, input.recipientColumn, variables, signal)) };
+      if (input.dry_run) return this.streamedDryRun(user, template, upload);
     } else {
       screened = screenEntries(listEntries(input.recipients_text ?? '', variables));
       if (screened.recipients.length === 0) throw ValidationError('recipients_text', messages.sending.noValidRecipients);
       this.requireValues(template, input.variables);
+      if (input.dry_run) return this.dryRun(user, template, screened);
     }
-    if (input.dry_run) return this.dryRun(user, template, screened);
     const headerMedia = await this.headerMedia(template, image);
     // The upload is stored before acceptance (which may still refuse: balance, limits, pause), so
     // a refusal removes it here; a crash in between is left to the orphan sweep.
     const uploadedPath = headerMedia?.path.startsWith(`${CAMPAIGN_MEDIA_FOLDER}/`) ? headerMedia.path : null;
     const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
+    const campaign = {
+      user,
+      template,
+      senderNumberId: number.id,
+      name: input.campaign_name || `Quick Send - ${template.name} - ${stamp}`,
+      source,
+      headerMedia,
+      scheduledAt: input.scheduledAt && checkScheduleTime(input.scheduledAt, 'app'),
+    };
     let result: AcceptedCampaign;
     try {
-      result = await this.accept({
-        user,
-        template,
-        senderNumberId: number.id,
-        name: input.campaign_name || `Quick Send - ${template.name} - ${stamp}`,
-        source,
-        recipients: screened.recipients,
-        invalidCount: screened.invalid,
-        inSendDuplicates: screened.inSendDuplicates,
-        headerMedia,
-        scheduledAt: input.scheduledAt && checkScheduleTime(input.scheduledAt, 'app'),
-      });
+      result = upload
+        ? await this.acceptStreamed(campaign, upload)
+        : await this.accept({ ...campaign, recipients: (screened as ScreenedEntries).recipients, invalidCount: (screened as ScreenedEntries).invalid, inSendDuplicates: (screened as ScreenedEntries).inSendDuplicates });
     } catch (error) {
       if (uploadedPath) await removeCampaignMedia(this.deps.dataDir, uploadedPath).catch(() => undefined);
       throw error;
     }
-    return { kind: 'accepted', accepted: { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) } };
+    return { kind: 'accepted', accepted: { campaign: result, setAside: upload ? upload.screen.setAside : setAsideRows(screened as ScreenedEntries, result.statusCodes, this.deps.duplicateWindowHours) } };
   }
 
   /**
@@ -426,39 +548,47 @@ export class SendingService {
     const variables = templateVariables(template);
     // The row rules Customize Message's preview uses too, so the preview is what is sent.
     const mappings = normaliseMappings(input.variableMappings);
-    let screened: ScreenedEntries;
     const { uploadId, data } = input;
     if (uploadId !== undefined) {
-      screened = await screenStreamedEntries(this.uploadCustomEntries(user, { ...input, uploadId }, variables, mappings, signal));
-      if (screened.recipients.length === 0) throw ValidationError('uploadId', messages.sending.noValidRecipients);
-    } else {
-      const rows = data ?? [];
-      const first = rows[0] ?? {};
-      if (!(input.recipientColumn in first) && !rows.some((row) => input.recipientColumn in row)) {
-        throw ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
-      }
-      screened = screenEntries(rows.map((row, index) => customEntry(row, index + 1, input.recipientColumn, variables, mappings)));
-      if (screened.recipients.length === 0) throw ValidationError('data', messages.sending.noValidRecipients);
+      const screen = new StreamedScreen(this.deps.duplicateWindowHours, () => ValidationError('uploadId', messages.sending.noValidRecipients));
+      const upload = { screen, chunks: screen.chunks(this.uploadCustomEntries(user, { ...input, uploadId }, variables, mappings, signal)) };
+      if (input.dry_run) return this.streamedDryRun(user, template, upload);
+      const result = await this.acceptStreamed(await this.customCampaign(user, input, number, template, source), upload);
+      const { invalid, missingValues } = screen.counts;
+      return { kind: 'accepted', accepted: { campaign: result, unsendableRows: invalid + missingValues, setAside: screen.setAside } };
     }
+    const rows = data ?? [];
+    const first = rows[0] ?? {};
+    if (!(input.recipientColumn in first) && !rows.some((row) => input.recipientColumn in row)) {
+      throw ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
+    }
+    const screened = screenEntries(rows.map((row, index) => customEntry(row, index + 1, input.recipientColumn, variables, mappings)));
+    if (screened.recipients.length === 0) throw ValidationError('data', messages.sending.noValidRecipients);
     if (input.dry_run) return this.dryRun(user, template, screened);
-    const headerMedia = await this.headerMedia(template, undefined);
-    const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const result = await this.accept({
-      user,
-      template,
-      senderNumberId: number.id,
-      name: input.campaignName || `Personalised - ${template.name} - ${stamp}`,
-      source,
+      ...(await this.customCampaign(user, input, number, template, source)),
       recipients: screened.recipients,
       invalidCount: screened.invalid + screened.missingValues,
       inSendDuplicates: screened.inSendDuplicates,
-      headerMedia,
-      scheduledAt: input.scheduledAt && checkScheduleTime(input.scheduledAt, 'app'),
     });
     // `unsendableRows` is the count the custom send always answered (rows not sendable); `setAside` lists every row not sent.
     return {
       kind: 'accepted',
       accepted: { campaign: result, unsendableRows: screened.invalid + screened.missingValues, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) },
+    };
+  }
+
+  /** A personalised send's campaign, whichever way its rows come. */
+  private async customCampaign(user: User, input: TCustomSendRequest, number: SenderNumber, template: Template, source: 'custom'): Promise<Omit<StreamedCampaignInput, 'chunks' | 'onClassified' | 'screenedOut'>> {
+    const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
+    return {
+      user,
+      template,
+      senderNumberId: number.id,
+      name: input.campaignName || `Personalised - ${template.name} - ${stamp}`,
+      source,
+      headerMedia: await this.headerMedia(template, undefined),
+      scheduledAt: input.scheduledAt && checkScheduleTime(input.scheduledAt, 'app'),
     };
   }
 

@@ -458,6 +458,8 @@ export interface ParseOptions {
   pool?: ParseWorkerPool;
   /** Each row is just its first cell (rows with no cell at all are still skipped). */
   firstColumnOnly?: boolean;
+  /** Batches the worker may parse ahead of the caller (two unless given). */
+  readAhead?: number;
 }
 
 let defaultPool: ParseWorkerPool | null = null;
@@ -593,8 +595,8 @@ export async function summariseSpreadsheetFile(
 
 /**
  * The rows of a spreadsheet file on disk, the header row first, in the parse worker's batches.
- * Nothing accumulates here: the worker is at most its credits (two batches of 1,000 rows or
- * 512 K characters) ahead of the caller, and each batch is dropped once the caller moves on, so
+ * Nothing accumulates here: the worker is at most its credits (`readAhead`, two unless given,
+ * batches of 1,000 rows or 512 K characters) ahead of the caller, and each batch is dropped once the caller moves on, so
  * `maxTotalChars` (a bound on what a parse hands back in all) is lifted for this read; what the
  * caller keeps is the caller's to bound. Answers whether data rows past `maxRows` were dropped.
  * Stopping early ends the parse and its worker.
@@ -613,6 +615,7 @@ export async function* spreadsheetFileBatches(
       firstColumnOnly: options.firstColumnOnly ?? false,
     },
     options.signal,
+    options.readAhead,
   );
   try {
     yield* run.batches();

@@ -116,6 +116,9 @@ export interface UploadServiceDeps {
   now?: () => Date;
 }
 
+/** Batches of 1,000 rows the parse worker may read ahead of a send from an upload. */
+const SEND_READ_AHEAD_BATCHES = 10;
+
 export class UploadService {
   readonly files: UploadFiles;
   private readonly now: () => Date;
@@ -235,6 +238,9 @@ export class UploadService {
         pool: this.deps.spreadsheets.pool,
         firstColumnOnly: options.firstColumnOnly,
         signal: options.signal,
+        // A send writes its recipients 5,000 at a time: ten batches ahead (a few MB) keep the
+        // worker parsing on the other core while the main thread writes a chunk.
+        readAhead: SEND_READ_AHEAD_BATCHES,
       });
       // yield* passes an early stop on, ending the parse and its worker.
       const { truncated } = yield* rows;
