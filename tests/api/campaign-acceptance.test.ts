@@ -186,6 +186,20 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
       return { state, chunks: source() };
     }
 
+    /** A user with `creditRupees`, a template and the sandbox number. */
+    async function sender(creditRupees: number) {
+      const user = await buildUser(server, { creditRupees });
+      const template = await buildTemplate(server, user);
+      const number = await server.services.senderNumbers.ensureSandbox(user.id);
+      return { user, template, number };
+    }
+
+    /** A streamed custom send of `chunks` with nothing set aside before acceptance. */
+    function acceptChunks(from: Awaited<ReturnType<typeof sender>>, name: string, chunks: AsyncIterable<Chunk>) {
+      const { user, template, number } = from;
+      return server.services.campaignAcceptance.acceptStream({ user, template, senderNumberId: number.id, name, source: 'custom', chunks, onClassified: () => undefined, screenedOut: () => ({ invalidCount: 0, inSendDuplicates: 0 }) });
+    }
+
     it('classifies each chunk before reading the next (never the whole send first), and makes the campaign accept would make', async () => {
       const user = await buildUser(server, { creditRupees: 10 });
       await server.db('suppressions').insert({ userId: user.id, recipient: '919800000105', reason: 'STOP', createdAt: new Date().toISOString() });
@@ -234,13 +248,10 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     });
 
     it('keeps nothing when reading fails after the first chunks were written', async () => {
-      const user = await buildUser(server, { creditRupees: 10 });
-      const template = await buildTemplate(server, user);
-      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      const from = await sender(10);
+      const { user } = from;
       const { state, chunks } = chunkSource([recipients(['919800000110', '919800000111']), recipients(['919800000112']), recipients(['919800000113'])], { failAfter: 2 });
-      await expect(
-        server.services.campaignAcceptance.acceptStream({ user, template, senderNumberId: sender.id, name: 'Cut', source: 'custom', chunks, onClassified: () => undefined, screenedOut: () => ({ invalidCount: 0, inSendDuplicates: 0 }) }),
-      ).rejects.toThrow('the upload could not be read');
+      await expect(acceptChunks(from, 'Cut', chunks)).rejects.toThrow('the upload could not be read');
       expect(state.read).toBe(2);
       expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(0);
       expect(await server.db('messages').where({ userId: user.id })).toHaveLength(0);
@@ -248,14 +259,11 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     });
 
     it('refuses a send the balance does not cover with its whole cost, read to the end, and keeps nothing', async () => {
-      const user = await buildUser(server, { creditRupees: 1 });
-      const template = await buildTemplate(server, user);
-      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      const from = await sender(1);
+      const { user } = from;
       // One message (Rs 0.80) is covered; the second chunk passes the balance, the third still counts.
       const { state, chunks } = chunkSource([recipients(['919800000120']), recipients(['919800000121', '919800000122']), recipients(['919800000123'])]);
-      await expect(
-        server.services.campaignAcceptance.acceptStream({ user, template, senderNumberId: sender.id, name: 'Too big', source: 'custom', chunks, onClassified: () => undefined, screenedOut: () => ({ invalidCount: 0, inSendDuplicates: 0 }) }),
-      ).rejects.toMatchObject({ status: 402, code: 'insufficient_balance', message: fillMessage(messages.sending.insufficientBalance, { cost: '3.20', balance: '1.00' }) });
+      await expect(acceptChunks(from, 'Too big', chunks)).rejects.toMatchObject({ status: 402, code: 'insufficient_balance', message: fillMessage(messages.sending.insufficientBalance, { cost: '3.20', balance: '1.00' }) });
       expect(state.read).toBe(3);
       expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(0);
       expect(await server.db('messages').where({ userId: user.id })).toHaveLength(0);

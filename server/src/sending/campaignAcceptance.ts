@@ -228,10 +228,7 @@ export class CampaignAcceptance {
 
   async accept(input: AcceptCampaignInput): Promise<AcceptedCampaign> {
     const { user, template } = input;
-    this.requireUsable(user, template);
-    const now = this.now();
-    const nowIso = now.toISOString();
-    const scheduledIso = input.scheduledAt?.toISOString() ?? null;
+    const { now, nowIso, scheduledIso } = this.begin(input);
     const category = template.category.toLowerCase() as PriceCategory;
     const recipients = input.recipients;
     const count = recipients.length;
@@ -293,10 +290,7 @@ export class CampaignAcceptance {
    */
   async acceptStream(input: StreamedCampaignInput): Promise<AcceptedCampaign> {
     const { user, template } = input;
-    this.requireUsable(user, template);
-    const now = this.now();
-    const nowIso = now.toISOString();
-    const scheduledIso = input.scheduledAt?.toISOString() ?? null;
+    const { now, nowIso, scheduledIso } = this.begin(input);
     const chunks = input.chunks[Symbol.asyncIterator]();
     try {
       // The first chunk is read before the transaction: reading looks the upload up, which on
@@ -387,10 +381,14 @@ export class CampaignAcceptance {
     return totals;
   }
 
-  private requireUsable(user: User, template: Template): void {
+  /** A campaign's template checked (the sender's, usable) and its times: now, and when it is due if scheduled. */
+  private begin(input: { user: User; template: Template; scheduledAt?: Date | undefined }): { now: Date; nowIso: string; scheduledIso: string | null } {
+    const { user, template } = input;
     if (template.userId !== user.id || !USABLE_TEMPLATE_STATUSES.includes(template.status as never)) {
       throw new AppError(404, 'template_not_found', catalogue.templates.notFound);
     }
+    const now = this.now();
+    return { now, nowIso: now.toISOString(), scheduledIso: input.scheduledAt?.toISOString() ?? null };
   }
 
   private async insertCampaign(trx: Knex.Transaction, input: Omit<AcceptCampaignInput, 'recipients'> | StreamedCampaignInput, figures: CampaignFigures & { priceUnits: number }): Promise<number> {

@@ -373,20 +373,7 @@ export class SendingService {
   private async streamedDryRun(user: User, template: Template, upload: StreamedSend): Promise<SendOutcome> {
     const { screen } = upload;
     const checked = await this.deps.acceptance.screenStream(user.id, template.id, upload.chunks, (chunk, statusCodes) => screen.classified(chunk, statusCodes));
-    const counts = screen.counts;
-    const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, checked.billable);
-    const preview: SendPreview = {
-      recipients: counts.recipients + counts.invalid + counts.missingValues + counts.inSendDuplicates,
-      billable: checked.billable,
-      duplicates: checked.duplicates + counts.inSendDuplicates,
-      invalid: counts.invalid + counts.missingValues,
-      suppressed: checked.suppressed,
-      category: template.category,
-      quote,
-      exact: true,
-      setAside: screen.setAside,
-    };
-    return { kind: 'preview', preview };
+    return this.exactPreview(user, template, screen.counts, checked, screen.setAside);
   }
 
   private requireValues(template: Template, values: Record<string, string>): void {
@@ -426,9 +413,20 @@ export class SendingService {
   private async dryRun(user: User, template: Template, screened: ScreenedEntries): Promise<SendOutcome> {
     if (screened.recipients.length > MAX_RECIPIENTS_PER_SEND) throw tooManyRecipients();
     const checked = await this.deps.acceptance.screen(user.id, template.id, screened.recipients);
+    return this.exactPreview(user, template, { ...screened, recipients: screened.recipients.length }, checked, setAsideRows(screened, checked.statusCodes, this.deps.duplicateWindowHours));
+  }
+
+  /** The preview of a send screened over every recipient: what screening and acceptance set aside, and the price of the rest. */
+  private async exactPreview(
+    user: User,
+    template: Template,
+    screened: { recipients: number; invalid: number; missingValues: number; inSendDuplicates: number },
+    checked: { billable: number; duplicates: number; suppressed: number },
+    setAside: SetAsideRows,
+  ): Promise<SendOutcome> {
     const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, checked.billable);
     const preview: SendPreview = {
-      recipients: screened.recipients.length + screened.invalid + screened.missingValues + screened.inSendDuplicates,
+      recipients: screened.recipients + screened.invalid + screened.missingValues + screened.inSendDuplicates,
       billable: checked.billable,
       duplicates: checked.duplicates + screened.inSendDuplicates,
       invalid: screened.invalid + screened.missingValues,
@@ -436,7 +434,7 @@ export class SendingService {
       category: template.category,
       quote,
       exact: true,
-      setAside: setAsideRows(screened, checked.statusCodes, this.deps.duplicateWindowHours),
+      setAside,
     };
     return { kind: 'preview', preview };
   }
