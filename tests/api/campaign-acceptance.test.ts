@@ -88,6 +88,21 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     expect(again.accepted).toBe(1);
   });
 
+  it('blocks a repeat of a message whose send is unknown: the provider may have taken it, as a streamed send and its preview see too', async () => {
+    const user = await buildUser(server, { creditRupees: 10 });
+    const template = await buildTemplate(server, user);
+    const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+    const list = recipients(['919800000035']);
+    const first = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'A', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    await server.db('messages').where({ campaignId: first.campaignId }).update({ status: 'unknown' });
+    async function* oneChunk() {
+      yield list;
+    }
+    expect(await server.services.campaignAcceptance.screenStream(user.id, template.id, oneChunk(), () => undefined)).toEqual({ billable: 0, duplicates: 1, suppressed: 0 });
+    const again = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'B', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    expect(again).toMatchObject({ accepted: 0, duplicates: 1, totalCostUnits: 0 });
+  });
+
   it('suppresses opted-out recipients without charging', async () => {
     const user = await buildUser(server, { creditRupees: 10 });
     await server.db('suppressions').insert({ userId: user.id, recipient: '919800000041', reason: 'STOP', createdAt: new Date().toISOString() });

@@ -163,7 +163,8 @@ describe.skipIf(postgresUnavailable)('sends from a resumable upload (issue 16)',
         expect(new Set(counts.keys())).toEqual(expected);
         expect([...counts.values()].every((n) => n === 1)).toBe(true);
       }
-    });
+      // Waits for two campaigns to go out: beside the whole suite and busy loops that took more than 20 s.
+    }, 60_000);
 
     it('makes the same campaign from an .xlsx upload (numeric cells) as from its rows sent as data', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 5_000 });
@@ -342,8 +343,6 @@ describe.skipIf(postgresUnavailable)('sends from a resumable upload (issue 16)',
       expect(campaign).toMatchObject({ billableCount: dataPreview.billable, suppressedCount: 3, totalRecipients: dataPreview.billable + 2 + 3 });
       const stored = (await server.db('messages').where({ campaignId: sent.body.data.campaignId }).count({ n: '*' }).first()) as { n: number | string };
       expect(Number(stored.n)).toBe(dataPreview.billable + 2 + 3);
-      // Its sending is not this test's: cancelled, so the next tests do not share SQLite's one connection with it.
-      expect((await client.post(`/api/campaigns/${sent.body.data.campaignId}/cancel`)).status).toBe(200);
     }, 60_000);
 
     it("refuses an upload the balance does not cover with 402 and the whole file's cost, and keeps nothing", async () => {

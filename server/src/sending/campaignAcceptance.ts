@@ -98,8 +98,11 @@ const PG_LOOKUP_CHUNK = 10_000;
  * beyond, each chunk's keys are probed in the index.
  */
 const STREAM_EARLIER_KEYS_LOADED = 1_000_000;
-/** Earlier messages in these states block an identical one (a failed message may be resent). */
-const BLOCKING_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'read'];
+/**
+ * Earlier messages in these states block an identical one (a failed or cancelled message may be
+ * sent again). `unknown` blocks: the provider may have taken the send, so the recipient may have it.
+ */
+export const BLOCKING_STATUSES: readonly MessageRow['status'][] = ['queued', 'sending', 'unknown', 'sent', 'delivered', 'read'];
 
 interface CanonicalShape {
   /** The keys in sorted order. */

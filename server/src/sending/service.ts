@@ -20,7 +20,7 @@ import type { Template, User } from '../models';
 import type { CostQuote, PricingService } from '../pricing/service';
 import type { TemplateService } from '../templates/service';
 import { templateVariableDefinitions, templateVariables } from '../templates/service';
-import { dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow, type StreamedCampaignInput } from './campaignAcceptance';
+import { BLOCKING_STATUSES, dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow, type StreamedCampaignInput } from './campaignAcceptance';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
 import { ApiSendBatcher } from './apiSendBatcher';
 import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';
@@ -605,7 +605,7 @@ export class SendingService {
       const since = new Date(Date.now() - this.deps.duplicateWindowHours * 3_600_000).toISOString();
       const keys = sample.valid.map((to) => dedupeKey(user.id, template.id, to, {}));
       const blocked = keys.length
-        ? ((await this.deps.db('messages').whereIn('dedupeKey', keys).where('createdAt', '>=', since).whereIn('status', ['queued', 'sending', 'sent', 'delivered', 'read']).countDistinct({ n: 'dedupeKey' })) as { n: number | string }[])
+        ? ((await this.deps.db('messages').whereIn('dedupeKey', keys).where('createdAt', '>=', since).whereIn('status', BLOCKING_STATUSES).countDistinct({ n: 'dedupeKey' })) as { n: number | string }[])
         : [];
       duplicates += Math.round(Number(blocked[0]?.n ?? 0) * scale);
     }
