@@ -224,7 +224,6 @@ export class CampaignAcceptance {
     return count;
   }
 
-
   private now(): Date {
     return this.deps.now?.() ?? new Date();
   }
@@ -255,12 +254,7 @@ export class CampaignAcceptance {
       });
       await this.debit(trx, input, id, billable, totalCostUnits);
       messageIds = await this.insertMessages(trx, {
-        campaignId: id,
-        userId: user.id,
-        priceUnits,
-        nowIso,
-        dueIso: scheduledIso ?? nowIso,
-        enqueue: !scheduledIso,
+        ...messagesOf({ campaignId: id, userId: user.id, priceUnits, nowIso, scheduledIso }),
         returnIds: input.returnMessageIds === true,
         recipients,
         keys,
@@ -308,6 +302,7 @@ export class CampaignAcceptance {
         // Reads inside go through the transaction: on SQLite it holds the only connection.
         const classify = await this.chunkClassifier(trx, user.id, template.id, now);
         const id = await this.insertCampaign(trx, input, { priceUnits, ...campaignFigures({ ...totals, invalid: 0, priceUnits, nowIso, scheduledIso }) });
+        const campaignMessages = messagesOf({ campaignId: id, userId: user.id, priceUnits, nowIso, scheduledIso });
         for (let next = first; next.done !== true; ) {
           const chunk = next.value;
           const classified = await classify(chunk);
@@ -321,18 +316,9 @@ export class CampaignAcceptance {
           // insert runs in the database's process, so the two overlap. Its failure is awaited below.
           const reading = chunks.next();
           reading.catch(() => undefined);
-          if (totals.billable * priceUnits <= balance) await this.insertMessages(trx, {
-            campaignId: id,
-            userId: user.id,
-            priceUnits,
-            nowIso,
-            dueIso: scheduledIso ?? nowIso,
-            enqueue: !scheduledIso,
-            returnIds: false,
-            recipients: chunk,
-            keys: classified.keys,
-            statusCodes: classified.statusCodes,
-          });
+          if (totals.billable * priceUnits <= balance) {
+            await this.insertMessages(trx, { ...campaignMessages, returnIds: false, recipients: chunk, keys: classified.keys, statusCodes: classified.statusCodes });
+          }
           next = await reading;
         }
         const totalCostUnits = totals.billable * priceUnits;
@@ -690,6 +676,15 @@ function fates(recipients: readonly RecipientRow[], keys: DedupeKeys, blocked: R
     } else billable++;
   }
   return { keys, statusCodes, billable, duplicates, suppressed: suppressedCount };
+}
+
+/**
+ * What every message row of a campaign shares: queued rows are due now and get queue jobs, or,
+ * for a scheduled campaign, are due at its time and get their jobs when it starts.
+ */
+function messagesOf(campaign: { campaignId: number; userId: number; priceUnits: number; nowIso: string; scheduledIso: string | null }) {
+  const { scheduledIso, ...shared } = campaign;
+  return { ...shared, dueIso: scheduledIso ?? campaign.nowIso, enqueue: !scheduledIso };
 }
 
 /** The campaign row's fields that follow from what was accepted. */

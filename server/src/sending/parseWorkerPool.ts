@@ -195,8 +195,10 @@ export class ParseWorkerPool {
     this.idle.push(pooled);
   }
 
-  /** Starts a parse. `signal` (the request going away) terminates the worker at once. */
-  /** `readAhead`: batches the worker may be ahead of the consumer (`CREDITS` unless given). */
+  /**
+   * Starts a parse. `signal` (the request going away) terminates the worker at once; `readAhead`
+   * is how many batches the worker may be ahead of the consumer (`CREDITS` unless given).
+   */
   run(job: ParseJob, signal?: AbortSignal, readAhead: number = CREDITS): ParseRun {
     if (signal?.aborted) throw parseCancelledError();
     if (this.closed) throw new Error('the spreadsheet parser pool is closed');

@@ -446,19 +446,20 @@ export class SendingService {
     const number = await this.resolveNumber(user, input.phone_number_id);
     const template = await this.deps.templates.findUsable(user.id, input.template_name, input.language);
     const variables = Object.fromEntries(templateVariables(template).map((v) => [v, (input.variables[v] ?? '').trim()]));
-    let upload: StreamedSend | null = null;
-    let screened: ScreenedEntries | null = null;
+    /** The file's rows as they stream, or the typed list screened whole. */
+    let rows: { upload: StreamedSend } | { screened: ScreenedEntries };
     if (input.uploadId !== undefined) {
       // Checked before the file is read rather than after: a whole file is not parsed to be refused.
       this.requireValues(template, input.variables);
       const screen = new StreamedScreen(this.deps.duplicateWindowHours, () => ValidationError('uploadId', messages.sending.noValidRecipients));
-      upload = { screen, chunks: screen.chunks(this.uploadListEntries(user, input.uploadId, input.recipientColumn, variables, signal)) };
-      if (input.dry_run) return this.streamedDryRun(user, template, upload);
+      rows = { upload: { screen, chunks: screen.chunks(this.uploadListEntries(user, input.uploadId, input.recipientColumn, variables, signal)) } };
+      if (input.dry_run) return this.streamedDryRun(user, template, rows.upload);
     } else {
-      screened = screenEntries(listEntries(input.recipients_text ?? '', variables));
+      const screened = screenEntries(listEntries(input.recipients_text ?? '', variables));
       if (screened.recipients.length === 0) throw ValidationError('recipients_text', messages.sending.noValidRecipients);
       this.requireValues(template, input.variables);
       if (input.dry_run) return this.dryRun(user, template, screened);
+      rows = { screened };
     }
     const headerMedia = await this.headerMedia(template, image);
     // The upload is stored before acceptance (which may still refuse: balance, limits, pause), so
@@ -476,14 +477,16 @@ export class SendingService {
     };
     let result: AcceptedCampaign;
     try {
-      result = upload
-        ? await this.acceptStreamed(campaign, upload)
-        : await this.accept({ ...campaign, recipients: (screened as ScreenedEntries).recipients, invalidCount: (screened as ScreenedEntries).invalid, inSendDuplicates: (screened as ScreenedEntries).inSendDuplicates });
+      result =
+        'upload' in rows
+          ? await this.acceptStreamed(campaign, rows.upload)
+          : await this.accept({ ...campaign, recipients: rows.screened.recipients, invalidCount: rows.screened.invalid, inSendDuplicates: rows.screened.inSendDuplicates });
     } catch (error) {
       if (uploadedPath) await removeCampaignMedia(this.deps.dataDir, uploadedPath).catch(() => undefined);
       throw error;
     }
-    return { kind: 'accepted', accepted: { campaign: result, setAside: upload ? upload.screen.setAside : setAsideRows(screened as ScreenedEntries, result.statusCodes, this.deps.duplicateWindowHours) } };
+    const setAside = 'upload' in rows ? rows.upload.screen.setAside : setAsideRows(rows.screened, result.statusCodes, this.deps.duplicateWindowHours);
+    return { kind: 'accepted', accepted: { campaign: result, setAside } };
   }
 
   /**
