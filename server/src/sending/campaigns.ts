@@ -23,7 +23,7 @@ import type { AcceptedCampaign, CampaignAcceptance, RecipientRow } from './campa
 import type { SendingEngine } from './engine';
 import { PAUSED_HOLD_MS } from './dispatcher';
 import { checkScheduleTime } from './schedule';
-import { OPTED_OUT_ERROR_CODE } from './messageOutcomes';
+import { OPTED_OUT_ERROR_CODE, withConflictRetry } from './messageOutcomes';
 import type { SendingService, SendPreview } from './service';
 import { DailyTotalsReader } from '../retention/dailyTotals';
 import { istDay, istDayStart, istMonthStart } from '../istCalendar';
@@ -185,7 +185,7 @@ export class CampaignService {
    */
   async pause(user: User, id: number): Promise<CampaignRecord> {
     await this.find(user, id);
-    await this.deps.db.transaction(async (trx) => {
+    await this.changeCampaignState(async (trx) => {
       const nowIso = this.now().toISOString();
       const changed = await trx('campaigns').where({ id, userId: user.id, status: 'running' }).update({ status: 'paused', updatedAt: nowIso });
       if (changed === 0) throw ConflictError('campaign_not_running', messages.campaigns.cannotPause);
@@ -198,6 +198,17 @@ export class CampaignService {
     await this.drainHanded(id);
     this.deps.engine.outcomes.onCampaignsProgressed?.([id]);
     return this.get(user, id);
+  }
+
+  /**
+   * A pause, cancel or new time takes the campaign's row, then its messages in whatever order
+   * PostgreSQL scans them, while the dispatcher, status ingestion and the scheduled start lock
+   * some of them in another order: PostgreSQL may then end one side as a deadlock victim. Each
+   * statement here is conditional, so the whole transaction runs again after the rollback, rather
+   * than the user's click answering 500.
+   */
+  private changeCampaignState(change: (trx: Knex.Transaction) => Promise<void>): Promise<void> {
+    return withConflictRetry(() => this.deps.db.transaction(change));
   }
 
   /**
@@ -235,7 +246,7 @@ export class CampaignService {
    */
   async cancel(user: User, id: number): Promise<CampaignRecord & { wasScheduled: boolean }> {
     const before = await this.find(user, id);
-    await this.deps.db.transaction(async (trx) => {
+    await this.changeCampaignState(async (trx) => {
       const nowIso = this.now().toISOString();
       const changed = await trx('campaigns')
         .where({ id, userId: user.id })
@@ -266,7 +277,7 @@ export class CampaignService {
     await this.find(user, id);
     checkScheduleTime(at, 'app', this.now());
     const atIso = at.toISOString();
-    await this.deps.db.transaction(async (trx) => {
+    await this.changeCampaignState(async (trx) => {
       const changed = await trx('campaigns').where({ id, userId: user.id, status: 'scheduled' }).update({ scheduledAt: atIso, updatedAt: this.now().toISOString() });
       if (changed === 0) throw ConflictError('campaign_not_scheduled', messages.campaigns.cannotReschedule);
       await trx('messages').where({ campaignId: id, status: 'queued' }).update({ nextAttemptAt: atIso });
