@@ -4,6 +4,7 @@ import { createApp } from './app';
 import type { AppConfig } from './config';
 import { createDatabase, type Knex } from './db/knex';
 import { migrateToLatest } from './db/migrations';
+import { WalCheckpointer } from './db/walCheckpointer';
 import { sweepOrphanCampaignMedia } from './sending/campaignMedia';
 import { createLogger, type Logger } from './logger';
 import { createServices, type Services } from './container';
@@ -34,6 +35,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
   }
   const applied = await migrateToLatest(db);
   if (applied.length) logger.info({ applied }, 'database migrated');
+  const checkpointer = config.database.kind === 'sqlite' ? await WalCheckpointer.start(db, config.database.filename, logger) : null;
 
   const outbox = new SimulatorOutbox();
   const services = createServices({
@@ -98,6 +100,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
         server.closeAllConnections();
       });
       await services.spreadsheets.close();
+      await checkpointer?.stop();
       await db.destroy();
     },
   };
