@@ -10,6 +10,7 @@ import { messages } from '@shared/messages';
 import type { TCampaign, TCampaignAccepted } from '@shared/schemas/sending';
 import { plainRecipients } from '../../server/test/campaignFlow';
 import { buildTemplate, signedInClient } from '../../server/test/factories';
+import { backendPid, waitUntilBlockedBy } from '../../server/test/postgresLocks';
 import { sandboxNumber } from '../../server/test/sending';
 import { startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
 
@@ -47,16 +48,10 @@ describe.skipIf(testDatabaseKind() !== 'postgres' || !process.env.TEST_DATABASE_
     // Only the cancel looks for the deadlock, so it is the one PostgreSQL ends.
     await writer.raw("set local deadlock_timeout = '60s'");
     await writer('messages').where({ id: firstMessage.id }).forUpdate().select('id');
-    const writerPid = ((await writer.raw('select pg_backend_pid() as pid')) as { rows: { pid: number }[] }).rows[0]!.pid;
+    const writerPid = await backendPid(writer);
 
     const cancel = client.post<{ data: TCampaign; message: string }>(`/api/campaigns/${campaignId}/cancel`);
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const waiting = (await server.db.raw('select count(*)::int as n from pg_stat_activity where ? = any(pg_blocking_pids(pid))', [writerPid])) as { rows: { n: number }[] };
-      if (waiting.rows[0]!.n > 0) break;
-      if (Date.now() > deadline) throw new Error('the cancel never reached the locked message');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await waitUntilBlockedBy(server.db, writerPid, 'the cancel');
     // The writer now wants the campaign's row, which the waiting cancel has updated: a cycle.
     await writer('campaigns').where({ id: campaignId }).update({ updatedAt: new Date().toISOString() });
     await writer.commit();

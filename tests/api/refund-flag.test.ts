@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../server/test/factories';
+import { backendPid, waitUntilBlockedBy } from '../../server/test/postgresLocks';
 import { startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
 
 describe.skipIf(testDatabaseKind() !== 'postgres' || !process.env.TEST_DATABASE_URL)('refund flag under concurrent refunds', () => {
@@ -32,16 +33,10 @@ describe.skipIf(testDatabaseKind() !== 'postgres' || !process.env.TEST_DATABASE_
 
     const first = await server.db.transaction();
     await outcomes.refundFailed(first, [messageId]);
-    const firstPid = ((await first.raw('select pg_backend_pid() as pid')) as { rows: { pid: number }[] }).rows[0]!.pid;
+    const firstPid = await backendPid(first);
     const second = server.db.transaction((trx) => outcomes.refundFailed(trx, [messageId]));
-    // Wait (with a deadline) until the second refund is blocked behind the first's row lock.
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const waiting = (await server.db.raw('select count(*)::int as n from pg_stat_activity where ? = any(pg_blocking_pids(pid))', [firstPid])) as { rows: { n: number }[] };
-      if (waiting.rows[0]!.n > 0) break;
-      if (Date.now() > deadline) throw new Error('the second refund never reached the row lock');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    // The second refund is blocked behind the first's row lock.
+    await waitUntilBlockedBy(server.db, firstPid, 'the second refund', 15_000);
     await first.commit();
     await second;
 
