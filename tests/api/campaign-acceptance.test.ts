@@ -77,29 +77,31 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     expect(blocked).toMatchObject({ priceUnits: 0, errorMessage: 'Duplicate Blocked' });
   });
 
-  it('lets a failed message be sent again', async () => {
+  /** One message accepted, its send then in `status`; answers what a repeat of it meets. */
+  async function repeatAfter(status: 'failed' | 'unknown', recipient: string) {
     const user = await buildUser(server, { creditRupees: 10 });
     const template = await buildTemplate(server, user);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-    const list = recipients(['919800000030']);
-    const first = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'A', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
-    await server.db('messages').where({ campaignId: first.campaignId }).update({ status: 'failed' });
-    const again = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'B', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
-    expect(again.accepted).toBe(1);
-  });
-
-  it('blocks a repeat of a message whose send is unknown: the provider may have taken it, as a streamed send and its preview see too', async () => {
-    const user = await buildUser(server, { creditRupees: 10 });
-    const template = await buildTemplate(server, user);
-    const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-    const list = recipients(['919800000035']);
-    const first = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'A', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
-    await server.db('messages').where({ campaignId: first.campaignId }).update({ status: 'unknown' });
+    const list = recipients([recipient]);
+    const accept = (name: string) => server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name, source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    const first = await accept('A');
+    await server.db('messages').where({ campaignId: first.campaignId }).update({ status });
     async function* oneChunk() {
       yield list;
     }
-    expect(await server.services.campaignAcceptance.screenStream(user.id, template.id, oneChunk(), () => undefined)).toEqual({ billable: 0, duplicates: 1, suppressed: 0 });
-    const again = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'B', source: 'quick', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    const streamed = await server.services.campaignAcceptance.screenStream(user.id, template.id, oneChunk(), () => undefined);
+    return { streamed, again: await accept('B') };
+  }
+
+  it('lets a failed message be sent again', async () => {
+    const { streamed, again } = await repeatAfter('failed', '919800000030');
+    expect(streamed).toEqual({ billable: 1, duplicates: 0, suppressed: 0 });
+    expect(again).toMatchObject({ accepted: 1, duplicates: 0 });
+  });
+
+  it('blocks a repeat of a message whose send is unknown: the provider may have taken it, as a streamed send and its preview see too', async () => {
+    const { streamed, again } = await repeatAfter('unknown', '919800000035');
+    expect(streamed).toEqual({ billable: 0, duplicates: 1, suppressed: 0 });
     expect(again).toMatchObject({ accepted: 0, duplicates: 1, totalCostUnits: 0 });
   });
 

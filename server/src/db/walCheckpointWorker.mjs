@@ -18,7 +18,9 @@ if (!port) throw new Error('walCheckpointWorker runs only as a worker thread');
 function checkpoint(request) {
   try {
     const [result] = /** @type {{ busy: number; log: number; checkpointed: number }[]} */ (db.pragma('wal_checkpoint(PASSIVE)'));
-    if (request !== null || (result && result.log > 0)) port.postMessage({ type: 'checkpointed', request, log: result?.log ?? 0, checkpointed: result?.checkpointed ?? 0 });
+    // The timer's turns are not reported: the log keeps its frames until the next write restarts
+    // it, so they would wake the server's thread four times a second for nothing.
+    if (request !== null) port.postMessage({ type: 'checkpointed', request, log: result?.log ?? 0, checkpointed: result?.checkpointed ?? 0 });
   } catch (error) {
     port.postMessage({ type: 'failed', request, message: error instanceof Error ? error.message : String(error) });
   }
