@@ -105,6 +105,25 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     expect(again).toMatchObject({ accepted: 0, duplicates: 1, totalCostUnits: 0 });
   });
 
+  it('finds blocked repeats among many earlier messages by probing each key through its recipient, across lookup chunks', async () => {
+    const user = await buildUser(server, { creditRupees: 5_000 });
+    const template = await buildTemplate(server, user);
+    const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+    const accept = (name: string, list: ReturnType<typeof recipients>) =>
+      server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name, source: 'bulk', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    const earlier = recipients(Array.from({ length: 2_500 }, (_, i) => `91${7_100_000_000 + i}`));
+    await accept('Earlier', earlier);
+    // More earlier messages than twice this send's keys: the keys are probed, not read into memory.
+    const repeats = new Set([0, 449, 450, 899, 900, 999]);
+    const send = Array.from({ length: 1_000 }, (_, i) => (repeats.has(i) ? earlier[i * 2]! : { to: `91${7_200_000_000 + i}`, variables: { '1': 'New', '2': String(i) } }));
+    // The same recipient with other values is a different message: not blocked.
+    send[1] = { to: earlier[2]!.to, variables: { '1': 'Other', '2': 'X' } };
+    const result = await accept('Again', send);
+    expect(result).toMatchObject({ accepted: 1_000 - repeats.size, duplicates: repeats.size });
+    const blocked = (await server.db('messages').where({ campaignId: result.campaignId, status: 'duplicate' }).pluck('recipient')) as string[];
+    expect(blocked.sort()).toEqual([...repeats].map((i) => earlier[i * 2]!.to).sort());
+  });
+
   it('suppresses opted-out recipients without charging', async () => {
     const user = await buildUser(server, { creditRupees: 10 });
     await server.db('suppressions').insert({ userId: user.id, recipient: '919800000041', reason: 'STOP', createdAt: new Date().toISOString() });

@@ -608,7 +608,7 @@ export class SendingService {
       const since = new Date(Date.now() - this.deps.duplicateWindowHours * 3_600_000).toISOString();
       const keys = sample.valid.map((to) => dedupeKey(user.id, template.id, to, {}));
       const blocked = keys.length
-        ? ((await this.deps.db('messages').whereIn('dedupeKey', keys).where('createdAt', '>=', since).whereIn('status', BLOCKING_STATUSES).countDistinct({ n: 'dedupeKey' })) as { n: number | string }[])
+        ? ((await this.deps.db('messages').where('userId', user.id).whereIn('recipient', sample.valid).whereIn('dedupeKey', keys).where('createdAt', '>=', since).whereIn('status', BLOCKING_STATUSES).countDistinct({ n: 'dedupeKey' })) as { n: number | string }[])
         : [];
       duplicates += Math.round(Number(blocked[0]?.n ?? 0) * scale);
     }

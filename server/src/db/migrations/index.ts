@@ -64,6 +64,7 @@ import * as addBillingIdentityToUsers from './20261201100000_add_billing_identit
 import * as addOnboardingDismissedToUsers from './20261201200100_add_onboarding_dismissed_to_users';
 import * as skipNullProviderIdsInUniqueIndex from './20261201300100_skip_null_provider_ids_in_unique_index';
 import * as indexDedupeKeysAlone from './20261202100100_index_dedupe_keys_alone';
+import * as dropMessagesDedupeIndex from './20261203100100_drop_messages_dedupe_index';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -131,6 +132,7 @@ const migrations: [string, Migration][] = [
   ['20261201200100_add_onboarding_dismissed_to_users', addOnboardingDismissedToUsers],
   ['20261201300100_skip_null_provider_ids_in_unique_index', skipNullProviderIdsInUniqueIndex],
   ['20261202100100_index_dedupe_keys_alone', indexDedupeKeysAlone],
+  ['20261203100100_drop_messages_dedupe_index', dropMessagesDedupeIndex],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
