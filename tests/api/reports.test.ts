@@ -6,7 +6,10 @@ import type { TReportRow, TReportsPage, TReportsSummary } from '@shared/schemas/
 import type { TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import type { User } from '../../server/src/models';
 import { SESSION_COOKIE } from '../../server/src/middleware/auth';
+import { planQuery } from '../../server/src/reports/plan';
+import { ReportPositions } from '../../server/src/reports/positions';
 import { ReportService } from '../../server/src/reports/service';
+import { ReportDb } from '../../server/src/reports/sql';
 import { TestClient } from '../../server/test/client';
 import { buildTemplate, signedInClient } from '../../server/test/factories';
 import { pollUntil, waitForCampaign } from '../../server/test/polling';
@@ -274,6 +277,30 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     expect(await totalOf('?dateFrom=2026-01-10&dateTo=2026-01-10&status=failed&recipientNumber=4477')).toBe(5);
     expect(await totalOf(`?dateFrom=2026-01-10&template=${encodeURIComponent('प्रचार_offer')}&status=read&recipientNumber=9198`)).toBe(1);
     expect(await totalOf('?dateFrom=2026-01-11&template=order_update&status=pending')).toBe(0);
+  });
+
+  it("tests the user's numbers once for a rare recipient filter: the count and the page seek the numbers it matched", async () => {
+    class CountingReportDb extends ReportDb {
+      numberScans = 0;
+      override arrays<T extends unknown[]>(sql: string, params: readonly unknown[]): Promise<T[]> {
+        if (/instr\(|strpos\(/.test(sql)) this.numberScans += 1;
+        return super.arrays<T>(sql, params);
+      }
+    }
+    const rdb = new CountingReportDb(server.db);
+    const positions = new ReportPositions(rdb);
+    const service = new ReportService({ db: server.db, log: server.logger });
+    for (const [query, expected] of [
+      ['9811100001', ['r14', 'r1']],
+      ['4477', ['r13', 'r12', 'r11', 'r10', 'r9']],
+    ] as const) {
+      rdb.numberScans = 0;
+      const plan = await planQuery(rdb, service.filterFor(owner.user.id, { recipientNumber: query }));
+      const { total, current } = await positions.total(plan);
+      const keys = await positions.pageKeys(plan, 0, 50, current);
+      expect({ total, ids: keys.map((key) => key.id) }).toEqual({ total: expected.length, ids: expected.map((name) => ids[name]) });
+      expect(rdb.numberScans).toBe(1);
+    }
   });
 
   it('pages by page and limit, with exact totals at the edges', async () => {

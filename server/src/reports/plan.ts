@@ -4,7 +4,7 @@
  * because SQLite has no statistics to choose by and both databases misjudge a template filter
  * that goes through campaigns.
  */
-import { filterSql, type Access, type ReportDb, type ReportFilter } from './sql';
+import { filterSql, messagesFrom, type Access, type ReportDb, type ReportFilter } from './sql';
 
 /** Up to this many rows a result is counted exactly on each request and paged with OFFSET. */
 export const EXACT_COUNT_MAX = 10_000;
@@ -45,8 +45,21 @@ export async function planQuery(rdb: ReportDb, filter: ReportFilter): Promise<Re
   if (filter.recipientContains) {
     const recipientOnly: ReportFilter = { userId: filter.userId, createdFrom: null, createdBefore: null, recipientContains: filter.recipientContains, template: null, status: null };
     const where = filterSql(recipientOnly, 'recipient', rdb.dialect);
-    const [row] = await rdb.arrays<[number | string]>(`select count(*) from (select 1 from messages m where ${where.sql} limit ?) capped`, [...where.params, EXACT_COUNT_MAX + 1]);
-    recipientRows = Number(row?.[0] ?? 0);
+    // Any part of the number has no range to seek: the user's numbers are tested once, here (the
+    // index alone, each number once), and a rare match's numbers kept, so that counting and paging
+    // seek them instead of testing every number again.
+    const numbers = await rdb.arrays<[string]>(`select distinct m.recipient from messages m where ${where.sql} limit ?`, [...where.params, EXACT_COUNT_MAX + 1]);
+    recipientRows = numbers.length;
+    if (numbers.length <= EXACT_COUNT_MAX) {
+      const matched: ReportFilter = { ...recipientOnly, recipientNumbers: numbers.map(([number]) => number) };
+      const seek = filterSql(matched, 'recipient', rdb.dialect);
+      const [row] = await rdb.arrays<[number | string]>(`select count(*) from (select 1 from ${messagesFrom('recipient', rdb.dialect)} where ${seek.sql} limit ?) capped`, [
+        ...seek.params,
+        EXACT_COUNT_MAX + 1,
+      ]);
+      recipientRows = Number(row?.[0] ?? 0);
+      if (recipientRows <= EXACT_COUNT_MAX) filter = { ...filter, recipientNumbers: matched.recipientNumbers };
+    }
   }
   let access: Access = 'ordered';
   const rare = (rows: number | null): rows is number => rows !== null && rows <= EXACT_COUNT_MAX;

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { INDEXED_REPORT_STATUS_EXPRESSION } from '../db/migrations/20261125140100_count_unknown_as_pending_in_report_index';
-import { filterSql, likeContains, numberedPlaceholders, REPORT_STATUS_SQL, type ReportFilter } from './sql';
+import { filterSql, numberedPlaceholders, REPORT_STATUS_SQL, type ReportFilter } from './sql';
 import { REPORT_STATUS_EXPRESSION } from './status';
 
 const none: ReportFilter = { userId: 7, createdFrom: null, createdBefore: null, recipientContains: null, template: null, status: null };
 
 describe('reports SQL', () => {
-  it('matches the recipient anywhere, with LIKE wildcards in the text escaped', () => {
-    expect(likeContains('98765')).toBe('%98765%');
-    expect(likeContains('5%_\\')).toBe('%5\\%\\_\\\\%');
-  });
-
   it('qualifies the status index expression without changing it otherwise', () => {
     expect(REPORT_STATUS_SQL).toBe("case when m.status in ('queued', 'sending', 'unknown') then 'pending' when m.status = 'suppressed' then 'failed' else m.status end");
   });
@@ -22,11 +17,19 @@ describe('reports SQL', () => {
   it('hides the recipient and campaign columns from SQLite unless their index is the one to read', () => {
     const filter = { ...none, recipientContains: '999', template: 'promo' };
     expect(filterSql(filter, 'ordered', 'sqlite')).toEqual({
-      sql: "m.user_id = ? and +m.recipient like ? escape '\\' and +m.campaign_id in (select tc.id from campaigns tc where tc.user_id = ? and tc.template_name = ?)",
-      params: [7, '%999%', 7, 'promo'],
+      sql: 'm.user_id = ? and instr(+m.recipient, ?) > 0 and +m.campaign_id in (select tc.id from campaigns tc where tc.user_id = ? and tc.template_name = ?)',
+      params: [7, '999', 7, 'promo'],
     });
-    expect(filterSql({ ...none, recipientContains: '91' }, 'recipient', 'sqlite').sql).toBe("m.user_id = ? and m.recipient like ? escape '\\'");
+    expect(filterSql({ ...none, recipientContains: '91' }, 'recipient', 'sqlite').sql).toBe('m.user_id = ? and instr(m.recipient, ?) > 0');
+    expect(filterSql({ ...none, recipientContains: '91' }, 'recipient', 'pg')).toEqual({ sql: 'm.user_id = ? and strpos(m.recipient, ?) > 0', params: [7, '91'] });
     expect(filterSql(filter, 'ordered', 'pg').sql).not.toContain('+m.');
+  });
+
+  it("seeks the numbers a rare recipient filter matched instead of testing every number again", () => {
+    const filter = { ...none, recipientContains: '98', recipientNumbers: ['919800000001', '919811100098'] };
+    expect(filterSql(filter, 'recipient', 'sqlite')).toEqual({ sql: 'm.user_id = ? and m.recipient in (select value from json_each(?))', params: [7, '["919800000001","919811100098"]'] });
+    expect(filterSql(filter, 'campaign', 'sqlite').sql).toBe('m.user_id = ? and +m.recipient in (select value from json_each(?))');
+    expect(filterSql(filter, 'recipient', 'pg')).toEqual({ sql: 'm.user_id = ? and m.recipient = any(cast(? as text[]))', params: [7, ['919800000001', '919811100098']] });
   });
 
   it('numbers placeholders for PostgreSQL', () => {
