@@ -234,8 +234,9 @@ export function createServices(deps: {
     void notifications.campaignsSettled(ids);
     void integrations.webhooks.campaignsSettled(ids);
   };
-  // Status changes and low balance become webhook events (one enqueue per batch).
-  engine.outcomes.onMessageStatuses = (changes) => void integrations.webhooks.messageStatusesChanged(changes);
+  // Status changes become webhook events in the transaction that makes them (one outbox row per
+  // status and batch); low balance once it is told.
+  engine.outcomes.recordMessageStatuses = (trx, changes) => integrations.webhooks.recordMessageStatuses(trx, changes);
   notifications.onLowBalance = (userId, balance) => void integrations.webhooks.ownerEvent(userId, 'wallet.low_balance', balance);
   const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing });
   const scheduledCampaigns = new ScheduledCampaigns({

@@ -4,7 +4,8 @@ import { ZPublicMessage, type TPublicMessage } from '@shared/schemas/messages';
 import { ZWebhookDelivery, ZWebhookEndpoint, ZWebhookEndpointCreated, type TWebhookDelivery, type TWebhookEndpoint, type TWebhookEndpointCreated, type TWebhookEvent } from '@shared/schemas/webhookEndpoints';
 import { verifySignature } from '../../server/src/integrations/webhooks/signature';
 import type { TestClient } from '../../server/test/client';
-import { signedInClient } from '../../server/test/factories';
+import type { StatusEvent } from '../../server/src/sending/providers/types';
+import { buildCampaign, signedInClient } from '../../server/test/factories';
 import { approvedTemplate, keyedClient, pollUntil } from '../../server/test/integrators';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../server/test/webhookReceiver';
@@ -110,6 +111,30 @@ describe.skipIf(postgresUnavailable)('signed delivery webhooks (issue 15)', () =
       );
       expect(types.find((e) => e.type === 'message.failed')?.data).toMatchObject({ status: 'failed', error_code: 131026, error_title: expect.stringContaining('undeliverable') });
       expect(types.filter((e) => e.type === 'campaign.completed').map((e) => e.data)).toEqual([expect.objectContaining({ campaign_id: sent.body.campaign_id })]);
+    });
+
+    it('writes a status change’s event in the transaction that makes it: a stop right after the commit loses nothing', async () => {
+      const { api, user } = await integrator();
+      const path = newPath();
+      const endpoint = await createEndpoint(api, { url: `${receiver.url}${path}`, events: ['message.failed'] });
+      const built = await buildCampaign(server, user, { messages: [{ status: 'sent' }] });
+      const message = built.messages[0] as { id: number; providerMessageId: string };
+      const outcomes = server.services.engine.outcomes;
+      // The process stopping between the commit and what is announced after it.
+      const announce = outcomes.onMessageStatuses;
+      outcomes.onMessageStatuses = null;
+      try {
+        const failed: StatusEvent = { providerMessageId: message.providerMessageId, phoneNumberId: null, status: 'failed', timestamp: new Date(), recipient: '', error: { code: 131026, title: 'Message undeliverable' } };
+        await outcomes.applyStatusEvents([failed]);
+      } finally {
+        outcomes.onMessageStatuses = announce;
+      }
+      const received = await pollUntil(
+        async () => receivedAt(path),
+        (requests) => requests.length > 0,
+      );
+      const event = verified(received[0]!, endpoint.secret) as TWebhookEvent;
+      expect({ type: event.type, data: event.data }).toMatchObject({ type: 'message.failed', data: { message_id: `msg_${message.id}`, status: 'failed', error_code: 131026 } });
     });
 
     it('delivers arrays of events to an endpoint that takes batches', async () => {

@@ -87,6 +87,9 @@ export async function withConflictRetry<T>(run: () => Promise<T>, attempts = 5):
 
 export type RequeueHook = (trx: Knex.Transaction, retries: readonly Pick<SendRetry, 'id' | 'nextAttemptAt'>[]) => Promise<void>;
 
+/** Which messages reached which status, in one batch of results or status events. */
+export type MessageStatusChanges = readonly { status: 'sent' | 'delivered' | 'read' | 'failed'; messageIds: readonly number[] }[];
+
 export class MessageOutcomes {
   private requeueHook: RequeueHook | null = null;
 
@@ -115,6 +118,10 @@ export class MessageOutcomes {
     // Rows in id order: concurrent writers then lock them in the same order (fewer deadlocks).
     const sent = [...results.sent].sort((x, y) => x.id - y.id);
     let failedNow: number[] = [];
+    const resultChanges = (): MessageStatusChanges => [
+      { status: 'sent', messageIds: sent.map((r) => r.id) },
+      { status: 'failed', messageIds: failedNow },
+    ];
     await withConflictRetry(() => this.deps.db.transaction(async (trx) => {
       failedNow = [];
       if (sent.length > 0) {
@@ -199,11 +206,9 @@ export class MessageOutcomes {
         )
         .distinct('campaignId');
       for (const row of touched as Pick<MessageRow, 'campaignId'>[]) campaigns.add(row.campaignId);
+      await this.recordMessageStatuses?.(trx, resultChanges());
     }));
-    this.onMessageStatuses?.([
-      { status: 'sent', messageIds: sent.map((r) => r.id) },
-      { status: 'failed', messageIds: failedNow },
-    ]);
+    this.onMessageStatuses?.(resultChanges());
     await this.completeCampaigns([...campaigns]);
   }
 
@@ -239,6 +244,7 @@ export class MessageOutcomes {
         else applied.set(passed, [id]);
       }
     };
+    const appliedChanges = (): MessageStatusChanges => (['sent', 'delivered', 'read', 'failed'] as const).map((status) => ({ status, messageIds: applied.get(status) ?? [] }));
     await outer.transaction(async (trx) => {
       applied.clear();
       const found = new Map<string, { id: number; status: string; campaignId: number; senderPhoneNumberId: string }>();
@@ -347,8 +353,9 @@ export class MessageOutcomes {
         // Failures reported under a customer's own secret wait for an administrator's refund.
         await this.refundFailed(trx, failedIds.filter((id) => refundable.has(id)));
       }
+      await this.recordMessageStatuses?.(trx, appliedChanges());
     });
-    const changes = (['sent', 'delivered', 'read', 'failed'] as const).map((status) => ({ status, messageIds: applied.get(status) ?? [] }));
+    const changes = appliedChanges();
     afterCommit(outer, () => this.onMessageStatuses?.(changes), this.listenerFailed);
     await this.completeCampaigns([...campaigns], outer);
     return { unmatched };
@@ -480,10 +487,17 @@ export class MessageOutcomes {
   }
 
   /**
-   * Told, after each commit, which messages reached which status (issue 15: webhook events). One
-   * call per batch of results or status events; a message may be reported twice (at least once).
+   * Told, after each commit, which messages reached which status. One call per batch of results
+   * or status events; a message may be reported twice (at least once).
    */
-  onMessageStatuses: ((changes: readonly { status: 'sent' | 'delivered' | 'read' | 'failed'; messageIds: readonly number[] }[]) => void) | null = null;
+  onMessageStatuses: ((changes: readonly MessageStatusChanges[number][]) => void) | null = null;
+
+  /**
+   * Given the same changes inside the transaction that makes them, before its commit, for what
+   * must not miss one (issue 15: the webhook outbox): an announcement after the commit is lost if
+   * the process stops in between. Must not fail the transaction (a status write outranks it).
+   */
+  recordMessageStatuses: ((trx: Knex.Transaction, changes: MessageStatusChanges) => Promise<void>) | null = null;
 
   /** Told the campaigns that may just have completed (issue 14: the owner's notification). */
   onCampaignsSettled: ((campaignIds: readonly number[]) => void) | null = null;

@@ -108,6 +108,7 @@ export class ScheduledCampaigns {
         return 'started';
       }
       failedIds = await this.failUnstarted(trx, Number(campaign.id), nowIso);
+      await this.deps.outcomes.recordMessageStatuses?.(trx, [{ status: 'failed', messageIds: failedIds }]);
       return 'failed';
     });
     if (outcome === 'failed') {

@@ -14,6 +14,7 @@ import {
   type TCreateWebhookEndpointRequest,
   type TWebhookEventType,
 } from '@shared/schemas/webhookEndpoints';
+import { afterCommit } from '../../db/knex';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { SecretBox } from '../../security/secretBox';
@@ -186,25 +187,41 @@ export class WebhookService {
     return this.delivery(userId, endpointId, deliveryId);
   }
 
-  private async anyEndpointExists(): Promise<boolean> {
-    if (Date.now() - this.anyEndpoint.at < ANY_ENDPOINT_CACHE_MS) return this.anyEndpoint.known;
-    const found = await this.deps.db('webhook_endpoints').where({ status: 'active' }).first('id');
+  /** Whether any active endpoint exists, from the cache; null when the cache is stale. */
+  private cachedAnyEndpoint(): boolean | null {
+    return Date.now() - this.anyEndpoint.at < ANY_ENDPOINT_CACHE_MS ? this.anyEndpoint.known : null;
+  }
+
+  /** `db`: where to ask when the cache is stale (a transaction on SQLite holds the only connection). */
+  private async anyEndpointExists(db: Knex = this.deps.db): Promise<boolean> {
+    const cached = this.cachedAnyEndpoint();
+    if (cached !== null) return cached;
+    const found = await db('webhook_endpoints').where({ status: 'active' }).first('id');
     this.anyEndpoint = { known: Boolean(found), at: Date.now() };
     return this.anyEndpoint.known;
   }
 
   /**
-   * Message statuses changed (the dispatcher's results, the status webhook): one outbox row per
-   * status, nothing at all while no endpoint exists. Never throws: a webhook must not fail a send.
+   * Message statuses changed (the dispatcher's results, the status webhook, a scheduled send that
+   * could not start): one outbox row per status, written in `trx`, the transaction that changes
+   * them, so that a crash right after its commit cannot lose the event; nothing at all while no
+   * endpoint exists. The insert has a savepoint of its own: if it fails, the status write still
+   * commits and the failure is logged. The worker is woken once the commit is made.
    */
-  async messageStatusesChanged(changes: readonly MessageStatusChange[]): Promise<void> {
+  async recordMessageStatuses(trx: Knex.Transaction, changes: readonly MessageStatusChange[]): Promise<void> {
     const rows = changes.filter((c) => c.messageIds.length > 0);
     if (rows.length === 0) return;
+    const cached = this.cachedAnyEndpoint();
+    if (cached === false) return;
     try {
-      if (!(await this.anyEndpointExists())) return;
-      const createdAt = this.now().toISOString();
-      await this.deps.db('webhook_outbox').insert(rows.map((c) => ({ type: `message.${c.status}`, messageIds: JSON.stringify(c.messageIds), createdAt })));
-      this.onWork?.();
+      let recorded = false;
+      await trx.transaction(async (savepoint) => {
+        if (cached === null && !(await this.anyEndpointExists(savepoint))) return;
+        const createdAt = this.now().toISOString();
+        await savepoint('webhook_outbox').insert(rows.map((c) => ({ type: `message.${c.status}`, messageIds: JSON.stringify(c.messageIds), createdAt })));
+        recorded = true;
+      });
+      if (recorded) afterCommit(trx, () => this.onWork?.(), (error) => this.deps.log.warn({ err: error }, 'webhook worker not woken'));
     } catch (error) {
       this.deps.log.warn({ err: error }, 'webhook events not enqueued');
     }
