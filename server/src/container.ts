@@ -230,13 +230,11 @@ export function createServices(deps: {
     log: logger,
     isProduction: config.isProduction,
   });
-  engine.outcomes.onCampaignsSettled = (ids) => {
-    void notifications.campaignsSettled(ids);
-    void integrations.webhooks.campaignsSettled(ids);
-  };
-  // Status changes become webhook events in the transaction that makes them (one outbox row per
-  // status and batch); low balance once it is told.
+  engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
+  // Status changes and completed campaigns become webhook events in the transaction that makes
+  // them (one outbox row per status and batch, one per campaign); low balance once it is told.
   engine.outcomes.recordMessageStatuses = (trx, changes) => integrations.webhooks.recordMessageStatuses(trx, changes);
+  engine.outcomes.recordCampaignsCompleted = (trx, ids) => integrations.webhooks.recordCampaignsCompleted(trx, ids);
   notifications.onLowBalance = (userId, balance) => void integrations.webhooks.ownerEvent(userId, 'wallet.low_balance', balance);
   const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing });
   const scheduledCampaigns = new ScheduledCampaigns({

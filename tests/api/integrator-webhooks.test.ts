@@ -113,28 +113,33 @@ describe.skipIf(postgresUnavailable)('signed delivery webhooks (issue 15)', () =
       expect(types.filter((e) => e.type === 'campaign.completed').map((e) => e.data)).toEqual([expect.objectContaining({ campaign_id: sent.body.campaign_id })]);
     });
 
-    it('writes a status change’s event in the transaction that makes it: a stop right after the commit loses nothing', async () => {
+    it('writes status and completion events in the transaction that makes them: a stop right after the commit loses neither', async () => {
       const { api, user } = await integrator();
       const path = newPath();
-      const endpoint = await createEndpoint(api, { url: `${receiver.url}${path}`, events: ['message.failed'] });
+      const endpoint = await createEndpoint(api, { url: `${receiver.url}${path}`, events: ['message.failed', 'campaign.completed'] });
       const built = await buildCampaign(server, user, { messages: [{ status: 'sent' }] });
       const message = built.messages[0] as { id: number; providerMessageId: string };
       const outcomes = server.services.engine.outcomes;
       // The process stopping between the commit and what is announced after it.
-      const announce = outcomes.onMessageStatuses;
+      const announced = { statuses: outcomes.onMessageStatuses, settled: outcomes.onCampaignsSettled };
       outcomes.onMessageStatuses = null;
+      outcomes.onCampaignsSettled = null;
       try {
         const failed: StatusEvent = { providerMessageId: message.providerMessageId, phoneNumberId: null, status: 'failed', timestamp: new Date(), recipient: '', error: { code: 131026, title: 'Message undeliverable' } };
         await outcomes.applyStatusEvents([failed]);
       } finally {
-        outcomes.onMessageStatuses = announce;
+        outcomes.onMessageStatuses = announced.statuses;
+        outcomes.onCampaignsSettled = announced.settled;
       }
       const received = await pollUntil(
         async () => receivedAt(path),
-        (requests) => requests.length > 0,
+        (requests) => requests.length >= 2,
       );
-      const event = verified(received[0]!, endpoint.secret) as TWebhookEvent;
-      expect({ type: event.type, data: event.data }).toMatchObject({ type: 'message.failed', data: { message_id: `msg_${message.id}`, status: 'failed', error_code: 131026 } });
+      const events = received.map((request) => verified(request, endpoint.secret) as TWebhookEvent);
+      expect(events.map((event) => ({ type: event.type, data: event.data }))).toEqual([
+        { type: 'message.failed', data: expect.objectContaining({ message_id: `msg_${message.id}`, status: 'failed', error_code: 131026 }) },
+        { type: 'campaign.completed', data: expect.objectContaining({ campaign_id: built.campaignId }) },
+      ]);
     });
 
     it('delivers arrays of events to an endpoint that takes batches', async () => {

@@ -508,15 +508,28 @@ export class MessageOutcomes {
    */
   onCampaignsProgressed: ((campaignIds: readonly number[]) => void) | null = null;
 
+  /**
+   * Given the campaigns that may just have completed inside the transaction that completes them,
+   * before its commit (issue 15: `campaign.completed` in the webhook outbox), as
+   * `recordMessageStatuses` is given statuses. Must not fail the transaction.
+   */
+  recordCampaignsCompleted: ((trx: Knex.Transaction, campaignIds: readonly number[]) => Promise<void>) | null = null;
+
   /** Running campaigns with nothing left to send become completed. */
   async completeCampaigns(campaignIds: readonly number[], db: Knex = this.deps.db): Promise<void> {
     if (campaignIds.length === 0) return;
     const nowIso = new Date().toISOString();
-    const completed = await db('campaigns')
-      .whereIn('id', campaignIds)
-      .where({ status: 'running' })
-      .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES))
-      .update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
+    const complete = async (trx: Knex.Transaction): Promise<number> => {
+      const changed = await trx('campaigns')
+        .whereIn('id', campaignIds)
+        .where({ status: 'running' })
+        .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES))
+        .update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
+      if (changed > 0) await this.recordCampaignsCompleted?.(trx, campaignIds);
+      return changed;
+    };
+    // The completion and its record commit together (a savepoint where a transaction is open).
+    const completed = await db.transaction(complete);
     // Every result write and status batch ends here with the campaigns it touched.
     afterCommit(
       db,

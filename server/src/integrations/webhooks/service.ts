@@ -205,25 +205,62 @@ export class WebhookService {
    * Message statuses changed (the dispatcher's results, the status webhook, a scheduled send that
    * could not start): one outbox row per status, written in `trx`, the transaction that changes
    * them, so that a crash right after its commit cannot lose the event; nothing at all while no
-   * endpoint exists. The insert has a savepoint of its own: if it fails, the status write still
-   * commits and the failure is logged. The worker is woken once the commit is made.
+   * endpoint exists.
    */
-  async recordMessageStatuses(trx: Knex.Transaction, changes: readonly MessageStatusChange[]): Promise<void> {
+  async recordMessageStatuses(trx: Knex, changes: readonly MessageStatusChange[]): Promise<void> {
     const rows = changes.filter((c) => c.messageIds.length > 0);
     if (rows.length === 0) return;
+    await this.recordInTransaction(trx, 'webhook events not enqueued', async () => {
+      const createdAt = this.now().toISOString();
+      return rows.map((c) => ({ type: `message.${c.status}`, messageIds: JSON.stringify(c.messageIds), createdAt }));
+    });
+  }
+
+  /**
+   * Campaigns that may just have completed, in `trx`, the transaction that completes them: one
+   * `campaign.completed` each (the event id is the campaign's, so a repeat is delivered once).
+   */
+  async recordCampaignsCompleted(trx: Knex, campaignIds: readonly number[]): Promise<void> {
+    if (campaignIds.length === 0) return;
+    await this.recordInTransaction(trx, 'campaign webhook events not enqueued', async (savepoint) => {
+      const campaigns = (await savepoint('campaigns').whereIn('id', campaignIds).where({ status: 'completed' }).select('id', 'userId', 'name', 'completedAt')) as {
+        id: number;
+        userId: number;
+        name: string;
+        completedAt: string | Date | null;
+      }[];
+      const createdAt = this.now().toISOString();
+      return campaigns.map((campaign) => ({
+        type: 'campaign.completed' satisfies TWebhookEventType,
+        userId: Number(campaign.userId),
+        eventId: `evt_campaign_${campaign.id}_completed`,
+        data: JSON.stringify({ campaign_id: Number(campaign.id), name: campaign.name, completed_at: campaign.completedAt ? new Date(campaign.completedAt).toISOString() : null }),
+        createdAt,
+      }));
+    });
+  }
+
+  /**
+   * Outbox rows written in the transaction of the change they announce, in a savepoint of their
+   * own: if the insert fails, the change still commits and the failure is logged (a webhook must
+   * never fail a send). The worker is woken once the change commits. Nothing is read or written
+   * while no endpoint exists (known from the cache).
+   */
+  private async recordInTransaction(trx: Knex, failure: string, outboxRows: (savepoint: Knex.Transaction) => Promise<Record<string, unknown>[]>): Promise<void> {
     const cached = this.cachedAnyEndpoint();
     if (cached === false) return;
     try {
       let recorded = false;
       await trx.transaction(async (savepoint) => {
         if (cached === null && !(await this.anyEndpointExists(savepoint))) return;
-        const createdAt = this.now().toISOString();
-        await savepoint('webhook_outbox').insert(rows.map((c) => ({ type: `message.${c.status}`, messageIds: JSON.stringify(c.messageIds), createdAt })));
+        const rows = await outboxRows(savepoint);
+        if (rows.length === 0) return;
+        await savepoint('webhook_outbox').insert(rows);
         recorded = true;
       });
       if (recorded) afterCommit(trx, () => this.onWork?.(), (error) => this.deps.log.warn({ err: error }, 'webhook worker not woken'));
     } catch (error) {
-      this.deps.log.warn({ err: error }, 'webhook events not enqueued');
+      this.deps.log.warn({ err: error }, failure);
     }
   }
 
@@ -235,28 +272,6 @@ export class WebhookService {
       this.onWork?.();
     } catch (error) {
       this.deps.log.warn({ err: error, type }, 'webhook event not enqueued');
-    }
-  }
-
-  /** Campaigns that may have just completed: one `campaign.completed` each, once (the event id is the campaign's). */
-  async campaignsSettled(campaignIds: readonly number[]): Promise<void> {
-    try {
-      if (campaignIds.length === 0 || !(await this.anyEndpointExists())) return;
-      const campaigns = (await this.deps.db('campaigns').whereIn('id', campaignIds).where({ status: 'completed' }).select('id', 'userId', 'name', 'completedAt')) as {
-        id: number;
-        userId: number;
-        name: string;
-        completedAt: string | Date | null;
-      }[];
-      for (const campaign of campaigns) {
-        await this.ownerEvent(Number(campaign.userId), 'campaign.completed', {
-          campaign_id: Number(campaign.id),
-          name: campaign.name,
-          completed_at: campaign.completedAt ? new Date(campaign.completedAt).toISOString() : null,
-        }, `evt_campaign_${campaign.id}_completed`);
-      }
-    } catch (error) {
-      this.deps.log.warn({ err: error }, 'campaign webhook events not enqueued');
     }
   }
 }
