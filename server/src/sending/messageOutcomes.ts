@@ -528,8 +528,9 @@ export class MessageOutcomes {
       if (changed > 0) await this.recordCampaignsCompleted?.(trx, campaignIds);
       return changed;
     };
-    // The completion and its record commit together (a savepoint where a transaction is open).
-    const completed = await db.transaction(complete);
+    // The completion and its record commit together: in the caller's transaction where there is
+    // one (the record has its own savepoint), otherwise in one of their own.
+    const completed = db.isTransaction ? await complete(db as Knex.Transaction) : await db.transaction(complete);
     // Every result write and status batch ends here with the campaigns it touched.
     afterCommit(
       db,

@@ -598,8 +598,8 @@ export async function summariseSpreadsheetFile(
  * Nothing accumulates here: the worker is at most its credits (`readAhead`, two unless given,
  * batches of 1,000 rows or 512 K characters) ahead of the caller, and each batch is dropped once
  * the caller moves on, so `maxTotalChars` (a bound on what a parse hands back in all) is lifted
- * for this read; what the caller keeps is the caller's to bound. Answers whether data rows past `maxRows` were dropped.
- * Stopping early ends the parse and its worker.
+ * for this read; what the caller keeps is the caller's to bound. Answers whether data rows past
+ * `maxRows` were dropped. Stopping early ends the parse and its worker.
  */
 export async function* spreadsheetFileBatches(
   file: SpreadsheetFile & { kind: SpreadsheetKind },
