@@ -48,7 +48,7 @@ if (child) {
   const only = process.env.BENCH_ONLY?.split(',');
   const chosen = (bench: { name: string }) => !only || only.some((word) => bench.name.includes(word));
   const runChild = (name: string, kind: string) => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'tests/bench/run.ts'], { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: `${name}|${kind}` } });
+    const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'tests/bench/run.ts'], { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: `${name}|${kind}` } });
     if (run.status !== 0) console.log(`  (this bench stopped with exit code ${run.status})`);
   };
   for (const { bench, label } of machineBenches.filter((m) => chosen(m.bench))) {
