@@ -235,6 +235,9 @@ export function createServices(deps: {
   // them (one outbox row per status and batch, one per campaign); low balance once it is told.
   engine.outcomes.recordMessageStatuses = (trx, changes) => integrations.webhooks.recordMessageStatuses(trx, changes);
   engine.outcomes.recordCampaignsCompleted = (trx, ids) => integrations.webhooks.recordCampaignsCompleted(trx, ids);
+  // A campaign with nothing billable is complete as it is accepted: it is announced the same way.
+  campaignAcceptance.recordCampaignsCompleted = (trx, ids) => integrations.webhooks.recordCampaignsCompleted(trx, ids);
+  campaignAcceptance.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
   notifications.onLowBalance = (userId, balance) => void integrations.webhooks.ownerEvent(userId, 'wallet.low_balance', balance);
   const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing });
   const scheduledCampaigns = new ScheduledCampaigns({

@@ -113,6 +113,31 @@ describe.skipIf(postgresUnavailable)('signed delivery webhooks (issue 15)', () =
       expect(types.filter((e) => e.type === 'campaign.completed').map((e) => e.data)).toEqual([expect.objectContaining({ campaign_id: sent.body.campaign_id })]);
     });
 
+    it('delivers campaign.completed for a campaign complete as it is accepted (its one message Duplicate Blocked), in the accepting transaction', async () => {
+      const { api, user, template } = await integrator();
+      const path = newPath();
+      await createEndpoint(api, { url: `${receiver.url}${path}`, events: ['campaign.completed'] });
+      const send = { username: user.username, templatename: template.name, recipient_number: '919876540011', var1: 'A' };
+      const first = await api.post<{ campaign_id: number; status: string }>('/api/send', send);
+      expect(first.status).toBe(200);
+      // A stop right after the accepting commit: nothing announced after it may be needed.
+      const acceptance = server.services.campaignAcceptance;
+      const settled = acceptance.onCampaignsSettled;
+      acceptance.onCampaignsSettled = null;
+      let repeat;
+      try {
+        repeat = await api.post<{ campaign_id: number; status: string }>('/api/send', send);
+      } finally {
+        acceptance.onCampaignsSettled = settled;
+      }
+      expect(repeat.body.status).toBe('duplicate');
+      const events = await pollUntil(
+        async () => receivedAt(path).map((r) => JSON.parse(r.body) as TWebhookEvent),
+        (received) => received.some((e) => (e.data as { campaign_id?: number }).campaign_id === repeat.body.campaign_id),
+      );
+      expect(events.filter((e) => (e.data as { campaign_id?: number }).campaign_id === repeat.body.campaign_id).map((e) => e.type)).toEqual(['campaign.completed']);
+    });
+
     it('writes status and completion events in the transaction that makes them: a stop right after the commit loses neither', async () => {
       const { api, user } = await integrator();
       const path = newPath();

@@ -190,6 +190,18 @@ class DedupeKeys {
 export class CampaignAcceptance {
   private enqueue: EnqueueHook | null = null;
 
+  /**
+   * Given, inside the accepting transaction, a campaign complete as it is accepted (nothing in it
+   * billable: every recipient Duplicate Blocked or opted out), as MessageOutcomes is given the
+   * campaigns its writes complete: `campaign.completed` in the webhook outbox. The public API
+   * answers such a send with its campaign id, so an integrator waits for that event. Must not fail
+   * the transaction.
+   */
+  recordCampaignsCompleted: ((trx: Knex.Transaction, campaignIds: readonly number[]) => Promise<void>) | null = null;
+
+  /** Told, after the commit, of a campaign complete as it is accepted (the owner's notification). */
+  onCampaignsSettled: ((campaignIds: readonly number[]) => void) | null = null;
+
   constructor(
     private readonly deps: {
       db: Knex;
@@ -260,8 +272,10 @@ export class CampaignAcceptance {
         keys,
         statusCodes,
       });
+      if (billable === 0) await this.recordCampaignsCompleted?.(trx, [id]);
       return id;
     });
+    if (billable === 0) this.onCampaignsSettled?.([campaignId]);
 
     return {
       campaignId,
@@ -328,8 +342,10 @@ export class CampaignAcceptance {
           .where({ id })
           .update(campaignFigures({ ...totals, duplicates: totals.duplicates + screenedOut.inSendDuplicates, invalid: screenedOut.invalidCount, priceUnits, nowIso, scheduledIso }));
         await this.debit(trx, input, id, totals.billable, totalCostUnits);
+        if (totals.billable === 0) await this.recordCampaignsCompleted?.(trx, [id]);
         return id;
       });
+      if (totals.billable === 0) this.onCampaignsSettled?.([campaignId]);
       return {
         campaignId,
         statusCodes: statusCodes.codes(),
