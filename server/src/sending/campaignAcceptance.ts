@@ -87,7 +87,7 @@ export interface AcceptedCampaign {
 export const ACCEPTED_STATUS_BY_CODE: readonly MessageRow['status'][] = ['queued', 'duplicate', 'suppressed'];
 
 /** Rows per INSERT statement on SQLite where their ids are not wanted. */
-const SQLITE_ROWS_PER_INSERT = 50;
+const SQLITE_ROWS_PER_INSERT = 200;
 /** Rows per INSERT on PostgreSQL (one unnest statement per chunk; each chunk becomes queue jobs). */
 const PG_INSERT_CHUNK = 5_000;
 /** Keys per lookup: IN (...) on SQLite (a Duplicate Blocked probe's two lists share it), = ANY($1) on PostgreSQL. */
@@ -525,14 +525,22 @@ export class CampaignAcceptance {
         params.push(campaignId, userId, recipient.to, statusOf(code), code === 0 ? priceUnits : 0, variablesOf(recipient), keys.at(i), code === 2 ? 131050 : null, errorOf(code), code === 0 ? dueIso : null, nowIso, nowIso);
       };
       let i = 0;
-      // Where no ids are wanted, rows go in SQLITE_ROWS_PER_INSERT to a statement: measured on
-      // the messages table with its indexes, a fifth less time per row than one statement each.
-      if (!ids && recipients.length >= SQLITE_ROWS_PER_INSERT) {
-        const many = sqlite.prepare(insert + Array<string>(SQLITE_ROWS_PER_INSERT).fill(oneRow).join(', '));
-        for (; i + SQLITE_ROWS_PER_INSERT <= recipients.length; i += SQLITE_ROWS_PER_INSERT) {
+      // Where no ids are wanted, rows go in SQLITE_ROWS_PER_INSERT to a statement, and the rest
+      // in one more: measured on the messages table with its indexes, a fifth less time per row
+      // than one statement each at 50, and 1M rows 0.6 s faster again at 200 (decisions.md).
+      if (!ids) {
+        const statement = (rows: number) => sqlite.prepare(insert + Array<string>(rows).fill(oneRow).join(', '));
+        const many = recipients.length >= SQLITE_ROWS_PER_INSERT ? statement(SQLITE_ROWS_PER_INSERT) : null;
+        for (; many && i + SQLITE_ROWS_PER_INSERT <= recipients.length; i += SQLITE_ROWS_PER_INSERT) {
           params.length = 0;
           for (let row = i; row < i + SQLITE_ROWS_PER_INSERT; row++) pushRow(row);
           many.run(...params);
+        }
+        if (recipients.length - i > 1) {
+          params.length = 0;
+          for (let row = i; row < recipients.length; row++) pushRow(row);
+          statement(recipients.length - i).run(...params);
+          i = recipients.length;
         }
       }
       const single = sqlite.prepare(insert + oneRow);
