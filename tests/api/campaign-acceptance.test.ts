@@ -187,6 +187,22 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     expect((await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'No ids', source: 'api', recipients: recipients(['919800000075']), invalidCount: 0, inSendDuplicates: 0 })).messageIds).toBeUndefined();
   });
 
+  it('stores every row as sent, in input order, across full multi-row statements and the rest after them', async () => {
+    const user = await buildUser(server, { creditRupees: 1_000 });
+    await server.db('suppressions').insert({ userId: user.id, recipient: '917300000399', reason: 'STOP', createdAt: new Date().toISOString() });
+    const template = await buildTemplate(server, user);
+    const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+    // 437 = two statements of 200 and a rest of 37 on SQLite; one opted out in the second statement.
+    const list = Array.from({ length: 437 }, (_, i) => ({ to: `91${7_300_000_000 + i}`, variables: { '1': `Name\t${i}`, '2': `C\\${i}` } }));
+    const accepted = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Rows', source: 'bulk', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    expect(accepted).toMatchObject({ accepted: 436, suppressed: 1 });
+    const rows = (await server.db('messages').where({ campaignId: accepted.campaignId }).orderBy('id').select('recipient', 'status', 'variables', 'priceUnits')) as { recipient: string; status: string; variables: string; priceUnits: number | string }[];
+    expect(rows.map((row) => row.recipient)).toEqual(list.map((r) => r.to));
+    expect(rows.map((row) => JSON.parse(row.variables) as unknown)).toEqual(list.map((r) => r.variables));
+    expect(rows.filter((row) => row.status === 'suppressed').map((row) => row.recipient)).toEqual(['917300000399']);
+    expect(rows.filter((row) => row.status === 'queued' && Number(row.priceUnits) === 8000)).toHaveLength(436);
+  });
+
   it('accepts 20,000 recipients in batches in one transaction', async () => {
     const user = await buildUser(server, { creditRupees: 100_000 });
     const template = await buildTemplate(server, user);
