@@ -213,6 +213,25 @@ describe.skipIf(postgresUnavailable)('API keys', () => {
       expect(await limiter.consume({ ip: '10.1.1.2', key })).toMatchObject({ allowed: true, remaining: 0 });
       expect(await limiter.consume({ ip: '10.1.1.3', key })).toMatchObject({ allowed: false, scope: 'key' });
     });
+
+    it('counts requests that come together one by one: exactly the limit pass, each told what remains', async () => {
+      const { client } = await signedInClient(server);
+      const created = await createKey(client);
+      await admin.put(`/api/admin/api-keys/${created.id}/rate-limit`, { rateLimitPer15Min: 5 });
+      const key = { id: created.id, rateLimitPer15Min: 5 };
+      const limiter = server.services.apiRateLimit;
+      const first = limiter.consume({ ip: '10.2.2.2', key });
+      // These come while the first write is under way and share the next one.
+      const decisions = await Promise.all([first, ...Array.from({ length: 7 }, () => limiter.consume({ ip: '10.2.2.2', key }))]);
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(5);
+      expect(decisions.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0, 0]);
+      expect(decisions.slice(5).every((d) => !d.allowed && d.retryAfterSeconds > 0)).toBe(true);
+      if (server.config.database.kind === 'postgresql') {
+        // Counted in the shared table with fewer writes than requests, to the same total.
+        const row = (await server.db('rate_limits').where({ key: `public_api_key:${created.id}` }).first('points')) as { points: number } | undefined;
+        expect(Number(row?.points)).toBe(8);
+      }
+    });
   });
 
   describe('administrators', () => {

@@ -1,4 +1,4 @@
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { CoalescingCounter } from '../throttling/coalescingCounter';
 import type { ThrottleFactory } from '../throttling/throttle';
 
 const WINDOW_SECONDS = 15 * 60;
@@ -34,11 +34,13 @@ export interface ApiRateLimitSubject {
  * - a key to which an administrator gave its own limit is counted against that key alone, with
  *   that limit, wherever its requests come from; it no longer uses its IP's allowance.
  * Counters live in memory on SQLite (one process) and in the `rate_limits` table on PostgreSQL,
- * so several instances share them. Created once per server, so both send routes share it.
+ * so several instances share them. Created once per server, so both send routes share it. A key's
+ * requests under way together are counted by one write (throttling/coalescingCounter.ts), each
+ * with the count it would have had alone.
  */
 export class ApiRateLimiter {
-  private readonly byIp: RateLimiterAbstract;
-  private readonly byKey: RateLimiterAbstract;
+  private readonly byIp: CoalescingCounter;
+  private readonly byKey: CoalescingCounter;
 
   /**
    * `budget` names a separate set of counters whose limits are `scale` times the send API's
@@ -46,8 +48,8 @@ export class ApiRateLimiter {
    */
   constructor(private readonly deps: { throttles: ThrottleFactory; defaultPer15Min: number; now?: () => number; budget?: { name: string; scale: number } }) {
     const prefix = deps.budget ? `public_api_${deps.budget.name}` : 'public_api';
-    this.byIp = deps.throttles.create({ keyPrefix: `${prefix}_ip`, points: UNBOUNDED_POINTS, durationSeconds: WINDOW_SECONDS });
-    this.byKey = deps.throttles.create({ keyPrefix: `${prefix}_key`, points: UNBOUNDED_POINTS, durationSeconds: WINDOW_SECONDS });
+    this.byIp = new CoalescingCounter(deps.throttles.create({ keyPrefix: `${prefix}_ip`, points: UNBOUNDED_POINTS, durationSeconds: WINDOW_SECONDS }));
+    this.byKey = new CoalescingCounter(deps.throttles.create({ keyPrefix: `${prefix}_key`, points: UNBOUNDED_POINTS, durationSeconds: WINDOW_SECONDS }));
   }
 
   get defaultPer15Min(): number {
@@ -60,7 +62,7 @@ export class ApiRateLimiter {
     const scope = ownLimit === null ? 'ip' : 'key';
     const limit = (ownLimit ?? this.deps.defaultPer15Min) * (this.deps.budget?.scale ?? 1);
     const result =
-      scope === 'key' && subject.key ? await this.byKey.consume(String(subject.key.id)) : await this.byIp.consume(subject.ip || 'unknown');
+      scope === 'key' && subject.key ? await this.byKey.count(String(subject.key.id)) : await this.byIp.count(subject.ip || 'unknown');
     const now = this.deps.now?.() ?? Date.now();
     const allowed = result.consumedPoints <= limit;
     return {
