@@ -107,6 +107,17 @@ describe.skipIf(postgresUnavailable)('pricing', () => {
       const mine = await client.get('/api/send/my-pricing');
       expect(mine.body).toEqual({ success: true, mode: 'custom', effective: { marketing: '0.50', utility: '0.15', authentication: '0.15', currency: 'INR' } });
       expect(await server.services.pricing.effectiveFor(user.id, 'marketing')).toBe(5000);
+      // The one-read price a send is charged agrees with the full pricing for every category.
+      const full = await server.services.pricing.forUser(user.id);
+      for (const category of ['marketing', 'utility', 'authentication'] as const) {
+        expect(await server.services.pricing.effectiveFor(user.id, category)).toBe(full.effective[category]);
+      }
+      await admin.put(`/api/admin/pricing/users/${user.id}/pricing`, { mode: 'default' });
+      expect(await server.services.pricing.effectiveFor(user.id, 'marketing')).toBe(8000);
+    });
+
+    it('prices no send for a user that does not exist', async () => {
+      await expect(server.services.pricing.effectiveFor(999_999_999, 'utility')).rejects.toMatchObject({ code: 'user_not_found' });
     });
 
     it('follows a change of the defaults for categories without a custom price', async () => {

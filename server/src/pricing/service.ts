@@ -93,9 +93,25 @@ export class PricingService {
     return { mode: user.pricingMode, custom, effective, defaults: { marketing: defaults.marketing, utility: defaults.utility, authentication: defaults.authentication } };
   }
 
-  /** The price of one message of a category for a user, in credit units. */
+  /**
+   * The price of one message of a category for a user, in credit units. Every send asks it before
+   * it is accepted (a group commit of the public API once per round), so it is one read: the
+   * user's mode, the default and the custom price joined, with the rule of `forUser`.
+   */
   async effectiveFor(userId: number, category: PriceCategory, db: Knex = this.deps.db): Promise<number> {
-    return (await this.forUser(userId, db)).effective[category];
+    const column = COLUMNS[category];
+    const row = (await db('users as u')
+      .join('price_defaults as d', 'd.id', db.raw('?', [1]))
+      .leftJoin('user_prices as p', 'p.userId', 'u.id')
+      .where('u.id', userId)
+      .whereNull('u.deletedAt')
+      .first('u.pricingMode', `d.${column} as defaultUnits`, `p.${column} as customUnits`)) as
+      | { pricingMode: 'default' | 'custom'; defaultUnits: number | string; customUnits: number | string | null }
+      | undefined;
+    // No such user (or no defaults row): the full read says which, with its own error.
+    if (!row) return (await this.forUser(userId, db)).effective[category];
+    const units = row.pricingMode === 'custom' && row.customUnits !== null ? row.customUnits : row.defaultUnits;
+    return Number(units);
   }
 
   /** The cost of `billable` messages of a category for a user, and whether their balance covers it. */
