@@ -141,6 +141,40 @@ describe.skipIf(postgresUnavailable)('API keys', () => {
       expect(identities[0]?.user).toMatchObject({ id: user.id, username: user.username });
     });
 
+    it('shares one read among the requests of one turn of the event loop, as requests parsed together come', async () => {
+      const { client, user } = await signedInClient(server);
+      const created = await createKey(client);
+      const reads: string[] = [];
+      const count = (query: { sql: string }) => {
+        if (query.sql.includes('api_keys') && query.sql.startsWith('select')) reads.push(query.sql);
+      };
+      server.db.on('query', count);
+      try {
+        // The later request comes in a callback of the same turn, after the first has asked: as
+        // two sockets' requests read in one poll of the loop (on SQLite a read otherwise ends
+        // before the next request is even parsed, so none was ever shared under load).
+        const later = new Promise<Awaited<ReturnType<typeof server.services.apiKeys.authenticate>>>((resolve) => {
+          setImmediate(() => resolve(server.services.apiKeys.authenticate(created.key)));
+        });
+        const first = server.services.apiKeys.authenticate(created.key);
+        const identities = await Promise.all([first, later]);
+        expect(identities.map((identity) => identity?.userId)).toEqual([user.id, user.id]);
+      } finally {
+        server.db.off('query', count);
+      }
+      expect(reads).toHaveLength(1);
+    });
+
+    it('refuses a request that asks after the revoke, even while an earlier read waits to run', async () => {
+      const { client } = await signedInClient(server);
+      const created = await createKey(client);
+      const before = server.services.apiKeys.authenticate(created.key);
+      expect((await client.delete(`/api/keys/${created.id}`)).status).toBe(200);
+      expect(await server.services.apiKeys.authenticate(created.key)).toBeNull();
+      // The earlier request was under way with the revoke: either answer is right for it.
+      await before;
+    });
+
     it('reads again once the shared read has answered, so a revoked key stops at once', async () => {
       const { client } = await signedInClient(server);
       const created = await createKey(client);
