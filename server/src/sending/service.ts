@@ -22,7 +22,8 @@ import type { TemplateService } from '../templates/service';
 import { templateVariableDefinitions, templateVariables } from '../templates/service';
 import { BLOCKING_STATUSES, dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow, type StreamedCampaignInput } from './campaignAcceptance';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
-import { ApiSendBatcher } from './apiSendBatcher';
+import { ApiSendBatcher, LINGER_MS } from './apiSendBatcher';
+import { isPostgres } from '../db/knex';
 import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';
 import type { MessageRow } from '../db/rows/messages';
 import { checkScheduleTime } from './schedule';
@@ -308,7 +309,13 @@ export class SendingService {
       onApiSpent?: (userId: number) => void;
     },
   ) {
-    this.apiBatcher = new ApiSendBatcher({ acceptance: deps.acceptance, onAccepted: deps.onAccepted, parallelRounds: 1, onSpent: deps.onApiSpent });
+    this.apiBatcher = new ApiSendBatcher({
+      acceptance: deps.acceptance,
+      onAccepted: deps.onAccepted,
+      parallelRounds: 1,
+      lingerMs: isPostgres(deps.db) ? LINGER_MS.postgres : LINGER_MS.sqlite,
+      onSpent: deps.onApiSpent,
+    });
   }
 
   /** Integrators call in bursts: the same template and number are looked up once every few seconds. */
