@@ -120,21 +120,27 @@ describe.skipIf(postgresUnavailable)('API keys', () => {
   });
 
   describe('authenticating many requests with one key at once', () => {
-    it('reads the key once for the requests that ask together, each with its own user', async () => {
-      const { client, user } = await signedInClient(server);
-      const created = await createKey(client);
-      const reads: string[] = [];
+    type Identity = Awaited<ReturnType<TestServer['services']['apiKeys']['authenticate']>>;
+    /** Runs `work` and answers how many times it read a key, with what it answered. */
+    async function countingKeyReads<T>(work: () => Promise<T>): Promise<{ reads: number; result: T }> {
+      let reads = 0;
       const count = (query: { sql: string }) => {
-        if (query.sql.includes('api_keys') && query.sql.startsWith('select')) reads.push(query.sql);
+        if (query.sql.includes('api_keys') && query.sql.startsWith('select')) reads += 1;
       };
       server.db.on('query', count);
-      let identities;
       try {
-        identities = await Promise.all(Array.from({ length: 8 }, () => server.services.apiKeys.authenticate(created.key)));
+        const result = await work();
+        return { reads, result };
       } finally {
         server.db.off('query', count);
       }
-      expect(reads).toHaveLength(1);
+    }
+
+    it('reads the key once for the requests that ask together, each with its own user', async () => {
+      const { client, user } = await signedInClient(server);
+      const created = await createKey(client);
+      const { reads, result: identities } = await countingKeyReads(() => Promise.all(Array.from({ length: 8 }, () => server.services.apiKeys.authenticate(created.key))));
+      expect(reads).toBe(1);
       expect(identities.map((identity) => identity?.userId)).toEqual(Array(8).fill(user.id));
       // One request's model is not another's.
       expect(identities[0]?.user).not.toBe(identities[1]?.user);
@@ -144,25 +150,17 @@ describe.skipIf(postgresUnavailable)('API keys', () => {
     it('shares one read among the requests of one turn of the event loop, as requests parsed together come', async () => {
       const { client, user } = await signedInClient(server);
       const created = await createKey(client);
-      const reads: string[] = [];
-      const count = (query: { sql: string }) => {
-        if (query.sql.includes('api_keys') && query.sql.startsWith('select')) reads.push(query.sql);
-      };
-      server.db.on('query', count);
-      try {
+      const { reads, result: identities } = await countingKeyReads(() => {
         // The later request comes in a callback of the same turn, after the first has asked: as
         // two sockets' requests read in one poll of the loop (on SQLite a read otherwise ends
         // before the next request is even parsed, so none was ever shared under load).
-        const later = new Promise<Awaited<ReturnType<typeof server.services.apiKeys.authenticate>>>((resolve) => {
+        const later = new Promise<Identity>((resolve) => {
           setImmediate(() => resolve(server.services.apiKeys.authenticate(created.key)));
         });
-        const first = server.services.apiKeys.authenticate(created.key);
-        const identities = await Promise.all([first, later]);
-        expect(identities.map((identity) => identity?.userId)).toEqual([user.id, user.id]);
-      } finally {
-        server.db.off('query', count);
-      }
-      expect(reads).toHaveLength(1);
+        return Promise.all([server.services.apiKeys.authenticate(created.key), later]);
+      });
+      expect(identities.map((identity) => identity?.userId)).toEqual([user.id, user.id]);
+      expect(reads).toBe(1);
     });
 
     it('refuses a request that asks after the revoke, even while an earlier read waits to run', async () => {
