@@ -33,6 +33,11 @@ function toRow(prices: Record<PriceCategory, number | null>): PriceRow {
   return { marketingUnits: prices.marketing, utilityUnits: prices.utility, authenticationUnits: prices.authentication };
 }
 
+/** A user's price for one category: their custom price in custom mode where it is set, else the default. */
+function effectiveUnits<T extends number | string>(mode: 'default' | 'custom', custom: T | null, fallback: T): T {
+  return mode === 'custom' ? (custom ?? fallback) : fallback;
+}
+
 /** Prices as the audit log records them: rupee strings ("0.80"), unset custom prices as null. */
 function auditPrices(units: Record<PriceCategory, number | null>): Record<PriceCategory, string | null> {
   return Object.fromEntries(PRICE_CATEGORIES.map((category) => [category, units[category] === null ? null : unitsToPrice(units[category])])) as Record<PriceCategory, string | null>;
@@ -88,7 +93,7 @@ export class PricingService {
     const [user, defaults, row] = await Promise.all([this.requireUser(userId, db), this.defaults(db), db('user_prices').where({ userId }).first() as Promise<PriceRow | undefined>]);
     const custom = fromRow(row, null) as CustomUnitPrices;
     const effective = Object.fromEntries(
-      PRICE_CATEGORIES.map((category) => [category, user.pricingMode === 'custom' ? (custom[category] ?? defaults[category]) : defaults[category]]),
+      PRICE_CATEGORIES.map((category) => [category, effectiveUnits(user.pricingMode, custom[category], defaults[category])]),
     ) as UnitPrices;
     return { mode: user.pricingMode, custom, effective, defaults: { marketing: defaults.marketing, utility: defaults.utility, authentication: defaults.authentication } };
   }
@@ -96,7 +101,7 @@ export class PricingService {
   /**
    * The price of one message of a category for a user, in credit units. Every send asks it before
    * it is accepted (a group commit of the public API once per round), so it is one read: the
-   * user's mode, the default and the custom price joined, with the rule of `forUser`.
+   * user's mode, the default and the custom price joined, priced by the rule `forUser` uses.
    */
   async effectiveFor(userId: number, category: PriceCategory, db: Knex = this.deps.db): Promise<number> {
     const column = COLUMNS[category];
@@ -110,8 +115,7 @@ export class PricingService {
       | undefined;
     // No such user (or no defaults row): the full read says which, with its own error.
     if (!row) return (await this.forUser(userId, db)).effective[category];
-    const units = row.pricingMode === 'custom' && row.customUnits !== null ? row.customUnits : row.defaultUnits;
-    return Number(units);
+    return Number(effectiveUnits(row.pricingMode, row.customUnits, row.defaultUnits));
   }
 
   /** The cost of `billable` messages of a category for a user, and whether their balance covers it. */
