@@ -219,7 +219,7 @@ export function createServices(deps: {
     uploads,
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
-    onApiSpent: (userId) => notifications.lowBalanceAfterSpend(userId),
+    onApiSpent: (userId, walletAfter) => notifications.lowBalanceAfterSpend(userId, walletAfter),
   });
   const integrations = createIntegrations({
     db,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { buildTemplate, buildUser } from '../../server/test/factories';
-import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
 
 describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine core)', () => {
   let server: TestServer;
@@ -16,6 +16,22 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
 
   async function balanceUnits(userId: number): Promise<number> {
     return server.services.wallet.balance(userId);
+  }
+
+  /** pg-boss's schema beside the test's own (sending/engine.ts). */
+  const pgBossSchema = () => {
+    const { database } = server.config;
+    return `"${(database.kind === 'postgresql' ? database.schema : undefined) ?? 'public'}_pgboss"`;
+  };
+
+  /** Queue jobs naming a message that does not exist: what a refused send's jobs would be had they been kept. */
+  async function jobsWithoutMessages(): Promise<number> {
+    const result = (await server.db.raw(
+      `select count(*)::int as n from ${pgBossSchema()}.job j
+        where j.name = 'dispatch-messages' and exists (
+          select 1 from jsonb_array_elements_text(j.data->'messageIds') as id where not exists (select 1 from messages m where m.id = id::bigint))`,
+    )) as { rows: { n: number }[] };
+    return result.rows[0]?.n ?? 0;
   }
 
   it('charges billable recipients at the effective price in one transaction and queues them', async () => {
@@ -144,7 +160,27 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     ).rejects.toMatchObject({ status: 402, code: 'insufficient_balance', message: fillMessage(messages.sending.insufficientBalance, { cost: '1.60', balance: '1.00' }) });
     expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(0);
     expect(await server.db('messages').where({ userId: user.id })).toHaveLength(0);
+    expect(await server.db('credit_transactions').where({ userId: user.id, type: 'CAMPAIGN_DEBIT' })).toHaveLength(0);
     expect(await balanceUnits(user.id)).toBe(10_000);
+  });
+
+  it('accepts one of two sends at once that the wallet covers only one of, and keeps nothing of the other', async () => {
+    const user = await buildUser(server, { creditRupees: 1 });
+    const template = await buildTemplate(server, user);
+    const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+    const send = (to: string) =>
+      server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: `Race ${to}`, source: 'api', recipients: recipients([to]), invalidCount: 0, inSendDuplicates: 0, returnMessageIds: true });
+    const outcomes = await Promise.allSettled([send('919800000052'), send('919800000053')]);
+    const accepted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(accepted).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ status: 402, code: 'insufficient_balance', message: fillMessage(messages.sending.insufficientBalance, { cost: '0.80', balance: '0.20' }) });
+    expect(await server.db('campaigns').where({ userId: user.id })).toHaveLength(1);
+    expect(await server.db('messages').where({ userId: user.id })).toHaveLength(1);
+    expect(await server.db('credit_transactions').where({ userId: user.id, type: 'CAMPAIGN_DEBIT' })).toHaveLength(1);
+    expect(await balanceUnits(user.id)).toBe(2_000);
+    if (testDatabaseKind() === 'postgres') expect(await jobsWithoutMessages()).toBe(0);
   });
 
   it("refuses a template that is not usable or not the sender's", async () => {
@@ -186,6 +222,64 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     // Without the question, no ids.
     expect((await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'No ids', source: 'api', recipients: recipients(['919800000075']), invalidCount: 0, inSendDuplicates: 0 })).messageIds).toBeUndefined();
   });
+
+  it.skipIf(testDatabaseKind() !== 'postgres')(
+    'writes a small send on PostgreSQL with one statement: debit, ledger row, campaign, messages and queue jobs, no transaction',
+    async () => {
+      const user = await buildUser(server, { creditRupees: 10 });
+      await server.db('suppressions').insert({ userId: user.id, recipient: '919800000082', reason: 'STOP', createdAt: new Date().toISOString() });
+      const template = await buildTemplate(server, user);
+      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      const statements: string[] = [];
+      const record = (query: { sql: string }) => statements.push(query.sql);
+      server.db.on('query', record);
+      let accepted: Awaited<ReturnType<typeof server.services.campaignAcceptance.accept>>;
+      try {
+        accepted = await server.services.campaignAcceptance.accept({
+          user,
+          template,
+          senderNumberId: sender.id,
+          name: 'One statement',
+          source: 'api',
+          recipients: recipients(['919800000081', '919800000082', '919800000083']),
+          invalidCount: 0,
+          inSendDuplicates: 0,
+          returnMessageIds: true,
+        });
+      } finally {
+        server.db.off('query', record);
+      }
+      // The dispatcher works beside the test; acceptance's own writes are these.
+      const writes = statements.filter((sql) => /insert into "?(campaigns|credit_transactions|messages)\b|update "?users"? set "?credit_balance/i.test(sql));
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).toMatch(/^with wallet_debit as \(update users .* wallet_ledger as \(insert into "credit_transactions" .* campaign as \(insert into "campaigns" .* message as \(insert into messages .* job as \(/s);
+
+      const rows = (await server.db('messages').where({ campaignId: accepted.campaignId }).orderBy('id').select('id', 'recipient', 'status')) as { id: number; recipient: string; status: string }[];
+      expect(accepted.messageIds).toEqual(rows.map((row) => Number(row.id)));
+      expect(rows.map((row) => [row.recipient, row.status])).toEqual([
+        ['919800000081', 'queued'],
+        ['919800000082', 'suppressed'],
+        ['919800000083', 'queued'],
+      ]);
+      const debit = (await server.db('credit_transactions').where({ userId: user.id, type: 'CAMPAIGN_DEBIT' }).first()) as Record<string, unknown>;
+      expect(debit).toMatchObject({
+        amount: -16_000,
+        balanceAfter: 84_000,
+        description: 'Campaign "One statement": 2 messages',
+        templateName: template.name,
+        templateCategory: template.category,
+        referenceType: 'campaign',
+        referenceId: String(accepted.campaignId),
+        idempotencyKey: `campaign:${accepted.campaignId}:debit`,
+      });
+      expect(accepted.walletAfter).toEqual({ balanceUnits: 84_000, lowBalanceThresholdUnits: null });
+      // The queue job carries the queued rows only.
+      const jobs = (await server.db.raw(`select data from ${pgBossSchema()}.job where name = 'dispatch-messages' and data->'messageIds' @> ?::jsonb`, [JSON.stringify([rows[0]?.id])])) as {
+        rows: { data: { messageIds: number[] } }[];
+      };
+      expect(jobs.rows.map((job) => job.data.messageIds)).toEqual([[rows[0]?.id, rows[2]?.id].map(Number)]);
+    },
+  );
 
   it('stores every row as sent, in input order, across full multi-row statements and the rest after them', async () => {
     const user = await buildUser(server, { creditRupees: 1_000 });

@@ -197,6 +197,28 @@ describe.skipIf(postgresUnavailable)('notifications posted by sending', () => {
     await server.services.notifications.lowBalanceCheck(user.id);
     expect(await notificationsOf(client, 'low_balance')).toHaveLength(1);
   });
+
+  it("reads no balance after a spend whose own write answered a balance at or above the threshold, and alerts on one below it", async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 5 });
+    const balanceReads: string[] = [];
+    const record = (query: { sql: string }) => {
+      if (/^select .*credit_balance.* from .?users\b/i.test(query.sql)) balanceReads.push(query.sql);
+    };
+    server.db.on('query', record);
+    try {
+      // The default threshold is ₹100 (1,000,000 units); the user's own one where set.
+      server.services.notifications.lowBalanceAfterSpend(user.id, { balanceUnits: 1_000_000, lowBalanceThresholdUnits: null });
+      server.services.notifications.lowBalanceAfterSpend(user.id, { balanceUnits: 40_000, lowBalanceThresholdUnits: 30_000 });
+      server.services.notifications.lowBalanceAfterSpend(user.id, { balanceUnits: 40_000, lowBalanceThresholdUnits: 0 });
+      expect(balanceReads).toEqual([]);
+      // Below: the check runs as before (its own read, the day's claim, the alert).
+      server.services.notifications.lowBalanceAfterSpend(user.id, { balanceUnits: 50_000, lowBalanceThresholdUnits: null });
+      await expect.poll(async () => (await notificationsOf(client, 'low_balance')).length, { timeout: 10_000 }).toBe(1);
+      expect(balanceReads).toHaveLength(1);
+    } finally {
+      server.db.off('query', record);
+    }
+  });
 });
 
 describe.skipIf(postgresUnavailable)('a campaign that stalls', () => {

@@ -7,6 +7,7 @@
  * other instances (PostgreSQL, several servers) pick it up at their next heartbeat, which reads
  * rows newer than the last one sent.
  */
+import type { WalletAfterDebit } from '../wallet/service';
 import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { fillMessage, messages } from '@shared/messages';
@@ -180,7 +181,12 @@ export class NotificationService {
    * it, one at a time per user, and once more when spends came while it ran, so a burst of sends
    * costs a few balance reads, not one per request, and the last spend is always checked.
    */
-  lowBalanceAfterSpend(userId: number): void {
+  lowBalanceAfterSpend(userId: number, walletAfter?: WalletAfterDebit): void {
+    if (walletAfter) {
+      // The spend's own write answered what it left: at or above the threshold, there is nothing to read.
+      const threshold = walletAfter.lowBalanceThresholdUnits ?? NOTIFICATIONS.lowBalanceDefaultUnits;
+      if (threshold <= 0 || walletAfter.balanceUnits >= threshold) return;
+    }
     const running = this.lowBalanceRuns.get(userId);
     if (running) {
       running.again = true;

@@ -9,6 +9,7 @@ import { AppError } from '../errors';
 import type { Template, User } from '../models';
 import { ACCEPTED_STATUS_BY_CODE, type AcceptCampaignInput, type CampaignAcceptance } from './campaignAcceptance';
 import type { SenderNumber } from './senderNumbers';
+import type { WalletAfterDebit } from '../wallet/service';
 
 export interface ApiSendRequest {
   user: User;
@@ -55,8 +56,11 @@ export class ApiSendBatcher {
       onAccepted: () => void;
       parallelRounds: number;
       lingerMs: number;
-      /** After a round committed: once per user whose wallet it charged (the low-balance check). */
-      onSpent?: (userId: number) => void;
+      /**
+       * After a round committed: once per user whose wallet it charged (the low-balance check),
+       * with what the user's last debit of the round left where the write answered it.
+       */
+      onSpent?: (userId: number, walletAfter: WalletAfterDebit | undefined) => void;
     },
   ) {}
 
@@ -83,44 +87,48 @@ export class ApiSendBatcher {
           else groups.set(key, [item]);
         }
         let accepted = false;
-        const spenders = new Set<number>();
+        const spenders = new Map<number, WalletAfterDebit | undefined>();
         for (const group of groups.values()) {
-          if (await this.acceptGroup(group)) {
+          const result = await this.acceptGroup(group);
+          if (result.accepted) {
             accepted = true;
-            spenders.add((group[0] as Pending).user.id);
+            spenders.set((group[0] as Pending).user.id, result.walletAfter);
           }
         }
         if (accepted) this.deps.onAccepted();
-        for (const userId of spenders) this.deps.onSpent?.(userId);
+        for (const [userId, walletAfter] of spenders) this.deps.onSpent?.(userId, walletAfter);
       }
     } finally {
       this.rounds -= 1;
     }
   }
 
-  /** Answers whether anything was queued for sending. */
-  private async acceptGroup(group: Pending[]): Promise<boolean> {
+  /** Answers whether anything was queued for sending, and what the last debit left where it is known. */
+  private async acceptGroup(group: Pending[]): Promise<GroupAccepted> {
     try {
       return await this.acceptTogether(group);
     } catch (error) {
       // One request's wallet cannot cover the group: accept them one by one, so those that fit go.
       if (group.length > 1 && error instanceof AppError && error.code === 'insufficient_balance') {
         let accepted = false;
+        let walletAfter: WalletAfterDebit | undefined;
         for (const item of group) {
           try {
-            accepted = (await this.acceptTogether([item])) || accepted;
-          } catch (single) {
-            item.reject(single);
+            const single = await this.acceptTogether([item]);
+            if (single.accepted) ({ walletAfter } = single);
+            accepted = single.accepted || accepted;
+          } catch (refused) {
+            item.reject(refused);
           }
         }
-        return accepted;
+        return { accepted, walletAfter };
       }
       for (const item of group) item.reject(error);
-      return false;
+      return { accepted: false, walletAfter: undefined };
     }
   }
 
-  private async acceptTogether(group: Pending[]): Promise<boolean> {
+  private async acceptTogether(group: Pending[]): Promise<GroupAccepted> {
     const first = group[0] as Pending;
     // The same message twice in one round: the repeat waits for the next round, where it is
     // judged against the committed first one (Duplicate Blocked), exactly as if it came later.
@@ -153,6 +161,11 @@ export class ApiSendBatcher {
       if (id !== undefined && status) item.resolve({ messageId: `msg_${id}`, campaignId: result.campaignId, status });
       else item.reject(new Error(`message row ${index} of campaign ${result.campaignId} not found`));
     });
-    return result.accepted > 0;
+    return { accepted: result.accepted > 0, walletAfter: result.walletAfter };
   }
+}
+
+interface GroupAccepted {
+  accepted: boolean;
+  walletAfter: WalletAfterDebit | undefined;
 }

@@ -9,7 +9,8 @@ import { formatIndianNumber, unitsToRupees } from '@shared/money';
 import { AppError } from '../errors';
 import type { Template, User } from '../models';
 import type { PricingService } from '../pricing/service';
-import type { WalletService } from '../wallet/service';
+import { isRefusedStatementDebit, type WalletAfterDebit, type WalletService } from '../wallet/service';
+import { insertPart, runSingleStatement, singleStatement, type StatementPart } from '../db/singleStatement';
 import type { MessageRow } from '../db/rows/messages';
 
 export interface RecipientRow {
@@ -67,6 +68,12 @@ interface ClassifiedChunk {
  */
 export type EnqueueHook = (trx: Knex.Transaction, messageIds: number[]) => Promise<void>;
 
+/**
+ * The same enqueue as a part of acceptance's single statement (see `acceptInOneStatement`): the
+ * queue adapter's insert, not run, as SQL and bindings.
+ */
+export type EnqueueStatement = (messageIds: number[]) => Promise<StatementPart>;
+
 export interface AcceptedCampaign {
   campaignId: number;
   /** Each recipient's fate, in input order: 0 queued, 1 Duplicate Blocked, 2 opted out (see classify). */
@@ -81,6 +88,8 @@ export interface AcceptedCampaign {
   scheduledAt?: Date;
   /** Each recipient's message id, in input order, when `returnMessageIds` asked for them. */
   messageIds?: number[];
+  /** What the debit left, where the write answered it (one statement, PostgreSQL). */
+  walletAfter?: WalletAfterDebit;
 }
 
 /** The stored status of each of acceptance's status codes (see `AcceptedCampaign.statusCodes`). */
@@ -90,6 +99,12 @@ export const ACCEPTED_STATUS_BY_CODE: readonly MessageRow['status'][] = ['queued
 const SQLITE_ROWS_PER_INSERT = 200;
 /** Rows per INSERT on PostgreSQL (one unnest statement per chunk; each chunk becomes queue jobs). */
 const PG_INSERT_CHUNK = 5_000;
+/**
+ * Sends of at most this many recipients are written by one statement on PostgreSQL (see
+ * `acceptInOneStatement`): their ids are taken from the sequences beforehand, one `nextval` each,
+ * which a large send would feel (3.6 s a million, decisions.md) and a group commit does not.
+ */
+const ONE_STATEMENT_MAX_RECIPIENTS = 1_000;
 /** Keys per lookup: IN (...) on SQLite (a Duplicate Blocked probe's two lists share it), = ANY($1) on PostgreSQL. */
 const LOOKUP_CHUNK = 900;
 const PG_LOOKUP_CHUNK = 10_000;
@@ -189,6 +204,7 @@ class DedupeKeys {
 
 export class CampaignAcceptance {
   private enqueue: EnqueueHook | null = null;
+  private enqueueStatement: EnqueueStatement | null = null;
 
   /**
    * Given, inside the accepting transaction, a campaign complete as it is accepted (nothing in it
@@ -215,6 +231,11 @@ export class CampaignAcceptance {
   /** The queue adapter registers itself here (PostgreSQL); SQLite's dispatcher polls the table. */
   setEnqueueHook(hook: EnqueueHook | null): void {
     this.enqueue = hook;
+  }
+
+  /** The queue adapter's enqueue as a statement part, where it can give one (see `acceptInOneStatement`). */
+  setEnqueueStatement(statement: EnqueueStatement | null): void {
+    this.enqueueStatement = statement;
   }
 
   /**
@@ -246,24 +267,43 @@ export class CampaignAcceptance {
     const category = template.category.toLowerCase() as PriceCategory;
     const recipients = input.recipients;
     const count = recipients.length;
+    const oneStatement = this.enqueueStatement !== null && !scheduledIso && count > 0 && count <= ONE_STATEMENT_MAX_RECIPIENTS;
     // The reads before the transaction are independent: made at once, they cost one round trip's
     // wait instead of seven in a row (a group commit of the public send API is mostly these waits).
-    const [priceUnits, classified, balance] = await Promise.all([
+    const [priceUnits, classified, balance, ids] = await Promise.all([
       this.deps.pricing.effectiveFor(user.id, category),
       this.classify(user.id, template.id, recipients, now),
-      this.deps.wallet.balance(user.id),
+      // One statement refuses a debit the wallet cannot cover as a whole, so it needs no balance first.
+      oneStatement ? null : this.deps.wallet.balance(user.id),
+      oneStatement ? this.takeIds(count) : null,
     ]);
     const { keys, statusCodes, billable, duplicates, suppressed: suppressedCount } = classified;
     const totalCostUnits = billable * priceUnits;
     // The debit below checks again in the transaction; this refuses before anything is written.
-    if (totalCostUnits > 0 && balance < totalCostUnits) throw insufficientBalance(totalCostUnits, balance);
+    if (totalCostUnits > 0 && balance !== null && balance < totalCostUnits) throw insufficientBalance(totalCostUnits, balance);
+    const figures = {
+      priceUnits,
+      ...campaignFigures({ count, billable, duplicates: duplicates + input.inSendDuplicates, invalid: input.invalidCount, suppressed: suppressedCount, priceUnits, nowIso, scheduledIso }),
+    };
+    const accepted = {
+      statusCodes,
+      accepted: billable,
+      duplicates: duplicates + input.inSendDuplicates,
+      invalid: input.invalidCount,
+      suppressed: suppressedCount,
+      priceUnits,
+      totalCostUnits,
+    };
+    // Something to debit and to send: the writes as one statement (a campaign with nothing
+    // billable has no debit to refuse it, and is recorded complete in a transaction below).
+    if (ids && totalCostUnits > 0) {
+      const walletAfter = await this.acceptInOneStatement(input, ids, { figures, classified, nowIso, now });
+      return { campaignId: ids.campaignId, ...accepted, walletAfter, ...(input.returnMessageIds ? { messageIds: ids.messageIds } : {}) };
+    }
 
     let messageIds: number[] | undefined;
     const campaignId = await this.deps.db.transaction(async (trx) => {
-      const id = await this.insertCampaign(trx, input, {
-        priceUnits,
-        ...campaignFigures({ count, billable, duplicates: duplicates + input.inSendDuplicates, invalid: input.invalidCount, suppressed: suppressedCount, priceUnits, nowIso, scheduledIso }),
-      });
+      const id = await this.insertCampaign(trx, input, figures);
       await this.debit(trx, input, id, billable, totalCostUnits);
       messageIds = await this.insertMessages(trx, {
         ...messagesOf({ campaignId: id, userId: user.id, priceUnits, nowIso, scheduledIso }),
@@ -279,16 +319,83 @@ export class CampaignAcceptance {
 
     return {
       campaignId,
-      statusCodes,
-      accepted: billable,
-      duplicates: duplicates + input.inSendDuplicates,
-      invalid: input.invalidCount,
-      suppressed: suppressedCount,
-      priceUnits,
-      totalCostUnits,
+      ...accepted,
       ...(scheduledIso && billable > 0 ? { scheduledAt: new Date(scheduledIso) } : {}),
       ...(messageIds ? { messageIds } : {}),
     };
+  }
+
+  /** A new campaign's id and its messages' ids, taken from their sequences (`acceptInOneStatement`). */
+  private async takeIds(count: number): Promise<{ campaignId: number; messageIds: number[] }> {
+    const { rows } = (await this.deps.db.raw(
+      `select nextval(pg_get_serial_sequence('campaigns', 'id')) as campaign,
+              array(select nextval(pg_get_serial_sequence('messages', 'id')) from generate_series(1, ?)) as messages`,
+      [count],
+    )) as { rows: { campaign: number | string; messages: (number | string)[] }[] };
+    const row = rows[0];
+    if (!row) throw new Error('no ids from the sequences');
+    return { campaignId: Number(row.campaign), messageIds: row.messages.map(Number) };
+  }
+
+  /**
+   * PostgreSQL, a small send with something to debit (the public send API's group commit, quick
+   * sends): the debit, its ledger row, the campaign, its messages and their queue jobs as one
+   * statement, atomic without `BEGIN` and `COMMIT` (db/singleStatement.ts). The transaction of
+   * `accept` costs seven round trips one after another, and a group commit's requests each wait
+   * for all of them. The ids were taken beforehand, so every part is known before it runs. Where
+   * the wallet no longer covers the debit (another send spent it since the balance was read) the
+   * statement fails as a whole and the refusal is the one `accept` gives.
+   */
+  private async acceptInOneStatement(
+    input: AcceptCampaignInput,
+    ids: { campaignId: number; messageIds: number[] },
+    accepted: { figures: CampaignFigures & { priceUnits: number }; classified: ClassifiedChunk; nowIso: string; now: Date },
+  ): Promise<WalletAfterDebit> {
+    const { user, template } = input;
+    const { figures, classified, nowIso, now } = accepted;
+    const enqueueStatement = this.enqueueStatement;
+    if (!enqueueStatement) throw new Error('acceptInOneStatement needs the queue adapter\'s enqueue statement');
+    const { debit, ledger } = this.deps.wallet.campaignDebitStatementParts({
+      userId: user.id,
+      campaignId: ids.campaignId,
+      units: figures.totalCostUnits,
+      description: debitDescription(input.name, figures.billableCount),
+      templateName: template.name,
+      templateCategory: template.category,
+      at: now,
+    });
+    const campaign = insertPart(this.deps.db, 'campaigns', { id: ids.campaignId, ...campaignRow(input, figures) });
+    const messages = pgMessagesPart({
+      ids: ids.messageIds,
+      campaignId: ids.campaignId,
+      userId: user.id,
+      priceUnits: figures.priceUnits,
+      nowIso,
+      dueIso: nowIso,
+      recipients: input.recipients,
+      keys: classified.keys,
+      statusCodes: classified.statusCodes,
+    });
+    const queued = ids.messageIds.filter((_, i) => classified.statusCodes[i] === 0);
+    const jobs = await enqueueStatement(queued);
+    const statement = singleStatement(
+      [
+        ['wallet_debit', debit],
+        ['wallet_ledger', ledger],
+        ['campaign', campaign],
+        ['message', messages],
+        ['job', jobs],
+      ],
+      'select credit_balance as balance, low_balance_threshold_units as threshold from wallet_debit',
+    );
+    try {
+      const [wallet] = await runSingleStatement<{ balance: number | string; threshold: number | string | null }>(this.deps.db, statement);
+      if (!wallet) throw new Error(`campaign ${ids.campaignId}: the debit answered no balance`);
+      return { balanceUnits: Number(wallet.balance), lowBalanceThresholdUnits: wallet.threshold === null ? null : Number(wallet.threshold) };
+    } catch (error) {
+      if (isRefusedStatementDebit(error)) throw insufficientBalance(figures.totalCostUnits, await this.deps.wallet.balance(user.id));
+      throw error;
+    }
   }
 
   /**
@@ -397,23 +504,7 @@ export class CampaignAcceptance {
   }
 
   private async insertCampaign(trx: Knex.Transaction, input: Omit<AcceptCampaignInput, 'recipients'> | StreamedCampaignInput, figures: CampaignFigures & { priceUnits: number }): Promise<number> {
-    const { template } = input;
-    const [inserted] = (await trx('campaigns')
-      .insert({
-        userId: input.user.id,
-        templateId: template.id,
-        senderNumberId: input.senderNumberId,
-        name: input.name.slice(0, 200),
-        source: input.source,
-        templateName: template.name,
-        templateLanguage: template.language,
-        category: template.category,
-        headerMediaType: input.headerMedia?.type ?? null,
-        headerMediaPath: input.headerMedia?.path ?? null,
-        createdAt: figures.updatedAt,
-        ...figures,
-      })
-      .returning('id')) as ({ id: number } | number)[];
+    const [inserted] = (await trx('campaigns').insert(campaignRow(input, figures)).returning('id')) as ({ id: number } | number)[];
     return typeof inserted === 'object' && inserted !== null ? inserted.id : (inserted as number);
   }
 
@@ -426,7 +517,7 @@ export class CampaignAcceptance {
           userId: input.user.id,
           campaignId,
           units,
-          description: `Campaign "${input.name.slice(0, 120)}": ${billable} message${billable === 1 ? '' : 's'}`,
+          description: debitDescription(input.name, billable),
           templateName: input.template.name,
           templateCategory: input.template.category,
         },
@@ -434,7 +525,9 @@ export class CampaignAcceptance {
       );
     } catch (error) {
       // Another send spent the balance between the check before the transaction and this debit.
-      if (error instanceof AppError && error.code === 'insufficient_credits') throw insufficientBalance(units, await this.deps.wallet.balance(input.user.id));
+      // The balance is read in the transaction: on SQLite it holds the only connection, and a read
+      // outside it would wait for the connection until the pool gave up.
+      if (error instanceof AppError && error.code === 'insufficient_credits') throw insufficientBalance(units, await this.deps.wallet.balance(input.user.id, trx));
       throw error;
     }
   }
@@ -508,9 +601,6 @@ export class CampaignAcceptance {
     const { campaignId, userId, priceUnits, nowIso, dueIso, recipients, keys, statusCodes } = batch;
     const ids: number[] | undefined = batch.returnIds ? [] : undefined;
     const enqueue = batch.enqueue ? this.enqueue : null;
-    const statusOf = (code: number) => ACCEPTED_STATUS_BY_CODE[code] ?? 'suppressed';
-    const errorOf = (code: number) => (code === 1 ? catalogue.sending.duplicateBlocked : code === 2 ? catalogue.sending.optedOut : null);
-    const variablesOf = (r: RecipientRow) => (Object.keys(r.variables).length > 0 ? JSON.stringify(r.variables) : null);
     const connection = await (trx.client as unknown as { acquireConnection(): Promise<unknown> }).acquireConnection();
 
     if (!isPostgres(this.deps.db)) {
@@ -556,33 +646,11 @@ export class CampaignAcceptance {
     const pgClient = connection as { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
     for (let start = 0; start < recipients.length; start += PG_INSERT_CHUNK) {
       const end = Math.min(recipients.length, start + PG_INSERT_CHUNK);
-      const to: string[] = [];
-      const statuses: string[] = [];
-      const prices: number[] = [];
-      const variables: (string | null)[] = [];
-      const dedupe: string[] = [];
-      const errorCodes: (number | null)[] = [];
-      const errorMessages: (string | null)[] = [];
-      const nextAttempts: (string | null)[] = [];
-      for (let i = start; i < end; i++) {
-        const code = statusCodes[i] as number;
-        const recipient = recipients[i] as RecipientRow;
-        to.push(recipient.to);
-        statuses.push(statusOf(code));
-        prices.push(code === 0 ? priceUnits : 0);
-        variables.push(variablesOf(recipient));
-        dedupe.push(keys.at(i));
-        errorCodes.push(code === 2 ? 131050 : null);
-        errorMessages.push(errorOf(code));
-        nextAttempts.push(code === 0 ? dueIso : null);
-      }
       // Only the queued rows' ids come back (as one array), and only when a queue wants them.
-      const insert = `insert into messages (campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message,
-           attempts, next_attempt_at, refunded, created_at, updated_at)
-         select $1, $2, t.recipient, t.status, t.price, t.variables, t.dedupe, t.error_code, t.error_message, 0, t.next_attempt, false, $3, $3
-           from unnest($4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[])
-             as t(recipient, status, price, variables, dedupe, error_code, error_message, next_attempt)`;
-      const values = [campaignId, userId, nowIso, to, statuses, prices, variables, dedupe, errorCodes, errorMessages, nextAttempts];
+      const insert = `insert into messages (${PG_MESSAGE_COLUMNS})
+         select $1, $2, ${PG_MESSAGE_VALUES.replaceAll('$now', '$3')}
+           from unnest($4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::int[], $10::text[], $11::timestamptz[]) as ${PG_MESSAGE_UNNESTED}`;
+      const values = [campaignId, userId, nowIso, ...pgMessageArrays({ recipients, keys, statusCodes, priceUnits, dueIso }, start, end)];
       if (!enqueue && !ids) {
         await pgClient.query(insert, values);
         continue;
@@ -752,6 +820,91 @@ function campaignFigures(accepted: { count: number; billable: number; duplicates
     updatedAt: nowIso,
     completedAt: billable > 0 ? null : nowIso,
   };
+}
+
+/** A message row's stored status, its error, and its values as stored, from acceptance's status code. */
+const statusOf = (code: number) => ACCEPTED_STATUS_BY_CODE[code] ?? 'suppressed';
+const errorOf = (code: number) => (code === 1 ? catalogue.sending.duplicateBlocked : code === 2 ? catalogue.sending.optedOut : null);
+const variablesOf = (r: RecipientRow) => (Object.keys(r.variables).length > 0 ? JSON.stringify(r.variables) : null);
+
+/** The columns of PostgreSQL's unnest() insert of message rows, their values (`$now`: the time) and the unnested arrays' names. */
+const PG_MESSAGE_COLUMNS =
+  'campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message, attempts, next_attempt_at, refunded, created_at, updated_at';
+const PG_MESSAGE_VALUES = 't.recipient, t.status, t.price, t.variables, t.dedupe, t.error_code, t.error_message, 0, t.next_attempt, false, $now, $now';
+const PG_MESSAGE_UNNESTED = 't(recipient, status, price, variables, dedupe, error_code, error_message, next_attempt)';
+
+/** Rows `start` to `end` of a send as the arrays PostgreSQL's unnest() insert takes, in `PG_MESSAGE_UNNESTED` order. */
+function pgMessageArrays(
+  rows: { recipients: readonly RecipientRow[]; keys: DedupeKeys; statusCodes: Uint8Array; priceUnits: number; dueIso: string },
+  start: number,
+  end: number,
+): [string[], string[], number[], (string | null)[], string[], (number | null)[], (string | null)[], (string | null)[]] {
+  const { recipients, keys, statusCodes, priceUnits, dueIso } = rows;
+  const to: string[] = [];
+  const statuses: string[] = [];
+  const prices: number[] = [];
+  const variables: (string | null)[] = [];
+  const dedupe: string[] = [];
+  const errorCodes: (number | null)[] = [];
+  const errorMessages: (string | null)[] = [];
+  const nextAttempts: (string | null)[] = [];
+  for (let i = start; i < end; i++) {
+    const code = statusCodes[i] as number;
+    const recipient = recipients[i] as RecipientRow;
+    to.push(recipient.to);
+    statuses.push(statusOf(code));
+    prices.push(code === 0 ? priceUnits : 0);
+    variables.push(variablesOf(recipient));
+    dedupe.push(keys.at(i));
+    errorCodes.push(code === 2 ? 131050 : null);
+    errorMessages.push(errorOf(code));
+    nextAttempts.push(code === 0 ? dueIso : null);
+  }
+  return [to, statuses, prices, variables, dedupe, errorCodes, errorMessages, nextAttempts];
+}
+
+/** A send's message rows, with the ids taken for them, as a part of acceptance's single statement. */
+function pgMessagesPart(batch: {
+  ids: readonly number[];
+  campaignId: number;
+  userId: number;
+  priceUnits: number;
+  nowIso: string;
+  dueIso: string;
+  recipients: readonly RecipientRow[];
+  keys: DedupeKeys;
+  statusCodes: Uint8Array;
+}): StatementPart {
+  return {
+    sql: `insert into messages (id, ${PG_MESSAGE_COLUMNS})
+      select t.id, ?, ?, ${PG_MESSAGE_VALUES.replaceAll('$now', '?::timestamptz')}
+        from unnest(?::bigint[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[], ?::timestamptz[]) as t(id, ${PG_MESSAGE_UNNESTED.slice(2)}`,
+    bindings: [batch.campaignId, batch.userId, batch.nowIso, batch.nowIso, batch.ids, ...pgMessageArrays(batch, 0, batch.recipients.length)],
+  };
+}
+
+/** A campaign's row as acceptance writes it. */
+function campaignRow(input: Omit<AcceptCampaignInput, 'recipients'> | StreamedCampaignInput, figures: CampaignFigures & { priceUnits: number }) {
+  const { template } = input;
+  return {
+    userId: input.user.id,
+    templateId: template.id,
+    senderNumberId: input.senderNumberId,
+    name: input.name.slice(0, 200),
+    source: input.source,
+    templateName: template.name,
+    templateLanguage: template.language,
+    category: template.category,
+    headerMediaType: input.headerMedia?.type ?? null,
+    headerMediaPath: input.headerMedia?.path ?? null,
+    createdAt: figures.updatedAt,
+    ...figures,
+  };
+}
+
+/** The ledger's description of a campaign's debit. */
+function debitDescription(name: string, billable: number): string {
+  return `Campaign "${name.slice(0, 120)}": ${billable} message${billable === 1 ? '' : 's'}`;
 }
 
 /** A streamed send's status codes, appended a chunk at a time (one byte per recipient). */

@@ -26,6 +26,7 @@ import type { CampaignAcceptance } from './campaignAcceptance';
 import { newClaimToken, parseSendReference, sendReference, toClaimed, type MessageDispatcher } from './dispatcher';
 import { settleReferences, type MessageOutcomes } from './messageOutcomes';
 import { isPostgres } from '../db/knex';
+import { partFromNumbered, type StatementPart } from '../db/singleStatement';
 import type { MessageRow } from '../db/rows/messages';
 
 export interface DispatchQueue {
@@ -257,6 +258,16 @@ export class PgBossDispatchQueue implements DispatchQueue {
     this.deps.acceptance.setEnqueueHook(async (trx, ids) => {
       await this.boss.insert(this.jobsFor(ids), { db: await transactionExecutor(trx) });
     });
+    // pg-boss's own insert, written out rather than run, as a part of acceptance's single
+    // statement. Tried once here: a pg-boss whose insert cannot be embedded leaves acceptance on
+    // its transaction.
+    const enqueueStatement = (ids: number[]) => this.insertStatement(this.jobsFor(ids));
+    try {
+      await enqueueStatement([1]);
+      this.deps.acceptance.setEnqueueStatement(enqueueStatement);
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'pg-boss insert cannot be part of one statement; acceptance writes in a transaction');
+    }
     this.deps.outcomes.setRequeueHook(async (trx, retries) => {
       for (const retry of retries) await this.boss.insert(this.jobsFor([retry.id], retry.nextAttemptAt), { db: await transactionExecutor(trx) });
     });
@@ -264,6 +275,21 @@ export class PgBossDispatchQueue implements DispatchQueue {
     this.deps.dispatcher.setHoldHook(async (ids, until) => {
       await this.boss.insert(this.jobsFor(ids, until));
     });
+  }
+
+  /** pg-boss's insert of these jobs as a statement part, not run. */
+  private async insertStatement(jobs: PgBoss.JobInsert<DispatchJob>[]): Promise<StatementPart> {
+    let written: StatementPart | null = null;
+    const writer: PgBoss.Db = {
+      executeSql: async (text, values) => {
+        if (written) throw new Error('pg-boss wrote more than one statement for an insert');
+        written = partFromNumbered(text, values ?? []);
+        return { rows: [] };
+      },
+    };
+    await this.boss.insert(jobs, { db: writer });
+    if (!written) throw new Error('pg-boss wrote no statement for an insert');
+    return written;
   }
 
   async start(): Promise<void> {
@@ -345,6 +371,7 @@ export class PgBossDispatchQueue implements DispatchQueue {
   async stop(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.deps.acceptance.setEnqueueHook(null);
+    this.deps.acceptance.setEnqueueStatement(null);
     this.deps.outcomes.setRequeueHook(null);
     this.deps.dispatcher.setHoldHook(null);
     if (this.started) await this.boss.stop({ graceful: true, timeout: 10_000, wait: true });

@@ -2,6 +2,7 @@
  * The sending calls' rules (spec 002 §5 and §7, docs/decisions.md "Sending"): which number and template,
  * which recipients and values, what it costs; acceptance itself is CampaignAcceptance.
  */
+import type { WalletAfterDebit } from '../wallet/service';
 import { formatIndianNumber } from '@shared/money';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -306,7 +307,7 @@ export class SendingService {
        * The public API charged this user's wallet (the web routes run their own low-balance check).
        * Called after the commit; must not wait.
        */
-      onApiSpent?: (userId: number) => void;
+      onApiSpent?: (userId: number, walletAfter?: WalletAfterDebit) => void;
     },
   ) {
     this.apiBatcher = new ApiSendBatcher({
@@ -699,7 +700,7 @@ export class SendingService {
       headerMedia,
       scheduledAt,
     });
-    if (result.accepted > 0) this.deps.onApiSpent?.(user.id);
+    if (result.accepted > 0) this.deps.onApiSpent?.(user.id, result.walletAfter);
     const row = (await this.deps.db('messages').where({ campaignId: result.campaignId }).first('id', 'status')) as Pick<MessageRow, 'id' | 'status'>;
     return { messageId: `msg_${row.id}`, campaignId: result.campaignId, status: row.status === 'queued' ? 'scheduled' : row.status, scheduledAt };
   }
@@ -725,7 +726,7 @@ export class SendingService {
       headerMedia: await this.apiHeaderMedia(template),
       scheduledAt: input.scheduled_at && checkScheduleTime(input.scheduled_at, 'api'),
     });
-    if (result.accepted > 0) this.deps.onApiSpent?.(user.id);
+    if (result.accepted > 0) this.deps.onApiSpent?.(user.id, result.walletAfter);
     return { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
   }
 }

@@ -5,6 +5,7 @@ import type { TWalletHistoryQuery } from '@shared/schemas/wallet';
 import { WALLET_TYPES_BY_KIND } from '@shared/walletHistory';
 import { AppError, NotFoundError } from '../errors';
 import { forUpdateIfSupported, isUniqueViolation } from '../db/knex';
+import { insertPart, type StatementPart } from '../db/singleStatement';
 import { CreditTransaction, Payment, User } from '../models';
 
 const DAY_MS = 86_400_000;
@@ -85,21 +86,26 @@ export class WalletService {
       throw InsufficientCreditsError();
     }
     return CreditTransaction.query(trx)
-      .insert({
-        userId: input.userId,
-        type: input.type,
-        amount: input.amountUnits,
-        balanceAfter: Number(updated.creditBalance),
-        description: input.description.slice(0, 255),
-        templateName: input.templateName ?? null,
-        templateCategory: input.templateCategory ?? null,
-        referenceType: input.referenceType ?? null,
-        referenceId: input.referenceId ?? null,
-        idempotencyKey: input.idempotencyKey,
-        actorUserId: input.actorUserId ?? null,
-        createdAt: new Date(),
-      })
+      .insert(ledgerRow(input, Number(updated.creditBalance), new Date()))
       .returning('*');
+  }
+
+  /**
+   * A new campaign's debit as two parts of the caller's single PostgreSQL statement (the public
+   * send API's group commit, issue 17): `wallet_debit`, the conditional balance update, and
+   * `wallet_ledger`, its ledger row, whose `balance_after` is the update's answer. Where the wallet
+   * cannot cover the debit the update changes no row, the ledger row's NOT NULL `balance_after`
+   * refuses it, and with it the whole statement: nothing the statement wrote is kept
+   * (`isRefusedStatementDebit` tells that refusal). The idempotency key names a campaign row that
+   * does not exist yet, so no earlier entry can hold it (as `keyIsNew`).
+   */
+  campaignDebitStatementParts(input: CampaignDebitInput & { at: Date }): { debit: StatementPart; ledger: StatementPart } {
+    const debit = {
+      sql: `update users set credit_balance = credit_balance - ?, updated_at = ? where id = ? and deleted_at is null and credit_balance - ? >= 0 returning credit_balance, low_balance_threshold_units`,
+      bindings: [input.units, input.at.toISOString(), input.userId, input.units],
+    };
+    const ledger = insertPart(this.deps.db, 'credit_transactions', ledgerRow(campaignDebitEntry(input), this.deps.db.raw('(select credit_balance from wallet_debit)'), input.at));
+    return { debit, ledger };
   }
 
   /** A page of a user's ledger, newest first, with the total count. */
@@ -199,25 +205,11 @@ export class WalletService {
    */
   async debitCampaign(
     trx: Knex,
-    input: { userId: number; campaignId: number | string; units: number; description: string; templateName?: string | null; templateCategory?: string | null },
+    input: CampaignDebitInput,
     /** `campaignIsNew`: the campaign was inserted in `trx` itself, so it cannot have been debited before. */
     options: { campaignIsNew?: boolean } = {},
   ): Promise<CreditTransaction> {
-    const { entry } = await this.apply(
-      {
-        userId: input.userId,
-        amountUnits: -input.units,
-        type: 'CAMPAIGN_DEBIT',
-        description: input.description,
-        idempotencyKey: `campaign:${input.campaignId}:debit`,
-        templateName: input.templateName ?? null,
-        templateCategory: input.templateCategory ?? null,
-        referenceType: 'campaign',
-        referenceId: String(input.campaignId),
-      },
-      trx,
-      { keyIsNew: options.campaignIsNew === true },
-    );
+    const { entry } = await this.apply(campaignDebitEntry(input), trx, { keyIsNew: options.campaignIsNew === true });
     return entry;
   }
 
@@ -241,4 +233,58 @@ export class WalletService {
       db,
     );
   }
+}
+
+/** What a debit left in the wallet, as the debit's own statement answered it (the low-balance check needs no read). */
+export interface WalletAfterDebit {
+  balanceUnits: number;
+  /** The user's own low-balance threshold; null for the default. */
+  lowBalanceThresholdUnits: number | null;
+}
+
+export interface CampaignDebitInput {
+  userId: number;
+  campaignId: number | string;
+  units: number;
+  description: string;
+  templateName?: string | null;
+  templateCategory?: string | null;
+}
+
+function campaignDebitEntry(input: CampaignDebitInput): LedgerEntryInput {
+  return {
+    userId: input.userId,
+    amountUnits: -input.units,
+    type: 'CAMPAIGN_DEBIT',
+    description: input.description,
+    idempotencyKey: `campaign:${input.campaignId}:debit`,
+    templateName: input.templateName ?? null,
+    templateCategory: input.templateCategory ?? null,
+    referenceType: 'campaign',
+    referenceId: String(input.campaignId),
+  };
+}
+
+/** A ledger entry's row, its balance after the change given (a number, or the statement's own answer). */
+function ledgerRow<Balance extends number | Knex.Raw>(input: LedgerEntryInput, balanceAfter: Balance, at: Date) {
+  return {
+    userId: input.userId,
+    type: input.type,
+    amount: input.amountUnits,
+    balanceAfter,
+    description: input.description.slice(0, 255),
+    templateName: input.templateName ?? null,
+    templateCategory: input.templateCategory ?? null,
+    referenceType: input.referenceType ?? null,
+    referenceId: input.referenceId ?? null,
+    idempotencyKey: input.idempotencyKey,
+    actorUserId: input.actorUserId ?? null,
+    createdAt: at,
+  };
+}
+
+/** The refusal of `campaignDebitStatementParts`' debit: the wallet could not cover it, so its ledger row had no balance. */
+export function isRefusedStatementDebit(error: unknown): boolean {
+  const fault = error as { code?: unknown; table?: unknown; column?: unknown } | null;
+  return fault !== null && typeof fault === 'object' && fault.code === '23502' && fault.table === 'credit_transactions' && fault.column === 'balance_after';
 }
