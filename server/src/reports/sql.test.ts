@@ -21,7 +21,9 @@ describe('reports SQL', () => {
       params: [7, '999', 7, 'promo'],
     });
     expect(filterSql({ ...none, recipientContains: '91' }, 'recipient', 'sqlite').sql).toBe('m.user_id = ? and instr(m.recipient, ?) > 0');
-    expect(filterSql({ ...none, recipientContains: '91' }, 'recipient', 'pg')).toEqual({ sql: 'm.user_id = ? and strpos(m.recipient, ?) > 0', params: [7, '91'] });
+    expect(filterSql({ ...none, recipientContains: '91' }, 'recipient', 'pg')).toEqual({ sql: 'm.user_id = ? and m.recipient like ?', params: [7, '%91%'] });
+    // Digits reach it; a wildcard would be taken literally all the same.
+    expect(filterSql({ ...none, recipientContains: '9_1%' }, 'recipient', 'pg').params).toEqual([7, '%9\\_1\\%%']);
     expect(filterSql(filter, 'ordered', 'pg').sql).not.toContain('+m.');
   });
 

@@ -78,14 +78,15 @@ export function filterSql(filter: ReportFilter, access: Access, dialect: Dialect
     params.push(dialect === 'pg' ? [...filter.recipientNumbers] : JSON.stringify(filter.recipientNumbers));
   } else if (filter.recipientContains) {
     // Any part of the number: no range to seek, so the recipient index is read as a covering list
-    // of the user's numbers (user_id = ?, each entry tested, no table access). The text's position
-    // in the number rather than LIKE: it has no wildcards to escape, and SQLite tests a million
-    // numbers in 46 ms with instr against 67 ms with LIKE. SQLite takes that index whenever the
-    // column is visible; a unary + hides it when the digits are common enough that walking the
-    // ordered index is the cheaper way.
+    // of the user's numbers (user_id = ?, each entry tested, no table access). The test each
+    // database runs fastest: SQLite tests a million numbers in 46 ms with instr against 67 ms with
+    // LIKE; PostgreSQL in 65-68 ms with LIKE against 77-80 ms with strpos (2026-11-28). The
+    // filter is digits, so the pattern has no wildcards but its own (escaped all the same).
+    // SQLite takes that index whenever the column is visible; a unary + hides it when the digits
+    // are common enough that walking the ordered index is the cheaper way.
     const column = dialect === 'sqlite' && access !== 'recipient' ? '+m.recipient' : 'm.recipient';
-    where.push(dialect === 'pg' ? `strpos(${column}, ?) > 0` : `instr(${column}, ?) > 0`);
-    params.push(filter.recipientContains);
+    where.push(dialect === 'pg' ? `${column} like ?` : `instr(${column}, ?) > 0`);
+    params.push(dialect === 'pg' ? `%${filter.recipientContains.replace(/[\\%_]/g, '\\$&')}%` : filter.recipientContains);
   }
   if (filter.template) {
     const column = dialect === 'sqlite' && access !== 'campaign' ? '+m.campaign_id' : 'm.campaign_id';
