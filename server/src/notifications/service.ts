@@ -7,10 +7,10 @@
  * other instances (PostgreSQL, several servers) pick it up at their next heartbeat, which reads
  * rows newer than the last one sent.
  */
-import type { WalletAfterDebit } from '../wallet/service';
 import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { fillMessage, messages } from '@shared/messages';
+import type { WalletAfterDebit } from '../wallet/service';
 import { formatIndianNumber, formatRupees, unitsToRupees } from '@shared/money';
 import { NOTIFICATIONS } from '@shared/constants';
 import type { TNotification, TNotificationType } from '@shared/schemas/notifications';

@@ -2,7 +2,6 @@
  * The sending calls' rules (spec 002 §5 and §7, docs/decisions.md "Sending"): which number and template,
  * which recipients and values, what it costs; acceptance itself is CampaignAcceptance.
  */
-import type { WalletAfterDebit } from '../wallet/service';
 import { formatIndianNumber } from '@shared/money';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -23,6 +22,7 @@ import type { TemplateService } from '../templates/service';
 import { templateVariableDefinitions, templateVariables } from '../templates/service';
 import { BLOCKING_STATUSES, dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow, type StreamedCampaignInput } from './campaignAcceptance';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
+import type { WalletAfterDebit } from '../wallet/service';
 import { ApiSendBatcher, LINGER_MS } from './apiSendBatcher';
 import { isPostgres } from '../db/knex';
 import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';

@@ -100,6 +100,8 @@ export class WalletService {
    * does not exist yet, so no earlier entry can hold it (as `keyIsNew`).
    */
   campaignDebitStatementParts(input: CampaignDebitInput & { at: Date }): { debit: StatementPart; ledger: StatementPart } {
+    if (!Number.isSafeInteger(input.units)) throw new Error(`Ledger amount must be an integer: ${input.units}`);
+    // The rule of `write`'s conditional update (never below zero), written out as the CTE's text.
     const debit = {
       sql: `update users set credit_balance = credit_balance - ?, updated_at = ? where id = ? and deleted_at is null and credit_balance - ? >= 0 returning credit_balance, low_balance_threshold_units`,
       bindings: [input.units, input.at.toISOString(), input.userId, input.units],
