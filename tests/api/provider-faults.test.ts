@@ -82,7 +82,10 @@ describe.skipIf(postgresUnavailable)('sends with unknown outcomes: timeouts, slo
     ]);
     await server.services.engine.ingest.drain();
     await server.services.engine.outcomes.recordSendResults({ sent: [{ id: Number(settled.id), claimToken: settled.claimToken, providerMessageId: 'wamid.LATE' }], retry: [], failed: [] });
-    expect(await server.db('messages').where({ id: settled.id }).first('status', 'providerMessageId')).toEqual({ status: settled.status, providerMessageId: settled.providerMessageId });
+    // The simulator's own `read` may still come for a delivered message meanwhile (forward); nothing goes back.
+    const after = (await server.db('messages').where({ id: settled.id }).first('status', 'providerMessageId')) as { status: string; providerMessageId: string };
+    expect(after.providerMessageId).toBe(settled.providerMessageId);
+    expect(settled.status === 'read' ? ['read'] : ['delivered', 'read']).toContain(after.status);
     console.log(`provider-faults timeout: ${stats.timedOut} of ${RECIPIENTS} sends unanswered, all settled by webhook, none sent twice`);
   });
 
