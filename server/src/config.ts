@@ -117,6 +117,10 @@ const variables = {
     schema: positiveInt(24 * 30).default(24),
     doc: 'Duplicate Blocked: the same template and variable values to the same recipient within this many hours is stored as `duplicate` and not charged.',
   },
+  STAGED_ACCEPTANCE_MIN_RECIPIENTS: {
+    schema: positiveInt(100_000_000).default(50_000),
+    doc: 'Sends of at least this many recipients are accepted as lean rows (`campaign_recipients`) and get their message rows in chunks right after the commit; smaller sends write message rows at once.',
+  },
   SANDBOX_MESSAGES_PER_SECOND: { schema: positiveInt(10_000).default(80), doc: "Messages-per-second limit of each user's sandbox number on the simulator." },
   PLATFORM_WHATSAPP_NUMBER: {
     schema: z.string().regex(/^[1-9][0-9]{7,14}$/, { error: 'must be 8-15 digits with country code, no +' }).default('15550000000'),
@@ -238,6 +242,8 @@ export interface AppConfig {
   platformWhatsappNumber: string;
   sending: {
     duplicateWindowHours: number;
+    /** Sends of at least this many recipients are staged (campaignAcceptance.ts, materialiser.ts). */
+    stagedMinRecipients: number;
     sandboxMessagesPerSecond: number;
     dispatch: { enabled: boolean; batchSize: number; workers: number; concurrency: number; maxAttempts: number; leaseSeconds: number; unknownSettleSeconds: number; sendTimeoutSeconds: number };
     apiRateLimitPer15Min: number;
@@ -344,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     platformWhatsappNumber: c.PLATFORM_WHATSAPP_NUMBER,
     sending: {
       duplicateWindowHours: c.DUPLICATE_WINDOW_HOURS,
+      stagedMinRecipients: c.STAGED_ACCEPTANCE_MIN_RECIPIENTS,
       sandboxMessagesPerSecond: c.SANDBOX_MESSAGES_PER_SECOND,
       dispatch: {
         enabled: c.DISPATCH_ENABLED,

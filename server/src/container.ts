@@ -142,7 +142,7 @@ export function createServices(deps: {
   const wallet = new WalletService({ db });
   const users = new UserService({ db, wallet, audit, sessions });
   const pricing = new PricingService({ db, audit, wallet });
-  const campaignAcceptance = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours });
+  const campaignAcceptance = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours, stagedMinRecipients: config.sending.stagedMinRecipients });
   const secretBox = new SecretBox(loadSecretsKey(config));
   const businessInfo = new BusinessInfoService({ db, secretBox, audit });
   const channelSettings = new ChannelSettingsService({ db, secretBox, audit, publicBaseUrl: config.publicBaseUrl });
@@ -238,6 +238,7 @@ export function createServices(deps: {
   // A campaign with nothing billable is complete as it is accepted: it is announced the same way.
   campaignAcceptance.recordCampaignsCompleted = (trx, ids) => integrations.webhooks.recordCampaignsCompleted(trx, ids);
   campaignAcceptance.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
+  campaignAcceptance.onStaged = () => engine.materialiser.notify();
   notifications.onLowBalance = (userId, balance) => void integrations.webhooks.ownerEvent(userId, 'wallet.low_balance', balance);
   const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing });
   const scheduledCampaigns = new ScheduledCampaigns({

@@ -17,7 +17,7 @@ import type { Template } from '../../server/src/models';
 import type { SimulatedMessage } from '../../server/src/simulator/outbox';
 import type { TestClient } from '../../server/test/client';
 import { buildTemplate, signedInClient } from '../../server/test/factories';
-import { campaignSettled, waitForCampaign } from '../../server/test/polling';
+import { campaignSettled, pollUntil, waitForCampaign } from '../../server/test/polling';
 import { sandboxNumber } from '../../server/test/sending';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
@@ -55,7 +55,9 @@ function csvOf(rows: readonly Row[]): Buffer {
 describe.skipIf(postgresUnavailable)('sends from a resumable upload (issue 16)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ UPLOAD_PART_SIZE: '16kb', UPLOAD_MAX_MB: '1', UPLOAD_USER_QUOTA_MB: '4', SANDBOX_MESSAGES_PER_SECOND: '5000' });
+    // Sends of 6,000 or more are staged (issue 17): the 16,000-row send below writes its first chunk
+    // of 5,000 as message rows and stages the rest, and the 7,000-row one refused rolls staged rows back.
+    server = await startTestServer({ UPLOAD_PART_SIZE: '16kb', UPLOAD_MAX_MB: '1', UPLOAD_USER_QUOTA_MB: '4', SANDBOX_MESSAGES_PER_SECOND: '5000', STAGED_ACCEPTANCE_MIN_RECIPIENTS: '6000' });
   });
   afterAll(async () => {
     await server?.close();
@@ -341,8 +343,20 @@ describe.skipIf(postgresUnavailable)('sends from a resumable upload (issue 16)',
       expect(listed.filter((row) => row.reason === 'opted_out')).toHaveLength(3);
       const campaign = (await server.db('campaigns').where({ id: sent.body.data.campaignId }).first()) as Record<string, unknown>;
       expect(campaign).toMatchObject({ billableCount: dataPreview.billable, suppressedCount: 3, totalRecipients: dataPreview.billable + 2 + 3 });
-      const stored = (await server.db('messages').where({ campaignId: sent.body.data.campaignId }).count({ n: '*' }).first()) as { n: number | string };
+      // The chunks after the first were staged: their message rows follow the answer.
+      const stored = await pollUntil(
+        async () => (await server.db('messages').where({ campaignId: sent.body.data.campaignId }).count({ n: '*' }).first()) as { n: number | string },
+        (row) => Number(row.n) === dataPreview.billable + 2 + 3,
+        { what: 'every row of the send written as a message', timeoutMs: 60_000 },
+      );
       expect(Number(stored.n)).toBe(dataPreview.billable + 2 + 3);
+      // In the file's order, each with its fate: the opted-out and Duplicate Blocked rows where they were.
+      const written = (await server.db('messages').where({ campaignId: sent.body.data.campaignId }).orderBy('id').select('recipient', 'status')) as { recipient: string; status: string }[];
+      const order = new Map(rows.map((row, i) => [row.phone, i] as const));
+      const positions = written.map((row) => order.get(row.recipient) ?? -1);
+      expect(positions).toEqual([...positions].sort((a, b) => a - b));
+      expect(written.filter((row) => row.status === 'suppressed').map((row) => row.recipient)).toEqual([3, 7_003, 15_500].map((at) => sendable(rows, at).phone));
+      expect(written.filter((row) => row.status === 'duplicate').map((row) => row.recipient)).toEqual([sendable(rows, 6_000).phone, sendable(rows, 12_000).phone]);
       // Its sending is not this test's: cancelled, so the next tests do not share SQLite's one
       // connection with it. On PostgreSQL, under load, this cancel once answered 500 as a deadlock
       // victim of the dispatcher (campaign-stop-conflicts.test.ts); it now runs again instead.

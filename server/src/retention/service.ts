@@ -271,7 +271,7 @@ export class RetentionService {
       const gone = await db.transaction(async (trx) => {
         const rows = await this.deleteReturning<{ id: number; userId: number; createdAt: string | Date; billableCount: number; cancelledCount: number; headerMediaPath: string | null }>(
           trx,
-          `delete from campaigns where id in (${ids.map(() => '?').join(', ')}) and not exists (select 1 from messages where messages.campaign_id = campaigns.id)
+          `delete from campaigns where id in (${ids.map(() => '?').join(', ')}) and staged_recipients = 0 and not exists (select 1 from messages where messages.campaign_id = campaigns.id)
            returning id as "id", user_id as "userId", created_at as "createdAt", billable_count as "billableCount", cancelled_count as "cancelledCount", header_media_path as "headerMediaPath"`,
           ids,
         );

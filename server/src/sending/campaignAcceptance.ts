@@ -1,4 +1,7 @@
 import { hash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
 import { messages as catalogue } from '@shared/messages';
@@ -105,6 +108,16 @@ const PG_INSERT_CHUNK = 5_000;
  * which a large send would feel (3.6 s a million, decisions.md) and a group commit does not.
  */
 const ONE_STATEMENT_MAX_RECIPIENTS = 1_000;
+/**
+ * Sends of at least this many recipients (unless configured otherwise) are written as lean rows
+ * into `campaign_recipients` and become message rows right after the commit (see `insertStaged`
+ * and `sending/materialiser.ts`).
+ */
+export const STAGED_MIN_RECIPIENTS = 50_000;
+/** Lean rows per INSERT on SQLite (seven values each, under its 32,766 variables). */
+const SQLITE_STAGED_ROWS_PER_INSERT = 500;
+/** Lean rows per COPY chunk on PostgreSQL (text handed to the connection at a time). */
+const PG_STAGED_COPY_CHUNK = 10_000;
 /** Keys per lookup: IN (...) on SQLite (a Duplicate Blocked probe's two lists share it), = ANY($1) on PostgreSQL. */
 const LOOKUP_CHUNK = 900;
 const PG_LOOKUP_CHUNK = 10_000;
@@ -218,15 +231,29 @@ export class CampaignAcceptance {
   /** Told, after the commit, of a campaign complete as it is accepted (the owner's notification). */
   onCampaignsSettled: ((campaignIds: readonly number[]) => void) | null = null;
 
+  /** Told, after the commit, of a campaign whose recipients wait in `campaign_recipients` (the materialiser wakes). */
+  onStaged: ((campaignId: number) => void) | null = null;
+
   constructor(
     private readonly deps: {
       db: Knex;
       pricing: PricingService;
       wallet: WalletService;
       duplicateWindowHours: number;
+      /** Sends of at least this many recipients are staged (`STAGED_MIN_RECIPIENTS` when unset). */
+      stagedMinRecipients?: number;
       now?: () => Date;
     },
   ) {}
+
+  /**
+   * The queue adapter's enqueue of queued messages in a transaction (PostgreSQL's pg-boss jobs),
+   * for message rows written after acceptance (the materialiser); nothing where the dispatcher
+   * polls the table (SQLite).
+   */
+  async enqueueMessages(trx: Knex.Transaction, messageIds: number[]): Promise<void> {
+    if (this.enqueue && messageIds.length > 0) await this.enqueue(trx, messageIds);
+  }
 
   /** The queue adapter registers itself here (PostgreSQL); SQLite's dispatcher polls the table. */
   setEnqueueHook(hook: EnqueueHook | null): void {
@@ -267,7 +294,9 @@ export class CampaignAcceptance {
     const category = template.category.toLowerCase() as PriceCategory;
     const recipients = input.recipients;
     const count = recipients.length;
-    const oneStatement = this.enqueueStatement !== null && !scheduledIso && count > 0 && count <= ONE_STATEMENT_MAX_RECIPIENTS;
+    // A large send due now is written as lean rows; its message rows follow the commit.
+    const staged = !scheduledIso && input.returnMessageIds !== true && count >= (this.deps.stagedMinRecipients ?? STAGED_MIN_RECIPIENTS);
+    const oneStatement = this.enqueueStatement !== null && !staged && !scheduledIso && count > 0 && count <= ONE_STATEMENT_MAX_RECIPIENTS;
     // The reads before the transaction are independent: made at once, they cost one round trip's
     // wait instead of seven in a row (a group commit of the public send API is mostly these waits).
     const [priceUnits, classified, balance, ids] = await Promise.all([
@@ -303,18 +332,22 @@ export class CampaignAcceptance {
 
     let messageIds: number[] | undefined;
     const campaignId = await this.deps.db.transaction(async (trx) => {
-      const id = await this.insertCampaign(trx, input, figures);
+      const id = await this.insertCampaign(trx, input, staged ? { ...figures, stagedRecipients: count } : figures);
       await this.debit(trx, input, id, billable, totalCostUnits);
-      messageIds = await this.insertMessages(trx, {
-        ...messagesOf({ campaignId: id, userId: user.id, priceUnits, nowIso, scheduledIso }),
-        returnIds: input.returnMessageIds === true,
-        recipients,
-        keys,
-        statusCodes,
-      });
+      if (staged) await this.insertStaged(trx, { campaignId: id, recipients, keys, statusCodes, firstPosition: 0 });
+      else {
+        messageIds = await this.insertMessages(trx, {
+          ...messagesOf({ campaignId: id, userId: user.id, priceUnits, nowIso, scheduledIso }),
+          returnIds: input.returnMessageIds === true,
+          recipients,
+          keys,
+          statusCodes,
+        });
+      }
       if (billable === 0) await this.recordCampaignsCompleted?.(trx, [id]);
       return id;
     });
+    if (staged) this.onStaged?.(campaignId);
     if (billable === 0) this.onCampaignsSettled?.([campaignId]);
 
     return {
@@ -418,6 +451,10 @@ export class CampaignAcceptance {
       const [priceUnits, balance] = await Promise.all([this.deps.pricing.effectiveFor(user.id, template.category.toLowerCase() as PriceCategory), this.deps.wallet.balance(user.id)]);
       const statusCodes = new GrowingCodes();
       const totals = { count: 0, billable: 0, duplicates: 0, suppressed: 0 };
+      // Once the send reaches the staging size, its chunks from there on are staged (the size of
+      // a file is not known before its rows are read); the chunks before are message rows.
+      const stagedMin = scheduledIso ? Number.POSITIVE_INFINITY : (this.deps.stagedMinRecipients ?? STAGED_MIN_RECIPIENTS);
+      let stagedCount = 0;
       let screenedOut = { invalidCount: 0, inSendDuplicates: 0 };
       const campaignId = await this.deps.db.transaction(async (trx) => {
         // Reads inside go through the transaction: on SQLite it holds the only connection.
@@ -429,6 +466,8 @@ export class CampaignAcceptance {
           const classified = await classify(chunk);
           input.onClassified(chunk, classified.statusCodes);
           statusCodes.append(classified.statusCodes);
+          const firstPosition = totals.count;
+          const staged = firstPosition + chunk.length >= stagedMin;
           totals.count += chunk.length;
           totals.billable += classified.billable;
           totals.duplicates += classified.duplicates;
@@ -438,7 +477,10 @@ export class CampaignAcceptance {
           const reading = chunks.next();
           reading.catch(() => undefined);
           if (totals.billable * priceUnits <= balance) {
-            await this.insertMessages(trx, { ...campaignMessages, returnIds: false, recipients: chunk, keys: classified.keys, statusCodes: classified.statusCodes });
+            if (staged) {
+              await this.insertStaged(trx, { campaignId: id, recipients: chunk, keys: classified.keys, statusCodes: classified.statusCodes, firstPosition });
+              stagedCount += chunk.length;
+            } else await this.insertMessages(trx, { ...campaignMessages, returnIds: false, recipients: chunk, keys: classified.keys, statusCodes: classified.statusCodes });
           }
           next = await reading;
         }
@@ -447,11 +489,15 @@ export class CampaignAcceptance {
         screenedOut = input.screenedOut();
         await trx('campaigns')
           .where({ id })
-          .update(campaignFigures({ ...totals, duplicates: totals.duplicates + screenedOut.inSendDuplicates, invalid: screenedOut.invalidCount, priceUnits, nowIso, scheduledIso }));
+          .update({
+            ...campaignFigures({ ...totals, duplicates: totals.duplicates + screenedOut.inSendDuplicates, invalid: screenedOut.invalidCount, priceUnits, nowIso, scheduledIso }),
+            stagedRecipients: stagedCount,
+          });
         await this.debit(trx, input, id, totals.billable, totalCostUnits);
         if (totals.billable === 0) await this.recordCampaignsCompleted?.(trx, [id]);
         return id;
       });
+      if (stagedCount > 0) this.onStaged?.(campaignId);
       if (totals.billable === 0) this.onCampaignsSettled?.([campaignId]);
       return {
         campaignId,
@@ -503,7 +549,11 @@ export class CampaignAcceptance {
     return { now, nowIso: now.toISOString(), scheduledIso: input.scheduledAt?.toISOString() ?? null };
   }
 
-  private async insertCampaign(trx: Knex.Transaction, input: Omit<AcceptCampaignInput, 'recipients'> | StreamedCampaignInput, figures: CampaignFigures & { priceUnits: number }): Promise<number> {
+  private async insertCampaign(
+    trx: Knex.Transaction,
+    input: Omit<AcceptCampaignInput, 'recipients'> | StreamedCampaignInput,
+    figures: CampaignFigures & { priceUnits: number; stagedRecipients?: number },
+  ): Promise<number> {
     const [inserted] = (await trx('campaigns').insert(campaignRow(input, figures)).returning('id')) as ({ id: number } | number)[];
     return typeof inserted === 'object' && inserted !== null ? inserted.id : (inserted as number);
   }
@@ -560,7 +610,7 @@ export class CampaignAcceptance {
     return async (recipients) => {
       const keys = dedupeKeysOf(userId, templateId, recipients);
       let blocked = new Set<string>();
-      if (earlier === 'probe') blocked = await this.probeKeys(db, userId, recipients, keys, since, blocked);
+      if (earlier === 'probe') blocked = await this.probeKeys(db, userId, templateId, recipients, keys, since, blocked);
       else if (earlier.size > 0) {
         for (let i = 0; i < keys.length; i++) {
           const key = keys.at(i);
@@ -670,6 +720,52 @@ export class CampaignAcceptance {
   }
 
   /**
+   * A large send's recipients as lean rows (`campaign_recipients`: the campaign, the row's place,
+   * its number, values, key and fate), in the accepting transaction: the materialiser makes their
+   * message rows and queue jobs after the commit. Only the table's key is kept up per row, in
+   * order, where `messages` keeps seven indexes and a foreign key (decisions.md). SQLite: one
+   * prepared INSERT of 500 rows reused; PostgreSQL: one COPY fed a chunk of text at a time.
+   */
+  private async insertStaged(
+    trx: Knex.Transaction,
+    batch: { campaignId: number; recipients: readonly RecipientRow[]; keys: DedupeKeys; statusCodes: Uint8Array; firstPosition: number },
+  ): Promise<void> {
+    const { campaignId, recipients, keys, statusCodes, firstPosition } = batch;
+    const connection = await (trx.client as unknown as { acquireConnection(): Promise<unknown> }).acquireConnection();
+    if (!isPostgres(this.deps.db)) {
+      const sqlite = connection as { prepare(sql: string): { run(...params: unknown[]): unknown } };
+      const statement = (rows: number) =>
+        sqlite.prepare(`insert into campaign_recipients (campaign_id, position, recipient, variables, dedupe_key, status_code) values ${Array<string>(rows).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`);
+      const params: unknown[] = [];
+      const many = recipients.length >= SQLITE_STAGED_ROWS_PER_INSERT ? statement(SQLITE_STAGED_ROWS_PER_INSERT) : null;
+      for (let start = 0; start < recipients.length; start += SQLITE_STAGED_ROWS_PER_INSERT) {
+        const end = Math.min(recipients.length, start + SQLITE_STAGED_ROWS_PER_INSERT);
+        params.length = 0;
+        for (let i = start; i < end; i++) {
+          const recipient = recipients[i] as RecipientRow;
+          params.push(campaignId, firstPosition + i, recipient.to, variablesOf(recipient), keys.at(i), statusCodes[i]);
+        }
+        (many && end - start === SQLITE_STAGED_ROWS_PER_INSERT ? many : statement(end - start)).run(...params);
+      }
+      return;
+    }
+    const pg = connection as { query<T extends NodeJS.WritableStream>(stream: T): T };
+    async function* text(): AsyncGenerator<string> {
+      for (let start = 0; start < recipients.length; start += PG_STAGED_COPY_CHUNK) {
+        const end = Math.min(recipients.length, start + PG_STAGED_COPY_CHUNK);
+        let chunk = '';
+        for (let i = start; i < end; i++) {
+          const recipient = recipients[i] as RecipientRow;
+          const variables = variablesOf(recipient);
+          chunk += `${campaignId}\t${firstPosition + i}\t${copyText(recipient.to)}\t${variables === null ? '\\N' : copyText(variables)}\t${keys.at(i)}\t${statusCodes[i] as number}\n`;
+        }
+        yield chunk;
+      }
+    }
+    await pipeline(Readable.from(text()), pg.query(copyFrom('copy campaign_recipients (campaign_id, position, recipient, variables, dedupe_key, status_code) from stdin')));
+  }
+
+  /**
    * Blocked duplicates can only come from this user's earlier campaigns of the same template in
    * the window. None (the common case): nothing is looked up. Fewer earlier messages than keys:
    * their keys are read into memory. Otherwise each key is probed in the index.
@@ -679,9 +775,9 @@ export class CampaignAcceptance {
     const size = isPostgres(this.deps.db) ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
     // A send of one lookup's worth of keys probes the index at once: asking first whether any
     // earlier campaign exists would cost the same round trip again.
-    if (keys.length <= size) return this.probeKeys(this.deps.db, userId, recipients, keys, since, found);
+    if (keys.length <= size) return this.probeKeys(this.deps.db, userId, templateId, recipients, keys, since, found);
     const earlier = await this.earlierKeys(this.deps.db, userId, templateId, since, keys.length * 2);
-    if (earlier === 'probe') return this.probeKeys(this.deps.db, userId, recipients, keys, since, found);
+    if (earlier === 'probe') return this.probeKeys(this.deps.db, userId, templateId, recipients, keys, since, found);
     // The earlier keys are in the set, not this send's: a million-row send then makes no
     // million-string set, only one short-lived string per key looked up.
     if (earlier.size === 0) return found;
@@ -702,9 +798,16 @@ export class CampaignAcceptance {
     const [totals] = (await recentCampaigns().count({ campaigns: '*' }).sum({ earlier: 'totalRecipients' })) as { campaigns: number | string; earlier: number | string | null }[];
     if (!totals || Number(totals.campaigns) === 0) return earlier;
     if (Number(totals.earlier ?? 0) > limit) return 'probe';
+    const statuses = BLOCKING_STATUSES.map((s) => `'${s}'`).join(', ');
     for (const campaign of (await recentCampaigns().select('id')) as { id: number }[]) {
-      const rows = (await db('messages').where({ campaignId: campaign.id }).whereIn('status', BLOCKING_STATUSES).where('createdAt', '>=', since).select('dedupeKey')) as { dedupeKey: string }[];
-      for (const row of rows) earlier.add(row.dedupeKey);
+      // Its rows still staged count as queued. One statement reads both tables at one moment: the
+      // materialiser moves rows from one to the other in transactions of its own.
+      const result = (await db.raw(
+        `select dedupe_key from messages where campaign_id = ? and status in (${statuses}) and created_at >= ?
+         union all select dedupe_key from campaign_recipients where campaign_id = ? and status_code = 0`,
+        [campaign.id, since, campaign.id],
+      )) as Record<string, string>[] | { rows: Record<string, string>[] };
+      for (const row of Array.isArray(result) ? result : result.rows) earlier.add((row.dedupeKey ?? row.dedupe_key) as string);
     }
     return earlier;
   }
@@ -715,8 +818,11 @@ export class CampaignAcceptance {
    * message with the key has this user and recipient: the (user, recipient) index that reports
    * already keep finds it, and `messages` needs no index of its own on the key. That index's
    * entries land at random places, and keeping it up was a third of accepting a million recipients.
+   * Rows of a large campaign still staged (`campaign_recipients`, seconds after its acceptance) are
+   * queued messages too: the same statement reads them, found through the few campaigns of this
+   * user and template that have any (`campaigns_staged_index`), so it sees both tables at one moment.
    */
-  private async probeKeys(db: Knex, userId: number, recipients: readonly RecipientRow[], keys: DedupeKeys, since: string, found: Set<string>): Promise<Set<string>> {
+  private async probeKeys(db: Knex, userId: number, templateId: number, recipients: readonly RecipientRow[], keys: DedupeKeys, since: string, found: Set<string>): Promise<Set<string>> {
     const postgres = isPostgres(this.deps.db);
     const size = postgres ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK / 2;
     const statuses = BLOCKING_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -724,12 +830,19 @@ export class CampaignAcceptance {
       const chunk = keys.slice(start, start + size);
       const to = recipients.slice(start, start + size).map((recipient) => recipient.to);
       const rows = postgres
-        ? ((await db.raw(`select distinct dedupe_key from messages where user_id = ? and recipient = any(?) and dedupe_key = any(?) and created_at >= ? and status in (${statuses})`, [userId, to, chunk, since])) as { rows: Record<string, string>[] }).rows
+        ? ((await db.raw(
+            `select dedupe_key from messages where user_id = ? and recipient = any(?) and dedupe_key = any(?) and created_at >= ? and status in (${statuses})
+             union select dedupe_key from campaign_recipients
+              where campaign_id in (select id from campaigns where user_id = ? and template_id = ? and staged_recipients > 0) and status_code = 0 and dedupe_key = any(?)`,
+            [userId, to, chunk, since, userId, templateId, chunk],
+          )) as { rows: Record<string, string>[] }).rows
         : // SQLite's planner may prefer the status index and scan; the recipient index is the right one.
           ((await db.raw(
-            `select distinct dedupe_key from messages indexed by messages_user_recipient_index
-              where user_id = ? and recipient in (${placeholders(to.length)}) and dedupe_key in (${placeholders(chunk.length)}) and created_at >= ? and status in (${statuses})`,
-            [userId, ...to, ...chunk, since],
+            `select dedupe_key from messages indexed by messages_user_recipient_index
+              where user_id = ? and recipient in (${placeholders(to.length)}) and dedupe_key in (${placeholders(chunk.length)}) and created_at >= ? and status in (${statuses})
+             union select dedupe_key from campaign_recipients
+              where campaign_id in (select id from campaigns where user_id = ? and template_id = ? and staged_recipients > 0) and status_code = 0 and dedupe_key in (${placeholders(chunk.length)})`,
+            [userId, ...to, ...chunk, since, userId, templateId, ...chunk],
           )) as Record<string, string>[]);
       for (const row of rows) found.add((row.dedupeKey ?? row.dedupe_key) as string);
     }
@@ -824,8 +937,13 @@ function campaignFigures(accepted: { count: number; billable: number; duplicates
 
 /** A message row's stored status, its error, and its values as stored, from acceptance's status code. */
 const statusOf = (code: number) => ACCEPTED_STATUS_BY_CODE[code] ?? 'suppressed';
-const errorOf = (code: number) => (code === 1 ? catalogue.sending.duplicateBlocked : code === 2 ? catalogue.sending.optedOut : null);
+export const errorOf = (code: number) => (code === 1 ? catalogue.sending.duplicateBlocked : code === 2 ? catalogue.sending.optedOut : null);
 const variablesOf = (r: RecipientRow) => (Object.keys(r.variables).length > 0 ? JSON.stringify(r.variables) : null);
+
+/** A value in COPY's text format: backslash, tab and line breaks escaped. */
+function copyText(value: string): string {
+  return /[\\\t\n\r]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : value;
+}
 
 /** The columns of PostgreSQL's unnest() insert of message rows, their values (`$now`: the time) and the unnested arrays' names. */
 const PG_MESSAGE_COLUMNS =

@@ -39,6 +39,8 @@ const TIMELINE_LOOKBACK_MS = 30 * 24 * 3_600_000;
 /** How long a pause or cancel waits for the sends already handed to the provider to be answered. */
 const HANDED_DRAIN_MS = 10_000;
 
+type CountRow = { campaignId: number | string; status: string; n: number | string };
+
 /** Message counts of a campaign by status, all zero. */
 export function emptyCounts(): TCampaignCounts {
   return { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed: 0, cancelled: 0, duplicate: 0, suppressed: 0 };
@@ -102,14 +104,19 @@ export class CampaignService {
   private async countsFor(campaignIds: readonly number[]): Promise<Map<number, TCampaignCounts>> {
     const counts = new Map<number, TCampaignCounts>(campaignIds.map((id) => [id, emptyCounts()]));
     if (campaignIds.length === 0) return counts;
-    const rows = (await this.deps.db('messages')
-      .whereIn('campaignId', campaignIds)
-      .groupBy('campaignId', 'status')
-      .select('campaignId', 'status')
-      .count({ n: '*' })) as { campaignId: number | string; status: string; n: number | string }[];
-    for (const row of rows) {
+    // A large campaign's recipients still staged (materialiser.ts) count by their fate at
+    // acceptance; one statement reads both tables at one moment while rows move between them.
+    const list = campaignIds.map(() => '?').join(', ');
+    const result = (await this.deps.db.raw(
+      `select campaign_id as "campaignId", status, count(*) as n from messages where campaign_id in (${list}) group by campaign_id, status
+       union all
+       select campaign_id, case status_code when 0 then 'queued' when 1 then 'duplicate' else 'suppressed' end, count(*) from campaign_recipients
+        where campaign_id in (select id from campaigns where id in (${list}) and staged_recipients > 0) group by campaign_id, status_code`,
+      [...campaignIds, ...campaignIds],
+    )) as CountRow[] | { rows: CountRow[] };
+    for (const row of Array.isArray(result) ? result : result.rows) {
       const entry = counts.get(Number(row.campaignId));
-      if (entry && row.status in entry) entry[row.status as keyof TCampaignCounts] = Number(row.n);
+      if (entry && row.status in entry) entry[row.status as keyof TCampaignCounts] += Number(row.n);
     }
     for (const [campaignId, byStatus] of await this.kept.campaignStatusCounts(campaignIds)) {
       const entry = counts.get(campaignId);
@@ -253,6 +260,8 @@ export class CampaignService {
         .whereIn('status', ['scheduled', 'running', 'paused'])
         .update({ status: 'cancelled', completedAt: nowIso, updatedAt: nowIso });
       if (changed === 0) throw ConflictError('campaign_finished', messages.campaigns.cannotCancel);
+      // Recipients still staged become queued messages first, failed and refunded with the rest.
+      await this.deps.engine.materialiser.materialiseAll(trx, id);
       await this.deps.engine.outcomes.failCancelled(trx, id, 'queued');
       // Claimed by a worker but not handed to the provider: taken from the worker here (failing
       // them clears their token), so its handoff finds them gone and it does not send.

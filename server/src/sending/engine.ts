@@ -12,6 +12,7 @@ import type { SimulatorOutbox } from '../simulator/outbox';
 import { platformAuthenticationTemplate, PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { CampaignAcceptance } from './campaignAcceptance';
 import { MessageDispatcher } from './dispatcher';
+import { Materialiser } from './materialiser';
 import { MessageOutcomes } from './messageOutcomes';
 import { ProviderRegistry, SIMULATOR_ACCESS_TOKEN, type CredentialsSource } from './providerRegistry';
 import { EmbeddedDispatchQueue, PgBossDispatchQueue, type DispatchQueue } from './queues';
@@ -28,6 +29,8 @@ export class SendingEngine {
   readonly dispatcher: MessageDispatcher;
   readonly queue: DispatchQueue;
   readonly ingest: StatusIngest;
+  /** Message rows for large campaigns' staged recipients, after their acceptance (materialiser.ts). */
+  readonly materialiser: Materialiser;
   /** Mounted at /simulator when the simulator is on and no separate one is configured. */
   readonly simulator: CloudApiSimulator | null;
   private started = false;
@@ -88,6 +91,17 @@ export class SendingEngine {
           })
         : new EmbeddedDispatchQueue({ db, dispatcher: this.dispatcher, log });
     this.ingest = new StatusIngest({ db, outcomes: this.outcomes, log });
+    this.materialiser = new Materialiser({
+      db,
+      acceptance: deps.acceptance,
+      log,
+      onMaterialised: async ({ campaignId, left }) => {
+        this.queue.notify();
+        // Held back while rows were staged: a campaign whose last rows were all sent already, or
+        // were all Duplicate Blocked, completes now.
+        if (left === 0) await this.outcomes.completeCampaigns([campaignId]);
+      },
+    });
   }
 
   /** The components the simulator renders: a user's template by sender number, or the platform's own. */
@@ -115,6 +129,8 @@ export class SendingEngine {
       this.simulator.setWebhook({ url: `${localUrl}${WEBHOOK_PATH}`, appSecret: config.simulator.appSecret });
     }
     this.ingest.start();
+    // Staged rows become messages whether or not this instance sends: reports and counts need them.
+    this.materialiser.start();
     if (config.sending.dispatch.enabled) await this.queue.start();
   }
 
@@ -129,6 +145,7 @@ export class SendingEngine {
   }
 
   async stop(): Promise<void> {
+    await this.materialiser.stop();
     await this.queue.stop();
     await this.simulator?.close();
     await this.ingest.stop();

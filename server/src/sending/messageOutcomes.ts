@@ -522,7 +522,8 @@ export class MessageOutcomes {
     const complete = async (trx: Knex.Transaction): Promise<number> => {
       const changed = await trx('campaigns')
         .whereIn('id', campaignIds)
-        .where({ status: 'running' })
+        // Rows still staged (materialiser.ts) are queued messages not yet written.
+        .where({ status: 'running', stagedRecipients: 0 })
         .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES))
         .update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
       if (changed > 0) await this.recordCampaignsCompleted?.(trx, campaignIds);

@@ -65,6 +65,8 @@ import * as addOnboardingDismissedToUsers from './20261201200100_add_onboarding_
 import * as skipNullProviderIdsInUniqueIndex from './20261201300100_skip_null_provider_ids_in_unique_index';
 import * as indexDedupeKeysAlone from './20261202100100_index_dedupe_keys_alone';
 import * as dropMessagesDedupeIndex from './20261203100100_drop_messages_dedupe_index';
+import * as createCampaignRecipients from './20261204100100_create_campaign_recipients';
+import * as addStagedRecipientsToCampaigns from './20261204100200_add_staged_recipients_to_campaigns';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -133,6 +135,8 @@ const migrations: [string, Migration][] = [
   ['20261201300100_skip_null_provider_ids_in_unique_index', skipNullProviderIdsInUniqueIndex],
   ['20261202100100_index_dedupe_keys_alone', indexDedupeKeysAlone],
   ['20261203100100_drop_messages_dedupe_index', dropMessagesDedupeIndex],
+  ['20261204100100_create_campaign_recipients', createCampaignRecipients],
+  ['20261204100200_add_staged_recipients_to_campaigns', addStagedRecipientsToCampaigns],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
