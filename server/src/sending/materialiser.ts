@@ -13,7 +13,7 @@
  * - its counts include them (`CampaignService`), its Duplicate Blocked keys block (acceptance);
  * - a cancel first moves all of them (`materialiseAll`), then fails and refunds them as queued.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
 import type { Logger } from '../logger';
@@ -28,6 +28,7 @@ const PG_CHUNK_ROWS = 20_000;
 const SQLITE_CHUNK_ROWS = 10_000;
 /** With nothing staged, look again this often for another instance's unfinished campaign (after a crash). */
 const IDLE_POLL_MS = 1_000;
+const LOCKED_RETRY_MS = 50;
 
 interface StagedCampaign {
   id: number;
@@ -84,7 +85,11 @@ export class Materialiser {
 
   /** Materialises until nothing is staged (tests and the bench; the worker does the same on its own). */
   async drain(): Promise<void> {
-    while ((await this.materialiseNext()) !== null);
+    for (;;) {
+      if ((await this.materialiseNext()) !== null) continue;
+      if (!(await this.lockedElsewhere())) return;
+      await sleep(LOCKED_RETRY_MS);
+    }
   }
 
   private async run(): Promise<void> {
@@ -100,7 +105,22 @@ export class Materialiser {
         await nextTurn();
         continue;
       }
+      // Rows left whose campaign another transaction holds (another instance's chunk, a refund on
+      // the campaign's row): looked at again shortly rather than at the next poll.
+      if (await this.lockedElsewhere()) {
+        await sleep(LOCKED_RETRY_MS, undefined, { ref: false });
+        continue;
+      }
       await this.idle();
+    }
+  }
+
+  private async lockedElsewhere(): Promise<boolean> {
+    if (!isPostgres(this.deps.db)) return false;
+    try {
+      return (await this.deps.db('campaigns').where('stagedRecipients', '>', 0).first('id')) !== undefined;
+    } catch {
+      return false;
     }
   }
 
