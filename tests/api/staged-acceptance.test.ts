@@ -98,6 +98,23 @@ describe.skipIf(postgresUnavailable)('a large send accepted as staged recipients
     });
   });
 
+  it('keeps values exactly through the lean rows: tabs, line breaks, backslashes, quotes and Indian scripts', async () => {
+    const run = await setUp();
+    const awkward = ['a\tb', 'line one\nline two\r\n', 'C:\\path\\to', '\\N', 'say "hi"', 'नमस्ते 🙏', ''];
+    const list = numbers(9_705_000_000, awkward.length);
+    const accepted = await server.services.campaignAcceptance.accept({
+      ...run,
+      name: 'Awkward values',
+      source: 'custom',
+      recipients: list.map((to, i) => ({ to, variables: { '1': awkward[i] as string, '2': `#${i}` } })),
+      invalidCount: 0,
+      inSendDuplicates: 0,
+    });
+    await server.services.engine.materialiser.drain();
+    const rows = await messageRows(accepted.campaignId);
+    expect(rows.map((row) => (typeof row.variables === 'string' ? JSON.parse(row.variables) : row.variables))).toEqual(awkward.map((value, i) => ({ '1': value, '2': `#${i}` })));
+  });
+
   it('blocks a second send of the same messages while the first is still staged, by probe and by loaded keys', async () => {
     const run = await setUp(1_000);
     await withMaterialiserStopped(async () => {

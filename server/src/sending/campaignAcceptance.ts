@@ -114,7 +114,7 @@ const ONE_STATEMENT_MAX_RECIPIENTS = 1_000;
  * and `sending/materialiser.ts`).
  */
 export const STAGED_MIN_RECIPIENTS = 50_000;
-/** Lean rows per INSERT on SQLite (seven values each, under its 32,766 variables). */
+/** Lean rows per INSERT on SQLite (six values each, under its 32,766 variables). */
 const SQLITE_STAGED_ROWS_PER_INSERT = 500;
 /** Lean rows per COPY chunk on PostgreSQL (text handed to the connection at a time). */
 const PG_STAGED_COPY_CHUNK = 10_000;
