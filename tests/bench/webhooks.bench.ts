@@ -50,7 +50,9 @@ export const webhooksBench = {
         for (;;) {
           if (!sentAt) {
             const rows = (await server.db('messages').where({ campaignId: campaign.campaignId }).whereIn('status', ['queued', 'sending']).count({ n: '*' })) as { n: number | string }[];
-            if (Number(rows[0]?.n) === 0) {
+            // A send this large is staged (issue 17): its rows are queued messages until written.
+            const staged = (await server.db('campaigns').where({ id: campaign.campaignId }).first('stagedRecipients')) as { stagedRecipients: number | string } | undefined;
+            if (Number(rows[0]?.n) === 0 && Number(staged?.stagedRecipients ?? 0) === 0) {
               sentAt = performance.now();
               eventsAtSent = events;
             }
