@@ -98,6 +98,9 @@ export interface AcceptedCampaign {
 /** The stored status of each of acceptance's status codes (see `AcceptedCampaign.statusCodes`). */
 export const ACCEPTED_STATUS_BY_CODE: readonly MessageRow['status'][] = ['queued', 'duplicate', 'suppressed'];
 
+/** ACCEPTED_STATUS_BY_CODE as SQL over a staged row's `status_code` (campaign_recipients). */
+export const STAGED_STATUS_SQL = `case status_code ${ACCEPTED_STATUS_BY_CODE.map((status, code) => `when ${code} then '${status}'`).join(' ')} end`;
+
 /** Rows per INSERT statement on SQLite where their ids are not wanted. */
 const SQLITE_ROWS_PER_INSERT = 200;
 /** Rows per INSERT on PostgreSQL (one unnest statement per chunk; each chunk becomes queue jobs). */
@@ -946,7 +949,7 @@ function copyText(value: string): string {
 }
 
 /** The columns of PostgreSQL's unnest() insert of message rows, their values (`$now`: the time) and the unnested arrays' names. */
-const PG_MESSAGE_COLUMNS =
+export const PG_MESSAGE_COLUMNS =
   'campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message, attempts, next_attempt_at, refunded, created_at, updated_at';
 const PG_MESSAGE_VALUES = 't.recipient, t.status, t.price, t.variables, t.dedupe, t.error_code, t.error_message, 0, t.next_attempt, false, $now, $now';
 const PG_MESSAGE_UNNESTED = 't(recipient, status, price, variables, dedupe, error_code, error_message, next_attempt)';

@@ -19,7 +19,7 @@ import { Template, type User } from '../models';
 import { CAMPAIGN_COLUMNS, type StoredCampaign } from '../db/rows/campaigns';
 import { messageVariables, type MessageRow } from '../db/rows/messages';
 import type { PricingService } from '../pricing/service';
-import type { AcceptedCampaign, CampaignAcceptance, RecipientRow } from './campaignAcceptance';
+import { STAGED_STATUS_SQL, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow } from './campaignAcceptance';
 import type { SendingEngine } from './engine';
 import { PAUSED_HOLD_MS } from './dispatcher';
 import { checkScheduleTime } from './schedule';
@@ -110,7 +110,7 @@ export class CampaignService {
     const result = (await this.deps.db.raw(
       `select campaign_id as "campaignId", status, count(*) as n from messages where campaign_id in (${list}) group by campaign_id, status
        union all
-       select campaign_id, case status_code when 0 then 'queued' when 1 then 'duplicate' else 'suppressed' end, count(*) from campaign_recipients
+       select campaign_id, ${STAGED_STATUS_SQL}, count(*) from campaign_recipients
         where campaign_id in (select id from campaigns where id in (${list}) and staged_recipients > 0) group by campaign_id, status_code`,
       [...campaignIds, ...campaignIds],
     )) as CountRow[] | { rows: CountRow[] };

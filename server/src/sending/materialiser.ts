@@ -17,7 +17,7 @@ import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promi
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
 import type { Logger } from '../logger';
-import { errorOf, type CampaignAcceptance } from './campaignAcceptance';
+import { errorOf, PG_MESSAGE_COLUMNS, STAGED_STATUS_SQL, type CampaignAcceptance } from './campaignAcceptance';
 
 /**
  * Rows per chunk. Measured moving 1M rows (consecutive / scattered numbers): SQLite 2,000 a chunk
@@ -43,9 +43,6 @@ export interface MaterialisedChunk {
   /** Rows of the campaign still staged after this chunk. */
   left: number;
 }
-
-const MESSAGE_COLUMNS =
-  'campaign_id, user_id, recipient, status, price_units, variables, dedupe_key, error_code, error_message, attempts, next_attempt_at, refunded, created_at, updated_at';
 
 export class Materialiser {
   private running = false;
@@ -177,7 +174,7 @@ export class Materialiser {
     const nowIso = new Date().toISOString();
     const limit = this.deps.chunkRows ?? (isPostgres(this.deps.db) ? PG_CHUNK_ROWS : SQLITE_CHUNK_ROWS);
     // The rows' fates as acceptance decided them: queued (due since acceptance), Duplicate Blocked, opted out.
-    const values = `?, ?, recipient, case status_code when 0 then 'queued' when 1 then 'duplicate' else 'suppressed' end,
+    const values = `?, ?, recipient, ${STAGED_STATUS_SQL},
       case when status_code = 0 then ? else 0 end, variables, dedupe_key, case when status_code = 2 then 131050 end,
       case status_code when 1 then ? when 2 then ? end, 0, case when status_code = 0 then ? end, ?, ?, ?`;
     const bindings = [campaignId, Number(campaign.userId), Number(campaign.priceUnits), errorOf(1), errorOf(2), createdIso, false, createdIso, nowIso];
@@ -189,7 +186,7 @@ export class Materialiser {
             where campaign_id = ? and position < (select min(position) from campaign_recipients where campaign_id = ?) + ?
            returning position, recipient, variables, dedupe_key, status_code),
          inserted as (
-           insert into messages (${MESSAGE_COLUMNS})
+           insert into messages (${PG_MESSAGE_COLUMNS})
            select ${values.replace("then ? end, ?, ?, ?", 'then ?::timestamptz end, ?, ?::timestamptz, ?::timestamptz')} from staged order by position
            returning id, status)
          select array_agg(id order by id) filter (where status = 'queued') as queued, count(*) as n from inserted`,
@@ -201,7 +198,7 @@ export class Materialiser {
       const [first] = (await trx.raw('select min(position) as first from campaign_recipients where campaign_id = ?', [campaignId])) as { first: number | null }[];
       const from = first?.first ?? 0;
       await trx.raw(
-        `insert into messages (${MESSAGE_COLUMNS})
+        `insert into messages (${PG_MESSAGE_COLUMNS})
          select ${values} from campaign_recipients where campaign_id = ? and position >= ? and position < ? order by position`,
         [...bindings.map((value) => (typeof value === 'boolean' ? Number(value) : value)), campaignId, from, from + limit],
       );
