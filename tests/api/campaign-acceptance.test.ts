@@ -2,6 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { buildTemplate, buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
+import { pgDuplicateProbe } from '../../server/src/sending/campaignAcceptance';
+
+/** A node of PostgreSQL's JSON plan, as far as these tests read it. */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
+
+function planNodes(node: PlanNode | undefined): PlanNode[] {
+  return node ? [node, ...(node.Plans ?? []).flatMap(planNodes)] : [];
+}
 
 describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine core)', () => {
   let server: TestServer;
@@ -139,6 +153,33 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     const blocked = (await server.db('messages').where({ campaignId: result.campaignId, status: 'duplicate' }).pluck('recipient')) as string[];
     expect(blocked.sort()).toEqual([...repeats].map((i) => earlier[i * 2]!.to).sort());
   });
+
+  it.skipIf(testDatabaseKind() !== 'postgres')(
+    "looks a probe's keys up through the recipient index however stale the planner's statistics are (PostgreSQL)",
+    async () => {
+      const user = await buildUser(server, { creditRupees: 5_000 });
+      const template = await buildTemplate(server, user);
+      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      // A day's sending that autovacuum has not analysed yet (this schema is minutes old).
+      const earlier = recipients(Array.from({ length: 4_000 }, (_, i) => `91${7_300_000_000 + i}`));
+      await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Earlier', source: 'bulk', recipients: earlier, invalidCount: 0, inSendDuplicates: 0 });
+      const probe = pgDuplicateProbe({
+        userId: user.id,
+        templateId: template.id,
+        to: Array.from({ length: 16 }, (_, i) => `91${7_400_000_000 + i}`),
+        keys: Array.from({ length: 16 }, (_, i) => `key${i}`),
+        since: new Date(Date.now() - 86_400_000).toISOString(),
+      });
+      const { rows } = (await server.db.raw(`explain (format json) ${probe.sql}`, probe.bindings)) as { rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] };
+      const scans = planNodes((rows[0]?.['QUERY PLAN'] ?? [])[0]?.Plan).filter((node) => node['Relation Name'] === 'messages');
+      // Every read of `messages` is the recipient index, entered by user and recipient; never all of the user's rows.
+      expect(scans.length).toBeGreaterThan(0);
+      for (const scan of scans) {
+        expect(scan['Index Name']).toBe('messages_user_recipient_index');
+        expect(scan['Index Cond']).toContain('recipient');
+      }
+    },
+  );
 
   it('suppresses opted-out recipients without charging', async () => {
     const user = await buildUser(server, { creditRupees: 10 });

@@ -47,6 +47,15 @@ export interface ApiKeyIdentity {
   user: User;
 }
 
+/** A key's id and its own limit per 15 minutes (null: the platform's per-IP default). */
+export interface ApiKeyRateLimitHint {
+  keyId: number;
+  rateLimitPer15Min: number | null;
+}
+
+/** Keys whose rate limit is remembered (the most recently used). */
+const RATE_LIMIT_HINTS_KEPT = 10_000;
+
 interface Actor {
   ip?: string | null;
 }
@@ -70,6 +79,13 @@ export class ApiKeyService {
    * a revoked key stops working as soon as before.
    */
   private readonly lookups = new Map<string, Promise<UserWithKey | undefined>>();
+  /**
+   * What each key's last successful authentication here said of its rate limit, by key hash: the
+   * rate limit is counted beside the lookup on that word (`rateLimitHint`). Only keys that
+   * authenticated are remembered, so guessed keys add nothing; it grants nothing either, as every
+   * request is still authenticated.
+   */
+  private readonly rateLimitHints = new Map<string, ApiKeyRateLimitHint>();
 
   constructor(private readonly deps: { db: Knex; audit: AuditService; now?: () => Date }) {}
 
@@ -156,8 +172,22 @@ export class ApiKeyService {
     delete extra.apiKeyRateLimit;
     delete extra.apiKeyLastUsedAt;
 
+    const rateLimitPer15Min = apiKeyRateLimit ?? null;
+    this.rememberRateLimit(keyHash, { keyId, rateLimitPer15Min });
     await this.touch(keyId, apiKeyLastUsedAt === null || apiKeyLastUsedAt === undefined ? null : toDate(apiKeyLastUsedAt));
-    return { keyId, userId: found.id, username: found.username, rateLimitPer15Min: apiKeyRateLimit ?? null, user: found };
+    return { keyId, userId: found.id, username: found.username, rateLimitPer15Min, user: found };
+  }
+
+  /** The key's rate limit as its last authentication here found it; null for a key not seen yet. */
+  rateLimitHint(rawKey: string): ApiKeyRateLimitHint | null {
+    const key = rawKey.trim();
+    return API_KEY_PATTERN.test(key) ? (this.rateLimitHints.get(hashApiKey(key)) ?? null) : null;
+  }
+
+  private rememberRateLimit(keyHash: string, hint: ApiKeyRateLimitHint): void {
+    this.rateLimitHints.delete(keyHash);
+    this.rateLimitHints.set(keyHash, hint);
+    if (this.rateLimitHints.size > RATE_LIMIT_HINTS_KEPT) this.rateLimitHints.delete(this.rateLimitHints.keys().next().value as string);
   }
 
   /** The key's row joined to its owner, read once for every request that asks while it is read. */

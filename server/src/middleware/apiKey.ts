@@ -51,11 +51,14 @@ export function apiKeyAuth(deps: ApiKeyAuthDeps): Middleware<ApiKeyState> {
   return async (ctx, next) => {
     try {
       const rawKey = readApiKey(ctx);
-      const identity = rawKey ? await deps.apiKeys.authenticate(rawKey) : null;
-      const decision = await deps.apiRateLimit.consume({
-        ip: ctx.ip,
-        key: identity ? { id: identity.keyId, rateLimitPer15Min: identity.rateLimitPer15Min } : null,
-      });
+      const lookup = rawKey ? deps.apiKeys.authenticate(rawKey) : Promise.resolve(null);
+      const hint = rawKey ? deps.apiKeys.rateLimitHint(rawKey) : null;
+      const decision = await deps.apiRateLimit.consumeWhileIdentifying(
+        ctx.ip,
+        hint && { id: hint.keyId, rateLimitPer15Min: hint.rateLimitPer15Min },
+        lookup.then((found) => found && { id: found.keyId, rateLimitPer15Min: found.rateLimitPer15Min }),
+      );
+      const identity = await lookup;
       setRateLimitHeaders(ctx, decision);
       if (!decision.allowed) {
         throw TooManyRequestsError(fillMessage(messages.publicApi.tooManyRequestsLimit, { limit: decision.limit }), decision.retryAfterSeconds, 'rate_limited');

@@ -33,6 +33,13 @@ function toRow(prices: Record<PriceCategory, number | null>): PriceRow {
   return { marketingUnits: prices.marketing, utilityUnits: prices.utility, authenticationUnits: prices.authentication };
 }
 
+/** `effectiveForQuery`'s row: the user's mode, the default price and their custom one (units). */
+export interface EffectivePriceRow {
+  pricingMode: 'default' | 'custom';
+  defaultUnits: number | string;
+  customUnits: number | string | null;
+}
+
 /** A user's price for one category: their custom price in custom mode where it is set, else the default. */
 function effectiveUnits<T extends number | string>(mode: 'default' | 'custom', custom: T | null, fallback: T): T {
   return mode === 'custom' ? (custom ?? fallback) : fallback;
@@ -104,15 +111,26 @@ export class PricingService {
    * user's mode, the default and the custom price joined, priced by the rule `forUser` uses.
    */
   async effectiveFor(userId: number, category: PriceCategory, db: Knex = this.deps.db): Promise<number> {
+    return this.effectiveFromRow(userId, category, (await this.effectiveForQuery(userId, category, db).first()) as EffectivePriceRow | undefined, db);
+  }
+
+  /**
+   * `effectiveFor`'s read as a query, for a statement that makes other reads beside it (a group
+   * commit of the public API reads its price, duplicates, opt-outs and ids as one statement). Its
+   * row goes to `effectiveFromRow`.
+   */
+  effectiveForQuery(userId: number, category: PriceCategory, db: Knex = this.deps.db): Knex.QueryBuilder {
     const column = COLUMNS[category];
-    const row = (await db('users as u')
+    return db('users as u')
       .join('price_defaults as d', 'd.id', db.raw('?', [1]))
       .leftJoin('user_prices as p', 'p.userId', 'u.id')
       .where('u.id', userId)
       .whereNull('u.deletedAt')
-      .first('u.pricingMode', `d.${column} as defaultUnits`, `p.${column} as customUnits`)) as
-      | { pricingMode: 'default' | 'custom'; defaultUnits: number | string; customUnits: number | string | null }
-      | undefined;
+      .select('u.pricingMode', `d.${column} as defaultUnits`, `p.${column} as customUnits`);
+  }
+
+  /** The price `effectiveForQuery`'s row gives. */
+  async effectiveFromRow(userId: number, category: PriceCategory, row: EffectivePriceRow | undefined, db: Knex = this.deps.db): Promise<number> {
     // No such user (or no defaults row): the full read says which, with its own error.
     if (!row) return (await this.forUser(userId, db)).effective[category];
     return Number(effectiveUnits(row.pricingMode, row.customUnits, row.defaultUnits));

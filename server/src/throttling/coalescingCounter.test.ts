@@ -20,6 +20,10 @@ function heldStore(): { store: CounterStore; writes: { key: string; points: numb
           },
         });
       }),
+    reward: (key, points) => {
+      totals.set(key, (totals.get(key) ?? 0) - points);
+      return Promise.resolve();
+    },
   };
   return { store, writes };
 }
@@ -73,5 +77,13 @@ describe('CoalescingCounter', () => {
     const counter = new CoalescingCounter(new RateLimiterMemory({ points: 1_000, duration: 60 }));
     const totals = await Promise.all(Array.from({ length: 25 }, () => counter.count('ip')));
     expect(totals.map((total) => total.consumedPoints).sort((x, y) => x - y)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+
+  it('gives a request back: the next one counted has the count it would have had without it', async () => {
+    const counter = new CoalescingCounter(new RateLimiterMemory({ points: 1_000, duration: 60 }));
+    expect((await counter.count('ip')).consumedPoints).toBe(1);
+    expect((await counter.count('ip')).consumedPoints).toBe(2);
+    await counter.refund('ip');
+    expect((await counter.count('ip')).consumedPoints).toBe(2);
   });
 });

@@ -7,6 +7,7 @@ export interface CounterTotal {
 /** A rate-limiter-flexible limiter, as far as counting goes: `consume(key, n)` adds n to the key. */
 export interface CounterStore {
   consume(key: string, points: number): Promise<CounterTotal>;
+  reward(key: string, points: number): Promise<unknown>;
 }
 
 interface Waiter {
@@ -37,6 +38,11 @@ export class CoalescingCounter {
       }
       void this.write(key, [{ resolve, reject }]);
     });
+  }
+
+  /** Takes back one request counted for the key (a request counted where it did not belong). */
+  async refund(key: string): Promise<void> {
+    await this.store.reward(key, 1);
   }
 
   private async write(key: string, first: Waiter[]): Promise<void> {
