@@ -30,7 +30,10 @@ const LEASE_SECONDS = 4;
  * taken were still unconfirmed when the window closed. Two minutes keeps the test within its
  * time limit while leaving room for that lag. On a machine whose PostgreSQL writes at half that
  * speed (2026-11-25), 120 s beside the whole suite sent 145 recipients twice: five minutes, half
- * of production's wait, within the test's longer limit.
+ * of production's wait, within the test's longer limit. Some of those repeats were not the
+ * window's: a stale claim and the current claim of one message in one handoff round were both
+ * told to send (2026-11-28, `stale-claims.test.ts`). Three runs beside three busy loops received
+ * 30, 7 and 22 recipients twice before that fix; the run after it, none.
  */
 const SETTLE_SECONDS = 300;
 const APP_SECRET = 'three-instances-app-secret';

@@ -432,6 +432,10 @@ export async function runWithConcurrency(tasks: readonly (() => Promise<void>)[]
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
 
+function claimKey(claim: { id: number; claimToken: string }): string {
+  return `${claim.id}:${claim.claimToken}`;
+}
+
 /**
  * The last check before a send, as one conditional update per round for every send waiting:
  * `handed_at` is set only on rows still `sending`, never handed, carrying the claim's token, of a
@@ -439,7 +443,7 @@ export async function runWithConcurrency(tasks: readonly (() => Promise<void>)[]
  * the campaign, so either the handoff committed first (the send goes out, and the pause or cancel
  * waits for its answer) or it finds the rows taken and the worker does not send.
  */
-class Handoff {
+export class Handoff {
   private waiting: { id: number; claimToken: string; resolve: (handed: boolean) => void; reject: (error: unknown) => void }[] = [];
   private running = false;
 
@@ -459,7 +463,7 @@ class Handoff {
         const round = this.waiting.splice(0, 500);
         try {
           const handed = await withConflictRetry(() => this.mark([...round].sort((x, y) => x.id - y.id)));
-          for (const entry of round) entry.resolve(handed.has(entry.id));
+          for (const entry of round) entry.resolve(handed.has(claimKey(entry)));
         } catch (error) {
           for (const entry of round) entry.reject(error);
         }
@@ -469,19 +473,24 @@ class Handoff {
     }
   }
 
-  private async mark(round: readonly { id: number; claimToken: string }[]): Promise<Set<number>> {
+  /**
+   * Answers the claims handed, as `claimKey`s: by claim, not by message. A worker whose claim
+   * lapsed and the worker that claimed the message again can wait in the same round; answering by
+   * id told both "yours", and the stale one sent the message a second time.
+   */
+  private async mark(round: readonly { id: number; claimToken: string }[]): Promise<Set<string>> {
     const nowIso = new Date().toISOString();
-    const handed = new Set<number>();
+    const handed = new Set<string>();
     if (isPostgres(this.db)) {
       const result = (await this.db.raw(
         `update messages as m set handed_at = ?, updated_at = ?
            from unnest(?::bigint[], ?::text[]) as t(id, token)
           where m.id = t.id and m.claim_token = t.token and m.status = 'sending' and m.handed_at is null
             and exists (select 1 from campaigns c where c.id = m.campaign_id and c.status = 'running')
-          returning m.id`,
+          returning m.id, m.claim_token`,
         [nowIso, nowIso, round.map((r) => r.id), round.map((r) => r.claimToken)],
-      )) as { rows: { id: number | string }[] };
-      for (const row of result.rows) handed.add(Number(row.id));
+      )) as { rows: Record<string, unknown>[] };
+      for (const row of result.rows) handed.add(claimKey({ id: Number(row.id), claimToken: String(row.claimToken ?? row.claim_token) }));
       return handed;
     }
     await this.db.transaction(async (trx) => {
@@ -491,7 +500,7 @@ class Handoff {
           .whereNull('handedAt')
           .whereExists((q) => q.select(trx.raw('1')).from('campaigns').whereRaw('campaigns.id = messages.campaign_id').where('campaigns.status', 'running'))
           .update({ handedAt: nowIso, updatedAt: nowIso });
-        if (changed > 0) handed.add(entry.id);
+        if (changed > 0) handed.add(claimKey(entry));
       }
     });
     return handed;

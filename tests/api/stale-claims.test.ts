@@ -1,0 +1,69 @@
+/**
+ * The handoff fence with a stale claim and the current claim of one message waiting in the same
+ * round on one instance. A worker whose claim lapsed before its send (its lease ran out while it
+ * waited for the number's rate), and the worker that claimed the message again, can ask for the
+ * handoff at the same moment. Only the claim the row carries may send.
+ *
+ * Found under load in the three-instances test (2026-11-28): the round answered by message id, so
+ * the stale worker was told "yours" too and sent the message a second time under its old
+ * reference, whose status webhook then settled nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Handoff } from '../../server/src/sending/dispatcher';
+import { buildCampaign, buildUser } from '../../server/test/factories';
+import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+
+const STALE_TOKEN = '0a0a0a0a0a0a0a0a';
+const CURRENT_TOKEN = '0b0b0b0b0b0b0b0b';
+const OTHER_TOKEN = '0c0c0c0c0c0c0c0c';
+
+describe.skipIf(postgresUnavailable)('a stale claim never passes the handoff', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ DISPATCH_ENABLED: 'false' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** Messages `sending` under a claim of a running campaign, never handed. */
+  async function claimedMessages(count: number): Promise<number[]> {
+    const user = await buildUser(server, { creditRupees: 10 });
+    const built = await buildCampaign(server, user, {
+      status: 'running',
+      messages: Array.from({ length: count }, (_, index) => ({ status: 'sending' as const, recipient: `91981230${String(index).padStart(4, '0')}5` })),
+    });
+    return built.messages.map((message) => message.id);
+  }
+
+  async function claim(id: number, claimToken: string): Promise<void> {
+    await server.db('messages').where({ id }).update({ claimToken, handedAt: null, leaseUntil: new Date(Date.now() + 60_000).toISOString() });
+  }
+
+  it('answers each waiting claim by its own token: the current one is handed, the stale one is not', async () => {
+    const [busy, contested] = (await claimedMessages(2)) as [number, number];
+    await claim(busy, OTHER_TOKEN);
+    await claim(contested, CURRENT_TOKEN);
+    const handoff = new Handoff(server.db);
+    // The first handoff starts a round and waits on the database; the two asked for meanwhile
+    // share the next round, as the stale and the current worker did.
+    const first = handoff.handOver(busy, OTHER_TOKEN);
+    const fromStale = handoff.handOver(contested, STALE_TOKEN);
+    const fromCurrent = handoff.handOver(contested, CURRENT_TOKEN);
+    expect(await Promise.all([first, fromStale, fromCurrent])).toEqual([true, false, true]);
+
+    const row = (await server.db('messages').where({ id: contested }).first('claimToken', 'handedAt', 'status')) as { claimToken: string; handedAt: unknown; status: string };
+    expect(row).toMatchObject({ claimToken: CURRENT_TOKEN, status: 'sending' });
+    expect(row.handedAt).not.toBeNull();
+  });
+
+  it('hands nothing to a stale claim alone, and a message only once', async () => {
+    const [id] = (await claimedMessages(1)) as [number];
+    await claim(id, CURRENT_TOKEN);
+    const handoff = new Handoff(server.db);
+    expect(await handoff.handOver(id, STALE_TOKEN)).toBe(false);
+    expect(await handoff.handOver(id, CURRENT_TOKEN)).toBe(true);
+    // Handed already: the same claim asking again (a retried round) is not handed twice.
+    expect(await handoff.handOver(id, CURRENT_TOKEN)).toBe(false);
+  });
+});
