@@ -23,7 +23,7 @@ import { isPostgres } from '../db/knex';
 import type { TTemplateComponent } from '@shared/types';
 import type { Logger } from '../logger';
 import { templateSendRequest, type HeaderMedia, type TemplateShape } from './messageRequest';
-import { withConflictRetry, type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
+import { claimKey, withConflictRetry, type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
 import type { ProviderRegistry } from './providerRegistry';
 import type { SenderNumber } from './senderNumbers';
 import { TokenBucket } from './tokenBucket';
@@ -432,10 +432,6 @@ export async function runWithConcurrency(tasks: readonly (() => Promise<void>)[]
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
 
-function claimKey(claim: { id: number; claimToken: string }): string {
-  return `${claim.id}:${claim.claimToken}`;
-}
-
 /**
  * The last check before a send, as one conditional update per round for every send waiting:
  * `handed_at` is set only on rows still `sending`, never handed, carrying the claim's token, of a
@@ -487,10 +483,11 @@ export class Handoff {
            from unnest(?::bigint[], ?::text[]) as t(id, token)
           where m.id = t.id and m.claim_token = t.token and m.status = 'sending' and m.handed_at is null
             and exists (select 1 from campaigns c where c.id = m.campaign_id and c.status = 'running')
-          returning m.id, m.claim_token`,
+          returning m.id, m.claim_token as token`,
         [nowIso, nowIso, round.map((r) => r.id), round.map((r) => r.claimToken)],
-      )) as { rows: Record<string, unknown>[] };
-      for (const row of result.rows) handed.add(claimKey({ id: Number(row.id), claimToken: String(row.claimToken ?? row.claim_token) }));
+      )) as { rows: { id: number | string; token: string }[] };
+      // A raw statement's rows keep the database's column names; the alias needs no mapping.
+      for (const row of result.rows) handed.add(claimKey({ id: Number(row.id), claimToken: row.token }));
       return handed;
     }
     await this.db.transaction(async (trx) => {

@@ -544,6 +544,11 @@ export class MessageOutcomes {
   }
 }
 
+/** One claim of one message: a message claimed again is a different claim (the fencing token). */
+export function claimKey(claim: { id: number; claimToken: string | null }): string {
+  return `${claim.id}:${claim.claimToken ?? ''}`;
+}
+
 /** See MessageOutcomes.settleByReference; also used by the sweep before it retries an unknown send. */
 export async function settleReferences(trx: Knex, references: readonly { id: number; claimToken: string; providerMessageId: string; at: Date }[]): Promise<number> {
   let settled = 0;
@@ -557,10 +562,10 @@ export async function settleReferences(trx: Knex, references: readonly { id: num
       .where({ status: 'unknown' })
       .whereNull('providerMessageId')
       .select('id', 'claimToken')) as Pick<MessageRow, 'id' | 'claimToken'>[];
-    for (const row of rows) waiting.add(`${Number(row.id)}:${row.claimToken ?? ''}`);
+    for (const row of rows) waiting.add(claimKey({ id: Number(row.id), claimToken: row.claimToken }));
   }
   for (const reference of references) {
-    if (!waiting.has(`${reference.id}:${reference.claimToken}`)) continue;
+    if (!waiting.has(claimKey(reference))) continue;
     // Another message already holding this provider id would break the unique index: not ours.
     const taken = (await trx('messages').where({ providerMessageId: reference.providerMessageId }).first('id')) as Pick<MessageRow, 'id'> | undefined;
     if (taken) continue;
@@ -568,7 +573,7 @@ export async function settleReferences(trx: Knex, references: readonly { id: num
       .where({ id: reference.id, claimToken: reference.claimToken, status: 'unknown' })
       .whereNull('providerMessageId')
       .update({ status: 'sent', providerMessageId: reference.providerMessageId, sentAt: reference.at.toISOString(), leaseUntil: null, errorCode: null, errorMessage: null, updatedAt: nowIso });
-    if (changed > 0) waiting.delete(`${reference.id}:${reference.claimToken}`);
+    if (changed > 0) waiting.delete(claimKey(reference));
     settled += changed;
   }
   return settled;
