@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { LongestFirstSequencer } from './tests/longestFirstSequencer';
 
 const alias = { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) };
 
@@ -9,10 +11,17 @@ const alias = { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) }
  * - api-sqlite / api-postgres: the HTTP API against a real server (tests/api)
  * - desktop: the desktop main-process modules for real (tests/desktop), run under a Secret
  *   Service by `npm run test:desktop`
+ *
+ * Two files at once even on two cores (vitest's default is one fewer worker than cores): the API
+ * files mostly wait on servers, providers and timers: a whole API run took 720 s with two
+ * workers, whose files take 1,029 s one after another (2026-11-28). The desktop files
+ * share one keyring and run one at a time.
  */
 export default defineConfig({
   resolve: { alias },
   test: {
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         resolve: { alias },
@@ -49,6 +58,7 @@ export default defineConfig({
         test: {
           name: 'desktop',
           environment: 'node',
+          fileParallelism: false,
           include: ['tests/desktop/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
