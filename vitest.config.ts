@@ -1,7 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { LongestFirstSequencer } from './tests/longestFirstSequencer';
 
 const alias = { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) };
 
@@ -13,15 +12,15 @@ const alias = { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) }
  *   Service by `npm run test:desktop`
  *
  * Two files at once even on two cores (vitest's default is one fewer worker than cores): the API
- * files mostly wait on servers, providers and timers: a whole API run took 720 s with two
- * workers, whose files take 1,029 s one after another (2026-11-28). The desktop files
- * share one keyring and run one at a time.
+ * files mostly wait on servers, providers and timers (a whole API run: 720 s with two workers,
+ * whose files take 1,029 s one after another, 2026-11-28). `npm test` runs the API files that
+ * start processes of their own one at a time, in a step of their own (scripts/test.mjs). The
+ * desktop files share one keyring and run one at a time.
  */
 export default defineConfig({
   resolve: { alias },
   test: {
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         resolve: { alias },
