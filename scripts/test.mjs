@@ -1,7 +1,8 @@
 // `npm test`: every check and suite, in order, then one closing line with the totals.
 // Steps: type-check (node and web), lint, unit, API on SQLite and PostgreSQL (when
-// TEST_DATABASE_URL is set; the multi-process files in a step of their own), desktop build and suite (under a Secret Service), web build,
-// end-to-end in Chromium. Every step runs even when an earlier one fails.
+// TEST_DATABASE_URL is set; the multi-process files in a step of their own), desktop build and
+// suite (under a Secret Service), web build, end-to-end in Chromium. Every step runs even when an
+// earlier one fails. `node scripts/test.mjs api` (`npm run test:api`) runs the two API steps only.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -51,10 +52,13 @@ function vitest(name, projects, extraEnv = {}, extraArgs = []) {
   addVitest(output);
 }
 
-run('typecheck:node', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']);
-run('typecheck:web', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
-run('lint', bin('eslint'), ['--max-warnings', '0', '.']);
-vitest('unit', ['unit']);
+const apiOnly = process.argv[2] === 'api';
+if (!apiOnly) {
+  run('typecheck:node', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']);
+  run('typecheck:web', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
+  run('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+  vitest('unit', ['unit']);
+}
 // Without TEST_DATABASE_URL, the local PostgreSQL (trust auth, database `test`) is used when it
 // answers, so the README's `npm test` runs both databases on a machine that has one.
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
@@ -75,16 +79,18 @@ const SEVERAL_PROCESSES = ['three-instances', 'crash-recovery', 'two-instances',
 vitest('api', ['api-sqlite', 'api-postgres'], {}, SEVERAL_PROCESSES.flatMap((file) => ['--exclude', file]));
 vitest('api, several processes', ['api-sqlite', 'api-postgres'], {}, ['--maxWorkers=1', ...SEVERAL_PROCESSES]);
 
-// The desktop suite drives the built renderer and preload, so build them first.
-run('build:desktop', bin('electron-vite'), ['build', '--config', 'desktop/electron.vite.config.ts', '--logLevel', 'warn']);
-const desktopReport = path.join(reports, 'desktop.json');
-run('desktop', process.execPath, ['scripts/test-desktop.mjs', '--reporter=default', '--reporter=json', `--outputFile.json=${desktopReport}`]);
-addVitest(desktopReport);
+if (!apiOnly) {
+  // The desktop suite drives the built renderer and preload, so build them first.
+  run('build:desktop', bin('electron-vite'), ['build', '--config', 'desktop/electron.vite.config.ts', '--logLevel', 'warn']);
+  const desktopReport = path.join(reports, 'desktop.json');
+  run('desktop', process.execPath, ['scripts/test-desktop.mjs', '--reporter=default', '--reporter=json', `--outputFile.json=${desktopReport}`]);
+  addVitest(desktopReport);
 
-if (run('build:web', process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.web.config.mts', '--logLevel', 'warn'])) {
-  const e2eReport = path.join(reports, 'e2e.json');
-  run('e2e', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
-  addPlaywright(e2eReport);
+  if (run('build:web', process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.web.config.mts', '--logLevel', 'warn'])) {
+    const e2eReport = path.join(reports, 'e2e.json');
+    run('e2e', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
+    addPlaywright(e2eReport);
+  }
 }
 
 console.log(`\nSteps failed: ${failedSteps.length ? failedSteps.join(', ') : 'none'}`);
