@@ -1,9 +1,10 @@
-// `npm test`: every check and suite, in order, then one closing line with the totals.
-// Steps: type-check (node and web), lint, unit, API on SQLite and PostgreSQL (when
-// TEST_DATABASE_URL is set; the multi-process files in a step of their own), desktop build and
-// suite (under a Secret Service), web build, end-to-end in Chromium. Every step runs even when an
-// earlier one fails. `node scripts/test.mjs api` (`npm run test:api`) runs the two API steps only.
-import { spawnSync } from 'node:child_process';
+// `npm test`: every check and suite, then one closing line with the totals.
+// Steps: type-check (node and web), lint and the desktop and web builds, two at a time; unit; API
+// on SQLite and PostgreSQL (when TEST_DATABASE_URL is set; the multi-process files in a step of
+// their own); the desktop suite (under a Secret Service); end-to-end in Chromium. Every step runs
+// even when an earlier one fails (end-to-end needs the web build). `node scripts/test.mjs api`
+// (`npm run test:api`) runs the two API steps only.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,41 @@ function run(name, command, args, env = {}) {
   console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds} s`);
   if (!ok) failedSteps.push(name);
   return ok;
+}
+
+/**
+ * Steps that only read the sources and write their own output (type-checks, lint, builds), two at
+ * a time: each is one busy thread, and one after another they took 150 s here. Each step's output
+ * is printed whole when it ends, so two steps never interleave. Answers the names that passed.
+ */
+async function runTwoAtATime(steps) {
+  const passed = new Set();
+  const queue = [...steps];
+  const runOne = ({ name, command, args }) =>
+    new Promise((resolve) => {
+      const started = Date.now();
+      const child = spawn(command, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const output = [];
+      child.stdout.on('data', (chunk) => output.push(chunk));
+      child.stderr.on('data', (chunk) => output.push(chunk));
+      const finish = (ok, extra = '') => {
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        console.log(`\n=== ${name}: ${[path.basename(command), ...args].join(' ')}`);
+        process.stdout.write(Buffer.concat(output));
+        if (extra) console.log(extra);
+        console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds} s`);
+        if (ok) passed.add(name);
+        else failedSteps.push(name);
+        resolve();
+      };
+      child.on('error', (error) => finish(false, `could not start: ${error.message}`));
+      child.on('close', (code) => finish(code === 0));
+    });
+  const lane = async () => {
+    for (let step = queue.shift(); step; step = queue.shift()) await runOne(step);
+  };
+  await Promise.all([lane(), lane()]);
+  return passed;
 }
 
 function addVitest(file) {
@@ -53,11 +89,17 @@ function vitest(name, projects, extraEnv = {}, extraArgs = []) {
 }
 
 const apiOnly = process.argv[2] === 'api';
+let built = new Set();
 if (!apiOnly) {
-  run('typecheck:node', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']);
-  run('typecheck:web', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']);
-  run('lint', bin('eslint'), ['--max-warnings', '0', '.']);
-  vitest('unit', ['unit']);
+  built = await runTwoAtATime([
+    { name: 'lint', command: bin('eslint'), args: ['--max-warnings', '0', '.'] },
+    { name: 'typecheck:node', command: bin('tsc'), args: ['-p', 'tsconfig.node.json', '--noEmit'] },
+    { name: 'typecheck:web', command: bin('tsc'), args: ['-p', 'tsconfig.web.json', '--noEmit'] },
+    // The desktop suite drives the built renderer and preload; end-to-end serves the web build.
+    { name: 'build:desktop', command: bin('electron-vite'), args: ['build', '--config', 'desktop/electron.vite.config.ts', '--logLevel', 'warn'] },
+    { name: 'build:web', command: process.execPath, args: ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.web.config.mts', '--logLevel', 'warn'] },
+  ]);
+  vitest('unit', ['unit', 'unit-desktop']);
 }
 // Without TEST_DATABASE_URL, the local PostgreSQL (trust auth, database `test`) is used when it
 // answers, so the README's `npm test` runs both databases on a machine that has one.
@@ -80,13 +122,11 @@ vitest('api', ['api-sqlite', 'api-postgres'], {}, SEVERAL_PROCESSES.flatMap((fil
 vitest('api, several processes', ['api-sqlite', 'api-postgres'], {}, ['--maxWorkers=1', ...SEVERAL_PROCESSES]);
 
 if (!apiOnly) {
-  // The desktop suite drives the built renderer and preload, so build them first.
-  run('build:desktop', bin('electron-vite'), ['build', '--config', 'desktop/electron.vite.config.ts', '--logLevel', 'warn']);
   const desktopReport = path.join(reports, 'desktop.json');
   run('desktop', process.execPath, ['scripts/test-desktop.mjs', '--reporter=default', '--reporter=json', `--outputFile.json=${desktopReport}`]);
   addVitest(desktopReport);
 
-  if (run('build:web', process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.web.config.mts', '--logLevel', 'warn'])) {
+  if (built.has('build:web')) {
     const e2eReport = path.join(reports, 'e2e.json');
     run('e2e', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
     addPlaywright(e2eReport);
