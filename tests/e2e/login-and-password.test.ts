@@ -22,6 +22,12 @@ test.describe('login: resend code', () => {
     await page.clock.install();
     const login = new LoginPage(page);
     await login.goto();
+    // The page appears on a timer: see it before the clock stops. From then on the page's clock
+    // moves only when the test moves it. The countdown counts from the moment the code was sent:
+    // with the clock running, a busy machine took seconds off it between two steps ("Resend code
+    // in 29s" where 30 s had been fast-forwarded, two end-to-end files at once, 2026-11-28).
+    await expect(page.getByRole('button', { name: 'Forgot Password?' })).toBeVisible();
+    await page.clock.pauseAt(new Date(Date.now() + 1_000));
     await login.requestCode(user.username, phone);
     await expect(page.getByText(messages.auth.otpSent).first()).toBeVisible();
     const countdown = page.getByTestId('otp-resend-countdown');
