@@ -10,7 +10,9 @@
  * the last four minutes of a five-minute window, 2026-11-28). Waiting out the rest of the window
  * changes nothing but the wall time, so their deadline is brought to now and the sweep sends them
  * again. A message the provider did take and that went out again would still count as received
- * twice.
+ * twice. One gap is known and not closed: a send whose client gave up (a timeout) may still be on
+ * its way to the simulator in an overloaded process. A loaded run received 6 recipients twice,
+ * within the crash window; a stricter quiet rule never held (docs/decisions.md).
  */
 import type { Knex } from 'knex';
 import type { CloudApiSimulator } from '../src/simulator/cloudApiSimulator';
