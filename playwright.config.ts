@@ -1,10 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './tests/chromium';
 
 /** Debian's Chromium (never a downloaded browser), with the flags this closed network needs. */
-const chromiumLaunch = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-};
+const chromiumLaunch = { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS };
 
 /** Two servers on consecutive ports from E2E_PORT (default 3101), so parallel runs can differ. */
 const basePort = Number(process.env.E2E_PORT ?? 3101);
@@ -24,7 +22,10 @@ export default defineConfig({
   outputDir: 'test-results/e2e-artifacts',
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORTS.main}`,
-    trace: 'retain-on-failure',
+    // A trace records a screencast of every frame: kept for every test, it cost 30 % of the
+    // suite's time here (126 s against 89 s on the same files). A test that fails on CI runs again
+    // with a trace; `npx playwright test --trace on` records one locally.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: chromiumLaunch,
   },

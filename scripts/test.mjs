@@ -1,9 +1,10 @@
 // `npm test`: every check and suite, then one closing line with the totals.
-// Steps: type-check (node and web), lint and the desktop and web builds, two at a time; unit; API
-// on SQLite and PostgreSQL (when TEST_DATABASE_URL is set; the multi-process files in a step of
-// their own); the desktop suite (under a Secret Service); end-to-end in Chromium. Every step runs
-// even when an earlier one fails (end-to-end needs the web build). `node scripts/test.mjs api`
-// (`npm run test:api`) runs the two API steps only.
+// First the type-checks (node and web), lint and the desktop and web builds, two at a time. Then
+// two lanes side by side: the API suites on SQLite and PostgreSQL (when TEST_DATABASE_URL is set;
+// the multi-process files in a step of their own) in one; unit, the desktop suite (under a Secret
+// Service) and end-to-end in Chromium in the other. Every step runs even when an earlier one
+// fails (end-to-end needs the web build). `node scripts/test.mjs api` (`npm run test:api`) runs
+// the two API steps only.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -19,50 +20,71 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
 
-function run(name, command, args, env = {}) {
-  console.log(`\n=== ${name}: ${[path.basename(command), ...args].join(' ')}`);
-  const started = Date.now();
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const ok = result.status === 0;
-  console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds} s`);
-  if (!ok) failedSteps.push(name);
-  return ok;
+/**
+ * Runs one step as a child process and answers whether it passed. `output: 'whole'` holds its
+ * output and prints it in one piece when it ends (short steps run two at a time, so they never
+ * interleave); `output: 'lines'` prints each line as it comes with the step's name in front (long
+ * steps in lanes side by side, so their progress shows). A step that passes may `after()` read
+ * its report.
+ */
+function runStep({ name, command, args, env = {}, after }, output) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const commandLine = `=== ${name}: ${[path.basename(command), ...args].join(' ')}`;
+    if (output === 'lines') console.log(`\n${commandLine}`);
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const held = [];
+    const partial = { stdout: '', stderr: '' };
+    const take = (stream) => (chunk) => {
+      if (output === 'whole') return void held.push(chunk);
+      const lines = (partial[stream] + chunk.toString()).split('\n');
+      partial[stream] = lines.pop() ?? '';
+      for (const line of lines) console.log(`[${name}] ${line}`);
+    };
+    child.stdout.on('data', take('stdout'));
+    child.stderr.on('data', take('stderr'));
+    let finished = false;
+    const finish = (ok, extra = '') => {
+      if (finished) return;
+      finished = true;
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      if (output === 'whole') {
+        console.log(`\n${commandLine}`);
+        process.stdout.write(Buffer.concat(held));
+      } else {
+        for (const rest of [partial.stdout, partial.stderr]) if (rest) console.log(`[${name}] ${rest}`);
+      }
+      if (extra) console.log(extra);
+      console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds} s`);
+      if (!ok) failedSteps.push(name);
+      after?.();
+      resolve(ok);
+    };
+    child.on('error', (error) => finish(false, `could not start: ${error.message}`));
+    child.on('close', (code) => finish(code === 0));
+  });
 }
 
 /**
  * Steps that only read the sources and write their own output (type-checks, lint, builds), two at
- * a time: each is one busy thread, and one after another they took 150 s here. Each step's output
- * is printed whole when it ends, so two steps never interleave. Answers the names that passed.
+ * a time: each is one busy thread, and one after another they took 150 s here. Answers the names
+ * that passed.
  */
 async function runTwoAtATime(steps) {
   const passed = new Set();
   const queue = [...steps];
-  const runOne = ({ name, command, args }) =>
-    new Promise((resolve) => {
-      const started = Date.now();
-      const child = spawn(command, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-      const output = [];
-      child.stdout.on('data', (chunk) => output.push(chunk));
-      child.stderr.on('data', (chunk) => output.push(chunk));
-      const finish = (ok, extra = '') => {
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        console.log(`\n=== ${name}: ${[path.basename(command), ...args].join(' ')}`);
-        process.stdout.write(Buffer.concat(output));
-        if (extra) console.log(extra);
-        console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds} s`);
-        if (ok) passed.add(name);
-        else failedSteps.push(name);
-        resolve();
-      };
-      child.on('error', (error) => finish(false, `could not start: ${error.message}`));
-      child.on('close', (code) => finish(code === 0));
-    });
   const lane = async () => {
-    for (let step = queue.shift(); step; step = queue.shift()) await runOne(step);
+    for (let step = queue.shift(); step; step = queue.shift()) if (await runStep(step, 'whole')) passed.add(step.name);
   };
   await Promise.all([lane(), lane()]);
   return passed;
+}
+
+/** Lanes side by side, each its steps one after another (a step may be left out as null). */
+async function runLanes(lanes) {
+  await Promise.all(lanes.map(async (steps) => {
+    for (const step of steps) if (step) await runStep(step, 'lines');
+  }));
 }
 
 function addVitest(file) {
@@ -81,11 +103,11 @@ function addPlaywright(file) {
   totals.skipped += stats?.skipped ?? 0;
 }
 
-function vitest(name, projects, extraEnv = {}, extraArgs = []) {
+/** A vitest step whose JSON report adds to the totals. */
+function vitestStep(name, projects, extraArgs = []) {
   const output = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
   const args = ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${output}`, ...extraArgs];
-  run(name, bin('vitest'), args, extraEnv);
-  addVitest(output);
+  return { name, command: bin('vitest'), args, after: () => addVitest(output) };
 }
 
 const apiOnly = process.argv[2] === 'api';
@@ -99,7 +121,6 @@ if (!apiOnly) {
     { name: 'build:desktop', command: bin('electron-vite'), args: ['build', '--config', 'desktop/electron.vite.config.ts', '--logLevel', 'warn'] },
     { name: 'build:web', command: process.execPath, args: ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.web.config.mts', '--logLevel', 'warn'] },
   ]);
-  vitest('unit', ['unit', 'unit-desktop']);
 }
 // Without TEST_DATABASE_URL, the local PostgreSQL (trust auth, database `test`) is used when it
 // answers, so the README's `npm test` runs both databases on a machine that has one.
@@ -118,19 +139,24 @@ if (!process.env.TEST_DATABASE_URL) {
 // and restart, with six busy loops) made the crash test miss its recovery deadline. The rest run
 // two at a time (vitest.config.ts).
 const SEVERAL_PROCESSES = ['three-instances', 'crash-recovery', 'two-instances', 'scale-out', 'campaigns'].map((name) => `tests/api/${name}.test.ts`);
-vitest('api', ['api-sqlite', 'api-postgres'], {}, SEVERAL_PROCESSES.flatMap((file) => ['--exclude', file]));
-vitest('api, several processes', ['api-sqlite', 'api-postgres'], {}, ['--maxWorkers=1', ...SEVERAL_PROCESSES]);
+const apiLane = [
+  vitestStep('api', ['api-sqlite', 'api-postgres'], SEVERAL_PROCESSES.flatMap((file) => ['--exclude', file])),
+  vitestStep('api, several processes', ['api-sqlite', 'api-postgres'], ['--maxWorkers=1', ...SEVERAL_PROCESSES]),
+];
 
-if (!apiOnly) {
+if (apiOnly) await runLanes([apiLane]);
+else {
+  // The browser lane beside the API lane: neither keeps both cores busy alone (end-to-end about
+  // 60 %), and every suite must hold with other work beside it. One after the other they took
+  // 988 s here.
   const desktopReport = path.join(reports, 'desktop.json');
-  run('desktop', process.execPath, ['scripts/test-desktop.mjs', '--reporter=default', '--reporter=json', `--outputFile.json=${desktopReport}`]);
-  addVitest(desktopReport);
-
-  if (built.has('build:web')) {
-    const e2eReport = path.join(reports, 'e2e.json');
-    run('e2e', bin('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport });
-    addPlaywright(e2eReport);
-  }
+  const e2eReport = path.join(reports, 'e2e.json');
+  const browserLane = [
+    vitestStep('unit', ['unit', 'unit-desktop']),
+    { name: 'desktop', command: process.execPath, args: ['scripts/test-desktop.mjs', '--reporter=default', '--reporter=json', `--outputFile.json=${desktopReport}`], after: () => addVitest(desktopReport) },
+    built.has('build:web') ? { name: 'e2e', command: bin('playwright'), args: ['test'], env: { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport }, after: () => addPlaywright(e2eReport) } : null,
+  ];
+  await runLanes([apiLane, browserLane]);
 }
 
 console.log(`\nSteps failed: ${failedSteps.length ? failedSteps.join(', ') : 'none'}`);

@@ -28,16 +28,17 @@ import { createKeychainStore } from '../../desktop/src/main/keychain';
 import { serveAppRequest } from '../../desktop/src/main/protocol';
 import { buildContentSecurityPolicy } from '../../desktop/src/main/security';
 import { createSettingsStore } from '../../desktop/src/main/settings';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, chromiumMissingReason } from '../chromium';
 import { installPreloadShim, type ShimInvokeEvent } from './preload-shim';
 import { secretServiceUnavailableReason, TEST_ENTRY_OPTIONS, TEST_KEYCHAIN_SERVICE } from './secret-service';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const rendererDir = path.join(projectRoot, 'out', 'renderer');
 const preloadFile = path.join(projectRoot, 'out', 'preload', 'index.cjs');
-const CHROMIUM = '/usr/bin/chromium';
 
 async function skipReason(): Promise<string | null> {
-  if (!existsSync(CHROMIUM)) return `Debian Chromium not installed at ${CHROMIUM} (apt-get install -y chromium)`;
+  const noBrowser = chromiumMissingReason();
+  if (noBrowser) return noBrowser;
   if (!existsSync(path.join(rendererDir, 'index.html')) || !existsSync(preloadFile)) {
     return 'renderer or preload not built: run `npm run desktop:build` first';
   }
@@ -198,8 +199,8 @@ describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailabl
     );
 
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      executablePath: CHROMIUM_EXECUTABLE,
+      args: CHROMIUM_ARGS,
     });
     context = await browser.newContext();
     await installPreloadShim(

@@ -34,18 +34,19 @@ import type { LocalSpreadsheets } from '../../desktop/src/main/spreadsheets';
 import { buildTemplate, buildUser } from '../../server/test/factories';
 import { startTestServer, type TestServer } from '../../server/test/server';
 import { SheetStep } from '../e2e/pages/SheetStep';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, chromiumMissingReason } from '../chromium';
 import { installPreloadShim, type ShimInvokeEvent } from './preload-shim';
 import { secretServiceUnavailableReason, TEST_ENTRY_OPTIONS, TEST_KEYCHAIN_SERVICE } from './secret-service';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const rendererDir = path.join(projectRoot, 'out', 'renderer');
 const preloadFile = path.join(projectRoot, 'out', 'preload', 'index.cjs');
-const CHROMIUM = '/usr/bin/chromium';
 const m = messages.sheetScreens;
 const ui = messages.sendScreens;
 
 async function skipReason(): Promise<string | null> {
-  if (!existsSync(CHROMIUM)) return `Debian Chromium not installed at ${CHROMIUM} (apt-get install -y chromium)`;
+  const noBrowser = chromiumMissingReason();
+  if (noBrowser) return noBrowser;
   if (!existsSync(path.join(rendererDir, 'index.html')) || !existsSync(preloadFile)) {
     return 'renderer or preload not built: run `npm run desktop:build` first';
   }
@@ -204,8 +205,8 @@ describe(`built renderer in desktop mode, sending from a local spreadsheet${unav
     ];
 
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      executablePath: CHROMIUM_EXECUTABLE,
+      args: CHROMIUM_ARGS,
     });
     context = await browser.newContext();
     await installPreloadShim(context, preloadFile, (channel) => listeners.get(channel), (channel) => void bridgeCalls.push(channel));
