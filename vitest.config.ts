@@ -36,6 +36,10 @@ export default defineConfig({
           environment: 'node',
           isolate: false,
           include: ['shared/**/*.test.ts', 'server/**/*.test.ts'],
+          // A limit for a hung test, not a speed check: beside the multi-process API step and its
+          // busy loops, a parse in a worker thread took longer than vitest's default 5 s.
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
         },
       },
       {
@@ -45,6 +49,8 @@ export default defineConfig({
           name: 'unit-desktop',
           environment: 'node',
           include: ['desktop/src/**/*.test.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
         },
       },
       {

@@ -139,9 +139,11 @@ if (!process.env.TEST_DATABASE_URL) {
 // and restart, with six busy loops) made the crash test miss its recovery deadline. The rest run
 // two at a time (vitest.config.ts).
 const SEVERAL_PROCESSES = ['three-instances', 'crash-recovery', 'two-instances', 'scale-out', 'campaigns'].map((name) => `tests/api/${name}.test.ts`);
+// The multi-process step first: alone at the end of the run it kept the cores only 56 % busy, the
+// other API files 84 %.
 const apiLane = [
-  vitestStep('api', ['api-sqlite', 'api-postgres'], SEVERAL_PROCESSES.flatMap((file) => ['--exclude', file])),
   vitestStep('api, several processes', ['api-sqlite', 'api-postgres'], ['--maxWorkers=1', ...SEVERAL_PROCESSES]),
+  vitestStep('api', ['api-sqlite', 'api-postgres'], SEVERAL_PROCESSES.flatMap((file) => ['--exclude', file])),
 ];
 
 if (apiOnly) await runLanes([apiLane]);
