@@ -24,8 +24,8 @@ const failedSteps = [];
  * Runs one step as a child process and answers whether it passed. `output: 'whole'` holds its
  * output and prints it in one piece when it ends (short steps run two at a time, so they never
  * interleave); `output: 'lines'` prints each line as it comes with the step's name in front (long
- * steps in lanes side by side, so their progress shows). A step that passes may `after()` read
- * its report.
+ * steps in lanes side by side, so their progress shows). Once a step ends, passed or not, its
+ * `after()` may read its report.
  */
 function runStep({ name, command, args, env = {}, after }, output) {
   return new Promise((resolve) => {
@@ -149,8 +149,9 @@ const apiLane = [
 if (apiOnly) await runLanes([apiLane]);
 else {
   // The browser lane beside the API lane: neither keeps both cores busy alone (end-to-end about
-  // 60 %), and every suite must hold with other work beside it. One after the other they took
-  // 988 s here.
+  // 60 %), and every suite must hold with other work beside it. Each timed alone, these steps add
+  // up to 1,044 s here; side by side they took 970-996 s (docs/decisions.md "The suite's wall
+  // time, third round").
   const desktopReport = path.join(reports, 'desktop.json');
   const e2eReport = path.join(reports, 'e2e.json');
   const browserLane = [
