@@ -99,7 +99,7 @@ describe.skipIf(postgresUnavailable)('crash recovery: kill -9 in the middle of a
     } finally {
       await loops.stop();
     }
-  }, 180_000);
+  }, 480_000);
 
   async function crashAndRecover(): Promise<void> {
     const sender = await prepareFlowSender(server.url, 20_000);
@@ -111,7 +111,7 @@ describe.skipIf(postgresUnavailable)('crash recovery: kill -9 in the middle of a
 
     const received = () => simulator.simulator.receivedCounts();
     const acceptedAt = performance.now();
-    await until(() => received().recipients >= KILL_AFTER_RECIPIENTS, 60_000, `${KILL_AFTER_RECIPIENTS} sends before the kill`);
+    await until(() => received().recipients >= KILL_AFTER_RECIPIENTS, 180_000, `${KILL_AFTER_RECIPIENTS} sends before the kill`);
     await server.kill('SIGKILL');
     const atKill = received();
     const openAtKill = await openHandoffs();
@@ -120,7 +120,9 @@ describe.skipIf(postgresUnavailable)('crash recovery: kill -9 in the middle of a
 
     const restartedAt = performance.now();
     const readyMs = await server.start();
-    const campaign = await waitForCampaign(sender.client, campaignId, campaignSettled, { timeoutMs: 90_000, intervalMs: 250 }).catch((error: unknown) => {
+    // A deadline for a recovery that never comes, not a speed check (the time is printed). Beside
+    // the suite's other lane and three more busy loops, SQLite took longer than 90 s (2026-11-28).
+    const campaign = await waitForCampaign(sender.client, campaignId, campaignSettled, { timeoutMs: 300_000, intervalMs: 250 }).catch((error: unknown) => {
       throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver output:\n${server.log}`);
     });
     const recoveryMs = performance.now() - restartedAt;
