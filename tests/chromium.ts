@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
  * The browser the end-to-end and desktop suites drive: always Debian's own build, never a
  * downloaded one. Debian's `chromium-headless-shell` package (the old headless shell, from the
  * same source as `chromium`) is used when installed: it has no browser UI to composite, and with
- * it the end-to-end suite took 79 s where the full browser took 89 s on the same files (2 cores).
+ * it four end-to-end files took 79 s where the full browser took 89 s (2 cores, no trace).
  * `CHROMIUM_PATH` picks another binary.
  */
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';

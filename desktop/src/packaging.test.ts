@@ -106,10 +106,10 @@ function packaged(file: string): boolean {
 
 /**
  * Two of these do real work (electron-builder's own schema check; drawing and deflating a 512 px
- * icon): 4-5 s each here with another suite running. The default 5 s limit failed the icon test
- * beside three busy loops (2026-11-28).
+ * icon): 4-5 s each here with another suite running. vitest's default 5 s failed the icon test
+ * beside three busy loops (2026-11-28); the unit projects' 20 s limit (vitest.config.ts) covers it.
  */
-describe('electron-builder.yml', { timeout: 30_000 }, () => {
+describe('electron-builder.yml', () => {
   it('is a configuration electron-builder accepts (and its check does refuse a wrong key)', async () => {
     await validateWithElectronBuilder(config);
     await expect(validateWithElectronBuilder({ ...config, fileAssociations: [{ ext: 'csv', colour: 'green' }] })).rejects.toThrow();
