@@ -7,6 +7,9 @@
  * upload (at most the part size). JSON is capped per route: the small default
  * everywhere, the send limit only on the send calls of a signed-in caller.
  */
+import type { IncomingMessage } from 'node:http';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
 import { messages } from '@shared/messages';
@@ -86,4 +89,26 @@ export function bodyGate(rules: BodyRules): Middleware<AppState> {
     if (multipart) return next();
     return (limit > rules.jsonLimit ? large : small)(ctx, next);
   };
+}
+
+/** How long a refused body may take to arrive before its connection is cut instead. */
+const DISCARD_DEADLINE_MS = 30_000;
+
+/**
+ * Reads what is left of a refused request's body and drops it, so that the answer is not lost.
+ * A server that closes a connection with a body still arriving makes the kernel reset it, and a
+ * reset throws away the answer the client has not read yet: under load a desktop upload saw "the
+ * server did not answer" where the answer was 404. Only for a signed-in caller's declared length
+ * (which the gate bounded); false when the body could not be read in time (the socket is gone).
+ */
+export async function discardRest(req: IncomingMessage, deadlineMs = DISCARD_DEADLINE_MS): Promise<boolean> {
+  if (req.readableEnded) return true;
+  if (req.destroyed) return false;
+  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  try {
+    await pipeline(req, sink, { signal: AbortSignal.timeout(deadlineMs) });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -3,6 +3,7 @@ import { messages } from '@shared/messages';
 import { ZCreateUploadRequest, ZPartNumber, ZUploadId } from '@shared/schemas/uploads';
 import { NotFoundError, UnsupportedMediaTypeError } from '../../errors';
 import { requireAuth } from '../../middleware/auth';
+import { discardRest } from '../../middleware/body';
 import { validate } from '../../middleware/validate';
 import { presentUpload, presentUploadCompleted, presentUploadCreated, presentUploadPart } from '../../presenters/uploads';
 import type { Services } from '../../container';
@@ -46,8 +47,10 @@ export function uploadRoutes(services: Services): Router<AppState> {
       const length = ctx.get('Content-Length');
       ctx.body = presentUploadPart(await uploads.putPart(user.id, id, n, ctx.req, length ? Number(length) : null));
     } catch (error) {
-      // A body refused before (or while) it was read is not drained: the connection closes after the answer.
-      if (!ctx.req.readableEnded) ctx.set('Connection', 'close');
+      // A signed-in caller's refused part of a declared length (the gate bounded it) is read to its
+      // end first, so the answer reaches the client; any other unread body closes the connection.
+      const declared = ctx.state.auth !== null && ctx.get('Content-Length') !== '';
+      if (!(declared && (await discardRest(ctx.req)))) ctx.set('Connection', 'close');
       throw error;
     }
   });
