@@ -96,15 +96,21 @@ async function startCuttingProxy(targetPort: number): Promise<{ port: number; cu
 
 /**
  * An HTTP proxy in front of the server that answers a request itself (drained, with the given
- * status and headers) while `fault` names one for it, and forwards the others.
+ * status and headers) while `fault` names one for it, or cuts its connection without an answer
+ * (`'reset'`), and forwards the others.
  */
 async function startFaultProxy(
   targetPort: number,
-  fault: (method: string, url: string) => { status: number; headers?: Record<string, string> } | null,
+  fault: (method: string, url: string) => { status: number; headers?: Record<string, string> } | 'reset' | null,
 ): Promise<{ port: number; faults: string[]; close(): Promise<void> }> {
   const faults: string[] = [];
   const server = http.createServer((req, res) => {
     const answer = fault(req.method ?? '', req.url ?? '');
+    if (answer === 'reset') {
+      faults.push(`${req.method} ${req.url} reset`);
+      req.socket.destroy();
+      return;
+    }
     if (answer) {
       faults.push(`${req.method} ${req.url} ${answer.status}`);
       req.resume();
@@ -368,6 +374,26 @@ describe('desktop upload client (issue 16)', () => {
     expect(again.uploadId).not.toBe(failed.uploadId);
     expect((await serverState(other, again.uploadId)).upload).toMatchObject({ status: 'complete' });
     expect((await serverState(owner, failed.uploadId)).upload?.status).toBe('receiving');
+  });
+
+  it("says the session ended when a part's answer is lost and the upload's state says so, instead of trying the part five times", async () => {
+    // A server refusing a part before reading it closes the connection, and the reset can lose
+    // the refusal (seen under load); here every part after the first loses its answer.
+    let token = await desktopToken();
+    const source = await preparedFile(2 * MB);
+    const proxy = await startFaultProxy(Number(new URL(server.url).port), (method, url) => (method === 'PUT' && !url.endsWith('/parts/1') ? 'reset' : null));
+    try {
+      const { client: uploads, partsPut } = client({ token: () => token, store: settingsStore('session-ends'), port: proxy.port });
+      const failed = await uploads.upload(source, (progress) => {
+        // The session ends (signed out elsewhere, or expired) once the first part is in.
+        if (progress.bytes >= PART_SIZE) token = 'a-session-that-ended';
+      });
+      expect(failed).toMatchObject({ state: 'failed', error: messages.uploadClient.sessionEnded });
+      expect(partsPut(failed.uploadId)).toEqual([1, 2]);
+      expect(proxy.faults).toEqual([`PUT /api/uploads/${failed.uploadId}/parts/2 reset`]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('sends two parts at once when asked, and the file arrives whole', async () => {

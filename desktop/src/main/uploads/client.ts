@@ -232,6 +232,22 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
     return ZUpload.parse(answer.body);
   }
 
+  /**
+   * After a part's connection failed, asks about the upload with a request that has no body. A
+   * server may refuse a part (a session that ended, another account's upload) and close the
+   * connection before reading it, and the reset that follows can lose its answer; a GET's answer
+   * arrives. The refusal it gives (401, 404...), or null where the upload is still there to send to
+   * or the question failed too.
+   */
+  async function refusalBehindFailure(serverUrl: string, uploadId: string, signal: AbortSignal): Promise<UploadRefusedError | null> {
+    try {
+      const answer = await jsonRequest(serverUrl, 'GET', `/api/uploads/${encodeURIComponent(uploadId)}`, signal);
+      return answer.status >= 400 && answer.status < 500 ? refused(answer) : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** Deletes an upload the client gave up on; a refusal or an unreachable server is not worth a word. */
   async function discard(serverUrl: string, uploadId: string, signal: AbortSignal): Promise<void> {
     try {
@@ -382,6 +398,12 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
               parsed = null;
             }
             return { status: res.statusCode, body: parsed };
+          } catch (error) {
+            if (!(error instanceof RetryableStatus) && !signal.aborted) {
+              const refusal = await refusalBehindFailure(serverUrl, uploadId, signal);
+              if (refusal) throw refusal;
+            }
+            throw error;
           } finally {
             inFlight.delete(n);
             file.destroy();

@@ -123,6 +123,23 @@ describe('uploadResumable', () => {
     expect(waits).toEqual([500, 1000]);
   });
 
+  it("stops with the server's refusal when a part's answer is lost and the upload's state is refused", async () => {
+    // A server refusing a part before reading it closes the connection, and the reset can lose
+    // the refusal: the session ended here, and only a request without a body gets its answer back.
+    const server = fakeServer(10);
+    server.state.failNext = 10;
+    const signedOut: typeof fetch = async (input, init) =>
+      (init?.method ?? 'GET') === 'GET' && String(input).startsWith('/api/uploads/')
+        ? new Response(JSON.stringify({ error: 'Please sign in again.' }), { status: 401, headers: { 'Content-Type': 'application/json' } })
+        : server.fetch(input, init);
+    const waits: number[] = [];
+    await expect(
+      uploadResumable(bytes(25), 'rows.csv.gz', { ...deps(server, memoryStorage(), waits), fetch: signedOut }, { shouldPause: () => false, onProgress: () => undefined }),
+    ).rejects.toMatchObject({ message: 'Please sign in again.', status: 401 });
+    expect(server.calls.filter((call) => call.startsWith('PUT'))).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
   it('stops as failed when a part keeps failing, keeping the state to resume from', async () => {
     const server = fakeServer(10);
     server.state.failNext = 10;

@@ -160,6 +160,21 @@ export async function uploadResumable(
   const report = () => options.onProgress({ sentBytes, totalBytes: blob.size, partsDone, partCount, resumedFrom });
   report();
 
+  /**
+   * After a part's connection failed, asks about the upload with a request that has no body. A
+   * server may refuse a part (a session that ended, another account's upload) and close the
+   * connection before reading it, and the reset that follows can lose its answer; a GET's answer
+   * arrives. Its refusal, or null where the upload is still there or the question failed too.
+   */
+  const refusalBehindFailure = async (): Promise<UploadError | null> => {
+    try {
+      const answer = await deps.fetch(url(`/api/uploads/${encodeURIComponent(uploadId)}`), { headers: { Accept: 'application/json' }, credentials: 'include' });
+      return answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429 ? await serverError(answer) : null;
+    } catch {
+      return null;
+    }
+  };
+
   const sendPart = async (n: number): Promise<void> => {
     const { start, end } = partRange(n, partSize, blob.size);
     for (let attempt = 1; ; attempt += 1) {
@@ -177,6 +192,10 @@ export async function uploadResumable(
         if (answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429) throw failure;
       } catch (caught) {
         if (caught instanceof UploadError && caught.status >= 400 && caught.status < 500 && caught.status !== 408 && caught.status !== 429) throw caught;
+        if (!(caught instanceof UploadError)) {
+          const refusal = await refusalBehindFailure();
+          if (refusal) throw refusal;
+        }
         failure = caught instanceof UploadError ? caught : new UploadError(messages.common.networkErrorRetry, 0);
       }
       if (attempt >= PART_ATTEMPTS) throw new UploadError(`${fillMessage(m.partFailed, { n, attempts: PART_ATTEMPTS })} ${failure.message}`, failure.status);
