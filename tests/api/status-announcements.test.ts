@@ -118,6 +118,37 @@ describe.skipIf(postgresUnavailable)('status announcements wait for the commit',
     expect(announced.settled).toEqual([campaignId]);
   });
 
+  it('a status batch that meets another instance in a deadlock runs again at once, and is announced once', async () => {
+    // Seen in the loaded suite: two instances settling the same messages' events deadlocked, and
+    // the batch waited for the next sweep with an error in the log.
+    const { messageId, failedEvent } = await sentCampaign();
+    const announced = listen();
+    const ingest = server.services.engine.ingest;
+    const outcomes = server.services.engine.outcomes;
+    const apply = outcomes.applyStatusEvents.bind(outcomes);
+    let calls = 0;
+    // The first try applies its events, then loses to the other instance: its transaction rolls back.
+    outcomes.applyStatusEvents = async (events, trx) => {
+      calls += 1;
+      const applied = await apply(events, trx);
+      if (calls === 1) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      return applied;
+    };
+    await ingest.stop();
+    try {
+      await ingest.store([failedEvent]);
+      expect(await ingest.flushOnce()).toBe(1);
+    } finally {
+      outcomes.applyStatusEvents = apply;
+      ingest.start();
+    }
+    expect(calls).toBe(2);
+    expect(((await server.db('messages').where({ id: messageId }).first('status')) as { status: string }).status).toBe('failed');
+    expect(Number(((await server.db('status_events').where({ providerMessageId: failedEvent.providerMessageId }).count({ n: '*' })) as { n: number | string }[])[0]?.n)).toBe(0);
+    await pollUntil(async () => announced.statuses.length, (n) => n > 0);
+    expect(announced.statuses).toEqual([{ status: 'failed', messageIds: [messageId] }]);
+  });
+
   it('the status-event queue announces what it applied after its own commit', async () => {
     const { messageId, failedEvent } = await sentCampaign();
     const seen: string[] = [];

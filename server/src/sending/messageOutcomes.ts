@@ -564,7 +564,8 @@ export async function settleReferences(trx: Knex, references: readonly { id: num
       .select('id', 'claimToken')) as Pick<MessageRow, 'id' | 'claimToken'>[];
     for (const row of rows) waiting.add(claimKey({ id: Number(row.id), claimToken: row.claimToken }));
   }
-  for (const reference of references) {
+  // In id order, like every other write of message rows: rows locked in one order do not deadlock.
+  for (const reference of [...references].sort((a, b) => a.id - b.id)) {
     if (!waiting.has(claimKey(reference))) continue;
     // Another message already holding this provider id would break the unique index: not ours.
     const taken = (await trx('messages').where({ providerMessageId: reference.providerMessageId }).first('id')) as Pick<MessageRow, 'id'> | undefined;

@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
 import type { Logger } from '../logger';
 import { parseSendReference } from './dispatcher';
-import type { MessageOutcomes } from './messageOutcomes';
+import { withConflictRetry, type MessageOutcomes } from './messageOutcomes';
 import type { MessageStatus, StatusEvent } from './providers/types';
 
 const APPLY_BATCH = 2_000;
@@ -125,7 +125,9 @@ export class StatusIngest {
   async flushOnce(): Promise<number> {
     const nowIso = new Date().toISOString();
     let taken = 0;
-    await this.deps.db.transaction(async (trx) => {
+    // Instances applying events for the same messages, and the dispatchers writing their results,
+    // can deadlock; the batch's transaction rolls back whole, so it simply runs again.
+    await withConflictRetry(() => this.deps.db.transaction(async (trx) => {
       let query = trx('status_events').where('availableAt', '<=', nowIso).orderBy('id').limit(APPLY_BATCH);
       if (isPostgres(this.deps.db)) query = query.forUpdate().skipLocked();
       const rows = (await query.select('*')) as StoredEvent[];
@@ -158,7 +160,7 @@ export class StatusIngest {
         const again = retry.map(({ id: _id, ...row }) => ({ ...row, refundTrusted: Boolean(row.refundTrusted), occurredAt: new Date(row.occurredAt).toISOString(), tries: row.tries + 1, availableAt: later(row), createdAt: nowIso }));
         for (let start = 0; start < again.length; start += 500) await trx('status_events').insert(again.slice(start, start + 500));
       }
-    });
+    }));
     return taken;
   }
 }
