@@ -1,7 +1,10 @@
 import axios, { type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { DESKTOP_CLIENT_HEADER, DESKTOP_CLIENT_VALUE, DEVICE_ID_HEADER } from '@shared/constants';
 import { platform } from '../platform';
-import { toApiError } from './errors';
+import { ApiError, toApiError } from './errors';
+
+/** The server's code for a body over its route's limit (server/src/errors.ts). */
+const BODY_TOO_LARGE = 'body_too_large';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -54,11 +57,27 @@ http.interceptors.request.use(async (config: InternalAxiosRequestConfig) => {
   return config;
 });
 
+/**
+ * The server's 401 when the session has ended, else null; asked with a call whose 401 is expected.
+ * A body larger than a caller without a session may send is refused with 413 before the session
+ * is looked at (the send calls' large limit is a signed-in caller's, issue 11): a large send made
+ * after the session ended would otherwise read "too large" where the answer is "sign in again".
+ */
+async function sessionEndedError(): Promise<ApiError | null> {
+  try {
+    await http.get('/api/auth/me', { skipUnauthorizedHandler: true });
+    return null;
+  } catch (error) {
+    return error instanceof ApiError && error.status === 401 ? error : null;
+  }
+}
+
 http.interceptors.response.use(
   (response) => response,
-  (error: unknown) => {
-    const apiError = toApiError(error);
+  async (error: unknown) => {
+    let apiError = toApiError(error);
     const config: AxiosRequestConfig | undefined = axios.isAxiosError(error) ? error.config : undefined;
+    if (apiError.status === 413 && apiError.code === BODY_TOO_LARGE && !config?.skipUnauthorizedHandler) apiError = (await sessionEndedError()) ?? apiError;
     if (apiError.status === 401 && !config?.skipUnauthorizedHandler) unauthorizedHandler?.();
     // No response and not cancelled by the app: the network or the server is gone.
     if (axios.isAxiosError(error) && !error.response && error.code !== 'ERR_CANCELED') networkTroubleHandler?.();
