@@ -28,11 +28,11 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /**
- * Judged once loaded: `ready` (the page's own heading or field) is shown (each screen is loaded on demand, so right
- * after a click the old screen or a spinner is what is there, and nothing is busy yet), and then
- * no skeleton or table is still marked busy. (Not 'networkidle': the notification stream stays
- * open.) Judged before its heading, the reports page was caught as its figure skeletons turned
- * into figures, a grey the finished page never shows.
+ * Judged once loaded: `ready` (the page's own heading or field) is shown, since each screen is
+ * loaded on demand and right after a click the old screen or a spinner is there with nothing busy
+ * yet; then no skeleton or table is still marked busy. (Not 'networkidle': the notification stream
+ * stays open.) Judged before its heading, the reports page was caught as its figure skeletons
+ * turned into figures, a grey the finished page never shows.
  */
 async function expectAccessible(page: Page, what: string, ready: Locator): Promise<void> {
   await expect(ready).toBeVisible();

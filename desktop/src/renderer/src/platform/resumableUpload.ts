@@ -98,6 +98,11 @@ export async function sha256Hex(blob: Blob): Promise<string> {
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/** The server's refusals (expired, not ours, wrong size, signed out) do not get better by trying again. */
+function isRefusal(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
 async function serverError(response: Response): Promise<UploadError> {
   let text = fillMessage(m.serverRefused, { status: response.status });
   try {
@@ -169,7 +174,7 @@ export async function uploadResumable(
   const refusalBehindFailure = async (): Promise<UploadError | null> => {
     try {
       const answer = await deps.fetch(url(`/api/uploads/${encodeURIComponent(uploadId)}`), { headers: { Accept: 'application/json' }, credentials: 'include' });
-      return answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429 ? await serverError(answer) : null;
+      return isRefusal(answer.status) ? await serverError(answer) : null;
     } catch {
       return null;
     }
@@ -188,10 +193,9 @@ export async function uploadResumable(
         });
         if (answer.ok) return;
         failure = await serverError(answer);
-        // The server's refusals (expired, not ours, wrong size) do not get better by trying again.
-        if (answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429) throw failure;
+        if (isRefusal(answer.status)) throw failure;
       } catch (caught) {
-        if (caught instanceof UploadError && caught.status >= 400 && caught.status < 500 && caught.status !== 408 && caught.status !== 429) throw caught;
+        if (caught instanceof UploadError && isRefusal(caught.status)) throw caught;
         if (!(caught instanceof UploadError)) {
           const refusal = await refusalBehindFailure();
           if (refusal) throw refusal;
