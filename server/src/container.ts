@@ -13,6 +13,7 @@ import { SendingEngine } from './sending/engine';
 import { SendingService } from './sending/service';
 import { CampaignService } from './sending/campaigns';
 import { ReportService } from './reports/service';
+import { RecipientNumberIndex } from './reports/recipientNumbers';
 import type { SimulatorOutbox } from './simulator/outbox';
 import { RazorpayGateway, SandboxGateway } from './payments/gateway';
 import { PaymentService } from './payments/service';
@@ -104,6 +105,8 @@ export interface Services {
   stallWatch: CampaignStallWatch;
   retention: RetentionService;
   dailyCleanup: DailyCleanupScheduler;
+  /** PostgreSQL: moves new messages' numbers into the reports' search index. */
+  recipientNumbers: RecipientNumberIndex;
   /** The integrator platform (issue 15): idempotency keys, status reads, signed delivery webhooks. */
   integrations: Integrations;
   /** Resumable uploads (issue 16): parts on disk, completion with a checksum and a parse, the expiry sweep. */
@@ -280,7 +283,8 @@ export function createServices(deps: {
   const apiKeys = new ApiKeyService({ db, audit });
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
+  const recipientNumbers = new RecipientNumberIndex({ db, log: logger.child({ service: 'recipient-numbers' }) });
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup };
+  return { database, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers };
 }

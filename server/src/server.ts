@@ -78,6 +78,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
   services.scheduledCampaigns.start();
   services.integrations.webhookDeliverer.start();
   services.uploads.start();
+  services.recipientNumbers.start();
   return {
     url: `http://${host}:${port}`,
     port,
@@ -94,6 +95,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
       await services.scheduledCampaigns.stop();
       await services.integrations.webhookDeliverer.stop();
       await services.uploads.stop();
+      await services.recipientNumbers.stop();
       await services.engine.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

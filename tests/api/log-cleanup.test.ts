@@ -17,7 +17,7 @@ import { RetentionService } from '../../server/src/retention/service';
 import { TestClient } from '../../server/test/client';
 import { buildTemplate, signedInClient } from '../../server/test/factories';
 import { waitForCampaign } from '../../server/test/polling';
-import { postgresUnavailable, startTestServer, TEST_ADMIN, type TestServer } from '../../server/test/server';
+import { postgresUnavailable, startTestServer, TEST_ADMIN, testDatabaseKind, type TestServer } from '../../server/test/server';
 
 const DAY_MS = 86_400_000;
 
@@ -161,6 +161,48 @@ describe.skipIf(postgresUnavailable)('log cleanup', () => {
     expect(run!.messagesDeleted).toBeGreaterThanOrEqual(3);
     const left = ((await server.db('messages').where({ campaignId: campaign.id }).orderBy('id').pluck('id')) as (number | string)[]).map(Number);
     expect(left).toEqual([ids[0], ids[3]]);
+  });
+
+  it.skipIf(testDatabaseKind() !== 'postgres')("forgets the numbers kept for the reports' search once no message to them is left", async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 50 });
+    const template = await approvedTemplate(user);
+    // x and z: every message to them goes (z is messaged again after); y: messaged again before the cleanup.
+    const [x, y, z] = ['919870700011', '919870700022', '919870700033'] as const;
+    const old = await settledCampaign(client, template, [x, y, z]);
+    await backdate(old.id, 100);
+    await settledCampaign(client, template, [y]);
+    const kept = async () => {
+      await server.services.recipientNumbers.drain();
+      const rows = (await server.db('recipient_numbers').where({ userId: user.id }).orderBy('recipient').select('recipient', 'orphanedAt')) as { recipient: string; orphanedAt: Date | null }[];
+      return rows.map((row) => [row.recipient, row.orphanedAt === null ? 'live' : 'marked']);
+    };
+    // Each number once, though y was messaged twice.
+    expect(await kept()).toEqual([[x, 'live'], [y, 'live'], [z, 'live']]);
+
+    const run = await new RetentionService({ db: server.db, dataDir: server.dataDir, retentionDays: 90, log: server.logger, batchSize: 1 }).cleanup({ trigger: 'manual' });
+    expect(run!.messagesDeleted).toBeGreaterThanOrEqual(3);
+    expect(await kept()).toEqual([[y, 'live']]);
+    await settledCampaign(client, template, [z]);
+    expect(await kept()).toEqual([[y, 'live'], [z, 'live']]);
+    // The search by part of a number finds every message there is, and only those.
+    const found = async (digits: string) => {
+      const res = await client.get<{ data: { total: number } }>(`/api/whatsapp/reports?recipientNumber=${digits}`);
+      expect(res.status).toBe(200);
+      return res.body.data.total;
+    };
+    expect([await found(x.slice(4)), await found(y.slice(4)), await found(z.slice(4)), await found('98707000')]).toEqual([0, 1, 1, 2]);
+
+    // A number not yet moved into the index is found all the same.
+    const w = '919870700044';
+    await server.services.recipientNumbers.stop();
+    try {
+      await settledCampaign(client, template, [w]);
+      expect(await server.db('recipient_numbers_pending').where({ userId: user.id }).first('campaignId')).toBeDefined();
+      expect([await found(w), await found('98707000')]).toEqual([1, 3]);
+    } finally {
+      server.services.recipientNumbers.start();
+    }
+    expect(await kept()).toEqual([[y, 'live'], [z, 'live'], [w, 'live']]);
   });
 
   it('runs the daily job once at 02:00 UTC between two instances, and again the next day', async () => {

@@ -6,6 +6,10 @@ import { postgresUnavailable, startTestServer, type TestServer } from '../../ser
 import { createLogger } from '../../server/src/logger';
 import { Materialiser } from '../../server/src/sending/materialiser';
 import type { Template, User } from '../../server/src/models';
+import { planQuery } from '../../server/src/reports/plan';
+import { ReportPositions } from '../../server/src/reports/positions';
+import { ReportService } from '../../server/src/reports/service';
+import { ReportDb } from '../../server/src/reports/sql';
 
 /**
  * Large sends accepted as lean rows (issue 17): `campaign_recipients` at acceptance, message rows
@@ -130,6 +134,28 @@ describe.skipIf(postgresUnavailable)('a large send accepted as staged recipients
       const changed = await server.services.campaignAcceptance.accept({ ...run, name: 'Other values', source: 'quick', recipients: [{ to: list[0]!, variables: { '1': 'Someone else', '2': 'C0' } }], invalidCount: 0, inSendDuplicates: 0 });
       expect(changed.accepted).toBe(1);
     });
+  });
+
+  it("finds the messages of every way they are written by the reports' search for part of a number", async () => {
+    const run = await setUp();
+    // A small send (on PostgreSQL one statement), one with nothing to debit (a transaction), a staged one (the materialiser).
+    await server.services.campaignAcceptance.accept({ ...run, name: 'Small', source: 'quick', recipients: recipients(['919750000001']), invalidCount: 0, inSendDuplicates: 0 });
+    await server.db('suppressions').insert({ userId: run.user.id, recipient: '919750000002', reason: 'STOP', createdAt: new Date().toISOString() });
+    const optedOut = await server.services.campaignAcceptance.accept({ ...run, name: 'Opted out', source: 'quick', recipients: recipients(['919750000002']), invalidCount: 0, inSendDuplicates: 0 });
+    expect(optedOut.accepted).toBe(0);
+    const big = await accept(run, numbers(9_750_000_100, 6));
+    await pollUntil(() => staged(big.campaignId), (left) => left === 0, { what: 'the staged rows materialised', timeoutMs: 30_000 });
+
+    const rdb = new ReportDb(server.db);
+    const reports = new ReportService({ db: server.db, log: server.logger });
+    const found = async (digits: string) => {
+      const plan = await planQuery(rdb, reports.filterFor(run.user.id, { recipientNumber: digits }));
+      return (await new ReportPositions(rdb).total(plan)).total;
+    };
+    expect([await found('919750000001'), await found('50000002'), await found('975000010'), await found('0000105'), await found('97500')]).toEqual([1, 1, 6, 1, 8]);
+    // Another user's numbers are not searched.
+    const other = await setUp();
+    expect((await new ReportPositions(rdb).total(await planQuery(rdb, reports.filterFor(other.user.id, { recipientNumber: '97500' })))).total).toBe(0);
   });
 
   it('cancels a campaign whose recipients are still staged: every one failed as cancelled and refunded', async () => {

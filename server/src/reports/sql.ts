@@ -86,7 +86,7 @@ export function filterSql(filter: ReportFilter, access: Access, dialect: Dialect
     // are common enough that walking the ordered index is the cheaper way.
     const column = dialect === 'sqlite' && access !== 'recipient' ? '+m.recipient' : 'm.recipient';
     where.push(dialect === 'pg' ? `${column} like ?` : `instr(${column}, ?) > 0`);
-    params.push(dialect === 'pg' ? `%${filter.recipientContains.replace(/[\\%_]/g, '\\$&')}%` : filter.recipientContains);
+    params.push(dialect === 'pg' ? containsPattern(filter.recipientContains) : filter.recipientContains);
   }
   if (filter.template) {
     const column = dialect === 'sqlite' && access !== 'campaign' ? '+m.campaign_id' : 'm.campaign_id';
@@ -107,6 +107,11 @@ export function filterSql(filter: ReportFilter, access: Access, dialect: Dialect
     }
   }
   return { sql: where.join(' and '), params };
+}
+
+/** A LIKE pattern for numbers holding these digits anywhere (the filter admits digits only; escaped all the same). */
+export function containsPattern(digits: string): string {
+  return `%${digits.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
 /** `messages m`, pinned to the chosen index on SQLite (whose planner has no statistics to go by). */

@@ -209,7 +209,8 @@ export class RetentionService {
     const messagesDeleted = await this.deleteMessages(cutoff);
     const { campaignsDeleted, filesDeleted } = await this.deleteCampaigns(cutoff);
     const statusEventsDeleted = await this.deleteStatusEvents(cutoff);
-    this.deps.log.info({ threshold: cutoff, messagesDeleted, campaignsDeleted, statusEventsDeleted, filesDeleted }, 'old logs cleaned up');
+    const numbersForgotten = this.isSqlite ? 0 : await this.forgetNumbers();
+    this.deps.log.info({ threshold: cutoff, messagesDeleted, campaignsDeleted, statusEventsDeleted, filesDeleted, numbersForgotten }, 'old logs cleaned up');
     return { messagesDeleted, campaignsDeleted, statusEventsDeleted, filesDeleted, totalDeleted: messagesDeleted + campaignsDeleted, thresholdDate: cutoff };
   }
 
@@ -227,17 +228,56 @@ export class RetentionService {
       const ids = batch.map((row) => row.id);
       from = new Date((batch[batch.length - 1] as { createdAt: string | Date }).createdAt).toISOString();
       const rows = await db.transaction(async (trx) => {
-        const gone = await this.deleteReturning<DeletedMessage>(
-          trx,
-          `delete from messages where id in (${ids.map(() => '?').join(', ')}) and status in (${FINAL_MESSAGE_STATUSES.map(() => '?').join(', ')})
-           returning user_id as "userId", campaign_id as "campaignId", status as "status", error_code as "errorCode", created_at as "createdAt",
-                     sent_at as "sentAt", delivered_at as "deliveredAt", read_at as "readAt", failed_at as "failedAt"`,
-          [...ids, ...FINAL_MESSAGE_STATUSES],
-        );
+        const deleteSql = `delete from messages where id in (${ids.map(() => '?').join(', ')}) and status in (${FINAL_MESSAGE_STATUSES.map(() => '?').join(', ')})`;
+        const columns = `user_id as "userId", campaign_id as "campaignId", status as "status", error_code as "errorCode", created_at as "createdAt",
+                     sent_at as "sentAt", delivered_at as "deliveredAt", read_at as "readAt", failed_at as "failedAt"`;
+        const gone = this.isSqlite
+          ? await this.deleteReturning<DeletedMessage>(trx, `${deleteSql} returning ${columns}`, [...ids, ...FINAL_MESSAGE_STATUSES])
+          : // PostgreSQL keeps each user's numbers for the reports' search: the numbers of the deleted
+            // messages are marked, and forgotten at the end of the run if no message to them is left.
+            await this.deleteReturning<DeletedMessage>(
+              trx,
+              `with gone as (${deleteSql} returning *),
+               marked as (update recipient_numbers r set orphaned_at = ? from (select distinct user_id, recipient from gone) g
+                          where r.user_id = g.user_id and r.recipient = g.recipient and r.orphaned_at is null)
+               select ${columns} from gone`,
+              [...ids, ...FINAL_MESSAGE_STATUSES, this.now().toISOString()],
+            );
         await addDailyTotals(trx, totalsOf(gone));
         return gone.length;
       });
       deleted += rows;
+      await pacer.rest(performance.now() - started);
+    }
+  }
+
+  /**
+   * PostgreSQL: the numbers kept for the reports' search (`recipient_numbers`) marked by this run
+   * or an earlier one when it deleted messages to them. Forgotten where no message to the number is
+   * left, or where a live entry for it was added since; the rest are live again. A message written
+   * meanwhile brings its number back by itself (the trigger on messages and
+   * `reports/recipientNumbers.ts`), so nothing here has to wait for senders.
+   */
+  private async forgetNumbers(): Promise<number> {
+    const pacer = this.pacer(this.deps.batchSize ?? CLEANUP_BATCH_SIZE);
+    let forgotten = 0;
+    for (;;) {
+      const started = performance.now();
+      const { rows } = (await this.deps.db.raw(
+        `with batch as (select ctid as row, user_id, recipient from recipient_numbers where orphaned_at is not null limit ? for update skip locked),
+         forgotten as (
+           delete from recipient_numbers r using batch b
+           where r.ctid = b.row
+             and (not exists (select 1 from messages m where m.user_id = b.user_id and m.recipient = b.recipient)
+                  or exists (select 1 from recipient_numbers live where live.user_id = b.user_id and live.recipient = b.recipient and live.orphaned_at is null))
+           returning b.row),
+         kept as (update recipient_numbers r set orphaned_at = null from batch b where r.ctid = b.row and b.row not in (select row from forgotten))
+         select (select count(*) from batch) as "taken", (select count(*) from forgotten) as "forgotten"`,
+        [pacer.rows],
+      )) as { rows: { taken: string; forgotten: string }[] };
+      const [counts] = rows;
+      if (!counts || Number(counts.taken) === 0) return forgotten;
+      forgotten += Number(counts.forgotten);
       await pacer.rest(performance.now() - started);
     }
   }

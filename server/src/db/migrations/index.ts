@@ -67,6 +67,10 @@ import * as indexDedupeKeysAlone from './20261202100100_index_dedupe_keys_alone'
 import * as dropMessagesDedupeIndex from './20261203100100_drop_messages_dedupe_index';
 import * as createCampaignRecipients from './20261204100100_create_campaign_recipients';
 import * as addStagedRecipientsToCampaigns from './20261204100200_add_staged_recipients_to_campaigns';
+import * as createRecipientNumbers from './20261205100100_create_recipient_numbers';
+import * as indexRecipientNumbersByTrigram from './20261205100200_index_recipient_numbers_by_trigram';
+import * as createRecipientNumbersPending from './20261205100300_create_recipient_numbers_pending';
+import * as rememberRecipientNumbers from './20261205100400_remember_recipient_numbers';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -137,6 +141,10 @@ const migrations: [string, Migration][] = [
   ['20261203100100_drop_messages_dedupe_index', dropMessagesDedupeIndex],
   ['20261204100100_create_campaign_recipients', createCampaignRecipients],
   ['20261204100200_add_staged_recipients_to_campaigns', addStagedRecipientsToCampaigns],
+  ['20261205100100_create_recipient_numbers', createRecipientNumbers],
+  ['20261205100200_index_recipient_numbers_by_trigram', indexRecipientNumbersByTrigram],
+  ['20261205100300_create_recipient_numbers_pending', createRecipientNumbersPending],
+  ['20261205100400_remember_recipient_numbers', rememberRecipientNumbers],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
