@@ -16,6 +16,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
+import { PollingWorker } from '../idlePause';
 import type { Logger } from '../logger';
 
 /** Pending ranges per batch: a statement's messages each (the materialiser writes 20,000 at a time). */
@@ -36,29 +37,15 @@ export const PENDING_NUMBERS_SQL = `select distinct found.recipient from recipie
     where m.id between p.first_id and p.last_id and m.campaign_id = p.campaign_id and m.recipient like ? offset 0) found
   where p.user_id = ?`;
 
-export class RecipientNumberIndex {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+export class RecipientNumberIndex extends PollingWorker {
 
-  constructor(private readonly deps: { db: Knex; log: Logger; batchRanges?: number }) {}
+  constructor(private readonly deps: { db: Knex; log: Logger; batchRanges?: number }) {
+    super(IDLE_POLL_MS);
+  }
 
   /** Nothing to do on SQLite, whose search reads the messages' own index. */
-  get enabled(): boolean {
+  override get enabled(): boolean {
     return isPostgres(this.deps.db);
-  }
-
-  start(): void {
-    if (this.running || !this.enabled) return;
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
   }
 
   /** Until nothing is pending, this instance's batches or another's (tests and the bench). */
@@ -95,7 +82,7 @@ export class RecipientNumberIndex {
     return Number(rows[0]?.taken ?? 0);
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     while (this.running) {
       let taken = 0;
       const started = performance.now();
@@ -105,24 +92,11 @@ export class RecipientNumberIndex {
         this.deps.log.error({ err: error }, 'moving recipient numbers into the search index failed; trying again shortly');
       }
       if (taken > 0) await sleep(performance.now() - started, undefined, { ref: false });
-      else await this.idle();
+      else await this.pause.wait();
     }
   }
 
   private async largeSendBeingWritten(): Promise<boolean> {
     return (await this.deps.db('campaigns').where('stagedRecipients', '>', 0).first('id')) !== undefined;
-  }
-
-  private async idle(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, IDLE_POLL_MS);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
-    this.wake = null;
   }
 }

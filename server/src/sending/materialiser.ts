@@ -16,6 +16,7 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
+import { PollingWorker } from '../idlePause';
 import type { Logger } from '../logger';
 import { errorOf, PG_MESSAGE_COLUMNS, STAGED_STATUS_SQL, type CampaignAcceptance } from './campaignAcceptance';
 
@@ -44,11 +45,7 @@ export interface MaterialisedChunk {
   left: number;
 }
 
-export class Materialiser {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  private woken = false;
+export class Materialiser extends PollingWorker {
 
   constructor(
     private readonly deps: {
@@ -59,25 +56,13 @@ export class Materialiser {
       onMaterialised: (chunk: MaterialisedChunk) => Promise<void>;
       chunkRows?: number;
     },
-  ) {}
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+  ) {
+    super(IDLE_POLL_MS);
   }
 
   /** A campaign was staged: look now rather than at the next poll. */
   notify(): void {
-    this.woken = true;
-    this.wake?.();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
+    this.pause.interrupt();
   }
 
   /** Materialises until nothing is staged (tests and the bench; the worker does the same on its own). */
@@ -89,7 +74,7 @@ export class Materialiser {
     }
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     while (this.running) {
       let worked = false;
       try {
@@ -108,7 +93,7 @@ export class Materialiser {
         await sleep(LOCKED_RETRY_MS, undefined, { ref: false });
         continue;
       }
-      await this.idle();
+      await this.pause.wait();
     }
   }
 
@@ -119,24 +104,6 @@ export class Materialiser {
     } catch {
       return false;
     }
-  }
-
-  private async idle(): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, IDLE_POLL_MS);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
-    this.wake = null;
-    this.woken = false;
   }
 
   /** One chunk of the oldest campaign with staged rows that no other instance is working on; null when there is none. */

@@ -1,0 +1,71 @@
+/**
+ * A background worker's pause between polls, which a wake-up cuts short. A wake-up that comes while
+ * the worker is busy is kept, so its next pause ends at once: work announced during a turn does
+ * not wait for the next poll.
+ */
+export class IdlePause {
+  private wake: (() => void) | null = null;
+  private woken = false;
+
+  constructor(private readonly ms: number) {}
+
+  /** Ends the pause under way, or else the next one at once. */
+  interrupt(): void {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  async wait(): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.ms);
+      // A pause never keeps the process alive.
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+    this.wake = null;
+    this.woken = false;
+  }
+}
+
+/**
+ * A worker that runs one loop in the background from `start` until `stop`, pausing between turns
+ * (`pause`); `stop` ends a pause under way and waits for the turn in progress.
+ */
+export abstract class PollingWorker {
+  protected running = false;
+  protected readonly pause: IdlePause;
+  private loop: Promise<void> | null = null;
+
+  constructor(idleMs: number) {
+    this.pause = new IdlePause(idleMs);
+  }
+
+  start(): void {
+    if (this.running || !this.enabled) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.pause.interrupt();
+    await this.loop;
+    this.loop = null;
+  }
+
+  /** Whether this worker has anything to do here at all. */
+  get enabled(): boolean {
+    return true;
+  }
+
+  /** The loop: runs while `running`. */
+  protected abstract run(): Promise<void>;
+}
