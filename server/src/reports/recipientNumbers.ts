@@ -16,8 +16,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
-import { PollingWorker } from '../idlePause';
+import { PollingWorker } from '../pollingWorker';
 import type { Logger } from '../logger';
+import { anyCampaignStaged } from '../sending/materialiser';
 
 /** Pending ranges per batch: a statement's messages each (the materialiser writes 20,000 at a time). */
 const BATCH_RANGES = 4;
@@ -38,7 +39,6 @@ export const PENDING_NUMBERS_SQL = `select distinct found.recipient from recipie
   where p.user_id = ?`;
 
 export class RecipientNumberIndex extends PollingWorker {
-
   constructor(private readonly deps: { db: Knex; log: Logger; batchRanges?: number }) {
     super(IDLE_POLL_MS);
   }
@@ -87,16 +87,12 @@ export class RecipientNumberIndex extends PollingWorker {
       let taken = 0;
       const started = performance.now();
       try {
-        if (!(await this.largeSendBeingWritten())) taken = await this.moveBatch();
+        if (!(await anyCampaignStaged(this.deps.db))) taken = await this.moveBatch();
       } catch (error) {
         this.deps.log.error({ err: error }, 'moving recipient numbers into the search index failed; trying again shortly');
       }
       if (taken > 0) await sleep(performance.now() - started, undefined, { ref: false });
       else await this.pause.wait();
     }
-  }
-
-  private async largeSendBeingWritten(): Promise<boolean> {
-    return (await this.deps.db('campaigns').where('stagedRecipients', '>', 0).first('id')) !== undefined;
   }
 }

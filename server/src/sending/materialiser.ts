@@ -16,7 +16,7 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
-import { PollingWorker } from '../idlePause';
+import { PollingWorker } from '../pollingWorker';
 import type { Logger } from '../logger';
 import { errorOf, PG_MESSAGE_COLUMNS, STAGED_STATUS_SQL, type CampaignAcceptance } from './campaignAcceptance';
 
@@ -45,8 +45,12 @@ export interface MaterialisedChunk {
   left: number;
 }
 
-export class Materialiser extends PollingWorker {
+/** Whether any campaign still has recipients waiting for their message rows (the partial index `campaigns_staged_index`). */
+export async function anyCampaignStaged(db: Knex): Promise<boolean> {
+  return (await db('campaigns').where('stagedRecipients', '>', 0).first('id')) !== undefined;
+}
 
+export class Materialiser extends PollingWorker {
   constructor(
     private readonly deps: {
       db: Knex;
@@ -100,7 +104,7 @@ export class Materialiser extends PollingWorker {
   private async lockedElsewhere(): Promise<boolean> {
     if (!isPostgres(this.deps.db)) return false;
     try {
-      return (await this.deps.db('campaigns').where('stagedRecipients', '>', 0).first('id')) !== undefined;
+      return await anyCampaignStaged(this.deps.db);
     } catch {
       return false;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdlePause } from './idlePause';
+import { IdlePause } from './pollingWorker';
 
 /** A pause far longer than any test: only a wake-up can end it. */
 const FOREVER_MS = 3_600_000;
