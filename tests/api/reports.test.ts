@@ -9,11 +9,12 @@ import { SESSION_COOKIE } from '../../server/src/middleware/auth';
 import { planQuery } from '../../server/src/reports/plan';
 import { ReportPositions } from '../../server/src/reports/positions';
 import { ReportService } from '../../server/src/reports/service';
+import { SQLITE_NUMBERS_SQL } from '../../server/src/reports/recipientNumbers';
 import { ReportDb } from '../../server/src/reports/sql';
 import { TestClient } from '../../server/test/client';
 import { buildTemplate, signedInClient } from '../../server/test/factories';
 import { pollUntil, waitForCampaign } from '../../server/test/polling';
-import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
 
 interface SeedRow {
   recipient: string;
@@ -302,6 +303,13 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
       expect({ total, ids: keys.map((key) => key.id) }).toEqual({ total: expected.length, ids: expected.map((name) => ids[name]) });
       expect(rdb.numberScans).toBe(1);
     }
+  });
+
+  it.skipIf(testDatabaseKind() !== 'sqlite')("finds numbers on SQLite through the trigram index and the messages not yet in it by primary key, never by testing each of the user's numbers", async () => {
+    const plan = (await server.db.raw(`explain query plan ${SQLITE_NUMBERS_SQL}`, ['%98111%', owner.user.id, owner.user.id, '98111'])) as { detail: string }[];
+    const steps = plan.map((step) => step.detail);
+    expect(steps).toEqual(expect.arrayContaining([expect.stringMatching(/^SCAN s VIRTUAL TABLE INDEX/), 'SEARCH m USING INTEGER PRIMARY KEY (rowid=?)', 'SEARCH m USING INTEGER PRIMARY KEY (rowid>?)']));
+    expect(steps.filter((step) => /messages_user_/.test(step))).toEqual([]);
   });
 
   it('pages by page and limit, with exact totals at the edges', async () => {

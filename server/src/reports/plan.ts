@@ -4,7 +4,7 @@
  * because SQLite has no statistics to choose by and both databases misjudge a template filter
  * that goes through campaigns.
  */
-import { PENDING_NUMBERS_SQL } from './recipientNumbers';
+import { INDEXED_DIGITS_MIN, PENDING_NUMBERS_SQL, SQLITE_NUMBERS_SQL } from './recipientNumbers';
 import { containsPattern, filterSql, messagesFrom, type Access, type ReportDb, type ReportFilter } from './sql';
 
 /** Up to this many rows a result is counted exactly on each request and paged with OFFSET. */
@@ -41,26 +41,31 @@ async function campaigns(rdb: ReportDb, userId: number, template: string | null)
  * (then the request walks the list index, where so common a match is found early).
  */
 async function matchingNumbers(rdb: ReportDb, recipientOnly: ReportFilter, digits: string): Promise<string[]> {
+  const limit = EXACT_COUNT_MAX + 1;
+  // Both indexes also read what they do not hold yet (reports/recipientNumbers.ts), so a message is
+  // found as soon as it is committed. Without DISTINCT the read stops at the limit: with it,
+  // PostgreSQL gathered every match of four common digits first (44 ms against 11 ms on a million
+  // numbers). SQLite's index is of messages, so a number comes once per message; PostgreSQL's
+  // lists a number twice only after a race or a cleanup. The repeats are dropped here, and a full
+  // page of rows counts as "more" even if some repeat: the walk of the list index is right either way.
+  let rows: [string][];
   if (rdb.dialect === 'pg') {
-    // The numbers not yet moved into the index are read too (reports/recipientNumbers.ts), so a
-    // message is found as soon as it is committed. Without DISTINCT the scan stops at the limit:
-    // with it, PostgreSQL gathered every match of four common digits first (44 ms against 11 ms on
-    // a million numbers). A number is listed twice only after a race or a cleanup, so the repeats
-    // are dropped here, and a full page of rows counts as "more" even if a few repeat: the walk of
-    // the list index is right either way.
     const pattern = containsPattern(digits);
-    const rows = await rdb.arrays<[string]>(
+    rows = await rdb.arrays<[string]>(
       `select r.recipient from recipient_numbers r where r.user_id = ? and r.recipient like ?
        union all
        ${PENDING_NUMBERS_SQL}
        limit ?`,
-      [recipientOnly.userId, pattern, pattern, recipientOnly.userId, EXACT_COUNT_MAX + 1],
+      [recipientOnly.userId, pattern, pattern, recipientOnly.userId, limit],
     );
-    const numbers = rows.map(([number]) => number);
-    return rows.length > EXACT_COUNT_MAX ? numbers : [...new Set(numbers)];
+  } else if (digits.length >= INDEXED_DIGITS_MIN) {
+    rows = await rdb.arrays<[string]>(`${SQLITE_NUMBERS_SQL} limit ?`, [containsPattern(digits), recipientOnly.userId, recipientOnly.userId, digits, limit]);
+  } else {
+    const where = filterSql(recipientOnly, 'recipient', rdb.dialect);
+    rows = await rdb.arrays<[string]>(`select distinct m.recipient from messages m where ${where.sql} limit ?`, [...where.params, limit]);
   }
-  const where = filterSql(recipientOnly, 'recipient', rdb.dialect);
-  return (await rdb.arrays<[string]>(`select distinct m.recipient from messages m where ${where.sql} limit ?`, [...where.params, EXACT_COUNT_MAX + 1])).map(([number]) => number);
+  const numbers = rows.map(([number]) => number);
+  return rows.length > EXACT_COUNT_MAX ? numbers : [...new Set(numbers)];
 }
 
 export async function planQuery(rdb: ReportDb, filter: ReportFilter): Promise<ReportQueryPlan> {
@@ -74,9 +79,9 @@ export async function planQuery(rdb: ReportDb, filter: ReportFilter): Promise<Re
     const recipientOnly: ReportFilter = { userId: filter.userId, createdFrom: null, createdBefore: null, recipientContains: filter.recipientContains, template: null, status: null };
     // Any part of the number has no range to seek: the user's numbers are tested once, here, and a
     // rare match's numbers kept, so that counting and paging seek them instead of testing every
-    // number again. On PostgreSQL the numbers are the user's distinct ones, kept beside the
-    // messages and searched by trigram (reports/recipientNumbers.ts); on SQLite the recipient
-    // index alone, each number once.
+    // number again. The numbers are found by trigram (reports/recipientNumbers.ts): on PostgreSQL
+    // among the user's distinct ones kept beside the messages, on SQLite in an FTS5 index of the
+    // messages' own numbers.
     const numbers = await matchingNumbers(rdb, recipientOnly, filter.recipientContains);
     recipientRows = numbers.length;
     if (numbers.length <= EXACT_COUNT_MAX) {

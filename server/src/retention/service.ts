@@ -231,6 +231,8 @@ export class RetentionService {
         const deleteSql = `delete from messages where id in (${ids.map(() => '?').join(', ')}) and status in (${FINAL_MESSAGE_STATUSES.map(() => '?').join(', ')})`;
         const columns = `user_id as "userId", campaign_id as "campaignId", status as "status", error_code as "errorCode", created_at as "createdAt",
                      sent_at as "sentAt", delivered_at as "deliveredAt", read_at as "readAt", failed_at as "failedAt"`;
+        // SQLite's search index loses the deleted messages through a trigger on `messages`
+        // (migration 20261206100300), in this transaction.
         const gone = this.isSqlite
           ? await this.deleteReturning<DeletedMessage>(trx, `${deleteSql} returning ${columns}`, [...ids, ...FINAL_MESSAGE_STATUSES])
           : // PostgreSQL keeps each user's numbers for the reports' search: the numbers of the deleted

@@ -71,6 +71,9 @@ import * as createRecipientNumbers from './20261205100100_create_recipient_numbe
 import * as indexRecipientNumbersByTrigram from './20261205100200_index_recipient_numbers_by_trigram';
 import * as createRecipientNumbersPending from './20261205100300_create_recipient_numbers_pending';
 import * as rememberRecipientNumbers from './20261205100400_remember_recipient_numbers';
+import * as createRecipientSearchProgress from './20261206100100_create_recipient_search_progress';
+import * as indexMessageRecipientsByTrigram from './20261206100200_index_message_recipients_by_trigram';
+import * as forgetDeletedMessageRecipients from './20261206100300_forget_deleted_message_recipients';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -145,6 +148,9 @@ const migrations: [string, Migration][] = [
   ['20261205100200_index_recipient_numbers_by_trigram', indexRecipientNumbersByTrigram],
   ['20261205100300_create_recipient_numbers_pending', createRecipientNumbersPending],
   ['20261205100400_remember_recipient_numbers', rememberRecipientNumbers],
+  ['20261206100100_create_recipient_search_progress', createRecipientSearchProgress],
+  ['20261206100200_index_message_recipients_by_trigram', indexMessageRecipientsByTrigram],
+  ['20261206100300_forget_deleted_message_recipients', forgetDeletedMessageRecipients],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
