@@ -9,7 +9,7 @@ import { SESSION_COOKIE } from '../../server/src/middleware/auth';
 import { planQuery } from '../../server/src/reports/plan';
 import { ReportPositions } from '../../server/src/reports/positions';
 import { ReportService } from '../../server/src/reports/service';
-import { SQLITE_NUMBERS_SQL } from '../../server/src/reports/recipientNumbers';
+import { RecipientNumberIndex, SQLITE_NUMBERS_SQL } from '../../server/src/reports/recipientNumbers';
 import { ReportDb } from '../../server/src/reports/sql';
 import { TestClient } from '../../server/test/client';
 import { buildTemplate, signedInClient } from '../../server/test/factories';
@@ -310,6 +310,41 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     const steps = plan.map((step) => step.detail);
     expect(steps).toEqual(expect.arrayContaining([expect.stringMatching(/^SCAN s VIRTUAL TABLE INDEX/), 'SEARCH m USING INTEGER PRIMARY KEY (rowid=?)', 'SEARCH m USING INTEGER PRIMARY KEY (rowid>?)']));
     expect(steps.filter((step) => /messages_user_/.test(step))).toEqual([]);
+  });
+
+  it.skipIf(testDatabaseKind() !== 'sqlite')('indexes new messages for that search on SQLite a batch at a time past its mark, each found before and after', async () => {
+    const sender = await signedInClient(server);
+    await server.services.recipientNumbers.stop();
+    try {
+      await server.services.recipientNumbers.drain();
+      const mark = async () => Number(((await server.db('recipient_search_progress').first('lastMessageId')) as { lastMessageId: number }).lastMessageId);
+      const before = await mark();
+      const rowIds = await seedCampaign(sender.user, 'order_update', 'Indexed in batches', '2026-03-01T04:30:00.000Z', [
+        { recipient: '919844400001', status: 'sent' },
+        { recipient: '919844400002', status: 'sent' },
+        { recipient: '919844400003', status: 'read' },
+        { recipient: '919844400001', status: 'delivered' },
+        { recipient: '919844400005', status: 'failed', error: 'Number not on WhatsApp' },
+      ]);
+      const found = async (digits: string) => (await list(sender.client, `?recipientNumber=${digits}`)).total;
+      const counts = async () => [await found('98444000'), await found('919844400001'), await found('400003')];
+      expect(await counts()).toEqual([5, 2, 1]);
+      const worker = new RecipientNumberIndex({ db: server.db, log: server.logger, batchMessages: 2 });
+      const taken: number[] = [];
+      const marks: number[] = [];
+      for (let batch = await worker.moveBatch(); batch > 0; batch = await worker.moveBatch()) {
+        taken.push(batch);
+        marks.push(await mark());
+        // Part indexed, part pending: every message is found all the same.
+        expect(await counts()).toEqual([5, 2, 1]);
+      }
+      expect(Math.min(...rowIds)).toBeGreaterThan(before);
+      expect(taken).toEqual([2, 2, 1]);
+      expect(marks).toEqual([rowIds[1], rowIds[3], rowIds[4]]);
+      await server.db.raw("insert into messages_recipient_search (messages_recipient_search, rank) values ('integrity-check', 1)");
+    } finally {
+      server.services.recipientNumbers.start();
+    }
   });
 
   it('pages by page and limit, with exact totals at the edges', async () => {
