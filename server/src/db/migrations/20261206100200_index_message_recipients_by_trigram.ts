@@ -14,6 +14,11 @@ import { isPostgres } from '../knex';
  * updated in their recipient, so sending never touches this index; reports/recipientNumbers.ts adds
  * new messages in the background, in id order, and a trigger (next migration) takes deleted ones
  * out. PostgreSQL has its own (`recipient_numbers`, by pg_trgm).
+ *
+ * A later migration that rebuilds `messages` on SQLite (knex's `alterTable` copies the table and
+ * drops the old one) loses the trigger with it: it must create the trigger again and rebuild this
+ * index (`insert into messages_recipient_search (messages_recipient_search) values ('rebuild')`,
+ * then the mark set to the highest message id).
  */
 export async function up(knex: Knex): Promise<void> {
   if (isPostgres(knex)) return;
