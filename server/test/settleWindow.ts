@@ -20,6 +20,8 @@ import type { CloudApiSimulator } from '../src/simulator/cloudApiSimulator';
 export interface SettleWindowEnd {
   /** Messages whose window was ended early (0 when the campaign settled first). */
   unknown: number;
+  /** Their recipients: a repeat among them is one the shortened window let through. */
+  recipients: string[];
 }
 
 /**
@@ -41,19 +43,19 @@ export function endSettleWindowWhenQuiet(options: { db: Knex; simulator: CloudAp
       const counts = await countsByStatus();
       const unknown = counts.get('unknown') ?? 0;
       const open = (counts.get('queued') ?? 0) + (counts.get('sending') ?? 0) + (counts.get('scheduled') ?? 0);
-      if (open === 0 && unknown === 0) return { unknown: 0 };
+      if (open === 0 && unknown === 0) return { unknown: 0, recipients: [] };
       if (open === 0) {
         await simulator.whenIdle();
         const stored = (await db('status_events').count({ n: '*' }).first()) as { n: number | string } | undefined;
         if (Number(stored?.n ?? 0) === 0) {
           // Re-checked in the update: a status applied meanwhile has settled its message.
-          const ended = await db('messages').where({ campaignId, status: 'unknown' }).update({ nextAttemptAt: new Date().toISOString() });
-          return { unknown: ended };
+          const ended = (await db('messages').where({ campaignId, status: 'unknown' }).update({ nextAttemptAt: new Date().toISOString() }, ['recipient'])) as { recipient: string }[];
+          return { unknown: ended.length, recipients: ended.map((row) => row.recipient) };
         }
       }
       await pause();
     }
-    return { unknown: 0 };
+    return { unknown: 0, recipients: [] };
   })();
   // Awaited only when the campaign settles; a failure on the way out (the test already failed) is not unhandled.
   done.catch(() => undefined);
