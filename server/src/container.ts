@@ -105,7 +105,7 @@ export interface Services {
   stallWatch: CampaignStallWatch;
   retention: RetentionService;
   dailyCleanup: DailyCleanupScheduler;
-  /** PostgreSQL: moves new messages' numbers into the reports' search index. */
+  /** Adds new messages' numbers to the reports' search index by part of a number (both databases). */
   recipientNumbers: RecipientNumberIndex;
   /** The integrator platform (issue 15): idempotency keys, status reads, signed delivery webhooks. */
   integrations: Integrations;

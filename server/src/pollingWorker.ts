@@ -49,7 +49,7 @@ export abstract class PollingWorker {
   }
 
   start(): void {
-    if (this.running || !this.enabled) return;
+    if (this.running) return;
     this.running = true;
     this.loop = this.run();
   }
@@ -59,11 +59,6 @@ export abstract class PollingWorker {
     this.pause.interrupt();
     await this.loop;
     this.loop = null;
-  }
-
-  /** Whether this worker has anything to do here at all. */
-  get enabled(): boolean {
-    return true;
   }
 
   /** The loop: runs while `running`. */

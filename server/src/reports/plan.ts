@@ -59,7 +59,9 @@ async function matchingNumbers(rdb: ReportDb, recipientOnly: ReportFilter, digit
       [recipientOnly.userId, pattern, pattern, recipientOnly.userId, limit],
     );
   } else if (digits.length >= INDEXED_DIGITS_MIN) {
-    rows = await rdb.arrays<[string]>(`${SQLITE_NUMBERS_SQL} limit ?`, [containsPattern(digits), recipientOnly.userId, recipientOnly.userId, digits, limit]);
+    // The digits as they are: the filter admits digits only (ReportService.filterFor), and FTS5
+    // reads its index for a plain LIKE but not for one with an ESCAPE clause.
+    rows = await rdb.arrays<[string]>(`${SQLITE_NUMBERS_SQL} limit ?`, [`%${digits}%`, recipientOnly.userId, recipientOnly.userId, digits, limit]);
   } else {
     const where = filterSql(recipientOnly, 'recipient', rdb.dialect);
     rows = await rdb.arrays<[string]>(`select distinct m.recipient from messages m where ${where.sql} limit ?`, [...where.params, limit]);
