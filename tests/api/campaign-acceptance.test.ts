@@ -3,6 +3,7 @@ import { fillMessage, messages } from '@shared/messages';
 import { buildTemplate, buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
 import { pgDuplicateProbe } from '../../server/src/sending/campaignAcceptance';
+import { runSingleStatement, singleStatement } from '../../server/src/db/singleStatement';
 
 /** A node of PostgreSQL's JSON plan, as far as these tests read it. */
 interface PlanNode {
@@ -272,7 +273,11 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
       const template = await buildTemplate(server, user);
       const sender = await server.services.senderNumbers.ensureSandbox(user.id);
       const statements: string[] = [];
-      const record = (query: { sql: string }) => statements.push(query.sql);
+      const names: (string | undefined)[] = [];
+      const record = (query: { sql: string; options?: { name?: string } }) => {
+        statements.push(query.sql);
+        names.push(query.options?.name);
+      };
       server.db.on('query', record);
       let accepted: Awaited<ReturnType<typeof server.services.campaignAcceptance.accept>>;
       try {
@@ -294,6 +299,9 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
       const writes = statements.filter((sql) => /insert into "?(campaigns|credit_transactions|messages)\b|update "?users"? set "?credit_balance/i.test(sql));
       expect(writes).toHaveLength(1);
       expect(writes[0]).toMatch(/^with wallet_debit as \(update users .* wallet_ledger as \(insert into "credit_transactions" .* campaign as \(insert into "campaigns" .* message as \(insert into messages .* job as \(/s);
+      // A prepared statement, named after its text; the reads before it are not (their plan depends on their values).
+      expect(names[statements.indexOf(writes[0] as string)]).toMatch(/^sandesh_[0-9a-f]{32}$/);
+      expect(names[statements.findIndex((sql) => sql.startsWith('select price.pricing_mode'))]).toBeUndefined();
 
       const rows = (await server.db('messages').where({ campaignId: accepted.campaignId }).orderBy('id').select('id', 'recipient', 'status')) as { id: number; recipient: string; status: string }[];
       expect(accepted.messageIds).toEqual(rows.map((row) => Number(row.id)));
@@ -319,6 +327,44 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
         rows: { data: { messageIds: number[] } }[];
       };
       expect(jobs.rows.map((job) => job.data.messageIds)).toEqual([[rows[0]?.id, rows[2]?.id].map(Number)]);
+    },
+  );
+
+  it.skipIf(testDatabaseKind() !== 'postgres')(
+    'runs a prepared single statement as one named statement per connection, each run with its own values, a refusal included after PostgreSQL may keep a generic plan',
+    async () => {
+      // One transaction keeps one connection, whose prepared statements pg_prepared_statements lists.
+      await server.db.transaction(async (trx) => {
+        await trx.raw('create temporary table probe_wallet (id int primary key, balance int not null) on commit drop');
+        await trx.raw('create temporary table probe_ledger (amount int not null, balance_after int not null) on commit drop');
+        await trx('probe_wallet').insert({ id: 1, balance: 100 });
+        const spend = (units: number) =>
+          runSingleStatement<{ balance: number }>(
+            trx,
+            singleStatement(
+              [
+                ['debit', { sql: 'update probe_wallet set balance = balance - ? where id = ? and balance - ? >= 0 returning balance', bindings: [units, 1, units] }],
+                ['ledger', { sql: 'insert into probe_ledger (amount, balance_after) values (?, (select balance from debit))', bindings: [-units] }],
+              ],
+              'select balance from debit',
+            ),
+            { prepared: true },
+          );
+        // Past five runs PostgreSQL may plan the statement once for every value.
+        const balances: number[] = [];
+        for (const units of [10, 10, 10, 10, 10, 10, 10, 10]) balances.push(Number((await spend(units))[0]?.balance));
+        expect(balances).toEqual([90, 80, 70, 60, 50, 40, 30, 20]);
+        // More than the balance: no row updated, so the ledger's NOT NULL refuses the whole statement.
+        await trx.raw('savepoint refused');
+        await expect(spend(50)).rejects.toMatchObject({ code: '23502' });
+        await trx.raw('rollback to savepoint refused');
+        expect(Number((await spend(20))[0]?.balance)).toBe(0);
+        expect(Number(((await trx('probe_ledger').count({ n: '*' })) as { n: number | string }[])[0]?.n)).toBe(9);
+        const prepared = (await trx.raw(`select name, statement from pg_prepared_statements where statement like '%probe_wallet%'`)) as { rows: { name: string; statement: string }[] };
+        expect(prepared.rows).toHaveLength(1);
+        expect(prepared.rows[0]?.name).toMatch(/^sandesh_[0-9a-f]{32}$/);
+        expect(prepared.rows[0]?.statement).toContain('balance - $1 where id = $2');
+      });
     },
   );
 

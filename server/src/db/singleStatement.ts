@@ -8,6 +8,7 @@
  * whole runs through `knex.raw`: the pool, the schema's search path and the query log as for any
  * other query.
  */
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 
 export interface StatementPart {
@@ -79,7 +80,23 @@ export function insertPart(db: Knex, table: string, row: Record<string, unknown>
   return { sql, bindings };
 }
 
-export async function runSingleStatement<Row>(db: Knex, statement: StatementPart): Promise<Row[]> {
-  const result = (await db.raw(statement.sql, statement.bindings as Knex.RawBinding[])) as { rows: Row[] };
+/**
+ * Runs the statement. `prepared`: as a statement named after its text, which each connection of
+ * the pool parses and plans once and then only binds and runs (PostgreSQL plans an unnamed
+ * statement at every run). For statements whose plan does not depend on their values, such as
+ * writes by key: after five runs PostgreSQL may keep one generic plan for all values, and a read
+ * whose best plan depends on them (the Duplicate Blocked probe) measured slower that way
+ * (docs/decisions.md, issue 17).
+ */
+export async function runSingleStatement<Row>(db: Knex, statement: StatementPart, options: { prepared?: boolean } = {}): Promise<Row[]> {
+  const query = db.raw(statement.sql, statement.bindings as Knex.RawBinding[]);
+  // node-postgres keeps each connection's statements by name; a name per text keeps texts apart.
+  if (options.prepared) query.options({ name: preparedName(statement.sql) });
+  const result = (await query) as { rows: Row[] };
   return result.rows;
+}
+
+/** A prepared statement's name: PostgreSQL keeps the first 63 bytes of a name. */
+function preparedName(sql: string): string {
+  return `sandesh_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
 }

@@ -470,7 +470,7 @@ export class CampaignAcceptance {
       'select credit_balance as balance, low_balance_threshold_units as threshold from wallet_debit',
     );
     try {
-      const [wallet] = await runSingleStatement<{ balance: number | string; threshold: number | string | null }>(this.deps.db, statement);
+      const [wallet] = await runSingleStatement<{ balance: number | string; threshold: number | string | null }>(this.deps.db, statement, { prepared: true });
       if (!wallet) throw new Error(`campaign ${ids.campaignId}: the debit answered no balance`);
       return { balanceUnits: Number(wallet.balance), lowBalanceThresholdUnits: wallet.threshold === null ? null : Number(wallet.threshold) };
     } catch (error) {
