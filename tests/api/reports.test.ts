@@ -347,6 +347,44 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     }
   });
 
+  it.skipIf(testDatabaseKind() !== 'postgres')('takes the pending ranges for that search on PostgreSQL by their messages, many small ones at once, each message found before and after', async () => {
+    const sender = await signedInClient(server);
+    await server.services.recipientNumbers.stop();
+    try {
+      await server.services.recipientNumbers.drain();
+      // Five campaigns of two messages: one pending range of two each.
+      for (let campaign = 1; campaign <= 5; campaign++) {
+        await seedCampaign(sender.user, 'order_update', `Pending range ${campaign}`, '2026-03-02T04:30:00.000Z', [
+          { recipient: `91984550000${campaign}`, status: 'sent' },
+          { recipient: `91984551000${campaign}`, status: 'read' },
+        ]);
+      }
+      const pending = async () => Number(((await server.db('recipient_numbers_pending').count({ n: '*' })) as { n: number | string }[])[0]?.n);
+      expect(await pending()).toBe(5);
+      const found = async (digits: string) => (await list(sender.client, `?recipientNumber=${digits}`)).total;
+      const counts = async () => [await found('9845500'), await found('9845510'), await found('919845500003')];
+      expect(await counts()).toEqual([5, 5, 1]);
+      // A batch takes ranges while the messages before each number fewer than four: two ranges of two.
+      const worker = new RecipientNumberIndex({ db: server.db, log: server.logger, batchRangeMessages: 4 });
+      const taken: number[] = [];
+      for (let batch = await worker.moveBatch(); batch > 0; batch = await worker.moveBatch()) {
+        taken.push(batch);
+        expect(await counts()).toEqual([5, 5, 1]);
+      }
+      expect(taken).toEqual([2, 2, 1]);
+      expect(await pending()).toBe(0);
+      // With the shipped limits, more small ranges than the four a batch used to take go at once.
+      for (let campaign = 6; campaign <= 9; campaign++) {
+        await seedCampaign(sender.user, 'order_update', `Pending range ${campaign}`, '2026-03-02T04:30:00.000Z', [{ recipient: `91984552000${campaign}`, status: 'sent' }]);
+      }
+      await seedCampaign(sender.user, 'order_update', 'Pending range 10', '2026-03-02T04:30:00.000Z', [{ recipient: '919845520010', status: 'sent' }]);
+      expect(await new RecipientNumberIndex({ db: server.db, log: server.logger }).moveBatch()).toBe(5);
+      expect(await found('98455200')).toBe(5);
+    } finally {
+      server.services.recipientNumbers.start();
+    }
+  });
+
   it('pages by page and limit, with exact totals at the edges', async () => {
     const pages = await Promise.all([1, 2, 3, 4, 5].map((page) => list(owner.client, `?page=${page}&limit=5`)));
     expect(pages.map((p) => p.reports.length)).toEqual([5, 5, 5, 2, 0]);

@@ -1,9 +1,9 @@
 /**
  * The index behind the reports' search by part of a number (issue 17), kept off the send path:
  * messages are written without it, and this worker, on every instance, adds them a batch at a
- * time, each batch one transaction, resting after each as long as it took and standing aside
- * while a large send's message rows are being written (the materialiser), whose figure it would
- * otherwise slow. The search reads what is not yet indexed from the messages themselves, so it is
+ * time, each batch one transaction, resting after each as long as it took (at least
+ * TRICKLE_REST_MS after a batch that took all that was pending) and standing aside while a large
+ * send's message rows are being written (the materialiser), whose figure it would otherwise slow. The search reads what is not yet indexed from the messages themselves, so it is
  * exact whether or not the worker has caught up.
  *
  * - PostgreSQL (migrations 20261205100100-100400): each user's distinct numbers in
@@ -24,8 +24,14 @@ import { PollingWorker } from '../pollingWorker';
 import type { Logger } from '../logger';
 import { anyCampaignStaged } from '../sending/materialiser';
 
-/** PostgreSQL: pending ranges per batch, a statement's messages each (the materialiser writes 20,000 at a time). */
-const BATCH_RANGES = 4;
+/**
+ * PostgreSQL: pending ranges a batch looks at, each a statement's messages of one campaign: the
+ * public API's group commit writes one range of a few dozen messages per round, the materialiser
+ * one of 20,000.
+ */
+const BATCH_RANGES = 64;
+/** PostgreSQL: a batch takes ranges in order while the messages before each number fewer than this (at least one range). */
+const BATCH_RANGE_MESSAGES = 80_000;
 /**
  * SQLite: messages per batch, one transaction holding the only writer: 5,000 took 16 ms on a
  * 2-core machine (a million in 3.7 s), 20,000 took 48 ms for 2.3 s in all.
@@ -33,6 +39,12 @@ const BATCH_RANGES = 4;
 const BATCH_MESSAGES = 5_000;
 /** With nothing pending, look again this often. */
 const IDLE_POLL_MS = 1_000;
+/**
+ * A batch that took everything pending rests at least this long, so that what trickles in is
+ * taken a few hundred milliseconds' worth at a time: under the public API's load, a batch per
+ * few rounds cost PostgreSQL as much as the sends' own writes (issue 17).
+ */
+const TRICKLE_REST_MS = 250;
 
 /**
  * The numbers of the messages not yet moved, holding the digits (the `like` pattern at the first
@@ -64,7 +76,7 @@ export const SQLITE_NUMBERS_SQL = `select m.recipient from messages_recipient_se
 export const INDEXED_DIGITS_MIN = 3;
 
 export class RecipientNumberIndex extends PollingWorker {
-  constructor(private readonly deps: { db: Knex; log: Logger; batchRanges?: number; batchMessages?: number }) {
+  constructor(private readonly deps: { db: Knex; log: Logger; batchRanges?: number; batchRangeMessages?: number; batchMessages?: number }) {
     super(IDLE_POLL_MS);
   }
 
@@ -88,11 +100,25 @@ export class RecipientNumberIndex extends PollingWorker {
    * messages), 0 when nothing is pending or another instance took it all.
    */
   async moveBatch(): Promise<number> {
-    if (!isPostgres(this.deps.db)) return this.indexSqliteBatch();
+    return (await this.takeBatch()).taken;
+  }
+
+  /** `moveBatch`, and whether the batch was full (more may be pending). */
+  private async takeBatch(): Promise<{ taken: number; full: boolean }> {
+    if (!isPostgres(this.deps.db)) {
+      const taken = await this.indexSqliteBatch();
+      return { taken, full: taken >= (this.deps.batchMessages ?? BATCH_MESSAGES) };
+    }
+    const batchRanges = this.deps.batchRanges ?? BATCH_RANGES;
+    const batchRangeMessages = this.deps.batchRangeMessages ?? BATCH_RANGE_MESSAGES;
     const { rows } = (await this.deps.db.raw(
-      `with taken as (
+      `with candidates as (
+         select ctid, last_id - first_id + 1 as size from recipient_numbers_pending limit ? for update skip locked),
+       chosen as (
+         select ctid, size from (select ctid, size, sum(size) over (order by ctid) as through from candidates) c where through - size < ?),
+       taken as (
          delete from recipient_numbers_pending
-         where ctid = any(array(select ctid from recipient_numbers_pending limit ? for update skip locked))
+         where ctid = any(array(select ctid from chosen))
          returning user_id, campaign_id, first_id, last_id),
        numbers as (
          select distinct t.user_id, found.recipient from taken t
@@ -103,10 +129,11 @@ export class RecipientNumberIndex extends PollingWorker {
          select n.user_id, n.recipient from numbers n
          where not exists (select 1 from recipient_numbers known where known.user_id = n.user_id and known.recipient = n.recipient and known.orphaned_at is null)
          order by 1, 2)
-       select count(*) as "taken" from taken`,
-      [this.deps.batchRanges ?? BATCH_RANGES],
-    )) as { rows: { taken: string | number }[] };
-    return Number(rows[0]?.taken ?? 0);
+       select count(*) as "taken", coalesce(sum(last_id - first_id + 1), 0) as "messages" from taken`,
+      [batchRanges, batchRangeMessages],
+    )) as { rows: { taken: string | number; messages: string | number }[] };
+    const taken = Number(rows[0]?.taken ?? 0);
+    return { taken, full: taken >= batchRanges || Number(rows[0]?.messages ?? 0) >= batchRangeMessages };
   }
 
   private async indexSqliteBatch(): Promise<number> {
@@ -126,14 +153,15 @@ export class RecipientNumberIndex extends PollingWorker {
 
   protected async run(): Promise<void> {
     while (this.running) {
-      let taken = 0;
+      let batch = { taken: 0, full: false };
       const started = performance.now();
       try {
-        if (!(await anyCampaignStaged(this.deps.db))) taken = await this.moveBatch();
+        if (!(await anyCampaignStaged(this.deps.db))) batch = await this.takeBatch();
       } catch (error) {
         this.deps.log.error({ err: error }, 'moving recipient numbers into the search index failed; trying again shortly');
       }
-      if (taken > 0) await sleep(performance.now() - started, undefined, { ref: false });
+      const took = performance.now() - started;
+      if (batch.taken > 0) await sleep(batch.full ? took : Math.max(took, TRICKLE_REST_MS), undefined, { ref: false });
       else await this.pause.wait();
     }
   }
