@@ -116,12 +116,12 @@ export const dispatchBench = {
         const campaign = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'bench dispatch', source: 'bulk', recipients, invalidCount: 0, inSendDuplicates: 0 });
         server.services.engine.notifyAccepted();
         let sentAt = 0;
+        // One index probe per look: counting the campaign's 20,000 rows by status every 100 ms took
+        // 17 ms of PostgreSQL's time each, beside the dispatch this measures.
+        const anyWith = async (statuses: string[]) => (await server.db('messages').where({ campaignId: campaign.campaignId }).whereIn('status', statuses).first('id')) !== undefined;
         for (;;) {
-          const rows = (await server.db('messages').where({ campaignId: campaign.campaignId }).groupBy('status').select('status').count({ n: '*' })) as { status: string; n: number | string }[];
-          const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-          const pending = (by.queued ?? 0) + (by.sending ?? 0);
-          if (!sentAt && pending === 0) sentAt = performance.now();
-          if (pending === 0 && (by.sent ?? 0) === 0) break;
+          if (!sentAt && !(await anyWith(['queued', 'sending']))) sentAt = performance.now();
+          if (sentAt && !(await anyWith(['sent']))) break;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         const span = (await server.db('messages').where({ campaignId: campaign.campaignId }).min({ first: 'sentAt' }).max({ last: 'sentAt' })) as { first: string | Date; last: string | Date }[];

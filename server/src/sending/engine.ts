@@ -8,8 +8,9 @@ import type { AppConfig } from '../config';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
 import { CloudApiSimulator } from '../simulator/cloudApiSimulator';
+import { databaseTemplates } from '../simulator/databaseTemplates';
 import type { SimulatorOutbox } from '../simulator/outbox';
-import { platformAuthenticationTemplate, PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
+import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { CampaignAcceptance } from './campaignAcceptance';
 import { MessageDispatcher } from './dispatcher';
 import { Materialiser } from './materialiser';
@@ -17,8 +18,6 @@ import { MessageOutcomes } from './messageOutcomes';
 import { ProviderRegistry, SIMULATOR_ACCESS_TOKEN, type CredentialsSource } from './providerRegistry';
 import { EmbeddedDispatchQueue, PgBossDispatchQueue, type DispatchQueue } from './queues';
 import { StatusIngest } from './statusIngest';
-import type { TTemplateComponent } from '@shared/types';
-import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 
 export const SIMULATOR_MOUNT = '/simulator';
 export const WEBHOOK_PATH = '/api/webhooks/whatsapp';
@@ -61,7 +60,7 @@ export class SendingEngine {
       config.simulatorEnabled && !config.simulator.url
         ? new CloudApiSimulator({
             outbox: deps.outbox,
-            resolveTemplate: (phoneNumberId, name, language) => this.simulatorTemplate(phoneNumberId, name, language),
+            resolveTemplate: databaseTemplates(db, config.brand.name),
             accessToken: SIMULATOR_ACCESS_TOKEN,
             messagesPerSecond: config.sending.sandboxMessagesPerSecond,
             delays: { ...config.simulator.delays, jitterRatio: 0.2 },
@@ -102,16 +101,6 @@ export class SendingEngine {
         if (left === 0) await this.outcomes.completeCampaigns([campaignId]);
       },
     });
-  }
-
-  /** The components the simulator renders: a user's template by sender number, or the platform's own. */
-  private async simulatorTemplate(phoneNumberId: string, name: string, language: string): Promise<TTemplateComponent[] | null> {
-    if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) return platformAuthenticationTemplate(name, this.deps.config.brand.name);
-    const number = (await this.deps.db('whatsapp_numbers').where({ phoneNumberId }).first('userId')) as Pick<WhatsappNumberRow, 'userId'> | undefined;
-    if (!number) return null;
-    const row = (await this.deps.db('templates').where({ userId: number.userId, name, language }).first('components')) as { components: string | TTemplateComponent[] } | undefined;
-    if (!row) return null;
-    return typeof row.components === 'string' ? (JSON.parse(row.components) as TTemplateComponent[]) : row.components;
   }
 
   /** Before the server takes requests. */

@@ -27,6 +27,7 @@ import { ApiSendBatcher, LINGER_MS } from './apiSendBatcher';
 import { isPostgres } from '../db/knex';
 import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';
 import type { MessageRow } from '../db/rows/messages';
+import { LookupCache } from '../lookupCache';
 import { checkScheduleTime } from './schedule';
 import { heavyFileError } from './parseWorkerPool';
 import { DEFAULT_SPREADSHEET_LIMITS } from './spreadsheets';
@@ -287,7 +288,8 @@ const API_LOOKUP_TTL_MS = 5_000;
 
 export class SendingService {
   private readonly apiBatcher: ApiSendBatcher;
-  private readonly apiLookups = new Map<string, { at: number; value: Promise<unknown> }>();
+  /** Integrators call in bursts: the same template and number are looked up once every few seconds. */
+  private readonly apiLookups = new LookupCache({ ttlMs: API_LOOKUP_TTL_MS, maxEntries: 10_000 });
 
   constructor(
     private readonly deps: {
@@ -317,19 +319,6 @@ export class SendingService {
       lingerMs: isPostgres(deps.db) ? LINGER_MS.postgres : LINGER_MS.sqlite,
       onSpent: deps.onApiSpent,
     });
-  }
-
-  /** Integrators call in bursts: the same template and number are looked up once every few seconds. */
-  private cachedLookup<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const hit = this.apiLookups.get(key);
-    if (hit && now - hit.at < API_LOOKUP_TTL_MS) return hit.value as Promise<T>;
-    const value = load();
-    this.apiLookups.set(key, { at: now, value });
-    // A failed lookup (unknown template) is not remembered.
-    value.catch(() => this.apiLookups.delete(key));
-    if (this.apiLookups.size > 10_000) this.apiLookups.delete(this.apiLookups.keys().next().value as string);
-    return value;
   }
 
   /** The numbers the user may send from (the sandbox one only while the simulator is on). */
@@ -669,12 +658,12 @@ export class SendingService {
   }
 
   async apiSend(user: User, input: TApiSendRequest): Promise<{ messageId: string; campaignId: number; status: string; scheduledAt?: Date }> {
-    const template = await this.cachedLookup(`template:${user.id}:${input.templatename}:${input.language ?? ''}`, () => this.apiTemplate(user, input.templatename, input.language));
+    const template = await this.apiLookups.get(`template:${user.id}:${input.templatename}:${input.language ?? ''}`, () => this.apiTemplate(user, input.templatename, input.language));
     const to = normalisePhone(input.recipient_number);
     if (!to) throw ValidationError('recipient_number', messages.publicApi.invalidRecipient);
     const values = this.apiValues(template, input);
-    const number = await this.cachedLookup(`number:${user.id}`, () => this.defaultNumber(user));
-    const headerMedia = await this.cachedLookup(`media:${template.id}`, () => this.apiHeaderMedia(template));
+    const number = await this.apiLookups.get(`number:${user.id}`, () => this.defaultNumber(user));
+    const headerMedia = await this.apiLookups.get(`media:${template.id}`, () => this.apiHeaderMedia(template));
     if (input.scheduled_at) return this.apiSendScheduled(user, template, number, { to, variables: values }, headerMedia, checkScheduleTime(input.scheduled_at, 'api'));
     return this.apiBatcher.submit({ user, template, number, to, values, headerMedia });
   }

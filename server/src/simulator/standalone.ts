@@ -6,10 +6,9 @@
 import { z } from 'zod';
 import { loadConfig } from '../config';
 import { createDatabase } from '../db/knex';
-import { PLATFORM_PHONE_NUMBER_ID, platformAuthenticationTemplate } from '../messaging/platformMessenger';
 import { SIMULATOR_ACCESS_TOKEN } from '../sending/providerRegistry';
-import type { TTemplateComponent } from '@shared/types';
 import { startSimulatorServer } from './cloudApiSimulator';
+import { databaseTemplates } from './databaseTemplates';
 import { SimulatorOutbox } from './outbox';
 
 const settings = z
@@ -23,19 +22,10 @@ const settings = z
 const config = loadConfig();
 const db = createDatabase(config.database);
 
-async function resolveTemplate(phoneNumberId: string, name: string, language: string): Promise<TTemplateComponent[] | null> {
-  if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) return platformAuthenticationTemplate(name, config.brand.name);
-  const number = (await db('whatsapp_numbers').where({ phoneNumberId }).first('userId')) as { userId: number } | undefined;
-  if (!number) return null;
-  const row = (await db('templates').where({ userId: number.userId, name, language }).first('components')) as { components: string | TTemplateComponent[] } | undefined;
-  if (!row) return null;
-  return typeof row.components === 'string' ? (JSON.parse(row.components) as TTemplateComponent[]) : row.components;
-}
-
 const server = await startSimulatorServer({
   port: settings.SIMULATOR_PORT,
   outbox: new SimulatorOutbox(),
-  resolveTemplate,
+  resolveTemplate: databaseTemplates(db, config.brand.name),
   accessToken: SIMULATOR_ACCESS_TOKEN,
   messagesPerSecond: settings.SIMULATOR_MPS,
   delays: { ...config.simulator.delays, jitterRatio: 0.2 },
