@@ -3,8 +3,9 @@
  * messages are written without it, and this worker, on every instance, adds them a batch at a
  * time, each batch one transaction, resting after each as long as it took (at least
  * TRICKLE_REST_MS after a batch that took all that was pending) and standing aside while a large
- * send's message rows are being written (the materialiser), whose figure it would otherwise slow. The search reads what is not yet indexed from the messages themselves, so it is
- * exact whether or not the worker has caught up.
+ * send's message rows are being written (the materialiser), whose figure it would otherwise slow.
+ * The search reads what is not yet indexed from the messages themselves, so it is exact whether
+ * or not the worker has caught up.
  *
  * - PostgreSQL (migrations 20261205100100-100400): each user's distinct numbers in
  *   `recipient_numbers`, by trigram. A trigger on `messages` records each statement's new messages
