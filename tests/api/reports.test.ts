@@ -347,7 +347,7 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     }
   });
 
-  it.skipIf(testDatabaseKind() !== 'postgres')('takes the pending ranges for that search on PostgreSQL by their messages, many small ones at once, each message found before and after', async () => {
+  it.skipIf(testDatabaseKind() !== 'postgres')('takes the pending ranges for that search on PostgreSQL, many small ones at once and a few large ones, each message found before and after', async () => {
     const sender = await signedInClient(server);
     await server.services.recipientNumbers.stop();
     try {
@@ -364,8 +364,8 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
       const found = async (digits: string) => (await list(sender.client, `?recipientNumber=${digits}`)).total;
       const counts = async () => [await found('9845500'), await found('9845510'), await found('919845500003')];
       expect(await counts()).toEqual([5, 5, 1]);
-      // A batch takes ranges while the messages before each number fewer than four: two ranges of two.
-      const worker = new RecipientNumberIndex({ db: server.db, log: server.logger, batchRangeMessages: 4 });
+      // Ranges of two count as large here, taken two a batch.
+      const worker = new RecipientNumberIndex({ db: server.db, log: server.logger, smallRangeMessages: 2, batchRanges: 2 });
       const taken: number[] = [];
       for (let batch = await worker.moveBatch(); batch > 0; batch = await worker.moveBatch()) {
         taken.push(batch);
@@ -373,13 +373,23 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
       }
       expect(taken).toEqual([2, 2, 1]);
       expect(await pending()).toBe(0);
-      // With the shipped limits, more small ranges than the four a batch used to take go at once.
-      for (let campaign = 6; campaign <= 9; campaign++) {
-        await seedCampaign(sender.user, 'order_update', `Pending range ${campaign}`, '2026-03-02T04:30:00.000Z', [{ recipient: `91984552000${campaign}`, status: 'sent' }]);
+      // With the shipped limits the same small ranges go at once: more than the four large ones a batch takes.
+      for (let campaign = 6; campaign <= 10; campaign++) {
+        await seedCampaign(sender.user, 'order_update', `Pending range ${campaign}`, '2026-03-02T04:30:00.000Z', [{ recipient: `9198455200${String(campaign).padStart(2, '0')}`, status: 'sent' }]);
       }
-      await seedCampaign(sender.user, 'order_update', 'Pending range 10', '2026-03-02T04:30:00.000Z', [{ recipient: '919845520010', status: 'sent' }]);
       expect(await new RecipientNumberIndex({ db: server.db, log: server.logger }).moveBatch()).toBe(5);
       expect(await found('98455200')).toBe(5);
+      // A range another batch holds is skipped, not waited for: two takers share the work.
+      for (let campaign = 11; campaign <= 12; campaign++) {
+        await seedCampaign(sender.user, 'order_update', `Pending range ${campaign}`, '2026-03-02T04:30:00.000Z', [{ recipient: `9198455300${campaign}`, status: 'sent' }]);
+      }
+      await server.db.transaction(async (trx) => {
+        const [held] = (await trx.raw('select ctid from recipient_numbers_pending limit 1 for update')).rows as { ctid: string }[];
+        expect(held).toBeDefined();
+        expect(await new RecipientNumberIndex({ db: server.db, log: server.logger }).moveBatch()).toBe(1);
+      });
+      expect(await new RecipientNumberIndex({ db: server.db, log: server.logger }).moveBatch()).toBe(1);
+      expect(await found('98455300')).toBe(2);
     } finally {
       server.services.recipientNumbers.start();
     }

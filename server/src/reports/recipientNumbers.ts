@@ -26,13 +26,15 @@ import type { Logger } from '../logger';
 import { anyCampaignStaged } from '../sending/materialiser';
 
 /**
- * PostgreSQL: pending ranges a batch looks at, each a statement's messages of one campaign: the
- * public API's group commit writes one range of a few dozen messages per round, the materialiser
- * one of 20,000.
+ * PostgreSQL: a pending range is a statement's messages of one campaign. A batch takes up to
+ * BATCH_RANGES large ones (the materialiser writes 20,000 a statement) and up to
+ * BATCH_SMALL_RANGES small ones, of fewer than SMALL_RANGE_MESSAGES (the public API's group commit
+ * writes a few dozen a round). Each is locked as it is read (`skip locked`), so instances and a
+ * drain take different ranges side by side.
  */
-const BATCH_RANGES = 64;
-/** PostgreSQL: a batch takes ranges in order while the messages before each number fewer than this (at least one range). */
-const BATCH_RANGE_MESSAGES = 80_000;
+const BATCH_RANGES = 4;
+const BATCH_SMALL_RANGES = 64;
+const SMALL_RANGE_MESSAGES = 1_000;
 /**
  * SQLite: messages per batch, one transaction holding the only writer: 5,000 took 16 ms on a
  * 2-core machine (a million in 3.7 s), 20,000 took 48 ms for 2.3 s in all.
@@ -77,7 +79,7 @@ export const SQLITE_NUMBERS_SQL = `select m.recipient from messages_recipient_se
 export const INDEXED_DIGITS_MIN = 3;
 
 export class RecipientNumberIndex extends PollingWorker {
-  constructor(private readonly deps: { db: Knex; log: Logger; batchRanges?: number; batchRangeMessages?: number; batchMessages?: number }) {
+  constructor(private readonly deps: { db: Knex; log: Logger; batchRanges?: number; batchSmallRanges?: number; smallRangeMessages?: number; batchMessages?: number }) {
     super(IDLE_POLL_MS);
   }
 
@@ -111,15 +113,16 @@ export class RecipientNumberIndex extends PollingWorker {
       return { taken, full: taken >= (this.deps.batchMessages ?? BATCH_MESSAGES) };
     }
     const batchRanges = this.deps.batchRanges ?? BATCH_RANGES;
-    const batchRangeMessages = this.deps.batchRangeMessages ?? BATCH_RANGE_MESSAGES;
+    const batchSmallRanges = this.deps.batchSmallRanges ?? BATCH_SMALL_RANGES;
+    const smallRangeMessages = this.deps.smallRangeMessages ?? SMALL_RANGE_MESSAGES;
     const { rows } = (await this.deps.db.raw(
-      `with candidates as (
-         select ctid, last_id - first_id + 1 as size from recipient_numbers_pending limit ? for update skip locked),
-       chosen as (
-         select ctid, size from (select ctid, size, sum(size) over (order by ctid) as through from candidates) c where through - size < ?),
+      `with small as (
+         select ctid from recipient_numbers_pending where last_id - first_id + 1 < ? limit ? for update skip locked),
+       large as (
+         select ctid from recipient_numbers_pending where last_id - first_id + 1 >= ? limit ? for update skip locked),
        taken as (
          delete from recipient_numbers_pending
-         where ctid = any(array(select ctid from chosen))
+         where ctid = any(array(select ctid from small union all select ctid from large))
          returning user_id, campaign_id, first_id, last_id),
        numbers as (
          select distinct t.user_id, found.recipient from taken t
@@ -130,11 +133,12 @@ export class RecipientNumberIndex extends PollingWorker {
          select n.user_id, n.recipient from numbers n
          where not exists (select 1 from recipient_numbers known where known.user_id = n.user_id and known.recipient = n.recipient and known.orphaned_at is null)
          order by 1, 2)
-       select count(*) as "taken", coalesce(sum(last_id - first_id + 1), 0) as "messages" from taken`,
-      [batchRanges, batchRangeMessages],
-    )) as { rows: { taken: string | number; messages: string | number }[] };
-    const taken = Number(rows[0]?.taken ?? 0);
-    return { taken, full: taken >= batchRanges || Number(rows[0]?.messages ?? 0) >= batchRangeMessages };
+       select count(*) filter (where last_id - first_id + 1 < ?) as "small", count(*) filter (where last_id - first_id + 1 >= ?) as "large" from taken`,
+      [smallRangeMessages, batchSmallRanges, smallRangeMessages, batchRanges, smallRangeMessages, smallRangeMessages],
+    )) as { rows: { small: string | number; large: string | number }[] };
+    const small = Number(rows[0]?.small ?? 0);
+    const large = Number(rows[0]?.large ?? 0);
+    return { taken: small + large, full: small >= batchSmallRanges || large >= batchRanges };
   }
 
   private async indexSqliteBatch(): Promise<number> {
