@@ -115,6 +115,7 @@ export class RecipientNumberIndex extends PollingWorker {
     const batchRanges = this.deps.batchRanges ?? BATCH_RANGES;
     const batchSmallRanges = this.deps.batchSmallRanges ?? BATCH_SMALL_RANGES;
     const smallRangeMessages = this.deps.smallRangeMessages ?? SMALL_RANGE_MESSAGES;
+    // Every range a batch locks it deletes, so what it locked is what it took.
     const { rows } = (await this.deps.db.raw(
       `with small as (
          select ctid from recipient_numbers_pending where last_id - first_id + 1 < ? limit ? for update skip locked),
@@ -133,8 +134,8 @@ export class RecipientNumberIndex extends PollingWorker {
          select n.user_id, n.recipient from numbers n
          where not exists (select 1 from recipient_numbers known where known.user_id = n.user_id and known.recipient = n.recipient and known.orphaned_at is null)
          order by 1, 2)
-       select count(*) filter (where last_id - first_id + 1 < ?) as "small", count(*) filter (where last_id - first_id + 1 >= ?) as "large" from taken`,
-      [smallRangeMessages, batchSmallRanges, smallRangeMessages, batchRanges, smallRangeMessages, smallRangeMessages],
+       select (select count(*) from small) as "small", (select count(*) from large) as "large"`,
+      [smallRangeMessages, batchSmallRanges, smallRangeMessages, batchRanges],
     )) as { rows: { small: string | number; large: string | number }[] };
     const small = Number(rows[0]?.small ?? 0);
     const large = Number(rows[0]?.large ?? 0);
