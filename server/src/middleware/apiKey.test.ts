@@ -186,7 +186,9 @@ describe('apiKeyAuth', () => {
       expect(response.headers['x-ratelimit-remaining']).toBe(String(3 - n));
       const reset = Number(response.headers['x-ratelimit-reset']);
       expect(reset).toBeGreaterThan(before);
-      expect(reset).toBeLessThanOrEqual(before + 15 * 60 + 1);
+      // The window ends 15 minutes after its first request at the latest, and that request was
+      // answered by now: a bound that holds however long a loaded machine took to answer.
+      expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 15 * 60);
     }
     const refused = await send('203.0.113.10');
     expect(refused.status).toBe(429);
