@@ -8,7 +8,6 @@
  *   ...0001  sent and delivered, never read
  *   ...0002  the first attempt per sender is refused with 130429, later ones go through
  */
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -20,6 +19,7 @@ import { extractVariables, renderTemplateText } from '@shared/templates';
 import type { TTemplateComponent } from '@shared/types';
 import { signWebhookBody } from '../sending/providers/webhooks';
 import type { SimulatorOutbox } from './outbox';
+import { randomHex } from './randomHex';
 
 export type ResolveTemplate = (
   phoneNumberId: string,
@@ -194,7 +194,7 @@ export class CloudApiSimulator {
     this.received.set(waId, (this.received.get(waId) ?? 0) + 1);
     let messageId: string;
     if (waId.endsWith('0000')) {
-      messageId = `wamid.SIM${randomBytes(12).toString('hex').toUpperCase()}`;
+      messageId = `wamid.SIM${randomHex(12).toUpperCase()}`;
       this.schedule(sender, messageId, waId, [['failed', 'sentMs']], body.biz_opaque_callback_data);
     } else {
       const from = this.options.displayPhoneNumber?.(sender) ?? sender;
@@ -378,7 +378,7 @@ function errorAnswer(error: { http: number; code: number; message: string; type:
         type: error.type,
         code: error.code,
         error_data: { messaging_product: 'whatsapp', details: details ?? error.message },
-        fbtrace_id: `SIM${randomBytes(8).toString('hex')}`,
+        fbtrace_id: `SIM${randomHex(8)}`,
       },
     },
   };
