@@ -164,6 +164,22 @@ describe('CloudApiProvider throughput and transport errors', () => {
     expect(result).not.toHaveProperty('httpStatus');
   });
 
+  it('gives up on a provider that never answers: a retryable network error, the send unknown', async () => {
+    // The request reaches the provider, which may have taken the message: unknown, not failed.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const provider = new CloudApiProvider({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, apiVersion: 'v21.0', accessToken: 't', timeoutMs: 200 });
+      const result = await provider.sendTemplate(order('919876543210'));
+      await provider.close();
+      expect(result).toMatchObject({ ok: false, code: NETWORK_ERROR_CODE, retryable: true, unknown: true });
+      expect(result.ok === false && result.title).toMatch(/^Network error \(TimeoutError: /);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it('posts the Graph API shape with the bearer token', async () => {
     stub = await startStub(200, JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: '919876543210', wa_id: '919876543210' }], messages: [{ id: 'wamid.X' }] }));
     const provider = new CloudApiProvider({ baseUrl: `${stub.url}/`, apiVersion: 'v21.0', accessToken: 'tok' });
