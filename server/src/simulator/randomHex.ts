@@ -8,8 +8,9 @@ let offset = 0;
 
 /**
  * `bytes` random bytes as lowercase hex, cut from a pooled buffer. The simulator names every send
- * (`wamid.SIM…`); a `randomBytes` call per send cost 28 µs each on the 2-core machines, 5.7 s of
- * the two-instance bench's 200,000 sends on the cores the instances share (issue 17).
+ * (`wamid.SIM…`); a `randomBytes` call per send measured 2.9 µs alone, and took 5.7 s of the
+ * simulator's thread over the two-instance bench's 200,000 sends, on the cores the instances share
+ * (issue 17).
  */
 export function randomHex(bytes: number): string {
   if (bytes > POOL_BYTES) return randomBytes(bytes).toString('hex');
