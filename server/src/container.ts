@@ -14,6 +14,7 @@ import { SendingService } from './sending/service';
 import { CampaignService } from './sending/campaigns';
 import { ReportService } from './reports/service';
 import { RecipientNumberIndex } from './reports/recipientNumbers';
+import { TableStatistics } from './db/tableStatistics';
 import type { SimulatorOutbox } from './simulator/outbox';
 import { RazorpayGateway, SandboxGateway } from './payments/gateway';
 import { PaymentService } from './payments/service';
@@ -107,6 +108,8 @@ export interface Services {
   dailyCleanup: DailyCleanupScheduler;
   /** Adds new messages' numbers to the reports' search index by part of a number (both databases). */
   recipientNumbers: RecipientNumberIndex;
+  /** PostgreSQL with autovacuum off: the schema's tables analysed by autovacuum's rule (null on SQLite). */
+  tableStatistics: TableStatistics | null;
   /** The integrator platform (issue 15): idempotency keys, status reads, signed delivery webhooks. */
   integrations: Integrations;
   /** Resumable uploads (issue 16): parts on disk, completion with a checksum and a parse, the expiry sweep. */
@@ -284,7 +287,8 @@ export function createServices(deps: {
   const apiRateLimit = new ApiRateLimiter({ throttles, defaultPer15Min: config.sending.apiRateLimitPer15Min });
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const recipientNumbers = new RecipientNumberIndex({ db, log: logger.child({ service: 'recipient-numbers' }) });
+  const tableStatistics = config.database.kind === 'postgresql' ? new TableStatistics({ db, log: logger.child({ service: 'table-statistics' }) }) : null;
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers };
+  return { database, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
 }

@@ -79,6 +79,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
   services.integrations.webhookDeliverer.start();
   services.uploads.start();
   services.recipientNumbers.start();
+  services.tableStatistics?.start();
   return {
     url: `http://${host}:${port}`,
     port,
@@ -96,6 +97,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
       await services.integrations.webhookDeliverer.stop();
       await services.uploads.stop();
       await services.recipientNumbers.stop();
+      await services.tableStatistics?.stop();
       await services.engine.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -22,6 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
 import { PollingWorker } from '../pollingWorker';
+import { withoutBitmapScans } from '../db/bitmapScans';
 import type { Logger } from '../logger';
 import { anyCampaignStaged } from '../sending/materialiser';
 
@@ -75,6 +76,31 @@ export const SQLITE_NUMBERS_SQL = `select m.recipient from messages_recipient_se
   union all
   select m.recipient from messages m
   where m.id > (select last_message_id from recipient_search_progress) and +m.user_id = ? and instr(+m.recipient, ?) > 0`;
+/**
+ * PostgreSQL: one batch of the numbers worker (bindings: the small range's size, how many small
+ * ranges, the same size again, how many large ranges). Every range it locks it deletes, so what it
+ * locked is what it took; it answers how many of each class. Run by `withoutBitmapScans`: its probe
+ * of the numbers already known took the trigram index once the table had statistics.
+ */
+export const PG_NUMBERS_BATCH_SQL = `with small as (
+   select ctid from recipient_numbers_pending where last_id - first_id + 1 < ? limit ? for update skip locked),
+ large as (
+   select ctid from recipient_numbers_pending where last_id - first_id + 1 >= ? limit ? for update skip locked),
+ taken as (
+   delete from recipient_numbers_pending
+   where ctid = any(array(select ctid from small union all select ctid from large))
+   returning user_id, campaign_id, first_id, last_id),
+ numbers as (
+   select distinct t.user_id, found.recipient from taken t
+   cross join lateral (
+     select m.recipient from messages m where m.id between t.first_id and t.last_id and m.campaign_id = t.campaign_id offset 0) found),
+ added as (
+   insert into recipient_numbers (user_id, recipient)
+   select n.user_id, n.recipient from numbers n
+   where not exists (select 1 from recipient_numbers known where known.user_id = n.user_id and known.recipient = n.recipient and known.orphaned_at is null)
+   order by 1, 2)
+ select (select count(*) from small) as "small", (select count(*) from large) as "large"`;
+
 /** The shortest digits the trigram indexes can find; shorter ones are tested against every number (and match so many that the list walk follows). */
 export const INDEXED_DIGITS_MIN = 3;
 
@@ -115,27 +141,9 @@ export class RecipientNumberIndex extends PollingWorker {
     const batchRanges = this.deps.batchRanges ?? BATCH_RANGES;
     const batchSmallRanges = this.deps.batchSmallRanges ?? BATCH_SMALL_RANGES;
     const smallRangeMessages = this.deps.smallRangeMessages ?? SMALL_RANGE_MESSAGES;
-    // Every range a batch locks it deletes, so what it locked is what it took.
-    const { rows } = (await this.deps.db.raw(
-      `with small as (
-         select ctid from recipient_numbers_pending where last_id - first_id + 1 < ? limit ? for update skip locked),
-       large as (
-         select ctid from recipient_numbers_pending where last_id - first_id + 1 >= ? limit ? for update skip locked),
-       taken as (
-         delete from recipient_numbers_pending
-         where ctid = any(array(select ctid from small union all select ctid from large))
-         returning user_id, campaign_id, first_id, last_id),
-       numbers as (
-         select distinct t.user_id, found.recipient from taken t
-         cross join lateral (
-           select m.recipient from messages m where m.id between t.first_id and t.last_id and m.campaign_id = t.campaign_id offset 0) found),
-       added as (
-         insert into recipient_numbers (user_id, recipient)
-         select n.user_id, n.recipient from numbers n
-         where not exists (select 1 from recipient_numbers known where known.user_id = n.user_id and known.recipient = n.recipient and known.orphaned_at is null)
-         order by 1, 2)
-       select (select count(*) from small) as "small", (select count(*) from large) as "large"`,
-      [smallRangeMessages, batchSmallRanges, smallRangeMessages, batchRanges],
+    // Its probe of the numbers already known must read the btree, never the trigram index.
+    const { rows } = (await withoutBitmapScans(this.deps.db, (trx) =>
+      trx.raw(PG_NUMBERS_BATCH_SQL, [smallRangeMessages, batchSmallRanges, smallRangeMessages, batchRanges]),
     )) as { rows: { small: string | number; large: string | number }[] };
     const small = Number(rows[0]?.small ?? 0);
     const large = Number(rows[0]?.large ?? 0);

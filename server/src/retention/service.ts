@@ -13,6 +13,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
+import { NO_BITMAP_SCANS_SQL, withoutBitmapScans } from '../db/bitmapScans';
 import { addDailyTotals, totalsOf, type DeletedMessage } from './dailyTotals';
 import { istDay } from '../istCalendar';
 
@@ -233,6 +234,8 @@ export class RetentionService {
                      sent_at as "sentAt", delivered_at as "deliveredAt", read_at as "readAt", failed_at as "failedAt"`;
         // SQLite's search index loses the deleted messages through a trigger on `messages`
         // (migration 20261206100300), in this transaction.
+        // PostgreSQL marks the numbers found by the btree, not the trigram index (db/bitmapScans.ts).
+        if (!this.isSqlite) await trx.raw(NO_BITMAP_SCANS_SQL);
         const gone = this.isSqlite
           ? await this.deleteReturning<DeletedMessage>(trx, `${deleteSql} returning ${columns}`, [...ids, ...FINAL_MESSAGE_STATUSES])
           : // PostgreSQL keeps each user's numbers for the reports' search: the numbers of the deleted
@@ -265,7 +268,8 @@ export class RetentionService {
     let forgotten = 0;
     for (;;) {
       const started = performance.now();
-      const { rows } = (await this.deps.db.raw(
+      // The live entry is found by the btree, not the trigram index (db/bitmapScans.ts).
+      const { rows } = (await withoutBitmapScans(this.deps.db, (trx) => trx.raw(
         `with batch as (select ctid as row, user_id, recipient from recipient_numbers where orphaned_at is not null limit ? for update skip locked),
          forgotten as (
            delete from recipient_numbers r using batch b
@@ -276,7 +280,7 @@ export class RetentionService {
          kept as (update recipient_numbers r set orphaned_at = null from batch b where r.ctid = b.row and b.row not in (select row from forgotten))
          select (select count(*) from batch) as "taken", (select count(*) from forgotten) as "forgotten"`,
         [pacer.rows],
-      )) as { rows: { taken: string; forgotten: string }[] };
+      ))) as { rows: { taken: string; forgotten: string }[] };
       const [counts] = rows;
       if (!counts || Number(counts.taken) === 0) return forgotten;
       forgotten += Number(counts.forgotten);

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_BITMAP_SCANS_SQL, withoutBitmapScans } from '../../server/src/db/bitmapScans';
+import { TABLE_STATISTICS_LOCK, TableStatistics } from '../../server/src/db/tableStatistics';
+import { PG_NUMBERS_BATCH_SQL } from '../../server/src/reports/recipientNumbers';
+import { buildTemplate, buildUser } from '../../server/test/factories';
+import { pollUntil } from '../../server/test/polling';
+import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Alias?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function planNodes(node: PlanNode | undefined): PlanNode[] {
+  return node ? [node, ...(node.Plans ?? []).flatMap(planNodes)] : [];
+}
+
+const onPostgres = testDatabaseKind() === 'postgres' && !postgresUnavailable;
+if (!onPostgres) console.warn('table-statistics: PostgreSQL only (planner statistics and GIN indexes); skipped on SQLite');
+
+describe.skipIf(!onPostgres)('PostgreSQL planner statistics and the trigram index', () => {
+  let server: TestServer;
+  let autovacuum: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const { rows } = (await server.db.raw("select current_setting('autovacuum') as value")) as { rows: { value: string }[] };
+    autovacuum = rows[0]?.value ?? 'on';
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** What PostgreSQL knows of a table's size: -1 until it is first analysed. */
+  async function reltuples(table: string): Promise<number> {
+    const { rows } = (await server.db.raw('select reltuples from pg_class where oid = ?::regclass', [table])) as { rows: { reltuples: number }[] };
+    return Number(rows[0]?.reltuples);
+  }
+
+  async function sendTo(count: number, first: number): Promise<void> {
+    const user = await buildUser(server, { creditRupees: 1_000 });
+    const template = await buildTemplate(server, user);
+    const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+    const recipients = Array.from({ length: count }, (_, i) => ({ to: `91${first + i}`, variables: { '1': 'Asha', '2': String(i) } }));
+    await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Statistics', source: 'bulk', recipients, invalidCount: 0, inSendDuplicates: 0 });
+  }
+
+  it('gives messages their first statistics once autovacuum would have, where autovacuum is off', async (context) => {
+    if (autovacuum !== 'off') context.skip('autovacuum is on here: PostgreSQL analyses the tables itself');
+    expect(await reltuples('messages')).toBe(-1);
+    await sendTo(200, 7_500_000_000);
+    // The server's own worker, within its check interval: nothing in the test analyses the table.
+    const known = await pollUntil(() => reltuples('messages'), (value) => value >= 0, { what: 'messages analysed', timeoutMs: 30_000 });
+    expect(known).toBeGreaterThanOrEqual(200);
+  });
+
+  it('analyses a table again no sooner than a minute later, and never while another instance is analysing', async (context) => {
+    if (autovacuum !== 'off') context.skip('autovacuum is on here: PostgreSQL analyses the tables itself');
+    await server.services.tableStatistics?.stop();
+    try {
+      const worker = new TableStatistics({ db: server.db, log: server.logger });
+      await worker.analyzeDue();
+      const before = await reltuples('messages');
+      expect(before).toBeGreaterThanOrEqual(0);
+      // Past autovacuum's threshold (50 + a tenth of the table), but analysed under a minute ago.
+      await sendTo(400, 7_600_000_000);
+      expect(await worker.analyzeDue()).not.toContain('messages');
+      // A table never analysed with rows in it is due at once; while another instance holds the
+      // lock this one analyses nothing.
+      await server.db.raw('create table statistics_probe (n integer)');
+      try {
+        await server.db.raw('insert into statistics_probe select generate_series(1, 100)');
+        // The inserting connection reports its counts when it goes idle, within seconds.
+        const changed = async () => Number(((await server.db.raw("select pg_stat_get_mod_since_analyze('statistics_probe'::regclass) as n")) as { rows: { n: string }[] }).rows[0]?.n);
+        await pollUntil(changed, (n) => n >= 100, { what: "statistics_probe's changes counted" });
+        await server.db.transaction(async (trx) => {
+          await trx.raw('select pg_advisory_xact_lock(?, hashtext(current_schema()))', [TABLE_STATISTICS_LOCK]);
+          expect(await worker.analyzeDue()).toEqual([]);
+        });
+        expect(await reltuples('statistics_probe')).toBe(-1);
+        expect(await pollUntil(() => worker.analyzeDue(), (names) => names.includes('statistics_probe'), { what: 'statistics_probe analysed' })).toContain('statistics_probe');
+        expect(await reltuples('statistics_probe')).toBe(100);
+      } finally {
+        await server.db.raw('drop table statistics_probe');
+      }
+      expect(await reltuples('messages')).toBe(before);
+    } finally {
+      server.services.tableStatistics?.start();
+    }
+  });
+
+  it("reads the numbers already known by the btree in the numbers worker's batch, never by the trigram index, once the table has statistics", async () => {
+    await server.services.recipientNumbers.stop();
+    try {
+      // A user with thousands of known numbers, and a statement's worth of new messages pending.
+      const user = await buildUser(server, { creditRupees: 10 });
+      await server.db.raw('insert into recipient_numbers (user_id, recipient) select ?, (919000000000 + n)::text from generate_series(1, 5000) as n', [user.id]);
+      await sendTo(5, 7_700_000_000);
+      await server.db.raw('analyze recipient_numbers');
+      const explain = async (db: Parameters<typeof withoutBitmapScans>[0]) => {
+        const { rows } = (await db.raw(`explain (format json) ${PG_NUMBERS_BATCH_SQL}`, [1_000, 64, 1_000, 4])) as { rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] };
+        return planNodes(rows[0]?.['QUERY PLAN'][0]?.Plan);
+      };
+      const nodes = await withoutBitmapScans(server.db, (trx) => explain(trx));
+      const known = nodes.filter((node) => node.Alias === 'known');
+      expect(known.length).toBeGreaterThan(0);
+      // Without the setting this statement read the trigram index here (a bitmap scan of it); with
+      // it, the btree or, where the planner expects many numbers, a hash join over the table.
+      for (const node of known) expect(node['Node Type']).not.toBe('Bitmap Heap Scan');
+      expect(nodes.map((node) => node['Index Name'])).not.toContain('recipient_numbers_trigram_index');
+      // The setting lasts for its transaction only: the search by part of a number still has the trigram index.
+      const { rows } = (await server.db.raw("select current_setting('enable_bitmapscan') as value")) as { rows: { value: string }[] };
+      expect(rows[0]?.value).toBe('on');
+      expect(NO_BITMAP_SCANS_SQL).toMatch(/^set local /);
+    } finally {
+      server.services.recipientNumbers.start();
+    }
+  });
+});
