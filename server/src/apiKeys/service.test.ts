@@ -98,4 +98,21 @@ describe('ApiKeyService', () => {
     await service.setRateLimit(user, apiKey.id, null);
     expect((await service.authenticate(key))?.rateLimitPer15Min).toBeNull();
   });
+
+  it('answers each request sharing a lookup its own User model of the owner, with none of the key\'s columns on it', async () => {
+    const user = await makeUser();
+    const { apiKey, key } = await service.create(user, 'Shared');
+    // Two requests of one turn share one read of the key.
+    const [first, second] = await Promise.all([service.authenticate(key), service.authenticate(key)]);
+    expect(first && second).toBeTruthy();
+    expect(first?.user).toBeInstanceOf(User);
+    expect(first?.user).not.toBe(second?.user);
+    expect(first?.user).toMatchObject({ id: user.id, username: user.username, isActive: true, creditBalance: 0 });
+    expect(first?.user.createdAt).toBeInstanceOf(Date);
+    expect(first).toMatchObject({ keyId: apiKey.id, userId: user.id, username: user.username, rateLimitPer15Min: null });
+    for (const column of ['apiKeyId', 'apiKeyRateLimit', 'apiKeyLastUsedAt']) expect(first?.user).not.toHaveProperty(column);
+    // What one request sets on its owner does not reach the other's.
+    (first?.user as User).name = 'Changed here';
+    expect(second?.user.name).toBe('Ravi Kumar');
+  });
 });
