@@ -81,19 +81,27 @@ export function insertPart(db: Knex, table: string, row: Record<string, unknown>
 }
 
 /**
- * Runs the statement. `prepared`: as a statement named after its text, which each connection of
- * the pool parses and plans once and then only binds and runs (PostgreSQL plans an unnamed
- * statement at every run). For statements whose plan does not depend on their values, such as
- * writes by key: after five runs PostgreSQL may keep one generic plan for all values, and a read
- * whose best plan depends on them (the Duplicate Blocked probe) measured slower that way
- * (docs/decisions.md, issue 17).
+ * Runs the statement. `prepared`: as a statement named after its text (`asPrepared`), which each
+ * connection of the pool parses once and then only binds and runs.
  */
 export async function runSingleStatement<Row>(db: Knex, statement: StatementPart, options: { prepared?: boolean } = {}): Promise<Row[]> {
   const query = db.raw(statement.sql, statement.bindings as Knex.RawBinding[]);
-  // node-postgres keeps each connection's statements by name; a name per text keeps texts apart.
-  if (options.prepared) query.options({ name: preparedName(statement.sql) });
-  const result = (await query) as { rows: Row[] };
+  const result = (await (options.prepared ? asPrepared(query) : query)) as { rows: Row[] };
   return result.rows;
+}
+
+/**
+ * A query run as a prepared statement named after its compiled text: each pooled connection
+ * parses it once and keeps it (node-postgres keeps each connection's statements by name, and a
+ * name per text keeps texts apart). PostgreSQL still plans it for its values at each of its first
+ * five runs, then keeps one generic plan where that is not dearer than the plans made for values.
+ * That suits writes by key, and reads whose tables have statistics: without them (a table never
+ * analysed) the generic plan of the public API's read took the user's report index for its
+ * Duplicate Blocked probe, 12 ms a run (docs/decisions.md, issue 17), which is why
+ * `db/tableStatistics.ts` gives every table statistics where autovacuum would not.
+ */
+export function asPrepared(query: Knex.Raw): Knex.Raw {
+  return query.options({ name: preparedName(query.toSQL().sql) });
 }
 
 /** A prepared statement's name: PostgreSQL keeps the first 63 bytes of a name. */
