@@ -5,8 +5,9 @@
  */
 import autocannon from 'autocannon';
 
-const { url, key, username, templatename, connections, seconds } = JSON.parse(process.argv[2] ?? '{}') as Record<string, string>;
-let sequence = 0;
+const { url, key, username, templatename, connections, seconds, firstRecipient } = JSON.parse(process.argv[2] ?? '{}') as Record<string, string>;
+/** Each run's recipients start where the caller says, so a warm-up's numbers are not sent again (Duplicate Blocked). */
+let sequence = Number(firstRecipient ?? 0);
 const result = await autocannon({
   url: `${url}/api/send`,
   connections: Number(connections),

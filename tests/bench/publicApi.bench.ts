@@ -5,12 +5,20 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import { signedInClient } from '../../server/test/factories';
-import { startTestServer } from '../../server/test/server';
+import { startTestServer, type TestServer } from '../../server/test/server';
 import { figureDb, printFigure } from './figures';
 import { adminUser, approvedBenchTemplate } from './support';
 
 const CONNECTIONS = '32';
 const SECONDS = '10';
+/**
+ * Each target is loaded this long before it is measured, with other recipients: a server in
+ * production has run before its busy minute (the JIT has compiled its paths, PostgreSQL has
+ * statistics for its tables), where the bench's is seconds old.
+ */
+const WARM_UP_SECONDS = '2';
+/** The warm-up's recipients start here, apart from the measured run's. */
+const WARM_UP_FIRST_RECIPIENT = '500000000';
 /** The issue's latency target for `POST /api/send`. */
 const P99_CEILING_MS = 100;
 
@@ -30,6 +38,11 @@ function runLoad(settings: Record<string, string>): Promise<LoadResult> {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
   });
+}
+
+async function campaignCount(server: TestServer, userId: number): Promise<number> {
+  const rows = (await server.db('campaigns').where({ userId }).count({ n: '*' })) as { n: number | string }[];
+  return Number(rows[0]?.n);
 }
 
 /**
@@ -53,7 +66,7 @@ async function startBareRoute(status: number, answer: unknown): Promise<{ url: s
 }
 
 /**
- * `POST /api/send` under load: autocannon in its own process, 32 connections for 10 s, each
+ * `POST /api/send` under load: autocannon in its own process, 32 connections for 10 s after a 2 s warm-up, each
  * request a new recipient, so every one is priced, debited and queued. The dispatcher is off so
  * the figure is the API's own; the key's rate limit is raised by an admin, as a heavy
  * integrator's would be. Then the same load generator against a bare Koa route answering the
@@ -77,15 +90,19 @@ export const publicApiBench = {
       });
       const sampleAnswer: unknown = await sample.json();
       if (sample.status >= 300) throw new Error(`POST /api/send answered ${sample.status}: ${JSON.stringify(sampleAnswer)}`);
-      const result = await runLoad({ url: server.url, key, username: user.username, templatename: template.name, connections: CONNECTIONS, seconds: SECONDS });
-      const campaigns = (await server.db('campaigns').where({ userId: user.id }).count({ n: '*' })) as { n: number | string }[];
+      const load = { key, username: user.username, templatename: template.name, connections: CONNECTIONS };
+      await runLoad({ ...load, url: server.url, seconds: WARM_UP_SECONDS, firstRecipient: WARM_UP_FIRST_RECIPIENT });
+      const accepted = await campaignCount(server, user.id);
+      const result = await runLoad({ ...load, url: server.url, seconds: SECONDS });
+      const rounds = (await campaignCount(server, user.id)) - accepted;
       console.log(
-        `  POST /api/send: ${Math.round(result.average)} req/s (${result.ok.toLocaleString('en-IN')} accepted in ${Number(campaigns[0]?.n).toLocaleString('en-IN')} group commits, ${result.non2xx} refused, ${result.errors} errors), latency p50 ${result.p50} ms, p99 ${result.p99} ms`,
+        `  POST /api/send, after a ${WARM_UP_SECONDS} s warm-up: ${Math.round(result.average)} req/s (${result.ok.toLocaleString('en-IN')} accepted in ${rounds.toLocaleString('en-IN')} group commits, ${result.non2xx} refused, ${result.errors} errors), latency p50 ${result.p50} ms, p99 ${result.p99} ms`,
       );
       const bare = await startBareRoute(sample.status, sampleAnswer);
       let bareResult: LoadResult;
       try {
-        bareResult = await runLoad({ url: bare.url, key, username: user.username, templatename: template.name, connections: CONNECTIONS, seconds: SECONDS });
+        await runLoad({ ...load, url: bare.url, seconds: WARM_UP_SECONDS, firstRecipient: WARM_UP_FIRST_RECIPIENT });
+        bareResult = await runLoad({ ...load, url: bare.url, seconds: SECONDS });
       } finally {
         bare.server.closeAllConnections();
         await new Promise<void>((resolve) => bare.server.close(() => resolve()));
