@@ -59,9 +59,13 @@ export class TableStatistics extends PollingWorker {
    * tables analysed (none where autovacuum is on).
    */
   async analyzeDue(): Promise<string[]> {
+    // Most turns find nothing due: one statement, and only then the lock and a second look.
+    const { rows: due } = (await this.deps.db.raw(DUE_TABLES_SQL)) as { rows: { name: string }[] };
+    if (due.length === 0) return [];
     return this.deps.db.transaction(async (trx) => {
       const { rows: locked } = (await trx.raw('select pg_try_advisory_xact_lock(?, hashtext(current_schema())) as locked', [TABLE_STATISTICS_LOCK])) as { rows: { locked: boolean }[] };
       if (locked[0]?.locked !== true) return [];
+      // Another instance may have analysed them since the first look.
       const { rows } = (await trx.raw(DUE_TABLES_SQL)) as { rows: { name: string }[] };
       const names = rows.map((row) => row.name);
       for (const name of names) await trx.raw('analyze ??', [name]);
