@@ -304,27 +304,24 @@ describe('readSpreadsheet: csv and type checks', { timeout: 60_000 }, () => {
   });
 });
 
-describe('timing (printed, not asserted)', () => {
-  it('reads 100k rows', { timeout: 60_000 }, async () => {
+describe('a large file', () => {
+  // Correctness at size, not speed (npm run bench times a million rows, local spreadsheets). Writing
+  // and reading the workbook took over 60 s beside three busy loops on a slow 2-core machine, so
+  // the limit is generous: a deadline for a hang, not a figure.
+  it('reads 100,000 rows from CSV and from Excel, the last one whole', { timeout: 300_000 }, async () => {
     const rows = Array.from({ length: 100_000 }, (_, i) => [919800000000 + i, `Name ${i}`, `City ${i % 50}`, i % 7]);
     const text = ['Phone,Name,City,Group', ...rows.map((r) => r.join(','))].join('\n');
-    let started = performance.now();
     const fromCsv = await readSpreadsheet({ filename: 'big.csv', buffer: csv(text) });
-    const csvMs = performance.now() - started;
     expect(fromCsv.rows).toHaveLength(100_000);
+    expect(fromCsv.rows[99_999]).toEqual({ Phone: '919800099999', Name: 'Name 99999', City: 'City 49', Group: '4' });
 
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Big');
     sheet.addRow(['Phone', 'Name', 'City', 'Group']);
     sheet.addRows(rows);
     const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
-    started = performance.now();
     const fromXlsx = await readSpreadsheet({ filename: 'big.xlsx', buffer });
-    const xlsxMs = performance.now() - started;
+    expect(fromXlsx.rows).toHaveLength(100_000);
     expect(fromXlsx.rows[99_999]).toEqual({ Phone: '919800099999', Name: 'Name 99999', City: 'City 49', Group: '4' });
-    console.log(
-      `spreadsheets: 100k x 4 csv (${(text.length / 1e6).toFixed(1)} MB) ${csvMs.toFixed(0)} ms; ` +
-        `xlsx (${(buffer.length / 1e6).toFixed(1)} MB) ${xlsxMs.toFixed(0)} ms`,
-    );
   });
 });
