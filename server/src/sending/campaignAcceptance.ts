@@ -925,11 +925,15 @@ function placeholders(count: number): string {
  * rows for a 16-key probe, then 6,325, during the public API bench, where the recipient index
  * reads 16 entries). A lateral subquery with a limit is planned once per recipient and cannot be
  * turned into that scan; the window and the statuses are written `(...) is true` so that no index
- * but the recipient one matches more than the user.
+ * but the recipient one matches more than the user. The user is `(select ?)`, a value the planner
+ * does not look up in the statistics: a sender they have not seen yet (a new customer's first large
+ * send, until the next analysis however large the table) was expected at one row in every index
+ * that starts with the user, the report index tied with the recipient one and won. Unknown, the user
+ * is expected at the average user's share of the table, and only the recipient index narrows it.
  */
 const PG_PROBE_SQL = `select k.key as dedupe_key from unnest(?::text[], ?::text[]) as k(recipient, key)
   cross join lateral (select 1 from messages m
-    where m.user_id = ? and m.recipient = k.recipient and m.dedupe_key = k.key
+    where m.user_id = (select ?::integer) and m.recipient = k.recipient and m.dedupe_key = k.key
       and (m.created_at >= ? and m.status in (${BLOCKING_STATUSES.map((s) => `'${s}'`).join(', ')})) is true
     limit 1) as found
   union select dedupe_key from campaign_recipients
