@@ -246,7 +246,7 @@ export function createServices(deps: {
   campaignAcceptance.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
   campaignAcceptance.onStaged = () => engine.materialiser.notify();
   notifications.onLowBalance = (userId, balance) => void integrations.webhooks.ownerEvent(userId, 'wallet.low_balance', balance);
-  const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing });
+  const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing, sendTimeoutMs: config.sending.dispatch.sendTimeoutSeconds * 1000 });
   const scheduledCampaigns = new ScheduledCampaigns({
     db,
     acceptance: campaignAcceptance,

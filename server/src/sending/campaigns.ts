@@ -36,8 +36,14 @@ const DAY_MS = 86_400_000;
  */
 const TIMELINE_LOOKBACK_MS = 30 * 24 * 3_600_000;
 
-/** How long a pause or cancel waits for the sends already handed to the provider to be answered. */
-const HANDED_DRAIN_MS = 10_000;
+/**
+ * A pause or cancel waits for the sends already handed to the provider until each is answered or
+ * has timed out (DISPATCH_SEND_TIMEOUT_SECONDS, then `unknown`), and this much longer for the
+ * outcome to be written: then none is still `sending` when it answers, however slow the provider
+ * or the machine. A fixed 10 s answered with sends still open beside busy loops, where a send may
+ * wait 15 s for its answer.
+ */
+const HANDED_OUTCOME_WRITE_MS = 5_000;
 
 type CountRow = { campaignId: number | string; status: string; n: number | string };
 
@@ -80,6 +86,8 @@ export class CampaignService {
       acceptance: CampaignAcceptance;
       sending: SendingService;
       pricing: PricingService;
+      /** How long one send waits for the provider to answer (DISPATCH_SEND_TIMEOUT_SECONDS). */
+      sendTimeoutMs: number;
       now?: () => Date;
     },
   ) {
@@ -219,12 +227,13 @@ export class CampaignService {
   }
 
   /**
-   * Waits (bounded) until no send of the campaign handed to the provider is still unanswered, so
-   * that nothing reaches the provider after a pause or cancel has answered. A send still open
-   * after the bound was written long before; its answer (or a status) settles it.
+   * Waits until no send of the campaign handed to the provider is still unanswered, so that
+   * nothing reaches the provider after a pause or cancel has answered and its counts are final.
+   * Bounded by the send's own timeout: a send still open after it (its outcome not written in
+   * HANDED_OUTCOME_WRITE_MS more) was written long before; its answer (or a status) settles it.
    */
   private async drainHanded(campaignId: number): Promise<void> {
-    const deadline = Date.now() + HANDED_DRAIN_MS;
+    const deadline = Date.now() + this.deps.sendTimeoutMs + HANDED_OUTCOME_WRITE_MS;
     for (;;) {
       const row = (await this.deps.db('messages').where({ campaignId, status: 'sending' }).whereNotNull('handedAt').count({ n: '*' }).first()) as { n: number | string } | undefined;
       if (Number(row?.n ?? 0) === 0 || Date.now() > deadline) return;
