@@ -155,30 +155,40 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     expect(blocked.sort()).toEqual([...repeats].map((i) => earlier[i * 2]!.to).sort());
   });
 
+  /** A user who has sent `count` recipients from `first` on (one bulk campaign): the probes' history. */
+  async function userWhoSent(first: number, count: number) {
+    const user = await buildUser(server, { creditRupees: 5_000 });
+    const template = await buildTemplate(server, user);
+    const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+    const earlier = recipients(Array.from({ length: count }, (_, i) => `91${first + i}`));
+    await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Earlier', source: 'bulk', recipients: earlier, invalidCount: 0, inSendDuplicates: 0 });
+    return { user, template };
+  }
+
+  /** Every read of `messages` in the probe's plan is the recipient index, entered by user and recipient; never all of the user's rows. */
+  async function expectProbeByRecipient(sent: { user: { id: number }; template: { id: number } }, to: string[]) {
+    const probe = pgDuplicateProbe({
+      userId: sent.user.id,
+      templateId: sent.template.id,
+      to,
+      keys: to.map((_, i) => `key${i}`),
+      since: new Date(Date.now() - 86_400_000).toISOString(),
+    });
+    const { rows } = (await server.db.raw(`explain (format json) ${probe.sql}`, probe.bindings)) as { rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] };
+    const scans = planNodes((rows[0]?.['QUERY PLAN'] ?? [])[0]?.Plan).filter((node) => node['Relation Name'] === 'messages');
+    expect(scans.length).toBeGreaterThan(0);
+    for (const scan of scans) {
+      expect(scan['Index Name']).toBe('messages_user_recipient_index');
+      expect(scan['Index Cond']).toContain('recipient');
+    }
+  }
+
   it.skipIf(testDatabaseKind() !== 'postgres')(
     "looks a probe's keys up through the recipient index however stale the planner's statistics are (PostgreSQL)",
     async () => {
-      const user = await buildUser(server, { creditRupees: 5_000 });
-      const template = await buildTemplate(server, user);
-      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
       // A day's sending that autovacuum has not analysed yet (this schema is minutes old).
-      const earlier = recipients(Array.from({ length: 4_000 }, (_, i) => `91${7_300_000_000 + i}`));
-      await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Earlier', source: 'bulk', recipients: earlier, invalidCount: 0, inSendDuplicates: 0 });
-      const probe = pgDuplicateProbe({
-        userId: user.id,
-        templateId: template.id,
-        to: Array.from({ length: 16 }, (_, i) => `91${7_400_000_000 + i}`),
-        keys: Array.from({ length: 16 }, (_, i) => `key${i}`),
-        since: new Date(Date.now() - 86_400_000).toISOString(),
-      });
-      const { rows } = (await server.db.raw(`explain (format json) ${probe.sql}`, probe.bindings)) as { rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] };
-      const scans = planNodes((rows[0]?.['QUERY PLAN'] ?? [])[0]?.Plan).filter((node) => node['Relation Name'] === 'messages');
-      // Every read of `messages` is the recipient index, entered by user and recipient; never all of the user's rows.
-      expect(scans.length).toBeGreaterThan(0);
-      for (const scan of scans) {
-        expect(scan['Index Name']).toBe('messages_user_recipient_index');
-        expect(scan['Index Cond']).toContain('recipient');
-      }
+      const sent = await userWhoSent(7_300_000_000, 4_000);
+      await expectProbeByRecipient(sent, Array.from({ length: 16 }, (_, i) => `91${7_400_000_000 + i}`));
     },
   );
 
@@ -191,33 +201,10 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
       // as a new customer's first large send is until the next analysis (autovacuum's or
       // db/tableStatistics.ts'), however large the table is. The planner then expects one row of
       // this user in every index that starts with the user, and the recipient index must still win.
-      for (let other = 0; other < 3; other++) {
-        const someone = await buildUser(server, { creditRupees: 5_000 });
-        const theirs = await buildTemplate(server, someone);
-        const theirSender = await server.services.senderNumbers.ensureSandbox(someone.id);
-        const list = recipients(Array.from({ length: 300 }, (_, i) => `91${7_600_000_000 + other * 1_000 + i}`));
-        await server.services.campaignAcceptance.accept({ user: someone, template: theirs, senderNumberId: theirSender.id, name: 'Theirs', source: 'bulk', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
-      }
+      for (let other = 0; other < 3; other++) await userWhoSent(7_600_000_000 + other * 1_000, 300);
       await server.db.raw('analyze messages');
-      const user = await buildUser(server, { creditRupees: 5_000 });
-      const template = await buildTemplate(server, user);
-      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-      const earlier = recipients(Array.from({ length: 4_000 }, (_, i) => `91${7_700_000_000 + i}`));
-      await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Earlier', source: 'bulk', recipients: earlier, invalidCount: 0, inSendDuplicates: 0 });
-      const probe = pgDuplicateProbe({
-        userId: user.id,
-        templateId: template.id,
-        to: Array.from({ length: 16 }, (_, i) => `91${7_700_000_000 + i * 7}`),
-        keys: Array.from({ length: 16 }, (_, i) => `key${i}`),
-        since: new Date(Date.now() - 86_400_000).toISOString(),
-      });
-      const { rows } = (await server.db.raw(`explain (format json) ${probe.sql}`, probe.bindings)) as { rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] };
-      const scans = planNodes((rows[0]?.['QUERY PLAN'] ?? [])[0]?.Plan).filter((node) => node['Relation Name'] === 'messages');
-      expect(scans.length).toBeGreaterThan(0);
-      for (const scan of scans) {
-        expect(scan['Index Name']).toBe('messages_user_recipient_index');
-        expect(scan['Index Cond']).toContain('recipient');
-      }
+      const sent = await userWhoSent(7_700_000_000, 4_000);
+      await expectProbeByRecipient(sent, Array.from({ length: 16 }, (_, i) => `91${7_700_000_000 + i * 7}`));
     },
   );
 
