@@ -213,11 +213,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     // 4,000 recipients accepted first: over 20 s beside busy loops on a slow machine.
     { timeout: 120_000 },
     async () => {
-      const user = await buildUser(server, { creditRupees: 5_000 });
-      const template = await buildTemplate(server, user);
-      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-      const earlier = recipients(Array.from({ length: 4_000 }, (_, i) => `91${7_500_000_000 + i}`));
-      await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Earlier', source: 'bulk', recipients: earlier, invalidCount: 0, inSendDuplicates: 0 });
+      const { user, template } = await userWhoSent(7_500_000_000, 4_000);
       // What db/tableStatistics.ts (or autovacuum) gives the table.
       await server.db.raw('analyze messages');
       const probe = pgDuplicateProbe({ userId: user.id, templateId: template.id, to: ['917500000001'], keys: ['key'], since: new Date(0).toISOString() });

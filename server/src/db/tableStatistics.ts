@@ -11,9 +11,9 @@
  * Where autovacuum is off, this worker analyses the schema's tables by autovacuum's own rule for
  * analysis (rows changed since the last one at least 50 plus a tenth of the table), a table never
  * analysed as soon as it passes that, any other at most once a minute (autovacuum's naptime), one
- * instance of a schema at a time (an advisory lock held for the turn). Where autovacuum is on it does nothing:
- * statistics are PostgreSQL's own job there. Vacuum stays the operator's (README: keep autovacuum
- * on); ANALYZE takes no lock that writes wait for.
+ * instance of a schema at a time (an advisory lock held for the turn). Where autovacuum is on it
+ * does nothing: statistics are PostgreSQL's own job there. Vacuum stays the operator's (README:
+ * keep autovacuum on); ANALYZE takes no lock that writes wait for.
  */
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
