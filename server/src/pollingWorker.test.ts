@@ -25,6 +25,14 @@ describe('IdlePause', () => {
     expect(ended).toBe(true);
   });
 
+  it("ends every loop's pause under way when interrupted, not only the last to pause", async () => {
+    const pause = new IdlePause(FOREVER_MS);
+    const first = pause.wait();
+    const second = pause.wait();
+    pause.interrupt();
+    await expect(Promise.all([first, second])).resolves.toEqual([undefined, undefined]);
+  });
+
   it('ends on its own after its time', async () => {
     await expect(new IdlePause(1).wait()).resolves.toBeUndefined();
   });

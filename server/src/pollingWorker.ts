@@ -4,15 +4,16 @@
  * not wait for the next poll.
  */
 export class IdlePause {
-  private wake: (() => void) | null = null;
+  /** Every loop pausing now: a worker may run several (the materialiser's chunks side by side). */
+  private readonly waiting = new Set<() => void>();
   private woken = false;
 
   constructor(private readonly ms: number) {}
 
-  /** Ends the pause under way, or else the next one at once. */
+  /** Ends the pauses under way, or else the next one at once. */
   interrupt(): void {
     this.woken = true;
-    this.wake?.();
+    for (const wake of this.waiting) wake();
   }
 
   async wait(): Promise<void> {
@@ -20,17 +21,18 @@ export class IdlePause {
       this.woken = false;
       return;
     }
+    const waiting = this.waiting;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, this.ms);
       // A pause never keeps the process alive.
       timer.unref();
       function done() {
         clearTimeout(timer);
+        waiting.delete(done);
         resolve();
       }
-      this.wake = done;
+      waiting.add(done);
     });
-    this.wake = null;
     this.woken = false;
   }
 }

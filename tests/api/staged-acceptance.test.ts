@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
 import { buildTemplate, buildUser } from '../../server/test/factories';
 import { pollUntil } from '../../server/test/polling';
-import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
 import { createLogger } from '../../server/src/logger';
 import { Materialiser } from '../../server/src/sending/materialiser';
 import type { Template, User } from '../../server/src/models';
@@ -183,6 +183,7 @@ describe.skipIf(postgresUnavailable)('a large send accepted as staged recipients
         acceptance: server.services.campaignAcceptance,
         log: createLogger(server.config),
         chunkRows: 3,
+        chunksAtOnce: 1,
         onMaterialised: async ({ rows, left }) => {
           chunks.push({ rows, left });
         },
@@ -200,6 +201,92 @@ describe.skipIf(postgresUnavailable)('a large send accepted as staged recipients
       // Ids follow the send's order across chunks: the dispatcher takes them in that order.
       expect(rows.map((row) => row.id)).toEqual([...rows.map((row) => row.id)].sort((a, b) => a - b));
       expect(await materialiser.materialiseNext()).toBeNull();
+    });
+  });
+
+  /** A materialiser of three rows a chunk, as another instance's would be. */
+  const chunkWriter = (chunksAtOnce = 2) =>
+    new Materialiser({ db: server.db, acceptance: server.services.campaignAcceptance, log: createLogger(server.config), chunkRows: 3, chunksAtOnce, onMaterialised: async () => {} });
+
+  /**
+   * A chunk in flight elsewhere: a transaction holding the campaign's chunk lock shared and the
+   * first `rows` staged rows, as `materialiseNext` holds them until it commits.
+   */
+  async function chunkInFlight(campaignId: number, rows: number): Promise<{ positions: number[]; end: () => Promise<void> }> {
+    const trx = await server.db.transaction();
+    await trx.raw('select pg_advisory_xact_lock_shared((hashtext(current_schema())::bigint << 32) + ?::bigint)', [campaignId]);
+    const held = (await trx('campaign_recipients').where({ campaignId }).orderBy('position').limit(rows).forUpdate().select('position')) as { position: number }[];
+    return { positions: held.map((row) => Number(row.position)), end: async () => void (await trx.rollback()) };
+  }
+
+  // PostgreSQL only: SQLite's one connection writes a chunk at a time.
+  it.skipIf(testDatabaseKind() !== 'postgres')('writes chunks side by side past the rows another chunk holds, with ids in the send order whichever commits first', async () => {
+    const run = await setUp();
+    await withMaterialiserStopped(async () => {
+      const list = numbers(9_735_000_000, 8);
+      const accepted = await accept(run, list);
+      const other = await chunkInFlight(accepted.campaignId, 3);
+      expect(other.positions).toEqual([0, 1, 2]);
+      const materialiser = chunkWriter();
+      // The next three rows, committed before the first three.
+      expect(await materialiser.materialiseNext()).toMatchObject({ campaignId: accepted.campaignId, rows: 3, left: 5 });
+      expect((await messageRows(accepted.campaignId)).map((row) => row.recipient)).toEqual(list.slice(3, 6));
+      await other.end();
+      await materialiser.drain();
+      const rows = await messageRows(accepted.campaignId);
+      expect(rows.map((row) => row.recipient)).toEqual(list);
+      expect(await staged(accepted.campaignId)).toBe(0);
+      expect(((await server.db('campaigns').where({ id: accepted.campaignId }).first('stagedRecipients')) as { stagedRecipients: number }).stagedRecipients).toBe(0);
+    });
+  });
+
+  // PostgreSQL only: SQLite's one connection writes a chunk at a time.
+  it.skipIf(testDatabaseKind() !== 'postgres')('leaves the count alone when every row left is in another chunk in flight', async () => {
+    const run = await setUp();
+    await withMaterialiserStopped(async () => {
+      const accepted = await accept(run, numbers(9_736_000_000, 6));
+      const other = await chunkInFlight(accepted.campaignId, 6);
+      expect(await chunkWriter().materialiseNext()).toBeNull();
+      expect(((await server.db('campaigns').where({ id: accepted.campaignId }).first('stagedRecipients')) as { stagedRecipients: number }).stagedRecipients).toBe(6);
+      await other.end();
+      await chunkWriter().drain();
+      expect((await messageRows(accepted.campaignId)).length).toBe(6);
+    });
+  });
+
+  // PostgreSQL only: SQLite's one connection writes a chunk at a time.
+  it.skipIf(testDatabaseKind() !== 'postgres')('cancels after the chunk in flight, starting no new chunk meanwhile, and fails and refunds every row', async () => {
+    const run = await setUp();
+    await withMaterialiserStopped(async () => {
+      const before = await server.services.wallet.balance(run.user.id);
+      const accepted = await accept(run, numbers(9_737_000_000, 7));
+      const other = await chunkInFlight(accepted.campaignId, 3);
+      let answered = false;
+      const cancelling = server.services.campaigns.cancel(run.user, accepted.campaignId).finally(() => {
+        answered = true;
+      });
+      // The cancel waits in the lock queue for the chunk in flight...
+      await pollUntil(
+        async () => {
+          const { rows } = (await server.db.raw(
+            `select count(*)::int as n from pg_locks where locktype = 'advisory' and mode = 'ExclusiveLock' and not granted
+                and objsubid = 1 and objid::bigint = ? and classid::bigint = hashtext(current_schema())::bigint & 4294967295`,
+            [accepted.campaignId],
+          )) as { rows: { n: number }[] };
+          return rows[0]?.n ?? 0;
+        },
+        (waiting) => waiting > 0,
+        { what: 'the cancel waiting for the chunk in flight', timeoutMs: 30_000 },
+      );
+      // ...and a chunk that comes after it does not go ahead of it.
+      expect(await chunkWriter().materialiseNext()).toBeNull();
+      expect(answered).toBe(false);
+      await other.end();
+      const cancelled = await cancelling;
+      expect(cancelled.campaign.status).toBe('cancelled');
+      expect(cancelled.counts).toMatchObject({ queued: 0, cancelled: 7 });
+      expect(await staged(accepted.campaignId)).toBe(0);
+      expect(await server.services.wallet.balance(run.user.id)).toBe(before);
     });
   });
 });

@@ -263,6 +263,8 @@ export class CampaignService {
   async cancel(user: User, id: number): Promise<CampaignRecord & { wasScheduled: boolean }> {
     const before = await this.find(user, id);
     await this.changeCampaignState(async (trx) => {
+      // Before the campaign's row: a chunk of staged rows in flight changes that row last.
+      await this.deps.engine.materialiser.excludeChunks(trx, id);
       const nowIso = this.now().toISOString();
       const changed = await trx('campaigns')
         .where({ id, userId: user.id })

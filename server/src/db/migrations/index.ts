@@ -74,6 +74,7 @@ import * as rememberRecipientNumbers from './20261205100400_remember_recipient_n
 import * as createRecipientSearchProgress from './20261206100100_create_recipient_search_progress';
 import * as indexMessageRecipientsByTrigram from './20261206100200_index_message_recipients_by_trigram';
 import * as forgetDeletedMessageRecipients from './20261206100300_forget_deleted_message_recipients';
+import * as reserveMessageIdsForStagedRecipients from './20261207100100_reserve_message_ids_for_staged_recipients';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -151,6 +152,7 @@ const migrations: [string, Migration][] = [
   ['20261206100100_create_recipient_search_progress', createRecipientSearchProgress],
   ['20261206100200_index_message_recipients_by_trigram', indexMessageRecipientsByTrigram],
   ['20261206100300_forget_deleted_message_recipients', forgetDeletedMessageRecipients],
+  ['20261207100100_reserve_message_ids_for_staged_recipients', reserveMessageIdsForStagedRecipients],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
