@@ -773,7 +773,9 @@ export class CampaignAcceptance {
    * its number, values, key and fate), in the accepting transaction: the materialiser makes their
    * message rows and queue jobs after the commit. Only the table's key is kept up per row, in
    * order, where `messages` keeps seven indexes and a foreign key (decisions.md). SQLite: one
-   * prepared INSERT of 500 rows reused; PostgreSQL: one COPY fed a chunk of text at a time.
+   * prepared INSERT of 500 rows reused; PostgreSQL: one COPY fed a chunk of text at a time, each
+   * row taking its message's id from the column's default in the file's order (the materialiser
+   * writes chunks side by side).
    */
   private async insertStaged(
     trx: Knex.Transaction,
