@@ -241,16 +241,19 @@ describe.skipIf(postgresUnavailable)('a large send accepted as staged recipients
   });
 
   // PostgreSQL only: SQLite's one connection writes a chunk at a time.
-  it.skipIf(testDatabaseKind() !== 'postgres')('leaves the count alone when every row left is in another chunk in flight', async () => {
+  it.skipIf(testDatabaseKind() !== 'postgres')('leaves the count alone when every row left is in another chunk in flight, and takes the next campaign', async () => {
     const run = await setUp();
     await withMaterialiserStopped(async () => {
       const accepted = await accept(run, numbers(9_736_000_000, 6));
       const other = await chunkInFlight(accepted.campaignId, 6);
       expect(await chunkWriter().materialiseNext()).toBeNull();
       expect(((await server.db('campaigns').where({ id: accepted.campaignId }).first('stagedRecipients')) as { stagedRecipients: number }).stagedRecipients).toBe(6);
+      const next = await accept(run, numbers(9_736_100_000, 5), 'Next list');
+      expect(await chunkWriter().materialiseNext()).toMatchObject({ campaignId: next.campaignId, rows: 3, left: 2 });
       await other.end();
       await chunkWriter().drain();
       expect((await messageRows(accepted.campaignId)).length).toBe(6);
+      expect((await messageRows(next.campaignId)).length).toBe(5);
     });
   });
 

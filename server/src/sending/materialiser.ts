@@ -145,23 +145,32 @@ export class Materialiser extends PollingWorker {
   async materialiseNext(): Promise<MaterialisedChunk | null> {
     const { db } = this.deps;
     const chunk = await db.transaction(async (trx) => {
-      const campaign = await this.nextCampaign(trx);
-      return campaign ? this.materialiseChunk(trx, campaign, true) : null;
+      for (const campaign of await this.stagedCampaigns(trx)) {
+        if (!(await this.shareChunks(trx, Number(campaign.id)))) continue;
+        // Null where every row left is in other chunks in flight: the next campaign's turn.
+        const written = await this.materialiseChunk(trx, campaign, true);
+        if (written) return written;
+      }
+      return null;
     });
     if (chunk) await this.deps.onMaterialised(chunk);
     return chunk;
   }
 
-  /** The oldest campaign with staged rows whose advisory lock this chunk could take shared (PostgreSQL). */
-  private async nextCampaign(trx: Knex.Transaction): Promise<StagedCampaign | null> {
-    const staged = trx('campaigns').where('stagedRecipients', '>', 0).orderBy('id');
-    if (!isPostgres(trx)) return ((await staged.first('id', 'userId', 'priceUnits', 'createdAt')) as StagedCampaign | undefined) ?? null;
-    const candidates = (await staged.limit(CANDIDATE_CAMPAIGNS).select('id', 'userId', 'priceUnits', 'createdAt')) as StagedCampaign[];
-    for (const campaign of candidates) {
-      const { rows } = (await trx.raw(`select pg_try_advisory_xact_lock_shared(${CAMPAIGN_CHUNKS_LOCK_KEY}) as taken`, [campaign.id])) as { rows: { taken: boolean }[] };
-      if (rows[0]?.taken) return campaign;
-    }
-    return null;
+  /** The oldest campaigns with staged rows: one on SQLite, whose one connection takes them in turn. */
+  private async stagedCampaigns(trx: Knex.Transaction): Promise<StagedCampaign[]> {
+    return (await trx('campaigns')
+      .where('stagedRecipients', '>', 0)
+      .orderBy('id')
+      .limit(isPostgres(trx) ? CANDIDATE_CAMPAIGNS : 1)
+      .select('id', 'userId', 'priceUnits', 'createdAt')) as StagedCampaign[];
+  }
+
+  /** Takes the campaign's chunk lock shared for the transaction (PostgreSQL); false where a cancel holds it or waits for it. */
+  private async shareChunks(trx: Knex.Transaction, campaignId: number): Promise<boolean> {
+    if (!isPostgres(trx)) return true;
+    const { rows } = (await trx.raw(`select pg_try_advisory_xact_lock_shared(${CAMPAIGN_CHUNKS_LOCK_KEY}) as taken`, [campaignId])) as { rows: { taken: boolean }[] };
+    return rows[0]?.taken === true;
   }
 
   /**
