@@ -37,6 +37,17 @@ const SQLITE_CHUNK_ROWS = 10_000;
  * chunk at a time and 20.4 s two at a time, on 2 cores (psql, the same statements).
  */
 const PG_CHUNKS_AT_ONCE = 2;
+/** Connections of the instance's pool a chunk never takes: requests, dispatch and the other workers keep them. */
+const CONNECTIONS_LEFT_TO_OTHERS = 3;
+
+/**
+ * Chunks at once on PostgreSQL: as many as asked, but each holds a connection for its whole
+ * transaction (about a second), so a small pool keeps `CONNECTIONS_LEFT_TO_OTHERS` free.
+ */
+export function chunksAtOnceFor(wanted: number, poolMax: number | undefined): number {
+  const room = poolMax === undefined ? wanted : poolMax - CONNECTIONS_LEFT_TO_OTHERS;
+  return Math.max(1, Math.min(wanted, room));
+}
 /** Campaigns with staged rows looked at per turn for one whose advisory lock is free. */
 const CANDIDATE_CAMPAIGNS = 8;
 /**
@@ -106,7 +117,9 @@ export class Materialiser extends PollingWorker {
   }
 
   private chunksAtOnce(): number {
-    return isPostgres(this.deps.db) ? Math.max(1, this.deps.chunksAtOnce ?? PG_CHUNKS_AT_ONCE) : 1;
+    if (!isPostgres(this.deps.db)) return 1;
+    const poolMax = (this.deps.db.client as { config?: { pool?: { max?: number } } }).config?.pool?.max;
+    return chunksAtOnceFor(this.deps.chunksAtOnce ?? PG_CHUNKS_AT_ONCE, poolMax);
   }
 
   private async materialiseWhileRunning(): Promise<void> {
