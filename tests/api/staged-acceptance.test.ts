@@ -4,7 +4,7 @@ import { buildTemplate, buildUser } from '../../server/test/factories';
 import { pollUntil } from '../../server/test/polling';
 import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
 import { createLogger } from '../../server/src/logger';
-import { Materialiser } from '../../server/src/sending/materialiser';
+import { CAMPAIGN_CHUNKS_LOCK_KEY, Materialiser } from '../../server/src/sending/materialiser';
 import type { Template, User } from '../../server/src/models';
 import { planQuery } from '../../server/src/reports/plan';
 import { ReportPositions } from '../../server/src/reports/positions';
@@ -214,7 +214,7 @@ describe.skipIf(postgresUnavailable)('a large send accepted as staged recipients
    */
   async function chunkInFlight(campaignId: number, rows: number): Promise<{ positions: number[]; end: () => Promise<void> }> {
     const trx = await server.db.transaction();
-    await trx.raw('select pg_advisory_xact_lock_shared((hashtext(current_schema())::bigint << 32) + ?::bigint)', [campaignId]);
+    await trx.raw(`select pg_advisory_xact_lock_shared(${CAMPAIGN_CHUNKS_LOCK_KEY})`, [campaignId]);
     const held = (await trx('campaign_recipients').where({ campaignId }).orderBy('position').limit(rows).forUpdate().select('position')) as { position: number }[];
     return { positions: held.map((row) => Number(row.position)), end: async () => void (await trx.rollback()) };
   }

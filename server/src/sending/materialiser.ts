@@ -39,6 +39,16 @@ const SQLITE_CHUNK_ROWS = 10_000;
 const PG_CHUNKS_AT_ONCE = 2;
 /** Connections of the instance's pool a chunk never takes: requests, dispatch and the other workers keep them. */
 const CONNECTIONS_LEFT_TO_OTHERS = 3;
+/** Campaigns with staged rows looked at per turn for one whose advisory lock is free. */
+const CANDIDATE_CAMPAIGNS = 8;
+/**
+ * A campaign's advisory lock between its chunks (shared) and a cancel (exclusive): the schema's
+ * hash in the high half, so deployments in other schemas of one database do not wait on each other.
+ */
+export const CAMPAIGN_CHUNKS_LOCK_KEY = '(hashtext(current_schema())::bigint << 32) + ?::bigint';
+/** With nothing staged, look again this often for another instance's unfinished campaign (after a crash). */
+const IDLE_POLL_MS = 1_000;
+const LOCKED_RETRY_MS = 50;
 
 /**
  * Chunks at once on PostgreSQL: as many as asked, but each holds a connection for its whole
@@ -48,16 +58,6 @@ export function chunksAtOnceFor(wanted: number, poolMax: number | undefined): nu
   const room = poolMax === undefined ? wanted : poolMax - CONNECTIONS_LEFT_TO_OTHERS;
   return Math.max(1, Math.min(wanted, room));
 }
-/** Campaigns with staged rows looked at per turn for one whose advisory lock is free. */
-const CANDIDATE_CAMPAIGNS = 8;
-/**
- * A campaign's advisory lock between its chunks (shared) and a cancel (exclusive): the schema's
- * hash in the high half, so deployments in other schemas of one database do not wait on each other.
- */
-const CAMPAIGN_CHUNKS_LOCK_KEY = '(hashtext(current_schema())::bigint << 32) + ?::bigint';
-/** With nothing staged, look again this often for another instance's unfinished campaign (after a crash). */
-const IDLE_POLL_MS = 1_000;
-const LOCKED_RETRY_MS = 50;
 
 interface StagedCampaign {
   id: number;
