@@ -5,10 +5,11 @@
 // Service) and end-to-end in Chromium in the other. Every step runs even when an earlier one
 // fails (end-to-end needs the web build). `node scripts/test.mjs api` (`npm run test:api`) runs
 // the two API steps only.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOCAL_POSTGRES, localPostgresAnswers } from './local-postgres.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -122,12 +123,10 @@ if (!apiOnly) {
     { name: 'build:web', command: process.execPath, args: ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.web.config.mts', '--logLevel', 'warn'] },
   ]);
 }
-// Without TEST_DATABASE_URL, the local PostgreSQL (trust auth, database `test`) is used when it
-// answers, so the README's `npm test` runs both databases on a machine that has one.
-const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
+// Without TEST_DATABASE_URL, the local PostgreSQL is used when it answers, so the README's
+// `npm test` runs both databases on a machine that has one.
 if (!process.env.TEST_DATABASE_URL) {
-  const probe = spawnSync(process.execPath, ['-e', `const { Client } = require('pg'); const c = new Client({ connectionString: process.argv[1], connectionTimeoutMillis: 3000 }); c.connect().then(() => c.query('select 1')).then(() => process.exit(0), () => process.exit(1));`, LOCAL_POSTGRES], { stdio: 'ignore', timeout: 10_000 });
-  if (probe.status === 0) {
+  if (localPostgresAnswers()) {
     process.env.TEST_DATABASE_URL = LOCAL_POSTGRES;
     console.log(`\nTEST_DATABASE_URL is not set: using the local PostgreSQL at ${LOCAL_POSTGRES}.`);
   } else {

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: prints figures, asserts nothing. Each bench starts a real server (SQLite in a
- * temporary folder; PostgreSQL too when TEST_DATABASE_URL or BENCH_DATABASE_URL is set).
+ * temporary folder; PostgreSQL too: BENCH_DATABASE_URL or TEST_DATABASE_URL, else the machine's
+ * own at 127.0.0.1:5432 when it answers, as `npm test` does).
  * Each bench and database runs in a fresh process, so peak memory figures are its own.
  * `BENCH_ONLY=dispatch,reports npm run bench` runs the benches whose names contain those words.
  * Lines `bench <db> <figure> <value> ceiling <value> ratio <value>` (figures.ts) are for scripts:
@@ -8,6 +9,7 @@
  * Benches that touch no database (first load, local spreadsheets) run once.
  */
 import { spawnSync } from 'node:child_process';
+import { LOCAL_POSTGRES, localPostgresAnswers } from '../../scripts/local-postgres.mjs';
 import { acceptanceBench } from './acceptance.bench';
 import { authBench } from './auth.bench';
 import { cleanupBench } from './cleanup.bench';
@@ -34,9 +36,13 @@ const machineBenches = [
   { bench: firstLoadBench, label: 'web' },
   { bench: localSpreadsheetsBench, label: 'local' },
 ] as const;
-const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-
 const child = process.env.BENCH_CHILD;
+const given = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+// Only the parent probes; its children inherit the address it chose through TEST_DATABASE_URL.
+const url = given ?? (!child && localPostgresAnswers() ? LOCAL_POSTGRES : undefined);
+if (!child && !given) {
+  console.log(url ? `TEST_DATABASE_URL is not set: the PostgreSQL runs use the local PostgreSQL at ${url}.` : 'TEST_DATABASE_URL is not set and no PostgreSQL answers at 127.0.0.1:5432: the PostgreSQL runs skip.');
+}
 if (child) {
   const [name, kind] = child.split('|') as [string, 'sqlite' | 'postgres' | 'web' | 'local'];
   const bench = [...benches, ...machineBenches.map((m) => m.bench)].find((b) => b.name === name);
@@ -48,7 +54,7 @@ if (child) {
   const only = process.env.BENCH_ONLY?.split(',');
   const chosen = (bench: { name: string }) => !only || only.some((word) => bench.name.includes(word));
   const runChild = (name: string, kind: string) => {
-    const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'tests/bench/run.ts'], { stdio: 'inherit', env: { ...process.env, BENCH_CHILD: `${name}|${kind}` } });
+    const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'tests/bench/run.ts'], { stdio: 'inherit', env: { ...process.env, ...(url ? { TEST_DATABASE_URL: url } : {}), BENCH_CHILD: `${name}|${kind}` } });
     if (run.status !== 0) console.log(`  (this bench stopped with exit code ${run.status})`);
   };
   for (const { bench, label } of machineBenches.filter((m) => chosen(m.bench))) {
