@@ -36,6 +36,13 @@ const MAX_BATCH = 1_000;
 /** The queue length at which a round stops waiting for company. */
 const LINGER_UNTIL = 64;
 /**
+ * A round also stops waiting once this share of the last round's requests is queued again. Under
+ * load the clients of a round come back together; the few slowest would otherwise hold the rest
+ * for the whole linger. Measured on PostgreSQL with 32 connections (alternating runs): 3,727 and
+ * 3,814 requests a second against 3,313 and 3,397 with the fixed linger; SQLite unchanged.
+ */
+const LINGER_UNTIL_SHARE_OF_LAST = 0.9;
+/**
  * How long a round waits for company, by database: measured with 32 connections in alternating
  * runs, 1 ms on SQLite 5,025/s -> 5,990/s against 2 ms (the server stood idle a quarter of the
  * time), while on PostgreSQL 2 ms stayed ahead (1,796/s against 1,690/s at 1 ms).
@@ -45,6 +52,9 @@ export const LINGER_MS = { sqlite: 1, postgres: 2 } as const;
 export class ApiSendBatcher {
   private queue: Pending[] = [];
   private rounds = 0;
+  private lastRoundSize = 0;
+  /** Ends the linger under way once enough requests are queued (called on each submit). */
+  private lingerCheck: (() => void) | null = null;
 
   /**
    * `parallelRounds`: rounds at once. One suits both databases: rounds of one user queue on the
@@ -52,7 +62,7 @@ export class ApiSendBatcher {
    */
   constructor(
     private readonly deps: {
-      acceptance: CampaignAcceptance;
+      acceptance: Pick<CampaignAcceptance, 'accept'>;
       onAccepted: () => void;
       parallelRounds: number;
       lingerMs: number;
@@ -67,6 +77,7 @@ export class ApiSendBatcher {
   submit(request: ApiSendRequest): Promise<ApiSendResult> {
     return new Promise<ApiSendResult>((resolve, reject) => {
       this.queue.push({ ...request, resolve, reject });
+      this.lingerCheck?.();
       if (this.rounds < this.deps.parallelRounds) void this.drain();
     });
   }
@@ -77,8 +88,9 @@ export class ApiSendBatcher {
       while (this.queue.length > 0) {
         // Requests still on their way (key check, parsing) join this round if they come within a
         // moment; on SQLite they would otherwise each start a round of their own.
-        if (this.queue.length < LINGER_UNTIL) await new Promise((resolve) => setTimeout(resolve, this.deps.lingerMs));
+        await this.linger();
         const batch = this.queue.splice(0, MAX_BATCH);
+        this.lastRoundSize = batch.length;
         const groups = new Map<string, Pending[]>();
         for (const item of batch) {
           const key = `${item.user.id}:${item.template.id}:${item.number.id}`;
@@ -101,6 +113,24 @@ export class ApiSendBatcher {
     } finally {
       this.rounds -= 1;
     }
+  }
+
+  /** Waits `lingerMs` for company, or until as many requests as the last round nearly took are queued. */
+  private async linger(): Promise<void> {
+    const enough = Math.min(LINGER_UNTIL, Math.max(2, Math.floor(this.lastRoundSize * LINGER_UNTIL_SHARE_OF_LAST)));
+    if (this.queue.length >= enough) return;
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (this.queue.length >= enough) done();
+      };
+      const done = () => {
+        clearTimeout(timer);
+        if (this.lingerCheck === check) this.lingerCheck = null;
+        resolve();
+      };
+      const timer = setTimeout(done, this.deps.lingerMs);
+      this.lingerCheck = check;
+    });
   }
 
   /** Answers whether anything was queued for sending, and what the last debit left where it is known. */

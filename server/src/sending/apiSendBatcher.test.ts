@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Template, User } from '../models';
+import { ApiSendBatcher, type ApiSendRequest } from './apiSendBatcher';
+import type { AcceptCampaignInput, AcceptedCampaign } from './campaignAcceptance';
+import type { SenderNumber } from './senderNumbers';
+
+const user = Object.assign(new User(), { id: 7, username: 'batcher' });
+const template = Object.assign(new Template(), { id: 3, name: 'order_update', category: 'UTILITY' });
+const number: SenderNumber = {
+  id: 5,
+  userId: 7,
+  provider: 'simulator',
+  phoneNumberId: 'pn-5',
+  displayNumber: '+91 90000 00000',
+  label: 'Sandbox',
+  messagesPerSecond: 1000,
+  isSandbox: true,
+  isActive: true,
+};
+
+function request(index: number): ApiSendRequest {
+  return { user, template, number, to: `91900000${String(index).padStart(4, '0')}`, values: {}, headerMedia: null };
+}
+
+/** An acceptance that queues every recipient and records the size of each round it was given. */
+function recordingAcceptance() {
+  const rounds: number[] = [];
+  let nextId = 1;
+  return {
+    rounds,
+    accept: (input: AcceptCampaignInput): Promise<AcceptedCampaign> => {
+      const count = input.recipients.length;
+      rounds.push(count);
+      const messageIds = input.recipients.map(() => nextId++);
+      return Promise.resolve({
+        campaignId: rounds.length,
+        statusCodes: new Uint8Array(count),
+        accepted: count,
+        duplicates: 0,
+        invalid: 0,
+        suppressed: 0,
+        priceUnits: 1,
+        totalCostUnits: count,
+        messageIds,
+      });
+    },
+  };
+}
+
+/** Lets queued callbacks and promise continuations run (no timer of the batcher's fires meanwhile). */
+async function turns(count = 5): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+describe('ApiSendBatcher linger', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('starts a round once nine in ten of the last round are queued again, without waiting out the linger', async () => {
+    const acceptance = recordingAcceptance();
+    // A round that waited this linger would outlast the test's timeout.
+    const batcher = new ApiSendBatcher({ acceptance, onAccepted: () => undefined, parallelRounds: 1, lingerMs: 60_000 });
+
+    // Ten at once: the first round needs two queued, and all ten are queued before it continues.
+    const first = await Promise.all(Array.from({ length: 10 }, (_, i) => batcher.submit(request(i))));
+    expect(first.map((result) => result.status)).toEqual(Array(10).fill('queued'));
+    expect(acceptance.rounds).toEqual([10]);
+
+    // Eight of the last ten are not enough: the round keeps waiting for company.
+    const second = Array.from({ length: 8 }, (_, i) => batcher.submit(request(100 + i)));
+    await turns();
+    expect(acceptance.rounds).toEqual([10]);
+
+    // The ninth ends the linger.
+    second.push(batcher.submit(request(108)));
+    const answered = await Promise.all(second);
+    expect(acceptance.rounds).toEqual([10, 9]);
+    expect(new Set(answered.map((result) => result.messageId)).size).toBe(9);
+  });
+
+  it('holds a lone request for the linger, so requests a moment behind it share its round', async () => {
+    vi.useFakeTimers();
+    const acceptance = recordingAcceptance();
+    const batcher = new ApiSendBatcher({ acceptance, onAccepted: () => undefined, parallelRounds: 1, lingerMs: 2 });
+
+    const lone = batcher.submit(request(1));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(acceptance.rounds).toEqual([]);
+    const behind = batcher.submit(request(2));
+    await expect(Promise.all([lone, behind])).resolves.toHaveLength(2);
+    expect(acceptance.rounds).toEqual([2]);
+
+    // After a round of two, one request alone waits the whole linger again.
+    const later = batcher.submit(request(3));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(acceptance.rounds).toEqual([2]);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(later).resolves.toMatchObject({ status: 'queued' });
+    expect(acceptance.rounds).toEqual([2, 1]);
+  });
+});
