@@ -68,7 +68,7 @@ if (child) {
         continue;
       }
       if (kind === 'postgres' && !url) {
-        console.log(`\n${bench.name} [postgres]: skipped (set TEST_DATABASE_URL or BENCH_DATABASE_URL)`);
+        console.log(`\n${bench.name} [postgres]: skipped (no PostgreSQL: set BENCH_DATABASE_URL or TEST_DATABASE_URL, or run one at 127.0.0.1:5432)`);
         continue;
       }
       console.log(`\n${bench.name} [${kind}]`);

@@ -53,8 +53,8 @@ export class ApiSendBatcher {
   private queue: Pending[] = [];
   private rounds = 0;
   private lastRoundSize = 0;
-  /** Ends the linger under way once enough requests are queued (called on each submit). */
-  private lingerCheck: (() => void) | null = null;
+  /** End the lingers under way once enough requests are queued (called on each submit; one per round lingering). */
+  private readonly lingerChecks = new Set<() => void>();
 
   /**
    * `parallelRounds`: rounds at once. One suits both databases: rounds of one user queue on the
@@ -77,7 +77,7 @@ export class ApiSendBatcher {
   submit(request: ApiSendRequest): Promise<ApiSendResult> {
     return new Promise<ApiSendResult>((resolve, reject) => {
       this.queue.push({ ...request, resolve, reject });
-      this.lingerCheck?.();
+      for (const check of this.lingerChecks) check();
       if (this.rounds < this.deps.parallelRounds) void this.drain();
     });
   }
@@ -90,6 +90,8 @@ export class ApiSendBatcher {
         // moment; on SQLite they would otherwise each start a round of their own.
         await this.linger();
         const batch = this.queue.splice(0, MAX_BATCH);
+        // A round beside this one (parallelRounds > 1) may have taken everything while it lingered.
+        if (batch.length === 0) break;
         this.lastRoundSize = batch.length;
         const groups = new Map<string, Pending[]>();
         for (const item of batch) {
@@ -125,11 +127,11 @@ export class ApiSendBatcher {
       };
       const done = () => {
         clearTimeout(timer);
-        if (this.lingerCheck === check) this.lingerCheck = null;
+        this.lingerChecks.delete(check);
         resolve();
       };
       const timer = setTimeout(done, this.deps.lingerMs);
-      this.lingerCheck = check;
+      this.lingerChecks.add(check);
     });
   }
 
