@@ -103,6 +103,29 @@ describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
       expect(again.body).toMatchObject({ message: messages.publicApi.duplicateBlocked, status: 'duplicate', charged: false });
     });
 
+    it('sends a message sent many times at once once, and answers the rest duplicate without charging them', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await buildTemplate(server, user);
+      const key = await keyFor(client);
+      const balanceOf = async () => Number(((await server.db('users').where({ id: user.id }).first('creditBalance')) as { creditBalance: number | string }).creditBalance);
+      const before = await balanceOf();
+      const body = (recipient: string) => ({ username: user.username, templatename: template.name, recipient_number: recipient, var1: 'a', var2: 'b' });
+      // Six copies of one message among six others, all at once: the group commit takes them in
+      // rounds side by side, and no two copies may be judged before either is committed.
+      const sends = Array.from({ length: 12 }, (_, i) => sendApi<{ status: string; charged: boolean }>(key, body(i % 2 === 0 ? '919876520033' : `9198765201${String(i).padStart(2, '0')}`)));
+      const answers = await Promise.all(sends);
+      expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
+      const copies = answers.filter((_, i) => i % 2 === 0).map((answer) => answer.body.status);
+      expect(copies.filter((status) => status === 'queued')).toHaveLength(1);
+      expect(copies.filter((status) => status === 'duplicate')).toHaveLength(5);
+      expect(answers.filter((_, i) => i % 2 === 1).map((answer) => answer.body.status)).toEqual(Array(6).fill('queued'));
+      const rows = (await server.db('messages').where({ userId: user.id }).select('recipient', 'status', 'priceUnits')) as { recipient: string; status: string; priceUnits: number | string }[];
+      expect(rows.filter((row) => row.recipient === '919876520033' && row.status !== 'duplicate')).toHaveLength(1);
+      const charged = rows.filter((row) => row.status !== 'duplicate').reduce((sum, row) => sum + Number(row.priceUnits), 0);
+      expect(charged).toBeGreaterThan(0);
+      expect(before - (await balanceOf())).toBe(charged);
+    });
+
     it('answers an unknown template with 400, as the API documentation says', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 10 });
       const key = await keyFor(client);

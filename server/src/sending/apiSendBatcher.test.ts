@@ -18,8 +18,8 @@ const number: SenderNumber = {
   isActive: true,
 };
 
-function request(index: number): ApiSendRequest {
-  return { user, template, number, to: `91900000${String(index).padStart(4, '0')}`, values: {}, headerMedia: null };
+function request(index: number, values: Record<string, string> = {}): ApiSendRequest {
+  return { user, template, number, to: `91900000${String(index).padStart(4, '0')}`, values, headerMedia: null };
 }
 
 /** An acceptance that queues every recipient and records the size of each round it was given. */
@@ -98,5 +98,67 @@ describe('ApiSendBatcher linger', () => {
     await vi.advanceTimersByTimeAsync(1);
     await expect(later).resolves.toMatchObject({ status: 'queued' });
     expect(acceptance.rounds).toEqual([2, 1]);
+  });
+});
+
+/** An acceptance whose rounds stay open until the test lets them commit, one at a time. */
+function heldAcceptance() {
+  const rounds: { recipients: string[]; commit: () => void }[] = [];
+  let nextId = 1;
+  return {
+    rounds,
+    accept: (input: AcceptCampaignInput): Promise<AcceptedCampaign> =>
+      new Promise<AcceptedCampaign>((resolve) => {
+        const count = input.recipients.length;
+        const messageIds = input.recipients.map(() => nextId++);
+        rounds.push({
+          recipients: input.recipients.map((recipient) => `${recipient.to}:${JSON.stringify(recipient.variables)}`),
+          commit: () =>
+            resolve({ campaignId: rounds.length, statusCodes: new Uint8Array(count), accepted: count, duplicates: 0, invalid: 0, suppressed: 0, priceUnits: 1, totalCostUnits: count, messageIds }),
+        });
+      }),
+  };
+}
+
+describe('ApiSendBatcher rounds at once', () => {
+  it('never puts one message and its repeat in rounds under way together, so the repeat is judged against the committed first', async () => {
+    const acceptance = heldAcceptance();
+    const batcher = new ApiSendBatcher({ acceptance, onAccepted: () => undefined, parallelRounds: 2, lingerMs: 0 });
+
+    const first = batcher.submit(request(1, { name: 'Asha', order: '42' }));
+    await vi.waitFor(() => expect(acceptance.rounds).toHaveLength(1));
+
+    // While the first round writes: the same message again (values in another order), the same
+    // recipient with other values, and another recipient.
+    const repeat = batcher.submit(request(1, { order: '42', name: 'Asha' }));
+    const otherValues = batcher.submit(request(1, { '1': 'Ravi' }));
+    const other = batcher.submit(request(2, { '1': 'Asha' }));
+    await vi.waitFor(() => expect(acceptance.rounds).toHaveLength(2));
+    expect(acceptance.rounds[1]?.recipients).toEqual(['919000000001:{"1":"Ravi"}', '919000000002:{"1":"Asha"}']);
+
+    // The repeat waits for the first round's commit, and goes in the round after it.
+    await turns();
+    expect(acceptance.rounds).toHaveLength(2);
+    acceptance.rounds[0]?.commit();
+    await vi.waitFor(() => expect(acceptance.rounds).toHaveLength(3));
+    expect(acceptance.rounds[2]?.recipients).toEqual(['919000000001:{"order":"42","name":"Asha"}']);
+    acceptance.rounds[1]?.commit();
+    acceptance.rounds[2]?.commit();
+    const answers = await Promise.all([first, repeat, otherValues, other]);
+    expect(new Set(answers.map((answer) => answer.messageId)).size).toBe(4);
+  });
+
+  it('keeps a repeat within one burst out of that burst\'s round', async () => {
+    const acceptance = heldAcceptance();
+    const batcher = new ApiSendBatcher({ acceptance, onAccepted: () => undefined, parallelRounds: 1, lingerMs: 0 });
+
+    const burst = [batcher.submit(request(1)), batcher.submit(request(2)), batcher.submit(request(1))];
+    await vi.waitFor(() => expect(acceptance.rounds).toHaveLength(1));
+    expect(acceptance.rounds[0]?.recipients).toEqual(['919000000001:{}', '919000000002:{}']);
+    acceptance.rounds[0]?.commit();
+    await vi.waitFor(() => expect(acceptance.rounds).toHaveLength(2));
+    expect(acceptance.rounds[1]?.recipients).toEqual(['919000000001:{}']);
+    acceptance.rounds[1]?.commit();
+    await expect(Promise.all(burst)).resolves.toHaveLength(3);
   });
 });

@@ -23,7 +23,7 @@ import { templateVariableDefinitions, templateVariables } from '../templates/ser
 import { BLOCKING_STATUSES, dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow, type StreamedCampaignInput } from './campaignAcceptance';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
 import type { WalletAfterDebit } from '../wallet/service';
-import { ApiSendBatcher, LINGER_MS } from './apiSendBatcher';
+import { ApiSendBatcher, LINGER_MS, PARALLEL_ROUNDS } from './apiSendBatcher';
 import { isPostgres } from '../db/knex';
 import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';
 import type { MessageRow } from '../db/rows/messages';
@@ -315,7 +315,7 @@ export class SendingService {
     this.apiBatcher = new ApiSendBatcher({
       acceptance: deps.acceptance,
       onAccepted: deps.onAccepted,
-      parallelRounds: 1,
+      parallelRounds: PARALLEL_ROUNDS,
       lingerMs: isPostgres(deps.db) ? LINGER_MS.postgres : LINGER_MS.sqlite,
       onSpent: deps.onApiSpent,
     });
