@@ -204,22 +204,21 @@ export class ApiSendBatcher {
 
   private async acceptTogether(group: Pending[]): Promise<GroupAccepted> {
     const first = group[0] as Pending;
-    // No two of these share a Duplicate Blocked identity (take).
-    const rows = group;
+    // No two of the group share a Duplicate Blocked identity (`take`), so none can block another.
     const result = await this.deps.acceptance.accept({
       user: first.user,
       template: first.template,
       senderNumberId: first.number.id,
       name: `API - ${first.template.name}`,
       source: 'api',
-      recipients: rows.map((item) => ({ to: item.to, variables: item.values })),
+      recipients: group.map((item) => ({ to: item.to, variables: item.values })),
       invalidCount: 0,
       inSendDuplicates: 0,
       headerMedia: first.headerMedia,
       returnMessageIds: true,
     });
     // Acceptance answers the ids in recipient order, and each recipient's fate as its status code.
-    rows.forEach((item, index) => {
+    group.forEach((item, index) => {
       const id = result.messageIds?.[index];
       const status = ACCEPTED_STATUS_BY_CODE[result.statusCodes[index] ?? -1];
       if (id !== undefined && status) item.resolve({ messageId: `msg_${id}`, campaignId: result.campaignId, status });
