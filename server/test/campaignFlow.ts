@@ -61,6 +61,7 @@ export function plainRecipients(count: number, first = 9_100_000_000): string[] 
 export interface FlowSender {
   client: TestClient;
   userId: number;
+  username: string;
   openingBalance: number;
   phoneNumberId: string;
   templateName: string;
@@ -108,7 +109,7 @@ export async function prepareFlowSender(baseUrl: string, creditRupees: number): 
   expectStatus(numbers, 200, 'list numbers');
   const sandbox = numbers.body.data.find((n) => n.is_sandbox);
   if (!sandbox) throw new Error('no sandbox number');
-  return { client, userId: created.body.user.id, openingBalance: created.body.user.creditBalance, phoneNumberId: sandbox.phone_number_id, templateName: template.body.data.name };
+  return { client, userId: created.body.user.id, username, openingBalance: created.body.user.creditBalance, phoneNumberId: sandbox.phone_number_id, templateName: template.body.data.name };
 }
 
 /** A bulk quick send of the flow template to `recipients`, as the Quick Send screen makes it. */

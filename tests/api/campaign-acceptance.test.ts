@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { buildTemplate, buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
-import { pgDuplicateProbe } from '../../server/src/sending/campaignAcceptance';
+import { BLOCKING_STATUSES, pgDuplicateProbe } from '../../server/src/sending/campaignAcceptance';
 import { runSingleStatement, singleStatement } from '../../server/src/db/singleStatement';
 
 /** A node of PostgreSQL's JSON plan, as far as these tests read it. */
@@ -277,6 +277,88 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     expect(await server.db('credit_transactions').where({ userId: user.id, type: 'CAMPAIGN_DEBIT' })).toHaveLength(1);
     expect(await balanceUnits(user.id)).toBe(2_000);
     if (testDatabaseKind() === 'postgres') expect(await jobsWithoutMessages()).toBe(0);
+  });
+
+  describe('one message in two sends at once', () => {
+    /** A user with a template and a sandbox number, and what one of their messages costs once. */
+    async function sendsOfOneUser() {
+      const user = await buildUser(server, { creditRupees: 2_000 });
+      const template = await buildTemplate(server, user);
+      const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+      const accept = (name: string, list: { to: string; variables: Record<string, string> }[], extra: { returnMessageIds?: boolean } = {}) =>
+        server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name, source: 'api', recipients: list, invalidCount: 0, inSendDuplicates: 0, ...extra });
+      return { user, template, sender, accept };
+    }
+
+    /** Every message to `to` that is not Duplicate Blocked, and what the wallet lost against the prices of all messages kept. */
+    async function outcome(userId: number, to: string, before: number) {
+      const rows = (await server.db('messages').where({ userId }).select('recipient', 'status', 'priceUnits')) as { recipient: string; status: string; priceUnits: number | string }[];
+      const charged = rows.reduce((sum, row) => sum + Number(row.priceUnits), 0);
+      return { kept: rows.filter((row) => row.recipient === to && row.status !== 'duplicate').length, spent: before - (await balanceUnits(userId)), charged };
+    }
+
+    it('queues and charges it once when two small groups (the public API, quick sends) carry it side by side', async () => {
+      const { user, accept } = await sendsOfOneUser();
+      const before = await balanceUnits(user.id);
+      const shared = { to: '919800000300', variables: { '1': 'Asha', '2': 'A-1' } };
+      // Three rounds at once, as two instances' group commits and a batch call would make them.
+      const results = await Promise.all([
+        accept('Round A', [shared, { to: '919800000301', variables: { '1': 'Ravi', '2': 'R-1' } }], { returnMessageIds: true }),
+        accept('Round B', [{ to: '919800000302', variables: { '1': 'Meena', '2': 'M-1' } }, shared], { returnMessageIds: true }),
+        accept('Round C', [shared], { returnMessageIds: true }),
+      ]);
+      expect(results.map((result) => result.duplicates).sort()).toEqual([0, 1, 1]);
+      const { kept, spent, charged } = await outcome(user.id, shared.to, before);
+      expect(kept).toBe(1);
+      expect(spent).toBe(charged);
+      expect(charged).toBe(3 * 8000);
+    });
+
+    it('queues and charges it once when a campaign and a small group carry it side by side', async () => {
+      const { user, accept } = await sendsOfOneUser();
+      const before = await balanceUnits(user.id);
+      // More recipients than one statement takes: the campaign locks its user and template as a whole.
+      const campaign = Array.from({ length: 1_200 }, (_, i) => ({ to: `9198001${String(10_000 + i)}`, variables: { '1': 'Asha', '2': 'A-1' } }));
+      const shared = campaign[600]!;
+      const results = await Promise.all([accept('Campaign', campaign), accept('Round', [shared], { returnMessageIds: true }), accept('Campaign again', campaign.slice(0, 10))]);
+      expect(results.reduce((sum, result) => sum + result.accepted, 0)).toBe(1_200);
+      const { kept, spent, charged } = await outcome(user.id, shared.to, before);
+      expect(kept).toBe(1);
+      expect(spent).toBe(charged);
+      expect(charged).toBe(1_200 * 8000);
+    });
+
+    it.skipIf(testDatabaseKind() !== 'postgres')('looks again, under the locks, for the statuses the Duplicate Blocked probe counts', async () => {
+      const result = (await server.db.raw("select prosrc from pg_proc where proname = 'accept_messages_guard'")) as { rows: { prosrc: string }[] };
+      const statuses = /m\.status in \(([^)]*)\)/.exec(result.rows[0]?.prosrc ?? '')?.[1];
+      expect(statuses?.split(',').map((status) => status.trim().replace(/'/g, ''))).toEqual([...BLOCKING_STATUSES]);
+    });
+
+    it('queues and charges it once when a streamed send and a small group carry it side by side', async () => {
+      const { user, template, sender, accept } = await sendsOfOneUser();
+      const before = await balanceUnits(user.id);
+      const list = recipients(['919800000320', '919800000321', '919800000322']);
+      async function* chunks() {
+        yield list.slice(0, 2);
+        yield list.slice(2);
+      }
+      const streamed = server.services.campaignAcceptance.acceptStream({
+        user,
+        template,
+        senderNumberId: sender.id,
+        name: 'Streamed',
+        source: 'custom',
+        chunks: chunks(),
+        onClassified: () => undefined,
+        screenedOut: () => ({ invalidCount: 0, inSendDuplicates: 0 }),
+      });
+      const results = await Promise.all([streamed, accept('Round', [list[1]!, list[2]!], { returnMessageIds: true })]);
+      expect(results.reduce((sum, result) => sum + result.accepted, 0)).toBe(3);
+      for (const to of ['919800000321', '919800000322']) expect((await outcome(user.id, to, before)).kept).toBe(1);
+      const { spent, charged } = await outcome(user.id, '919800000320', before);
+      expect(spent).toBe(charged);
+      expect(charged).toBe(3 * 8000);
+    });
   });
 
   it("refuses a template that is not usable or not the sender's", async () => {

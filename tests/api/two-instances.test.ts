@@ -12,6 +12,7 @@ import { startBusyLoops } from '../../server/test/busyLoops';
 import { plainRecipients, prepareFlowSender, sendFlowCampaign, startFlowSimulator } from '../../server/test/campaignFlow';
 import { testDeployment, type TestDeployment } from '../../server/test/deployment';
 import { campaignSettled, waitForCampaign } from '../../server/test/polling';
+import { apiKeyFor, postApiSend } from '../../server/test/sending';
 import { testDatabaseKind } from '../../server/test/server';
 
 const RECIPIENTS = 5_000;
@@ -72,6 +73,26 @@ describe.skipIf(!runs)('two server instances on one PostgreSQL', () => {
       await loops.stop();
     }
   }, 360_000);
+
+  it('queues a message sent to both instances at once once, and answers the other Duplicate Blocked without charging it', async () => {
+    const sender = await prepareFlowSender(a.url, 1_000);
+    const key = await apiKeyFor(sender.client);
+    const body = (i: number) => ({ username: sender.username, templatename: sender.templateName, recipient_number: `91940000${String(1000 + i)}`, var1: `Asha ${i}` });
+    // Each message goes to both instances at the same moment: their group commits run side by side.
+    const pairs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => Promise.all([postApiSend<{ status: string; charged: boolean }>(a.url, key, body(i)), postApiSend<{ status: string; charged: boolean }>(b.url, key, body(i))])),
+    );
+    for (const pair of pairs) {
+      expect(pair.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(pair.map((answer) => answer.body.status).sort()).toEqual(['duplicate', 'queued']);
+      expect(pair.map((answer) => answer.body.charged).sort()).toEqual([false, true]);
+    }
+    const kept = (await a.db('messages').where({ userId: sender.userId }).whereNot('status', 'duplicate').select('recipient', 'priceUnits')) as { recipient: string; priceUnits: number | string }[];
+    expect(new Set(kept.map((row) => row.recipient)).size).toBe(20);
+    expect(kept).toHaveLength(20);
+    const balance = (await a.db('users').where({ id: sender.userId }).first('creditBalance')) as { creditBalance: number | string };
+    expect(Math.round(sender.openingBalance * 10_000) - Number(balance.creditBalance)).toBe(kept.reduce((sum, row) => sum + Number(row.priceUnits), 0));
+  }, 120_000);
 
   async function shareCampaign(busyLoops: number): Promise<void> {
     const dispatchedByA = countDispatches(a);

@@ -123,7 +123,10 @@ export class ApiSendBatcher {
   /**
    * The next round's requests, in the order they came. A message whose twin (the same Duplicate
    * Blocked identity) is in this round or in a round under way waits in the queue for a later
-   * round, which judges it against the committed twin, exactly as if it had come later.
+   * round, which judges it against the committed twin, exactly as if it had come later. Within a
+   * round this is what keeps a repeat out: the round's read sees only committed messages. Between
+   * rounds, acceptance's locks would also hold (duplicateLocks.ts), but a round that met its twin
+   * there would be refused and accepted again in a transaction, the slower way.
    */
   private take(): Pending[] {
     const batch: Pending[] = [];

@@ -13,6 +13,7 @@ import { AppError } from '../errors';
 import type { Template, User } from '../models';
 import type { PricingService } from '../pricing/service';
 import { isRefusedStatementDebit, type WalletAfterDebit, type WalletService } from '../wallet/service';
+import { duplicateGuardPart, isDuplicateRace, lockDuplicates, MESSAGE_LOCKS_MAX } from './duplicateLocks';
 import { asPrepared, insertPart, runSingleStatement, singleStatement, type StatementPart } from '../db/singleStatement';
 import type { MessageRow } from '../db/rows/messages';
 
@@ -310,44 +311,31 @@ export class CampaignAcceptance {
     const count = recipients.length;
     // A large send due now is written as lean rows; its message rows follow the commit.
     const staged = !scheduledIso && input.returnMessageIds !== true && count >= (this.deps.stagedMinRecipients ?? STAGED_MIN_RECIPIENTS);
-    const oneStatement = this.enqueueStatement !== null && !staged && !scheduledIso && count > 0 && count <= ONE_STATEMENT_MAX_RECIPIENTS;
-    // The reads before the transaction are independent: made at once (on PostgreSQL as one
-    // statement), they cost one round trip's wait instead of seven in a row.
-    const [priceUnits, classified, balance, ids] = oneStatement
-      ? // One statement refuses a debit the wallet cannot cover as a whole, so it needs no balance first.
-        await this.readAtOnce(user.id, template.id, category, recipients, now)
-      : await Promise.all([
-          this.deps.pricing.effectiveFor(user.id, category),
-          this.classify(user.id, template.id, recipients, now),
-          this.deps.wallet.balance(user.id),
-          null,
-        ]);
-    const { keys, statusCodes, billable, duplicates, suppressed: suppressedCount } = classified;
-    const totalCostUnits = billable * priceUnits;
-    // The debit below checks again in the transaction; this refuses before anything is written.
-    if (totalCostUnits > 0 && balance !== null && balance < totalCostUnits) throw insufficientBalance(totalCostUnits, balance);
-    const figures = {
-      priceUnits,
-      ...campaignFigures({ count, billable, duplicates: duplicates + input.inSendDuplicates, invalid: input.invalidCount, suppressed: suppressedCount, priceUnits, nowIso, scheduledIso }),
-    };
-    const accepted = {
-      statusCodes,
-      accepted: billable,
-      duplicates: duplicates + input.inSendDuplicates,
-      invalid: input.invalidCount,
-      suppressed: suppressedCount,
-      priceUnits,
-      totalCostUnits,
-    };
-    // Something to debit and to send: the writes as one statement (a campaign with nothing
-    // billable has no debit to refuse it, and is recorded complete in a transaction below).
-    if (ids && totalCostUnits > 0) {
-      const walletAfter = await this.acceptInOneStatement(input, ids, { figures, classified, nowIso, now });
-      return { campaignId: ids.campaignId, ...accepted, walletAfter, ...(input.returnMessageIds ? { messageIds: ids.messageIds } : {}) };
+    const keys = dedupeKeysOf(user.id, template.id, recipients);
+    if (this.enqueueStatement !== null && !staged && !scheduledIso && count > 0 && count <= ONE_STATEMENT_MAX_RECIPIENTS) {
+      try {
+        const accepted = await this.acceptAsOneStatement(input, keys, { category, now, nowIso });
+        if (accepted) return accepted;
+      } catch (error) {
+        // Another send accepted one of these messages between this one's read and its write: the
+        // send is accepted again below, where its read waits for that send's commit.
+        if (!isDuplicateRace(error)) throw error;
+      }
     }
 
+    // Price and balance do not depend on other sends' messages: read at once before the transaction.
+    const [priceUnits, balance] = await Promise.all([this.deps.pricing.effectiveFor(user.id, category), this.deps.wallet.balance(user.id)]);
     let messageIds: number[] | undefined;
-    const campaignId = await this.deps.db.transaction(async (trx) => {
+    const { campaignId, accepted } = await this.deps.db.transaction(async (trx) => {
+      // What blocks this send is read under its locks and written before they are let go, so a
+      // send of the same messages at the same moment waits and then finds these (duplicateLocks.ts).
+      await lockDuplicates(trx, user.id, template.id, count <= MESSAGE_LOCKS_MAX ? keys.slice(0, count) : null);
+      const classified = await this.classify(trx, user.id, template.id, recipients, keys, now);
+      const { statusCodes, billable } = classified;
+      const totalCostUnits = billable * priceUnits;
+      // The debit below checks again; this refuses before anything is written.
+      if (totalCostUnits > 0 && balance < totalCostUnits) throw insufficientBalance(totalCostUnits, balance);
+      const { figures, accepted } = this.outcomeOf(input, classified, { priceUnits, nowIso, scheduledIso });
       const id = await this.insertCampaign(trx, input, staged ? { ...figures, stagedRecipients: count } : figures);
       await this.debit(trx, input, id, billable, totalCostUnits);
       if (staged) await this.insertStaged(trx, { campaignId: id, recipients, keys, statusCodes, firstPosition: 0 });
@@ -361,17 +349,55 @@ export class CampaignAcceptance {
         });
       }
       if (billable === 0) await this.recordCampaignsCompleted?.(trx, [id]);
-      return id;
+      return { campaignId: id, accepted };
     });
     if (staged) this.onStaged?.(campaignId);
-    if (billable === 0) this.onCampaignsSettled?.([campaignId]);
+    if (accepted.accepted === 0) this.onCampaignsSettled?.([campaignId]);
 
     return {
       campaignId,
       ...accepted,
-      ...(scheduledIso && billable > 0 ? { scheduledAt: new Date(scheduledIso) } : {}),
+      ...(scheduledIso && accepted.accepted > 0 ? { scheduledAt: new Date(scheduledIso) } : {}),
       ...(messageIds ? { messageIds } : {}),
     };
+  }
+
+  /** A campaign's figures and what acceptance answers of it, from its recipients' fates. */
+  private outcomeOf(
+    input: AcceptCampaignInput,
+    classified: ClassifiedChunk,
+    at: { priceUnits: number; nowIso: string; scheduledIso: string | null },
+  ): { figures: CampaignFigures & { priceUnits: number }; accepted: Omit<AcceptedCampaign, 'campaignId'> } {
+    const { priceUnits, nowIso, scheduledIso } = at;
+    const { statusCodes, billable, duplicates, suppressed } = classified;
+    const totalCostUnits = billable * priceUnits;
+    const figures = {
+      priceUnits,
+      ...campaignFigures({ count: input.recipients.length, billable, duplicates: duplicates + input.inSendDuplicates, invalid: input.invalidCount, suppressed, priceUnits, nowIso, scheduledIso }),
+    };
+    return {
+      figures,
+      accepted: { statusCodes, accepted: billable, duplicates: duplicates + input.inSendDuplicates, invalid: input.invalidCount, suppressed, priceUnits, totalCostUnits },
+    };
+  }
+
+  /**
+   * PostgreSQL, a small send due now: its reads as one statement, then, where there is something
+   * to debit, its writes as another, guarded against a send of the same messages meanwhile
+   * (`duplicateGuardPart`). Null where nothing is billable: such a send is written in a transaction.
+   */
+  private async acceptAsOneStatement(
+    input: AcceptCampaignInput,
+    keys: DedupeKeys,
+    at: { category: PriceCategory; now: Date; nowIso: string },
+  ): Promise<AcceptedCampaign | null> {
+    const { user, template } = input;
+    const { category, now, nowIso } = at;
+    const [priceUnits, classified, ids] = await this.readAtOnce(user.id, template.id, category, input.recipients, keys, now);
+    if (classified.billable === 0) return null;
+    const { figures, accepted } = this.outcomeOf(input, classified, { priceUnits, nowIso, scheduledIso: null });
+    const walletAfter = await this.acceptInOneStatement(input, ids, { figures, classified, nowIso, now });
+    return { campaignId: ids.campaignId, ...accepted, walletAfter, ...(input.returnMessageIds ? { messageIds: ids.messageIds } : {}) };
   }
 
   /**
@@ -386,10 +412,10 @@ export class CampaignAcceptance {
     templateId: number,
     category: PriceCategory,
     recipients: readonly RecipientRow[],
+    keys: DedupeKeys,
     now: Date,
-  ): Promise<[number, ClassifiedChunk, null, { campaignId: number; messageIds: number[] }]> {
+  ): Promise<[number, ClassifiedChunk, { campaignId: number; messageIds: number[] }]> {
     const db = this.deps.db;
-    const keys = dedupeKeysOf(userId, templateId, recipients);
     const to = recipients.map((recipient) => recipient.to);
     const probe = pgDuplicateProbe({ userId, templateId, to, keys: keys.slice(0, keys.length), since: this.windowStart(now) });
     // Prepared: PostgreSQL parsed and planned it at every round (1.5-2 ms of its time a round).
@@ -416,7 +442,7 @@ export class CampaignAcceptance {
       row.mode === null ? undefined : { pricingMode: row.mode, defaultUnits: row.standard ?? 0, customUnits: row.custom },
     );
     const classified = fates(recipients, keys, new Set(row.blocked), new Set(row.suppressed));
-    return [priceUnits, classified, null, { campaignId: Number(row.campaign), messageIds: row.messages.map(Number) }];
+    return [priceUnits, classified, { campaignId: Number(row.campaign), messageIds: row.messages.map(Number) }];
   }
 
   /**
@@ -437,15 +463,28 @@ export class CampaignAcceptance {
     const { figures, classified, nowIso, now } = accepted;
     const enqueueStatement = this.enqueueStatement;
     if (!enqueueStatement) throw new Error('acceptInOneStatement needs the queue adapter\'s enqueue statement');
-    const { debit, ledger } = this.deps.wallet.campaignDebitStatementParts({
-      userId: user.id,
-      campaignId: ids.campaignId,
-      units: figures.totalCostUnits,
-      description: debitDescription(input.name, figures.billableCount),
-      templateName: template.name,
-      templateCategory: template.category,
-      at: now,
+    // The messages to be queued, looked for again by the guard under the send's locks, before the
+    // debit locks the wallet's row.
+    const queuedTo: string[] = [];
+    const queuedKeys: string[] = [];
+    classified.statusCodes.forEach((code, i) => {
+      if (code !== 0) return;
+      queuedTo.push((input.recipients[i] as RecipientRow).to);
+      queuedKeys.push(classified.keys.at(i));
     });
+    const guard = duplicateGuardPart({ userId: user.id, templateId: template.id, campaignId: ids.campaignId, recipients: queuedTo, keys: queuedKeys, since: this.windowStart(now) });
+    const { debit, ledger } = this.deps.wallet.campaignDebitStatementParts(
+      {
+        userId: user.id,
+        campaignId: ids.campaignId,
+        units: figures.totalCostUnits,
+        description: debitDescription(input.name, figures.billableCount),
+        templateName: template.name,
+        templateCategory: template.category,
+        at: now,
+      },
+      guard,
+    );
     const campaign = insertPart(this.deps.db, 'campaigns', { id: ids.campaignId, ...campaignRow(input, figures) });
     const messages = pgMessagesPart({
       ids: ids.messageIds,
@@ -506,7 +545,9 @@ export class CampaignAcceptance {
       let stagedCount = 0;
       let screenedOut = { invalidCount: 0, inSendDuplicates: 0 };
       const campaignId = await this.deps.db.transaction(async (trx) => {
-        // Reads inside go through the transaction: on SQLite it holds the only connection.
+        // Reads inside go through the transaction: on SQLite it holds the only connection. On
+        // PostgreSQL the send of this user and template is locked first (duplicateLocks.ts).
+        await lockDuplicates(trx, user.id, template.id, null);
         const classify = await this.chunkClassifier(trx, user.id, template.id, now);
         const id = await this.insertCampaign(trx, input, { priceUnits, ...campaignFigures({ ...totals, invalid: 0, priceUnits, nowIso, scheduledIso }) });
         const campaignMessages = messagesOf({ campaignId: id, userId: user.id, priceUnits, nowIso, scheduledIso });
@@ -636,15 +677,14 @@ export class CampaignAcceptance {
    * where the recipients and their values are known (resend to failed): Duplicate Blocked and opted out.
    */
   async screen(userId: number, templateId: number, recipients: readonly RecipientRow[]): Promise<{ billable: number; duplicates: number; suppressed: number; statusCodes: Uint8Array }> {
-    const { billable, duplicates, suppressed, statusCodes } = await this.classify(userId, templateId, recipients, this.now());
+    const { billable, duplicates, suppressed, statusCodes } = await this.classify(this.deps.db, userId, templateId, recipients, dedupeKeysOf(userId, templateId, recipients), this.now());
     return { billable, duplicates, suppressed, statusCodes };
   }
 
   /** Each recipient's fate: 0 queued, 1 duplicate, 2 suppressed (one byte each instead of a row object). */
-  private async classify(userId: number, templateId: number, recipients: readonly RecipientRow[], now: Date): Promise<ClassifiedChunk> {
-    const keys = dedupeKeysOf(userId, templateId, recipients);
+  private async classify(db: Knex, userId: number, templateId: number, recipients: readonly RecipientRow[], keys: DedupeKeys, now: Date): Promise<ClassifiedChunk> {
     const since = this.windowStart(now);
-    const [blocked, suppressed] = await Promise.all([this.recentKeys(userId, templateId, recipients, keys, since), this.suppressedRecipients(this.deps.db, userId, recipients)]);
+    const [blocked, suppressed] = await Promise.all([this.recentKeys(db, userId, templateId, recipients, keys, since), this.suppressedRecipients(db, userId, recipients)]);
     return fates(recipients, keys, blocked, suppressed);
   }
 
@@ -821,14 +861,14 @@ export class CampaignAcceptance {
    * the window. None (the common case): nothing is looked up. Fewer earlier messages than keys:
    * their keys are read into memory. Otherwise each key is probed in the index.
    */
-  private async recentKeys(userId: number, templateId: number, recipients: readonly RecipientRow[], keys: DedupeKeys, since: string): Promise<Set<string>> {
+  private async recentKeys(db: Knex, userId: number, templateId: number, recipients: readonly RecipientRow[], keys: DedupeKeys, since: string): Promise<Set<string>> {
     const found = new Set<string>();
     const size = isPostgres(this.deps.db) ? PG_LOOKUP_CHUNK : LOOKUP_CHUNK;
     // A send of one lookup's worth of keys probes the index at once: asking first whether any
     // earlier campaign exists would cost the same round trip again.
-    if (keys.length <= size) return this.probeKeys(this.deps.db, userId, templateId, recipients, keys, since, found);
-    const earlier = await this.earlierKeys(this.deps.db, userId, templateId, since, keys.length * 2);
-    if (earlier === 'probe') return this.probeKeys(this.deps.db, userId, templateId, recipients, keys, since, found);
+    if (keys.length <= size) return this.probeKeys(db, userId, templateId, recipients, keys, since, found);
+    const earlier = await this.earlierKeys(db, userId, templateId, since, keys.length * 2);
+    if (earlier === 'probe') return this.probeKeys(db, userId, templateId, recipients, keys, since, found);
     // The earlier keys are in the set, not this send's: a million-row send then makes no
     // million-string set, only one short-lived string per key looked up.
     if (earlier.size === 0) return found;

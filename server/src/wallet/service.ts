@@ -99,12 +99,13 @@ export class WalletService {
    * (`isRefusedStatementDebit` tells that refusal). The idempotency key names a campaign row that
    * does not exist yet, so no earlier entry can hold it (as `keyIsNew`).
    */
-  campaignDebitStatementParts(input: CampaignDebitInput & { at: Date }): { debit: StatementPart; ledger: StatementPart } {
+  campaignDebitStatementParts(input: CampaignDebitInput & { at: Date }, condition?: StatementPart): { debit: StatementPart; ledger: StatementPart } {
     if (!Number.isSafeInteger(input.units)) throw new Error(`Ledger amount must be an integer: ${input.units}`);
     // The rule of `write`'s conditional update (never below zero), written out as the CTE's text.
+    // A condition of the caller's (a subquery of no row's) is checked once, before the row is locked.
     const debit = {
-      sql: `update users set credit_balance = credit_balance - ?, updated_at = ? where id = ? and deleted_at is null and credit_balance - ? >= 0 returning credit_balance, low_balance_threshold_units`,
-      bindings: [input.units, input.at.toISOString(), input.userId, input.units],
+      sql: `update users set credit_balance = credit_balance - ?, updated_at = ? where id = ? and deleted_at is null and credit_balance - ? >= 0${condition ? ` and ${condition.sql}` : ''} returning credit_balance, low_balance_threshold_units`,
+      bindings: [input.units, input.at.toISOString(), input.userId, input.units, ...(condition?.bindings ?? [])],
     };
     const ledger = insertPart(this.deps.db, 'credit_transactions', ledgerRow(campaignDebitEntry(input), this.deps.db.raw('(select credit_balance from wallet_debit)'), input.at));
     return { debit, ledger };

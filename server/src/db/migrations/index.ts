@@ -75,6 +75,7 @@ import * as createRecipientSearchProgress from './20261206100100_create_recipien
 import * as indexMessageRecipientsByTrigram from './20261206100200_index_message_recipients_by_trigram';
 import * as forgetDeletedMessageRecipients from './20261206100300_forget_deleted_message_recipients';
 import * as reserveMessageIdsForStagedRecipients from './20261207100100_reserve_message_ids_for_staged_recipients';
+import * as createAcceptMessagesGuard from './20261208100100_create_accept_messages_guard';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -153,6 +154,7 @@ const migrations: [string, Migration][] = [
   ['20261206100200_index_message_recipients_by_trigram', indexMessageRecipientsByTrigram],
   ['20261206100300_forget_deleted_message_recipients', forgetDeletedMessageRecipients],
   ['20261207100100_reserve_message_ids_for_staged_recipients', reserveMessageIdsForStagedRecipients],
+  ['20261208100100_create_accept_messages_guard', createAcceptMessagesGuard],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
