@@ -23,6 +23,7 @@ import { ServerProcess, until } from '../../server/test/serverProcess';
 
 const RECIPIENTS = 20_000;
 const KILL_AFTER_RECIPIENTS = 5_000;
+const KILL_DEADLINE_MS = 120_000;
 const LEASE_SECONDS = 4;
 /**
  * Production waits 600 s before resending an unknown send. With 45 s, a run with six busy loops
@@ -98,9 +99,13 @@ describe.skipIf(!runs)('three instances on one PostgreSQL: one killed, one slowe
       const accepted = await sendFlowCampaign(sender, plainRecipients(RECIPIENTS, 9_500_000_000), 'Three instances');
       expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
       const received = () => simulator.simulator.receivedCounts();
-      // A deadline, not a speed: beside three busy loops 5,000 went out in 27 s alone and in 49 s with
-      // the unit lanes beside; beside every lane of the loaded suite, 120 s passed twice (2026-12-02).
-      await until(() => received().recipients >= KILL_AFTER_RECIPIENTS, 300_000, `${KILL_AFTER_RECIPIENTS} sends before the kill`);
+      // B dies mid-campaign: after 5,000 sends, or at the deadline with fewer, whichever comes first.
+      // Beside three busy loops 5,000 went out in 27 s alone and in 49 s with the unit lanes beside;
+      // beside every lane of the loaded suite, 300 s once did not see them (2026-12-02: sends the
+      // one thread of the simulator, A and C did not answer within 15 s went `unknown` and sat out
+      // the settle window). What the test checks holds wherever in the campaign the kill falls.
+      const killBy = performance.now() + KILL_DEADLINE_MS;
+      await until(() => received().recipients >= KILL_AFTER_RECIPIENTS || (received().recipients > 0 && performance.now() > killBy), KILL_DEADLINE_MS + 300_000, 'the first send before the kill');
       await b.kill('SIGKILL');
       const atKill = received();
       // Sends handed to the provider and not answered at the kill (B's, and A's and C's in flight): the most that can go out twice.

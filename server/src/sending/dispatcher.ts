@@ -26,6 +26,7 @@ import { templateSendRequest, type HeaderMedia, type TemplateShape } from './mes
 import { claimKey, withConflictRetry, type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
 import type { ProviderRegistry } from './providerRegistry';
 import type { SenderNumber } from './senderNumbers';
+import { LeaseKeeper, renewLeasesIn } from './leaseKeeper';
 import { TokenBucket } from './tokenBucket';
 import type { MessageRow } from '../db/rows/messages';
 
@@ -67,8 +68,6 @@ const CONTEXT_TTL_MS = 5_000;
  * the end of the batch: a pause or cancel waits for handed sends to be recorded, and live counts move.
  */
 const RESULT_FLUSH_MS = 50;
-/** Lease renewals per lease period while a batch is in flight. */
-const RENEWALS_PER_LEASE = 3;
 const THROTTLE_PAUSE_MS = 200;
 /** Sends run just under a number's limit, so clock drift between us and the provider rarely trips it. */
 const RATE_MARGIN = 0.99;
@@ -123,6 +122,7 @@ export class MessageDispatcher {
   /** Loads in flight, so concurrent sends of one campaign share one query when the cache lapses. */
   private readonly loading = new Map<number, Promise<CampaignContext | null>>();
   private readonly handoff: Handoff;
+  private readonly leases: LeaseKeeper;
 
   constructor(
     private readonly deps: {
@@ -135,7 +135,8 @@ export class MessageDispatcher {
       mediaUrl: (path: string) => string;
     },
   ) {
-    this.handoff = new Handoff(deps.db);
+    this.handoff = new Handoff(deps.db, deps.settings.leaseSeconds);
+    this.leases = new LeaseKeeper(renewLeasesIn(deps.db), deps.settings.leaseSeconds, (error) => deps.log.warn({ err: error }, 'lease renewal failed'));
   }
 
   /** The PostgreSQL queue makes a job for held messages (SQLite's lanes find them in the table). */
@@ -227,23 +228,6 @@ export class MessageDispatcher {
     return context;
   }
 
-  /** Extends the lease of the batch's rows that still carry its token (those handed over too). */
-  private async renewLease(ids: readonly number[], claimToken: string): Promise<void> {
-    const leaseUntil = new Date(Date.now() + this.deps.settings.leaseSeconds * 1000).toISOString();
-    if (isPostgres(this.deps.db)) {
-      // Rows are locked in id order and rows another transaction holds (a result write or a
-      // status batch, both brief) are skipped until the next renewal a third of a lease later:
-      // a renewal then never deadlocks against them, where locking in scan order did.
-      await this.deps.db.raw(
-        `update messages set lease_until = ? where id in (
-           select id from messages where id = any(?) and claim_token = ? and status in ('sending', 'unknown') order by id for update skip locked)`,
-        [leaseUntil, [...ids], claimToken],
-      );
-      return;
-    }
-    await this.deps.db('messages').whereIn('id', ids).where({ claimToken }).whereIn('status', ['sending', 'unknown']).update({ leaseUntil });
-  }
-
   /** Sends one claimed batch and records every result; never throws for a provider's answer. */
   async dispatch(claimed: readonly ClaimedMessage[]): Promise<{ sent: number; retried: number; failed: number; held: number; unknown: number }> {
     const totals = { sent: 0, retried: 0, failed: 0, unknown: 0 };
@@ -283,10 +267,7 @@ export class MessageDispatcher {
     // The lease outlives the batch however slow the provider is, as long as this process runs.
     const byToken = new Map<string, number[]>();
     for (const message of claimed) appendTo(byToken, message.claimToken, message.id);
-    const renewal = setInterval(() => {
-      for (const [token, ids] of byToken) void this.renewLease(ids, token).catch((error: unknown) => this.deps.log.warn({ err: error }, 'lease renewal failed'));
-    }, Math.max(200, (settings.leaseSeconds * 1000) / RENEWALS_PER_LEASE));
-    renewal.unref();
+    const release = this.leases.keep([...byToken].map(([claimToken, ids]) => ({ claimToken, ids })));
     try {
       const contexts = new Map<number, CampaignContext | null>();
       for (const message of claimed) if (!contexts.has(message.campaignId)) contexts.set(message.campaignId, await this.context(message.campaignId));
@@ -350,7 +331,7 @@ export class MessageDispatcher {
       if (writeError) throw writeError;
       if (held.length > 0) await this.hold(held);
     } finally {
-      clearInterval(renewal);
+      release();
     }
     return { ...totals, held: held.length };
   }
@@ -443,7 +424,11 @@ export class Handoff {
   private waiting: { id: number; claimToken: string; resolve: (handed: boolean) => void; reject: (error: unknown) => void }[] = [];
   private running = false;
 
-  constructor(private readonly db: Knex) {}
+  /** The handoff restarts the lease: a send waits in no queue of ours long enough to be taken for a stall. */
+  constructor(
+    private readonly db: Knex,
+    private readonly leaseSeconds: number,
+  ) {}
 
   handOver(id: number, claimToken: string): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
@@ -475,16 +460,18 @@ export class Handoff {
    * id told both "yours", and the stale one sent the message a second time.
    */
   private async mark(round: readonly { id: number; claimToken: string }[]): Promise<Set<string>> {
-    const nowIso = new Date().toISOString();
+    const now = new Date();
+    const nowIso = now.toISOString();
+    const leaseUntil = new Date(now.getTime() + this.leaseSeconds * 1000).toISOString();
     const handed = new Set<string>();
     if (isPostgres(this.db)) {
       const result = (await this.db.raw(
-        `update messages as m set handed_at = ?, updated_at = ?
+        `update messages as m set handed_at = ?, updated_at = ?, lease_until = ?
            from unnest(?::bigint[], ?::text[]) as t(id, token)
           where m.id = t.id and m.claim_token = t.token and m.status = 'sending' and m.handed_at is null
             and exists (select 1 from campaigns c where c.id = m.campaign_id and c.status = 'running')
           returning m.id, m.claim_token as token`,
-        [nowIso, nowIso, round.map((r) => r.id), round.map((r) => r.claimToken)],
+        [nowIso, nowIso, leaseUntil, round.map((r) => r.id), round.map((r) => r.claimToken)],
       )) as { rows: { id: number | string; token: string }[] };
       // A raw statement's rows keep the database's column names; the alias needs no mapping.
       for (const row of result.rows) handed.add(claimKey({ id: Number(row.id), claimToken: row.token }));
@@ -496,7 +483,7 @@ export class Handoff {
           .where({ id: entry.id, claimToken: entry.claimToken, status: 'sending' })
           .whereNull('handedAt')
           .whereExists((q) => q.select(trx.raw('1')).from('campaigns').whereRaw('campaigns.id = messages.campaign_id').where('campaigns.status', 'running'))
-          .update({ handedAt: nowIso, updatedAt: nowIso });
+          .update({ handedAt: nowIso, updatedAt: nowIso, leaseUntil });
         if (changed > 0) handed.add(claimKey(entry));
       }
     });
