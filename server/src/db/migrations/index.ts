@@ -76,6 +76,7 @@ import * as indexMessageRecipientsByTrigram from './20261206100200_index_message
 import * as forgetDeletedMessageRecipients from './20261206100300_forget_deleted_message_recipients';
 import * as reserveMessageIdsForStagedRecipients from './20261207100100_reserve_message_ids_for_staged_recipients';
 import * as createAcceptMessagesGuard from './20261208100100_create_accept_messages_guard';
+import * as indexOnlyOpenMessagesForDispatch from './20261209100100_index_only_open_messages_for_dispatch';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -155,6 +156,7 @@ const migrations: [string, Migration][] = [
   ['20261206100300_forget_deleted_message_recipients', forgetDeletedMessageRecipients],
   ['20261207100100_reserve_message_ids_for_staged_recipients', reserveMessageIdsForStagedRecipients],
   ['20261208100100_create_accept_messages_guard', createAcceptMessagesGuard],
+  ['20261209100100_index_only_open_messages_for_dispatch', indexOnlyOpenMessagesForDispatch],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,82 @@
+/**
+ * The dispatch index holds open messages only on PostgreSQL (issue 17): a message's result and its
+ * delivery and read statuses add no entry to it, so it stays the size of the backlog. The sweeps
+ * that read it (lapsed claims, unknown sends past their settle window) must still find their rows.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recoverAbandoned } from '../../server/src/sending/queues';
+import { buildCampaign, buildUser } from '../../server/test/factories';
+import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
+
+const onPostgres = testDatabaseKind() === 'postgres';
+const SETTLE_SECONDS = 600;
+
+describe.skipIf(postgresUnavailable)('the dispatch index and the sweeps that read it', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ DISPATCH_ENABLED: 'false' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** One message in each state, claimed ones under a lease that lapsed a minute ago. */
+  async function messagesInEveryState(): Promise<Record<string, number>> {
+    const user = await buildUser(server, { creditRupees: 100 });
+    const statuses = ['queued', 'sending', 'sending', 'unknown', 'sent', 'delivered', 'read', 'failed', 'cancelled', 'duplicate', 'suppressed'] as const;
+    const built = await buildCampaign(server, user, { status: 'running', messages: statuses.map((status) => ({ status })) });
+    const ids = built.messages.map((message) => message.id);
+    const [queued, handed, unhanded, unknown, sent] = ids as [number, number, number, number, number];
+    const lapsed = new Date(Date.now() - 60_000).toISOString();
+    await server.db('messages').where({ id: handed }).update({ claimToken: '0d0d0d0d0d0d0d0d', handedAt: lapsed, leaseUntil: lapsed });
+    await server.db('messages').where({ id: unhanded }).update({ claimToken: '0e0e0e0e0e0e0e0e', handedAt: null, leaseUntil: lapsed });
+    await server.db('messages').where({ id: unknown }).update({ claimToken: '0f0f0f0f0f0f0f0f', nextAttemptAt: lapsed });
+    return { queued, handed, unhanded, unknown, sent };
+  }
+
+  it('finds lapsed claims and unknown sends past their window, and leaves finished messages alone', async () => {
+    const ids = await messagesInEveryState();
+    const before = (await server.db('messages').whereNotIn('status', ['queued', 'sending', 'unknown']).select('id', 'status', 'updatedAt')) as { id: number; status: string; updatedAt: unknown }[];
+
+    const moved = await recoverAbandoned(server.db, SETTLE_SECONDS, false);
+
+    const statusOf = async (id: number | undefined) => ((await server.db('messages').where({ id }).first('status')) as { status: string }).status;
+    expect(await statusOf(ids.handed)).toBe('unknown');
+    expect(await statusOf(ids.unhanded)).toBe('queued');
+    expect(await statusOf(ids.unknown)).toBe('queued');
+    expect(await statusOf(ids.queued)).toBe('queued');
+    expect(moved.requeuedIds.sort((x, y) => x - y)).toEqual([ids.unhanded, ids.unknown].sort((x, y) => (x as number) - (y as number)));
+    const after = (await server.db('messages').whereIn('id', before.map((row) => row.id)).select('id', 'status', 'updatedAt')) as { id: number; status: string; updatedAt: unknown }[];
+    expect(after.sort((x, y) => x.id - y.id)).toEqual(before.sort((x, y) => x.id - y.id));
+  });
+
+  it.skipIf(!onPostgres)('holds an entry for each open message and none for a finished one', async () => {
+    await messagesInEveryState();
+    // VACUUM counts the index's entries exactly (PostgreSQL's row estimate of an index).
+    await server.db.raw('vacuum messages');
+    const [open] = (await server.db('messages').whereIn('status', ['queued', 'sending', 'unknown']).count({ n: '*' })) as { n: string | number }[];
+    const [all] = (await server.db('messages').count({ n: '*' })) as { n: string | number }[];
+    const index = (await server.db.raw("select reltuples from pg_class where relname = 'messages_dispatch_index' and relnamespace = current_schema()::regnamespace")) as { rows: { reltuples: number }[] };
+    expect(Number(all?.n)).toBeGreaterThan(Number(open?.n));
+    expect(index.rows[0]?.reltuples).toBe(Number(open?.n));
+  });
+
+  it.skipIf(!onPostgres)("serves the sweeps' reads: each condition implies the index's", async () => {
+    const nowIso = new Date().toISOString();
+    const reads = [
+      server.db('messages').where({ status: 'sending' }).whereNotNull('handedAt').where('leaseUntil', '<', nowIso).select('id'),
+      server.db('messages').where({ status: 'sending' }).whereNull('handedAt').where('leaseUntil', '<', nowIso).select('id'),
+      server.db('messages').where({ status: 'unknown' }).where('nextAttemptAt', '<=', nowIso).select('id', 'claimToken'),
+    ];
+    for (const read of reads) {
+      const plan = await server.db.transaction(async (trx) => {
+        // Where the planner may not scan the table, it shows which indexes the condition can use.
+        await trx.raw('set local enable_seqscan = off');
+        const { sql, bindings } = read.toSQL();
+        const explained = (await trx.raw(`explain ${sql}`, bindings)) as { rows: { 'QUERY PLAN': string }[] };
+        return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('messages_dispatch_index');
+    }
+  });
+});
