@@ -18,6 +18,8 @@ export interface FaultyProvider {
   setMode(mode: FaultMode, options?: { every?: number; delayMs?: number }): void;
   /** Sends by what happened to them since the last setMode. */
   readonly stats: { passed: number; timedOut: number; slowed: number; resetBefore: number; resetAfter: number };
+  /** Sends held without an answer right now (`timeout` mode), until their client gives up. */
+  unansweredNow(): number;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function startFaultyProvider(upstream: string): Promise<FaultyProvi
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
+    unansweredNow: () => held.size,
     setMode(next, options = {}) {
       mode = next;
       every = options.every ?? 3;

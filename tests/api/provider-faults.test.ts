@@ -12,12 +12,14 @@ import type { TMeResponse } from '@shared/types';
 import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
 import { sendReference } from '../../server/src/sending/dispatcher';
 import { plainRecipients, prepareFlowSender, sendFlowCampaign, startFlowSimulator } from '../../server/test/campaignFlow';
-import { waitForCampaign } from '../../server/test/polling';
+import { pollUntil, waitForCampaign } from '../../server/test/polling';
 import { startFaultyProvider, type FaultMode, type FaultyProvider } from '../../server/test/faultyProvider';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 const APP_SECRET = 'provider-faults-app-secret';
 const RECIPIENTS = 240;
+/** A campaign longer than the silence lets through: the number's rate would send it all in 10 s. */
+const SILENT_RECIPIENTS = 2_000;
 const LEASE_SECONDS = 2;
 const SETTLE_SECONDS = 8;
 
@@ -87,6 +89,33 @@ describe.skipIf(postgresUnavailable)('sends with unknown outcomes: timeouts, slo
     expect(after.providerMessageId).toBe(settled.providerMessageId);
     expect(settled.status === 'read' ? ['read'] : ['delivered', 'read']).toContain(after.status);
     console.log(`provider-faults timeout: ${stats.timedOut} of ${RECIPIENTS} sends unanswered, all settled by webhook, none sent twice`);
+  });
+
+  it('a provider that goes silent: fewer and fewer sends go into the silence, and every one goes once it answers', { timeout: 180_000 }, async () => {
+    provider.setMode('timeout', { every: 1 });
+    const sender = await prepareFlowSender(server.url, 10_000);
+    const recipients = plainRecipients(SILENT_RECIPIENTS, 9_430_000_000);
+    const accepted = await sendFlowCampaign(sender, recipients, 'Faults: silent');
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    // Every worker's batch used to keep sending into the silence at the number's rate: all of them
+    // had gone out (each to wait out the settle window) before the held sends dwindled. Now the
+    // window halves each silent round, from 256 sends in flight: the sends held dwindle to a probe
+    // or two after about 500 went out (the first round, then 128, 64, ... 2). 200 is past the
+    // first ramp, where a held send or two is only the beginning.
+    await pollUntil(
+      async () => ({ silent: provider.stats.timedOut, held: provider.unansweredNow() }),
+      ({ silent, held }) => silent >= 200 && held <= 2,
+      { what: 'the sends held by the silent provider down to a probe or two', timeoutMs: 120_000, intervalMs: 100 },
+    );
+    const intoSilence = provider.stats.timedOut;
+    expect(intoSilence).toBeLessThan(SILENT_RECIPIENTS / 2);
+
+    provider.setMode('none');
+    const campaign = await waitForCampaign(sender.client, accepted.body.data.campaignId, finished, { timeoutMs: 120_000, intervalMs: 250 });
+    expect(campaign.counts.sent + campaign.counts.delivered + campaign.counts.read, JSON.stringify(campaign.counts)).toBe(SILENT_RECIPIENTS);
+    const wanted = new Set(recipients.map((r) => r.replace(/\D/g, '')));
+    expect(simulator.simulator.receivedCounts().repeated.filter((r) => wanted.has(r.to)), 'recipients sent twice').toEqual([]);
+    console.log(`provider-faults silent: ${intoSilence} of ${SILENT_RECIPIENTS} sends went into the silence before the window closed, none sent twice`);
   });
 
   it('a provider that answers after the lease ran out: the lease is renewed, no other worker sends them', { timeout: 120_000 }, async () => {

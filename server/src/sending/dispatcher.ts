@@ -28,6 +28,7 @@ import type { ProviderRegistry } from './providerRegistry';
 import type { SenderNumber } from './senderNumbers';
 import { LeaseKeeper, renewLeasesIn } from './leaseKeeper';
 import { TokenBucket } from './tokenBucket';
+import { SendWindow, type SendOutcome } from './sendWindow';
 import type { MessageRow } from '../db/rows/messages';
 
 export interface ClaimedMessage {
@@ -55,6 +56,8 @@ export interface DispatchSettings {
   maxAttempts: number;
   leaseSeconds: number;
   unknownSettleSeconds: number;
+  /** How long a send waits for the provider's answer (DISPATCH_SEND_TIMEOUT_SECONDS). */
+  sendTimeoutSeconds: number;
 }
 
 /** Code recorded when the campaign's template was deleted after acceptance. */
@@ -118,6 +121,7 @@ export type HoldHook = (messageIds: readonly number[], until: Date) => Promise<v
 export class MessageDispatcher {
   private holdHook: HoldHook | null = null;
   private readonly buckets = new Map<number, TokenBucket>();
+  private readonly windows = new Map<number, SendWindow>();
   private readonly contexts = new Map<number, CampaignContext>();
   /** Loads in flight, so concurrent sends of one campaign share one query when the cache lapses. */
   private readonly loading = new Map<number, Promise<CampaignContext | null>>();
@@ -155,6 +159,19 @@ export class MessageDispatcher {
       this.buckets.set(number.id, bucket);
     } else bucket.setRate(number.messagesPerSecond * RATE_MARGIN);
     return bucket;
+  }
+
+  private windowFor(number: SenderNumber): SendWindow {
+    let window = this.windows.get(number.id);
+    if (!window) {
+      const { workers, concurrency } = this.deps.settings;
+      window = new SendWindow(workers * concurrency, (size, max) => {
+        if (size < max) this.deps.log.warn({ senderNumberId: number.id, sendsInFlight: size, max }, 'provider left sends unanswered: fewer sends in flight for this number');
+        else this.deps.log.info({ senderNumberId: number.id, sendsInFlight: size }, 'provider answers again: sends in flight back to the full window');
+      });
+      this.windows.set(number.id, window);
+    }
+    return window;
   }
 
   private async context(campaignId: number): Promise<CampaignContext | null> {
@@ -293,15 +310,28 @@ export class MessageDispatcher {
         }
         const bucket = this.bucketFor(context.number);
         await bucket.take();
-        // The fence: only a message still ours, of a campaign still running, goes out.
-        if (!(await this.handoff.handOver(message.id, claimToken))) {
-          held.push(message);
-          return;
+        const window = this.windowFor(context.number);
+        const startedAt = await window.acquire();
+        let outcome: SendOutcome = 'not-sent';
+        let result: Awaited<ReturnType<typeof provider.sendTemplate>>;
+        try {
+          // The fence: only a message still ours, of a campaign still running, goes out.
+          if (!(await this.handoff.handOver(message.id, claimToken))) {
+            held.push(message);
+            return;
+          }
+          const values = message.variables ? (JSON.parse(message.variables) as Record<string, string>) : {};
+          const sendStartedAt = performance.now();
+          result = await provider.sendTemplate(
+            templateSendRequest({ phoneNumberId: context.number.phoneNumberId, to: message.recipient, template: context.template, values, headerMedia: context.headerMedia, callbackData: sendReference(message) }),
+          );
+          // Silence is what closes the window: a send left without an answer for most of its
+          // timeout. A reset at once says nothing about how many sends the provider can hold.
+          const silent = !result.ok && result.unknown === true && performance.now() - sendStartedAt >= (settings.sendTimeoutSeconds * 1000) / 2;
+          outcome = silent ? 'unanswered' : 'answered';
+        } finally {
+          window.release(startedAt, outcome);
         }
-        const values = message.variables ? (JSON.parse(message.variables) as Record<string, string>) : {};
-        const result = await provider.sendTemplate(
-          templateSendRequest({ phoneNumberId: context.number.phoneNumberId, to: message.recipient, template: context.template, values, headerMedia: context.headerMedia, callbackData: sendReference(message) }),
-        );
         if (result.ok) {
           sent.push({ id: message.id, claimToken, providerMessageId: result.providerMessageId });
           scheduleWrite();
