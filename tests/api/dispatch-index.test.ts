@@ -51,14 +51,15 @@ describe.skipIf(postgresUnavailable)('the dispatch index and the sweeps that rea
   });
 
   it.skipIf(!onPostgres)('holds an entry for each open message and none for a finished one', async () => {
-    await messagesInEveryState();
-    // VACUUM counts the index's entries exactly (PostgreSQL's row estimate of an index).
-    await server.db.raw('vacuum messages');
-    const [open] = (await server.db('messages').whereIn('status', ['queued', 'sending', 'unknown']).count({ n: '*' })) as { n: string | number }[];
-    const [all] = (await server.db('messages').count({ n: '*' })) as { n: string | number }[];
-    const index = (await server.db.raw("select reltuples from pg_class where relname = 'messages_dispatch_index' and relnamespace = current_schema()::regnamespace")) as { rows: { reltuples: number }[] };
-    expect(Number(all?.n)).toBeGreaterThan(Number(open?.n));
-    expect(index.rows[0]?.reltuples).toBe(Number(open?.n));
+    // The index's own condition, as PostgreSQL keeps it: counting its entries after a VACUUM was
+    // tried, but a transaction of another test running meanwhile keeps dead row versions (and
+    // their entries) alive, whichever schema it is in.
+    const definition = (await server.db.raw(
+      "select pg_get_expr(i.indpred, i.indrelid) as predicate from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = 'messages_dispatch_index' and c.relnamespace = current_schema()::regnamespace",
+    )) as { rows: { predicate: string | null }[] };
+    const predicate = definition.rows[0]?.predicate ?? '';
+    const named = ['queued', 'sending', 'unknown', 'sent', 'delivered', 'read', 'failed', 'cancelled', 'duplicate', 'suppressed'].filter((status) => predicate.includes(`'${status}'`));
+    expect(named).toEqual(['queued', 'sending', 'unknown']);
   });
 
   it.skipIf(!onPostgres)("serves the sweeps' reads: each condition implies the index's", async () => {

@@ -97,15 +97,15 @@ describe.skipIf(postgresUnavailable)('sends with unknown outcomes: timeouts, slo
     const recipients = plainRecipients(SILENT_RECIPIENTS, 9_430_000_000);
     const accepted = await sendFlowCampaign(sender, recipients, 'Faults: silent');
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-    // Every worker's batch used to keep sending into the silence at the number's rate: all of them
-    // had gone out (each to wait out the settle window) before the held sends dwindled. Now the
-    // window halves each silent round, from 256 sends in flight: the sends held dwindle to a probe
-    // or two after about 500 went out (the first round, then 128, 64, ... 2). 200 is past the
-    // first ramp, where a held send or two is only the beginning.
+    // Every worker's batch used to keep sending into the silence at the number's rate, 256 sends in
+    // flight, until all of them had gone out (each to wait out the settle window). The window
+    // halves each silent round instead: the first round, then 128, 64, ... down to one probe,
+    // about 500 sends in all.
+    const { senderNumberId } = (await server.db('campaigns').where({ id: accepted.body.data.campaignId }).first('senderNumberId')) as { senderNumberId: number };
     await pollUntil(
-      async () => ({ silent: provider.stats.timedOut, held: provider.unansweredNow() }),
-      ({ silent, held }) => silent >= 200 && held <= 2,
-      { what: 'the sends held by the silent provider down to a probe or two', timeoutMs: 120_000, intervalMs: 100 },
+      async () => ({ window: server.services.engine.dispatcher.sendWindowSize(senderNumberId), silent: provider.stats.timedOut }),
+      ({ window }) => window === 1,
+      { what: "the silent provider's send window closed to one probe", timeoutMs: 120_000, intervalMs: 100 },
     );
     const intoSilence = provider.stats.timedOut;
     expect(intoSilence).toBeLessThan(SILENT_RECIPIENTS / 2);

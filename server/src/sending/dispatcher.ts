@@ -161,6 +161,11 @@ export class MessageDispatcher {
     return bucket;
   }
 
+  /** Sends the number may have in flight on this instance now; null before its first send here. */
+  sendWindowSize(senderNumberId: number): number | null {
+    return this.windows.get(senderNumberId)?.size ?? null;
+  }
+
   private windowFor(number: SenderNumber): SendWindow {
     let window = this.windows.get(number.id);
     if (!window) {
