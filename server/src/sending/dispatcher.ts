@@ -330,8 +330,8 @@ export class MessageDispatcher {
           result = await provider.sendTemplate(
             templateSendRequest({ phoneNumberId: context.number.phoneNumberId, to: message.recipient, template: context.template, values, headerMedia: context.headerMedia, callbackData: sendReference(message) }),
           );
-          // Silence is what closes the window: a send left without an answer for most of its
-          // timeout. A reset at once says nothing about how many sends the provider can hold.
+          // Silence is what closes the window: a send left without an answer for half its timeout
+          // or more. A reset at once says nothing about how many sends the provider can hold.
           const silent = !result.ok && result.unknown === true && performance.now() - sendStartedAt >= (settings.sendTimeoutSeconds * 1000) / 2;
           outcome = silent ? 'unanswered' : 'answered';
         } finally {
