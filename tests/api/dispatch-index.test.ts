@@ -2,10 +2,13 @@
  * The dispatch index holds open messages only on PostgreSQL (issue 17): a message's result and its
  * delivery and read statuses add no entry to it, so it stays the size of the backlog. The sweeps
  * that read it (lapsed claims, unknown sends past their settle window) must still find their rows.
+ * On PostgreSQL the dispatch jobs are pg-boss's: its fetch takes the next job from an index in
+ * its own order (`ensureFetchOrderIndex`) instead of sorting every waiting job.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNFINISHED_STATUSES } from '../../server/src/sending/messageOutcomes';
-import { recoverAbandoned } from '../../server/src/sending/queues';
+import PgBoss from 'pg-boss';
+import { DISPATCH_QUEUE, FETCH_ORDER_INDEX, pgBossSchemaFor, recoverAbandoned } from '../../server/src/sending/queues';
 import { buildCampaign, buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
 
@@ -80,6 +83,51 @@ describe.skipIf(postgresUnavailable)('the dispatch index and the sweeps that rea
         return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
       });
       expect(plan).toContain('messages_dispatch_index');
+    }
+  });
+
+  it.skipIf(!onPostgres)("takes pg-boss's next job in index order, without sorting the waiting jobs", async () => {
+    const database = server.config.database;
+    if (database.kind !== 'postgresql') throw new Error('PostgreSQL only');
+    const schema = pgBossSchemaFor(database.schema);
+    // pg-boss's own fetch, written out by pg-boss as its workers run it (batchSize 1), not run.
+    const boss = new PgBoss({ connectionString: database.url, schema });
+    let fetch: { text: string; values: unknown[] } | null = null;
+    await boss.fetch(DISPATCH_QUEUE, {
+      batchSize: 1,
+      db: {
+        executeSql: async (text, values) => {
+          fetch = { text, values: values ?? [] };
+          return { rows: [] };
+        },
+      },
+    });
+    if (!fetch) throw new Error('pg-boss wrote no fetch');
+    const { text, values } = fetch as { text: string; values: unknown[] };
+    // The waiting jobs of a large campaign (no dispatcher runs here): the plan before this index
+    // read and sorted every one of them per fetch.
+    const inserted = (await server.db.raw(`insert into ??.job (name, data) select ?, '{"messageIds":[]}'::jsonb from generate_series(1, 5000) returning id`, [schema, DISPATCH_QUEUE])) as { rows: { id: string }[] };
+    try {
+      await server.db.raw('analyze ??.job', [schema]);
+      // pg-boss numbers its parameters and uses one twice: run it as written, on a pooled connection.
+      const connection = (await server.db.client.acquireConnection()) as { query(text: string, values: unknown[]): Promise<{ rows: { 'QUERY PLAN': string }[] }> };
+      let plan: string;
+      try {
+        await connection.query(`set search_path to ${database.schema ?? 'public'}`, []);
+        plan = (await connection.query(`explain ${text}`, values)).rows.map((row) => row['QUERY PLAN']).join('\n');
+      } finally {
+        await server.db.client.releaseConnection(connection);
+      }
+      // Each queue's partition of the job table has its own copy of the index, named by PostgreSQL.
+      const copies = (await server.db.raw(
+        'select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relname = ? and p.relnamespace = ?::regnamespace',
+        [FETCH_ORDER_INDEX, schema],
+      )) as { rows: { name: string }[] };
+      expect(copies.rows.length).toBeGreaterThan(0);
+      expect(copies.rows.some((copy) => plan.includes(`Index Scan using ${copy.name} `))).toBe(true);
+      expect(plan).not.toMatch(/Sort Key: [^\n]*priority/);
+    } finally {
+      await server.db.raw('delete from ??.job where id = any(?::uuid[])', [schema, inserted.rows.map((row) => row.id)]);
     }
   });
 });

@@ -16,7 +16,7 @@ import { MessageDispatcher } from './dispatcher';
 import { Materialiser } from './materialiser';
 import { MessageOutcomes } from './messageOutcomes';
 import { ProviderRegistry, SIMULATOR_ACCESS_TOKEN, type CredentialsSource } from './providerRegistry';
-import { EmbeddedDispatchQueue, PgBossDispatchQueue, type DispatchQueue } from './queues';
+import { EmbeddedDispatchQueue, PgBossDispatchQueue, pgBossSchemaFor, type DispatchQueue } from './queues';
 import { StatusIngest } from './statusIngest';
 
 export const SIMULATOR_MOUNT = '/simulator';
@@ -81,7 +81,7 @@ export class SendingEngine {
         ? new PgBossDispatchQueue({
             db,
             url: config.database.url,
-            schema: `${config.database.schema ?? 'public'}_pgboss`.replace(/^public_pgboss$/, 'pgboss'),
+            schema: pgBossSchemaFor(config.database.schema),
             dispatcher: this.dispatcher,
             acceptance: deps.acceptance,
             outcomes: this.outcomes,
