@@ -123,6 +123,8 @@ export class MessageDispatcher {
   private readonly buckets = new Map<number, TokenBucket>();
   private readonly windows = new Map<number, SendWindow>();
   private readonly contexts = new Map<number, CampaignContext>();
+  /** Messages of each campaign in the batches this instance is sending now. */
+  private readonly campaignsInFlight = new Map<number, number>();
   /** Loads in flight, so concurrent sends of one campaign share one query when the cache lapses. */
   private readonly loading = new Map<number, Promise<CampaignContext | null>>();
   private readonly handoff: Handoff;
@@ -132,7 +134,7 @@ export class MessageDispatcher {
     private readonly deps: {
       db: Knex;
       outcomes: MessageOutcomes;
-      providers: ProviderRegistry;
+      providers: Pick<ProviderRegistry, 'prepare' | 'providerFor'>;
       log: Logger;
       settings: DispatchSettings;
       /** Public link of a stored campaign header file (the provider fetches it). */
@@ -273,7 +275,7 @@ export class MessageDispatcher {
         totals.retried += results.retry.length;
         totals.failed += results.failed.length;
         totals.unknown += results.unknown.length;
-        await this.deps.outcomes.recordSendResults(results);
+        await this.deps.outcomes.recordSendResults(results, { campaignOf: (id) => campaignOf.get(id), checkCompletion: false });
       }
     };
     const scheduleWrite = () => {
@@ -290,6 +292,8 @@ export class MessageDispatcher {
     const byToken = new Map<string, number[]>();
     for (const message of claimed) appendTo(byToken, message.claimToken, message.id);
     const release = this.leases.keep([...byToken].map(([claimToken, ids]) => ({ claimToken, ids })));
+    const campaignOf = new Map(claimed.map((message) => [message.id, message.campaignId]));
+    const campaignsHeld = this.holdCampaigns(claimed);
     try {
       const contexts = new Map<number, CampaignContext | null>();
       for (const message of claimed) if (!contexts.has(message.campaignId)) contexts.set(message.campaignId, await this.context(message.campaignId));
@@ -367,8 +371,43 @@ export class MessageDispatcher {
       if (held.length > 0) await this.hold(held);
     } finally {
       release();
+      await this.releaseCampaigns(campaignsHeld);
     }
     return { ...totals, held: held.length };
+  }
+
+  /** Counts a batch's messages against their campaigns (see `releaseCampaigns`). */
+  private holdCampaigns(claimed: readonly ClaimedMessage[]): Map<number, number> {
+    const counts = new Map<number, number>();
+    for (const message of claimed) counts.set(message.campaignId, (counts.get(message.campaignId) ?? 0) + 1);
+    for (const [campaignId, count] of counts) this.campaignsInFlight.set(campaignId, (this.campaignsInFlight.get(campaignId) ?? 0) + count);
+    return counts;
+  }
+
+  /**
+   * A batch is over: its results are committed (or failed, and the lease sweep has them). A
+   * campaign whose messages no other batch of this instance holds may just have completed; while
+   * another batch holds one, that batch looks when it ends. The last batch to end looks after
+   * every write of this instance has committed, and each instance looks after its own, so the
+   * look after the campaign's last commit, on whichever instance, sees every message finished.
+   * Before, every result write looked: a read of the campaign's open messages per 20 sends.
+   */
+  private async releaseCampaigns(counts: ReadonlyMap<number, number>): Promise<void> {
+    const idle: number[] = [];
+    for (const [campaignId, count] of counts) {
+      const left = (this.campaignsInFlight.get(campaignId) ?? count) - count;
+      if (left > 0) this.campaignsInFlight.set(campaignId, left);
+      else {
+        this.campaignsInFlight.delete(campaignId);
+        idle.push(campaignId);
+      }
+    }
+    try {
+      await this.deps.outcomes.completeCampaigns(idle, this.deps.db, { announceProgress: false });
+    } catch (error) {
+      // As when a result write fails: a status event of the campaign's messages looks again.
+      this.deps.log.warn({ err: error, campaignIds: idle }, 'campaign completion check failed');
+    }
   }
 
   /**

@@ -85,6 +85,19 @@ export async function withConflictRetry<T>(run: () => Promise<T>, attempts = 5):
   }
 }
 
+/** What the writer of a batch of results knows about it (the dispatcher, from its claims). */
+export interface ResultsWritten {
+  /** Each message's campaign; without it they are read back from the messages. */
+  campaignOf?: (messageId: number) => number | undefined;
+  /**
+   * False when the writer still holds other messages of these campaigns, which it will write
+   * later: the campaigns cannot be complete yet, and the writer looks once it holds none (see
+   * `MessageDispatcher.dispatch`). The look is a read of the campaign's open messages, and was one
+   * statement per result write.
+   */
+  checkCompletion?: boolean;
+}
+
 export type RequeueHook = (trx: Knex.Transaction, retries: readonly Pick<SendRetry, 'id' | 'nextAttemptAt'>[]) => Promise<void>;
 
 /** Which messages reached which status, in one batch of results or status events. */
@@ -111,7 +124,7 @@ export class MessageOutcomes {
    * claim's token (a worker whose claim was taken writes nothing). A handed row whose lease lapsed
    * may have been moved to `unknown` meanwhile: its answer, arriving late, still settles it.
    */
-  async recordSendResults(results: { sent: SendSuccess[]; retry: SendRetry[]; failed: SendFailure[]; unknown?: SendUnknown[] }): Promise<void> {
+  async recordSendResults(results: { sent: SendSuccess[]; retry: SendRetry[]; failed: SendFailure[]; unknown?: SendUnknown[] }, written: ResultsWritten = {}): Promise<void> {
     const nowIso = new Date().toISOString();
     const campaigns = new Set<number>();
     const unknown = results.unknown ?? [];
@@ -199,17 +212,20 @@ export class MessageOutcomes {
         await this.suppressOptedOut(trx, results.failed.filter((r) => r.code === OPTED_OUT_ERROR_CODE && failedSet.has(r.id)).map((r) => r.id));
         for (const id of await this.refundFailed(trx, failedIds)) campaigns.add(id);
       }
-      const touched = await trx('messages')
-        .whereIn(
-          'id',
-          [...results.sent, ...results.failed, ...unknown].map((r) => r.id),
-        )
-        .distinct('campaignId');
-      for (const row of touched as Pick<MessageRow, 'campaignId'>[]) campaigns.add(row.campaignId);
+      const settled = [...results.sent, ...results.failed, ...unknown].map((r) => r.id);
+      if (written.campaignOf) {
+        for (const id of settled) {
+          const campaignId = written.campaignOf(id);
+          if (campaignId !== undefined) campaigns.add(campaignId);
+        }
+      } else {
+        const touched = await trx('messages').whereIn('id', settled).distinct('campaignId');
+        for (const row of touched as Pick<MessageRow, 'campaignId'>[]) campaigns.add(row.campaignId);
+      }
       await this.recordMessageStatuses?.(trx, resultChanges());
     }));
     this.onMessageStatuses?.(resultChanges());
-    await this.completeCampaigns([...campaigns]);
+    await this.completeCampaigns([...campaigns], this.deps.db, { check: written.checkCompletion ?? true });
   }
 
   /**
@@ -515,9 +531,18 @@ export class MessageOutcomes {
    */
   recordCampaignsCompleted: ((trx: Knex.Transaction, campaignIds: readonly number[]) => Promise<void>) | null = null;
 
-  /** Running campaigns with nothing left to send become completed. */
-  async completeCampaigns(campaignIds: readonly number[], db: Knex = this.deps.db): Promise<void> {
+  /**
+   * Running campaigns with nothing left to send become completed. `check: false` only announces
+   * the progress: the caller knows the campaigns still have messages in flight (see
+   * `ResultsWritten.checkCompletion`).
+   */
+  async completeCampaigns(campaignIds: readonly number[], db: Knex = this.deps.db, options: { check?: boolean; announceProgress?: boolean } = {}): Promise<void> {
     if (campaignIds.length === 0) return;
+    const { check = true, announceProgress = true } = options;
+    if (!check) {
+      if (announceProgress) afterCommit(db, () => this.onCampaignsProgressed?.(campaignIds), this.listenerFailed);
+      return;
+    }
     const nowIso = new Date().toISOString();
     const completable = (query: Knex.QueryBuilder) =>
       query
@@ -544,7 +569,7 @@ export class MessageOutcomes {
     afterCommit(
       db,
       () => {
-        this.onCampaignsProgressed?.(campaignIds);
+        if (announceProgress) this.onCampaignsProgressed?.(campaignIds);
         if (completed > 0) this.onCampaignsSettled?.(campaignIds);
       },
       this.listenerFailed,
