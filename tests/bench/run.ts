@@ -25,11 +25,12 @@ import { walletBench } from './wallet.bench';
 import { webhooksBench } from './webhooks.bench';
 
 /**
- * Writes out what the benches before left in PostgreSQL's buffers, before the next one starts. A
- * two-instance run leaves about a gigabyte of changes, which PostgreSQL writes out over the next
- * minutes (checkpoint_completion_target): the public API bench after it measured 930 requests a
- * second with the disk busy under it, 3,070-3,362 on a quiet disk. Each bench pays for its own
- * writes only. Needs a superuser or pg_checkpoint; without, the run goes on as before.
+ * Writes out what the benches before left in PostgreSQL's buffers, before the next one starts,
+ * on either database (the disk and the cores are shared). A two-instance run leaves about a
+ * gigabyte of changes, which PostgreSQL writes out over the next minutes
+ * (checkpoint_completion_target): the public API bench after it measured 930 requests a second
+ * with the disk busy under it, 3,070-3,362 on a quiet disk. Each bench pays for its own writes
+ * only. Needs a superuser or pg_checkpoint; without, the run goes on as before.
  */
 async function checkpoint(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -92,7 +93,7 @@ if (child) {
         continue;
       }
       console.log(`\n${bench.name} [${kind}]`);
-      if (kind === 'postgres' && url) await checkpoint(url);
+      if (url) await checkpoint(url);
       runChild(bench.name, kind);
     }
   }
