@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import { signedInClient } from '../../server/test/factories';
 import { startTestServer, type TestServer } from '../../server/test/server';
+import { cpuSharesSince, cpuSnapshot, type CpuShares, type CpuSnapshot } from './cpuShares';
 import { figureDb, printFigure } from './figures';
 import { adminUser, approvedBenchTemplate } from './support';
 
@@ -29,15 +30,48 @@ interface LoadResult {
   errors: number;
   p50: number;
   p99: number;
+  /** The load generator's own CPU time while it loaded. */
+  cpuMs: number;
 }
 
-function runLoad(settings: Record<string, string>): Promise<LoadResult> {
+interface MeasuredLoad extends LoadResult {
+  /** Where the machine's CPU went from the load's start to its end. */
+  cpu: CpuShares;
+}
+
+/** Runs the load generator; the CPU shares cover the load itself, not the generator's start-up. */
+function runLoad(settings: Record<string, string>): Promise<MeasuredLoad> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/apiLoad.ts', JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
+    let started: CpuSnapshot | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!started && output.startsWith('start\n')) started = cpuSnapshot();
+    });
+    child.once('exit', (code) => {
+      if (code !== 0 || !started) {
+        reject(new Error(`load generator exited with ${code}`));
+        return;
+      }
+      const result = JSON.parse(output.slice('start\n'.length)) as LoadResult;
+      resolve({ ...result, cpu: cpuSharesSince(started) });
+    });
   });
+}
+
+/**
+ * One line: each process's share of a core during the load and its CPU time per request, so that
+ * a ratio is read against what the database and the load generator took of the same cores.
+ */
+function cpuLine(label: string, load: MeasuredLoad, db: 'sqlite' | 'postgresql'): string {
+  const { cpu } = load;
+  const perRequestMicros = (percent: number) => Math.round(((percent / 100) * 1e6) / load.average);
+  const loadPercent = (load.cpuMs / 1000 / cpu.seconds) * 100;
+  const parts = [`server ${Math.round(cpu.serverPercent)}% (${perRequestMicros(cpu.serverPercent)} µs a request)`];
+  if (db === 'postgresql' && cpu.postgresPercent !== null) parts.push(`PostgreSQL ${Math.round(cpu.postgresPercent)}% (${perRequestMicros(cpu.postgresPercent)} µs)`);
+  parts.push(`load generator ${Math.round(loadPercent)}% (${perRequestMicros(loadPercent)} µs)`, `idle ${Math.round(cpu.idlePercent)}% of ${cpu.cores * 100}%`);
+  return `  ${label} CPU, shares of one core: ${parts.join(', ')}`;
 }
 
 async function campaignCount(server: TestServer, userId: number): Promise<number> {
@@ -98,8 +132,9 @@ export const publicApiBench = {
       console.log(
         `  POST /api/send, after a ${WARM_UP_SECONDS} s warm-up: ${Math.round(result.average)} req/s (${result.ok.toLocaleString('en-IN')} accepted in ${rounds.toLocaleString('en-IN')} group commits, ${result.non2xx} refused, ${result.errors} errors), latency p50 ${result.p50} ms, p99 ${result.p99} ms`,
       );
+      console.log(cpuLine('POST /api/send', result, server.config.database.kind));
       const bare = await startBareRoute(sample.status, sampleAnswer);
-      let bareResult: LoadResult;
+      let bareResult: MeasuredLoad;
       try {
         await runLoad({ ...load, url: bare.url, seconds: WARM_UP_SECONDS, firstRecipient: WARM_UP_FIRST_RECIPIENT });
         bareResult = await runLoad({ ...load, url: bare.url, seconds: SECONDS });
@@ -111,6 +146,7 @@ export const publicApiBench = {
         `  bare Koa route, same JSON in and out: ${Math.round(bareResult.average)} req/s, latency p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms; ` +
           `the API reaches ${((result.average / bareResult.average) * 100).toFixed(1)}% of it (target >= 25%)`,
       );
+      console.log(cpuLine('bare route', bareResult, server.config.database.kind));
       const db = figureDb(server.config.database.kind);
       printFigure({ db, figure: 'api_send_per_second', value: Math.round(result.average), ceiling: Math.round(bareResult.average), unit: 'requests/s' });
       printFigure({ db, figure: 'api_send_p99_ms', value: result.p99, ceiling: P99_CEILING_MS, unit: 'ms' });
