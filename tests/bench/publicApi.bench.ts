@@ -51,7 +51,7 @@ function runLoad(settings: Record<string, string>): Promise<MeasuredLoad> {
     });
     child.once('exit', (code) => {
       if (code !== 0 || !started) {
-        reject(new Error(`load generator exited with ${code}`));
+        reject(new Error(started ? `load generator exited with ${code}` : `load generator exited with ${code} before it started`));
         return;
       }
       const result = JSON.parse(output.slice('start\n'.length)) as LoadResult;
