@@ -18,8 +18,17 @@ const SECONDS = '10';
  * statistics for its tables), where the bench's is seconds old.
  */
 const WARM_UP_SECONDS = '2';
-/** The warm-up's recipients start here, apart from the measured run's. */
+/** The warm-up's recipients start here, apart from the measured runs'. */
 const WARM_UP_FIRST_RECIPIENT = '500000000';
+/**
+ * The API and the bare route are measured in turn this many times, and the pair of the median
+ * ratio is the figure. One pair of the same code on the same machine gave 0.19 to 0.27 of the
+ * bare route on PostgreSQL in seven runs (2026-12-04, docs/decisions.md "A machine in between"):
+ * a single draw says more about the moment than about the code.
+ */
+const PAIRS = 3;
+/** Each pair's recipients start this far from the one before: more than a pair sends in its 10 s. */
+const RECIPIENTS_PER_PAIR = 100_000_000;
 /** The issue's latency target for `POST /api/send`. */
 const P99_CEILING_MS = 100;
 
@@ -37,6 +46,13 @@ interface LoadResult {
 interface MeasuredLoad extends LoadResult {
   /** Where the machine's CPU went from the load's start to its end. */
   cpu: CpuShares;
+}
+
+/** One turn of the API's load and then the bare route's. */
+interface MeasuredPair {
+  api: MeasuredLoad;
+  bare: MeasuredLoad;
+  ratio: number;
 }
 
 /** Runs the load generator; the CPU shares cover the load itself, not the generator's start-up. */
@@ -103,8 +119,9 @@ async function startBareRoute(status: number, answer: unknown): Promise<{ url: s
  * `POST /api/send` under load: autocannon in its own process, 32 connections for 10 s after a 2 s warm-up, each
  * request a new recipient, so every one is priced, debited and queued. The dispatcher is off so
  * the figure is the API's own; the key's rate limit is raised by an admin, as a heavy
- * integrator's would be. Then the same load generator against a bare Koa route answering the
- * same JSON: the machine's ceiling for an HTTP JSON API, in the same run.
+ * integrator's would be. The same load generator against a bare Koa route answering the same
+ * JSON is the machine's ceiling for an HTTP JSON API: the two are measured in turn, `PAIRS` times
+ * in the same run, and the pair of the median ratio is the figure.
  */
 export const publicApiBench = {
   name: 'public send API',
@@ -125,31 +142,42 @@ export const publicApiBench = {
       const sampleAnswer: unknown = await sample.json();
       if (sample.status >= 300) throw new Error(`POST /api/send answered ${sample.status}: ${JSON.stringify(sampleAnswer)}`);
       const load = { key, username: user.username, templatename: template.name, connections: CONNECTIONS };
-      await runLoad({ ...load, url: server.url, seconds: WARM_UP_SECONDS, firstRecipient: WARM_UP_FIRST_RECIPIENT });
-      const campaignsBefore = await campaignCount(server, user.id);
-      const result = await runLoad({ ...load, url: server.url, seconds: SECONDS });
-      const rounds = (await campaignCount(server, user.id)) - campaignsBefore;
-      console.log(
-        `  POST /api/send, after a ${WARM_UP_SECONDS} s warm-up: ${Math.round(result.average)} req/s (${result.ok.toLocaleString('en-IN')} accepted in ${rounds.toLocaleString('en-IN')} group commits, ${result.non2xx} refused, ${result.errors} errors), latency p50 ${result.p50} ms, p99 ${result.p99} ms`,
-      );
-      console.log(cpuLine('POST /api/send', result, server.config.database.kind));
       const bare = await startBareRoute(sample.status, sampleAnswer);
-      let bareResult: MeasuredLoad;
+      const pairs: MeasuredPair[] = [];
       try {
+        await runLoad({ ...load, url: server.url, seconds: WARM_UP_SECONDS, firstRecipient: WARM_UP_FIRST_RECIPIENT });
         await runLoad({ ...load, url: bare.url, seconds: WARM_UP_SECONDS, firstRecipient: WARM_UP_FIRST_RECIPIENT });
-        bareResult = await runLoad({ ...load, url: bare.url, seconds: SECONDS });
+        for (let pair = 0; pair < PAIRS; pair++) {
+          const campaignsBefore = await campaignCount(server, user.id);
+          const api = await runLoad({ ...load, url: server.url, seconds: SECONDS, firstRecipient: String(pair * RECIPIENTS_PER_PAIR) });
+          const rounds = (await campaignCount(server, user.id)) - campaignsBefore;
+          // The reports' search index takes the messages just accepted in the background: let it
+          // finish, so that it does not share the machine with the bare route's load.
+          await server.services.recipientNumbers.drain();
+          const bareLoad = await runLoad({ ...load, url: bare.url, seconds: SECONDS });
+          const ratio = api.average / bareLoad.average;
+          console.log(
+            `  pair ${pair + 1} of ${PAIRS}: POST /api/send ${Math.round(api.average)} req/s (${api.ok.toLocaleString('en-IN')} accepted in ${rounds.toLocaleString('en-IN')} group commits, ${api.non2xx} refused, ${api.errors} errors), latency p50 ${api.p50} ms, p99 ${api.p99} ms; ` +
+              `bare Koa route ${Math.round(bareLoad.average)} req/s, p99 ${bareLoad.p99} ms; ratio ${ratio.toFixed(2)}`,
+          );
+          console.log(cpuLine('    POST /api/send', api, server.config.database.kind));
+          console.log(cpuLine('    bare route', bareLoad, server.config.database.kind));
+          pairs.push({ api, bare: bareLoad, ratio });
+        }
       } finally {
         bare.server.closeAllConnections();
         await new Promise<void>((resolve) => bare.server.close(() => resolve()));
       }
+      // The pair of the median ratio stands for the run; the latency target holds for every pair.
+      const median = [...pairs].sort((a, b) => a.ratio - b.ratio)[Math.floor(pairs.length / 2)] as MeasuredPair;
+      const worstP99 = Math.max(...pairs.map((pair) => pair.api.p99));
       console.log(
-        `  bare Koa route, same JSON in and out: ${Math.round(bareResult.average)} req/s, latency p50 ${bareResult.p50} ms, p99 ${bareResult.p99} ms; ` +
-          `the API reaches ${((result.average / bareResult.average) * 100).toFixed(1)}% of it (target >= 25%)`,
+        `  the median pair: POST /api/send ${Math.round(median.api.average)} req/s against the bare route's ${Math.round(median.bare.average)}: ` +
+          `${(median.ratio * 100).toFixed(1)}% of it (target >= 25%; the ${PAIRS} pairs ${pairs.map((pair) => pair.ratio.toFixed(2)).join(', ')}); worst p99 ${worstP99} ms`,
       );
-      console.log(cpuLine('bare route', bareResult, server.config.database.kind));
       const db = figureDb(server.config.database.kind);
-      printFigure({ db, figure: 'api_send_per_second', value: Math.round(result.average), ceiling: Math.round(bareResult.average), unit: 'requests/s' });
-      printFigure({ db, figure: 'api_send_p99_ms', value: result.p99, ceiling: P99_CEILING_MS, unit: 'ms' });
+      printFigure({ db, figure: 'api_send_per_second', value: Math.round(median.api.average), ceiling: Math.round(median.bare.average), unit: 'requests/s' });
+      printFigure({ db, figure: 'api_send_p99_ms', value: worstP99, ceiling: P99_CEILING_MS, unit: 'ms' });
     } finally {
       await server.close();
     }
