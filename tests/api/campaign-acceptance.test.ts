@@ -156,6 +156,33 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     expect(blocked.sort()).toEqual([...repeats].map((i) => earlier[i * 2]!.to).sort());
   });
 
+  it("finds blocked repeats of a few earlier messages in a send larger than one lookup, the earlier keys read into memory", async () => {
+    const user = await buildUser(server, { creditRupees: 20_000 });
+    const template = await buildTemplate(server, user);
+    const sender = await server.services.senderNumbers.ensureSandbox(user.id);
+    const accept = (name: string, list: ReturnType<typeof recipients>) =>
+      server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name, source: 'bulk', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    const earlier = recipients(Array.from({ length: 300 }, (_, i) => `91${7_250_000_000 + i}`));
+    await accept('Earlier', earlier);
+    // More keys than one lookup takes on either database (900 on SQLite, 10,000 on PostgreSQL) and
+    // fewer earlier messages than twice them: the earlier keys are read, not probed.
+    const repeats = new Map([
+      [0, 0],
+      [5_000, 150],
+      [10_400, 299],
+    ]);
+    const send = Array.from({ length: 10_401 }, (_, i) => {
+      const repeated = repeats.get(i);
+      return repeated === undefined ? { to: `91${7_260_000_000 + i}`, variables: { '1': 'New', '2': String(i) } } : earlier[repeated]!;
+    });
+    // The same recipient with other values is a different message: not blocked.
+    send[1] = { to: earlier[1]!.to, variables: { '1': 'Other', '2': 'X' } };
+    const result = await accept('Again', send);
+    expect(result).toMatchObject({ accepted: send.length - repeats.size, duplicates: repeats.size });
+    for (const [index] of repeats) expect(result.statusCodes[index]).toBe(1);
+    expect(result.statusCodes[1]).toBe(0);
+  });
+
   /** A user who has sent `count` recipients from `first` on (one bulk campaign): the probes' history. */
   async function userWhoSent(first: number, count: number) {
     const user = await buildUser(server, { creditRupees: 5_000 });
