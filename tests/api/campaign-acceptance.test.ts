@@ -137,12 +137,17 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     expect(again).toMatchObject({ accepted: 0, duplicates: 1, totalCostUnits: 0 });
   });
 
-  it('finds blocked repeats among many earlier messages by probing each key through its recipient, across lookup chunks', async () => {
-    const user = await buildUser(server, { creditRupees: 5_000 });
+  /** A new user's bulk sends of one template: each call accepts one campaign. */
+  async function bulkSender(creditRupees: number) {
+    const user = await buildUser(server, { creditRupees });
     const template = await buildTemplate(server, user);
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-    const accept = (name: string, list: ReturnType<typeof recipients>) =>
+    return (name: string, list: ReturnType<typeof recipients>) =>
       server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name, source: 'bulk', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+  }
+
+  it('finds blocked repeats among many earlier messages by probing each key through its recipient, across lookup chunks', async () => {
+    const accept = await bulkSender(5_000);
     const earlier = recipients(Array.from({ length: 2_500 }, (_, i) => `91${7_100_000_000 + i}`));
     await accept('Earlier', earlier);
     // More earlier messages than twice this send's keys: the keys are probed, not read into memory.
@@ -157,11 +162,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
   });
 
   it("finds blocked repeats of a few earlier messages in a send larger than one lookup, the earlier keys read into memory", async () => {
-    const user = await buildUser(server, { creditRupees: 20_000 });
-    const template = await buildTemplate(server, user);
-    const sender = await server.services.senderNumbers.ensureSandbox(user.id);
-    const accept = (name: string, list: ReturnType<typeof recipients>) =>
-      server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name, source: 'bulk', recipients: list, invalidCount: 0, inSendDuplicates: 0 });
+    const accept = await bulkSender(20_000);
     const earlier = recipients(Array.from({ length: 300 }, (_, i) => `91${7_250_000_000 + i}`));
     await accept('Earlier', earlier);
     // More keys than one lookup takes on either database (900 on SQLite, 10,000 on PostgreSQL) and
