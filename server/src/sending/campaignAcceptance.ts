@@ -224,12 +224,12 @@ class DedupeKeys {
   }
 
   /**
-   * Whether the key at `index` is one of `set`'s, without writing it out as text unless its first
-   * six bytes are those of one of them: a million-row send checked against an earlier campaign's
-   * keys made a million short-lived strings here, about a tenth of its acceptance's time.
+   * Whether the key at `index` is one of `set`'s, written out as text only where its prefix is one
+   * of theirs: a million-row send checked against an earlier campaign's keys made a million
+   * short-lived strings here, a few per cent of its acceptance's time.
    */
   isIn(index: number, set: KeySet): boolean {
-    return set.prefixes.has(this.bytes.readUIntBE(index * 8, 6)) && set.keys.has(this.at(index));
+    return set.prefixes.has(keyPrefix(this.bytes.readUInt32BE(index * 8))) && set.keys.has(this.at(index));
   }
 
   slice(start: number, end: number): string[] {
@@ -239,7 +239,16 @@ class DedupeKeys {
   }
 }
 
-/** Stored Duplicate Blocked keys (hex) and their first six bytes as numbers, for `DedupeKeys.isIn`. */
+/**
+ * A key's first 30 bits, from its first four bytes: a small integer, which a Set holds without a
+ * heap object each (a million earlier keys' prefixes took 21 MB, against 37 MB for 48 bits), and
+ * which 1,000,000 earlier keys share with a new key about once in a thousand.
+ */
+function keyPrefix(firstFourBytes: number): number {
+  return firstFourBytes >>> 2;
+}
+
+/** Stored Duplicate Blocked keys (hex) and their prefixes (`keyPrefix`), for `DedupeKeys.isIn`. */
 class KeySet {
   readonly keys = new Set<string>();
   readonly prefixes = new Set<number>();
@@ -250,7 +259,7 @@ class KeySet {
 
   add(key: string): void {
     this.keys.add(key);
-    this.prefixes.add(Number.parseInt(key.slice(0, 12), 16));
+    this.prefixes.add(keyPrefix(Number.parseInt(key.slice(0, 8), 16)));
   }
 }
 
