@@ -149,8 +149,8 @@ if (apiOnly) await runLanes([apiLane]);
 else {
   // The browser lane beside the API lane: neither keeps both cores busy alone (end-to-end about
   // 60 %), and every suite must hold with other work beside it. Each timed alone, these steps add
-  // up to 1,044 s here; side by side they took 970-996 s (docs/decisions.md "The suite's wall
-  // time, third round").
+  // up to 1,044 s here; side by side they took 970-996 s
+  // (docs/decisions/2026-11-28-test-suite-browser-and-lanes.md).
   const desktopReport = path.join(reports, 'desktop.json');
   const e2eReport = path.join(reports, 'e2e.json');
   const browserLane = [

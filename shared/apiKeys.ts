@@ -1,5 +1,5 @@
 /**
- * API keys for the public send API (docs/decisions.md "Accounts"): limits and the shapes the key
+ * API keys for the public send API (docs/decisions/2026-11-21-accounts-and-api-keys.md): limits and the shapes the key
  * endpoints answer. The full key exists only in the create answer; the server keeps its hash.
  */
 

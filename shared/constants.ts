@@ -173,7 +173,7 @@ export const CLAIMS = {
   copyrightYear: 2025,
 } as const;
 
-/** The public send API (spec 002 §9, docs/decisions.md "Accounts"). */
+/** The public send API (spec 002 §9, docs/decisions/2026-11-21-accounts-and-api-keys.md). */
 export const PUBLIC_API = {
   rateLimitRequests: 100,
   rateLimitWindowMinutes: 15,
@@ -275,7 +275,7 @@ export const INTEGRATIONS = {
   idempotencyWaitSeconds: 10,
   /**
    * A key still `processing` after this long belongs to a request whose server stopped; a retry
-   * may then run it again (see README "Decisions").
+   * may then run it again (see docs/api.md, `Idempotency-Key`).
    */
   idempotencyAbandonedMinutes: 5,
   /** A webhook request gets this long to answer (connect, headers and body). */

@@ -717,7 +717,7 @@ export const messages = {
   },
 
   publicApi: {
-    // spec 002 §8 "API documentation codes" and docs/decisions.md "Accounts".
+    // spec 002 §8 "API documentation codes" and docs/decisions/2026-11-21-accounts-and-api-keys.md.
     missingFields: 'Missing required fields: username, templatename and recipient_number',
     invalidCredentials: 'Invalid username or API key',
     tooManyRequests: 'Too many requests. The limit is 100 requests per 15 minutes.',

@@ -1,5 +1,5 @@
 /**
- * Recipient phone numbers (docs/decisions.md "Sending", issue 10): stored as digits with the country
+ * Recipient phone numbers (docs/decisions/2026-11-21-sending-rules.md): stored as digits with the country
  * code and no plus (E.164 without '+'). This is the one rule every path applies (quick send,
  * import, spreadsheets, personalised sends, the API single and batch calls, uploads), and the
  * renderer applies it as the user types, so what the preview shows is what acceptance stores.

@@ -12,7 +12,8 @@
  * again. A message the provider did take and that went out again would still count as received
  * twice. One gap is known and not closed: a send whose client gave up (a timeout) may still be on
  * its way to the simulator in an overloaded process. A loaded run received 6 recipients twice,
- * within the crash window; a stricter quiet rule never held (docs/decisions.md).
+ * within the crash window; a stricter quiet rule never held
+ * (docs/decisions/2026-11-28-three-instances-settle-window.md).
  */
 import type { Knex } from 'knex';
 import type { CloudApiSimulator } from '../src/simulator/cloudApiSimulator';

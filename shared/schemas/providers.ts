@@ -21,7 +21,7 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-/** True for a WhatsApp number the spec's pattern allows, with 8 to 15 digits (docs/decisions.md "Sending"). */
+/** True for a WhatsApp number the spec's pattern allows, with 8 to 15 digits (docs/decisions/2026-11-21-sending-rules.md). */
 export function isWhatsappNumber(value: string): boolean {
   const digits = value.replace(/\D/g, '').length;
   return WHATSAPP_NUMBER_PATTERN.test(value) && digits >= 8 && digits <= 15;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CAMPAIGN_STATUSES, type TCampaign } from './sending';
 
 /**
- * Reports and campaigns (spec 002 Manage Reports, §7 reports calls; docs/decisions.md "Sending" for the summary shape).
+ * Reports and campaigns (spec 002 Manage Reports, §7 reports calls; docs/decisions/2026-11-21-sending-rules.md for the summary shape).
  * Unset values and 'all' are omitted by the client; the server treats them the same way.
  */
 
@@ -66,7 +66,7 @@ export interface TReportsPage {
 }
 
 /**
- * GET /api/whatsapp/reports/summary `data` (docs/decisions.md "Sending"). Each figure as `messageFigures` in
+ * GET /api/whatsapp/reports/summary `data` (docs/decisions/2026-11-21-sending-rules.md). Each figure as `messageFigures` in
  * shared/figures.ts defines it: sent includes delivered and read, delivered includes read.
  */
 export interface TReportsSummary {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fillMessage, messages } from '../messages';
 
 /**
- * The sending calls' payloads (spec 002 §7) and the answers docs/decisions.md "Sending" fixes where the spec is
+ * The sending calls' payloads (spec 002 §7) and the answers docs/decisions/2026-11-21-sending-rules.md fixes where the spec is
  * silent. Multipart bodies (quick send with a header image) carry objects as JSON strings.
  */
 
@@ -149,7 +149,7 @@ export const ZCostPreviewRequest = z.object({
 });
 export type TCostPreviewRequest = z.infer<typeof ZCostPreviewRequest>;
 
-/** The answer of quick-send / bulk-quick-send (docs/decisions.md "Sending"); also carried by the custom sends. */
+/** The answer of quick-send / bulk-quick-send (docs/decisions/2026-11-21-sending-rules.md); also carried by the custom sends. */
 export interface TCampaignAccepted {
   campaignId: number;
   accepted: number;

@@ -214,7 +214,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
     expect(empty.body.error).toBe(messages.sending.noRecipientsInFile);
   });
 
-  it('previews the cost with the shape of docs/decisions.md "Sending"', async () => {
+  it('previews the cost in the shape the sending decision record fixes', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 5 });
     const template = await buildTemplate(server, user, { category: 'UTILITY' });
     const res = await client.post<{ preview: TCostPreview }>('/api/send/cost-preview', {

@@ -111,7 +111,8 @@ describe.skipIf(!onPostgres)('PostgreSQL planner statistics and the trigram inde
       const before = await reltuples('campaigns');
       // A table that grows tenfold within the minute after its analysis (a new deployment's first
       // busy minutes) kept the plans made on its old size, its foreign keys' checks among them:
-      // each message's check of its campaign read the whole campaigns table (docs/decisions.md).
+      // each message's check of its campaign read the whole campaigns table
+      // (docs/decisions/2026-12-05-plans-kept-for-a-young-table.md).
       const grown = Math.max(60, Math.ceil(before) + 1);
       const user = await buildUser(server, { creditRupees: 1_000 });
       const template = await buildTemplate(server, user);

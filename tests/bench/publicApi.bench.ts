@@ -23,7 +23,7 @@ const WARM_UP_FIRST_RECIPIENT = '500000000';
 /**
  * The API and the bare route are measured in turn this many times, and the pair of the median
  * ratio is the figure. One pair of the same code on the same machine gave 0.19 to 0.27 of the
- * bare route on PostgreSQL in seven runs (2026-12-04, docs/decisions.md "A machine in between"):
+ * bare route on PostgreSQL in seven runs (docs/decisions/2026-12-04-api-measured-in-three-pairs.md):
  * a single draw says more about the moment than about the code.
  */
 const PAIRS = 3;

@@ -9,7 +9,7 @@ import { createUser } from './support';
 const w = messages.wallet;
 const wh = messages.walletHistory;
 
-/** An admin-created user starts with 1,000 credits (docs/decisions.md "Product"). */
+/** An admin-created user starts with 1,000 credits (docs/decisions/2026-11-24-product-basics.md). */
 async function signInNewUser(page: Page, baseURL: string | undefined) {
   const user = await createUser(baseURL ?? '');
   const login = new LoginPage(page);

@@ -6,7 +6,7 @@ import { createUser } from './support';
 
 const w = messages.wallet;
 
-/** An admin-created user starts with 1,000 credits (docs/decisions.md "Product"). */
+/** An admin-created user starts with 1,000 credits (docs/decisions/2026-11-24-product-basics.md). */
 async function signInNewUser(page: Page, baseURL: string | undefined) {
   const user = await createUser(baseURL ?? '');
   const login = new LoginPage(page);

@@ -37,7 +37,7 @@ export interface ApiRateLimitSubject {
 }
 
 /**
- * Rate limits of the public send API, per 15-minute window (spec 002 §9, docs/decisions.md "Accounts"):
+ * Rate limits of the public send API, per 15-minute window (spec 002 §9, docs/decisions/2026-11-21-accounts-and-api-keys.md):
  * - a request is counted against its IP address with the platform default (100, or
  *   API_RATE_LIMIT_PER_15_MIN), including requests whose key is missing or wrong;
  * - a key to which an administrator gave its own limit is counted against that key alone, with

@@ -69,7 +69,7 @@ interface KeyOwner {
 }
 
 /**
- * API keys of the public send API (docs/decisions.md "Accounts"). The full key is answered once, at
+ * API keys of the public send API (docs/decisions/2026-11-21-accounts-and-api-keys.md). The full key is answered once, at
  * creation; the database keeps its SHA-256 and a visible prefix. Revoking is a soft delete so
  * that the audit trail can still name the key.
  */

@@ -97,7 +97,7 @@ export async function runSingleStatement<Row>(db: Knex, statement: StatementPart
  * five runs, then keeps one generic plan where that is not dearer than the plans made for values.
  * That suits writes by key, and reads whose tables have statistics: without them (a table never
  * analysed) the generic plan of the public API's read took the user's report index for its
- * Duplicate Blocked probe, 12 ms a run (docs/decisions.md, issue 17), which is why
+ * Duplicate Blocked probe, 12 ms a run (docs/decisions/2026-11-29-postgresql-prepared-write.md), which is why
  * `db/tableStatistics.ts` gives every table statistics where autovacuum would not.
  */
 export function asPrepared(query: Knex.Raw): Knex.Raw {

@@ -18,12 +18,13 @@
  * only made again when the table is analysed. `campaigns`, analysed near empty as the public API's
  * load began, grew tenfold in the minute after, and every message's check of its campaign stayed a
  * scan of the whole table: 62,602 scans reading 105 million rows in 10 s, PostgreSQL's CPU a
- * request from 131 to 200 µs, the API from 0.24 to 0.17 of the bare route (docs/decisions.md).
+ * request from 131 to 200 µs, the API from 0.24 to 0.17 of the bare route
+ * (docs/decisions/2026-12-05-plans-kept-for-a-young-table.md).
  * Analysed once it has doubled, a table is analysed a few times while young and as rarely as
  * before once grown; a table whose rows only change (a wallet's) never doubles.
  *
  * Where autovacuum is on it
- * does nothing: statistics are PostgreSQL's own job there. Vacuum stays the operator's (README:
+ * does nothing: statistics are PostgreSQL's own job there. Vacuum stays the operator's (docs/operations.md:
  * keep autovacuum on); ANALYZE takes no lock that writes wait for.
  */
 import type { Knex } from 'knex';

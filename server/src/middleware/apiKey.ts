@@ -83,7 +83,7 @@ export function apiKeyAuth(deps: ApiKeyAuthDeps): Middleware<ApiKeyState> {
 }
 
 /**
- * The body's `username` must name the key's owner (docs/decisions.md "Accounts"); otherwise 401 with the same
+ * The body's `username` must name the key's owner (docs/decisions/2026-11-21-accounts-and-api-keys.md); otherwise 401 with the same
  * text as a wrong key, so the answer does not tell which of the two was wrong. Usernames compare
  * without regard to case, as they are unique.
  */

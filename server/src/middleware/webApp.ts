@@ -31,7 +31,7 @@ function notFound(ctx: Context): void {
 }
 
 /**
- * Serves the built web app (README "Performance and serving"). The build writes a brotli (.br) and
+ * Serves the built web app (docs/operations.md "Serving the web app"). The build writes a brotli (.br) and
  * a gzip (.gz) copy beside each text file; koa-send picks br, then gzip, then the plain file by the
  * request's Accept-Encoding, keeping the original's Content-Type. Source maps stay in the build
  * for the operator's stack traces but are never served. Any other GET that is not an API path

@@ -2,7 +2,7 @@ import { unitsToRupees } from '@shared/money';
 import type { TCostPreview } from '@shared/schemas/sending';
 import type { SendPreview } from '../sending/service';
 
-/** The cost preview's answer (spec 002 §9; docs/decisions.md "Sending"): counts as screened, money in rupees. */
+/** The cost preview's answer (spec 002 §9; docs/decisions/2026-11-21-sending-rules.md): counts as screened, money in rupees. */
 export function presentCostPreview(preview: SendPreview): TCostPreview {
   const { quote } = preview;
   return {

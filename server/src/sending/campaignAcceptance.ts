@@ -120,7 +120,8 @@ const PG_INSERT_CHUNK = 5_000;
 /**
  * Sends of at most this many recipients are written by one statement on PostgreSQL (see
  * `acceptInOneStatement`): their ids are taken from the sequences beforehand, one `nextval` each,
- * which a large send would feel (3.6 s a million, decisions.md) and a group commit does not.
+ * which a large send would feel (3.6 s a million, see
+ * docs/decisions/2026-11-28-api-writes-in-one-statement.md) and a group commit does not.
  */
 const ONE_STATEMENT_MAX_RECIPIENTS = 1_000;
 /**
@@ -786,7 +787,8 @@ export class CampaignAcceptance {
       let i = 0;
       // Where no ids are wanted, rows go in SQLITE_ROWS_PER_INSERT to a statement, and the rest
       // in one more: measured on the messages table with its indexes, a fifth less time per row
-      // than one statement each at 50, and 1M rows 0.6 s faster again at 200 (decisions.md).
+      // than one statement each at 50, and 1M rows 0.6 s faster again at 200
+      // (docs/decisions/2026-11-24-acceptance-speed-and-memory.md).
       if (!ids) {
         const statement = (rows: number) => sqlite.prepare(insert + Array<string>(rows).fill(oneRow).join(', '));
         const many = recipients.length >= SQLITE_ROWS_PER_INSERT ? statement(SQLITE_ROWS_PER_INSERT) : null;
@@ -842,7 +844,8 @@ export class CampaignAcceptance {
    * A large send's recipients as lean rows (`campaign_recipients`: the campaign, the row's place,
    * its number, values, key and fate), in the accepting transaction: the materialiser makes their
    * message rows and queue jobs after the commit. Only the table's key is kept up per row, in
-   * order, where `messages` keeps seven indexes and a foreign key (decisions.md). SQLite: one
+   * order, where `messages` keeps seven indexes and a foreign key
+   * (docs/decisions/2026-11-28-large-sends-staged.md). SQLite: one
    * prepared INSERT of 500 rows reused; PostgreSQL: one COPY fed a chunk of text at a time, each
    * row taking its message's id from the column's default in the file's order (the materialiser
    * writes chunks side by side).

@@ -14,7 +14,7 @@ function toSenderNumber(row: WhatsappNumberRow): SenderNumber {
 
 /**
  * Sender numbers. In the embedded default every user gets a sandbox number on the simulator,
- * so a new user can send at once (docs/decisions.md "Sending"); production can switch the sandbox off.
+ * so a new user can send at once (docs/decisions/2026-11-21-sending-rules.md); production can switch the sandbox off.
  */
 export class SenderNumberService {
   constructor(private readonly deps: { db: Knex; sandboxMessagesPerSecond: number }) {}

@@ -1,5 +1,5 @@
 /**
- * The sending calls' rules (spec 002 §5 and §7, docs/decisions.md "Sending"): which number and template,
+ * The sending calls' rules (spec 002 §5 and §7, docs/decisions/2026-11-21-sending-rules.md): which number and template,
  * which recipients and values, what it costs; acceptance itself is CampaignAcceptance.
  */
 import { formatIndianNumber } from '@shared/money';

@@ -139,7 +139,7 @@ export function AppRoutes() {
             </Route>
           </Route>
 
-          {/* Legacy navigation targets (docs/decisions.md "Routes"). */}
+          {/* Legacy navigation targets (docs/decisions/2026-11-24-routes.md). */}
           <Route path="/dashboard" element={<RoleDashboardRedirect />} />
         </Route>
         <Route path="/templates" element={<Navigate to="/user/templates" replace />} />

@@ -11,7 +11,7 @@ export async function up(knex: Knex): Promise<void> {
     table.increments('id').primary();
     table.integer('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE').unique('business_infos_user_unique');
     table.string('business_name', 100).nullable();
-    // Digits with country code, no plus (docs/decisions.md "Sending").
+    // Digits with country code, no plus (docs/decisions/2026-11-21-sending-rules.md).
     table.string('whatsapp_number', 20).nullable();
     table.string('whatsapp_number_id', 100).nullable();
     table.string('waba_id', 100).nullable();

@@ -1,7 +1,7 @@
 /**
  * The campaigns table as knex answers it (camelCased by the snake-case mappers). Campaigns and
- * their messages stay on raw knex rather than Objection models: see docs/decisions.md
- * ("Hot tables stay on knex"). Timestamps are Date objects on PostgreSQL and ISO strings on SQLite.
+ * their messages stay on raw knex rather than Objection models: see
+ * docs/decisions/2026-11-24-hot-tables-stay-on-knex.md. Timestamps are Date objects on PostgreSQL and ISO strings on SQLite.
  */
 
 export type CampaignStatus = 'scheduled' | 'running' | 'paused' | 'cancelled' | 'completed' | 'failed';

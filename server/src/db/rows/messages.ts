@@ -1,7 +1,7 @@
 /**
  * The messages table as knex answers it (camelCased). One row per recipient: the million-row
  * table that acceptance, the dispatcher, status ingestion and reports write and scan in bulk, so
- * it stays on raw knex (docs/decisions.md, "Hot tables stay on knex").
+ * it stays on raw knex (docs/decisions/2026-11-24-hot-tables-stay-on-knex.md).
  */
 
 export interface MessageRow {

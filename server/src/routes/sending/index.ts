@@ -152,7 +152,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
     ctx.body = { success: true, preview: presentCostPreview(await sending.costPreview(user, input)) };
   });
 
-  // The public API: an API key instead of a session (docs/decisions.md "Accounts"), answered in its own shape.
+  // The public API: an API key instead of a session (docs/decisions/2026-11-21-accounts-and-api-keys.md), answered in its own shape.
   const keyed = apiKeyAuth({ apiKeys: services.apiKeys, apiRateLimit: services.apiRateLimit });
   const idempotent = idempotencyKeys(services.integrations.idempotency);
   router.post<ApiKeyStateExtra>('/api/send', keyed, bodies.apiSend, idempotent, async (ctx) => {

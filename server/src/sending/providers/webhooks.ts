@@ -171,7 +171,7 @@ function toInboundMessage(raw: unknown, phoneNumberId: string | null): InboundMe
   return { providerMessageId: m.id, from: m.from, phoneNumberId, timestamp: m.timestamp, type: m.type, text };
 }
 
-/** Template review outcomes a provider may report (docs/decisions.md "Templates"). */
+/** Template review outcomes a provider may report (docs/decisions/2026-11-21-template-statuses.md). */
 const TEMPLATE_EVENTS: ReadonlySet<string> = new Set(['APPROVED', 'REJECTED', 'PAUSED', 'DISABLED']);
 
 /** A `message_template_status_update` change: its entry's id is the business account (WABA). */

@@ -42,7 +42,7 @@ export interface TAdminChangePasswordResponse {
   user: { name: string };
 }
 
-/** GET /api/admin/settings: what /admin/settings shows read-only (docs/decisions.md "Routes"). */
+/** GET /api/admin/settings: what /admin/settings shows read-only (docs/decisions/2026-11-24-routes.md). */
 export interface TPlatformSettings {
   /** Digits with country code: the sender of password-reset codes (PLATFORM_WHATSAPP_NUMBER). */
   platformWhatsappNumber: string;

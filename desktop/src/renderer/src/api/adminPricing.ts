@@ -7,7 +7,7 @@ export interface TPricingStatsResponse {
   stats: TPricingStats;
 }
 
-/** Pricing calls of the admin area (spec 001 §7, plus the stats of docs/decisions.md "Routes"). */
+/** Pricing calls of the admin area (spec 001 §7, plus the stats of docs/decisions/2026-11-24-routes.md). */
 export const adminPricingApi = {
   defaults: () => apiGet<TPriceDefaultsResponse>('/api/admin/pricing/defaults'),
   updateDefaults: (body: TPriceDefaultsRequest) => apiPut<TPriceDefaultsResponse>('/api/admin/pricing/defaults', body),

@@ -128,7 +128,7 @@ export function quickSendRequestBody(body: QuickSendBody, headerImage: File | nu
   return form;
 }
 
-/** The sending screens' calls (spec 002 §7 and docs/decisions.md "Sending"). */
+/** The sending screens' calls (spec 002 §7 and docs/decisions/2026-11-21-sending-rules.md). */
 export const sendingApi = {
   numbers: () => apiGet<DataResponse<TSenderNumber[]>>('/api/whatsapp/numbers'),
 
@@ -158,7 +158,7 @@ export const sendingApi = {
       timeout: SEND_SCREEN.uploadTimeoutMs,
     }),
 
-  /** quick-send for up to 50 recipients, bulk-quick-send beyond (docs/decisions.md "Sending"). */
+  /** quick-send for up to 50 recipients, bulk-quick-send beyond (docs/decisions/2026-11-21-sending-rules.md). */
   quickSend: (body: QuickSendBody, recipientCount: number, headerImage: File | null) =>
     apiPost<QuickSendResponse>(quickPath(body, recipientCount), quickSendRequestBody(body, headerImage), {
       timeout: SEND_SCREEN.sendTimeoutMs,

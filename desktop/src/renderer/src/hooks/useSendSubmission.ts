@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { createSendSubmission, initialSubmission, type SendSubmission, type SubmissionState, type SubmitRequest } from '../lib/sending/submission';
 
 export interface SendSubmissionView<TSnapshot> extends SubmissionState<TSnapshot> {
-  /** Starts a confirmed send; a refusal is always shown as a toast (README: a refused send must be seen). */
+  /** Starts a confirmed send; a refusal is always shown as a toast (docs/sending.md "The send screens": a refused send must be seen). */
   submit: (request: Omit<SubmitRequest<TSnapshot>, 'onFailure'>) => void;
   setDialogOpen: (open: boolean) => void;
   takeRestorable: () => TSnapshot | null;

@@ -1,4 +1,4 @@
-/** Read-only platform facts of /admin/settings (docs/decisions.md "Routes"). */
+/** Read-only platform facts of /admin/settings (docs/decisions/2026-11-24-routes.md). */
 import { LOGS } from '@shared/constants';
 
 function twoDigits(value: number): string {

@@ -48,7 +48,7 @@ function isUnset(value: string): boolean {
 }
 
 /**
- * Numbers are stored as digits with the country code (docs/decisions.md "Sending"), so what a person types
+ * Numbers are stored as digits with the country code (docs/decisions/2026-11-21-sending-rules.md), so what a person types
  * with a plus, spaces or dashes is reduced to its digits before it is matched.
  */
 export function normaliseRecipientFilter(value: string): string {

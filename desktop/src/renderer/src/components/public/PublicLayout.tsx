@@ -230,7 +230,7 @@ const LANDING_FOOTER_LINKS: readonly NavItem[] = [
 const PUBLIC_FOOTER_LINKS: readonly NavItem[] = [
   { label: text.privacyPolicy, to: '/privacy' },
   { label: text.refundPolicy, to: '/refund-policy' },
-  // `/support` redirects to `/contact` (docs/decisions.md "Routes"); linking the spec's path keeps that contract.
+  // `/support` redirects to `/contact` (docs/decisions/2026-11-24-routes.md); linking the spec's path keeps that contract.
   { label: text.support, to: '/support' },
 ];
 

@@ -51,7 +51,7 @@ export function allVariablesMapped(variables: readonly string[], mappings: Recor
 /**
  * The `variableMappings` a custom send carries: the template's variables with a column. Numeric
  * ones are what spec §5 names; named ones go too, because the server fills every variable of
- * the template from its mapped column and skips a row it cannot fill (README "Decisions taken here").
+ * the template from its mapped column and skips a row it cannot fill (docs/sending.md "The send screens").
  */
 export function mappingsPayload(mappings: Record<string, string>, variables: readonly string[]): Record<string, string> {
   return normaliseMappings(Object.fromEntries(variables.map((variable) => [variable, mappings[variable] ?? ''])));

@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 
 const p = messages.pricing;
 
-/** docs/decisions.md "Routes": real figures from /api/admin/pricing/stats instead of the spec's placeholders. */
+/** docs/decisions/2026-11-24-routes.md: real figures from /api/admin/pricing/stats instead of the spec's placeholders. */
 function pricingStatCards(stats: TPricingStats | undefined): Stat[] {
   const count = (value: number | undefined) => (stats ? formatIndianNumber(value ?? 0) : '—');
   return [

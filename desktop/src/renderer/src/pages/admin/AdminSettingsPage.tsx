@@ -75,7 +75,7 @@ function ReadOnlySettings({ settings }: { settings: TPlatformSettings }) {
   );
 }
 
-/** /admin/settings (docs/decisions.md "Routes"): global default prices and read-only platform facts. */
+/** /admin/settings (docs/decisions/2026-11-24-routes.md): global default prices and read-only platform facts. */
 export function AdminSettingsPage() {
   const settings = useQuery({
     queryKey: adminKeys.settings,

@@ -4,7 +4,7 @@ import { ErrorCard } from '../../components/admin/ErrorCard';
 import { useAdminUsers } from '../../hooks/useAdminData';
 import { UserListCard } from '../../components/admin/UserListCard';
 
-/** /admin/users (docs/decisions.md "Routes"): the user list titled "User Management", without the stat cards. */
+/** /admin/users (docs/decisions/2026-11-24-routes.md): the user list titled "User Management", without the stat cards. */
 export function AdminUsersPage() {
   const users = useAdminUsers();
   return (

@@ -233,7 +233,7 @@ export function QuickSendPage() {
           : response.message || fillMessage(bulk ? s.bulkSendAccepted : s.quickSendAccepted, { count: response.data.accepted });
         return { phase: 'accepted', message, accepted: response.data };
       },
-      // Unlike the spec's client, which only logs it: a refused send must be seen (README).
+      // Unlike the spec's client, which only logs it: a refused send must be seen (docs/sending.md).
       describeFailure: (caught) => sendFailure(toApiError(caught), bulk),
       snapshot: { form, imageFile },
       onDialogShown: resetForm,

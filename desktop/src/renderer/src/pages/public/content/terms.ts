@@ -7,7 +7,7 @@ export const TERMS_LAST_UPDATED = '15 January 2025';
 /**
  * The six questions of the terms FAQ (spec 000 §2.9). The refund answer states the refund
  * policy's 7-day window: the policy is the newer document and wins over the FAQ's older
- * 30-day wording (docs/decisions.md "Policies").
+ * 30-day wording (docs/decisions/2026-11-24-refund-policy-window.md).
  */
 export function buildTermsFaq({ brandName, support }: LegalContext): LegalSection[] {
   return [
