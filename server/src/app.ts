@@ -75,8 +75,8 @@ export const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
 /**
  * Every router of the app, in the order they are tried. Each router matches every request against
  * each of its routes in turn: the sending routes come first, as the public send API is what
- * integrators call by the thousand (issue 17: eleven routers before it cost POST /api/send a sixth
- * of its thread). No two routers share a path. The tests enumerate the routes from here.
+ * integrators call by the thousand (every router tried before it costs POST /api/send time on
+ * its thread). No two routers share a path. The tests enumerate the routes from here.
  */
 export function apiRouters(deps: AppDeps): Router<AppState>[] {
   const { config, services } = deps;
