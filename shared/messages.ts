@@ -73,6 +73,7 @@ export const messages = {
     authenticationRequired: 'Authentication required. Please login.',
     sessionExpired: 'Your session has expired due to inactivity. Please login again.',
     adminRequired: 'Admin access required',
+    crossSiteRequest: 'This change was refused because it did not come from this app. Reload the page and try again.',
     userOnly: 'This action is only available to regular users',
     profileUpdated: 'Profile updated successfully',
     profileUpdateFailed: 'Failed to update profile',

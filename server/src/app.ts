@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import Koa from 'koa';
+import type Router from '@koa/router';
 import cors from '@koa/cors';
 import helmet from 'koa-helmet';
 import { DESKTOP_CLIENT_HEADER, DEVICE_ID_HEADER, SENDING } from '@shared/constants';
@@ -11,6 +12,7 @@ import type { AppConfig } from './config';
 import type { Logger } from './logger';
 import { sessionAuth } from './middleware/auth';
 import { bodyGate, byteSize, jsonBody } from './middleware/body';
+import { crossSiteGuard } from './middleware/crossSite';
 import { errorHandler } from './middleware/errors';
 import { requestContext } from './middleware/requestId';
 import { webApp } from './middleware/webApp';
@@ -50,10 +52,66 @@ export interface AppDeps {
   version: string;
 }
 
-/** Builds the Koa application (used by main.ts and by the tests). */
 /** `PUT /api/uploads/{id}/parts/{n}`: a raw body, read by its route (issue 16). */
 const UPLOAD_PART_PATH = /^\/api\/uploads\/[^/]+\/parts\/[^/]+$/;
 
+/** The public send API and provider webhooks never carry a session: its lookup is skipped there. */
+export const SESSIONLESS_PATHS: ReadonlySet<string> = new Set(['/api/send', '/api/send/batch', WEBHOOK_PATH]);
+
+/**
+ * Paths that read or set the session's cookies without a session, held to the cross-site rules
+ * (middleware/crossSite.ts) even for a visitor: a forged sign-in would put the victim in the
+ * attacker's account.
+ */
+export const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
+  '/api/auth/login',
+  '/api/auth/logout',
+  '/api/auth/signup',
+  '/api/auth/forgot-password',
+  '/api/auth/verify-otp',
+  '/api/auth/reset-password',
+]);
+
+/**
+ * Every router of the app, in the order they are tried. Each router matches every request against
+ * each of its routes in turn: the sending routes come first, as the public send API is what
+ * integrators call by the thousand (every router tried before it costs POST /api/send time on
+ * its thread). No two routers share a path. The tests enumerate the routes from here.
+ */
+export function apiRouters(deps: AppDeps): Router<AppState>[] {
+  const { config, services } = deps;
+  const jsonLimit = byteSize(config.jsonBodyLimit);
+  const sendLimit = byteSize(config.sendBodyLimit);
+  const routers: Router<AppState>[] = [
+    sendingRoutes(services, { apiSend: jsonBody(jsonLimit), apiSendBatch: jsonBody(sendLimit) }),
+    systemRoutes({ config, database: services.database, outbox: deps.outbox, version: deps.version }),
+    authRoutes(services, { secure: config.session.cookieSecure, maxAgeHours: config.session.maxAgeHours }),
+    adminRoutes(services, config),
+    adminProviderRoutes(services),
+    pricingRoutes(services),
+    paymentRoutes(services, config),
+    templateRoutes(services),
+    onboardingRoutes(services),
+    creditRoutes(services),
+    walletRoutes(services, config),
+    apiKeyRoutes(services),
+    campaignRoutes(services),
+    reportRoutes(services),
+    webhookRoutes(services, config),
+    mediaRoutes(config.dataDir),
+    logRoutes(services, config),
+    notificationRoutes(services),
+    messageRoutes(services),
+    webhookEndpointRoutes(services, jsonBody(jsonLimit)),
+    openApiRoutes(deps.version),
+    uploadRoutes(services),
+  ];
+  const simulator = services.engine.simulator;
+  if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));
+  return routers;
+}
+
+/** Builds the Koa application (used by main.ts and by the tests). */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const { config, services } = deps;
   const app = new Koa<AppState>();
@@ -64,7 +122,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.silent = true;
 
   const allowedOrigins = new Set([DESKTOP_APP_ORIGIN, ...config.corsOrigins]);
-  const cookieSettings = { secure: config.session.cookieSecure, maxAgeHours: config.session.maxAgeHours };
 
   // Razorpay's checkout script opens its own frames and calls its API from the page.
   const razorpay = config.payments.razorpay;
@@ -105,23 +162,16 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     }),
   );
   // The caller is known before any body is read (middleware/body.ts): sessions first.
-  // The public send API and provider webhooks never carry a session: skip its lookup there.
-  const sessionless = new Set(['/api/send', '/api/send/batch', WEBHOOK_PATH]);
   const sessions = sessionAuth(services.sessions);
   app.use((ctx, next) => {
-    if (!sessionless.has(ctx.path)) return sessions(ctx, next);
+    if (!SESSIONLESS_PATHS.has(ctx.path)) return sessions(ctx, next);
     ctx.state.auth = null;
     return next();
   });
   const jsonLimit = byteSize(config.jsonBodyLimit);
   const sendLimit = byteSize(config.sendBodyLimit);
   const publicBodyPaths = new Set([
-    '/api/auth/login',
-    '/api/auth/logout',
-    '/api/auth/signup',
-    '/api/auth/forgot-password',
-    '/api/auth/verify-otp',
-    '/api/auth/reset-password',
+    ...SIGN_IN_PATHS,
     '/api/payments/razorpay/webhook',
     '/sandbox/razorpay/pay',
     '/sandbox/razorpay/decline',
@@ -132,6 +182,26 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const recipientFileBytes = SENDING.recipientFileMaxMb * 1024 * 1024 + FORM_FIELDS_BYTES;
   const templateMediaBytes = Math.max(...Object.values(HEADER_MEDIA_MAX_BYTES)) + FORM_FIELDS_BYTES;
   const quickSendPaths = new Set(['/api/whatsapp/quick-send', '/api/whatsapp/bulk-quick-send']);
+  const uploadLimit = (path: string): number | null => {
+    if (path === '/api/whatsapp/import-recipients' || path === '/api/whatsapp/parse-excel') return recipientFileBytes;
+    if (quickSendPaths.has(path)) return sendLimit;
+    if (path === '/api/templates' || /^\/api\/templates\/\d+$/.test(path)) return templateMediaBytes;
+    return null;
+  };
+  // Issue 16: one part of a resumable upload, streamed to disk by its route.
+  const rawLimit = (path: string): number | null => (UPLOAD_PART_PATH.test(path) ? config.uploads.partSizeBytes : null);
+
+  // Before any body is read: a refused request's body is never parsed.
+  app.use(
+    crossSiteGuard({
+      trustedOrigins: new Set([...allowedOrigins, new URL(config.publicBaseUrl).origin]),
+      signInPaths: SIGN_IN_PATHS,
+      otherBodyTypes: (path) => [
+        ...(uploadLimit(path) !== null ? ['multipart/form-data'] : []),
+        ...(rawLimit(path) !== null ? ['application/octet-stream'] : []),
+      ],
+    }),
+  );
   app.use(
     bodyGate({
       jsonLimit,
@@ -144,46 +214,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         // Issue 15: read by its route after the session or key is known.
         ['/api/webhook-endpoints', jsonLimit],
       ]),
-      uploadLimit: (path) => {
-        if (path === '/api/whatsapp/import-recipients' || path === '/api/whatsapp/parse-excel') return recipientFileBytes;
-        if (quickSendPaths.has(path)) return sendLimit;
-        if (path === '/api/templates' || /^\/api\/templates\/\d+$/.test(path)) return templateMediaBytes;
-        return null;
-      },
-      // Issue 16: one part of a resumable upload, streamed to disk by its route.
-      rawLimit: (path) => (UPLOAD_PART_PATH.test(path) ? config.uploads.partSizeBytes : null),
+      uploadLimit,
+      rawLimit,
     }),
   );
 
-  // Each router matches every request against each of its routes in turn: the sending routes come
-  // first, as the public send API is what integrators call by the thousand (issue 17: eleven
-  // routers before it cost POST /api/send a sixth of its thread). No two routers share a path.
-  const routers = [
-    sendingRoutes(services, { apiSend: jsonBody(jsonLimit), apiSendBatch: jsonBody(sendLimit) }),
-    systemRoutes({ config, database: services.database, outbox: deps.outbox, version: deps.version }),
-    authRoutes(services, cookieSettings),
-    adminRoutes(services, config),
-    adminProviderRoutes(services),
-    pricingRoutes(services),
-    paymentRoutes(services, config),
-    templateRoutes(services),
-    onboardingRoutes(services),
-    creditRoutes(services),
-    walletRoutes(services, config),
-    apiKeyRoutes(services),
-    campaignRoutes(services),
-    reportRoutes(services),
-    webhookRoutes(services, config),
-    mediaRoutes(config.dataDir),
-    logRoutes(services, config),
-    notificationRoutes(services),
-    messageRoutes(services),
-    webhookEndpointRoutes(services, jsonBody(jsonLimit)),
-    openApiRoutes(deps.version),
-    uploadRoutes(services),
-  ];
-  const simulator = services.engine.simulator;
-  if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));
+  const routers = apiRouters(deps);
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());

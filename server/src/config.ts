@@ -87,7 +87,7 @@ const variables = {
   TRUST_PROXY_HOPS: { schema: positiveInt(10).default(1), doc: 'Proxies in front of the server that append to `X-Forwarded-For` (a load balancer alone: 1).' },
   CORS_ORIGINS: {
     schema: z.string().default(''),
-    doc: 'Extra origins allowed to call the API from a browser, comma-separated. The desktop app origin is always allowed.',
+    doc: 'Extra origins allowed to call the API from a browser, comma-separated, and so to make changes with the session cookie (a web app served from another host). The desktop app origin is always allowed.',
   },
   JSON_BODY_LIMIT: { schema: byteSize.default('1mb'), doc: 'Largest JSON request body.' },
   SEND_BODY_LIMIT: { schema: byteSize.default('200mb'), doc: 'Largest JSON body of the send calls (recipient lists and spreadsheet rows).' },

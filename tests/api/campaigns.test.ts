@@ -99,7 +99,8 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
       ['POST', `/api/campaigns/${first.campaignId}/cancel`],
       ['POST', `/api/campaigns/${first.campaignId}/resend-failed`],
     ] as const) {
-      const res = await theirs.request(method, path);
+      // A POST declares JSON even with nothing in it, as the web app's does (middleware/crossSite.ts).
+      const res = await theirs.request(method, path, method === 'POST' ? {} : undefined);
       expect(res.status, path).toBe(404);
       expect(res.body.error).toBe(messages.sending.campaignNotFound);
     }

@@ -63,7 +63,7 @@ test.describe('notification bell', () => {
     await page.keyboard.press('Escape');
 
     // Signing out and in again on the first browser: a known device.
-    await page.request.post('/api/auth/logout');
+    await page.request.post('/api/auth/logout', { data: {} });
     await login.goto();
     await login.login(user.username, user.password);
     await page.waitForURL('**/user/dashboard');

@@ -1,11 +1,13 @@
-import { isIP } from 'node:net';
+import { isLoopbackAddress } from '../security/ipAddresses';
 
-/** True for 127.0.0.0/8, ::1 and IPv4-mapped loopback (`::ffff:127.0.0.1`). */
+/**
+ * True for 127.0.0.0/8, ::1 and IPv4-mapped loopback in any spelling (`::ffff:127.0.0.1`,
+ * `::ffff:7f00:1`). Other IPv6 forms that carry 127.x (compatible, 6to4, NAT64) are not this
+ * computer: they lead through a tunnel or a translator, so they do not count.
+ */
 export function isLoopback(address: string | undefined | null): boolean {
   if (!address) return false;
-  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
-  if (plain === '::1') return true;
-  return isIP(plain) === 4 && plain.startsWith('127.');
+  return isLoopbackAddress(address);
 }
 
 /** True when HOST binds only this machine's loopback (`localhost`, 127.x, ::1). */

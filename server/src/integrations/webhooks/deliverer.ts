@@ -20,7 +20,7 @@ import { WEBHOOK_BATCH_MAX_EVENTS } from '@shared/schemas/webhookEndpoints';
 import type { Logger } from '../../logger';
 import type { NotificationService } from '../../notifications/service';
 import { PUBLIC_MESSAGE_COLUMNS, toPublicMessage, type PublicMessageRow } from '../publicMessage';
-import { guardedLookup } from './addressPolicy';
+import { guardedConnector } from './addressPolicy';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature';
 import { deliveryRow, newEventId, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookService } from './service';
 
@@ -79,7 +79,7 @@ export class WebhookDeliverer {
   ) {
     this.timeoutMs = deps.timeoutMs ?? INTEGRATIONS.webhookTimeoutSeconds * 1000;
     this.agent = new Agent({
-      connect: { lookup: guardedLookup(deps.webhooks.policy), timeout: this.timeoutMs },
+      connect: guardedConnector(deps.webhooks.policy, this.timeoutMs),
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
       keepAliveTimeout: 10_000,

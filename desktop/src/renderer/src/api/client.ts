@@ -89,7 +89,12 @@ export async function apiGet<T>(url: string, config?: AxiosRequestConfig): Promi
   return (await http.get<T>(url, config)).data;
 }
 
-export async function apiPost<T>(url: string, body?: unknown, config?: AxiosRequestConfig): Promise<T> {
+/**
+ * A POST without a body still sends `{}` as JSON: the server refuses a POST authenticated by the
+ * session cookie that does not declare JSON (or an upload), as a forged form would not
+ * (server/src/middleware/crossSite.ts).
+ */
+export async function apiPost<T>(url: string, body: unknown = {}, config?: AxiosRequestConfig): Promise<T> {
   return (await http.post<T>(url, body, config)).data;
 }
 
