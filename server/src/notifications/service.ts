@@ -353,7 +353,12 @@ export class NotificationService {
    */
   async campaignsSettled(campaignIds: readonly number[]): Promise<void> {
     try {
-      const campaigns = (await this.deps.db('campaigns').whereIn('id', campaignIds).where({ status: 'completed' }).select('id', 'userId')) as { id: number | string; userId: number | string }[];
+      // The public API's day campaign (one per key, template and day) completes whenever its sends
+      // catch up, many times a day: it is not announced.
+      const campaigns = (await this.deps.db('campaigns').whereIn('id', campaignIds).where({ status: 'completed' }).whereNull('apiKeyId').select('id', 'userId')) as {
+        id: number | string;
+        userId: number | string;
+      }[];
       if (campaigns.length === 0) return;
       const outcomes = await this.campaignOutcomes(campaigns.map((campaign) => Number(campaign.id)), 'all');
       for (const campaign of campaigns) {

@@ -19,7 +19,7 @@ const number: SenderNumber = {
 };
 
 function request(index: number, values: Record<string, string> = {}): ApiSendRequest {
-  return { user, template, number, to: `91900000${String(index).padStart(4, '0')}`, values, headerMedia: null };
+  return { user, apiKeyId: 1, template, number, to: `91900000${String(index).padStart(4, '0')}`, values, headerMedia: null };
 }
 
 /** An acceptance that queues every recipient and records the size of each round it was given. */
@@ -28,6 +28,7 @@ function recordingAcceptance() {
   let nextId = 1;
   return {
     rounds,
+    openApiDayCampaign: () => Promise.resolve(1),
     accept: (input: AcceptCampaignInput): Promise<AcceptedCampaign> => {
       const count = input.recipients.length;
       rounds.push(count);
@@ -107,6 +108,7 @@ function heldAcceptance() {
   let nextId = 1;
   return {
     rounds,
+    openApiDayCampaign: () => Promise.resolve(1),
     accept: (input: AcceptCampaignInput): Promise<AcceptedCampaign> =>
       new Promise<AcceptedCampaign>((resolve) => {
         const count = input.recipients.length;
