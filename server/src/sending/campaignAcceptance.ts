@@ -513,7 +513,7 @@ export class CampaignAcceptance {
     if (classified.billable === 0) return null;
     const { figures, accepted } = this.outcomeOf(input, classified, { priceUnits, nowIso, scheduledIso: null });
     const walletAfter = await this.acceptInOneStatement(input, ids, { figures, classified, nowIso, now });
-    return { campaignId: ids.campaignId, ...accepted, walletAfter, ...(input.returnMessageIds ? { messageIds: ids.messageIds } : {}) };
+    return { campaignId: input.joinCampaignId ?? ids.campaignId, ...accepted, walletAfter, ...(input.returnMessageIds ? { messageIds: ids.messageIds } : {}) };
   }
 
   /**
