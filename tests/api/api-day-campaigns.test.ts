@@ -145,4 +145,20 @@ describe.skipIf(postgresUnavailable)('the public API\'s day campaigns', () => {
     expect(await messagesOf(first.campaign_id)).toHaveLength(1);
     expect(await messagesOf(next.campaign_id)).toHaveLength(1);
   }, 60_000);
+
+  it('holds the sends that join a paused day campaign until it is resumed, then sends them', async () => {
+    const who = await integrator();
+    const first = await send(who.api, who.user.username, who.template);
+    await pollUntil(async () => (await figures(first.campaign_id)).status, (status) => status === 'completed', { what: 'the day campaign to complete', timeoutMs: 30_000 });
+    // Paused while it ran (it completes too fast to catch running here).
+    await server.db('campaigns').where({ id: first.campaign_id }).update({ status: 'paused', completedAt: null });
+    const held = await send(who.api, who.user.username, who.template);
+    expect(held.campaign_id).toBe(first.campaign_id);
+    expect((await figures(first.campaign_id)).status).toBe('paused');
+    expect((await server.db('messages').where({ id: Number(held.message_id.slice(4)) }).first('status')) as { status: string }).toEqual({ status: 'queued' });
+
+    expect((await who.client.post(`/api/campaigns/${first.campaign_id}/resume`)).status).toBe(200);
+    await pollUntil(async () => (await figures(first.campaign_id)).status, (status) => status === 'completed', { what: 'the held send to go out', timeoutMs: 30_000 });
+    expect((await messagesOf(first.campaign_id)).filter((status) => status === 'queued')).toEqual([]);
+  }, 60_000);
 });
