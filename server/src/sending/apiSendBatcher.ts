@@ -13,7 +13,7 @@
 import { AppError } from '../errors';
 import type { Template, User } from '../models';
 import { istDay } from '../istCalendar';
-import { ACCEPTED_STATUS_BY_CODE, ApiDayCampaignClosed, apiDayCampaignName, dedupeKey, type AcceptCampaignInput, type CampaignAcceptance } from './campaignAcceptance';
+import { ACCEPTED_STATUS_BY_CODE, ApiDayCampaignClosed, apiDayCampaignName, dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance } from './campaignAcceptance';
 import type { SenderNumber } from './senderNumbers';
 import type { WalletAfterDebit } from '../wallet/service';
 
@@ -259,7 +259,7 @@ export class ApiSendBatcher {
         returnMessageIds: true,
         joinCampaignId,
       });
-    let result;
+    let result: AcceptedCampaign;
     try {
       result = await accept(await this.dayCampaign(first));
     } catch (error) {
