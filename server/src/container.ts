@@ -126,6 +126,8 @@ export function createServices(deps: {
   sessionClock?: () => Date;
   /** The time uploads are created and expire by (tests move it to see the expiry sweep). */
   uploadClock?: () => Date;
+  /** The time the public API's sends take their Indian day from (tests move it past midnight). */
+  apiClock?: () => Date;
 }): Services {
   const { config, db, logger, outbox } = deps;
   // Issue 14: notifications first (other services post to it), then log retention and its daily job.
@@ -226,6 +228,7 @@ export function createServices(deps: {
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
     onApiSpent: (userId, walletAfter) => notifications.lowBalanceAfterSpend(userId, walletAfter),
+    ...(deps.apiClock ? { apiClock: deps.apiClock } : {}),
   });
   const integrations = createIntegrations({
     db,

@@ -27,7 +27,7 @@ export interface RunningServer {
  * Starts everything a server instance runs: database migrations, the first admin, the HTTP
  * server and periodic maintenance. Used by main.ts and by the API and end-to-end tests.
  */
-export async function startServer(config: AppConfig, options: { logger?: Logger; sessionClock?: () => Date; uploadClock?: () => Date } = {}): Promise<RunningServer> {
+export async function startServer(config: AppConfig, options: { logger?: Logger; sessionClock?: () => Date; uploadClock?: () => Date; apiClock?: () => Date } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
   const db = createDatabase(config.database);
   if (config.database.kind === 'postgresql' && config.database.schema) {
@@ -45,6 +45,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
     outbox,
     ...(options.sessionClock ? { sessionClock: options.sessionClock } : {}),
     ...(options.uploadClock ? { uploadClock: options.uploadClock } : {}),
+    ...(options.apiClock ? { apiClock: options.apiClock } : {}),
   });
   const bootstrap = await services.users.ensureInitialAdmin(config.admin);
   const initialAdmin = bootstrap.created ? { username: bootstrap.username, generatedPassword: bootstrap.generatedPassword } : null;

@@ -34,6 +34,8 @@ export interface TestServerOptions {
   sessionClock?: () => Date;
   /** The clock uploads are created and expire by. */
   uploadClock?: () => Date;
+  /** The clock the public API's sends take their Indian day from. */
+  apiClock?: () => Date;
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {

@@ -121,7 +121,7 @@ describe.skipIf(postgresUnavailable)('notifications', () => {
       .toBe('completed');
     await expect.poll(async () => (await list(client)).notifications.filter((n) => n.kind === 'campaign_completed'), { timeout: 10_000 }).toHaveLength(1);
     const done = (await list(client)).notifications.find((n) => n.kind === 'campaign_completed')!;
-    // Counts as they stood when the last message left (the failure of …0000 may still be on its way).
+    // Counts as they stand when read (the failure of …0000 may still be on its way).
     expect(done.message).toMatch(/^Quick Send - note_.*: \d+ delivered, \d+ read, \d+ failed\. Refunded ₹\d+\.\d\d\.$/);
     // Completion is checked again on later statuses: still one notification.
     await server.services.notifications.campaignsSettled([sent.body.data.campaignId]);

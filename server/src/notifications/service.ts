@@ -15,6 +15,7 @@ import { formatIndianNumber, formatRupees, unitsToRupees } from '@shared/money';
 import { NOTIFICATIONS } from '@shared/constants';
 import type { TNotification, TNotificationType } from '@shared/schemas/notifications';
 import type { Logger } from '../logger';
+import { DailyTotalsReader } from '../retention/dailyTotals';
 
 interface NotificationRow {
   id: number | string;
@@ -25,6 +26,8 @@ interface NotificationRow {
   message: string;
   readAt: string | Date | null;
   createdAt: string | Date;
+  /** The campaign whose outcome the notice tells, rendered live from it when listed. */
+  campaignId?: number | string | null;
 }
 
 export interface NotificationInput {
@@ -34,7 +37,21 @@ export interface NotificationInput {
   kind: string;
   title: string;
   message: string;
+  /** The campaign whose outcome this tells: its text is rendered again from the campaign's counts each time it is read. */
+  campaignId?: number | undefined;
 }
+
+/** A campaign's outcome as its notice tells it, read when the notice is posted or listed. */
+interface CampaignOutcome {
+  name: string;
+  refundedUnits: number;
+  counts: Map<string, number>;
+  /** The commonest error of its failed messages, read only for a notice that all of them failed. */
+  commonestError?: string | null;
+}
+
+/** The kinds of notice that tell a campaign's outcome (see `campaignsSettled`). */
+const OUTCOME_KINDS: ReadonlySet<string> = new Set(['campaign_completed', 'campaign_failed']);
 
 function present(row: NotificationRow): TNotification {
   return {
@@ -49,6 +66,37 @@ function present(row: NotificationRow): TNotification {
 }
 
 const texts = messages.notifications;
+
+function countOf(outcome: CampaignOutcome, status: string): number {
+  return outcome.counts.get(status) ?? 0;
+}
+
+/** None of the campaign's messages went out: it failed rather than completed. */
+function allFailed(outcome: CampaignOutcome): boolean {
+  return countOf(outcome, 'failed') > 0 && countOf(outcome, 'sent') + countOf(outcome, 'delivered') + countOf(outcome, 'read') === 0;
+}
+
+/** A campaign's outcome notice from its counts, as the kind it was posted as. */
+function outcomeNotice(kind: 'campaign_completed' | 'campaign_failed', outcome: CampaignOutcome): Omit<NotificationInput, 'dedupeKey' | 'campaignId'> {
+  const failed = countOf(outcome, 'failed');
+  const refund = formatRupees(unitsToRupees(outcome.refundedUnits, 2));
+  if (kind === 'campaign_failed') {
+    const reason = fillMessage(texts.campaignAllFailed, { count: formatIndianNumber(failed), error: outcome.commonestError ?? texts.noReasonGiven, refund });
+    return { type: 'error', kind, title: texts.campaignFailedTitle, message: fillMessage(texts.campaignFailed, { name: outcome.name, reason }) };
+  }
+  return {
+    type: failed > 0 ? 'warning' : 'success',
+    kind,
+    title: texts.campaignCompletedTitle,
+    message: fillMessage(texts.campaignCompleted, {
+      name: outcome.name,
+      delivered: formatIndianNumber(countOf(outcome, 'delivered') + countOf(outcome, 'read')),
+      read: formatIndianNumber(countOf(outcome, 'read')),
+      failed: formatIndianNumber(failed),
+      refund,
+    }),
+  };
+}
 
 export class NotificationService {
   private readonly hub = new EventEmitter();
@@ -74,6 +122,7 @@ export class NotificationService {
         message: input.message.slice(0, 1000),
         readAt: null,
         createdAt: this.now().toISOString(),
+        campaignId: input.campaignId ?? null,
       };
       const inserted = (await this.deps.db('notifications').insert(row).onConflict(['userId', 'dedupeKey']).ignore().returning('id')) as ({ id: number } | number)[];
       const first = inserted[0];
@@ -100,7 +149,7 @@ export class NotificationService {
       this.deps.db('notifications').where({ userId }).orderBy('id', 'desc').limit(limit).select('*') as Promise<NotificationRow[]>,
       this.unreadCount(userId),
     ]);
-    return { notifications: rows.map(present), unreadCount: unread };
+    return { notifications: (await this.rendered(rows)).map(present), unreadCount: unread };
   }
 
   async unreadCount(userId: number): Promise<number> {
@@ -111,7 +160,7 @@ export class NotificationService {
   /** Rows newer than `afterId`, oldest first (a stream catching up). */
   async since(userId: number, afterId: number): Promise<TNotification[]> {
     const rows = (await this.deps.db('notifications').where({ userId }).where('id', '>', afterId).orderBy('id', 'asc').limit(NOTIFICATIONS.listLimit).select('*')) as NotificationRow[];
-    return rows.map(present);
+    return (await this.rendered(rows)).map(present);
   }
 
   async latestId(userId: number): Promise<number> {
@@ -141,22 +190,6 @@ export class NotificationService {
   }
 
   // ---- The product's events, one method each, so a hook is one line where the event happens. ----
-
-  campaignCompleted(userId: number, c: { name: string; delivered: number; read: number; failed: number; refundUnits: number }, dedupeKey?: string): Promise<void> {
-    return this.post(userId, {
-      dedupeKey,
-      type: c.failed > 0 ? 'warning' : 'success',
-      kind: 'campaign_completed',
-      title: texts.campaignCompletedTitle,
-      message: fillMessage(texts.campaignCompleted, {
-        name: c.name,
-        delivered: formatIndianNumber(c.delivered),
-        read: formatIndianNumber(c.read),
-        failed: formatIndianNumber(c.failed),
-        refund: formatRupees(unitsToRupees(c.refundUnits, 2)),
-      }),
-    });
-  }
 
   campaignFailed(userId: number, c: { name: string; reason: string }, dedupeKey?: string): Promise<void> {
     return this.post(userId, { dedupeKey, type: 'error', kind: 'campaign_failed', title: texts.campaignFailedTitle, message: fillMessage(texts.campaignFailed, c) });
@@ -312,41 +345,90 @@ export class NotificationService {
    * (the dedupe key, shared by both outcomes, makes a repeated call harmless). A campaign none of
    * whose messages went out (the template was deleted, no provider can send for its number, the
    * provider refused every one) ended failed, and is told so with the commonest error.
+   *
+   * A campaign completes when its last message leaves the queue; its delivery reports, later
+   * failures and their refunds arrive afterwards. So the notice keeps the campaign's id and its
+   * text is rendered again from the campaign's counts each time it is listed (`rendered`): what it
+   * says is true when it is read, not when the last message left.
    */
   async campaignsSettled(campaignIds: readonly number[]): Promise<void> {
     try {
-      const campaigns = (await this.deps.db('campaigns').whereIn('id', campaignIds).where({ status: 'completed' }).select('id', 'userId', 'name', 'refundedUnits')) as {
-        id: number;
-        userId: number;
-        name: string;
-        refundedUnits: number | string | null;
+      // The public API's day campaign (one per key, template and day) completes whenever its sends
+      // catch up, many times a day: it is not announced.
+      const campaigns = (await this.deps.db('campaigns').whereIn('id', campaignIds).where({ status: 'completed' }).whereNull('apiKeyId').select('id', 'userId')) as {
+        id: number | string;
+        userId: number | string;
       }[];
+      if (campaigns.length === 0) return;
+      const outcomes = await this.campaignOutcomes(campaigns.map((campaign) => Number(campaign.id)), 'all');
       for (const campaign of campaigns) {
-        const rows = (await this.deps.db('messages').where({ campaignId: campaign.id }).groupBy('status').select('status').count({ n: '*' })) as { status: string; n: number | string }[];
-        const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
-        const failed = count('failed');
-        const refund = formatRupees(unitsToRupees(Number(campaign.refundedUnits ?? 0), 2));
-        if (failed > 0 && count('sent') + count('delivered') + count('read') === 0) {
-          const commonest = (await this.deps.db('messages')
-            .where({ campaignId: campaign.id, status: 'failed' })
-            .groupBy('errorMessage')
-            .select('errorMessage')
-            .count({ n: '*' })
-            .orderBy('n', 'desc')
-            .first()) as { errorMessage: string | null } | undefined;
-          const reason = fillMessage(texts.campaignAllFailed, { count: formatIndianNumber(failed), error: commonest?.errorMessage ?? texts.noReasonGiven, refund });
-          await this.campaignFailed(Number(campaign.userId), { name: campaign.name, reason }, `campaign:${campaign.id}:completed`);
-          continue;
-        }
-        await this.campaignCompleted(
-          Number(campaign.userId),
-          { name: campaign.name, delivered: count('delivered') + count('read'), read: count('read'), failed: count('failed'), refundUnits: Number(campaign.refundedUnits ?? 0) },
-          `campaign:${campaign.id}:completed`,
-        );
+        const id = Number(campaign.id);
+        const outcome = outcomes.get(id);
+        if (!outcome) continue;
+        const kind = allFailed(outcome) ? 'campaign_failed' : 'campaign_completed';
+        await this.post(Number(campaign.userId), { dedupeKey: `campaign:${id}:completed`, campaignId: id, ...outcomeNotice(kind, outcome) });
       }
     } catch (error) {
       this.deps.log.warn({ err: error, campaignIds }, 'campaign notifications failed');
     }
+  }
+
+  /**
+   * Notices of campaign outcomes with their texts rendered from the campaigns' current counts
+   * (one grouped read for all of them); a campaign the log cleanup deleted keeps its last text.
+   * A failure to read leaves the stored texts: the list must still answer.
+   */
+  private async rendered(rows: NotificationRow[]): Promise<NotificationRow[]> {
+    const live = rows.filter((row) => row.campaignId !== null && row.campaignId !== undefined && OUTCOME_KINDS.has(row.kind));
+    if (live.length === 0) return rows;
+    try {
+      const failedKinds = new Set(live.filter((row) => row.kind === 'campaign_failed').map((row) => Number(row.campaignId)));
+      const outcomes = await this.campaignOutcomes([...new Set(live.map((row) => Number(row.campaignId)))], failedKinds);
+      return rows.map((row) => {
+        const outcome = row.campaignId === null || row.campaignId === undefined ? undefined : outcomes.get(Number(row.campaignId));
+        if (!outcome || !OUTCOME_KINDS.has(row.kind)) return row;
+        const notice = outcomeNotice(row.kind as 'campaign_completed' | 'campaign_failed', outcome);
+        return { ...row, type: notice.type, message: notice.message };
+      });
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'campaign notices not rendered live');
+      return rows;
+    }
+  }
+
+  /**
+   * The campaigns' names, refunds and message counts by status as they stand (the per-day totals
+   * the log cleanup kept of deleted messages included), and the commonest error of the failed
+   * messages of those in `errorsFor` ('all': of those whose every message failed).
+   */
+  private async campaignOutcomes(ids: readonly number[], errorsFor: ReadonlySet<number> | 'all'): Promise<Map<number, CampaignOutcome>> {
+    const db = this.deps.db;
+    const [campaigns, rows, kept] = await Promise.all([
+      db('campaigns').whereIn('id', ids).select('id', 'name', 'refundedUnits') as Promise<{ id: number | string; name: string; refundedUnits: number | string | null }[]>,
+      db('messages').whereIn('campaignId', ids).groupBy('campaignId', 'status').select('campaignId', 'status').count({ n: '*' }) as Promise<{ campaignId: number | string; status: string; n: number | string }[]>,
+      new DailyTotalsReader(db).campaignStatusCounts(ids),
+    ]);
+    const outcomes = new Map<number, CampaignOutcome>();
+    for (const campaign of campaigns) {
+      const id = Number(campaign.id);
+      outcomes.set(id, { name: campaign.name, refundedUnits: Number(campaign.refundedUnits ?? 0), counts: new Map(kept.get(id) ?? []) });
+    }
+    for (const row of rows) {
+      const counts = outcomes.get(Number(row.campaignId))?.counts;
+      counts?.set(row.status, (counts.get(row.status) ?? 0) + Number(row.n));
+    }
+    for (const [id, outcome] of outcomes) {
+      if (errorsFor === 'all' ? !allFailed(outcome) : !errorsFor.has(id)) continue;
+      const commonest = (await db('messages')
+        .where({ campaignId: id, status: 'failed' })
+        .groupBy('errorMessage')
+        .select('errorMessage')
+        .count({ n: '*' })
+        .orderBy('n', 'desc')
+        .first()) as { errorMessage: string | null } | undefined;
+      outcome.commonestError = commonest?.errorMessage ?? null;
+    }
+    return outcomes;
   }
 
   /** A sign-in from a device (desktop app or browser) this user has not signed in from before. */

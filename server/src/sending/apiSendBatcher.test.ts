@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Template, User } from '../models';
 import { ApiSendBatcher, type ApiSendRequest } from './apiSendBatcher';
-import type { AcceptCampaignInput, AcceptedCampaign } from './campaignAcceptance';
+import { ApiDayCampaignClosed, type AcceptCampaignInput, type AcceptedCampaign, type ApiDayCampaignKey } from './campaignAcceptance';
 import type { SenderNumber } from './senderNumbers';
 
 const user = Object.assign(new User(), { id: 7, username: 'batcher' });
@@ -19,7 +19,7 @@ const number: SenderNumber = {
 };
 
 function request(index: number, values: Record<string, string> = {}): ApiSendRequest {
-  return { user, template, number, to: `91900000${String(index).padStart(4, '0')}`, values, headerMedia: null };
+  return { user, apiKeyId: 1, template, number, to: `91900000${String(index).padStart(4, '0')}`, values, headerMedia: null };
 }
 
 /** An acceptance that queues every recipient and records the size of each round it was given. */
@@ -28,6 +28,7 @@ function recordingAcceptance() {
   let nextId = 1;
   return {
     rounds,
+    openApiDayCampaign: () => Promise.resolve(1),
     accept: (input: AcceptCampaignInput): Promise<AcceptedCampaign> => {
       const count = input.recipients.length;
       rounds.push(count);
@@ -107,6 +108,7 @@ function heldAcceptance() {
   let nextId = 1;
   return {
     rounds,
+    openApiDayCampaign: () => Promise.resolve(1),
     accept: (input: AcceptCampaignInput): Promise<AcceptedCampaign> =>
       new Promise<AcceptedCampaign>((resolve) => {
         const count = input.recipients.length;
@@ -160,5 +162,51 @@ describe('ApiSendBatcher rounds at once', () => {
     expect(acceptance.rounds[1]?.recipients).toEqual(['919000000001:{}']);
     acceptance.rounds[1]?.commit();
     await expect(Promise.all(burst)).resolves.toHaveLength(3);
+  });
+});
+
+describe('ApiSendBatcher day campaigns', () => {
+  /** An acceptance that opens a campaign per key asked and answers the campaign each send joined. */
+  function dayAcceptance(closed: Set<number> = new Set()) {
+    const opened: string[] = [];
+    const joined: number[] = [];
+    let nextMessage = 1;
+    return {
+      opened,
+      joined,
+      openApiDayCampaign: (key: ApiDayCampaignKey) => {
+        opened.push(`${key.apiKeyId}:${key.template.id}:${key.day}`);
+        return Promise.resolve(opened.length);
+      },
+      accept: (input: AcceptCampaignInput): Promise<AcceptedCampaign> => {
+        const campaignId = input.joinCampaignId as number;
+        if (closed.has(campaignId)) return Promise.reject(new ApiDayCampaignClosed(campaignId));
+        joined.push(campaignId);
+        const count = input.recipients.length;
+        return Promise.resolve({ campaignId, statusCodes: new Uint8Array(count), accepted: count, duplicates: 0, invalid: 0, suppressed: 0, priceUnits: 1, totalCostUnits: count, messageIds: input.recipients.map(() => nextMessage++) });
+      },
+    };
+  }
+
+  it('opens the day campaign of a key and template once and remembers it, and another for another key or day', async () => {
+    let now = new Date('2026-12-07T06:30:00Z');
+    const acceptance = dayAcceptance();
+    const batcher = new ApiSendBatcher({ acceptance, onAccepted: () => undefined, parallelRounds: 1, lingerMs: 0, now: () => now });
+    for (let i = 0; i < 3; i++) expect((await batcher.submit(request(i))).campaignId).toBe(1);
+    expect((await batcher.submit({ ...request(10), apiKeyId: 2 })).campaignId).toBe(2);
+    now = new Date('2026-12-07T18:31:00Z');
+    expect((await batcher.submit(request(11))).campaignId).toBe(3);
+    expect(acceptance.opened).toEqual(['1:3:2026-12-07', '2:3:2026-12-07', '1:3:2026-12-08']);
+  });
+
+  it('opens the next campaign when the remembered one was cancelled meanwhile', async () => {
+    const closed = new Set<number>();
+    const acceptance = dayAcceptance(closed);
+    const batcher = new ApiSendBatcher({ acceptance, onAccepted: () => undefined, parallelRounds: 1, lingerMs: 0 });
+    expect((await batcher.submit(request(1))).campaignId).toBe(1);
+    closed.add(1);
+    expect((await batcher.submit(request(2))).campaignId).toBe(2);
+    expect((await batcher.submit(request(3))).campaignId).toBe(2);
+    expect(acceptance.joined).toEqual([1, 2, 2]);
   });
 });

@@ -1,18 +1,26 @@
 /**
  * Group commit for the public send API. Each `POST /api/send` is one message, and accepting it
- * alone costs a whole transaction (campaign, debit, ledger row, message row). Under load, the
- * requests that arrive while one acceptance runs are accepted together in the next one: one
- * campaign and one debit per user, template and number, each request still answered only after
- * its message is committed. At low load a batch holds a single request and nothing waits.
+ * alone costs a whole transaction (debit, ledger row, message row). Under load, the requests that
+ * arrive while one acceptance runs are accepted together in the next one: one debit per user, key,
+ * template and number, each request still answered only after its message is committed. At low
+ * load a batch holds a single request and nothing waits.
+ *
+ * Every send of one user, API key, template and number on one Indian day joins one campaign, the
+ * day's (CampaignAcceptance.openApiDayCampaign), rather than making a campaign (and a "completed"
+ * notice) per call. Its id is remembered here per key, template, number and day, so the hot path
+ * does not look it up per call.
  */
 import { AppError } from '../errors';
 import type { Template, User } from '../models';
-import { ACCEPTED_STATUS_BY_CODE, dedupeKey, type AcceptCampaignInput, type CampaignAcceptance } from './campaignAcceptance';
+import { istDay } from '../istCalendar';
+import { ACCEPTED_STATUS_BY_CODE, ApiDayCampaignClosed, apiDayCampaignName, dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance } from './campaignAcceptance';
 import type { SenderNumber } from './senderNumbers';
 import type { WalletAfterDebit } from '../wallet/service';
 
 export interface ApiSendRequest {
   user: User;
+  /** The API key the call authenticated with: its sends of the day share a campaign. */
+  apiKeyId: number;
   template: Template;
   number: SenderNumber;
   to: string;
@@ -29,6 +37,8 @@ export interface ApiSendResult {
 interface Pending extends ApiSendRequest {
   /** The message's Duplicate Blocked identity (user, template, recipient, values). */
   duplicateKey: string;
+  /** The Indian day the request came on (YYYY-MM-DD): its campaign is that day's. */
+  day: string;
   resolve(result: ApiSendResult): void;
   reject(error: unknown): void;
 }
@@ -68,6 +78,9 @@ export class ApiSendBatcher {
   private readonly inFlight = new Set<string>();
   /** End the lingers under way once enough requests are queued (called on each submit; one per round lingering). */
   private readonly lingerChecks = new Set<() => void>();
+  /** The day campaigns' ids by user, key, template, number and day; forgotten when the day turns. */
+  private readonly dayCampaigns = new Map<string, number>();
+  private dayCampaignsDay = '';
 
   /**
    * `parallelRounds`: rounds at once (PARALLEL_ROUNDS). Rounds of one user still queue on the
@@ -76,7 +89,7 @@ export class ApiSendBatcher {
    */
   constructor(
     private readonly deps: {
-      acceptance: Pick<CampaignAcceptance, 'accept'>;
+      acceptance: Pick<CampaignAcceptance, 'accept' | 'openApiDayCampaign'>;
       onAccepted: () => void;
       parallelRounds: number;
       lingerMs: number;
@@ -85,13 +98,16 @@ export class ApiSendBatcher {
        * with what the user's last debit of the round left where the write answered it.
        */
       onSpent?: (userId: number, walletAfter: WalletAfterDebit | undefined) => void;
+      /** The clock the day of a send is read from (tests move it past midnight in India). */
+      now?: () => Date;
     },
   ) {}
 
   submit(request: ApiSendRequest): Promise<ApiSendResult> {
     return new Promise<ApiSendResult>((resolve, reject) => {
       const duplicateKey = dedupeKey(request.user.id, request.template.id, request.to, request.values);
-      this.queue.push({ ...request, duplicateKey, resolve, reject });
+      const day = istDay(this.deps.now?.() ?? new Date());
+      this.queue.push({ ...request, duplicateKey, day, resolve, reject });
       for (const check of this.lingerChecks) check();
       if (this.rounds < this.deps.parallelRounds) void this.drain();
     });
@@ -144,7 +160,7 @@ export class ApiSendBatcher {
   private async acceptRound(batch: Pending[]): Promise<void> {
     const groups = new Map<string, Pending[]>();
     for (const item of batch) {
-      const key = `${item.user.id}:${item.template.id}:${item.number.id}`;
+      const key = dayCampaignKey(item);
       const group = groups.get(key);
       if (group) group.push(item);
       else groups.set(key, [item]);
@@ -205,21 +221,53 @@ export class ApiSendBatcher {
     }
   }
 
-  private async acceptTogether(group: Pending[]): Promise<GroupAccepted> {
-    const first = group[0] as Pending;
-    // No two of the group share a Duplicate Blocked identity (`take`), so none can block another.
-    const result = await this.deps.acceptance.accept({
+  /** The id of the group's day campaign, opened on its first send (and again after it was cancelled). */
+  private async dayCampaign(first: Pending): Promise<number> {
+    if (first.day !== this.dayCampaignsDay) {
+      this.dayCampaigns.clear();
+      this.dayCampaignsDay = first.day;
+    }
+    const key = dayCampaignKey(first);
+    const known = this.dayCampaigns.get(key);
+    if (known !== undefined) return known;
+    const id = await this.deps.acceptance.openApiDayCampaign({
       user: first.user,
       template: first.template,
       senderNumberId: first.number.id,
-      name: `API - ${first.template.name}`,
-      source: 'api',
-      recipients: group.map((item) => ({ to: item.to, variables: item.values })),
-      invalidCount: 0,
-      inSendDuplicates: 0,
+      apiKeyId: first.apiKeyId,
+      day: first.day,
       headerMedia: first.headerMedia,
-      returnMessageIds: true,
     });
+    if (first.day === this.dayCampaignsDay) this.dayCampaigns.set(key, id);
+    return id;
+  }
+
+  private async acceptTogether(group: Pending[]): Promise<GroupAccepted> {
+    const first = group[0] as Pending;
+    const accept = async (joinCampaignId: number) =>
+      // No two of the group share a Duplicate Blocked identity (`take`), so none can block another.
+      this.deps.acceptance.accept({
+        user: first.user,
+        template: first.template,
+        senderNumberId: first.number.id,
+        name: apiDayCampaignName(first.template.name, first.day),
+        source: 'api',
+        recipients: group.map((item) => ({ to: item.to, variables: item.values })),
+        invalidCount: 0,
+        inSendDuplicates: 0,
+        headerMedia: first.headerMedia,
+        returnMessageIds: true,
+        joinCampaignId,
+      });
+    let result: AcceptedCampaign;
+    try {
+      result = await accept(await this.dayCampaign(first));
+    } catch (error) {
+      if (!(error instanceof ApiDayCampaignClosed)) throw error;
+      // The day's campaign was cancelled since it was remembered: the sends open the next one.
+      this.dayCampaigns.delete(dayCampaignKey(first));
+      result = await accept(await this.dayCampaign(first));
+    }
     // Acceptance answers the ids in recipient order, and each recipient's fate as its status code.
     group.forEach((item, index) => {
       const id = result.messageIds?.[index];
@@ -229,6 +277,11 @@ export class ApiSendBatcher {
     });
     return { accepted: result.accepted > 0, walletAfter: result.walletAfter };
   }
+}
+
+/** A request's day campaign: its user, key, template, number and Indian day. */
+function dayCampaignKey(item: Pending): string {
+  return `${item.user.id}:${item.apiKeyId}:${item.template.id}:${item.number.id}:${item.day}`;
 }
 
 interface GroupAccepted {

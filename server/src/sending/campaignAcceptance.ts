@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -42,6 +42,31 @@ export interface AcceptCampaignInput {
   scheduledAt?: Date | undefined;
   /** Answer each recipient's message id (the public send API's group commit answers every request with its own). */
   returnMessageIds?: boolean;
+  /**
+   * Add the recipients to this open campaign of the public API's day (`openApiDayCampaign`)
+   * instead of making one: its figures grow, and it runs again if it had completed, in the
+   * transaction (or statement) of the debit. Refused with `ApiDayCampaignClosed` once it stopped
+   * taking sends (cancelled).
+   */
+  joinCampaignId?: number;
+}
+
+/** The public API's day campaign no longer takes sends (it was cancelled): a new one is opened. */
+export class ApiDayCampaignClosed extends Error {
+  constructor(readonly campaignId: number) {
+    super(`campaign ${campaignId} no longer takes the API's sends`);
+  }
+}
+
+/** Which day campaign of the public API a single send joins (see `openApiDayCampaign`). */
+export interface ApiDayCampaignKey {
+  user: User;
+  template: Template;
+  senderNumberId: number;
+  apiKeyId: number;
+  /** The Indian calendar day, YYYY-MM-DD. */
+  day: string;
+  headerMedia?: AcceptCampaignInput['headerMedia'];
 }
 
 /**
@@ -337,6 +362,59 @@ export class CampaignAcceptance {
     return this.deps.now?.() ?? new Date();
   }
 
+  /**
+   * The campaign the public API's single sends of one user, key, template, number and Indian day
+   * join, made on first use. It starts completed and empty: the first send that queues a message
+   * sets it running. The unique index on those columns makes two first calls at once, here or on
+   * another instance, end in one campaign: the loser's insert is ignored and it reads the winner's.
+   */
+  async openApiDayCampaign(key: ApiDayCampaignKey): Promise<number> {
+    const { user, template } = key;
+    this.begin({ user, template });
+    const nowIso = this.now().toISOString();
+    const where = { userId: user.id, apiKeyId: key.apiKeyId, templateId: template.id, senderNumberId: key.senderNumberId, apiDay: key.day };
+    const open = async () => (await this.deps.db('campaigns').where(where).first('id')) as { id: number | string } | undefined;
+    const existing = await open();
+    if (existing) return Number(existing.id);
+    const priceUnits = await this.deps.pricing.effectiveFor(user.id, template.category.toLowerCase() as PriceCategory);
+    const input = { user, template, senderNumberId: key.senderNumberId, name: apiDayCampaignName(template.name, key.day), source: 'api' as const, headerMedia: key.headerMedia ?? null, invalidCount: 0, inSendDuplicates: 0 };
+    const figures = { priceUnits, ...campaignFigures({ count: 0, billable: 0, duplicates: 0, invalid: 0, suppressed: 0, priceUnits, nowIso, scheduledIso: null }) };
+    await this.deps.db('campaigns')
+      .insert({ ...campaignRow(input, figures), apiKeyId: key.apiKeyId, apiDay: key.day })
+      .onConflict(['userId', 'apiKeyId', 'templateId', 'senderNumberId', 'apiDay'])
+      .ignore();
+    const made = await open();
+    if (!made) throw new Error(`the API's day campaign of user ${user.id} was not made`);
+    return Number(made.id);
+  }
+
+  /** Whether a day campaign of the public API still takes sends. */
+  private async takesSends(campaignId: number): Promise<boolean> {
+    return (await this.deps.db('campaigns').where({ id: campaignId }).whereNotNull('apiDay').first('id')) !== undefined;
+  }
+
+  /**
+   * Adds a send's figures to the public API's day campaign inside the accepting transaction, and
+   * sets it running again where it had completed and this send queues something.
+   */
+  private async joinCampaign(trx: Knex.Transaction, campaignId: number, figures: CampaignFigures): Promise<void> {
+    const add = (column: string, value: number) => trx.raw(`${column} + ?`, [value]);
+    const changed = await trx('campaigns')
+      .where({ id: campaignId })
+      .whereNotNull('apiDay')
+      .update({
+        totalRecipients: add('total_recipients', figures.totalRecipients),
+        billableCount: add('billable_count', figures.billableCount),
+        duplicateCount: add('duplicate_count', figures.duplicateCount),
+        invalidCount: add('invalid_count', figures.invalidCount),
+        suppressedCount: add('suppressed_count', figures.suppressedCount),
+        totalCostUnits: add('total_cost_units', figures.totalCostUnits),
+        ...(figures.billableCount > 0 ? { status: trx.raw(REOPENED_STATUS_SQL), completedAt: trx.raw(REOPENED_COMPLETED_AT_SQL) } : {}),
+        updatedAt: figures.updatedAt,
+      });
+    if (changed === 0) throw new ApiDayCampaignClosed(campaignId);
+  }
+
   async accept(input: AcceptCampaignInput): Promise<AcceptedCampaign> {
     const { user, template } = input;
     const { now, nowIso, scheduledIso } = this.begin(input);
@@ -370,7 +448,11 @@ export class CampaignAcceptance {
       // The debit below checks again; this refuses before anything is written.
       if (totalCostUnits > 0 && balance < totalCostUnits) throw insufficientBalance(totalCostUnits, balance);
       const { figures, accepted } = this.outcomeOf(input, classified, { priceUnits, nowIso, scheduledIso });
-      const id = await this.insertCampaign(trx, input, staged ? { ...figures, stagedRecipients: count } : figures);
+      let id: number;
+      if (input.joinCampaignId !== undefined) {
+        id = input.joinCampaignId;
+        await this.joinCampaign(trx, id, figures);
+      } else id = await this.insertCampaign(trx, input, staged ? { ...figures, stagedRecipients: count } : figures);
       await this.debit(trx, input, id, billable, totalCostUnits);
       if (staged) await this.insertStaged(trx, { campaignId: id, recipients, keys, statusCodes, firstPosition: 0 });
       else {
@@ -382,11 +464,12 @@ export class CampaignAcceptance {
           statusCodes,
         });
       }
-      if (billable === 0) await this.recordCampaignsCompleted?.(trx, [id]);
+      // A day campaign that takes a send with nothing to queue completes nothing new.
+      if (billable === 0 && input.joinCampaignId === undefined) await this.recordCampaignsCompleted?.(trx, [id]);
       return { campaignId: id, accepted };
     });
     if (staged) this.onStaged?.(campaignId);
-    if (accepted.accepted === 0) this.onCampaignsSettled?.([campaignId]);
+    if (accepted.accepted === 0 && input.joinCampaignId === undefined) this.onCampaignsSettled?.([campaignId]);
 
     return {
       campaignId,
@@ -431,7 +514,7 @@ export class CampaignAcceptance {
     if (classified.billable === 0) return null;
     const { figures, accepted } = this.outcomeOf(input, classified, { priceUnits, nowIso, scheduledIso: null });
     const walletAfter = await this.acceptInOneStatement(input, ids, { figures, classified, nowIso, now });
-    return { campaignId: ids.campaignId, ...accepted, walletAfter, ...(input.returnMessageIds ? { messageIds: ids.messageIds } : {}) };
+    return { campaignId: input.joinCampaignId ?? ids.campaignId, ...accepted, walletAfter, ...(input.returnMessageIds ? { messageIds: ids.messageIds } : {}) };
   }
 
   /**
@@ -506,23 +589,32 @@ export class CampaignAcceptance {
       queuedTo.push((input.recipients[i] as RecipientRow).to);
       queuedKeys.push(classified.keys.at(i));
     });
+    // The guard looks past the statement's own campaign: a join's is the day campaign's fresh id,
+    // which no message has, so the day campaign's earlier messages still block their repeats.
     const guard = duplicateGuardPart({ userId: user.id, templateId: template.id, campaignId: ids.campaignId, recipients: queuedTo, keys: queuedKeys, since: this.windowStart(now) });
+    const joinId = input.joinCampaignId;
+    const campaignId = joinId ?? ids.campaignId;
     const { debit, ledger } = this.deps.wallet.campaignDebitStatementParts(
       {
         userId: user.id,
-        campaignId: ids.campaignId,
+        campaignId,
         units: figures.totalCostUnits,
         description: debitDescription(input.name, figures.billableCount),
         templateName: template.name,
         templateCategory: template.category,
         at: now,
+        ...(joinId !== undefined ? { debitKey: joinDebitKey(joinId) } : {}),
       },
-      guard,
+      // A join debits only where the day campaign took the send (it may have been cancelled since
+      // it was looked up): otherwise the debit changes no row and the statement fails as a whole.
+      joinId !== undefined ? { sql: 'exists (select 1 from campaign)', bindings: [] } : guard,
     );
-    const campaign = insertPart(this.deps.db, 'campaigns', { id: ids.campaignId, ...campaignRow(input, figures) });
+    // A join's guard runs in the campaign's update, before its row is locked: the locks come in
+    // the order of the transaction path (the send's locks, the campaign's row, the wallet's row).
+    const campaign = joinId !== undefined ? joinPart(joinId, figures, guard) : insertPart(this.deps.db, 'campaigns', { id: ids.campaignId, ...campaignRow(input, figures) });
     const messages = pgMessagesPart({
       ids: ids.messageIds,
-      campaignId: ids.campaignId,
+      campaignId,
       userId: user.id,
       priceUnits: figures.priceUnits,
       nowIso,
@@ -533,21 +625,31 @@ export class CampaignAcceptance {
     });
     const queued = ids.messageIds.filter((_, i) => classified.statusCodes[i] === 0);
     const jobs = await enqueueStatement(queued);
+    // A join's debit reads the campaign's update, which must come first among the statement's parts.
     const statement = singleStatement(
-      [
-        ['wallet_debit', debit],
-        ['wallet_ledger', ledger],
-        ['campaign', campaign],
-        ['message', messages],
-        ['job', jobs],
-      ],
+      joinId !== undefined
+        ? [
+            ['campaign', campaign],
+            ['wallet_debit', debit],
+            ['wallet_ledger', ledger],
+            ['message', messages],
+            ['job', jobs],
+          ]
+        : [
+            ['wallet_debit', debit],
+            ['wallet_ledger', ledger],
+            ['campaign', campaign],
+            ['message', messages],
+            ['job', jobs],
+          ],
       'select credit_balance as balance, low_balance_threshold_units as threshold from wallet_debit',
     );
     try {
       const [wallet] = await runSingleStatement<{ balance: number | string; threshold: number | string | null }>(this.deps.db, statement, { prepared: true });
-      if (!wallet) throw new Error(`campaign ${ids.campaignId}: the debit answered no balance`);
+      if (!wallet) throw new Error(`campaign ${campaignId}: the debit answered no balance`);
       return { balanceUnits: Number(wallet.balance), lowBalanceThresholdUnits: wallet.threshold === null ? null : Number(wallet.threshold) };
     } catch (error) {
+      if (joinId !== undefined && !isDuplicateRace(error) && !(await this.takesSends(joinId))) throw new ApiDayCampaignClosed(joinId);
       if (isRefusedStatementDebit(error)) throw insufficientBalance(figures.totalCostUnits, await this.deps.wallet.balance(user.id));
       throw error;
     }
@@ -682,7 +784,7 @@ export class CampaignAcceptance {
     return typeof inserted === 'object' && inserted !== null ? inserted.id : (inserted as number);
   }
 
-  private async debit(trx: Knex.Transaction, input: { user: User; template: Template; name: string }, campaignId: number, billable: number, units: number): Promise<void> {
+  private async debit(trx: Knex.Transaction, input: { user: User; template: Template; name: string; joinCampaignId?: number | undefined }, campaignId: number, billable: number, units: number): Promise<void> {
     if (units <= 0) return;
     try {
       await this.deps.wallet.debitCampaign(
@@ -694,7 +796,9 @@ export class CampaignAcceptance {
           description: debitDescription(input.name, billable),
           templateName: input.template.name,
           templateCategory: input.template.category,
+          ...(input.joinCampaignId !== undefined ? { debitKey: joinDebitKey(campaignId) } : {}),
         },
+        // A new campaign's key, or a join's key made just now: no earlier entry can hold either.
         { campaignIsNew: true },
       );
     } catch (error) {
@@ -1165,6 +1269,45 @@ function campaignRow(input: Omit<AcceptCampaignInput, 'recipients'> | StreamedCa
     headerMediaPath: input.headerMedia?.path ?? null,
     createdAt: figures.updatedAt,
     ...figures,
+  };
+}
+
+/** The public API's day campaign's name: the template and the Indian day it collects. */
+export function apiDayCampaignName(templateName: string, day: string): string {
+  return `API - ${templateName} - ${day}`;
+}
+
+/** A day campaign is charged once per group of sends it takes: each debit has a key of its own. */
+function joinDebitKey(campaignId: number): string {
+  return `campaign:${campaignId}:debit:${randomUUID()}`;
+}
+
+/** A day campaign whose status is `completed` runs again when a send queues a message in it. */
+const REOPENED_STATUS_SQL = "case when status = 'completed' then 'running' else status end";
+const REOPENED_COMPLETED_AT_SQL = "case when status = 'completed' then null else completed_at end";
+
+/**
+ * PostgreSQL: a join's update of the day campaign as a part of acceptance's single statement
+ * (`joinCampaign`'s), answering its id only where the campaign still takes sends and the guard let
+ * the send through.
+ */
+function joinPart(campaignId: number, figures: CampaignFigures, guard: StatementPart): StatementPart {
+  return {
+    sql: `update campaigns set total_recipients = total_recipients + ?, billable_count = billable_count + ?, duplicate_count = duplicate_count + ?,
+        invalid_count = invalid_count + ?, suppressed_count = suppressed_count + ?, total_cost_units = total_cost_units + ?,
+        status = ${REOPENED_STATUS_SQL}, completed_at = ${REOPENED_COMPLETED_AT_SQL}, updated_at = ?
+      where id = ? and api_day is not null and ${guard.sql} returning id`,
+    bindings: [
+      figures.totalRecipients,
+      figures.billableCount,
+      figures.duplicateCount,
+      figures.invalidCount,
+      figures.suppressedCount,
+      figures.totalCostUnits,
+      figures.updatedAt,
+      campaignId,
+      ...guard.bindings,
+    ],
   };
 }
 

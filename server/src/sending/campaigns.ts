@@ -269,7 +269,8 @@ export class CampaignService {
       const changed = await trx('campaigns')
         .where({ id, userId: user.id })
         .whereIn('status', ['scheduled', 'running', 'paused'])
-        .update({ status: 'cancelled', completedAt: nowIso, updatedAt: nowIso });
+        // A cancelled day campaign of the public API takes no more sends: the next opens another.
+        .update({ status: 'cancelled', completedAt: nowIso, updatedAt: nowIso, apiDay: null });
       if (changed === 0) throw ConflictError('campaign_finished', messages.campaigns.cannotCancel);
       // Recipients still staged become queued messages first, failed and refunded with the rest.
       await this.deps.engine.materialiser.materialiseAll(trx, id);

@@ -551,7 +551,20 @@ export class MessageOutcomes {
         .where({ status: 'running', stagedRecipients: 0 })
         .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES));
     const complete = async (trx: Knex.Transaction): Promise<number> => {
-      const changed = await completable(trx('campaigns')).update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
+      let changed = await completable(trx('campaigns')).update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
+      if (changed > 0 && isPostgres(trx)) {
+        // The public API's day campaign takes new messages while it runs. On PostgreSQL the update
+        // above, having waited for the row of a send that just joined, checks the row again but
+        // not the messages (its snapshot predates them): a statement of its own, which sees them,
+        // sets such a campaign running again, so its new messages are sent.
+        const reopened = await trx('campaigns')
+          .whereIn('id', campaignIds)
+          .where({ status: 'completed', completedAt: nowIso })
+          .whereNotNull('apiDay')
+          .whereExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES))
+          .update({ status: 'running', completedAt: null });
+        changed -= reopened;
+      }
       if (changed > 0) await this.recordCampaignsCompleted?.(trx, campaignIds);
       return changed;
     };

@@ -310,6 +310,8 @@ export class SendingService {
        * Called after the commit; must not wait.
        */
       onApiSpent?: (userId: number, walletAfter?: WalletAfterDebit) => void;
+      /** The clock the public API's sends are given their Indian day by (tests move it). */
+      apiClock?: () => Date;
     },
   ) {
     this.apiBatcher = new ApiSendBatcher({
@@ -318,6 +320,7 @@ export class SendingService {
       parallelRounds: PARALLEL_ROUNDS,
       lingerMs: isPostgres(deps.db) ? LINGER_MS.postgres : LINGER_MS.sqlite,
       onSpent: deps.onApiSpent,
+      ...(deps.apiClock ? { now: deps.apiClock } : {}),
     });
   }
 
@@ -657,7 +660,8 @@ export class SendingService {
     return this.headerMedia(template, undefined);
   }
 
-  async apiSend(user: User, input: TApiSendRequest): Promise<{ messageId: string; campaignId: number; status: string; scheduledAt?: Date }> {
+  /** One message through the public API with the key `apiKeyId` (its sends of the day share a campaign). */
+  async apiSend(user: User, input: TApiSendRequest, apiKeyId: number): Promise<{ messageId: string; campaignId: number; status: string; scheduledAt?: Date }> {
     const template = await this.apiLookups.get(`template:${user.id}:${input.templatename}:${input.language ?? ''}`, () => this.apiTemplate(user, input.templatename, input.language));
     const to = normalisePhone(input.recipient_number);
     if (!to) throw ValidationError('recipient_number', messages.publicApi.invalidRecipient);
@@ -665,7 +669,7 @@ export class SendingService {
     const number = await this.apiLookups.get(`number:${user.id}`, () => this.defaultNumber(user));
     const headerMedia = await this.apiLookups.get(`media:${template.id}`, () => this.apiHeaderMedia(template));
     if (input.scheduled_at) return this.apiSendScheduled(user, template, number, { to, variables: values }, headerMedia, checkScheduleTime(input.scheduled_at, 'api'));
-    return this.apiBatcher.submit({ user, template, number, to, values, headerMedia });
+    return this.apiBatcher.submit({ user, apiKeyId, template, number, to, values, headerMedia });
   }
 
   /** A scheduled API send is a campaign of its own (the batcher groups sends that go now). */

@@ -252,6 +252,11 @@ export interface CampaignDebitInput {
   description: string;
   templateName?: string | null;
   templateCategory?: string | null;
+  /**
+   * The debit's idempotency key where the campaign is charged more than once (the public API's
+   * day campaign is charged once per group of sends it takes); `campaign:{id}:debit` otherwise.
+   */
+  debitKey?: string;
 }
 
 function campaignDebitEntry(input: CampaignDebitInput): LedgerEntryInput {
@@ -260,7 +265,7 @@ function campaignDebitEntry(input: CampaignDebitInput): LedgerEntryInput {
     amountUnits: -input.units,
     type: 'CAMPAIGN_DEBIT',
     description: input.description,
-    idempotencyKey: `campaign:${input.campaignId}:debit`,
+    idempotencyKey: input.debitKey ?? `campaign:${input.campaignId}:debit`,
     templateName: input.templateName ?? null,
     templateCategory: input.templateCategory ?? null,
     referenceType: 'campaign',

@@ -77,6 +77,8 @@ import * as forgetDeletedMessageRecipients from './20261206100300_forget_deleted
 import * as reserveMessageIdsForStagedRecipients from './20261207100100_reserve_message_ids_for_staged_recipients';
 import * as createAcceptMessagesGuard from './20261208100100_create_accept_messages_guard';
 import * as indexOnlyOpenMessagesForDispatch from './20261209100100_index_only_open_messages_for_dispatch';
+import * as addCampaignIdToNotifications from './20261210400100_add_campaign_id_to_notifications';
+import * as groupApiSendsByKeyAndDay from './20261210400200_group_api_sends_by_key_and_day';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -157,6 +159,8 @@ const migrations: [string, Migration][] = [
   ['20261207100100_reserve_message_ids_for_staged_recipients', reserveMessageIdsForStagedRecipients],
   ['20261208100100_create_accept_messages_guard', createAcceptMessagesGuard],
   ['20261209100100_index_only_open_messages_for_dispatch', indexOnlyOpenMessagesForDispatch],
+  ['20261210400100_add_campaign_id_to_notifications', addCampaignIdToNotifications],
+  ['20261210400200_group_api_sends_by_key_and_day', groupApiSendsByKeyAndDay],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -40,6 +40,10 @@ export interface CampaignRow {
   scheduledAt: string | Date | null;
   /** Why a scheduled campaign could not start (status `failed`). */
   failureReason: string | null;
+  /** The API key whose single sends of a day this campaign collects (the public API's day campaign). */
+  apiKeyId?: number | null;
+  /** The Indian day (YYYY-MM-DD) the day campaign collects; cleared once it takes no more sends. */
+  apiDay?: string | null;
 }
 
 /** The columns a campaign's page and list read: everything but the counters acceptance alone uses. */

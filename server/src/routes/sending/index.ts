@@ -158,7 +158,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post<ApiKeyStateExtra>('/api/send', keyed, bodies.apiSend, idempotent, async (ctx) => {
     const input = validate(ZApiSendRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
-    const result = await sending.apiSend(ctx.state.apiUser, input);
+    const result = await sending.apiSend(ctx.state.apiUser, input, ctx.state.apiKey.keyId);
     // A blocked duplicate or an opted-out number is stored, not sent and not charged: the answer says which.
     const message =
       result.status === 'duplicate'

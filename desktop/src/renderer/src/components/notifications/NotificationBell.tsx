@@ -54,7 +54,9 @@ export function NotificationBell() {
   const label = unread > 0 ? fillMessage(text.bellLabelUnread, { count: unread }) : text.bellLabel;
 
   return (
-    <DropdownMenu>
+    // Opening the list reads it again: a campaign's notice is rendered from its current counts
+    // (delivery reports and refunds arrive after it completes), so the cached text may be behind.
+    <DropdownMenu onOpenChange={(open) => (open ? refresh() : undefined)}>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="icon" className="relative" aria-label={label} data-testid="notification-bell">
           <Bell aria-hidden="true" />
