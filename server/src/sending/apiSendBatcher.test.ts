@@ -37,6 +37,7 @@ function recordingAcceptance() {
         statusCodes: new Uint8Array(count),
         accepted: count,
         duplicates: 0,
+        repeats: 0,
         invalid: 0,
         suppressed: 0,
         priceUnits: 1,
@@ -114,7 +115,7 @@ function heldAcceptance() {
         rounds.push({
           recipients: input.recipients.map((recipient) => `${recipient.to}:${JSON.stringify(recipient.variables)}`),
           commit: () =>
-            resolve({ campaignId: rounds.length, statusCodes: new Uint8Array(count), accepted: count, duplicates: 0, invalid: 0, suppressed: 0, priceUnits: 1, totalCostUnits: count, messageIds }),
+            resolve({ campaignId: rounds.length, statusCodes: new Uint8Array(count), accepted: count, duplicates: 0, repeats: 0, invalid: 0, suppressed: 0, priceUnits: 1, totalCostUnits: count, messageIds }),
         });
       }),
   };

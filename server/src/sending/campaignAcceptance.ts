@@ -94,7 +94,10 @@ export interface AcceptedCampaign {
   /** Each recipient's fate, in input order: 0 queued, 1 Duplicate Blocked, 2 opted out (see classify). */
   statusCodes: Uint8Array;
   accepted: number;
+  /** Duplicate Blocked recipients and the repeats within this send (`repeats`) together. */
   duplicates: number;
+  /** Entries of this send that repeated an earlier one in number and values (screened out before acceptance). */
+  repeats: number;
   invalid: number;
   suppressed: number;
   priceUnits: number;
@@ -410,7 +413,7 @@ export class CampaignAcceptance {
     };
     return {
       figures,
-      accepted: { statusCodes, accepted: billable, duplicates: duplicates + input.inSendDuplicates, invalid: input.invalidCount, suppressed, priceUnits, totalCostUnits },
+      accepted: { statusCodes, accepted: billable, duplicates: duplicates + input.inSendDuplicates, repeats: input.inSendDuplicates, invalid: input.invalidCount, suppressed, priceUnits, totalCostUnits },
     };
   }
 
@@ -627,6 +630,7 @@ export class CampaignAcceptance {
         statusCodes: statusCodes.codes(),
         accepted: totals.billable,
         duplicates: totals.duplicates + screenedOut.inSendDuplicates,
+        repeats: screenedOut.inSendDuplicates,
         invalid: screenedOut.invalidCount,
         suppressed: totals.suppressed,
         priceUnits,

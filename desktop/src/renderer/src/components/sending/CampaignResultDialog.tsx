@@ -149,10 +149,11 @@ export function CampaignResultDialog({
                 <span className="font-medium">{formatCost(outcome.accepted.totalCost)}</span>
                 {scheduled ? ' (reserved from your wallet)' : null}
               </Extra>
-              {outcome.accepted.duplicates > 0 ? (
-                <Extra>
-                  {formatIndianNumber(outcome.accepted.duplicates)} {messages.sending.duplicateBlocked} (not charged)
-                </Extra>
+              {(outcome.accepted.repeats ?? 0) > 0 ? (
+                <Extra>{fillMessage(messages.sending.repeatsInList, { count: formatIndianNumber(outcome.accepted.repeats ?? 0) })}</Extra>
+              ) : null}
+              {outcome.accepted.duplicates - (outcome.accepted.repeats ?? 0) > 0 ? (
+                <Extra>{fillMessage(messages.sending.duplicateBlockedRecent, { count: formatIndianNumber(outcome.accepted.duplicates - (outcome.accepted.repeats ?? 0)) })}</Extra>
               ) : null}
               {outcome.accepted.invalid > 0 ? <Extra>{formatIndianNumber(outcome.accepted.invalid)} invalid numbers skipped</Extra> : null}
               {outcome.accepted.suppressed > 0 ? (

@@ -120,6 +120,9 @@ export function CostPreviewDialog({
   const insufficient = preview !== undefined && !preview.sufficient;
   // Said only when the server could not screen every recipient.
   const atMost = preview?.exact === false ? `${messages.sending.atMost} ` : '';
+  // Repeats within this list are not Duplicate Blocked (nothing was sent before): each has its own line.
+  const repeats = preview?.repeats ?? 0;
+  const blocked = Math.max(0, (preview?.duplicates ?? 0) - repeats);
 
   return (
     <Dialog open={open} onOpenChange={(next) => (isSending ? undefined : onOpenChange(next))}>
@@ -159,11 +162,8 @@ export function CostPreviewDialog({
               {atMost}
               {formatIndianNumber(billable)} × {formatPrice(price)} = <span className="font-medium">{formatCost(total)}</span>
             </li>
-            {preview && preview.duplicates > 0 ? (
-              <li>
-                {formatIndianNumber(preview.duplicates)} {messages.sending.duplicateBlocked.toLowerCase()} (sent in the last 24 hours, not charged)
-              </li>
-            ) : null}
+            {preview && repeats > 0 ? <li data-testid="cost-repeats">{fillMessage(messages.sending.repeatsInList, { count: formatIndianNumber(repeats) })}</li> : null}
+            {preview && blocked > 0 ? <li>{fillMessage(messages.sending.duplicateBlockedRecent, { count: formatIndianNumber(blocked) })}</li> : null}
             {preview && preview.invalid > 0 ? <li>{formatIndianNumber(preview.invalid)} invalid numbers or rows missing a value skipped</li> : null}
             {preview && (preview.suppressed ?? 0) > 0 ? <li>{formatIndianNumber(preview.suppressed ?? 0)} opted out (not sent, not charged)</li> : null}
             {preview ? (
