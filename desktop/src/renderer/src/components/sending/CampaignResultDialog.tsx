@@ -17,6 +17,7 @@ import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
 import { ProgressBar } from './SetupProgress';
+import { SkippedRowsList } from './SkippedRowsList';
 
 const ui = messages.sendScreens;
 
@@ -160,6 +161,7 @@ export function CampaignResultDialog({
                 <Extra>{formatIndianNumber(outcome.accepted.suppressed)} opted out (not sent, not charged)</Extra>
               ) : null}
             </ul>
+            <SkippedRowsList rows={outcome.accepted.skippedRows ?? []} total={outcome.accepted.skippedCount} />
             {scheduled ? (
               <Alert tone="info" data-testid="campaign-scheduled">
                 {ui.scheduledDialogBody}
