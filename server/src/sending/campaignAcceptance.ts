@@ -18,7 +18,7 @@ import { asPrepared, insertPart, runSingleStatement, singleStatement, type State
 import type { MessageRow } from '../db/rows/messages';
 
 export interface RecipientRow {
-  /** Digits with country code, already normalised and de-duplicated within the send. */
+  /** Digits with country code, already normalised; a row repeating another in number and values was screened out. */
   to: string;
   variables: Record<string, string>;
 }
@@ -32,7 +32,7 @@ export interface AcceptCampaignInput {
   recipients: readonly RecipientRow[];
   /** Entries of the request that were not phone numbers (counted, not stored). */
   invalidCount: number;
-  /** Entries dropped as repeats within this send. */
+  /** Entries dropped as repeats within this send (the same number and values as an earlier one). */
   inSendDuplicates: number;
   headerMedia?: { type: 'image' | 'video' | 'document'; path: string } | null;
   /**
