@@ -10,8 +10,8 @@ import { Button } from '../ui/button';
 const SKIPPED_SHOWN = 20;
 
 /**
- * Every row a send will not send (or did not), with its row number and why, and the list as a CSV
- * (issue 10): the review step's preview and the accepted answer show the same list.
+ * Every row a send will not send (or did not), with its row number and why, and the list as a
+ * CSV: the review step's preview and the accepted answer show the same list.
  */
 export function SkippedRowsList({ rows, total = rows.length }: { rows: readonly TSkippedRow[]; total?: number | undefined }) {
   if (rows.length === 0) return null;
