@@ -560,10 +560,10 @@ export const messages = {
     mappingChanged: 'The mapping changed since the rows were checked: check them again before sending.',
     validRows: 'Valid rows',
     invalidRows: 'Invalid rows',
-    duplicatesRemoved: 'Duplicates removed',
+    duplicatesRemoved: 'Repeated rows (same number and values)',
     invalidListTitle: 'Rows that will not be sent',
     invalidShown: 'The first {shown} of {total}; the CSV holds all of them.',
-    downloadInvalid: 'Download invalid rows (CSV)',
+    downloadInvalid: 'Download rows not sent (CSV)',
     invalidCsvName: 'invalid-rows.csv',
     pauseUpload: 'Pause upload',
     resumeUpload: 'Resume upload',
@@ -653,11 +653,14 @@ export const messages = {
     campaignNotFound: 'Campaign not found',
     optedOut: 'Recipient opted out of messages from this business',
     duplicateBlocked: 'Duplicate Blocked',
+    /** The send's figures on the review step and after acceptance: repeats within one list apart from Duplicate Blocked. */
+    repeatsInList: '{count} repeated rows (same number and values as an earlier row: sent once, not charged)',
+    duplicateBlockedRecent: '{count} Duplicate Blocked (the same message went to this number recently, not charged)',
     // Why a row was skipped (issue 10), on screen, in the CSV and in the API's batch answer.
     skipped: {
       invalid_number: 'Invalid number: {why}',
       missing_value: 'No value for {{{name}}} (column "{column}")',
-      duplicate_in_list: 'Repeats row {row}: sent once',
+      duplicate_in_list: 'Repeats row {row} (same number and values): sent once, not charged',
       duplicate_blocked: 'Duplicate Blocked: the same message went to this number in the last {hours} hours (not charged)',
       opted_out: 'Opted out of your messages (not charged)',
     },

@@ -83,6 +83,21 @@ describe('createSpreadsheetCheck', () => {
     expect(check.result()).toMatchObject({ validRows: 2, duplicatesRemoved: 2, invalidRows: 0 });
   });
 
+  it('keeps a second order to the same number, and lists only a row repeating the number and every value, with its line', () => {
+    const seen: InvalidSpreadsheetRow[] = [];
+    const orders = createSpreadsheetCheck(['Phone', 'Name', 'Order'], { recipientColumn: 'Phone', variableMappings: { '1': 'Name', '2': 'Order' } }, { onInvalid: (row) => seen.push(row) });
+    expect(orders.addRow(['9876543210', 'Asha', 'ORD-1003'], 2)).toBe('919876543210,Asha,ORD-1003\r\n');
+    expect(orders.addRow(['9876543210', 'Asha', 'ORD-1004'], 3)).toBe('919876543210,Asha,ORD-1004\r\n');
+    expect(orders.addRow(['+91 98765 43210', ' Asha ', 'ORD-1003'], 4)).toBeNull();
+    expect(orders.addRow(['9876543210', 'Asha', 'ORD-1004'], 5)).toBeNull();
+    const repeats = [
+      { line: 4, value: '+91 98765 43210', reason: fillMessage(messages.sending.skipped.duplicate_in_list, { row: 2 }) },
+      { line: 5, value: '9876543210', reason: fillMessage(messages.sending.skipped.duplicate_in_list, { row: 3 }) },
+    ];
+    expect(seen).toEqual(repeats);
+    expect(orders.result()).toEqual({ validRows: 2, invalidRows: 0, duplicatesRemoved: 2, invalidSample: repeats });
+  });
+
   it('lets a complete row claim a number that an earlier row lacking a value did not', () => {
     const check = createSpreadsheetCheck(header, mapping);
     expect(check.addRow(['', '9876543210', 'Pune'], 2)).toBeNull();

@@ -11,6 +11,7 @@
 import { csvLine } from './csv';
 import { fillMessage, messages } from './messages';
 import { checkPhone } from './phone';
+import { RepeatIndex, valuesDigest } from './repeatRows';
 import { normaliseMappings } from './sheetRows';
 import type { InvalidSpreadsheetRow, SpreadsheetColumnStats, SpreadsheetMapping } from './spreadsheets';
 
@@ -86,13 +87,14 @@ export function spreadsheetMappingProblems(header: readonly string[], mapping: S
 export interface SpreadsheetCheckResult {
   validRows: number;
   invalidRows: number;
+  /** Rows repeating an earlier row in number and every mapped value: not sent, listed among `invalidSample`. */
   duplicatesRemoved: number;
-  /** The first invalid rows (at most INVALID_SAMPLE_MAX). */
+  /** The first rows not sent, invalid or repeats, with why (at most INVALID_SAMPLE_MAX). */
   invalidSample: InvalidSpreadsheetRow[];
 }
 
 export interface SpreadsheetCheckOptions {
-  /** Called with every invalid row, in order (for the invalid-rows CSV). */
+  /** Called with every row not sent (invalid or a repeat), in order (for the rows-not-sent CSV). */
   onInvalid?: (row: InvalidSpreadsheetRow) => void;
 }
 
@@ -104,7 +106,7 @@ export interface SpreadsheetCheck {
   /**
    * Checks one data row (cells by position in the header, or keyed by column name) at its line in
    * the file as the user sees it. Answers the normalised CSV line to write, or null when the row is
-   * empty, invalid (reported through `onInvalid`) or repeats an earlier number.
+   * empty, invalid or repeats an earlier row's number and values (both reported through `onInvalid`).
    */
   addRow(cells: Readonly<Record<string, string>> | readonly string[], line: number): string | null;
   result(): SpreadsheetCheckResult;
@@ -121,17 +123,23 @@ export function createSpreadsheetCheck(header: readonly string[], mapping: Sprea
   const positions = outputColumns.map((column) => names.indexOf(column));
   const variablePositions = variables.map(([variable, column]) => ({ variable, column, position: names.indexOf(column) }));
 
-  const seen = new Set<string>();
+  // A row repeats only when its number and every mapped value do (shared/repeatRows.ts).
+  const seen = new RepeatIndex();
+  const rowValues: string[] = variablePositions.map(() => '');
   const invalidSample: InvalidSpreadsheetRow[] = [];
   let validRows = 0;
   let invalidRows = 0;
   let duplicatesRemoved = 0;
 
-  const invalid = (row: InvalidSpreadsheetRow) => {
-    invalidRows += 1;
+  /** A row not sent, listed (and given to `onInvalid`) with why. */
+  const notSent = (row: InvalidSpreadsheetRow) => {
     if (invalidSample.length < INVALID_SAMPLE_MAX) invalidSample.push(row);
     options.onInvalid?.(row);
     return null;
+  };
+  const invalid = (row: InvalidSpreadsheetRow) => {
+    invalidRows += 1;
+    return notSent(row);
   };
 
   return {
@@ -147,14 +155,17 @@ export function createSpreadsheetCheck(header: readonly string[], mapping: Sprea
       if (!phone.ok) return invalid({ line, value: raw, reason: messages.phone.invalid[phone.reason] });
       // WhatsApp refuses an empty parameter, so the server would skip the row: say so now, and
       // leave the number free for a later complete row.
-      for (const { variable, column, position } of variablePositions) {
-        if (cell(position, column) === '') return invalid({ line, value: raw, reason: fillMessage(messages.sending.skipped.missing_value, { name: variable, column }) });
+      for (let i = 0; i < variablePositions.length; i += 1) {
+        const { variable, column, position } = variablePositions[i] as (typeof variablePositions)[number];
+        const value = cell(position, column);
+        if (value === '') return invalid({ line, value: raw, reason: fillMessage(messages.sending.skipped.missing_value, { name: variable, column }) });
+        rowValues[i] = value;
       }
-      if (seen.has(phone.phone)) {
+      const first = seen.repeatOf(phone.phone, valuesDigest(rowValues), line);
+      if (first !== null) {
         duplicatesRemoved += 1;
-        return null;
+        return notSent({ line, value: raw, reason: fillMessage(messages.sending.skipped.duplicate_in_list, { row: first }) });
       }
-      seen.add(phone.phone);
       validRows += 1;
       const out = outputColumns.map((column, i) => (i === 0 ? phone.phone : cell(positions[i] ?? -1, column)));
       return dataCsvLine(out);

@@ -54,7 +54,8 @@ export const ZApiSendBatchResponse = z
     data: z.object({
       campaignId: z.number().int(),
       accepted: z.number().int(),
-      duplicates: z.number().int(),
+      duplicates: z.number().int().describe('Not sent, not charged: Duplicate Blocked (the same message sent recently) and repeats together'),
+      repeats: z.number().int().optional().describe('Rows repeating an earlier row of this batch in number and every value: sent once, listed in skippedRows, not charged'),
       invalid: z.number().int(),
       suppressed: z.number().int(),
       totalCost: z.number().describe('Rupees'),
@@ -69,7 +70,7 @@ export const ZApiSendBatchResponse = z
       {
         success: true,
         message: '2 messages accepted',
-        data: { campaignId: 1290, accepted: 2, duplicates: 0, invalid: 0, suppressed: 0, totalCost: 1.76, skippedRows: [], skippedCount: 0 },
+        data: { campaignId: 1290, accepted: 2, duplicates: 0, repeats: 0, invalid: 0, suppressed: 0, totalCost: 1.76, skippedRows: [], skippedCount: 0 },
       },
     ],
   });

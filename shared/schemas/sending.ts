@@ -153,7 +153,10 @@ export type TCostPreviewRequest = z.infer<typeof ZCostPreviewRequest>;
 export interface TCampaignAccepted {
   campaignId: number;
   accepted: number;
+  /** Not sent, not charged: Duplicate Blocked (sent in the duplicate window) and `repeats` together. */
   duplicates: number;
+  /** Rows repeating an earlier row of this send in number and every value: listed among `skippedRows`, not sent, not charged. */
+  repeats?: number;
   invalid: number;
   /** Opted-out recipients: stored, not sent, not charged. */
   suppressed: number;
@@ -170,7 +173,10 @@ export interface TCampaignAccepted {
 export interface TCostPreview {
   recipients: number;
   billable: number;
+  /** Duplicate Blocked and `repeats` together. */
   duplicates: number;
+  /** Rows repeating an earlier row of this send in number and every value (where the whole send is screened). */
+  repeats?: number;
   invalid: number;
   category: string;
   pricePerMessage: number;

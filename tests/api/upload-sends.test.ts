@@ -28,16 +28,21 @@ const sha256 = (content: Buffer) => createHash('sha256').update(content).digest(
 type Row = { phone: string; name: string; order: string };
 
 /**
- * `count` rows with the cases a send sets aside: invalid numbers, an empty number cell, numbers
- * repeated within the file and rows missing a mapped value. `offset` keeps each test's numbers apart;
+ * `count` rows with the cases a send sets aside: invalid numbers, an empty number cell, rows
+ * repeated within the file (number and values) and rows missing a mapped value. `offset` keeps each test's numbers apart;
  * numbers never end in 0000, 0001 or 0002 (the simulator's failing, unread and throttled numbers).
  */
 function recipientRows(count: number, offset: number, options: { emptyPhones?: boolean } = {}): Row[] {
   const rows: Row[] = [];
   for (let i = 0; i < count; i += 1) {
     let phone = `9198${String(10_000_010 + offset + i)}`;
+    const previous = rows[i - 1];
+    // A repeat is the row before again, number and values: only such a row is a repeat of a personalised send.
+    if (i % 97 !== 5 && i % 101 === 7 && previous) {
+      rows.push({ ...previous });
+      continue;
+    }
     if (i % 97 === 5) phone = '12345';
-    else if (i % 101 === 7) phone = rows[i - 1]?.phone ?? phone;
     else if (options.emptyPhones && i % 113 === 9) phone = '';
     const name = i % 89 === 3 ? '' : i % 50 === 0 ? `Sharma, R${i}` : `Name ${i}`;
     rows.push({ phone, name, order: `O-${i}` });
@@ -172,6 +177,35 @@ describe.skipIf(postgresUnavailable)('sends from a resumable upload (issue 16)',
       // Waits for two campaigns to go out: beside the whole suite and busy loops that took more than 20 s.
     }, 60_000);
 
+    it('sends a second order to the same number from an upload, and sets aside only a row repeating number and values, listed with its row', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 5_000 });
+      const phone = '919876599003';
+      const rows = [
+        ...recipientRows(600, 300_000),
+        { phone, name: 'Asha', order: 'ORD-1003' },
+        { phone, name: 'Asha', order: 'ORD-1004' },
+        { phone, name: 'Asha', order: 'ORD-1003' },
+      ];
+      const completed = await upload(client, csvOf(rows), 'orders.csv');
+      const template = await buildTemplate(server, user, { body: 'Orders {{1}}, order {{2}}' });
+      // Data rows are numbered from 1 after the header, as the rows set aside are everywhere.
+      const [first, second, repeat] = [rows.length - 2, rows.length - 1, rows.length];
+
+      const preview = await customSend(client, template, { uploadId: completed.id }, { dry_run: true });
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      const repeatListed = { row: repeat, value: phone, reason: 'duplicate_in_list', message: fillMessage(messages.sending.skipped.duplicate_in_list, { row: first }) };
+      expect(preview.body.preview.skippedRows).toContainEqual(repeatListed);
+      expect(preview.body.preview.skippedRows?.some((row) => row.row === second)).toBe(false);
+
+      const sent = await customSend(client, template, { uploadId: completed.id });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect(sent.body.data).toMatchObject({ accepted: preview.body.preview.billable, repeats: preview.body.preview.repeats, totalCost: preview.body.preview.totalCost });
+      expect(sent.body.data.skippedRows).toContainEqual(repeatListed);
+      const orders = (await storedMessages(sent.body.data.campaignId)).filter((message) => message.recipient === phone).map((message) => message.variables);
+      expect(orders).toEqual(expect.arrayContaining([{ '1': 'Asha', '2': 'ORD-1003' }, { '1': 'Asha', '2': 'ORD-1004' }]));
+      expect(orders).toHaveLength(2);
+    }, 60_000);
+
     it('makes the same campaign from an .xlsx upload (numeric cells) as from its rows sent as data', async () => {
       const { client, user } = await signedInClient(server, { creditRupees: 5_000 });
       const workbook = new ExcelJS.Workbook();
@@ -184,9 +218,9 @@ describe.skipIf(postgresUnavailable)('sends from a resumable upload (issue 16)',
         sheet.addRow([phone, `Name ${i}`, i * 10]);
         data.push({ Phone: String(phone), Name: `Name ${i}`, Amount: String(i * 10) });
       }
-      // A repeat of the first row's number.
-      sheet.addRow([919820000100, 'Again', 5]);
-      data.push({ Phone: '919820000100', Name: 'Again', Amount: '5' });
+      // A repeat of the first row: its number and its values.
+      sheet.addRow([919820000100, 'Name 0', 0]);
+      data.push({ Phone: '919820000100', Name: 'Name 0', Amount: '0' });
       const content = Buffer.from(await workbook.xlsx.writeBuffer());
       const completed = await upload(client, content, 'recipients.xlsx');
       expect(completed.columns).toEqual(['Phone', 'Name', 'Amount']);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import { createLocalSpreadsheets, defaultWorkerUrl, type LocalSpreadsheets } from '../../desktop/src/main/spreadsheets/localSpreadsheets';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,13 +38,16 @@ describe('the built spreadsheet worker', () => {
 
   it.skipIf(skipReason !== null)('parses and prepares a CSV', async () => {
     const file = path.join(dir, 'list.csv');
-    await writeFile(file, 'Phone,Name\r\n98765 43210,Asha\r\n12,Ravi\r\n+91 98765 43210,Asha again\r\n');
+    await writeFile(file, 'Phone,Name\r\n98765 43210,Asha\r\n12,Ravi\r\n+91 98765 43210,Asha\r\n');
     const ref = await local.open(file);
     const summary = await local.parse(ref.fileId, () => undefined);
     expect(summary).toMatchObject({ rows: 3, header: ['Phone', 'Name'] });
     const prepared = await local.prepare(ref.fileId, { recipientColumn: 'Phone', variableMappings: { 1: 'Name' } }, () => undefined);
     expect(prepared).toMatchObject({ validRows: 1, invalidRows: 1, duplicatesRemoved: 1 });
-    expect(prepared.invalidSample).toEqual([{ line: 3, value: '12', reason: messages.phone.invalid.too_short }]);
+    expect(prepared.invalidSample).toEqual([
+      { line: 3, value: '12', reason: messages.phone.invalid.too_short },
+      { line: 4, value: '+91 98765 43210', reason: fillMessage(messages.sending.skipped.duplicate_in_list, { row: 2 }) },
+    ]);
     const text = gunzipSync(await readFile(local.preparedFile(prepared.preparedId)?.path ?? '')).toString('utf8');
     expect(text).toBe('Phone,Name\r\n919876543210,Asha\r\n');
   });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import { CustomizeMessagePage } from './pages/CustomizeMessagePage';
 import { LoginPage } from './pages/LoginPage';
 import { approvedTemplate, testPhone } from './sending-support';
@@ -103,6 +103,48 @@ test.describe('customize message', () => {
     await expect(customize.sheetTable).toHaveCount(0);
     await expect(customize.generatedPreview).toHaveCount(0);
     await expect(customize.sendButton).toHaveText('Send Messages (0)');
+  });
+
+  test('a second order to the same customer is sent, and only a row repeating number and values is listed, with its row, and not charged', async ({ page, baseURL }) => {
+    const user = await createUser(baseURL ?? '');
+    const name = unique('order_update');
+    await approvedTemplate(baseURL ?? '', user, {
+      name,
+      category: 'UTILITY',
+      bodyText: 'Hello {{1}}, your order {{2}} has shipped.',
+      variableExamples: { '1': 'Priya', '2': 'ORD-1000' },
+    });
+    const phone = testPhone();
+    const file = await workbook([
+      ['Customer', 'Mobile', 'Order No'],
+      ['Asha', phone, 'ORD-1003'],
+      ['Asha', phone, 'ORD-1004'],
+      ['Asha', phone, 'ORD-1003'],
+    ]);
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+
+    const customize = new CustomizeMessagePage(page);
+    await customize.goto();
+    await expect(customize.number).not.toHaveValue('');
+    await customize.template.selectOption({ label: name.replace(/_/g, ' ') });
+    await customize.upload('orders.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', file);
+    await expect(customize.recipientColumn).toHaveValue('Mobile');
+    await customize.mapping('1').selectOption('Customer');
+    await customize.mapping('2').selectOption('Order No');
+
+    await customize.sendButton.click();
+    // Both orders are kept; the third row (line 4 of the file) repeats line 2 and is listed with why.
+    await expect(customize.validRows).toHaveText('2');
+    await expect(customize.duplicates).toHaveText('1');
+    const repeat = customize.invalidList.getByRole('row').filter({ hasText: fillMessage(messages.sending.skipped.duplicate_in_list, { row: 2 }) });
+    await expect(repeat.getByRole('cell').first()).toHaveText('4');
+    await expect(customize.costDialog).toBeVisible();
+    await expect(customize.costDialog.getByTestId('cost-breakdown')).toContainText('2 ×');
+    await customize.costDialog.getByRole('button', { name: ui.sendCampaign, exact: true }).click();
+    await expect(customize.resultDialog).toContainText('2 messages queued');
   });
 
   test('a spreadsheet without rows is refused with a clear message', async ({ page, baseURL }) => {

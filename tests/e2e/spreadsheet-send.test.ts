@@ -37,9 +37,10 @@ test.describe('sending from a spreadsheet read in the browser', () => {
       `Asha,${first},A-1`,
       'Ravi,not a number,A-2',
       `Kiran,+${second},A-3`,
-      `Asha again,${first},A-4`,
+      // Repeats: the number and every value of an earlier row (a second order would be sent).
+      `Asha,${first},A-1`,
       'Meena,12,A-5',
-      `Kiran again,${second},A-6`,
+      `Kiran,${second},A-3`,
       '',
     ].join('\r\n');
 
@@ -61,8 +62,10 @@ test.describe('sending from a spreadsheet read in the browser', () => {
     await expect(sheet.validRows).toHaveText('2');
     await expect(sheet.invalidRows).toHaveText('2');
     await expect(sheet.duplicates).toHaveText('2');
-    await expect(sheet.invalidList.locator('tbody tr')).toHaveCount(2);
+    // Every row not sent, the repeats with the row they repeat.
+    await expect(sheet.invalidList.locator('tbody tr')).toHaveCount(4);
     await expect(sheet.invalidList).toContainText('not a number');
+    await expect(sheet.invalidList).toContainText(fillMessage(messages.sending.skipped.duplicate_in_list, { row: 2 }));
 
     const download = page.waitForEvent('download');
     await sheet.downloadInvalid.click();
@@ -72,6 +75,7 @@ test.describe('sending from a spreadsheet read in the browser', () => {
     expect(invalidCsv.split(/\r?\n/)[0]).toBe('line,value,reason');
     expect(invalidCsv).toContain('3,not a number,');
     expect(invalidCsv).toContain('6,12,');
+    expect(invalidCsv).toContain(`5,${first},`);
 
     await expect(customize.sendButton).toHaveText('Send Messages (2)');
     await customize.sendButton.click();

@@ -9,6 +9,7 @@ export function presentCostPreview(preview: SendPreview): TCostPreview {
     recipients: preview.recipients,
     billable: preview.billable,
     duplicates: preview.duplicates,
+    ...(preview.repeats === undefined ? {} : { repeats: preview.repeats }),
     invalid: preview.invalid,
     ...(preview.suppressed === undefined ? {} : { suppressed: preview.suppressed }),
     category: preview.category,

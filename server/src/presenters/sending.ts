@@ -24,6 +24,7 @@ export function presentAcceptedCampaign(result: AcceptedCampaign): TCampaignAcce
     campaignId: result.campaignId,
     accepted: result.accepted,
     duplicates: result.duplicates,
+    repeats: result.repeats,
     invalid: result.invalid,
     suppressed: result.suppressed,
     totalCost: unitsToRupees(result.totalCostUnits, 4),

@@ -38,6 +38,7 @@ function recordingAcceptance() {
         statusCodes: new Uint8Array(count),
         accepted: count,
         duplicates: 0,
+        repeats: 0,
         invalid: 0,
         suppressed: 0,
         priceUnits: 1,
@@ -116,7 +117,7 @@ function heldAcceptance() {
         rounds.push({
           recipients: input.recipients.map((recipient) => `${recipient.to}:${JSON.stringify(recipient.variables)}`),
           commit: () =>
-            resolve({ campaignId: rounds.length, statusCodes: new Uint8Array(count), accepted: count, duplicates: 0, invalid: 0, suppressed: 0, priceUnits: 1, totalCostUnits: count, messageIds }),
+            resolve({ campaignId: rounds.length, statusCodes: new Uint8Array(count), accepted: count, duplicates: 0, repeats: 0, invalid: 0, suppressed: 0, priceUnits: 1, totalCostUnits: count, messageIds }),
         });
       }),
   };

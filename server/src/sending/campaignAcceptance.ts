@@ -18,7 +18,7 @@ import { asPrepared, insertPart, runSingleStatement, singleStatement, type State
 import type { MessageRow } from '../db/rows/messages';
 
 export interface RecipientRow {
-  /** Digits with country code, already normalised and de-duplicated within the send. */
+  /** Digits with country code, already normalised; a row repeating another in number and values was screened out. */
   to: string;
   variables: Record<string, string>;
 }
@@ -32,7 +32,7 @@ export interface AcceptCampaignInput {
   recipients: readonly RecipientRow[];
   /** Entries of the request that were not phone numbers (counted, not stored). */
   invalidCount: number;
-  /** Entries dropped as repeats within this send. */
+  /** Entries dropped as repeats within this send (the same number and values as an earlier one). */
   inSendDuplicates: number;
   headerMedia?: { type: 'image' | 'video' | 'document'; path: string } | null;
   /**
@@ -119,7 +119,10 @@ export interface AcceptedCampaign {
   /** Each recipient's fate, in input order: 0 queued, 1 Duplicate Blocked, 2 opted out (see classify). */
   statusCodes: Uint8Array;
   accepted: number;
+  /** Duplicate Blocked recipients and the repeats within this send (`repeats`) together. */
   duplicates: number;
+  /** Entries of this send that repeated an earlier one in number and values (screened out before acceptance). */
+  repeats: number;
   invalid: number;
   suppressed: number;
   priceUnits: number;
@@ -494,7 +497,7 @@ export class CampaignAcceptance {
     };
     return {
       figures,
-      accepted: { statusCodes, accepted: billable, duplicates: duplicates + input.inSendDuplicates, invalid: input.invalidCount, suppressed, priceUnits, totalCostUnits },
+      accepted: { statusCodes, accepted: billable, duplicates: duplicates + input.inSendDuplicates, repeats: input.inSendDuplicates, invalid: input.invalidCount, suppressed, priceUnits, totalCostUnits },
     };
   }
 
@@ -730,6 +733,7 @@ export class CampaignAcceptance {
         statusCodes: statusCodes.codes(),
         accepted: totals.billable,
         duplicates: totals.duplicates + screenedOut.inSendDuplicates,
+        repeats: screenedOut.inSendDuplicates,
         invalid: screenedOut.invalidCount,
         suppressed: totals.suppressed,
         priceUnits,

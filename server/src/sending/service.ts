@@ -13,6 +13,7 @@ import { templateApiFields } from '@shared/templates';
 import { fillMessage, messages } from '@shared/messages';
 import { checkPhone, normalisePhone, parseRecipientList } from '@shared/phone';
 import type { PriceCategory } from '@shared/pricing';
+import { RepeatIndex, valuesRecordDigest } from '@shared/repeatRows';
 import { normaliseMappings, rowMessage } from '@shared/sheetRows';
 import type { TApiSendBatchRequest, TApiSendRequest, TCustomSendRequest, TQuickSendRequest, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
 import { AppError, BadRequestError, ValidationError } from '../errors';
@@ -69,7 +70,11 @@ export interface ScreenedEntries {
 
 /** Screens a send's entries one at a time, so that a send from an upload can feed its rows as they stream. */
 class EntryScreen {
-  private readonly seen = new Map<string, number>();
+  /** The rows kept so far by number and values: a row repeats only when both do (shared/repeatRows.ts). */
+  private readonly seen = new RepeatIndex();
+  /** Quick sends share one values object across every row: its digest is worked out once. */
+  private lastValues: Record<string, string> | null = null;
+  private lastDigest = 0;
   readonly result: ScreenedEntries = { recipients: [], rows: [], skipped: [], invalid: 0, missingValues: 0, inSendDuplicates: 0 };
 
   add(entry: SendEntry): void {
@@ -81,19 +86,23 @@ class EntryScreen {
       result.skipped.push({ row: entry.row, value: entry.raw, reason: 'invalid_number', message: fillMessage(why.invalid_number, { why: messages.phone.invalid[checked.reason] }) });
       return;
     }
-    const first = this.seen.get(checked.phone);
-    if (first !== undefined) {
-      result.inSendDuplicates++;
-      result.skipped.push({ row: entry.row, value: entry.raw, reason: 'duplicate_in_list', message: fillMessage(why.duplicate_in_list, { row: first }) });
-      return;
-    }
-    // WhatsApp refuses empty parameters: a row missing a mapped value is skipped, not sent blank.
+    // WhatsApp refuses empty parameters: a row missing a mapped value is skipped, not sent blank,
+    // and leaves its number free for a later complete row.
     if (entry.missing) {
       result.missingValues++;
       result.skipped.push({ row: entry.row, value: entry.raw, reason: 'missing_value', message: fillMessage(why.missing_value, entry.missing) });
       return;
     }
-    this.seen.set(checked.phone, entry.row);
+    if (entry.values !== this.lastValues) {
+      this.lastValues = entry.values;
+      this.lastDigest = valuesRecordDigest(entry.values);
+    }
+    const first = this.seen.repeatOf(checked.phone, this.lastDigest, entry.row);
+    if (first !== null) {
+      result.inSendDuplicates++;
+      result.skipped.push({ row: entry.row, value: entry.raw, reason: 'duplicate_in_list', message: fillMessage(why.duplicate_in_list, { row: first }) });
+      return;
+    }
     result.recipients.push({ to: checked.phone, variables: entry.values });
     result.rows.push(entry.row);
   }
@@ -242,7 +251,10 @@ export interface SendPreview {
   /** Every entry given, sendable or not. */
   recipients: number;
   billable: number;
+  /** Duplicate Blocked and repeats within the send together. */
   duplicates: number;
+  /** Entries that repeat an earlier one of this send in number and values; absent where the call does not screen the whole send. */
+  repeats?: number;
   invalid: number;
   /** Opted-out recipients; absent where the call does not screen for them. */
   suppressed?: number;
@@ -429,6 +441,7 @@ export class SendingService {
       recipients: screened.recipients + screened.invalid + screened.missingValues + screened.inSendDuplicates,
       billable: checked.billable,
       duplicates: checked.duplicates + screened.inSendDuplicates,
+      repeats: screened.inSendDuplicates,
       invalid: screened.invalid + screened.missingValues,
       suppressed: checked.suppressed,
       category: template.category,
@@ -701,11 +714,15 @@ export class SendingService {
   async apiSendBatch(user: User, input: TApiSendBatchRequest): Promise<SendAccepted> {
     const template = await this.apiTemplate(user, input.templatename, input.language);
     const number = await this.defaultNumber(user);
-    const screened = screenEntries(input.messages.map((entry, index) => ({ row: index + 1, raw: entry.recipient_number, values: {} })));
-    // Values are read (and a missing one refused) only for the rows that will be sent.
-    screened.recipients.forEach((recipient, i) => {
-      recipient.variables = this.apiValues(template, input.messages[(screened.rows[i] as number) - 1] as Record<string, unknown>);
-    });
+    // Values are read (and a missing one refused) for every row with a valid number: a row repeats
+    // an earlier one only when its values do too, so they are known before repeats are screened.
+    const screened = screenEntries(
+      input.messages.map((entry, index) => ({
+        row: index + 1,
+        raw: entry.recipient_number,
+        values: checkPhone(entry.recipient_number).ok ? this.apiValues(template, entry as Record<string, unknown>) : {},
+      })),
+    );
     if (screened.recipients.length === 0) throw ValidationError('messages', messages.publicApi.invalidRecipient);
     const result = await this.accept({
       user,

@@ -63,7 +63,12 @@ describe('local spreadsheets in a worker thread', () => {
       const invalid = ROWS / TEST_INVALID_EVERY;
       const repeats = ROWS / TEST_INVALID_EVERY;
       expect(prepared).toMatchObject({ fileId: file.fileId, validRows: ROWS - invalid - repeats, invalidRows: invalid, duplicatesRemoved: repeats });
-      expect(prepared.invalidSample[0]).toEqual({ line: TEST_INVALID_EVERY + 1, value: 'n/a', reason: messages.phone.invalid.characters });
+      // Repeats are listed among the rows not sent with the invalid ones, each naming the row it repeats.
+      const half = TEST_INVALID_EVERY / 2;
+      expect(prepared.invalidSample.slice(0, 2)).toEqual([
+        { line: half + 2, value: String(9_000_000_000 + half - 1), reason: fillMessage(messages.sending.skipped.duplicate_in_list, { row: half + 1 }) },
+        { line: TEST_INVALID_EVERY + 1, value: 'n/a', reason: messages.phone.invalid.characters },
+      ]);
       expect(prepareProgress.some((progress) => progress.phase === 'checking')).toBe(true);
       expect(prepareProgress.at(-1)).toMatchObject({ phase: 'writing', percent: 100 });
 
@@ -80,8 +85,9 @@ describe('local spreadsheets in a worker thread', () => {
       await local.writeInvalidRows(prepared.preparedId, target);
       const invalidRows = csvRows(await readFile(target, 'utf8'));
       expect(invalidRows[0]).toEqual(['line', 'value', 'reason']);
-      expect(invalidRows).toHaveLength(1 + invalid);
-      expect(invalidRows[1]).toEqual([String(TEST_INVALID_EVERY + 1), 'n/a', messages.phone.invalid.characters]);
+      // Every row not sent: the invalid ones and the repeats.
+      expect(invalidRows).toHaveLength(1 + invalid + repeats);
+      expect(invalidRows[2]).toEqual([String(TEST_INVALID_EVERY + 1), 'n/a', messages.phone.invalid.characters]);
 
       // After a restart the prepared file is still there for its upload to resume.
       const restarted = createLocalSpreadsheets({ workDir: path.join(dir, 'work') });

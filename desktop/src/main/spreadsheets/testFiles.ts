@@ -75,13 +75,20 @@ export function workbookZip(sheetData: string, extra: ZipPart[] = [], sheetPart:
 export const TEST_HEADER = ['Phone', 'Name', 'City', 'Amount', 'Joined', 'Code', 'Email', 'Note'];
 const CITIES = ['Pune', 'Delhi', 'Mumbai', 'Chennai', 'Kolkata'];
 
-/** Of every 1,000 generated rows, one has no number and one repeats the number before it. */
+/**
+ * Of every 1,000 generated rows, one has no number and one repeats the row before it: its number,
+ * name and city (the columns the tests map), so that it is a repeat of a personalised send too.
+ */
 export const TEST_INVALID_EVERY = 1000;
+
+/** The row whose number, name and city row `i` has: the one before for a repeat. */
+function repeated(i: number): number {
+  return i % TEST_INVALID_EVERY === TEST_INVALID_EVERY / 2 ? i - 1 : i;
+}
 
 function testPhone(i: number): number | string {
   if (i % TEST_INVALID_EVERY === TEST_INVALID_EVERY - 1) return 'n/a';
-  if (i % TEST_INVALID_EVERY === TEST_INVALID_EVERY / 2) return 9_000_000_000 + i - 1;
-  return 9_000_000_000 + i;
+  return 9_000_000_000 + repeated(i);
 }
 
 /**
@@ -89,13 +96,13 @@ function testPhone(i: number): number | string {
  * repeat: see TEST_INVALID_EVERY), a date, an empty note every 7th row.
  */
 export function testRow(i: number): (string | number | Date)[] {
-  return [testPhone(i), `Name ${i}`, CITIES[i % 5] ?? '', i * 1.5, new Date(Date.UTC(2024, 0, 1 + (i % 365))), `C${i % 1000}`, `user${i}@example.com`, i % 7 === 0 ? '' : `note ${i % 50}`];
+  return [testPhone(i), `Name ${repeated(i)}`, CITIES[repeated(i) % 5] ?? '', i * 1.5, new Date(Date.UTC(2024, 0, 1 + (i % 365))), `C${i % 1000}`, `user${i}@example.com`, i % 7 === 0 ? '' : `note ${i % 50}`];
 }
 
 /** Row `i` as the readers give it: cells as text (shared/sheetRows.ts rules), trailing empty cells dropped. */
 export function testRowText(i: number): string[] {
   const date = new Date(Date.UTC(2024, 0, 1 + (i % 365))).toISOString().slice(0, 10);
-  const cells = [String(testPhone(i)), `Name ${i}`, CITIES[i % 5] ?? '', String(i * 1.5), date, `C${i % 1000}`, `user${i}@example.com`, i % 7 === 0 ? '' : `note ${i % 50}`];
+  const cells = [String(testPhone(i)), `Name ${repeated(i)}`, CITIES[repeated(i) % 5] ?? '', String(i * 1.5), date, `C${i % 1000}`, `user${i}@example.com`, i % 7 === 0 ? '' : `note ${i % 50}`];
   while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
   return cells;
 }

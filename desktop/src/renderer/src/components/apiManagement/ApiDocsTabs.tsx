@@ -162,7 +162,8 @@ export function ApiDocsTabs({ baseUrl }: { baseUrl: string }) {
                 <Code>success</Code> and <Code>data</Code> with <Code>campaignId</Code>, <Code>accepted</Code>, <Code>duplicates</Code>,{' '}
                 <Code>invalid</Code>, <Code>totalCost</Code> (rupees), and <Code>skippedRows</Code>: every row not sent with its <Code>row</Code>{' '}
                 (from 1), <Code>value</Code>, <Code>reason</Code> (invalid_number, duplicate_in_list, duplicate_blocked, opted_out) and{' '}
-                <Code>message</Code>. One batch counts as one request for the rate limit.
+                <Code>message</Code>. A row is a repeat (duplicate_in_list, counted in <Code>repeats</Code>) only when its number and every value match an
+                earlier row: two orders to one number are two messages. One batch counts as one request for the rate limit.
               </p>
             </div>
           </TabsContent>

@@ -17,6 +17,7 @@ import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
 import { ProgressBar } from './SetupProgress';
+import { SkippedRowsList } from './SkippedRowsList';
 
 const ui = messages.sendScreens;
 
@@ -149,16 +150,18 @@ export function CampaignResultDialog({
                 <span className="font-medium">{formatCost(outcome.accepted.totalCost)}</span>
                 {scheduled ? ' (reserved from your wallet)' : null}
               </Extra>
-              {outcome.accepted.duplicates > 0 ? (
-                <Extra>
-                  {formatIndianNumber(outcome.accepted.duplicates)} {messages.sending.duplicateBlocked} (not charged)
-                </Extra>
+              {(outcome.accepted.repeats ?? 0) > 0 ? (
+                <Extra>{fillMessage(messages.sending.repeatsInList, { count: formatIndianNumber(outcome.accepted.repeats ?? 0) })}</Extra>
+              ) : null}
+              {outcome.accepted.duplicates - (outcome.accepted.repeats ?? 0) > 0 ? (
+                <Extra>{fillMessage(messages.sending.duplicateBlockedRecent, { count: formatIndianNumber(outcome.accepted.duplicates - (outcome.accepted.repeats ?? 0)) })}</Extra>
               ) : null}
               {outcome.accepted.invalid > 0 ? <Extra>{formatIndianNumber(outcome.accepted.invalid)} invalid numbers skipped</Extra> : null}
               {outcome.accepted.suppressed > 0 ? (
                 <Extra>{formatIndianNumber(outcome.accepted.suppressed)} opted out (not sent, not charged)</Extra>
               ) : null}
             </ul>
+            <SkippedRowsList rows={outcome.accepted.skippedRows ?? []} total={outcome.accepted.skippedCount} />
             {scheduled ? (
               <Alert tone="info" data-testid="campaign-scheduled">
                 {ui.scheduledDialogBody}

@@ -1,20 +1,18 @@
-import { Download, Wallet } from 'lucide-react';
+import { Wallet } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
-import type { TCostPreview } from '@shared/schemas/sending';
 import type { SendPreviewRequest } from '../../api/sending';
 import { useCostPreview } from '../../hooks/useSending';
-import { skippedRowsCsv } from '../../lib/sending/campaign';
 import { formatIstLabel } from '../../lib/sending/schedule';
 import { estimateCost, formatCost, formatPrice, templateCategoryLabel } from '../../lib/sending/setup';
-import { saveFile } from '../../platform/files';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { Spinner } from '../ui/spinner';
 import { CostRow } from './CostRow';
 import { NormalisedNumbers } from './NormalisedNumbers';
+import { SkippedRowsList } from './SkippedRowsList';
 import { WhatsAppText } from '../templates/WhatsAppText';
 
 const ui = messages.sendScreens;
@@ -28,53 +26,6 @@ export interface CostEstimate {
 export interface FirstRecipientPreview {
   recipient: string;
   text: string;
-}
-
-/** Rows listed on screen; the CSV holds every row the server listed. */
-const SKIPPED_SHOWN = 20;
-
-/** Every row the send will not send, with why, and the list as a CSV (issue 10). */
-function SkippedRows({ preview }: { preview: TCostPreview }) {
-  const rows = preview.skippedRows ?? [];
-  if (rows.length === 0) return null;
-  const total = preview.skippedCount ?? rows.length;
-  const notListed = Math.max(0, total - rows.length);
-  const handleDownload = () => saveFile(new Blob([skippedRowsCsv(rows)], { type: 'text/csv;charset=utf-8' }), messages.sending.skippedCsvName);
-  return (
-    <section aria-label={messages.sending.skippedTitle} className="flex flex-col gap-2" data-testid="skipped-rows">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-sm font-medium">
-          {messages.sending.skippedTitle} ({formatIndianNumber(total)})
-        </h3>
-        <Button variant="outline" size="sm" onClick={handleDownload}>
-          <Download aria-hidden="true" />
-          {messages.sending.skippedDownload}
-        </Button>
-      </div>
-      <div className="max-h-40 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800">
-        <table className="w-full text-left text-xs">
-          <thead className="sticky top-0 bg-slate-50 dark:bg-slate-900">
-            <tr>
-              <th scope="col" className="px-2 py-1 font-medium">Row</th>
-              <th scope="col" className="px-2 py-1 font-medium">Value</th>
-              <th scope="col" className="px-2 py-1 font-medium">Why</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-            {rows.slice(0, SKIPPED_SHOWN).map((row) => (
-              <tr key={`${row.row}-${row.reason}`}>
-                <td className="px-2 py-1 tabular-nums">{row.row}</td>
-                <td className="px-2 py-1 font-mono break-all">{row.value || '—'}</td>
-                <td className="px-2 py-1">{row.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {rows.length > SKIPPED_SHOWN ? <p className="text-xs text-slate-500 dark:text-slate-400">{formatIndianNumber(rows.length - SKIPPED_SHOWN)} more in the CSV</p> : null}
-      {notListed > 0 ? <p className="text-xs text-slate-500 dark:text-slate-400">{fillMessage(messages.sending.skippedMore, { count: formatIndianNumber(notListed) })}</p> : null}
-    </section>
-  );
 }
 
 /**
@@ -120,6 +71,9 @@ export function CostPreviewDialog({
   const insufficient = preview !== undefined && !preview.sufficient;
   // Said only when the server could not screen every recipient.
   const atMost = preview?.exact === false ? `${messages.sending.atMost} ` : '';
+  // Repeats within this list are not Duplicate Blocked (nothing was sent before): each has its own line.
+  const repeats = preview?.repeats ?? 0;
+  const blocked = Math.max(0, (preview?.duplicates ?? 0) - repeats);
 
   return (
     <Dialog open={open} onOpenChange={(next) => (isSending ? undefined : onOpenChange(next))}>
@@ -159,11 +113,8 @@ export function CostPreviewDialog({
               {atMost}
               {formatIndianNumber(billable)} × {formatPrice(price)} = <span className="font-medium">{formatCost(total)}</span>
             </li>
-            {preview && preview.duplicates > 0 ? (
-              <li>
-                {formatIndianNumber(preview.duplicates)} {messages.sending.duplicateBlocked.toLowerCase()} (sent in the last 24 hours, not charged)
-              </li>
-            ) : null}
+            {preview && repeats > 0 ? <li data-testid="cost-repeats">{fillMessage(messages.sending.repeatsInList, { count: formatIndianNumber(repeats) })}</li> : null}
+            {preview && blocked > 0 ? <li>{fillMessage(messages.sending.duplicateBlockedRecent, { count: formatIndianNumber(blocked) })}</li> : null}
             {preview && preview.invalid > 0 ? <li>{formatIndianNumber(preview.invalid)} invalid numbers or rows missing a value skipped</li> : null}
             {preview && (preview.suppressed ?? 0) > 0 ? <li>{formatIndianNumber(preview.suppressed ?? 0)} opted out (not sent, not charged)</li> : null}
             {preview ? (
@@ -192,7 +143,7 @@ export function CostPreviewDialog({
           </Alert>
         ) : null}
 
-        {preview ? <SkippedRows preview={preview} /> : null}
+        {preview ? <SkippedRowsList rows={preview.skippedRows ?? []} total={preview.skippedCount} /> : null}
 
         {normalised ? <NormalisedNumbers items={normalised.items} total={normalised.total} /> : null}
 

@@ -296,8 +296,8 @@ function Figure({ label, value, testId, tone }: { label: string; value: number; 
 }
 
 /**
- * The check of every row and the upload: the button, the counts (valid, invalid, duplicates
- * removed), the first invalid rows with all of them downloadable, and the upload with pause/resume.
+ * The check of every row and the upload: the button, the counts (valid, invalid, repeated
+ * rows), the first rows not sent (invalid or repeats) with all of them downloadable, and the upload with pause/resume.
  */
 export function SheetCheckPanel({ sheet, mapping, canCheck, disabled = false }: { sheet: LocalSheet; mapping: SpreadsheetMapping; canCheck: boolean; disabled?: boolean }) {
   const { state } = sheet;
@@ -308,6 +308,8 @@ export function SheetCheckPanel({ sheet, mapping, canCheck, disabled = false }: 
   const paused = state.step === 'paused';
   const busy = state.step === 'preparing' || uploading;
   const invalidShown = prepared?.invalidSample.slice(0, INVALID_SHOWN) ?? [];
+  // Invalid rows and repeats (same number and values) are both listed among the rows not sent.
+  const notSent = prepared ? prepared.invalidRows + prepared.duplicatesRemoved : 0;
 
   return (
     <div className="flex flex-col gap-3" data-testid="sheet-check">
@@ -327,7 +329,7 @@ export function SheetCheckPanel({ sheet, mapping, canCheck, disabled = false }: 
             <Figure label={m.invalidRows} value={prepared.invalidRows} testId="sheet-invalid-rows" tone="warning" />
             <Figure label={m.duplicatesRemoved} value={prepared.duplicatesRemoved} testId="sheet-duplicates" />
           </dl>
-          {prepared.invalidRows > 0 ? (
+          {notSent > 0 ? (
             <section aria-label={m.invalidListTitle} className="flex flex-col gap-2" data-testid="sheet-invalid-list">
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <h3 className="text-sm font-medium">{m.invalidListTitle}</h3>
@@ -362,9 +364,9 @@ export function SheetCheckPanel({ sheet, mapping, canCheck, disabled = false }: 
                   </tbody>
                 </table>
               </div>
-              {prepared.invalidRows > invalidShown.length ? (
+              {notSent > invalidShown.length ? (
                 <p className="text-xs text-slate-500 dark:text-slate-400">
-                  {fillMessage(m.invalidShown, { shown: formatIndianNumber(invalidShown.length), total: formatIndianNumber(prepared.invalidRows) })}
+                  {fillMessage(m.invalidShown, { shown: formatIndianNumber(invalidShown.length), total: formatIndianNumber(notSent) })}
                 </p>
               ) : null}
             </section>
