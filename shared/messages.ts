@@ -199,6 +199,8 @@ export const messages = {
     fetchDefaultsFailed: 'Failed to fetch pricing defaults',
     updateDefaultsFailed: 'Failed to update pricing defaults',
     loadFailed: 'Failed to load pricing data. Please try refreshing the page.',
+    customPricingOnHint: 'On: this user pays the custom prices below; a price left empty is the global default.',
+    customPricingOffHint: 'Off: this user pays the global default prices.',
   },
 
   templates: {
