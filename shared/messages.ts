@@ -422,6 +422,9 @@ export const messages = {
    * cells, export failures) are in `reports`.
    */
   reportsScreen: {
+    /** One definition of the message count (docs/decisions/2026-12-07-messages-this-month.md), said where it shows. */
+    messagesThisMonthCaption: 'Every message since the 1st (IST), blocked duplicates, opt-outs and cancelled ones included: counted as the Reports total counts them.',
+    totalMessagesCaption: 'Every message in your reports, blocked duplicates, opt-outs and cancelled ones included: the dashboard counts this month\'s the same way.',
     // Quoted by spec 002.
     title: 'Manage Reports',
     refresh: 'Refresh',

@@ -1,4 +1,5 @@
 import { CheckCheck, CircleX, Eye, MessageSquare } from 'lucide-react';
+import { messages } from '@shared/messages';
 import type { TReportsSummary } from '@shared/schemas/reports';
 import { formatCount, formatRate } from '../../lib/reports';
 import { StatGrid, statTints, type Stat } from '../admin/StatCards';
@@ -10,6 +11,7 @@ function summaryStats(summary: TReportsSummary | undefined): Stat[] {
   return [
     {
       label: 'Total Messages',
+      caption: messages.reportsScreen.totalMessagesCaption,
       value: count(summary?.total),
       icon: MessageSquare,
       tint: statTints.sky,
