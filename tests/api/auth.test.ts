@@ -52,10 +52,11 @@ describe.skipIf(postgresUnavailable)('accounts API', () => {
     });
 
     it('accepts "+91 98765-43210" as forgot-password and Quick Send do, and stores 919876543210', async () => {
-      const response = await anonymous().post('/api/auth/signup', signupPayload({ phoneNumber: '+91 98765-43210' }));
+      const payload = signupPayload({ phoneNumber: '+91 98765-43210' });
+      const response = await anonymous().post('/api/auth/signup', payload);
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       expect(response.body).toMatchObject({ user: { phoneNumber: '919876543210' } });
-      const stored = (await server.db('users').where({ username: response.body.user.username }).first()) as { phoneNumber: string } | undefined;
+      const stored = (await server.db('users').where({ username: payload.username }).first()) as { phoneNumber: string } | undefined;
       expect(stored?.phoneNumber).toBe('919876543210');
     });
 
