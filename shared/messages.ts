@@ -133,6 +133,8 @@ export const messages = {
   },
 
   walletHistory: {
+    /** A debit for a campaign still waiting for its time: nothing of it is sent yet. */
+    scheduledTitle: 'Messages scheduled for {time} IST',
     title: 'Wallet History',
     description: 'Every top-up, charge, refund and adjustment, with the balance after each one. Times are in IST.',
     empty: 'No wallet entries match these filters.',
