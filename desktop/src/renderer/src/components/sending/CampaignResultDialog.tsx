@@ -154,7 +154,7 @@ export function CampaignResultDialog({
                   {formatIndianNumber(outcome.accepted.duplicates)} {messages.sending.duplicateBlocked} (not charged)
                 </Extra>
               ) : null}
-              {outcome.accepted.invalid > 0 ? <Extra>{formatIndianNumber(outcome.accepted.invalid)} invalid numbers skipped</Extra> : null}
+              {outcome.accepted.invalid > 0 ? <Extra>{fillMessage(messages.counts.invalidSkipped, { count: formatIndianNumber(outcome.accepted.invalid) })}</Extra> : null}
               {outcome.accepted.suppressed > 0 ? (
                 <Extra>{formatIndianNumber(outcome.accepted.suppressed)} opted out (not sent, not charged)</Extra>
               ) : null}

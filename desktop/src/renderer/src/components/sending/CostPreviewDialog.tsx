@@ -164,7 +164,7 @@ export function CostPreviewDialog({
                 {formatIndianNumber(preview.duplicates)} {messages.sending.duplicateBlocked.toLowerCase()} (sent in the last 24 hours, not charged)
               </li>
             ) : null}
-            {preview && preview.invalid > 0 ? <li>{formatIndianNumber(preview.invalid)} invalid numbers or rows missing a value skipped</li> : null}
+            {preview && preview.invalid > 0 ? <li>{fillMessage(messages.counts.invalidOrIncompleteSkipped, { count: formatIndianNumber(preview.invalid) })}</li> : null}
             {preview && (preview.suppressed ?? 0) > 0 ? <li>{formatIndianNumber(preview.suppressed ?? 0)} opted out (not sent, not charged)</li> : null}
             {preview ? (
               <li>
