@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PHONE_EXAMPLE } from './constants';
-import { fillMessage, messages } from './messages';
+import { fillMessage, messages, plural } from './messages';
 import { formatIndianNumber } from './money';
 
 const SPEC = new URL('../../shared/spec/000_4efc8d21f4e58f39.txt', import.meta.url);
@@ -37,6 +37,24 @@ describe('message catalogue', () => {
     const catalogue = new Set(catalogueTexts(messages).map((t) => normalise(t).trim()));
     const missing = quoted.filter((text) => !catalogue.has(normalise(text)));
     expect(missing).toEqual([]);
+  });
+
+  it('says "1 message" and "1 invalid number", not "1 messages", wherever a count is filled in', () => {
+    expect(fillMessage(messages.sending.quickSendAccepted, { count: 1 })).toBe('Campaign accepted: 1 message queued for delivery.');
+    expect(fillMessage(messages.sending.quickSendAccepted, { count: '1,00,000' })).toBe('Campaign accepted: 1,00,000 messages queued for delivery.');
+    expect(fillMessage(messages.sending.quickSendAccepted, { count: 0 })).toBe('Campaign accepted: 0 messages queued for delivery.');
+    expect(fillMessage(messages.counts.invalidSkipped, { count: '1' })).toBe('1 invalid number skipped');
+    expect(fillMessage(messages.counts.invalidSkipped, { count: 2 })).toBe('2 invalid numbers skipped');
+    expect(fillMessage(messages.schedule.accepted, { count: 1, time: '7 Dec 2026, 10:30 am' })).toMatch(/^Scheduled: 1 message will go out at 7 Dec 2026, 10:30 am IST\./);
+    expect(plural(1, 'row', 'rows')).toBe('row');
+    expect(plural(1.5, 'row', 'rows')).toBe('rows');
+  });
+
+  it('leaves no counted noun in the catalogue without its singular', () => {
+    // A count placeholder followed by a plural noun reads "1 messages" for one: it takes {count|one|other}.
+    const texts = catalogueTexts(messages);
+    const unpluralised = texts.filter((text) => /\{(count|total|invalid|accepted|duplicates)\} (?:[a-z]+ )?(messages|numbers|rows|templates|entries|refunds|logs|recipients)\b/.test(text));
+    expect(unpluralised).toEqual([]);
   });
 
   it('fills placeholders and leaves unknown ones', () => {

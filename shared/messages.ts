@@ -134,6 +134,8 @@ export const messages = {
   },
 
   walletHistory: {
+    /** A debit for a campaign still waiting for its time: nothing of it is sent yet. */
+    scheduledTitle: 'Messages scheduled for {time} IST',
     title: 'Wallet History',
     description: 'Every top-up, charge, refund and adjustment, with the balance after each one. Times are in IST.',
     empty: 'No wallet entries match these filters.',
@@ -141,7 +143,7 @@ export const messages = {
     loadMore: 'Load more',
     exportCsv: 'Export CSV',
     exportFailed: 'Failed to export the wallet history',
-    exported: 'Exported {count} wallet entries',
+    exported: 'Exported {count} wallet {count|entry|entries}',
     receipt: 'Receipt',
     receiptFailed: 'Failed to download the receipt',
     kindAll: 'All entries',
@@ -200,6 +202,8 @@ export const messages = {
     fetchDefaultsFailed: 'Failed to fetch pricing defaults',
     updateDefaultsFailed: 'Failed to update pricing defaults',
     loadFailed: 'Failed to load pricing data. Please try refreshing the page.',
+    customPricingOnHint: 'On: this user pays the custom prices below; a price left empty is the global default.',
+    customPricingOffHint: 'Off: this user pays the global default prices.',
   },
 
   templates: {
@@ -250,18 +254,18 @@ export const messages = {
   },
 
   adminWallet: {
-    heldRefundsReleased: 'Released {count} held refunds: {amount} credited back',
+    heldRefundsReleased: 'Released {count} held {count|refund|refunds}: {amount} credited back',
     noHeldRefunds: 'This user has no held refunds to release',
     // The held-refunds card of the admin user details page.
     heldRefundsTitle: 'Held refunds',
     heldRefundsWhy:
       "These messages were reported failed only under this user's own Meta app secret. Whoever holds that secret could report delivered messages as failed, so their refunds wait for an administrator. Release them once you trust the failures.",
     heldRefundsNone: 'No held refunds. Every failed message of this user has been refunded.',
-    heldRefundsShowing: 'Showing the first {shown} of {count} held messages.',
+    heldRefundsShowing: 'Showing the first {shown} of {count} held {count|message|messages}.',
     heldRefundsLoadFailed: 'Failed to load held refunds',
     releaseHeldRefunds: 'Release {amount}',
     releaseHeldConfirmTitle: 'Release {amount} to @{username}?',
-    releaseHeldConfirmBody: "{count} held refunds, {amount} in all, will be credited to this user's wallet at once. This cannot be undone.",
+    releaseHeldConfirmBody: "{count} held {count|refund|refunds}, {amount} in all, will be credited to this user's wallet at once. This cannot be undone.",
     releaseHeldFailed: 'Failed to release held refunds',
     amountInvalid: 'Please enter a valid amount',
     reasonRequired: 'Please provide a reason for this credit adjustment',
@@ -364,6 +368,9 @@ export const messages = {
     userNotFound: 'User not found',
     cannotDeleteSelf: 'You cannot delete your own account',
     cannotDeleteLastAdmin: 'The last administrator cannot be deleted',
+    deleteUserHoldsBalance: 'This user holds {amount} in their wallet. Deleting the account does not refund it.',
+    deleteUserBalanceUnconfirmed: 'This user holds {amount} in their wallet. Confirm that balance to delete the account.',
+    deleteUserBalanceInvalid: 'The confirmed balance must be an amount in rupees',
     cannotDemoteSelf: 'You cannot remove your own administrator role',
     lastAdminRole: 'The last administrator must stay an administrator',
     notConfigured: 'Not configured',
@@ -373,7 +380,7 @@ export const messages = {
     templateQueueEmpty: 'No templates match these filters.',
     templateQueueNoPending: 'No templates are waiting for review.',
     templateQueuePage: 'Page {page} of {pages}',
-    pendingTemplatesBadge: '{count} templates waiting for review',
+    pendingTemplatesBadge: '{count} {count|template|templates} waiting for review',
     providerMoved: 'Provider set-up (Cloud API and channel) is on the Provider tab of User Settings.',
   },
 
@@ -421,6 +428,9 @@ export const messages = {
    * cells, export failures) are in `reports`.
    */
   reportsScreen: {
+    /** One definition of the message count (docs/decisions/2026-12-07-messages-this-month.md), said where it shows. */
+    messagesThisMonthCaption: 'Every message since the 1st (IST), blocked duplicates, opt-outs and cancelled ones included: counted as the Reports total counts them.',
+    totalMessagesCaption: 'Every message in your reports, blocked duplicates, opt-outs and cancelled ones included: the dashboard counts this month\'s the same way.',
     // Quoted by spec 002.
     title: 'Manage Reports',
     refresh: 'Refresh',
@@ -462,7 +472,7 @@ export const messages = {
     resendBody: 'The messages that failed go out again as a new campaign, charged at your current price.',
     resendPreviewFailed: 'The cost of resending could not be checked',
     resendFailed: 'Failed to resend failed messages',
-    resendAccepted: '{count} failed messages queued again',
+    resendAccepted: '{count} failed {count|message|messages} queued again',
     overviewUnavailable: 'Your messaging figures are not available right now.',
     // Scheduled sends (issue 15).
     scheduledFor: 'Scheduled for {time}',
@@ -495,12 +505,12 @@ export const messages = {
     // The product's own words for what the spec leaves open.
     authenticationRequiredBody: 'Please sign in to send personalised messages from a spreadsheet.',
     bulkNote: `A batch over ${SENDING.bulkThreshold} numbers uses optimised bulk delivery.`,
-    numbersCopied: '{count} numbers copied',
+    numbersCopied: '{count} {count|number|numbers} copied',
     copyFailed: 'The numbers could not be copied. Please select them and copy by hand.',
     importedTitle: 'Numbers imported',
-    sheetLoaded: '{count} rows loaded from {file}',
+    sheetLoaded: '{count} {count|row|rows} loaded from {file}',
     sheetTruncated:
-      'This file has more rows than one upload can take: only the first {count} rows were read. Split the file and send the rest separately.',
+      'This file has more rows than one upload can take: only the first {count} {count|row was|rows were} read. Split the file and send the rest separately.',
     noNumbers: 'No WhatsApp number is available on your account yet.',
     noTemplates: 'No approved templates in this language yet.',
     campaignSubmitting: 'Submitting your campaign...',
@@ -545,10 +555,10 @@ export const messages = {
     phaseChecking: 'Checking every row',
     phaseWriting: 'Writing the checked rows',
     phaseUploading: 'Uploading',
-    progressRows: '{phase}: {rows} rows ({percent}%)',
+    progressRows: '{phase}: {rows} {rows|row|rows} ({percent}%)',
     progressBytes: '{phase}: {sent} of {total} ({percent}%)',
-    summary: '{count} rows in {file} · {columns} columns',
-    sampleCaption: 'The first {count} of {total} rows:',
+    summary: '{count} {count|row|rows} in {file} · {columns} {columns|column|columns}',
+    sampleCaption: 'The first {count} of {total} {total|row|rows}:',
     sampleAll: 'All rows:',
     recipientColumnLabel: 'Recipient Phone Column',
     recipientColumnHint: "The column holding each row's WhatsApp number, with the country code.",
@@ -568,7 +578,7 @@ export const messages = {
     pauseUpload: 'Pause upload',
     resumeUpload: 'Resume upload',
     uploadPaused: 'Upload paused at {percent}%.',
-    uploadComplete: 'Uploaded: {count} checked rows are ready to send.',
+    uploadComplete: 'Uploaded: {count} checked {count|row is|rows are} ready to send.',
     uploadFailed: 'The upload stopped: {reason}',
     retryUpload: 'Try the upload again',
     noValidRows: 'No row of this file has a valid number to send to.',
@@ -646,15 +656,15 @@ export const messages = {
     numberNotFound: 'This WhatsApp number is not available on your account. Please choose another.',
     variableMissing: 'Please fill in the template variable {{{name}}}.',
     insufficientBalance: 'Insufficient balance: this send costs Rs {cost} and your balance is Rs {balance}. Please top up your wallet.',
-    quickSendAccepted: 'Campaign accepted: {count} messages queued for delivery.',
-    bulkSendAccepted: 'Bulk campaign accepted: {count} messages queued for delivery.',
-    customSendAccepted: '{count} personalised messages queued for delivery.',
+    quickSendAccepted: 'Campaign accepted: {count} {count|message|messages} queued for delivery.',
+    bulkSendAccepted: 'Bulk campaign accepted: {count} {count|message|messages} queued for delivery.',
+    customSendAccepted: '{count} personalised {count|message|messages} queued for delivery.',
     tooManyRecipients: 'Too many recipients in one send (at most {max}). Please split the list.',
     campaignNotFound: 'Campaign not found',
     optedOut: 'Recipient opted out of messages from this business',
     duplicateBlocked: 'Duplicate Blocked',
     /** The send's figures on the review step and after acceptance: repeats within one list apart from Duplicate Blocked. */
-    repeatsInList: '{count} repeated rows (same number and values as an earlier row: sent once, not charged)',
+    repeatsInList: '{count} repeated {count|row|rows} (same number and values as an earlier row: sent once, not charged)',
     duplicateBlockedRecent: '{count} Duplicate Blocked (the same message went to this number recently, not charged)',
     // Why a row was skipped (issue 10), on screen, in the CSV and in the API's batch answer.
     skipped: {
@@ -667,7 +677,7 @@ export const messages = {
     skippedTitle: 'Rows that will not be sent',
     skippedCsvName: 'skipped-rows.csv',
     skippedDownload: 'Download skipped rows (CSV)',
-    skippedMore: '{count} more rows not listed',
+    skippedMore: '{count} more {count|row|rows} not listed',
     atMost: 'at most',
   },
 
@@ -698,7 +708,7 @@ export const messages = {
     alreadyResent: 'The failed messages of this campaign were already sent again.',
     failuresResent: 'Failed messages resent',
     resendName: 'Resend: {name}',
-    resendAccepted: 'Resend accepted: {count} messages queued for delivery.',
+    resendAccepted: 'Resend accepted: {count} {count|message|messages} queued for delivery.',
     // Scheduled sends (issue 15).
     cannotReschedule: 'Only a scheduled campaign that has not started can be given a new time.',
     rescheduled: 'Scheduled for {time} IST.',
@@ -712,7 +722,7 @@ export const messages = {
     tooSoon: 'Choose a time at least 1 minute from now.',
     notInFuture: 'scheduled_at must be a time in the future (ISO 8601, for example 2026-12-01T10:30:00+05:30).',
     tooFar: 'A send can be scheduled at most {days} days ahead.',
-    accepted: 'Scheduled: {count} messages will go out at {time} IST. The cost is reserved from your wallet now.',
+    accepted: 'Scheduled: {count} {count|message|messages} will go out at {time} IST. The cost is reserved from your wallet now.',
   },
 
   webhooks: {
@@ -732,8 +742,8 @@ export const messages = {
     duplicateBlocked: 'Not sent: the same message went to this number recently (Duplicate Blocked). You were not charged.',
     optedOut: 'Not sent: this number opted out of your messages. You were not charged.',
     headerMediaMissing: 'This template has a {type} header but no stored header file. Add the file to the template before sending it through the API.',
-    batchSkipped: '{count} rows skipped (see skipped for each row and why)',
-    batchAccepted: '{count} messages accepted',
+    batchSkipped: '{count} {count|row|rows} skipped (see skipped for each row and why)',
+    batchAccepted: '{count} {count|message|messages} accepted',
     batchTooLarge: 'At most 10,000 messages per batch',
     networkError: 'Network Error',
     // The same text with the limit that applied (a key's own limit, or a configured default).
@@ -807,11 +817,11 @@ export const messages = {
     cleanUpNow: 'Clean Up Now',
     cleaning: 'Cleaning up...',
     confirmTitle: 'Clean up old logs?',
-    confirmText: 'This permanently deletes {count} old logs (message and campaign logs older than {days} days). Per-day totals, the wallet ledger and the audit log are kept.',
-    confirm: 'Delete {count} logs',
+    confirmText: 'This permanently deletes {count} old {count|log|logs} (message and campaign logs older than {days} days). Per-day totals, the wallet ledger and the audit log are kept.',
+    confirm: 'Delete {count} {count|log|logs}',
     cancel: 'Cancel',
-    result: 'Cleanup complete: {total} logs deleted ({messages} messages, {campaigns} campaigns).',
-    lastDailyRun: 'Last daily cleanup: {when}, {total} logs deleted',
+    result: 'Cleanup complete: {total} {total|log|logs} deleted ({messages} {messages|message|messages}, {campaigns} {campaigns|campaign|campaigns}).',
+    lastDailyRun: 'Last daily cleanup: {when}, {total} {total|log|logs} deleted',
     lastDailyRunFailed: 'Last daily cleanup: {when}, failed: {error}',
     noDailyRun: 'The daily cleanup has not run yet. It runs every day at {hour}:00 UTC.',
     testNotifications: 'Test Notifications',
@@ -875,9 +885,9 @@ export const messages = {
     campaignCompleted: '{name}: {delivered} delivered, {read} read, {failed} failed. Refunded {refund}.',
     campaignFailedTitle: 'Campaign failed',
     campaignFailed: '{name}: {reason}',
-    campaignAllFailed: 'none of its {count} messages could be sent ({error}). Refunded {refund}.',
+    campaignAllFailed: 'none of its {count} {count|message|messages} could be sent ({error}). Refunded {refund}.',
     campaignStalledTitle: 'Campaign stalled',
-    campaignStalled: '{name} has sent nothing for {minutes} minutes and {waiting} messages are still waiting. It carries on by itself once the cause clears; you can pause or cancel it from Manage Reports.',
+    campaignStalled: '{name} has sent nothing for {minutes} minutes and {waiting} {waiting|message is|messages are} still waiting. It carries on by itself once the cause clears; you can pause or cancel it from Manage Reports.',
     lowBalanceTitle: 'Low balance',
     lowBalance: 'Your balance is {balance}, below your alert threshold of {threshold}. Add credits to keep sending.',
     paymentCreditedTitle: 'Payment credited',
@@ -900,7 +910,7 @@ export const messages = {
     webhookRejectedTitle: 'Payment webhook rejected',
     webhookRejected: 'A payment webhook failed verification: {reason}',
     cleanupTitle: 'Daily log cleanup',
-    cleanupDone: '{total} old logs deleted ({messages} messages, {campaigns} campaigns).',
+    cleanupDone: '{total} old {total|log|logs} deleted ({messages} {messages|message|messages}, {campaigns} {campaigns|campaign|campaigns}).',
     cleanupFailed: 'The daily log cleanup failed: {error}',
     lowBalanceSetting: 'Low balance alert',
     lowBalanceSettingHint: 'Notify me once a day when my balance falls below this amount.',
@@ -1041,6 +1051,17 @@ export const messages = {
     },
   },
 
+  /** Counted things on the screens, singular for 1 (see `plural` below). */
+  counts: {
+    invalidSkipped: '{count} invalid {count|number|numbers} skipped',
+    invalidOrIncompleteSkipped: '{count} invalid {count|number|numbers} or {count|row|rows} missing a value skipped',
+    numbersSkipped: '{count} {count|number|numbers} skipped',
+    duplicatesBlocked: '{count} {count|duplicate|duplicates} blocked',
+    templates: '{count} {count|template|templates}',
+    firstMessages: 'The first {shown} of {total} {total|message|messages}.',
+    usersShowing: 'Showing {shown} of {total} {total|user|users}',
+  },
+
   server: {
     notFound: 'Not found',
     routeNotFound: 'API route not found',
@@ -1051,9 +1072,24 @@ export const messages = {
   },
 } as const;
 
-/** Fills `{name}` placeholders. Unknown placeholders are left as they are. */
+/**
+ * The singular or the plural for a count: `one` for exactly 1, `other` for everything else (0,
+ * 2, 1.5). A count already formatted for people ("1,00,000") is read without its grouping.
+ */
+export function plural(count: number | string, one: string, other: string): string {
+  const value = typeof count === 'number' ? count : Number(count.replace(/,/g, ''));
+  return value === 1 ? one : other;
+}
+
+/**
+ * Fills `{name}` placeholders, and `{name|one|other}` with the word for that count (see
+ * {@link plural}): '{count} {count|message|messages} queued'. Unknown placeholders are left as
+ * they are.
+ */
 export function fillMessage(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
-    key in values ? String(values[key]) : whole,
-  );
+  return template.replace(/\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g, (whole, key: string, one: string | undefined, other: string | undefined) => {
+    if (!(key in values)) return whole;
+    const value = values[key] as string | number;
+    return one !== undefined && other !== undefined ? plural(value, one, other) : String(value);
+  });
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkPhone, formatPhone, normalisePhone, parseRecipientList } from './phone';
+import { checkPhone, formatPhone, normalisePhone, parseRecipientList, phoneDigits } from './phone';
+import { ZForgotPasswordRequest } from './schemas/auth';
+import { ZSignupPhone } from './schemas/common';
 
 describe('normalisePhone', () => {
   it.each([
@@ -115,5 +117,27 @@ describe('parseRecipientList', () => {
     const list = parseRecipientList(text);
     expect(list.valid).toHaveLength(40_000);
     expect(list.duplicates).toBe(10_000);
+  });
+});
+
+describe('phoneDigits', () => {
+  it('drops spaces, dashes, brackets and one leading plus, and nothing else', () => {
+    expect(phoneDigits('+91 98765-43210')).toBe('919876543210');
+    expect(phoneDigits('(91) 98765 43210')).toBe('919876543210');
+    expect(phoneDigits('0091 98765 43210')).toBe('00919876543210');
+    expect(phoneDigits('91x98765')).toBe('91x98765');
+  });
+});
+
+describe('signup and forgot-password phones', () => {
+  it('read "+91 98765-43210" as 919876543210, as Quick Send does, and keep the 11 to 15 digit rule for signup', () => {
+    for (const typed of ['+91 98765-43210', '(91) 98765 43210', '+919876543210']) {
+      expect(ZSignupPhone.parse(typed)).toBe('919876543210');
+      expect(ZForgotPasswordRequest.parse({ username: 'asha', phone: typed }).phone).toBe('919876543210');
+      expect(normalisePhone(typed)).toBe('919876543210');
+    }
+    expect(ZSignupPhone.safeParse('98765 43210').success).toBe(false);
+    expect(ZSignupPhone.safeParse('+0 98765 43210').success).toBe(false);
+    expect(ZSignupPhone.parse('')).toBeUndefined();
   });
 });

@@ -38,12 +38,20 @@ export type PhoneCheck =
   | { ok: true; phone: string; /** The stored form differs from the digits as typed (a country code was added or a prefix dropped). */ changed: boolean }
   | { ok: false; reason: PhoneInvalidReason };
 
+/**
+ * A number as typed with its separators (spaces, dashes, brackets, dots) and one leading `+`
+ * dropped: `+91 98765-43210` is `919876543210`. Nothing else changes, so each caller applies its
+ * own rule to what is left (signup's 11 to 15 digits, a recipient's {@link checkPhone}).
+ */
+export function phoneDigits(raw: string): string {
+  return raw.replace(SEPARATORS, '').replace(/^\+/, '');
+}
+
 /** The stored form of one number, or why it is not a number. */
 export function checkPhone(raw: string): PhoneCheck {
-  let text = raw.replace(SEPARATORS, '');
-  if (text === '' || text === '+') return { ok: false, reason: 'empty' };
-  const plus = text.startsWith('+');
-  if (plus) text = text.slice(1);
+  const plus = raw.replace(SEPARATORS, '').startsWith('+');
+  let text = phoneDigits(raw);
+  if (text === '') return { ok: false, reason: 'empty' };
   if (!/^\d+$/.test(text)) return { ok: false, reason: 'characters' };
   const typed = text;
   if (!plus) {

@@ -84,6 +84,16 @@ export const ZAdminChangePasswordRequest = z.object({
 });
 export type TAdminChangePasswordRequest = z.input<typeof ZAdminChangePasswordRequest>;
 
+/**
+ * DELETE /api/admin/users/{id}: a user whose wallet holds money is deleted only with
+ * `confirm_balance`, the balance in rupees as the admin was shown it (2 decimals)
+ * (docs/decisions/2026-12-07-delete-user-balance.md). A zero balance needs nothing.
+ */
+export const ZDeleteUserQuery = z.object({
+  confirm_balance: z.coerce.number({ error: messages.admin.deleteUserBalanceInvalid }).finite({ error: messages.admin.deleteUserBalanceInvalid }).optional(),
+});
+export type TDeleteUserQuery = z.input<typeof ZDeleteUserQuery>;
+
 /** Releases a user's held refunds: the given messages, or all of them when none are named. */
 export const ZReleaseHeldRefundsRequest = z.object({
   messageIds: z.array(z.number().int().positive()).max(1000).optional(),

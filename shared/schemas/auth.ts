@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AUTH } from '../constants';
 import { isValidGstin, normaliseGstin } from '../gstin';
 import { messages } from '../messages';
+import { phoneDigits } from '../phone';
 import { ZEmail, ZName, ZNewPassword, ZSignupPhone, ZUsername, requiredText } from './common';
 
 const v = messages.validation;
@@ -38,7 +39,7 @@ export const ZForgotPasswordRequest = z.object({
   username: z.string({ error: v.usernameAndPhoneRequired }).trim().min(1, { error: v.usernameAndPhoneRequired }),
   phone: z
     .string({ error: v.usernameAndPhoneRequired })
-    .transform(digitsOnly)
+    .transform(phoneDigits)
     .refine((value) => value.length > 0, { error: v.usernameAndPhoneRequired }),
 });
 export type TForgotPasswordRequest = z.input<typeof ZForgotPasswordRequest>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUTH } from '../constants';
 import { messages } from '../messages';
+import { phoneDigits } from '../phone';
 
 const v = messages.validation;
 
@@ -36,11 +37,15 @@ export const ZNewPassword = z
   .max(AUTH.passwordMaxLength, { error: v.passwordMax });
 
 /** Signup phone: optional; when given, country code + number, 11-15 digits, no leading 0. */
+/**
+ * Signup's optional phone: spaces, dashes, brackets and a leading `+` are dropped as every other
+ * phone field drops them (shared/phone.ts), then the spec's 11 to 15 digits without a leading 0.
+ */
 export const ZSignupPhone = z
   .string({ error: v.signupPhoneFormat })
   .trim()
   .optional()
-  .transform((value) => (value ? value : undefined))
+  .transform((value) => (value ? phoneDigits(value) : undefined))
   .refine(
     (value) =>
       value === undefined ||

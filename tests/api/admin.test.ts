@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import type { TAdminStats, TAdminUser } from '@shared/types';
 import { TestClient } from '../../server/test/client';
 import { buildUser, signedInClient, uniqueName } from '../../server/test/factories';
@@ -111,6 +111,25 @@ describe.skipIf(postgresUnavailable)('admin users API', () => {
       const list = await admin.get<{ users: TAdminUser[] }>('/api/admin/users');
       expect(list.body.users.some((u) => u.id === user.id)).toBe(false);
       expect((await admin.post('/api/admin/users', newUserPayload({ username: user.username, email: user.email }))).status).toBe(201);
+    });
+
+    it('refuses to delete a user who holds a balance until that balance is confirmed, and says how much', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 1234.5 });
+      const refused = await admin.delete(`/api/admin/users/${user.id}`);
+      expect(refused.status).toBe(409);
+      const unconfirmed = fillMessage(messages.admin.deleteUserBalanceUnconfirmed, { amount: '₹1,234.50' });
+      expect(refused.body).toMatchObject({ error: unconfirmed, code: 'balance_not_confirmed', field: 'confirm_balance' });
+      expect((await client.get('/api/auth/me')).status).toBe(200);
+      // A balance other than the one held (it changed since the admin looked) is refused too.
+      expect((await admin.delete(`/api/admin/users/${user.id}?confirm_balance=1000`)).status).toBe(409);
+      expect((await admin.delete(`/api/admin/users/${user.id}?confirm_balance=lots`)).status).toBe(400);
+
+      const deleted = await admin.delete(`/api/admin/users/${user.id}?confirm_balance=1234.50`);
+      expect(deleted.status).toBe(200);
+      expect(deleted.body).toMatchObject({ success: true, message: messages.admin.userDeleted });
+      expect((await client.get('/api/auth/me')).status).toBe(401);
+      const audit = await server.db('audit_log').where({ action: 'user.delete', targetId: String(user.id) }).first();
+      expect(JSON.stringify(audit)).toContain('1234.5');
     });
 
     it('answers 404 for an unknown or already deleted user', async () => {

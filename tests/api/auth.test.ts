@@ -51,6 +51,15 @@ describe.skipIf(postgresUnavailable)('accounts API', () => {
       expect(response.body).toMatchObject({ user: { phoneNumber: null } });
     });
 
+    it('accepts "+91 98765-43210" as forgot-password and Quick Send do, and stores 919876543210', async () => {
+      const payload = signupPayload({ phoneNumber: '+91 98765-43210' });
+      const response = await anonymous().post('/api/auth/signup', payload);
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      expect(response.body).toMatchObject({ user: { phoneNumber: '919876543210' } });
+      const stored = (await server.db('users').where({ username: payload.username }).first()) as { phoneNumber: string } | undefined;
+      expect(stored?.phoneNumber).toBe('919876543210');
+    });
+
     it.each([
       ['name', { name: '' }, v.nameRequired],
       ['name', { name: 'A' }, v.nameMin],
@@ -65,7 +74,8 @@ describe.skipIf(postgresUnavailable)('accounts API', () => {
       ['confirmPassword', { confirmPassword: 'different1' }, v.passwordsDoNotMatch],
       ['phoneNumber', { phoneNumber: '0919876543210' }, v.signupPhoneFormat],
       ['phoneNumber', { phoneNumber: '9876543210' }, v.signupPhoneFormat],
-      ['phoneNumber', { phoneNumber: '+919876543210' }, v.signupPhoneFormat],
+      ['phoneNumber', { phoneNumber: '+0919876543210' }, v.signupPhoneFormat],
+      ['phoneNumber', { phoneNumber: '+91 98765' }, v.signupPhoneFormat],
     ])('refuses a bad %s with the spec message (%j)', async (field, overrides, message) => {
       const response = await anonymous().post('/api/auth/signup', signupPayload(overrides));
       expect(response.status).toBe(400);

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
+import { formatReportCost } from '@shared/reports';
 import type { TReportRow, TReportsPage, TReportsSummary } from '@shared/schemas/reports';
 import type { TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import type { User } from '../../server/src/models';
@@ -484,7 +485,7 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     expect((await download(owner.client, '?export=csv&recipientNumber=x1')).status).toBe(400);
   });
 
-  it('exports Excel with the same rows, every cell a plain string', async () => {
+  it('exports Excel with the same rows: text cells, the cost a number and the times IST dates', async () => {
     const file = await download(owner.client, '?export=excel');
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
@@ -498,9 +499,19 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
       const cells: string[] = [];
       for (let column = 1; column <= HEADINGS.length; column++) {
         const cell = row.getCell(column);
-        expect(cell.type, `${cell.address} ${String(cell.value)}`).toBe(ExcelJS.ValueType.String);
-        cells.push(cell.value as string);
+        // Read back as the CSV writes it: a number as the cost's text, a date as IST wall-clock text.
+        if (cell.type === ExcelJS.ValueType.Number) {
+          expect(column, cell.address).toBe(9);
+          cells.push(formatReportCost(cell.value as number));
+        } else if (cell.type === ExcelJS.ValueType.Date) {
+          expect([4, 5, 7], cell.address).toContain(column);
+          cells.push((cell.value as Date).toISOString().slice(0, 19).replace('T', ' '));
+        } else {
+          expect(cell.type, `${cell.address} ${String(cell.value)}`).toBe(ExcelJS.ValueType.String);
+          cells.push(cell.value as string);
+        }
       }
+      if (row.number > 1) expect(row.getCell(9).type).toBe(ExcelJS.ValueType.Number);
       rows.push(cells);
     });
     expect(rows[0]).toEqual(HEADINGS);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { istDate } from '@shared/istTime';
-import { messages } from '@shared/messages';
+import { formatIstTime, istDate } from '@shared/istTime';
+import { fillMessage, messages } from '@shared/messages';
 import type { TCreateOrderResponse, TUser } from '@shared/types';
 import type { TWalletHistoryEntry, TWalletHistoryResponse } from '@shared/walletHistory';
 import { rupeesToUnits } from '@shared/money';
@@ -50,6 +50,26 @@ describe.skipIf(postgresUnavailable)('GET /api/wallet/history and top-up receipt
     await server.services.wallet.refundMessage({ userId: user.id, messageId: `test-${accepted.campaignId}`, campaignId: accepted.campaignId, units: rupeesToUnits(0.5), description: 'Refund: message not delivered' });
     return { client, user };
   }
+
+  it('calls the charge of a campaign still waiting for its time scheduled, with its time, not sent', async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 100 });
+    const template = await buildTemplate(server, user, { body: 'Hello {{1}}' });
+    const at = new Date(Date.now() + 3 * 60 * 60 * 1000);
+    const number = (await client.get<{ data: { phone_number_id: string }[] }>('/api/whatsapp/numbers')).body.data[0]!;
+    const accepted = await client.post<{ data: { campaignId: number; scheduledAt?: string } }>('/api/whatsapp/quick-send', {
+      phone_number_id: number.phone_number_id,
+      template_name: template.name,
+      language: template.language,
+      recipients_text: '919876543210',
+      variables: { '1': 'Asha' },
+      scheduledAt: at.toISOString(),
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body.data.scheduledAt).toBe(at.toISOString());
+    const send = (await history(client)).entries.find((entry) => entry.kind === 'send');
+    expect(send?.title).toBe(fillMessage(messages.walletHistory.scheduledTitle, { time: formatIstTime(at) }));
+    expect(send?.title).not.toMatch(/sent/i);
+  });
 
   it('lists every entry newest first in plain words, with ₹ amounts and a running balance that adds up', async () => {
     const { client } = await walletWithEverything();

@@ -62,7 +62,7 @@ test.describe('issue 10: what the sender sees is what is sent and charged', () =
 
     await quick.confirmSend();
     await expect(quick.resultDialog.getByRole('heading', { name: ui.campaignAccepted })).toBeVisible();
-    await expect(quick.resultDialog).toContainText('1 messages queued');
+    await expect(quick.resultDialog).toContainText('1 message queued');
     const stored = await page.request.get(`/simulator/messages?to=91${bare}`);
     expect(JSON.stringify(await stored.json())).toContain('Your order has shipped.');
   });

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Role } from '@shared/constants';
-import { messages } from '@shared/messages';
-import { rupeesToUnits } from '@shared/money';
+import { fillMessage, messages } from '@shared/messages';
+import { formatRupees, rupeesToUnits, unitsToRupees } from '@shared/money';
 import { digitsOnly } from '@shared/schemas/auth';
 import { forUpdateIfSupported, isUniqueViolation, uniqueViolationTarget } from '../db/knex';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors';
@@ -276,7 +276,12 @@ export class UserService {
    * Deletes an account: it can no longer sign in, its sessions end, and its username and e-mail
    * become free. The row stays (soft delete) because its ledger and messages are financial records.
    */
-  async delete(targetId: number, actor: Actor): Promise<void> {
+  /**
+   * Deletes an account. One whose wallet holds money (to the paisa) goes only when
+   * `confirmedBalanceRupees` is that balance as the admin was shown it, so money is never
+   * abandoned unseen, nor a balance that changed after the admin looked.
+   */
+  async delete(targetId: number, actor: Actor, confirmedBalanceRupees?: number): Promise<void> {
     if (targetId === actor.userId) throw ForbiddenError(messages.admin.cannotDeleteSelf, 'cannot_delete_self');
     await this.deps.db.transaction(async (trx) => {
       const target = await forUpdateIfSupported(User.query(trx).findById(targetId).whereNull('deletedAt'), trx);
@@ -284,6 +289,10 @@ export class UserService {
       if (target.role === 'admin') {
         const admins = await User.query(trx).where({ role: 'admin' }).whereNull('deletedAt').resultSize();
         if (admins <= 1) throw ForbiddenError(messages.admin.cannotDeleteLastAdmin, 'last_admin');
+      }
+      const balance = unitsToRupees(Number(target.creditBalance));
+      if (balance !== 0 && confirmedBalanceRupees !== balance) {
+        throw ConflictError('balance_not_confirmed', fillMessage(messages.admin.deleteUserBalanceUnconfirmed, { amount: formatRupees(balance) }), 'confirm_balance');
       }
       const now = new Date();
       await User.query(trx)
@@ -296,7 +305,7 @@ export class UserService {
           action: 'user.delete',
           targetType: 'user',
           targetId,
-          details: { username: target.username },
+          details: { username: target.username, creditBalance: balance },
           ip: actor.ip ?? null,
         },
         trx,

@@ -1,3 +1,5 @@
+import { formatIstTime } from '@shared/istTime';
+import { fillMessage, messages } from '@shared/messages';
 import { formatRupees, unitsToRupees } from '@shared/money';
 import { formatSignedRupees, walletEntryKind, walletEntryTitle, type TWalletHistoryEntry } from '@shared/walletHistory';
 import type { CreditTransaction } from '../models';
@@ -6,7 +8,8 @@ export function walletReceiptPath(entryId: number | string): string {
   return `/api/wallet/topups/${entryId}/receipt.pdf`;
 }
 
-export function presentWalletEntry(entry: CreditTransaction): TWalletHistoryEntry {
+/** `scheduledAt`: when the entry's campaign is due, while it still waits (its messages are not sent yet). */
+export function presentWalletEntry(entry: CreditTransaction, scheduledAt?: Date): TWalletHistoryEntry {
   const amount = unitsToRupees(entry.amount);
   const balanceAfter = unitsToRupees(entry.balanceAfter);
   const campaignId = entry.referenceType === 'campaign' && entry.referenceId && /^\d+$/.test(entry.referenceId) ? Number(entry.referenceId) : null;
@@ -14,7 +17,7 @@ export function presentWalletEntry(entry: CreditTransaction): TWalletHistoryEntr
     id: String(entry.id),
     kind: walletEntryKind(entry.type),
     type: entry.type,
-    title: walletEntryTitle(entry.type),
+    title: scheduledAt ? fillMessage(messages.walletHistory.scheduledTitle, { time: formatIstTime(scheduledAt) }) : walletEntryTitle(entry.type),
     description: entry.description,
     amount,
     amountText: formatSignedRupees(amount),

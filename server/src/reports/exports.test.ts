@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { ReportExportSource } from '@shared/reports';
-import { csvCell, csvLine, csvStream, excelStream } from './exports';
+import { csvCell, csvLine, csvStream, EXCEL_COST_FORMAT, EXCEL_TIME_FORMAT, excelStream } from './exports';
 
 function rows(count: number): ReportExportSource[] {
   return Array.from({ length: count }, (_, i) => ({ template: 'promo', recipient: String(919800000000 + i), status: 'read', deliveredAt: null, readAt: null, error: null, sentAt: '2026-11-24 10:05:00', campaign: 'Diwali', cost: 0.785, messageId: `msg_${i + 1}` }));
@@ -67,5 +67,29 @@ describe('Excel export', () => {
     const cell = workbook.worksheets[0]?.getRow(2).getCell(6);
     expect(cell?.type).toBe(ExcelJS.ValueType.String);
     expect(cell?.value).toBe('=HYPERLINK("x")');
+  });
+
+  it('writes the cost as a number in rupees and the times as IST date cells, so SUM works, while the CSV keeps text', async () => {
+    const row: ReportExportSource = { template: 'promo', recipient: '919800000000', status: 'read', deliveredAt: '2026-11-24 10:05:07', readAt: null, error: null, sentAt: '2026-11-24 10:05:00', campaign: 'Diwali', cost: 0.785, messageId: 'msg_1' };
+    const bytes = await collect(excelStream(batches([row, { ...row, cost: 1.2 }], 2), { onError: () => undefined }));
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const cost = sheet?.getRow(2).getCell(9);
+    expect(cost?.type).toBe(ExcelJS.ValueType.Number);
+    expect(cost?.value).toBe(0.785);
+    expect(cost?.numFmt).toBe(EXCEL_COST_FORMAT);
+    expect(sheet?.getRow(3).getCell(9).value).toBe(1.2);
+    const sent = sheet?.getRow(2).getCell(7);
+    expect(sent?.type).toBe(ExcelJS.ValueType.Date);
+    // The IST wall clock, as Excel shows it (its dates have no zone).
+    expect((sent?.value as Date).toISOString()).toBe('2026-11-24T10:05:00.000Z');
+    expect(sent?.numFmt).toBe(EXCEL_TIME_FORMAT);
+    expect(sheet?.getRow(2).getCell(4).type).toBe(ExcelJS.ValueType.Date);
+    expect(sheet?.getRow(2).getCell(5).value).toBe('Not read');
+    expect(sheet?.getRow(1).getCell(9).value).toBe('Cost (INR)');
+
+    const csv = (await collect(csvStream(batches([row], 1)))).toString('utf8').split('\r\n')[1];
+    expect(csv).toBe('promo,919800000000,READ,2026-11-24 10:05:07,Not read,Success,2026-11-24 10:05:00,Diwali,0.785,msg_1');
   });
 });

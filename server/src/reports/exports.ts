@@ -26,6 +26,13 @@ const SQLITE_EXPORT_BATCH = 1_000;
 /** CSV text is written in pieces of about this many characters. */
 const CSV_CHUNK_CHARS = 64 * 1024;
 const EXCEL_COLUMN_WIDTHS = [28, 16, 18, 22, 22, 40, 22, 28, 12, 16];
+/** Rupees with 2 to 4 decimals, as the CSV writes them, so a cost column adds up with SUM. */
+export const EXCEL_COST_FORMAT = '"₹"0.00##';
+/** IST wall-clock time, as the CSV writes it (the cells hold IST, see {@link istCellDate}). */
+export const EXCEL_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+/** The export's columns (REPORT_EXPORT_COLUMNS) that hold times, and the one that holds the cost. */
+const EXCEL_TIME_COLUMNS = new Set([3, 4, 6]);
+const EXCEL_COST_COLUMN = 8;
 
 // The cell rules are shared with the renderer's CSV downloads.
 export { csvCell, csvLine };
@@ -133,6 +140,34 @@ export function csvStream(batches: AsyncIterableIterator<ReportExportSource[]>):
   return closeWith(Readable.from(csvChunks(batches), { objectMode: false, encoding: 'utf8' }), batches);
 }
 
+/**
+ * An IST wall-clock time ("2026-11-24 10:05:00") as a date cell showing that same time. Excel's
+ * dates carry no time zone and exceljs writes a Date by its UTC fields, so the Date is the wall
+ * clock read as UTC.
+ */
+export function istCellDate(text: string): Date | null {
+  const date = new Date(`${text.replace(' ', 'T')}Z`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * A row's Excel cells: the CSV's texts, except the cost as a number and each time as a date cell
+ * (a message not delivered or not read keeps its words), so sums and date filters work.
+ */
+export function excelCells(row: ReportExportSource): (string | number | Date)[] {
+  const times = [row.deliveredAt, row.readAt, null, row.sentAt];
+  return reportExportCells(row).map((text, index) => {
+    if (index === EXCEL_COST_COLUMN) return row.cost;
+    const time = EXCEL_TIME_COLUMNS.has(index) ? times[index - 3] : null;
+    return (time && istCellDate(time)) ?? text;
+  });
+}
+
+function excelColumnFormat(index: number): string | undefined {
+  if (index === EXCEL_COST_COLUMN) return EXCEL_COST_FORMAT;
+  return EXCEL_TIME_COLUMNS.has(index) ? EXCEL_TIME_FORMAT : undefined;
+}
+
 /** Resolves when a stream can take more, or has closed (a client that went away). */
 function writable(stream: PassThrough): Promise<void> {
   if (!stream.writableNeedDrain || stream.destroyed) return Promise.resolve();
@@ -177,18 +212,23 @@ async function sheetBacklog(sheet: ExcelJS.Worksheet, out: PassThrough): Promise
 }
 
 /**
- * An .xlsx workbook written while rows are read. Cells are plain strings (exceljs writes a string
- * as a value, never as a formula), so no quote prefix is needed there. `onError` hears of a
+ * An .xlsx workbook written while rows are read. Text cells are plain strings (exceljs writes a
+ * string as a value, never as a formula), so no quote prefix is needed there; the cost is a number
+ * and the times are dates (see {@link excelCells}). `onError` hears of a
  * failure after the download has started, when it can only be cut short.
  */
 export function excelStream(batches: AsyncIterableIterator<ReportExportSource[]>, options: { rowsPerSheet?: number; onError(error: unknown): void }): Readable {
   const rowsPerSheet = options.rowsPerSheet ?? EXCEL_MAX_DATA_ROWS;
   const out = new PassThrough();
   // Fastest deflate level: the sheets are repetitive XML that level 1 already shrinks about tenfold.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false, zip: { zlib: { level: 1 } } });
+  // Styles carry the cost's and the times' number formats.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } });
   const addSheet = (number: number) => {
     const sheet = workbook.addWorksheet(number === 1 ? messages.reports.sheetName : fillMessage(messages.reports.sheetNameContinued, { number }));
-    sheet.columns = REPORT_EXPORT_COLUMNS.map((header, index) => ({ header, key: String(index), width: EXCEL_COLUMN_WIDTHS[index] }));
+    sheet.columns = REPORT_EXPORT_COLUMNS.map((header, index) => {
+      const numFmt = excelColumnFormat(index);
+      return { header, key: String(index), width: EXCEL_COLUMN_WIDTHS[index], ...(numFmt ? { style: { numFmt } } : {}) };
+    });
     return sheet;
   };
   const write = async () => {
@@ -204,7 +244,7 @@ export function excelStream(batches: AsyncIterableIterator<ReportExportSource[]>
           sheet = addSheet(number);
           rowsInSheet = 0;
         }
-        sheet.addRow(reportExportCells(row)).commit();
+        sheet.addRow(excelCells(row)).commit();
         rowsInSheet += 1;
       }
       // Let the zip stream compress and send what was written before making more of it.

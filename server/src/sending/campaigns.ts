@@ -433,8 +433,9 @@ export class CampaignService {
   }
 
   /**
-   * The user dashboard's Account Overview for this calendar month in India: messages accepted for
-   * sending (not blocked duplicates, opt-outs or cancelled ones), delivery and read rates over
+   * The user dashboard's Account Overview for this calendar month in India: its messages counted
+   * as the reports' total counts them (every message, blocked duplicates, opt-outs and cancelled
+   * ones included: docs/decisions/2026-12-07-messages-this-month.md), delivery and read rates over
    * those that reached an outcome, spend (charges less refunds) and running or paused campaigns.
    */
   async overview(user: User): Promise<AccountOverview> {
@@ -442,7 +443,6 @@ export class CampaignService {
     const rows = (await this.deps.db('messages')
       .where({ userId: user.id })
       .where('createdAt', '>=', monthStart.toISOString())
-      .whereNotIn('status', ['duplicate', 'suppressed', 'cancelled'])
       .groupBy('status')
       .select('status')
       .count({ n: '*' })) as { status: string; n: number | string }[];

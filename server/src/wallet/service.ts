@@ -138,6 +138,17 @@ export class WalletService {
   }
 
   /**
+   * When each of these ledger entries' campaigns is due, for those still waiting for their time:
+   * their debit reserves the cost of messages not sent yet.
+   */
+  async scheduledCampaignTimes(userId: number, entries: readonly CreditTransaction[]): Promise<Map<string, Date>> {
+    const ids = [...new Set(entries.filter((entry) => entry.type === 'CAMPAIGN_DEBIT' && entry.referenceType === 'campaign' && entry.referenceId).map((entry) => String(entry.referenceId)))];
+    if (ids.length === 0) return new Map();
+    const rows = (await this.deps.db('campaigns').where({ userId, status: 'scheduled' }).whereIn('id', ids.map(Number)).whereNotNull('scheduledAt').select('id', 'scheduledAt')) as { id: number; scheduledAt: string | Date }[];
+    return new Map(rows.map((row) => [String(row.id), new Date(row.scheduledAt)]));
+  }
+
+  /**
    * A top-up of this user for its receipt. Another user's entry, or an entry that is not a
    * top-up, is not found (404, never 403: ids are not confirmed to exist).
    */

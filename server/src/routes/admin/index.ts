@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { LOGS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
-import { ZAdminChangePasswordRequest, ZCreateUserRequest, ZCreditAdjustmentRequest, ZReleaseHeldRefundsRequest, ZUpdateUserRequest, type THeldRefundsResponse, type TReleaseHeldRefundsResponse } from '@shared/schemas/admin';
+import { ZAdminChangePasswordRequest, ZCreateUserRequest, ZDeleteUserQuery, ZCreditAdjustmentRequest, ZReleaseHeldRefundsRequest, ZUpdateUserRequest, type THeldRefundsResponse, type TReleaseHeldRefundsResponse } from '@shared/schemas/admin';
 import { ZIdParam } from '@shared/schemas/common';
 import { formatRupees, rupeesToUnits, unitsToRupees, formatIndianNumber } from '@shared/money';
 import type { TAdminStats, TAdminUserDetails, TCreditAdjustmentResponse } from '@shared/types';
@@ -188,7 +188,8 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
   router.delete('/users/:id', async (ctx) => {
     const { user: admin } = requireAdmin(ctx);
     const id = validate(ZIdParam, ctx.params.id);
-    await services.users.delete(id, { userId: admin.id, ip: ctx.ip });
+    const query = validate(ZDeleteUserQuery, ctx.query);
+    await services.users.delete(id, { userId: admin.id, ip: ctx.ip }, query.confirm_balance);
     ctx.body = { success: true, message: messages.admin.userDeleted };
   });
 

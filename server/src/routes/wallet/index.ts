@@ -17,7 +17,8 @@ export function walletRoutes(services: Services, config: AppConfig): Router<AppS
     const { user } = requireAuth(ctx);
     const query = validate(ZWalletHistoryQuery, ctx.query);
     const { entries, nextCursor } = await services.wallet.historyPage(user.id, query);
-    const body: TWalletHistoryResponse = { success: true, entries: entries.map(presentWalletEntry), nextCursor };
+    const scheduled = await services.wallet.scheduledCampaignTimes(user.id, entries);
+    const body: TWalletHistoryResponse = { success: true, entries: entries.map((entry) => presentWalletEntry(entry, scheduled.get(String(entry.referenceId)))), nextCursor };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });

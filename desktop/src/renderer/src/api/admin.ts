@@ -60,7 +60,9 @@ export const adminApi = {
   users: () => apiGet<TAdminUsersResponse>('/api/admin/users'),
   stats: () => apiGet<TAdminStatsResponse>('/api/admin/stats'),
   createUser: (body: TCreateUserRequest) => apiPost<TCreateUserResponse>('/api/admin/users', body),
-  deleteUser: (id: number) => apiDelete<TDeleteUserResponse>(`/api/admin/users/${id}`),
+  /** `confirmBalance`: the wallet balance in rupees the admin was shown, required when it is not zero. */
+  deleteUser: (id: number, confirmBalance?: number) =>
+    apiDelete<TDeleteUserResponse>(`/api/admin/users/${id}`, confirmBalance ? { params: { confirm_balance: confirmBalance.toFixed(2) } } : undefined),
   userDetails: (id: number) => apiGet<TAdminUserDetails>(`/api/admin/users/${id}/details`),
   updateUser: (id: number, body: TUpdateUserRequest) => apiPut<TUpdateUserResponse>(`/api/admin/users/${id}`, body),
   /** The race-free adjustment: the server adds or deducts, so two admins never overwrite each other. */

@@ -25,8 +25,8 @@ export function useCreateUser() {
 export function useDeleteUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => adminApi.deleteUser(id),
-    onSuccess: (_response, id) => {
+    mutationFn: ({ id, confirmBalance }: { id: number; confirmBalance?: number }) => adminApi.deleteUser(id, confirmBalance),
+    onSuccess: (_response, { id }) => {
       // Spec 001 §4: the row goes locally; the totals are re-read since they changed too.
       queryClient.setQueryData<TAdminUser[]>(adminKeys.users, (users) => users?.filter((user) => user.id !== id));
       void queryClient.invalidateQueries({ queryKey: adminKeys.stats });

@@ -174,6 +174,25 @@ describe('consolePreview', () => {
   it('keeps the token of a value left empty', () => {
     expect(consolePreview(template, params, { var2: '' }).body).toBe('Your order {{2}} ships today.');
   });
+
+  it('fills a header variable from header_var1 and the body\'s from var1, as the server reads them', () => {
+    const withHeader: TTemplate = {
+      ...template,
+      components: [
+        { type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}' },
+        { type: 'BODY', text: 'Order {{1}} ships on {{2}}.' },
+        { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example.in/t/{{1}}' }] },
+      ],
+      variables: ['header_1', '1', '2', 'button_0_url'],
+      variableExamples: {},
+    };
+    const fields = consoleParams(withHeader, undefined);
+    expect(fields.map((field) => field.name)).toEqual(['header_var1', 'var1', 'var2', 'button_0_url']);
+    const preview = consolePreview(withHeader, fields, { header_var1: 'Ravi', var1: 'ORD-9', var2: 'Monday', button_0_url: 'ord-9' });
+    expect(preview.header).toEqual({ kind: 'text', text: 'Hello Ravi' });
+    expect(preview.body).toBe('Order ORD-9 ships on Monday.');
+    expect(preview.buttons[0]?.target).toBe('https://shop.example.in/t/ord-9');
+  });
 });
 
 describe('languageToSend', () => {

@@ -28,14 +28,26 @@ export function cleanRecipient(input: string): string {
 export function consoleParams(template: Pick<TTemplate, 'variables' | 'variableExamples'> | undefined, serverParams: readonly TTemplateParam[] | undefined): TTemplateParam[] {
   if (serverParams) return [...serverParams];
   if (!template) return [];
-  // The template's variables are keyed by component: header_1, button_0_url, and the body's own names.
+  return variableFields(template.variables).map(({ variable, field }) => ({
+    name: field,
+    example: template.variableExamples[variable] ?? '',
+    description: `Value for ${variableKeyLabel(variable)}`,
+    required: true,
+  }));
+}
+
+/**
+ * The public API's field for each of a template's variable keys, numbered per component as the
+ * server reads them: the header's `header_var1...`, the body's `var1...`, a URL button's own
+ * `button_{index}_url` (the keys are `header_1`, the body's own names, `button_0_url`).
+ */
+export function variableFields(variables: readonly string[]): { variable: string; field: string }[] {
   let body = 0;
   let header = 0;
-  return template.variables.map((variable) => {
-    const headerName = /^header_(.+)$/.exec(variable)?.[1];
-    const name = headerName !== undefined ? `header_var${++header}` : /^button_\d+_url$/.test(variable) ? variable : `var${++body}`;
-    return { name, example: template.variableExamples[variable] ?? '', description: `Value for ${variableKeyLabel(variable)}`, required: true };
-  });
+  return variables.map((variable) => ({
+    variable,
+    field: /^header_.+$/.test(variable) ? `header_var${++header}` : /^button_\d+_url$/.test(variable) ? variable : `var${++body}`,
+  }));
 }
 
 /** A parameter's value: what was typed, or the template's example until the field is touched. */
@@ -160,16 +172,17 @@ function buttonUrlParam(params: readonly TTemplateParam[], index: number): TTemp
 }
 
 /**
- * The chosen template as the recipient would see it with the entered values: var1 fills the
- * template's first variable, var2 the second, and so on; a button URL value fills its button's
- * link. A value left empty keeps its {{token}} visible.
+ * The chosen template as the recipient would see it with the entered values, each variable
+ * filled from the field the server reads it from: `header_var1...` the header's, `var1...` the
+ * body's; a button URL value fills its button's link. A value left empty keeps its {{token}}
+ * visible.
  */
 export function consolePreview(template: TTemplate, params: readonly TTemplateParam[], values: Readonly<Record<string, string>>): TemplatePreview {
   const byVariable: Record<string, string> = {};
-  template.variables.forEach((variable, index) => {
-    const param = params.find((candidate) => candidate.name === `var${index + 1}`);
+  for (const { variable, field } of variableFields(template.variables)) {
+    const param = params.find((candidate) => candidate.name === field);
     if (param) byVariable[variable] = paramValue(param, values);
-  });
+  }
   const preview = templatePreview({ ...template, variableExamples: byVariable });
   const buttons = template.components.find((component) => component.type === 'BUTTONS')?.buttons ?? [];
   return {

@@ -11,6 +11,8 @@ export interface Stat {
   tint: string;
   /** A line under the figure. */
   hint?: string;
+  /** What the figure counts, said under its label. */
+  caption?: string;
 }
 
 /** Tints of the stat icons, light and dark. */
@@ -40,11 +42,14 @@ function statsToCards(stats: TAdminStats | undefined): Stat[] {
 export function StatGrid({ stats, isLoading, className }: { stats: readonly Stat[]; isLoading: boolean; className?: string }) {
   return (
     <div className={cn('grid gap-4 sm:grid-cols-2 xl:grid-cols-4', className)} aria-busy={isLoading}>
-      {stats.map(({ label, value, icon: Icon, tint, hint }) => (
+      {stats.map(({ label, value, icon: Icon, tint, hint, caption }) => (
         <Card key={label}>
           <CardContent className="flex flex-col gap-3 p-5">
             <div className="flex items-center justify-between gap-3">
-              <p className="text-sm text-slate-500 dark:text-slate-400">{label}</p>
+              <div>
+                <p className="text-sm text-slate-500 dark:text-slate-400">{label}</p>
+                {caption ? <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">{caption}</p> : null}
+              </div>
               <span className={cn('flex size-9 shrink-0 items-center justify-center rounded-lg', tint)}>
                 <Icon className="size-4" aria-hidden="true" />
               </span>

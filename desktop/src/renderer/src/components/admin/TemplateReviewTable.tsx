@@ -1,4 +1,5 @@
 import { CheckCircle2, Eye, XCircle } from 'lucide-react';
+import { cn } from '../../lib/cn';
 import { canReview, type ReviewDecision } from '../../lib/templateReview';
 import { Button } from '../ui/button';
 
@@ -15,7 +16,7 @@ export function ReviewTableHead({ columns }: { columns: readonly string[] }) {
             {column}
           </th>
         ))}
-        <th scope="col" className="px-4 py-3">
+        <th scope="col" className={cn(stickyActions, 'bg-slate-50 px-4 py-3 dark:bg-slate-900')}>
           <span className="sr-only">Actions</span>
         </th>
       </tr>
@@ -34,6 +35,12 @@ export function ReviewTableLoadingRows({ columnCount }: { columnCount: number })
   ));
 }
 
+/**
+ * The actions column stays at the right edge of the table's scroll area, so Approve and Reject
+ * are in view on a laptop screen (1366 px) however wide the names make the other columns.
+ */
+const stickyActions = 'sticky right-0 z-10 border-l border-slate-100 dark:border-slate-800';
+
 /** Preview (icon only, named for screen readers), then Approve and Reject while a review is due. */
 export function ReviewActionsCell({
   name,
@@ -47,8 +54,8 @@ export function ReviewActionsCell({
   onReview: (decision: ReviewDecision) => void;
 }) {
   return (
-    <td className="px-4 py-3">
-      <div className="flex justify-end gap-2">
+    <td className={cn(stickyActions, 'bg-white px-4 py-3 dark:bg-slate-900')}>
+      <div className="flex justify-end gap-2 whitespace-nowrap">
         <Button variant="outline" size="sm" className="w-8 px-0" title="Preview" onClick={onPreview}>
           <Eye aria-hidden="true" />
           <span className="sr-only">Preview {name}</span>

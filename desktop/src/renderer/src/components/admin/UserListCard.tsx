@@ -1,8 +1,8 @@
 import { MoreHorizontal, Search, Trash2, UserPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { messages } from '@shared/messages';
-import { formatRupees } from '@shared/money';
+import { fillMessage, messages } from '@shared/messages';
+import { formatIndianNumber, formatRupees } from '@shared/money';
 import type { TAdminUser } from '@shared/types';
 import { filterUsers } from '../../lib/adminUsers';
 import { formatDay } from '../../lib/dates';
@@ -190,7 +190,7 @@ export function UserListCard({ users, isLoading, title = 'Users', description }:
         </div>
         {!isLoading ? (
           <p className="px-6 pt-3 text-xs text-slate-500 dark:text-slate-400">
-            Showing {visibleUsers.length} of {users.length} users
+            {fillMessage(messages.counts.usersShowing, { shown: formatIndianNumber(visibleUsers.length), total: formatIndianNumber(users.length) })}
           </p>
         ) : null}
       </CardContent>

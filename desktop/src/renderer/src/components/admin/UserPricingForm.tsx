@@ -122,7 +122,7 @@ export function UserPricingForm({ userId, pricing }: { userId: number; pricing: 
               <div>
                 <Label htmlFor="custom-pricing">Use custom pricing</Label>
                 <p id="custom-pricing-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                  Off: this user pays the global default prices.
+                  {customEnabled ? p.customPricingOnHint : p.customPricingOffHint}
                 </p>
               </div>
               <Switch

@@ -116,7 +116,7 @@ export function CampaignCard({
             Cost <span className="font-semibold tabular-nums">{formatCost(campaign.totalCost)}</span>
             {campaign.status === 'scheduled' ? <span className="text-slate-500 dark:text-slate-400"> · reserved from your wallet</span> : null}
             {campaign.refunded > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCost(campaign.refunded)} refunded</span> : null}
-            {figures.duplicate > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {formatCount(figures.duplicate)} duplicates blocked</span> : null}
+            {figures.duplicate > 0 ? <span className="text-slate-500 dark:text-slate-400"> · {fillMessage(messages.counts.duplicatesBlocked, { count: formatCount(figures.duplicate) })}</span> : null}
             {cancelled > 0 ? (
               <span className="text-slate-500 dark:text-slate-400" data-testid="campaign-cancelled-count">
                 {' '}

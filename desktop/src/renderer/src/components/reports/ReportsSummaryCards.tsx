@@ -1,4 +1,5 @@
 import { CheckCheck, CircleX, Eye, MessageSquare } from 'lucide-react';
+import { fillMessage, messages } from '@shared/messages';
 import type { TReportsSummary } from '@shared/schemas/reports';
 import { formatCount, formatRate } from '../../lib/reports';
 import { StatGrid, statTints, type Stat } from '../admin/StatCards';
@@ -10,6 +11,7 @@ function summaryStats(summary: TReportsSummary | undefined): Stat[] {
   return [
     {
       label: 'Total Messages',
+      caption: messages.reportsScreen.totalMessagesCaption,
       value: count(summary?.total),
       icon: MessageSquare,
       tint: statTints.sky,
@@ -35,7 +37,7 @@ function summaryStats(summary: TReportsSummary | undefined): Stat[] {
       icon: CircleX,
       tint: red,
       hint: summary
-        ? [summary.cancelled > 0 ? `${formatCount(summary.cancelled)} cancelled (not failures)` : '', summary.duplicate > 0 ? `${formatCount(summary.duplicate)} duplicates blocked` : '']
+        ? [summary.cancelled > 0 ? `${formatCount(summary.cancelled)} cancelled (not failures)` : '', summary.duplicate > 0 ? fillMessage(messages.counts.duplicatesBlocked, { count: formatCount(summary.duplicate) }) : '']
             .filter(Boolean)
             .join(' · ') || undefined
         : undefined,

@@ -78,7 +78,7 @@ export function ResendFailedDialog({
                   {formatIndianNumber(preview.duplicates)} {messages.sending.duplicateBlocked.toLowerCase()} (sent in the last 24 hours, not charged)
                 </li>
               ) : null}
-              {preview.invalid > 0 ? <li>{formatIndianNumber(preview.invalid)} numbers skipped</li> : null}
+              {preview.invalid > 0 ? <li>{fillMessage(messages.counts.numbersSkipped, { count: formatIndianNumber(preview.invalid) })}</li> : null}
               <li>
                 Balance {formatCost(preview.balance)} → after resending {formatCost(preview.balanceAfter)}
               </li>

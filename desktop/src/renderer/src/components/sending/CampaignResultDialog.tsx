@@ -156,7 +156,7 @@ export function CampaignResultDialog({
               {outcome.accepted.duplicates - (outcome.accepted.repeats ?? 0) > 0 ? (
                 <Extra>{fillMessage(messages.sending.duplicateBlockedRecent, { count: formatIndianNumber(outcome.accepted.duplicates - (outcome.accepted.repeats ?? 0)) })}</Extra>
               ) : null}
-              {outcome.accepted.invalid > 0 ? <Extra>{formatIndianNumber(outcome.accepted.invalid)} invalid numbers skipped</Extra> : null}
+              {outcome.accepted.invalid > 0 ? <Extra>{fillMessage(messages.counts.invalidSkipped, { count: formatIndianNumber(outcome.accepted.invalid) })}</Extra> : null}
               {outcome.accepted.suppressed > 0 ? (
                 <Extra>{formatIndianNumber(outcome.accepted.suppressed)} opted out (not sent, not charged)</Extra>
               ) : null}

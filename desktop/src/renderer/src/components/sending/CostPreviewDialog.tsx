@@ -115,7 +115,7 @@ export function CostPreviewDialog({
             </li>
             {preview && repeats > 0 ? <li data-testid="cost-repeats">{fillMessage(messages.sending.repeatsInList, { count: formatIndianNumber(repeats) })}</li> : null}
             {preview && blocked > 0 ? <li>{fillMessage(messages.sending.duplicateBlockedRecent, { count: formatIndianNumber(blocked) })}</li> : null}
-            {preview && preview.invalid > 0 ? <li>{formatIndianNumber(preview.invalid)} invalid numbers or rows missing a value skipped</li> : null}
+            {preview && preview.invalid > 0 ? <li>{fillMessage(messages.counts.invalidOrIncompleteSkipped, { count: formatIndianNumber(preview.invalid) })}</li> : null}
             {preview && (preview.suppressed ?? 0) > 0 ? <li>{formatIndianNumber(preview.suppressed ?? 0)} opted out (not sent, not charged)</li> : null}
             {preview ? (
               <li>

@@ -1,5 +1,6 @@
 import { Lightbulb } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import { TEMPLATE_CATEGORY_LABELS, type TemplateCategory } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
@@ -63,7 +64,7 @@ export function CampaignPreviewCard({ rows, total }: { rows: readonly CampaignPr
         <CardDescription>
           {rows.length === 0
             ? 'Add recipients and choose a template to preview the campaign.'
-            : `The first ${formatIndianNumber(rows.length)} of ${formatIndianNumber(total)} messages.`}
+            : fillMessage(messages.counts.firstMessages, { shown: formatIndianNumber(rows.length), total: formatIndianNumber(total) })}
         </CardDescription>
       </CardHeader>
       {rows.length > 0 ? (

@@ -105,9 +105,10 @@ export function WalletHistoryCard() {
   else if (history.isPending) body = <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">{messages.common.loading}</p>;
   else if (history.isError && entries.length === 0) body = <Alert tone="error">{errorText(history.error, wh.loadFailed)}</Alert>;
   else if (entries.length === 0) body = <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">{wh.empty}</p>;
+  // relative: the receipt column's screen-reader label is absolutely placed, and would otherwise widen the page.
   else
     body = (
-      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <div className="relative overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table className="w-full text-left text-sm" aria-label={wh.title}>
           <thead className="bg-slate-50 text-slate-600 dark:bg-slate-800/60 dark:text-slate-300">
             <tr>

@@ -121,7 +121,7 @@ export function AdminTemplateQueuePage() {
           <div>
             <CardTitle>Review queue</CardTitle>
             <CardDescription aria-live="polite">
-              {pagination ? `${formatIndianNumber(pagination.total)} templates` : messages.common.loading}
+              {pagination ? fillMessage(messages.counts.templates, { count: formatIndianNumber(pagination.total) }) : messages.common.loading}
             </CardDescription>
           </div>
           <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_12rem_12rem]">

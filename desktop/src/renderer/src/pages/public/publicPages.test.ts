@@ -46,6 +46,13 @@ describe('public pages', () => {
     expect(html).not.toMatch(/sandesh/i);
   });
 
+  it('says on the landing page that the reports call accepts an API key, as the server does', () => {
+    const html = render(LandingPage, '/');
+    const reportsLine = /\/api\/whatsapp\/reports[^<]*<\/[^>]+>(?:\s*<[^>]+>)*([^<]*)/.exec(html)?.[1] ?? '';
+    expect(reportsLine).toMatch(/API key/);
+    expect(html).not.toMatch(/not with an API key/i);
+  });
+
   it('shows the configured contact details as links on the contact page', () => {
     const html = render(ContactPage, '/contact');
     expect(html).toContain('href="mailto:help@acme.example"');

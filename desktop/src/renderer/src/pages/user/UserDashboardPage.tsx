@@ -69,10 +69,13 @@ const dateFormat = new Intl.DateTimeFormat('en-IN', { weekday: 'long', day: 'num
 const timeFormat = new Intl.DateTimeFormat('en-IN', { hour: 'numeric', minute: '2-digit' });
 
 /** One figure of the Account Overview; a dash while it loads or when it could not be had. */
-function OverviewFigure({ label, value, hint }: { label: string; value: string | null; hint?: string }) {
+function OverviewFigure({ label, value, hint, caption }: { label: string; value: string | null; hint?: string; caption?: string }) {
   return (
     <div className="rounded-lg bg-slate-50 p-4 dark:bg-slate-800/50">
-      <dt className="text-sm text-slate-500 dark:text-slate-400">{label}</dt>
+      <dt className="text-sm text-slate-500 dark:text-slate-400">
+        {label}
+        {caption ? <span className="mt-0.5 block text-xs">{caption}</span> : null}
+      </dt>
       <dd className="mt-1 text-xl font-semibold tabular-nums">
         {value ?? <span className="inline-block h-6 w-16 animate-pulse rounded bg-slate-200 align-middle dark:bg-slate-700" />}
       </dd>
@@ -186,7 +189,11 @@ export function UserDashboardPage() {
         <CardContent className="flex flex-col gap-3">
           <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-busy={overview.isPending} data-testid="account-overview">
             <OverviewFigure label="Credit Balance" value={formatRupees(balance)} />
-            <OverviewFigure label="Messages This Month" value={figure((data) => formatCount(data.messagesThisMonth))} />
+            <OverviewFigure
+              label="Messages This Month"
+              caption={messages.reportsScreen.messagesThisMonthCaption}
+              value={figure((data) => formatCount(data.messagesThisMonth))}
+            />
             <OverviewFigure label="Delivery Rate" value={figure((data) => formatRate(data.deliveryRate))} />
             <OverviewFigure label="Read Rate" value={figure((data) => formatRate(data.readRate))} />
             <OverviewFigure

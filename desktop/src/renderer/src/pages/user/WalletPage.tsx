@@ -214,7 +214,7 @@ export function WalletPage() {
           <h2 className="text-2xl font-bold tracking-tight">{w.title}</h2>
         </div>
         {config.data?.sandbox ? (
-          <Badge variant="warning" className="self-start px-3 py-1 text-sm" data-testid="sandbox-badge">
+          <Badge variant="warning" className="max-w-full self-start px-3 py-1 text-sm whitespace-normal" data-testid="sandbox-badge">
             <FlaskConical className="size-4" aria-hidden="true" />
             {w.sandboxNotice}
           </Badge>

@@ -17,7 +17,7 @@ export interface ApiSamples {
 export function ApiSection({ samples }: { samples: ApiSamples }): React.JSX.Element {
   const endpoints = [
     { method: 'POST', path: samples.sendEndpoint, description: 'Send a template message with its variables.' },
-    { method: 'GET', path: samples.reportsEndpoint, description: 'Delivery and read status, with filters (signed-in session; not with an API key).' },
+    { method: 'GET', path: samples.reportsEndpoint, description: 'Delivery and read status, with filters (your API key, or a signed-in session).' },
   ] as const;
 
   return (
