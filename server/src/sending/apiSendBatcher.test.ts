@@ -184,7 +184,7 @@ describe('ApiSendBatcher day campaigns', () => {
         if (closed.has(campaignId)) return Promise.reject(new ApiDayCampaignClosed(campaignId));
         joined.push(campaignId);
         const count = input.recipients.length;
-        return Promise.resolve({ campaignId, statusCodes: new Uint8Array(count), accepted: count, duplicates: 0, invalid: 0, suppressed: 0, priceUnits: 1, totalCostUnits: count, messageIds: input.recipients.map(() => nextMessage++) });
+        return Promise.resolve({ campaignId, statusCodes: new Uint8Array(count), accepted: count, duplicates: 0, repeats: 0, invalid: 0, suppressed: 0, priceUnits: 1, totalCostUnits: count, messageIds: input.recipients.map(() => nextMessage++) });
       },
     };
   }
