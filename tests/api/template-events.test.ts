@@ -9,6 +9,7 @@ import { fillMessage, messages } from '@shared/messages';
 import type { Template, User } from '../../server/src/models';
 import type { TestClient } from '../../server/test/client';
 import { buildTemplate, buildUser, signedInClient } from '../../server/test/factories';
+import { SIMULATOR_WABA_ID } from '../../server/src/sending/templateEvents';
 import { apiKeyFor, postApiSend } from '../../server/test/sending';
 import { postWebhook, webhookBody } from '../../server/test/webhooks';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
@@ -170,6 +171,17 @@ describe.skipIf(postgresUnavailable)('POST /api/webhooks/whatsapp with template 
     const template = await buildTemplate(server, owner.user);
     expect((await post(owner, [statusChange(template, 'PAUSED')], 'not-the-app-secret')).status).toBe(401);
     expect((await rowOf(template)).status).toBe('APPROVED');
+  });
+
+  it("applies the simulator's signed review to the template it names by the simulator's id", async () => {
+    const { user } = await signedInClient(server, { creditRupees: 1 });
+    const template = await buildTemplate(server, user, { status: 'PENDING', name: `please_reject_${Date.now() % 1e9}` });
+    const simulator = server.services.engine.simulator!;
+    const created = simulator.templates.create(SIMULATOR_WABA_ID, { name: template.name, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Hi' }] });
+    await server.db('templates').where({ id: template.id }).update({ providerTemplateId: created.body.id as string });
+    const deadline = Date.now() + 20_000;
+    while ((await rowOf(template)).status !== 'REJECTED' && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+    expect(await rowOf(template)).toMatchObject({ status: 'REJECTED', metaStatus: 'REJECTED', rejectionReason: 'INVALID_FORMAT' });
   });
 
   it('refuses a send with a paused template before any charge, naming the template and its state', async () => {
