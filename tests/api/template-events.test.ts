@@ -166,6 +166,12 @@ describe.skipIf(postgresUnavailable)('POST /api/webhooks/whatsapp with template 
     expect((await rowOf(template)).status).toBe('PAUSED');
   });
 
+  it("answers 200 to a body about an account it does not keep when the platform's secret signed it", async () => {
+    const change = { field: 'message_template_status_update', value: { event: 'PAUSED', message_template_id: 1, message_template_name: 'anything', message_template_language: 'en_US' } };
+    const answer = await postWebhook(server.url, webhookBody({ id: `waba_gone_${Date.now()}`, changes: [change] }), server.config.simulator.appSecret);
+    expect(answer.status).toBe(200);
+  });
+
   it('refuses a template event with a bad signature with 401 and changes nothing', async () => {
     const owner = await business();
     const template = await buildTemplate(server, owner.user);

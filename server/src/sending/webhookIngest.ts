@@ -63,11 +63,14 @@ export class WebhookIngest {
     const changes = parseWebhookChanges(body);
     const receipt: WebhookReceipt = { verified: false, applied: 0, ignored: 0 };
     const cache = new Map<string, Signer[]>();
+    let accountKnown = false;
     for (const change of changes) {
       const key = change.kind === 'number' ? `n:${change.phoneNumberId}` : `b:${change.wabaId}`;
       let signers = cache.get(key);
       if (!signers) {
-        signers = (await this.signersFor(change, fromLoopback)).filter((s) => verifyWebhookSignature(rawBody, signature, s.secret));
+        const candidates = await this.signersFor(change, fromLoopback);
+        if (candidates.length > 0) accountKnown = true;
+        signers = candidates.filter((s) => verifyWebhookSignature(rawBody, signature, s.secret));
         cache.set(key, signers);
       }
       if (signers.length === 0) {
@@ -78,10 +81,11 @@ export class WebhookIngest {
       receipt.applied += 1;
       await this.apply(change, signers);
     }
-    // A body whose changes no account vouches for (none named, or an account we do not keep) is
-    // still acknowledged when the platform's own secret signed it: refusing it only makes Meta
-    // retry it for days. Its changes are not applied.
-    if (!receipt.verified && this.platformSigned(rawBody, signature, fromLoopback)) receipt.verified = true;
+    // A body about no account we keep (none named, a business since removed) is still
+    // acknowledged when the platform's own secret signed it: refusing it only makes Meta retry it
+    // for days. Its changes are not applied. A body about a known account must carry that
+    // account's signature, whoever else signed it.
+    if (!receipt.verified && !accountKnown && this.platformSigned(rawBody, signature, fromLoopback)) receipt.verified = true;
     if (receipt.ignored > 0) this.deps.log.warn({ ignored: receipt.ignored, applied: receipt.applied }, 'webhook changes not signed by their own account were ignored');
     return receipt;
   }
