@@ -232,6 +232,7 @@ export const messages = {
     authenticationEndpoint: 'Authentication templates are created with POST /api/templates/authentication',
     nameTaken: 'A template with this name already exists for this language',
     notFound: 'Template not found',
+    notUsable: 'Template {name} cannot be sent while it is {status}',
     notEditable: 'Only draft or rejected templates can be edited',
     notSubmittable: 'Only draft or rejected templates can be submitted',
     notPending: 'Only pending templates can be approved or rejected',

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  INDIAN_TEMPLATE_LANGUAGE_COUNT,
+  SPEC_TEMPLATE_LANGUAGE_COUNT,
+  TEMPLATE_LANGUAGES,
   componentValues,
   extractVariables,
   nextVariableNumber,
@@ -83,5 +86,18 @@ describe('variables keyed by component (issue 10)', () => {
     expect(renderButtonUrl('https://shop.example/{{1}}', values, 1)).toBe('https://shop.example/meena-offer');
     expect(renderButtonUrl('https://shop.example/{{1}}', { '1': 'old' }, 1)).toBe('https://shop.example/old');
     expect(variableKeyLabel('button_1_url')).toBe('Button 2 link');
+  });
+});
+
+describe('TEMPLATE_LANGUAGES', () => {
+  it("lists each of Meta's codes once: the spec's seven, the ten Indian languages, then the rest by name", () => {
+    const codes = TEMPLATE_LANGUAGES.map((l) => l.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(codes.slice(SPEC_TEMPLATE_LANGUAGE_COUNT, SPEC_TEMPLATE_LANGUAGE_COUNT + INDIAN_TEMPLATE_LANGUAGE_COUNT)).toEqual(['hi', 'bn', 'gu', 'kn', 'ml', 'mr', 'pa', 'ta', 'te', 'ur']);
+    const rest = TEMPLATE_LANGUAGES.slice(SPEC_TEMPLATE_LANGUAGE_COUNT + INDIAN_TEMPLATE_LANGUAGE_COUNT).map((l) => l.name);
+    expect(rest).toEqual([...rest].sort((a, b) => a.localeCompare(b, 'en')));
+    // Meta's "Supported languages" for message templates, as its developer page lists them.
+    const meta = 'af sq ar az bn bg ca zh_CN zh_HK zh_TW hr cs da nl en en_GB en_US et fil fi fr ka de el gu ha he hi hu id ga it ja kn kk rw_RW ko ky_KG lo lv lt mk ms ml mr nb fa pl pt_BR pt_PT pa ro ru sr sk sl es es_AR es_ES es_MX sw sv ta te th tr uk ur uz vi zu'.split(' ');
+    expect([...codes].sort()).toEqual([...meta, 'fr_FR', 'de_DE', 'hi_IN'].sort());
   });
 });

@@ -30,16 +30,93 @@ export const TEMPLATE_CATEGORY_LABELS: Record<TemplateCategory, string> = {
   AUTHENTICATION: 'Authentication (OTP codes)',
 };
 
-/** The seven languages offered on creation (spec 002 §3). */
+/**
+ * Every language Meta accepts for templates, in the order the picker shows them: the spec's seven
+ * first (spec 002 §3), then the ten Indian languages, then the rest alphabetically by name.
+ * The spec's `fr_FR`, `de_DE` and `hi_IN` are not Meta's codes (Meta's are `fr`, `de`, `hi`);
+ * see docs/decisions/2026-12-07-template-events-from-meta.md.
+ */
 export const TEMPLATE_LANGUAGES = [
   { code: 'en_US', name: 'English (US)' },
   { code: 'en_GB', name: 'English (UK)' },
   { code: 'es_ES', name: 'Spanish (Spain)' },
-  { code: 'fr_FR', name: 'French' },
-  { code: 'de_DE', name: 'German' },
+  { code: 'fr_FR', name: 'French (France)' },
+  { code: 'de_DE', name: 'German (Germany)' },
   { code: 'pt_BR', name: 'Portuguese (Brazil)' },
-  { code: 'hi_IN', name: 'Hindi' },
+  { code: 'hi_IN', name: 'Hindi (India)' },
+  // The ten Indian languages.
+  { code: 'hi', name: 'Hindi' },
+  { code: 'bn', name: 'Bengali' },
+  { code: 'gu', name: 'Gujarati' },
+  { code: 'kn', name: 'Kannada' },
+  { code: 'ml', name: 'Malayalam' },
+  { code: 'mr', name: 'Marathi' },
+  { code: 'pa', name: 'Punjabi' },
+  { code: 'ta', name: 'Tamil' },
+  { code: 'te', name: 'Telugu' },
+  { code: 'ur', name: 'Urdu' },
+  // The rest of Meta's list, alphabetically by name.
+  { code: 'af', name: 'Afrikaans' },
+  { code: 'sq', name: 'Albanian' },
+  { code: 'ar', name: 'Arabic' },
+  { code: 'az', name: 'Azerbaijani' },
+  { code: 'bg', name: 'Bulgarian' },
+  { code: 'ca', name: 'Catalan' },
+  { code: 'zh_CN', name: 'Chinese (China)' },
+  { code: 'zh_HK', name: 'Chinese (Hong Kong)' },
+  { code: 'zh_TW', name: 'Chinese (Taiwan)' },
+  { code: 'hr', name: 'Croatian' },
+  { code: 'cs', name: 'Czech' },
+  { code: 'da', name: 'Danish' },
+  { code: 'nl', name: 'Dutch' },
+  { code: 'en', name: 'English' },
+  { code: 'et', name: 'Estonian' },
+  { code: 'fil', name: 'Filipino' },
+  { code: 'fi', name: 'Finnish' },
+  { code: 'fr', name: 'French' },
+  { code: 'ka', name: 'Georgian' },
+  { code: 'de', name: 'German' },
+  { code: 'el', name: 'Greek' },
+  { code: 'ha', name: 'Hausa' },
+  { code: 'he', name: 'Hebrew' },
+  { code: 'hu', name: 'Hungarian' },
+  { code: 'id', name: 'Indonesian' },
+  { code: 'ga', name: 'Irish' },
+  { code: 'it', name: 'Italian' },
+  { code: 'ja', name: 'Japanese' },
+  { code: 'kk', name: 'Kazakh' },
+  { code: 'rw_RW', name: 'Kinyarwanda' },
+  { code: 'ko', name: 'Korean' },
+  { code: 'ky_KG', name: 'Kyrgyz (Kyrgyzstan)' },
+  { code: 'lo', name: 'Lao' },
+  { code: 'lv', name: 'Latvian' },
+  { code: 'lt', name: 'Lithuanian' },
+  { code: 'mk', name: 'Macedonian' },
+  { code: 'ms', name: 'Malay' },
+  { code: 'nb', name: 'Norwegian' },
+  { code: 'fa', name: 'Persian' },
+  { code: 'pl', name: 'Polish' },
+  { code: 'pt_PT', name: 'Portuguese (Portugal)' },
+  { code: 'ro', name: 'Romanian' },
+  { code: 'ru', name: 'Russian' },
+  { code: 'sr', name: 'Serbian' },
+  { code: 'sk', name: 'Slovak' },
+  { code: 'sl', name: 'Slovenian' },
+  { code: 'es', name: 'Spanish' },
+  { code: 'es_AR', name: 'Spanish (Argentina)' },
+  { code: 'es_MX', name: 'Spanish (Mexico)' },
+  { code: 'sw', name: 'Swahili' },
+  { code: 'sv', name: 'Swedish' },
+  { code: 'th', name: 'Thai' },
+  { code: 'tr', name: 'Turkish' },
+  { code: 'uk', name: 'Ukrainian' },
+  { code: 'uz', name: 'Uzbek' },
+  { code: 'vi', name: 'Vietnamese' },
+  { code: 'zu', name: 'Zulu' },
 ] as const;
+/** How many of TEMPLATE_LANGUAGES are the spec's, and how many the Indian languages after them. */
+export const SPEC_TEMPLATE_LANGUAGE_COUNT = 7;
+export const INDIAN_TEMPLATE_LANGUAGE_COUNT = 10;
 export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number]['code'];
 export const TEMPLATE_LANGUAGE_CODES = TEMPLATE_LANGUAGES.map((l) => l.code) as [TemplateLanguage, ...TemplateLanguage[]];
 export const DEFAULT_TEMPLATE_LANGUAGE: TemplateLanguage = 'en_US';

@@ -153,6 +153,10 @@ const variables = {
   SIMULATOR_SENT_MS: { schema: z.coerce.number().int().min(0).max(600_000).default(50), doc: 'Simulator: delay before the `sent` status webhook.' },
   SIMULATOR_DELIVERED_MS: { schema: z.coerce.number().int().min(0).max(600_000).default(400), doc: 'Simulator: delay before the `delivered` status webhook.' },
   SIMULATOR_READ_MS: { schema: z.coerce.number().int().min(0).max(3_600_000).default(2000), doc: 'Simulator: delay before the `read` status webhook.' },
+  SIMULATOR_REVIEW_MS: {
+    schema: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+    doc: "Simulator: delay before Meta's review of a created template (approved, or rejected when its name contains `reject`) and its status webhook.",
+  },
   DISPATCH_ENABLED: { schema: booleanString.default(true), doc: 'Run the dispatcher in this instance (turn off for API-only instances).' },
   DISPATCH_BATCH_SIZE: { schema: positiveInt(1000).default(50), doc: 'Messages a worker claims at once. The crash window (a send the provider took but whose answer was not yet stored) is at most one batch per worker.' },
   DISPATCH_WORKERS: { schema: positiveInt(64).default(8), doc: 'Batches in flight at once per instance (SQLite lanes, pg-boss workers): while some write their results, others send.' },
@@ -259,7 +263,7 @@ export interface AppConfig {
   secretsKey: string | null;
   providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined; platformAppSecret: string | null };
   /** `appSecretIsDefault`: the public default secret, which vouches only for requests from this machine. */
-  simulator: { appSecret: string; appSecretIsDefault: boolean; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number } };
+  simulator: { appSecret: string; appSecretIsDefault: boolean; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number }; reviewMs: number };
   payments: {
     razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined; apiBase: string; checkoutUrl: string } | null;
     sandbox: boolean;
@@ -384,6 +388,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       appSecretIsDefault: c.SIMULATOR_APP_SECRET === undefined,
       url: c.SIMULATOR_URL?.replace(/\/+$/, ''),
       delays: { sentMs: c.SIMULATOR_SENT_MS, deliveredMs: c.SIMULATOR_DELIVERED_MS, readMs: c.SIMULATOR_READ_MS },
+      reviewMs: c.SIMULATOR_REVIEW_MS,
     },
     payments: {
       razorpay,

@@ -54,6 +54,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     SIMULATOR_SENT_MS: '5',
     SIMULATOR_DELIVERED_MS: '15',
     SIMULATOR_READ_MS: '30',
+    SIMULATOR_REVIEW_MS: '20',
     SANDBOX_MESSAGES_PER_SECOND: '500',
     // Tests run the daily cleanup with their own clock; a real 02:00 tick must not delete their rows.
     LOG_CLEANUP_ENABLED: 'false',

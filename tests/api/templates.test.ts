@@ -323,9 +323,18 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
     });
   });
 
-  it('offers the seven languages', async () => {
+  it("offers every language Meta accepts for templates, the spec's seven first, then the ten Indian ones", async () => {
     const { client } = await signedInClient(server);
     const response = await client.get<{ data: { code: string }[] }>('/api/whatsapp/languages');
-    expect(response.body.data.map((l) => l.code)).toEqual(['en_US', 'en_GB', 'es_ES', 'fr_FR', 'de_DE', 'pt_BR', 'hi_IN']);
+    const codes = response.body.data.map((l) => l.code);
+    expect(codes.slice(0, 17)).toEqual(['en_US', 'en_GB', 'es_ES', 'fr_FR', 'de_DE', 'pt_BR', 'hi_IN', 'hi', 'bn', 'gu', 'kn', 'ml', 'mr', 'pa', 'ta', 'te', 'ur']);
+    expect(codes).toEqual(expect.arrayContaining(['en', 'ar', 'zh_CN', 'pt_PT', 'es_MX', 'rw_RW', 'zu']));
+  });
+
+  it('creates a template in an Indian language and refuses a code Meta does not know', async () => {
+    const { client } = await signedInClient(server);
+    expect((await create(client, { name: 'namaste_ta', language: 'ta' })).language).toBe('ta');
+    const refused = await client.post<{ code: string; field: string }>('/api/templates', marketing({ name: 'namaste_xx', language: 'xx_XX' }));
+    expect(refused.status).toBe(400);
   });
 });

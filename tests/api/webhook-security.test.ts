@@ -60,9 +60,11 @@ describe.skipIf(postgresUnavailable)('provider webhooks: each entry speaks only 
   const template = (owner: Business, status: 'DRAFT' | 'PENDING'): Promise<Template> => buildTemplate(server, owner.user, { status, body: 'Big sale on {{1}}' });
 
   const post = (body: unknown, secret: string | null, extraHeaders: Record<string, string> = {}) => postWebhook(server.url, body, secret, extraHeaders);
+  // Meta gives each template its own id; events are matched by it before the name.
+  let templateIds = 0;
   const templateChange = (name: string, event: string) => ({
     field: 'message_template_status_update',
-    value: { event, message_template_id: 1, message_template_name: name, message_template_language: 'en_US', reason: 'INCORRECT_CATEGORY' },
+    value: { event, message_template_id: ++templateIds, message_template_name: name, message_template_language: 'en_US', reason: 'INCORRECT_CATEGORY' },
   });
   const body = webhookBody;
   const t = () => String(Math.floor(Date.now() / 1000));

@@ -4,7 +4,7 @@ import { BaseModel } from './BaseModel';
 
 export class Template extends BaseModel {
   static override tableName = 'templates';
-  static override timestampAttributes = ['createdAt', 'updatedAt', 'submittedAt', 'reviewedAt'] as const;
+  static override timestampAttributes = ['createdAt', 'updatedAt', 'submittedAt', 'reviewedAt', 'metaStatusAt', 'qualityUpdatedAt'] as const;
   static override get jsonAttributes(): string[] {
     return ['components', 'variableExamples'];
   }
@@ -25,6 +25,14 @@ export class Template extends BaseModel {
   rejectionReason!: string | null;
   qualityRating!: string | null;
   providerTemplateId!: string | null;
+  /** Meta's own status event as sent (APPROVED, PAUSED, FLAGGED, ...), its reason and time. */
+  metaStatus!: string | null;
+  metaStatusReason!: string | null;
+  metaStatusAt!: Date | null;
+  /** Meta's `other_info` on a pause. */
+  pauseTitle!: string | null;
+  pauseDescription!: string | null;
+  qualityUpdatedAt!: Date | null;
   submittedAt!: Date | null;
   reviewedAt!: Date | null;
   reviewedBy!: number | null;

@@ -64,6 +64,7 @@ export class SendingEngine {
             accessToken: SIMULATOR_ACCESS_TOKEN,
             messagesPerSecond: config.sending.sandboxMessagesPerSecond,
             delays: { ...config.simulator.delays, jitterRatio: 0.2 },
+            reviewMs: config.simulator.reviewMs,
             displayPhoneNumber: (phoneNumberId) => (phoneNumberId === PLATFORM_PHONE_NUMBER_ID ? config.platformWhatsappNumber : phoneNumberId),
             onWebhookError: (error) => log.warn({ err: error }, 'simulator webhook failed'),
           })

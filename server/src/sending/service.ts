@@ -656,7 +656,7 @@ export class SendingService {
     try {
       return await this.deps.templates.findUsable(user.id, name, language);
     } catch (error) {
-      if (error instanceof AppError && error.status === 404) throw BadRequestError('template_not_found', messages.templates.notFound, 'templatename');
+      if (error instanceof AppError && error.status === 404) throw BadRequestError(error.code, error.code === 'template_not_usable' ? error.message : messages.templates.notFound, 'templatename');
       throw error;
     }
   }

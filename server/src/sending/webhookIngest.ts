@@ -9,7 +9,8 @@ import type { Logger } from '../logger';
 import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { MessageOutcomes } from './messageOutcomes';
 import type { ProviderCredentialStore } from '../providerAccounts/credentials';
-import { parseWebhookChanges, verifyWebhookSignature, type TemplateStatusEvent, type WebhookChange } from './providers/webhooks';
+import { parseWebhookChanges, verifyWebhookSignature, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
+import { metaTemplateStatusMove, SIMULATOR_WABA_ID } from './templateEvents';
 import type { StatusIngest } from './statusIngest';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 
@@ -62,11 +63,14 @@ export class WebhookIngest {
     const changes = parseWebhookChanges(body);
     const receipt: WebhookReceipt = { verified: false, applied: 0, ignored: 0 };
     const cache = new Map<string, Signer[]>();
+    let accountKnown = false;
     for (const change of changes) {
       const key = change.kind === 'number' ? `n:${change.phoneNumberId}` : `b:${change.wabaId}`;
       let signers = cache.get(key);
       if (!signers) {
-        signers = (await this.signersFor(change, fromLoopback)).filter((s) => verifyWebhookSignature(rawBody, signature, s.secret));
+        const candidates = await this.signersFor(change, fromLoopback);
+        if (candidates.length > 0) accountKnown = true;
+        signers = candidates.filter((s) => verifyWebhookSignature(rawBody, signature, s.secret));
         cache.set(key, signers);
       }
       if (signers.length === 0) {
@@ -77,14 +81,32 @@ export class WebhookIngest {
       receipt.applied += 1;
       await this.apply(change, signers);
     }
+    // A body about no account we keep (none named, a business since removed) is still
+    // acknowledged when the platform's own secret signed it: refusing it only makes Meta retry it
+    // for days. Its changes are not applied. A body about a known account must carry that
+    // account's signature, whoever else signed it.
+    if (!receipt.verified && !accountKnown && this.platformSigned(rawBody, signature, fromLoopback)) receipt.verified = true;
     if (receipt.ignored > 0) this.deps.log.warn({ ignored: receipt.ignored, applied: receipt.applied }, 'webhook changes not signed by their own account were ignored');
     return receipt;
   }
 
+  private simulatorSecret(fromLoopback: boolean): string | null {
+    const { simulator } = this.deps;
+    return simulator && (fromLoopback || !simulator.loopbackOnly) ? simulator.secret : null;
+  }
+
+  private platformSigned(rawBody: string | Buffer, signature: string, fromLoopback: boolean): boolean {
+    const secrets = [this.simulatorSecret(fromLoopback), this.deps.platformAppSecret].filter((s): s is string => !!s);
+    return secrets.some((secret) => verifyWebhookSignature(rawBody, signature, secret));
+  }
+
   private async signersFor(change: WebhookChange, fromLoopback: boolean): Promise<Signer[]> {
-    const { simulator, platformAppSecret } = this.deps;
-    const simulatorSigner = simulator && (fromLoopback || !simulator.loopbackOnly) ? simulator.secret : null;
+    const { platformAppSecret } = this.deps;
+    const simulatorSigner = this.simulatorSecret(fromLoopback);
     if (change.kind === 'business') {
+      // The simulator's business account belongs to no customer: its template events name
+      // templates by the id the simulator gave them (applyTemplateEvent with no owner).
+      if (change.wabaId === SIMULATOR_WABA_ID) return simulatorSigner ? [{ userId: null, secret: simulatorSigner, platformHeld: true }] : [];
       const own = await this.deps.accounts.webhookSignersForBusiness(change.wabaId);
       return [...own.map((s) => ({ ...s, platformHeld: false })), ...(platformAppSecret ? own.map((s) => ({ userId: s.userId, secret: platformAppSecret, platformHeld: true })) : [])];
     }
@@ -111,7 +133,12 @@ export class WebhookIngest {
   private async apply(change: WebhookChange, signers: Signer[]): Promise<void> {
     const owners = [...new Set(signers.flatMap((s) => (s.userId === null ? [] : [s.userId])))];
     if (change.kind === 'business') {
-      for (const userId of owners) for (const event of change.templates) await this.applyTemplateEvent(userId, event);
+      if (change.unknown) await this.storeUnknown(change.wabaId, change.unknown);
+      const platformOnly = owners.length === 0 && signers.some((s) => s.platformHeld);
+      for (const event of change.templates) {
+        if (platformOnly) await this.applyTemplateEvent(null, event);
+        for (const userId of owners) await this.applyTemplateEvent(userId, event);
+      }
       return;
     }
     const { phoneNumberId } = change;
@@ -133,18 +160,91 @@ export class WebhookIngest {
     }
   }
 
+  /** Keeps a signed change we do not act on, and drops those past their retention. */
+  private async storeUnknown(wabaId: string, change: UnknownWebhookChange): Promise<void> {
+    const now = new Date();
+    const body = JSON.stringify(change.body) ?? 'null';
+    await this.deps.db('webhook_unknown_events').insert({
+      field: change.field,
+      wabaId: wabaId.slice(0, 100),
+      body: body.length > UNKNOWN_EVENT_BODY_MAX ? body.slice(0, UNKNOWN_EVENT_BODY_MAX) : body,
+      receivedAt: now.toISOString(),
+    });
+    await this.deps
+      .db('webhook_unknown_events')
+      .where('receivedAt', '<', new Date(now.getTime() - UNKNOWN_EVENT_RETENTION_DAYS * 86_400_000).toISOString())
+      .delete();
+    this.deps.log.info({ field: change.field, wabaId }, 'webhook change of a field we do not act on was stored');
+  }
+
   /**
-   * A provider's review outcome moves only a PENDING template, and an approval never moves it at
-   * all: the administrator's review (which also checks the category that sets the price) stays
-   * the only way to APPROVED. Rejections and pauses close a PENDING template early.
+   * Applies a template event of Meta's to the template it names: by Meta's template id when a
+   * template of the owner carries it, else by name and language. `userId` null: the simulator's
+   * account, whose templates are found by id alone. Drafts are never touched (Meta never saw
+   * them), and an event older than the one already recorded is skipped.
+   * See docs/decisions/2026-12-07-template-events-from-meta.md for the status mapping.
    */
-  private async applyTemplateEvent(userId: number, event: TemplateStatusEvent): Promise<void> {
-    if (event.event === 'APPROVED') {
-      this.deps.log.info({ userId, template: event.name }, 'provider approved a template; it waits for the administrator');
+  private async applyTemplateEvent(userId: number | null, event: TemplateEvent): Promise<void> {
+    const template = await this.findTemplate(userId, event);
+    if (!template) {
+      this.deps.log.info({ userId, template: event.name, templateId: event.templateId, kind: event.kind }, 'template event names no template of ours');
       return;
     }
-    const query = this.deps.db('templates').where({ userId, name: event.name, status: 'PENDING' });
-    if (event.language) query.where({ language: event.language });
-    await query.update({ status: event.event, rejectionReason: event.event === 'REJECTED' ? event.reason : null, updatedAt: new Date().toISOString() });
+    const at = event.at.toISOString();
+    const update: Record<string, unknown> = { updatedAt: new Date().toISOString() };
+    if (event.templateId && !template.providerTemplateId) update.providerTemplateId = event.templateId.slice(0, 100);
+    const guarded = this.deps.db('templates').where({ id: template.id }).whereNot({ status: 'DRAFT' });
+    if (event.kind === 'quality') {
+      Object.assign(update, { qualityRating: event.quality.slice(0, 20), qualityUpdatedAt: at });
+      guarded.where((q) => q.whereNull('qualityUpdatedAt').orWhere('qualityUpdatedAt', '<=', at));
+    } else if (event.kind === 'category') {
+      // An impending change (`correct_category`) is only a notice: the category moves when Meta
+      // reports it done.
+      if (event.correctCategory || !TEMPLATE_CATEGORIES.has(event.newCategory)) {
+        this.deps.log.info({ templateId: template.id, event }, 'template category notice recorded in the log only');
+        return;
+      }
+      update.category = event.newCategory;
+    } else {
+      const status = metaTemplateStatusMove(event.event, template);
+      Object.assign(update, { metaStatus: event.event.slice(0, 30), metaStatusReason: event.reason, metaStatusAt: at });
+      if (status) update.status = status;
+      if (status === 'REJECTED') update.rejectionReason = event.reason ?? event.event;
+      if (event.event === 'PAUSED') Object.assign(update, { pauseTitle: event.info?.title ?? null, pauseDescription: event.info?.description ?? null });
+      else if (status === 'APPROVED') Object.assign(update, { pauseTitle: null, pauseDescription: null });
+      guarded.where((q) => q.whereNull('metaStatusAt').orWhere('metaStatusAt', '<=', at));
+    }
+    await guarded.update(update);
   }
+
+  private async findTemplate(userId: number | null, event: TemplateEvent): Promise<TemplateEventTarget | null> {
+    const columns = ['id', 'status', 'reviewedAt', 'rejectionReason', 'providerTemplateId'];
+    if (event.templateId) {
+      const query = this.deps.db('templates').where({ providerTemplateId: event.templateId });
+      if (userId !== null) query.where({ userId });
+      const byId = (await query.first(columns)) as TemplateEventTarget | undefined;
+      if (byId) return byId;
+    }
+    if (userId === null) return null;
+    // Meta writes the locale with a hyphen in some events (en-US) and an underscore in others.
+    const language = event.language.replace('-', '_');
+    const query = this.deps.db('templates').where({ userId, name: event.name });
+    if (language) query.where({ language });
+    return ((await query.orderBy('id').first(columns)) as TemplateEventTarget | undefined) ?? null;
+  }
+}
+
+/** The categories templates keep (the table checks them). */
+const TEMPLATE_CATEGORIES: ReadonlySet<string> = new Set(['MARKETING', 'UTILITY', 'AUTHENTICATION']);
+
+/** Stored unknown changes are kept this long, and each body up to this many characters. */
+const UNKNOWN_EVENT_RETENTION_DAYS = 30;
+const UNKNOWN_EVENT_BODY_MAX = 16_000;
+
+interface TemplateEventTarget {
+  id: number;
+  status: string;
+  reviewedAt: string | Date | null;
+  rejectionReason: string | null;
+  providerTemplateId: string | null;
 }

@@ -20,6 +20,7 @@ import type { TTemplateComponent } from '@shared/types';
 import { signWebhookBody } from '../sending/providers/webhooks';
 import type { SimulatorOutbox } from './outbox';
 import { randomHex } from './randomHex';
+import { SimulatorTemplates } from './templates';
 
 export type ResolveTemplate = (
   phoneNumberId: string,
@@ -62,6 +63,8 @@ export interface CloudApiSimulatorOptions {
   onWebhookError?: (error: Error) => void;
   /** Tries per webhook POST before giving up. Default 3. */
   webhookAttempts?: number;
+  /** Milliseconds before a created template's review outcome (SIMULATOR_REVIEW_MS). Default 2000. */
+  reviewMs?: number;
 }
 
 export interface SimulatorAnswer {
@@ -142,8 +145,17 @@ export class CloudApiSimulator {
   /** Accepted sends per recipient (all of them, including test numbers), for duplicate checks. */
   private readonly received = new Map<string, number>();
 
+  /** Template management and review (simulator/templates.ts). */
+  readonly templates: SimulatorTemplates;
+
   constructor(private readonly options: CloudApiSimulatorOptions) {
     this.webhook = options.webhook ?? null;
+    this.templates = new SimulatorTemplates({
+      accessToken: options.accessToken,
+      reviewMs: options.reviewMs ?? 2000,
+      webhook: () => (this.webhook ? { url: this.webhook.url, appSecret: this.webhook.appSecret } : null),
+      onWebhookError: options.onWebhookError,
+    });
   }
 
   /** Where status webhooks go; the embedded server knows its own address only once it listens. */
@@ -233,6 +245,7 @@ export class CloudApiSimulator {
     router.get('/received-counts', (ctx) => {
       ctx.body = this.receivedCounts();
     });
+    this.templates.register(router);
     return router;
   }
 
@@ -251,6 +264,7 @@ export class CloudApiSimulator {
       this.pending = newPendingQueue();
       await this.posting;
       this.notifyIdle();
+      await this.templates.close();
       await this.agent.close();
     })();
     return this.closing;

@@ -29,6 +29,7 @@ const server = await startSimulatorServer({
   accessToken: SIMULATOR_ACCESS_TOKEN,
   messagesPerSecond: settings.SIMULATOR_MPS,
   delays: { ...config.simulator.delays, jitterRatio: 0.2 },
+  reviewMs: config.simulator.reviewMs,
   webhook: { url: settings.SIMULATOR_WEBHOOK_URL, appSecret: config.simulator.appSecret },
   maxStatusesPerPost: 500,
 });

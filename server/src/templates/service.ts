@@ -7,6 +7,7 @@ import {
   USABLE_TEMPLATE_STATUSES,
   componentValues,
   renderTemplateText,
+  templateStatusLabel,
   sampleExampleFor,
   type HeaderType,
   type MediaHeaderType,
@@ -304,8 +305,16 @@ export class TemplateService {
     const query = Template.query(this.deps.db).where({ userId, name }).whereIn('status', [...USABLE_TEMPLATE_STATUSES]);
     if (language) query.where({ language });
     const template = await query.orderBy('language').first();
-    if (!template) throw NotFoundError(messages.templates.notFound, 'template_not_found');
-    return template;
+    if (template) return template;
+    // A template the user has but cannot send now (paused or disabled by Meta, in review) is named
+    // with its state, so the sender knows why and what to wait for.
+    const held = Template.query(this.deps.db).where({ userId, name }).whereNot({ status: 'DRAFT' });
+    if (language) held.where({ language });
+    const unusable = await held.orderBy('language').first();
+    if (unusable) {
+      throw new AppError(404, 'template_not_usable', fillMessage(messages.templates.notUsable, { name: unusable.name, status: templateStatusLabel(unusable.status) }));
+    }
+    throw NotFoundError(messages.templates.notFound, 'template_not_found');
   }
 
   /** What the sending screens need to fill a template in (spec 002 template detail). */

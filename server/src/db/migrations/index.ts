@@ -79,6 +79,11 @@ import * as createAcceptMessagesGuard from './20261208100100_create_accept_messa
 import * as indexOnlyOpenMessagesForDispatch from './20261209100100_index_only_open_messages_for_dispatch';
 import * as addCampaignIdToNotifications from './20261210400100_add_campaign_id_to_notifications';
 import * as groupApiSendsByKeyAndDay from './20261210400200_group_api_sends_by_key_and_day';
+import * as recordMetaTemplateStatus from './20261211100100_record_meta_template_status';
+import * as recordTemplatePauseInfo from './20261211100200_record_template_pause_info';
+import * as recordTemplateQualityTime from './20261211100300_record_template_quality_time';
+import * as indexTemplatesByProviderTemplateId from './20261211100400_index_templates_by_provider_template_id';
+import * as createWebhookUnknownEvents from './20261211100500_create_webhook_unknown_events';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -161,6 +166,11 @@ const migrations: [string, Migration][] = [
   ['20261209100100_index_only_open_messages_for_dispatch', indexOnlyOpenMessagesForDispatch],
   ['20261210400100_add_campaign_id_to_notifications', addCampaignIdToNotifications],
   ['20261210400200_group_api_sends_by_key_and_day', groupApiSendsByKeyAndDay],
+  ['20261211100100_record_meta_template_status', recordMetaTemplateStatus],
+  ['20261211100200_record_template_pause_info', recordTemplatePauseInfo],
+  ['20261211100300_record_template_quality_time', recordTemplateQualityTime],
+  ['20261211100400_index_templates_by_provider_template_id', indexTemplatesByProviderTemplateId],
+  ['20261211100500_create_webhook_unknown_events', createWebhookUnknownEvents],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

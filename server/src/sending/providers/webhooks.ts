@@ -171,35 +171,100 @@ function toInboundMessage(raw: unknown, phoneNumberId: string | null): InboundMe
   return { providerMessageId: m.id, from: m.from, phoneNumberId, timestamp: m.timestamp, type: m.type, text };
 }
 
-/** Template review outcomes a provider may report (docs/decisions/2026-11-21-template-statuses.md). */
-const TEMPLATE_EVENTS: ReadonlySet<string> = new Set(['APPROVED', 'REJECTED', 'PAUSED', 'DISABLED']);
+/**
+ * One template event of a business account (WABA), as Meta sends it: a status change
+ * (`message_template_status_update`), a category change (`template_category_update`) or a quality
+ * change (`message_template_quality_update`). `templateId` is Meta's id of the template when given.
+ */
+export type TemplateEvent =
+  | {
+      kind: 'status';
+      templateId: string | null;
+      name: string;
+      language: string;
+      /** Meta's event, upper-cased and kept as sent (APPROVED, PAUSED, FLAGGED, ...). */
+      event: string;
+      reason: string | null;
+      /** Meta's `other_info` (a pause or a lock): its title and description. */
+      info: { title: string | null; description: string | null } | null;
+      at: Date;
+    }
+  | { kind: 'category'; templateId: string | null; name: string; language: string; newCategory: string; previousCategory: string | null; correctCategory: string | null; at: Date }
+  | { kind: 'quality'; templateId: string | null; name: string; language: string; quality: string; at: Date };
 
-/** A `message_template_status_update` change: its entry's id is the business account (WABA). */
-export interface TemplateStatusEvent {
-  name: string;
-  language: string;
-  event: 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED';
-  reason: string | null;
+/** A change of a business account that we do not act on, kept for an administrator to read. */
+export interface UnknownWebhookChange {
+  field: string;
+  body: unknown;
 }
 
 /**
  * What one change of one entry says, with the account it is about: a sender number (statuses,
- * inbound messages, preferences) or a business account (template reviews). Each is verified
+ * inbound messages, preferences) or a business account (template events). Each is verified
  * against the secret of that account alone, so one body cannot speak for several customers.
  */
 export type WebhookChange =
   | { kind: 'number'; phoneNumberId: string; events: WebhookEvents }
-  | { kind: 'business'; wabaId: string; templates: TemplateStatusEvent[] };
+  | { kind: 'business'; wabaId: string; templates: TemplateEvent[]; unknown: UnknownWebhookChange | null };
 
-const ZTemplateChange = z.object({
+const ZTemplateId = z.union([z.string(), z.number()]).transform((id) => String(id)).nullish();
+const ZTemplateKey = {
+  message_template_id: ZTemplateId,
+  message_template_name: z.string().min(1).max(200),
+  message_template_language: z.string().max(20).optional(),
+};
+const ZUpper = z.string().min(1).max(60).transform((s) => s.toUpperCase());
+const ZText = (max: number) => z.string().nullish().transform((s) => (s ? s.slice(0, max) : null));
+
+const ZTemplateStatusChange = z.object({
   field: z.literal('message_template_status_update'),
-  value: z.object({
-    event: z.string().transform((s) => s.toUpperCase()),
-    message_template_name: z.string().min(1),
-    message_template_language: z.string().optional(),
-    reason: z.string().nullish(),
+  value: z.looseObject({
+    ...ZTemplateKey,
+    event: ZUpper,
+    reason: ZText(500),
+    other_info: z.looseObject({ title: ZText(100), description: ZText(1000) }).nullish(),
   }),
 });
+
+const ZTemplateCategoryChange = z.object({
+  field: z.literal('template_category_update'),
+  value: z.looseObject({ ...ZTemplateKey, new_category: ZUpper, previous_category: ZUpper.nullish(), correct_category: ZUpper.nullish() }),
+});
+
+const ZTemplateQualityChange = z.object({
+  field: z.literal('message_template_quality_update'),
+  value: z.looseObject({ ...ZTemplateKey, new_quality_score: ZUpper }),
+});
+
+/** The entry's `time` (seconds), or now when absent: when Meta says the event happened. */
+function entryTime(entry: { time?: unknown }): Date {
+  const seconds = Number(entry.time);
+  return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
+}
+
+/** A template event of one change, or null when the change is not a well-formed template event. */
+function toTemplateEvent(raw: unknown, at: Date): TemplateEvent | null {
+  const key = (value: { message_template_id?: string | null | undefined; message_template_name: string; message_template_language?: string | undefined }) => ({
+    templateId: value.message_template_id || null,
+    name: value.message_template_name,
+    language: value.message_template_language ?? '',
+    at,
+  });
+  const status = ZTemplateStatusChange.safeParse(raw);
+  if (status.success) {
+    const value = status.data.value;
+    const info = value.other_info ? { title: value.other_info.title, description: value.other_info.description } : null;
+    return { kind: 'status', ...key(value), event: value.event, reason: value.reason && value.reason !== 'NONE' ? value.reason : null, info };
+  }
+  const category = ZTemplateCategoryChange.safeParse(raw);
+  if (category.success) {
+    const value = category.data.value;
+    return { kind: 'category', ...key(value), newCategory: value.new_category, previousCategory: value.previous_category ?? null, correctCategory: value.correct_category ?? null };
+  }
+  const quality = ZTemplateQualityChange.safeParse(raw);
+  if (quality.success) return { kind: 'quality', ...key(quality.data.value), quality: quality.data.value.new_quality_score };
+  return null;
+}
 
 /** True when the header has the shape of a signature at all (checked before any database work). */
 export function looksSigned(header: string | undefined | null): boolean {
@@ -214,28 +279,26 @@ export function looksSigned(header: string | undefined | null): boolean {
 export function parseWebhookChanges(body: unknown): WebhookChange[] {
   const out: WebhookChange[] = [];
   const entries = (body as { entry?: unknown } | null)?.entry;
-  for (const entry of Array.isArray(entries) ? (entries as { id?: unknown; changes?: unknown }[]) : []) {
-    const changes = Array.isArray(entry?.changes) ? (entry.changes as unknown[]) : [];
+  for (const entry of Array.isArray(entries) ? (entries as { id?: unknown; time?: unknown; changes?: unknown }[]) : []) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const changes = Array.isArray(entry.changes) ? (entry.changes as unknown[]) : [];
+    const wabaId = typeof entry.id === 'string' || typeof entry.id === 'number' ? String(entry.id) : '';
     for (const raw of changes) {
-      const template = ZTemplateChange.safeParse(raw);
-      if (template.success) {
-        const value = template.data.value;
-        if (typeof entry.id !== 'string' || !entry.id || !TEMPLATE_EVENTS.has(value.event)) continue;
-        const reason = value.reason && value.reason !== 'NONE' ? value.reason.slice(0, 500) : null;
-        out.push({
-          kind: 'business',
-          wabaId: entry.id,
-          templates: [{ name: value.message_template_name, language: value.message_template_language ?? '', event: value.event as TemplateStatusEvent['event'], reason }],
-        });
-        continue;
-      }
       const phoneNumberId = (raw as { value?: { metadata?: { phone_number_id?: unknown } } } | null)?.value?.metadata?.phone_number_id;
       if (typeof phoneNumberId === 'string' && phoneNumberId) {
         out.push({ kind: 'number', phoneNumberId, events: parseCloudApiWebhook({ entry: [{ changes: [raw] }] }) });
-      } else if (typeof entry.id === 'string' && entry.id) {
-        // Other business-account fields (account alerts, quality updates): verified, not acted on.
-        out.push({ kind: 'business', wabaId: entry.id, templates: [] });
+        continue;
       }
+      if (!wabaId) continue;
+      const template = toTemplateEvent(raw, entryTime(entry));
+      if (template) {
+        out.push({ kind: 'business', wabaId, templates: [template], unknown: null });
+        continue;
+      }
+      // Any other business-account field (account alerts, a field Meta adds later, a template
+      // event we cannot read): verified, kept for an administrator, not acted on.
+      const field = (raw as { field?: unknown } | null)?.field;
+      out.push({ kind: 'business', wabaId, templates: [], unknown: { field: typeof field === 'string' ? field.slice(0, 100) : '(none)', body: raw } });
     }
   }
   return out;

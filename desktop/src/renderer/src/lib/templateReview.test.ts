@@ -42,7 +42,8 @@ describe('templateStatItems', () => {
 describe('templateLanguageName', () => {
   it('names the offered languages and passes others through', () => {
     expect(templateLanguageName('en_US')).toBe('English (US)');
-    expect(templateLanguageName('hi_IN')).toBe('Hindi');
+    expect(templateLanguageName('hi_IN')).toBe('Hindi (India)');
+    expect(templateLanguageName('ta')).toBe('Tamil');
     expect(templateLanguageName('ta_IN')).toBe('ta_IN');
   });
 });

@@ -1,0 +1,49 @@
+/**
+ * How Meta's template status events move a template's status (the spec's statuses, which the app
+ * shows and sends by). The table and its reasons: docs/decisions/2026-12-07-template-events-from-meta.md.
+ */
+import type { TemplateStatus } from '@shared/templates';
+
+/** The business account id the simulator speaks for; it belongs to no customer. */
+export const SIMULATOR_WABA_ID = 'SIMULATOR_WABA';
+
+/** What a template must be for an event to move it. */
+export interface TemplateStatusSubject {
+  status: string;
+  /** Set by an administrator's review. */
+  reviewedAt: string | Date | null;
+  /** Set by a rejection (an administrator's or Meta's); an approval clears it. */
+  rejectionReason: string | null;
+}
+
+/** Meta's events that take a template out of use, and the status each shows as. */
+const CLOSING: Readonly<Record<string, TemplateStatus>> = {
+  REJECTED: 'REJECTED',
+  LIMIT_EXCEEDED: 'REJECTED',
+  PAUSED: 'PAUSED',
+  DISABLED: 'DISABLED',
+  PENDING_DELETION: 'DISABLED',
+  ARCHIVED: 'DISABLED',
+  IN_APPEAL: 'APPEAL_REQUESTED',
+};
+
+/** Meta's events that put a template back in use. */
+const RESTORING: ReadonlySet<string> = new Set(['APPROVED', 'REINSTATED', 'UNPAUSED', 'UNARCHIVED']);
+
+/**
+ * The status an event moves a template to, or null when it stays as it is. A draft never moves
+ * (Meta never saw it). Meta's approval never skips the administrator's review: it puts back in use
+ * only a template the administrator had approved before (reviewed, not rejected) and Meta had
+ * since taken out of use. FLAGGED, PENDING and events we do not know leave the status alone.
+ */
+export function metaTemplateStatusMove(event: string, template: TemplateStatusSubject): TemplateStatus | null {
+  if (template.status === 'DRAFT') return null;
+  const closing = CLOSING[event];
+  if (closing) return closing === template.status ? null : closing;
+  if (RESTORING.has(event)) {
+    const adminApproved = template.reviewedAt !== null && template.rejectionReason === null;
+    const outOfUse = template.status === 'PAUSED' || template.status === 'DISABLED' || template.status === 'APPEAL_REQUESTED';
+    return adminApproved && outOfUse ? 'APPROVED' : null;
+  }
+  return null;
+}

@@ -1,0 +1,296 @@
+/**
+ * The simulator's stand-in for Meta's template management: `message_templates` (create, list with
+ * cursor paging, delete by name), the resumable upload that gives a media header its handle, and
+ * Meta's review, which answers after `reviewMs`: a name containing `reject` is rejected with a
+ * reason, any other approved, and the outcome is posted as a signed
+ * `message_template_status_update` webhook, as Meta does.
+ */
+import type Koa from 'koa';
+import type Router from '@koa/router';
+import { Agent, request } from 'undici';
+import { z } from 'zod';
+import { signWebhookBody } from '../sending/providers/webhooks';
+import { randomHex } from './randomHex';
+
+/** Where review webhooks go, read at each post (the embedded server learns its address late). */
+export type TemplateWebhookTarget = () => { url: string; appSecret: string } | null;
+
+export interface SimulatorTemplatesOptions {
+  /** The bearer token calls must carry; any non-empty token when not set. */
+  accessToken?: string | undefined;
+  /** Milliseconds from creation to the review's outcome. */
+  reviewMs: number;
+  webhook: TemplateWebhookTarget;
+  /** A review webhook that failed after its tries. */
+  onWebhookError?: ((error: Error) => void) | undefined;
+  /** Bytes one upload session may take at most. */
+  maxUploadBytes?: number;
+}
+
+export interface SimulatedTemplate {
+  id: string;
+  wabaId: string;
+  name: string;
+  language: string;
+  category: string;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  components: unknown[];
+  rejectedReason?: string;
+}
+
+interface UploadSession {
+  fileLength: number;
+  fileType: string;
+  offset: number;
+  handle: string | null;
+}
+
+/**
+ * Meta's body for creating a template: the fields its reference marks as the request's own
+ * (name, language, category, components); others are passed through as Meta does. Names are
+ * lowercase letters, digits and underscores, up to 512 characters, as Meta's guide says.
+ */
+export const ZCreateTemplateBody = z.looseObject({
+  name: z.string().regex(/^[a-z0-9_]{1,512}$/, 'name: lowercase letters, digits and underscores only'),
+  language: z.string().min(2).max(15),
+  category: z.enum(['MARKETING', 'UTILITY', 'AUTHENTICATION']),
+  components: z.array(z.looseObject({ type: z.string().min(1) })).min(1),
+  allow_category_change: z.boolean().optional(),
+  parameter_format: z.enum(['positional', 'named', 'POSITIONAL', 'NAMED']).optional(),
+});
+
+const ERRORS = {
+  auth: { http: 401, code: 190, message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException' },
+  param: { http: 400, code: 100, message: 'Invalid parameter', type: 'OAuthException' },
+} as const;
+
+/** Meta's subcode for a template whose name and language exist already. */
+const TEMPLATE_EXISTS_SUBCODE = 2388024;
+const DEFAULT_PAGE = 25;
+const MAX_PAGE = 100;
+const WEBHOOK_ATTEMPTS = 3;
+
+type Answer = { status: number; body: Record<string, unknown> };
+
+function errorAnswer(error: { http: number; code: number; message: string; type: string }, details: string, subcode?: number): Answer {
+  return {
+    status: error.http,
+    body: { error: { message: `(#${error.code}) ${error.message}`, type: error.type, code: error.code, ...(subcode ? { error_subcode: subcode } : {}), error_user_msg: details, fbtrace_id: `SIM${randomHex(8)}` } },
+  };
+}
+
+const cursorOf = (id: string) => Buffer.from(id).toString('base64url');
+const idOfCursor = (cursor: string) => Buffer.from(cursor, 'base64url').toString();
+
+export class SimulatorTemplates {
+  private readonly templates: SimulatedTemplate[] = [];
+  private readonly uploads = new Map<string, UploadSession>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly posts = new Set<Promise<void>>();
+  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 2 });
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: SimulatorTemplatesOptions) {}
+
+  /** The templates of a business account, in creation order. For tests. */
+  list(wabaId: string): SimulatedTemplate[] {
+    return this.templates.filter((t) => t.wabaId === wabaId);
+  }
+
+  create(wabaId: string, body: unknown): Answer {
+    const parsed = ZCreateTemplateBody.safeParse(body);
+    if (!parsed.success) return errorAnswer(ERRORS.param, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    const { name, language, category, components } = parsed.data;
+    if (this.templates.some((t) => t.wabaId === wabaId && t.name === name && t.language === language)) {
+      return errorAnswer(ERRORS.param, `Content in this language already exists for ${name}`, TEMPLATE_EXISTS_SUBCODE);
+    }
+    // Meta's ids are long decimal numbers, unique across accounts.
+    const id = String(1_000_000_000_000 + this.nextId++);
+    const template: SimulatedTemplate = { id, wabaId, name, language, category, status: 'PENDING', components };
+    this.templates.push(template);
+    this.scheduleReview(template);
+    return { status: 200, body: { id, status: 'PENDING', category } };
+  }
+
+  /** Meta's list: `data` and cursor `paging`; `limit`, `after`, `before` and `name` as Meta reads them. */
+  page(wabaId: string, query: Record<string, unknown>, selfUrl: string): Answer {
+    const text = (key: string) => (typeof query[key] === 'string' ? (query[key] as string) : undefined);
+    const limit = Math.min(MAX_PAGE, Math.max(1, Number(text('limit')) || DEFAULT_PAGE));
+    const name = text('name');
+    const all = this.list(wabaId).filter((t) => !name || t.name === name);
+    let start = 0;
+    const after = text('after');
+    const before = text('before');
+    if (after) start = all.findIndex((t) => t.id === idOfCursor(after)) + 1;
+    else if (before) start = Math.max(0, all.findIndex((t) => t.id === idOfCursor(before)) - limit);
+    const rows = all.slice(start, start + limit);
+    const body: Record<string, unknown> = {
+      data: rows.map((t) => ({ name: t.name, components: t.components, language: t.language, status: t.status, category: t.category, id: t.id, ...(t.rejectedReason ? { rejected_reason: t.rejectedReason } : {}) })),
+    };
+    if (rows.length > 0) {
+      const paging: Record<string, unknown> = { cursors: { before: cursorOf(rows[0]!.id), after: cursorOf(rows[rows.length - 1]!.id) } };
+      const link = (key: 'after' | 'before', cursor: string) => {
+        const url = new URL(selfUrl);
+        url.searchParams.delete('after');
+        url.searchParams.delete('before');
+        url.searchParams.set('limit', String(limit));
+        url.searchParams.set(key, cursor);
+        return url.toString();
+      };
+      if (start + limit < all.length) paging.next = link('after', cursorOf(rows[rows.length - 1]!.id));
+      if (start > 0) paging.previous = link('before', cursorOf(rows[0]!.id));
+      body.paging = paging;
+    }
+    return { status: 200, body };
+  }
+
+  /** Meta's delete by name removes the template in every language; `hsm_id` narrows it to one. */
+  remove(wabaId: string, query: Record<string, unknown>): Answer {
+    const name = typeof query.name === 'string' ? query.name : '';
+    const hsmId = typeof query.hsm_id === 'string' ? query.hsm_id : undefined;
+    if (!name) return errorAnswer(ERRORS.param, 'name: required');
+    const doomed = this.templates.filter((t) => t.wabaId === wabaId && t.name === name && (!hsmId || t.id === hsmId));
+    if (doomed.length === 0) return errorAnswer(ERRORS.param, `Message template "${name}" not found`);
+    for (const template of doomed) this.templates.splice(this.templates.indexOf(template), 1);
+    return { status: 200, body: { success: true } };
+  }
+
+  /** Starts a resumable upload session: `POST /{app-id}/uploads?file_length=&file_type=`. */
+  startUpload(query: Record<string, unknown>): Answer {
+    const fileLength = Number(query.file_length);
+    const fileType = typeof query.file_type === 'string' ? query.file_type : '';
+    const max = this.options.maxUploadBytes ?? 100 * 1024 * 1024;
+    if (!Number.isInteger(fileLength) || fileLength <= 0 || fileLength > max) return errorAnswer(ERRORS.param, 'file_length: a positive whole number of bytes is required');
+    if (!/^[a-z]+\/[a-z0-9.+-]+$/i.test(fileType)) return errorAnswer(ERRORS.param, 'file_type: a MIME type is required');
+    const id = `upload:${randomHex(16)}`;
+    this.uploads.set(id, { fileLength, fileType, offset: 0, handle: null });
+    return { status: 200, body: { id } };
+  }
+
+  /** Takes bytes from `file_offset` on; answers the handle once the whole file is there. */
+  async continueUpload(id: string, fileOffset: string, stream: AsyncIterable<Buffer | string>): Promise<Answer> {
+    const session = this.uploads.get(id);
+    if (!session) return errorAnswer(ERRORS.param, 'Upload session not found');
+    const offset = Number(fileOffset || '0');
+    if (!Number.isInteger(offset) || offset !== session.offset) return errorAnswer(ERRORS.param, `file_offset: the session is at ${session.offset}`);
+    let received = 0;
+    for await (const chunk of stream) {
+      received += chunk.length;
+      if (offset + received > session.fileLength) return errorAnswer(ERRORS.param, 'More bytes than file_length');
+    }
+    session.offset += received;
+    if (session.offset < session.fileLength) return { status: 200, body: { id, file_offset: session.offset } };
+    session.handle ??= `4::${Buffer.from(session.fileType).toString('base64')}:${randomHex(24)}`;
+    return { status: 200, body: { h: session.handle } };
+  }
+
+  uploadStatus(id: string): Answer {
+    const session = this.uploads.get(id);
+    if (!session) return errorAnswer(ERRORS.param, 'Upload session not found');
+    return { status: 200, body: { id, file_offset: session.offset } };
+  }
+
+  /** Registers the routes on the simulator's router (after its own, so `/:version/upload:...` does not shadow them). */
+  register<StateT>(router: Router<StateT>): void {
+    const authorised = (ctx: Koa.Context): boolean => {
+      const header = ctx.get('Authorization');
+      const token = /^(?:Bearer|OAuth)\s+(\S+)$/i.exec(header)?.[1] ?? (typeof ctx.query.access_token === 'string' ? ctx.query.access_token : undefined);
+      return !!token && (this.options.accessToken === undefined || token === this.options.accessToken);
+    };
+    const answer = (ctx: Koa.Context, result: Answer) => {
+      ctx.status = result.status;
+      ctx.body = result.body;
+    };
+    const guarded = (handler: (ctx: Koa.Context) => Answer | Promise<Answer>) => async (ctx: Koa.Context) => {
+      answer(ctx, authorised(ctx) ? await handler(ctx) : errorAnswer(ERRORS.auth, 'Invalid OAuth access token'));
+    };
+    router.post('/:version/:wabaId/message_templates', guarded((ctx) => this.create(ctx.params.wabaId ?? '', ctx.request.body)));
+    router.get('/:version/:wabaId/message_templates', guarded((ctx) => this.page(ctx.params.wabaId ?? '', ctx.query, ctx.href)));
+    router.delete('/:version/:wabaId/message_templates', guarded((ctx) => this.remove(ctx.params.wabaId ?? '', ctx.query)));
+    router.post('/:version/:appId/uploads', guarded((ctx) => this.startUpload(ctx.query)));
+    router.post('/:version/:uploadId', async (ctx, next) => {
+      if (!ctx.params.uploadId?.startsWith('upload:')) return next();
+      await guarded((c) => this.continueUpload(c.params.uploadId ?? '', c.get('file_offset'), c.req))(ctx);
+    });
+    router.get('/:version/:uploadId', async (ctx, next) => {
+      if (!ctx.params.uploadId?.startsWith('upload:')) return next();
+      await guarded((c) => this.uploadStatus(c.params.uploadId ?? ''))(ctx);
+    });
+  }
+
+  /** Resolves once every review due has been posted. For tests. */
+  async whenReviewed(): Promise<void> {
+    while (this.timers.size > 0 || this.posts.size > 0) await Promise.race([...this.posts, new Promise((resolve) => setTimeout(resolve, 10))]);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.allSettled([...this.posts]);
+    await this.agent.close();
+  }
+
+  private scheduleReview(template: SimulatedTemplate): void {
+    if (this.closed) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.templates.includes(template)) return;
+      const rejected = template.name.includes('reject');
+      template.status = rejected ? 'REJECTED' : 'APPROVED';
+      if (rejected) template.rejectedReason = 'INVALID_FORMAT';
+      const post = this.postReview(template).finally(() => this.posts.delete(post));
+      this.posts.add(post);
+    }, Math.max(0, this.options.reviewMs));
+    this.timers.add(timer);
+  }
+
+  /** Meta's `message_template_status_update`, signed with the app secret. */
+  private async postReview(template: SimulatedTemplate): Promise<void> {
+    const target = this.options.webhook();
+    if (!target) return;
+    const envelope = {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: template.wabaId,
+          time: Math.floor(Date.now() / 1000),
+          changes: [
+            {
+              field: 'message_template_status_update',
+              value: {
+                event: template.status,
+                message_template_id: Number(template.id),
+                message_template_name: template.name,
+                message_template_language: template.language,
+                message_template_category: template.category,
+                reason: template.rejectedReason ?? 'NONE',
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const raw = JSON.stringify(envelope);
+    let lastError: Error | null = null;
+    for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !this.closed; attempt++) {
+      try {
+        const response = await request(target.url, {
+          dispatcher: this.agent,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(raw, target.appSecret) },
+          body: raw,
+          signal: AbortSignal.timeout(10_000),
+        });
+        await response.body.dump();
+        if (response.statusCode >= 200 && response.statusCode < 300) return;
+        lastError = new Error(`Webhook answered HTTP ${response.statusCode}`);
+      } catch (error) {
+        lastError = error instanceof Error ? error : new Error(String(error));
+      }
+      if (attempt < WEBHOOK_ATTEMPTS && !this.closed) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+    if (lastError && !this.closed) this.options.onWebhookError?.(lastError);
+  }
+}
