@@ -65,6 +65,11 @@ export class ServerProcess {
     clearTimeout(forced);
   }
 
+  /** Whether the process is running (started and not exited). */
+  get alive(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
   get log(): string {
     return this.output;
   }
