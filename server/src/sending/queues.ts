@@ -46,6 +46,8 @@ export interface DispatchQueue {
 
 const IDLE_POLL_MS = 250;
 const LEASE_SWEEP_MS = 5_000;
+/** How long Meta retries a status webhook: past it, no status of a send can arrive any more. */
+const PROVIDER_STATUS_RETRY_MS = 7 * 24 * 3600_000;
 
 export class EmbeddedDispatchQueue implements DispatchQueue {
   readonly kind = 'embedded' as const;
@@ -156,9 +158,17 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
 export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart: boolean): Promise<{ requeued: number; requeuedIds: number[] }> {
   const now = new Date();
   const nowIso = now.toISOString();
-  const settleBy = new Date(now.getTime() + settleSeconds * 1000).toISOString();
   const handed = db('messages').where({ status: 'sending' }).whereNotNull('handedAt');
   if (!atStart) handed.where('leaseUntil', '<', nowIso);
+  // The provider retries a status webhook that found no server with pauses that grow (Meta's
+  // double, for up to 7 days), so after an outage the next try comes up to about as long after
+  // the restart as the outage lasted. A send handed over before a crash therefore waits for its
+  // status at least as long as it has already waited, not just the settle window: a send out of
+  // reach for an hour gets an hour for its status to arrive before it goes out again.
+  const oldest = (await handed.clone().min({ at: 'handedAt' }).first()) as { at: string | Date | null } | undefined;
+  const waitedMs = oldest?.at ? now.getTime() - new Date(oldest.at).getTime() : 0;
+  const settleMs = Math.min(Math.max(settleSeconds * 1000, waitedMs), PROVIDER_STATUS_RETRY_MS);
+  const settleBy = new Date(now.getTime() + settleMs).toISOString();
   // On PostgreSQL two sweeps (or a sweep and a lease renewal) updating the same rows in different
   // orders deadlocked: lock them in id order and skip rows another transaction holds; the next
   // sweep takes those if their lease is still lapsed.
