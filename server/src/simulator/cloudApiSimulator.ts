@@ -161,6 +161,8 @@ export class CloudApiSimulator {
   /** Failed POSTs in a row; while above 0, nothing is posted before `retryAt`. */
   private failures = 0;
   private retryAt = 0;
+  /** The last failed POST's error, reported with statuses dropped after their retries. */
+  private lastError: Error | null = null;
   /** Webhook POSTs that failed and were retried, and statuses dropped after their retries. */
   private readonly webhookStats = { failedPosts: 0, droppedStatuses: 0 };
 
@@ -359,8 +361,6 @@ export class CloudApiSimulator {
       else this.arm();
     });
   }
-
-  private lastError: Error | null = null;
 
   /**
    * Posts a batch once. A failure puts its statuses back (they keep their place, ahead of later
