@@ -137,7 +137,7 @@ if (!process.env.TEST_DATABASE_URL) {
 // of their own, one at a time: two of them at once on two cores (three instances beside a crash
 // and restart, with six busy loops) made the crash test miss its recovery deadline. The rest run
 // two at a time (vitest.config.ts).
-const SEVERAL_PROCESSES = ['three-instances', 'crash-recovery', 'two-instances', 'scale-out', 'campaigns'].map((name) => `tests/api/${name}.test.ts`);
+const SEVERAL_PROCESSES = ['three-instances', 'crash-recovery', 'connection-resets', 'two-instances', 'scale-out', 'campaigns'].map((name) => `tests/api/${name}.test.ts`);
 // The multi-process step first: alone at the end of the run it kept the cores only 56 % busy, the
 // other API files 84 %.
 const apiLane = [

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { BRAND_DEFAULT_NAME, LOGS, SESSION } from '@shared/constants';
 import { isLoopbackHost } from './middleware/network';
+import type { WebhookRetry } from './simulator/cloudApiSimulator';
 
 /** Published in this repository: it proves nothing about who sent a request. */
 export const DEFAULT_SIMULATOR_APP_SECRET = 'sandesh-simulator-app-secret';
@@ -157,6 +158,15 @@ const variables = {
     schema: z.coerce.number().int().min(0).max(3_600_000).default(2000),
     doc: "Simulator: delay before Meta's review of a created template (approved, or rejected when its name contains `reject`) and its status webhook.",
   },
+  SIMULATOR_WEBHOOK_RETRY_FIRST_MS: {
+    schema: z.coerce.number().int().min(1).max(3_600_000).default(1_000),
+    doc: 'Simulator: a status webhook the server did not take (no answer, or not 2xx) is posted again after this long, the pause doubling with each failure in a row, as Meta retries with decreasing frequency.',
+  },
+  SIMULATOR_WEBHOOK_RETRY_MAX_DELAY_MS: { schema: z.coerce.number().int().min(1).max(86_400_000).default(60_000), doc: 'Simulator: the longest pause between retries of a failed status webhook.' },
+  SIMULATOR_WEBHOOK_RETRY_MAX_AGE_MS: {
+    schema: z.coerce.number().int().min(0).max(30 * 86_400_000).default(7 * 86_400_000),
+    doc: 'Simulator: a status not delivered by this age is dropped (Meta retries for up to 7 days, the default).',
+  },
   DISPATCH_ENABLED: { schema: booleanString.default(true), doc: 'Run the dispatcher in this instance (turn off for API-only instances).' },
   DISPATCH_BATCH_SIZE: { schema: positiveInt(1000).default(50), doc: 'Messages a worker claims at once. The crash window (a send the provider took but whose answer was not yet stored) is at most one batch per worker.' },
   DISPATCH_WORKERS: { schema: positiveInt(64).default(8), doc: 'Batches in flight at once per instance (SQLite lanes, pg-boss workers): while some write their results, others send.' },
@@ -263,7 +273,7 @@ export interface AppConfig {
   secretsKey: string | null;
   providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined; platformAppSecret: string | null };
   /** `appSecretIsDefault`: the public default secret, which vouches only for requests from this machine. */
-  simulator: { appSecret: string; appSecretIsDefault: boolean; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number }; reviewMs: number };
+  simulator: { appSecret: string; appSecretIsDefault: boolean; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number }; reviewMs: number; webhookRetry: WebhookRetry };
   payments: {
     razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined; apiBase: string; checkoutUrl: string } | null;
     sandbox: boolean;
@@ -389,6 +399,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       url: c.SIMULATOR_URL?.replace(/\/+$/, ''),
       delays: { sentMs: c.SIMULATOR_SENT_MS, deliveredMs: c.SIMULATOR_DELIVERED_MS, readMs: c.SIMULATOR_READ_MS },
       reviewMs: c.SIMULATOR_REVIEW_MS,
+      webhookRetry: { firstDelayMs: c.SIMULATOR_WEBHOOK_RETRY_FIRST_MS, maxDelayMs: c.SIMULATOR_WEBHOOK_RETRY_MAX_DELAY_MS, maxAgeMs: c.SIMULATOR_WEBHOOK_RETRY_MAX_AGE_MS },
     },
     payments: {
       razorpay,

@@ -8,7 +8,8 @@ export class IdlePause {
   private readonly waiting = new Set<() => void>();
   private woken = false;
 
-  constructor(private readonly ms: number) {}
+  /** The usual pause. */
+  constructor(readonly ms: number) {}
 
   /** Ends the pauses under way, or else the next one at once. */
   interrupt(): void {
@@ -16,14 +17,15 @@ export class IdlePause {
     for (const wake of this.waiting) wake();
   }
 
-  async wait(): Promise<void> {
+  /** Pauses for the usual time, or for `ms` (a backoff after a failure), unless interrupted. */
+  async wait(ms: number = this.ms): Promise<void> {
     if (this.woken) {
       this.woken = false;
       return;
     }
     const waiting = this.waiting;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.ms);
+      const timer = setTimeout(done, ms);
       // A pause never keeps the process alive.
       timer.unref();
       function done() {

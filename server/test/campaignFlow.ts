@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import type { TAdminUser, TTemplate } from '@shared/types';
 import { SIMULATOR_ACCESS_TOKEN } from '../src/sending/providerRegistry';
-import { startSimulatorServer, type SimulatorServer } from '../src/simulator/cloudApiSimulator';
+import { startSimulatorServer, type SimulatorServer, type WebhookRetry } from '../src/simulator/cloudApiSimulator';
 import { SimulatorOutbox } from '../src/simulator/outbox';
 import { TestClient } from './client';
 import { uniqueName } from './factories';
@@ -34,7 +34,13 @@ export async function freePort(): Promise<number> {
  * The simulator as a provider apart from the server: it outlives a killed server and counts what
  * each recipient received. Statuses come back within milliseconds so campaigns settle fast.
  */
-export function startFlowSimulator(options: { messagesPerSecond: number; webhook?: { url: string; appSecret: string } | null; webhookAttempts?: number }): Promise<SimulatorServer> {
+/**
+ * Failed status webhooks are retried as Meta retries them (doubling pauses, for days), on a test's
+ * scale: the first retry after 50 ms, then at most a second apart, for ten minutes.
+ */
+export const TEST_WEBHOOK_RETRY: WebhookRetry = { firstDelayMs: 50, maxDelayMs: 1_000, maxAgeMs: 10 * 60_000 };
+
+export function startFlowSimulator(options: { messagesPerSecond: number; webhook?: { url: string; appSecret: string } | null }): Promise<SimulatorServer> {
   return startSimulatorServer({
     outbox: new SimulatorOutbox(),
     resolveTemplate: () => [{ type: 'BODY', text: FLOW_TEMPLATE_BODY }],
@@ -44,9 +50,9 @@ export function startFlowSimulator(options: { messagesPerSecond: number; webhook
     webhook: options.webhook ?? null,
     // Fewer, larger webhook POSTs: a 20,000-message campaign makes 60,000 status events.
     maxStatusesPerPost: 500,
-    // A webhook POST to a server that is down is dropped after its tries: expected here.
+    // A server that is down (a crash test's kill) gets its statuses when it is back.
+    webhookRetry: TEST_WEBHOOK_RETRY,
     onWebhookError: () => undefined,
-    ...(options.webhookAttempts ? { webhookAttempts: options.webhookAttempts } : {}),
   });
 }
 

@@ -14,7 +14,7 @@ import knexFactory, { type Knex } from 'knex';
 import { SIMULATOR_ACCESS_TOKEN } from '../src/sending/providerRegistry';
 import { CloudApiSimulator } from '../src/simulator/cloudApiSimulator';
 import { SimulatorOutbox } from '../src/simulator/outbox';
-import { FLOW_TEMPLATE_BODY, freePort } from './campaignFlow';
+import { FLOW_TEMPLATE_BODY, freePort, TEST_WEBHOOK_RETRY } from './campaignFlow';
 import { childProcessEnv, testDeployment, type TestDeployment } from './deployment';
 import { ServerProcess } from './serverProcess';
 
@@ -44,7 +44,8 @@ export async function startPortedSimulator(ports: number, messagesPerSecond: num
     delays: { sentMs: 5, deliveredMs: 15, readMs: 30, jitterRatio: 0.2 },
     webhook: null,
     maxStatusesPerPost: 500,
-    // A webhook POST to an instance that is stopping is dropped after its tries: expected here.
+    // A POST an instance refused (stopping, or its database connections lost) is posted again.
+    webhookRetry: TEST_WEBHOOK_RETRY,
     onWebhookError: () => undefined,
   });
   const servers: Server[] = [];

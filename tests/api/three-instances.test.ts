@@ -57,7 +57,7 @@ describe.skipIf(!runs)('three instances on one PostgreSQL: one killed, one slowe
 
   beforeAll(async () => {
     // Like Meta, the provider retries status webhooks that fail (A is busy; B dies with some in flight).
-    simulator = await startFlowSimulator({ messagesPerSecond: 20_000, webhookAttempts: 40 });
+    simulator = await startFlowSimulator({ messagesPerSecond: 20_000 });
     slowProvider = await startFaultyProvider(simulator.url);
     // Every 25th send through C is answered two seconds after its lease would have run out.
     slowProvider.setMode('slow', { every: 25, delayMs: (LEASE_SECONDS + 2) * 1000 });

@@ -29,6 +29,7 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
+import { OutageLog } from './outage';
 import { PollingWorker } from '../pollingWorker';
 
 /**
@@ -68,8 +69,11 @@ const DUE_TABLES_SQL = `select c.relname as name from pg_class c
   order by c.relname`;
 
 export class TableStatistics extends PollingWorker {
+  private readonly failures: OutageLog;
+
   constructor(private readonly deps: { db: Knex; log: Logger; checkMs?: number }) {
     super(deps.checkMs ?? CHECK_MS);
+    this.failures = new OutageLog(deps.log, 'analysing tables');
   }
 
   /**
@@ -104,8 +108,10 @@ export class TableStatistics extends PollingWorker {
       try {
         const analyzed = await this.analyzeDue();
         if (analyzed.length > 0) this.deps.log.debug({ tables: analyzed }, 'tables analysed');
+        this.failures.recovered();
       } catch (error) {
-        this.deps.log.error({ err: error }, 'analysing tables failed; trying again shortly');
+        await this.pause.wait(Math.max(this.pause.ms, this.failures.failed(error)));
+        continue;
       }
       await this.pause.wait();
     }

@@ -11,6 +11,7 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
+import { OutageLog } from '../db/outage';
 import { UNFINISHED_STATUSES } from '../sending/messageOutcomes';
 
 interface Seen {
@@ -51,7 +52,8 @@ export class CampaignStallWatch {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.check().catch((error: unknown) => this.deps.log.warn({ err: error }, 'campaign stall check failed')), this.deps.checkEveryMs);
+    const failures = new OutageLog(this.deps.log, 'the campaign stall check');
+    this.timer = setInterval(() => void failures.tick(() => this.check()), this.deps.checkEveryMs);
     this.timer.unref();
   }
 

@@ -24,6 +24,7 @@ import { isPostgres } from '../db/knex';
 import { PollingWorker } from '../pollingWorker';
 import { withoutBitmapScans } from '../db/bitmapScans';
 import type { Logger } from '../logger';
+import { OutageLog } from '../db/outage';
 import { anyCampaignStaged } from '../sending/materialiser';
 
 /**
@@ -105,8 +106,11 @@ export const PG_NUMBERS_BATCH_SQL = `with small as (
 export const INDEXED_DIGITS_MIN = 3;
 
 export class RecipientNumberIndex extends PollingWorker {
+  private readonly failures: OutageLog;
+
   constructor(private readonly deps: { db: Knex; log: Logger; batchRanges?: number; batchSmallRanges?: number; smallRangeMessages?: number; batchMessages?: number }) {
     super(IDLE_POLL_MS);
+    this.failures = new OutageLog(deps.log, 'moving recipient numbers into the search index');
   }
 
   /** Until nothing is pending, this instance's batches or another's (tests and the bench). */
@@ -171,8 +175,10 @@ export class RecipientNumberIndex extends PollingWorker {
       const started = performance.now();
       try {
         if (!(await anyCampaignStaged(this.deps.db))) batch = await this.takeBatch();
+        this.failures.recovered();
       } catch (error) {
-        this.deps.log.error({ err: error }, 'moving recipient numbers into the search index failed; trying again shortly');
+        await this.pause.wait(Math.max(this.pause.ms, this.failures.failed(error)));
+        continue;
       }
       const took = performance.now() - started;
       if (batch.taken > 0) await sleep(batch.full ? took : Math.max(took, TRICKLE_REST_MS), undefined, { ref: false });

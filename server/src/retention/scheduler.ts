@@ -5,6 +5,7 @@
  * and on SQLite the single process does. A day missed while no instance was up is run at the next
  * start after its hour. The clock is injected so tests run a day's job without waiting for it.
  */
+import { OutageLog } from '../db/outage';
 import type { Logger } from '../logger';
 import type { CleanupRun, RetentionService } from './service';
 
@@ -13,6 +14,7 @@ const TICK_MS = 60_000;
 export class DailyCleanupScheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<CleanupRun | null> | null = null;
+  private readonly failures: OutageLog;
 
   constructor(
     private readonly deps: {
@@ -24,7 +26,10 @@ export class DailyCleanupScheduler {
       onRun?: (run: CleanupRun) => Promise<void> | void;
       onFailure?: (error: unknown) => Promise<void> | void;
     },
-  ) {}
+  ) {
+    // A failed run (a lost connection among others) is tried again at a later tick, backing off.
+    this.failures = new OutageLog(deps.log, 'the daily log cleanup', { firstMs: TICK_MS, maxMs: 16 * TICK_MS });
+  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -46,8 +51,9 @@ export class DailyCleanupScheduler {
         const run = await this.deps.retention.cleanup({ trigger: 'daily', runKey });
         if (run) await this.deps.onRun?.(run);
         return run;
+        this.failures.recovered();
       } catch (error) {
-        this.deps.log.error({ err: error, runKey }, 'daily log cleanup failed');
+        this.failures.failed(error, { runKey });
         await this.deps.onFailure?.(error);
         return null;
       } finally {
@@ -60,7 +66,8 @@ export class DailyCleanupScheduler {
   start(): void {
     if (this.timer) return;
     const fire = () => {
-      this.tick().catch((error: unknown) => this.deps.log.error({ err: error }, 'daily log cleanup tick failed'));
+      if (!this.failures.ready()) return;
+      this.tick().catch((error: unknown) => this.failures.failed(error));
     };
     this.timer = setInterval(fire, TICK_MS);
     this.timer.unref();

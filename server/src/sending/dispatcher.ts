@@ -22,6 +22,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
 import type { TTemplateComponent } from '@shared/types';
 import type { Logger } from '../logger';
+import { OutageLog } from '../db/outage';
 import { templateSendRequest, type HeaderMedia, type TemplateShape } from './messageRequest';
 import { claimKey, withConflictRetry, type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
 import type { ProviderRegistry } from './providerRegistry';
@@ -142,7 +143,14 @@ export class MessageDispatcher {
     },
   ) {
     this.handoff = new Handoff(deps.db, deps.settings.leaseSeconds);
-    this.leases = new LeaseKeeper(renewLeasesIn(deps.db), deps.settings.leaseSeconds, (error) => deps.log.warn({ err: error }, 'lease renewal failed'));
+    const renewalFailures = new OutageLog(deps.log, 'renewing dispatch leases');
+    this.leases = new LeaseKeeper(
+      renewLeasesIn(deps.db),
+      deps.settings.leaseSeconds,
+      (error) => void renewalFailures.failed(error),
+      undefined,
+      () => renewalFailures.recovered(),
+    );
   }
 
   /** The PostgreSQL queue makes a job for held messages (SQLite's lanes find them in the table). */

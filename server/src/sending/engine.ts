@@ -66,7 +66,11 @@ export class SendingEngine {
             delays: { ...config.simulator.delays, jitterRatio: 0.2 },
             reviewMs: config.simulator.reviewMs,
             displayPhoneNumber: (phoneNumberId) => (phoneNumberId === PLATFORM_PHONE_NUMBER_ID ? config.platformWhatsappNumber : phoneNumberId),
-            onWebhookError: (error) => log.warn({ err: error }, 'simulator webhook failed'),
+            webhookRetry: config.simulator.webhookRetry,
+            onWebhookError: (error, { willRetry, statuses }) =>
+              willRetry
+                ? log.warn({ err: error }, 'simulator status webhook failed; retrying with backoff')
+                : log.error({ err: error, statuses }, 'simulator status webhooks dropped after their retries'),
           })
         : null;
     this.dispatcher = new MessageDispatcher({

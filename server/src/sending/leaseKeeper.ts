@@ -33,6 +33,8 @@ export class LeaseKeeper {
     private readonly leaseSeconds: number,
     private readonly onError: (error: unknown) => void,
     private readonly now: () => number = Date.now,
+    /** After a renewal that worked (ends an outage the errors reported). */
+    private readonly onRenewed: () => void = () => undefined,
   ) {}
 
   /** Keeps these rows' lease alive until the returned function is called. */
@@ -60,7 +62,7 @@ export class LeaseKeeper {
     if (this.renewing || this.batches.size === 0) return this.renewing ?? Promise.resolve();
     const batches = [...this.batches];
     this.renewing = this.renew(batches, new Date(this.now() + this.leaseSeconds * 1000))
-      .catch(this.onError)
+      .then(this.onRenewed, this.onError)
       .finally(() => {
         this.renewing = null;
       });

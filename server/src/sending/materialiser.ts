@@ -22,6 +22,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
 import { PollingWorker } from '../pollingWorker';
 import type { Logger } from '../logger';
+import { OutageLog } from '../db/outage';
 import { errorOf, PG_MESSAGE_COLUMNS, STAGED_STATUS_SQL, type CampaignAcceptance } from './campaignAcceptance';
 
 /**
@@ -79,6 +80,8 @@ export async function anyCampaignStaged(db: Knex): Promise<boolean> {
 }
 
 export class Materialiser extends PollingWorker {
+  private readonly failures: OutageLog;
+
   constructor(
     private readonly deps: {
       db: Knex;
@@ -92,6 +95,7 @@ export class Materialiser extends PollingWorker {
     },
   ) {
     super(IDLE_POLL_MS);
+    this.failures = new OutageLog(deps.log, 'materialising staged recipients');
   }
 
   /** A campaign was staged: look now rather than at the next poll. */
@@ -127,8 +131,10 @@ export class Materialiser extends PollingWorker {
       let worked = false;
       try {
         worked = (await this.materialiseNext()) !== null;
+        this.failures.recovered();
       } catch (error) {
-        this.deps.log.error({ err: error }, 'materialising staged recipients failed; trying again shortly');
+        await this.pause.wait(Math.max(this.pause.ms, this.failures.failed(error)));
+        continue;
       }
       if (worked) {
         // Requests get their turn between chunks.

@@ -22,6 +22,8 @@
 import type { Knex } from 'knex';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logger';
+import { OutageLog } from '../db/outage';
+import { IdlePause } from '../pollingWorker';
 import type { CampaignAcceptance } from './campaignAcceptance';
 import { newClaimToken, parseSendReference, sendReference, toClaimed, type MessageDispatcher } from './dispatcher';
 import { settleReferences, type MessageOutcomes } from './messageOutcomes';
@@ -44,6 +46,8 @@ export interface DispatchQueue {
 
 const IDLE_POLL_MS = 250;
 const LEASE_SWEEP_MS = 5_000;
+/** How long Meta retries a status webhook: past it, no status of a send can arrive any more. */
+const PROVIDER_STATUS_RETRY_MS = 7 * 24 * 3600_000;
 
 export class EmbeddedDispatchQueue implements DispatchQueue {
   readonly kind = 'embedded' as const;
@@ -51,8 +55,13 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
   private lanes: Promise<void>[] = [];
   private wakers: (() => void)[] = [];
   private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly laneFailures: OutageLog;
+  private readonly sweepFailures: OutageLog;
 
-  constructor(private readonly deps: { db: Knex; dispatcher: MessageDispatcher; log: Logger }) {}
+  constructor(private readonly deps: { db: Knex; dispatcher: MessageDispatcher; log: Logger }) {
+    this.laneFailures = new OutageLog(deps.log, 'a dispatch lane');
+    this.sweepFailures = new OutageLog(deps.log, 'the lease sweep');
+  }
 
   async prepare(): Promise<void> {
     // The dispatcher polls the messages table; acceptance needs nothing from it.
@@ -105,17 +114,19 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
 
   private async lane(index: number): Promise<void> {
     while (this.running) {
+      let pauseMs = IDLE_POLL_MS;
       try {
         const claimed = await this.claim();
+        this.laneFailures.recovered();
         if (claimed.length > 0) {
           await this.deps.dispatcher.dispatch(claimed);
           continue;
         }
       } catch (error) {
-        this.deps.log.error({ err: error, lane: index }, 'dispatch lane failed; retrying');
+        pauseMs = Math.max(IDLE_POLL_MS, this.laneFailures.failed(error, { lane: index }));
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, IDLE_POLL_MS);
+        const timer = setTimeout(resolve, pauseMs);
         this.wakers.push(() => {
           clearTimeout(timer);
           resolve();
@@ -128,8 +139,9 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
     try {
       const moved = await recoverAbandoned(this.deps.db, this.deps.dispatcher.settings.unknownSettleSeconds, false);
       if (moved.requeued > 0) this.notify();
+      this.sweepFailures.recovered();
     } catch (error) {
-      this.deps.log.warn({ err: error }, 'lease sweep failed');
+      this.sweepFailures.failed(error);
     }
   }
 }
@@ -146,9 +158,17 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
 export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart: boolean): Promise<{ requeued: number; requeuedIds: number[] }> {
   const now = new Date();
   const nowIso = now.toISOString();
-  const settleBy = new Date(now.getTime() + settleSeconds * 1000).toISOString();
   const handed = db('messages').where({ status: 'sending' }).whereNotNull('handedAt');
   if (!atStart) handed.where('leaseUntil', '<', nowIso);
+  // The provider retries a status webhook that found no server with pauses that grow (Meta's
+  // double, for up to 7 days), so after an outage the next try comes up to about as long after
+  // the restart as the outage lasted. A send handed over before a crash therefore waits for its
+  // status at least as long as it has already waited, not just the settle window: a send out of
+  // reach for an hour gets an hour for its status to arrive before it goes out again.
+  const oldest = (await handed.clone().min({ at: 'handedAt' }).first()) as { at: string | Date | null } | undefined;
+  const waitedMs = oldest?.at ? now.getTime() - new Date(oldest.at).getTime() : 0;
+  const settleMs = Math.min(Math.max(settleSeconds * 1000, waitedMs), PROVIDER_STATUS_RETRY_MS);
+  const settleBy = new Date(now.getTime() + settleMs).toISOString();
   // On PostgreSQL two sweeps (or a sweep and a lease renewal) updating the same rows in different
   // orders deadlocked: lock them in id order and skip rows another transaction holds; the next
   // sweep takes those if their lease is still lapsed.
@@ -194,6 +214,8 @@ export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart:
 
 export const DISPATCH_QUEUE = 'dispatch-messages';
 const SWEEP_MS = 15_000;
+/** A pg-boss worker's pause after finding no job. */
+const WORKER_POLL_MS = 500;
 /** Jobs per pg-boss insert when a resumed campaign is queued again (one statement each). */
 const REQUEUE_JOBS_PER_INSERT = 500;
 
@@ -243,6 +265,12 @@ export class PgBossDispatchQueue implements DispatchQueue {
   private sweepTimer: NodeJS.Timeout | null = null;
   private started = false;
   private working = false;
+  private workers: Promise<void>[] = [];
+  /** The workers' pause between empty fetches, cut short on stop. */
+  private readonly idle = new IdlePause(WORKER_POLL_MS);
+  private readonly workFailures: OutageLog;
+  private readonly sweepFailures: OutageLog;
+  private readonly bossErrors: OutageLog;
 
   constructor(
     private readonly deps: {
@@ -258,7 +286,12 @@ export class PgBossDispatchQueue implements DispatchQueue {
     },
   ) {
     this.boss = new PgBoss({ connectionString: deps.url, schema: deps.schema, max: 4, application_name: 'sandesh-dispatch' });
-    this.boss.on('error', (error: Error) => deps.log.error({ err: error }, 'pg-boss error'));
+    this.workFailures = new OutageLog(deps.log, 'dispatching a pg-boss job');
+    this.sweepFailures = new OutageLog(deps.log, 'the dispatch sweep');
+    // pg-boss reports its pool's lost idle connections and its maintenance's failures here; an
+    // EventEmitter without a listener for 'error' would throw them instead.
+    this.bossErrors = new OutageLog(deps.log, 'pg-boss');
+    this.boss.on('error', (error: Error) => void this.bossErrors.failed(error));
   }
 
   /** One job per dispatcher batch (DISPATCH_BATCH_SIZE message ids). */
@@ -326,22 +359,51 @@ export class PgBossDispatchQueue implements DispatchQueue {
     if (!this.deps.work || this.working) return;
     this.working = true;
     const workers = this.deps.dispatcher.settings.workers;
-    for (let i = 0; i < workers; i++) {
-      // pg-boss rests a worker for the polling interval after every fetch, even one that found a
-      // job: that alone capped an instance at workers × batch size per 0.5 s (800 messages/s),
-      // whatever the numbers' limits. A worker that just finished a job looks again at once.
-      let workerId: string | null = null;
-      workerId = await this.boss.work<DispatchJob>(DISPATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-        for (const job of jobs) await this.process(job.data.messageIds);
-        if (workerId) this.boss.notifyWorker(workerId);
-      });
-    }
+    this.workers = Array.from({ length: workers }, () => this.workLoop());
     // Often enough that an unknown send is retried soon after its settle window ends.
     const { unknownSettleSeconds } = this.deps.dispatcher.settings;
     this.sweepTimer = setInterval(() => void this.sweep(), Math.max(1_000, Math.min(SWEEP_MS, unknownSettleSeconds * 500)));
     this.sweepTimer.unref();
     // A restart after a crash recovers at once instead of at the first interval.
     void this.sweep();
+  }
+
+  /**
+   * One worker: fetch a job, dispatch its messages, complete it. Not pg-boss's `work`: its
+   * handler wrapper completes or fails the job without awaiting it, so a connection lost at that
+   * moment (a failover, a restart) became an unhandled rejection that ended the process. Here
+   * every step is awaited and caught: a job that could not be completed or failed stays active,
+   * expires (the sweep expires jobs early) and is retried, and its claim then finds its messages
+   * finished or leased. A worker that just finished a job looks again at once; pg-boss rested it
+   * for the polling interval even after a find, which capped an instance at workers × batch size
+   * per interval.
+   */
+  private async workLoop(): Promise<void> {
+    while (this.working) {
+      let jobs: PgBoss.Job<DispatchJob>[];
+      try {
+        jobs = await this.boss.fetch<DispatchJob>(DISPATCH_QUEUE, { batchSize: 1 });
+      } catch (error) {
+        await this.idle.wait(this.workFailures.failed(error));
+        continue;
+      }
+      if (jobs.length === 0) {
+        await this.idle.wait(this.workFailures.failing ? this.workFailures.pauseMs() : WORKER_POLL_MS);
+        continue;
+      }
+      for (const job of jobs) {
+        try {
+          await this.process(job.data.messageIds);
+          await this.boss.complete(DISPATCH_QUEUE, job.id);
+          this.workFailures.recovered();
+        } catch (error) {
+          const pauseMs = this.workFailures.failed(error, { job: job.id });
+          // Retried by pg-boss after its delay; when even this fails, by expiry.
+          await this.boss.fail(DISPATCH_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
+          await this.idle.wait(pauseMs);
+        }
+      }
+    }
   }
 
   notify(): void {
@@ -392,13 +454,18 @@ export class PgBossDispatchQueue implements DispatchQueue {
         const moved = await recoverAbandoned(trx, this.deps.dispatcher.settings.unknownSettleSeconds, false);
         if (moved.requeuedIds.length > 0) await this.boss.insert(this.jobsFor(moved.requeuedIds), { db: await transactionExecutor(trx) });
       });
+      this.sweepFailures.recovered();
     } catch (error) {
-      this.deps.log.warn({ err: error }, 'dispatch sweep failed');
+      this.sweepFailures.failed(error);
     }
   }
 
   async stop(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.working = false;
+    this.idle.interrupt();
+    await Promise.all(this.workers);
+    this.workers = [];
     this.deps.acceptance.setEnqueueHook(null);
     this.deps.acceptance.setEnqueueStatement(null);
     this.deps.outcomes.setRequeueHook(null);

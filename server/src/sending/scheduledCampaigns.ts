@@ -13,6 +13,7 @@ import type { Knex } from 'knex';
 import { fillMessage, messages as catalogue } from '@shared/messages';
 import { USABLE_TEMPLATE_STATUSES } from '@shared/templates';
 import type { Logger } from '../logger';
+import { OutageLog } from '../db/outage';
 import type { CampaignRow } from '../db/rows/campaigns';
 import type { MessageRow } from '../db/rows/messages';
 import type { CampaignAcceptance } from './campaignAcceptance';
@@ -55,7 +56,8 @@ export class ScheduledCampaigns {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.startDue().catch((error: unknown) => this.deps.log.warn({ err: error }, 'scheduled campaign start failed')), this.deps.checkEveryMs ?? SCHEDULE_CHECK_MS);
+    const failures = new OutageLog(this.deps.log, 'starting scheduled campaigns');
+    this.timer = setInterval(() => void failures.tick(() => this.startDue()), this.deps.checkEveryMs ?? SCHEDULE_CHECK_MS);
     this.timer.unref();
   }
 

@@ -11,6 +11,7 @@
  */
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
+import { OutageLog } from '../db/outage';
 import type { Logger } from '../logger';
 import { parseSendReference } from './dispatcher';
 import { withConflictRetry, type MessageOutcomes } from './messageOutcomes';
@@ -48,13 +49,17 @@ export class StatusIngest {
   private flushing: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  private readonly failures: OutageLog;
 
-  constructor(private readonly deps: { db: Knex; outcomes: MessageOutcomes; log: Logger }) {}
+  constructor(private readonly deps: { db: Knex; outcomes: MessageOutcomes; log: Logger }) {
+    this.failures = new OutageLog(deps.log, 'applying status events');
+  }
 
 
   start(): void {
     this.stopped = false;
-    this.sweepTimer = setInterval(() => this.schedule(0), RETRY_SWEEP_MS);
+    // Events waiting for a retry, and a flush that failed: while flushes fail, they back off.
+    this.sweepTimer = setInterval(() => this.schedule(this.failures.pauseMs()), RETRY_SWEEP_MS);
     this.sweepTimer.unref();
     this.schedule(0);
   }
@@ -121,8 +126,9 @@ export class StatusIngest {
   private async flushAll(): Promise<void> {
     try {
       while (!this.stopped && (await this.flushOnce()) === APPLY_BATCH);
+      this.failures.recovered();
     } catch (error) {
-      this.deps.log.error({ err: error }, 'applying status events failed; will retry');
+      this.failures.failed(error);
     }
   }
 

@@ -147,16 +147,62 @@ describe('Cloud API simulator webhooks', () => {
     expect(receiver.received).toEqual([]);
   });
 
-  it('reports a webhook endpoint that keeps failing', async () => {
-    const errors: Error[] = [];
+  it('reports a webhook endpoint that keeps failing once, and drops its statuses when they are too old to retry', async () => {
+    const reports: { willRetry: boolean; statuses: number }[] = [];
     const { send, server } = await setUp({
       webhook: { url: 'http://127.0.0.1:9/api/webhooks/whatsapp', appSecret: APP_SECRET },
-      webhookAttempts: 1,
-      onWebhookError: (error) => errors.push(error),
+      webhookRetry: { firstDelayMs: 5, maxDelayMs: 20, maxAgeMs: 200 },
+      onWebhookError: (_error, detail) => reports.push(detail),
     });
     await send('919876543210');
     await server.simulator.whenIdle();
-    expect(errors.length).toBeGreaterThan(0);
+    expect(reports[0]).toEqual({ willRetry: true, statuses: expect.any(Number) as number });
+    expect(reports.filter((report) => report.willRetry)).toHaveLength(1);
+    expect(reports.filter((report) => !report.willRetry).reduce((sum, report) => sum + report.statuses, 0)).toBe(3);
+    expect(server.simulator.webhookCounts()).toMatchObject({ droppedStatuses: 3, pendingStatuses: 0 });
+  });
+
+  it('retries webhooks an endpoint refused until it takes them, every status once and each message in order', async () => {
+    const receiver = await startReceiver();
+    let refusing = true;
+    const refused: number[] = [];
+    const original = receiver.server.listeners('request')[0] as (req: unknown, res: unknown) => void;
+    receiver.server.removeAllListeners('request');
+    receiver.server.on('request', (req: Parameters<typeof original>[0] & { resume(): void }, res: { writeHead(code: number): { end(): void } }) => {
+      if (!refusing) return original(req, res);
+      refused.push(Date.now());
+      req.resume();
+      res.writeHead(503).end();
+    });
+    toClose.push(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
+    const simulator = new CloudApiSimulator({
+      outbox: new SimulatorOutbox(),
+      resolveTemplate: () => TEMPLATE,
+      webhook: { url: receiver.url, appSecret: APP_SECRET },
+      delays: { sentMs: 0, deliveredMs: 5, readMs: 10 },
+      maxStatusesPerPost: 7,
+      messagesPerSecond: 10_000,
+      webhookRetry: { firstDelayMs: 5, maxDelayMs: 40, maxAgeMs: 60_000 },
+    });
+    toClose.push(() => simulator.close());
+    const send = (to: string) =>
+      simulator.send({
+        senderId: SENDER,
+        credential: 't',
+        via: 'cloud_api',
+        body: { messaging_product: 'whatsapp', to, type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } },
+      });
+    for (let i = 0; i < 30; i++) await send(`9198${String(71_000_003 + i)}`);
+    const deadline = Date.now() + 10_000;
+    while (refused.length < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(refused.length).toBeGreaterThanOrEqual(5);
+    refusing = false;
+    await simulator.whenIdle();
+    const byMessage = statusesByMessage(receiver.received);
+    expect(byMessage.size).toBe(30);
+    for (const statuses of byMessage.values()) expect(statuses.map((s) => s.status)).toEqual(['sent', 'delivered', 'read']);
+    expect(simulator.webhookCounts()).toMatchObject({ droppedStatuses: 0, pendingStatuses: 0 });
+    expect(simulator.webhookCounts().failedPosts).toBeGreaterThanOrEqual(5);
   });
 });
 

@@ -59,13 +59,29 @@ export interface CloudApiSimulatorOptions {
   maxStatusesPerPost?: number;
   /** Shown as `metadata.display_phone_number` and recorded as the outbox's `from`. */
   displayPhoneNumber?: (phoneNumberId: string) => string;
-  /** A webhook POST that failed after its retries (the statuses in it are dropped). */
-  onWebhookError?: (error: Error) => void;
-  /** Tries per webhook POST before giving up. Default 3. */
-  webhookAttempts?: number;
+  /**
+   * Statuses dropped after their retries ran out, with the last failure; and the first failure of
+   * an outage (`willRetry`), once, not once per retry.
+   */
+  onWebhookError?: (error: Error, detail: { willRetry: boolean; statuses: number }) => void;
+  /** How failed webhook POSTs are retried (DEFAULT_WEBHOOK_RETRY: as Meta does, for up to 7 days). */
+  webhookRetry?: Partial<WebhookRetry>;
   /** Milliseconds before a created template's review outcome (SIMULATOR_REVIEW_MS). Default 2000. */
   reviewMs?: number;
 }
+
+/**
+ * Meta retries a webhook that failed (no answer, or an answer other than 200) with decreasing
+ * frequency for up to 7 days; the simulator does the same, with a pause that doubles from
+ * `firstDelayMs` up to `maxDelayMs`, and drops a status once it is `maxAgeMs` old.
+ */
+export interface WebhookRetry {
+  firstDelayMs: number;
+  maxDelayMs: number;
+  maxAgeMs: number;
+}
+
+export const DEFAULT_WEBHOOK_RETRY: WebhookRetry = { firstDelayMs: 1_000, maxDelayMs: 60_000, maxAgeMs: 7 * 24 * 3600_000 };
 
 export interface SimulatorAnswer {
   status: number;
@@ -144,18 +160,32 @@ export class CloudApiSimulator {
   private webhook: CloudApiSimulatorOptions['webhook'];
   /** Accepted sends per recipient (all of them, including test numbers), for duplicate checks. */
   private readonly received = new Map<string, number>();
+  private readonly retry: WebhookRetry;
+  /** Failed POSTs in a row; while above 0, nothing is posted before `retryAt`. */
+  private failures = 0;
+  private retryAt = 0;
+  /** The last failed POST's error, reported with statuses dropped after their retries. */
+  private lastError: Error | null = null;
+  /** Webhook POSTs that failed and were retried, and statuses dropped after their retries. */
+  private readonly webhookStats = { failedPosts: 0, droppedStatuses: 0 };
 
   /** Template management and review (simulator/templates.ts). */
   readonly templates: SimulatorTemplates;
 
   constructor(private readonly options: CloudApiSimulatorOptions) {
     this.webhook = options.webhook ?? null;
+    this.retry = { ...DEFAULT_WEBHOOK_RETRY, ...options.webhookRetry };
     this.templates = new SimulatorTemplates({
       accessToken: options.accessToken,
       reviewMs: options.reviewMs ?? 2000,
       webhook: () => (this.webhook ? { url: this.webhook.url, appSecret: this.webhook.appSecret } : null),
-      onWebhookError: options.onWebhookError,
+      onWebhookError: (error) => options.onWebhookError?.(error, { willRetry: false, statuses: 0 }),
     });
+  }
+
+  /** Webhook POSTs that failed (each retried later) and statuses dropped once too old, so far. */
+  webhookCounts(): { failedPosts: number; droppedStatuses: number; pendingStatuses: number } {
+    return { ...this.webhookStats, pendingStatuses: this.pending.length };
   }
 
   /** Where status webhooks go; the embedded server knows its own address only once it listens. */
@@ -305,7 +335,9 @@ export class CloudApiSimulator {
 
   private arm(): void {
     if (this.closed || this.posting || this.pending.length === 0) return;
-    const next = (this.pending.peek() as PendingStatus).dueAt;
+    // After a failed POST nothing leaves before the retry: the failed statuses go first then, so a
+    // message's statuses still arrive in order.
+    const next = Math.max((this.pending.peek() as PendingStatus).dueAt, this.failures > 0 ? this.retryAt : 0);
     if (this.timer && this.timerAt <= next) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = next;
@@ -319,20 +351,55 @@ export class CloudApiSimulator {
     this.timerAt = Infinity;
     if (this.closed || this.posting) return;
     const now = Date.now();
+    if (this.failures > 0 && now < this.retryAt) return this.arm();
     const limit = this.options.maxStatusesPerPost ?? 100;
     const batch: PendingStatus[] = [];
-    while (batch.length < limit && this.pending.length > 0 && (this.pending.peek() as PendingStatus).dueAt <= now) batch.push(this.pending.pop() as PendingStatus);
-    if (batch.length === 0) return this.arm();
-    this.posting = this.post(batch).finally(() => {
+    let expired = 0;
+    while (batch.length < limit && this.pending.length > 0 && (this.pending.peek() as PendingStatus).dueAt <= now) {
+      const item = this.pending.pop() as PendingStatus;
+      // Older than the retries last: dropped, as Meta drops a webhook after 7 days of failures.
+      if (now - item.dueAt > this.retry.maxAgeMs) expired += 1;
+      else batch.push(item);
+    }
+    if (expired > 0) {
+      this.webhookStats.droppedStatuses += expired;
+      this.options.onWebhookError?.(this.lastError ?? new Error('webhook statuses expired'), { willRetry: false, statuses: expired });
+    }
+    if (batch.length === 0) {
+      if (this.pending.length === 0) this.notifyIdle();
+      return this.arm();
+    }
+    this.posting = this.deliver(batch).finally(() => {
       this.posting = null;
       if (this.pending.length === 0) this.notifyIdle();
       else this.arm();
     });
   }
 
-  private async post(batch: PendingStatus[]): Promise<void> {
+  /**
+   * Posts a batch once. A failure puts its statuses back (they keep their place, ahead of later
+   * ones) and holds every POST back until the retry, the pause doubling with each failure in a row.
+   */
+  private async deliver(batch: PendingStatus[]): Promise<void> {
+    const error = await this.post(batch);
+    if (this.closed) return;
+    if (!error) {
+      this.failures = 0;
+      this.lastError = null;
+      return;
+    }
+    this.webhookStats.failedPosts += 1;
+    if (this.failures === 0) this.options.onWebhookError?.(error, { willRetry: true, statuses: batch.length });
+    this.failures += 1;
+    this.lastError = error;
+    this.retryAt = Date.now() + Math.min(this.retry.maxDelayMs, this.retry.firstDelayMs * 2 ** Math.min(this.failures - 1, 30));
+    for (const item of batch) this.pending.push(item);
+  }
+
+  /** One POST of these statuses; answers the failure, or null when the endpoint took them. */
+  private async post(batch: PendingStatus[]): Promise<Error | null> {
     const webhook = this.webhook;
-    if (!webhook) return;
+    if (!webhook) return null;
     const byNumber = new Map<string, WebhookStatus[]>();
     for (const item of batch) {
       const list = byNumber.get(item.phoneNumberId) ?? [];
@@ -356,26 +423,20 @@ export class CloudApiSimulator {
       ],
     };
     const raw = JSON.stringify(envelope);
-    const attempts = Math.max(1, this.options.webhookAttempts ?? 3);
-    let lastError: Error | null = null;
-    for (let attempt = 1; attempt <= attempts && !this.closed; attempt++) {
-      try {
-        const response = await request(webhook.url, {
-          dispatcher: this.agent,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(raw, webhook.appSecret) },
-          body: raw,
-          signal: AbortSignal.timeout(10_000),
-        });
-        await response.body.dump();
-        if (response.statusCode >= 200 && response.statusCode < 300) return;
-        lastError = new Error(`Webhook answered HTTP ${response.statusCode}`);
-      } catch (error) {
-        lastError = error instanceof Error ? error : new Error(String(error));
-      }
-      if (attempt < attempts && !this.closed) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    try {
+      const response = await request(webhook.url, {
+        dispatcher: this.agent,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(raw, webhook.appSecret) },
+        body: raw,
+        signal: AbortSignal.timeout(10_000),
+      });
+      await response.body.dump();
+      if (response.statusCode >= 200 && response.statusCode < 300) return null;
+      return new Error(`Webhook answered HTTP ${response.statusCode}`);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
     }
-    if (lastError && !this.closed) this.options.onWebhookError?.(lastError);
   }
 
   private notifyIdle(): void {

@@ -31,6 +31,9 @@ const server = await startSimulatorServer({
   delays: { ...config.simulator.delays, jitterRatio: 0.2 },
   reviewMs: config.simulator.reviewMs,
   webhook: { url: settings.SIMULATOR_WEBHOOK_URL, appSecret: config.simulator.appSecret },
+  webhookRetry: config.simulator.webhookRetry,
+  onWebhookError: (error, { willRetry, statuses }) =>
+    console.warn(willRetry ? `status webhook failed (${error.message}); retrying with backoff` : `${statuses} statuses dropped after their retries (${error.message})`),
   maxStatusesPerPost: 500,
 });
 console.log(`simulator listening on ${server.url} (${settings.SIMULATOR_MPS} messages/s per sender, webhooks to ${settings.SIMULATOR_WEBHOOK_URL})`);

@@ -20,6 +20,7 @@ import { forUpdateIfSupported } from '../db/knex';
 import { nowIso } from '../db/columns';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Logger } from '../logger';
+import { OutageLog } from '../db/outage';
 import type { SpreadsheetParses } from '../sending/spreadsheetParses';
 import { spreadsheetFileBatches, summariseSpreadsheetFile } from '../sending/spreadsheets';
 import { detectUploadKind, SNIFF_BYTES } from './fileKind';
@@ -311,10 +312,11 @@ export class UploadService {
   /** Sweeps now and then every `UPLOADS.sweepEveryMs`. */
   start(): void {
     if (this.sweepTimer) return;
+    const failures = new OutageLog(this.deps.log, 'the upload sweep');
     const sweep = () => {
       if (this.sweeping) return;
-      this.sweeping = this.sweepExpired()
-        .catch((error: unknown) => this.deps.log.warn({ err: error }, 'upload sweep failed'))
+      this.sweeping = failures
+        .tick(() => this.sweepExpired())
         .finally(() => {
           this.sweeping = null;
         });

@@ -18,6 +18,7 @@ import { INTEGRATIONS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { WEBHOOK_BATCH_MAX_EVENTS } from '@shared/schemas/webhookEndpoints';
 import type { Logger } from '../../logger';
+import { OutageLog } from '../../db/outage';
 import type { NotificationService } from '../../notifications/service';
 import { PUBLIC_MESSAGE_COLUMNS, toPublicMessage, type PublicMessageRow } from '../publicMessage';
 import { guardedConnector } from './addressPolicy';
@@ -64,6 +65,7 @@ export class WebhookDeliverer {
   private waker: (() => void) | null = null;
   private readonly agent: Agent;
   private readonly timeoutMs: number;
+  private readonly turnFailures: OutageLog;
 
   constructor(
     private readonly deps: {
@@ -78,6 +80,7 @@ export class WebhookDeliverer {
     },
   ) {
     this.timeoutMs = deps.timeoutMs ?? INTEGRATIONS.webhookTimeoutSeconds * 1000;
+    this.turnFailures = new OutageLog(deps.log, 'the integration webhook worker');
     this.agent = new Agent({
       connect: guardedConnector(deps.webhooks.policy, this.timeoutMs),
       headersTimeout: this.timeoutMs,
@@ -118,12 +121,13 @@ export class WebhookDeliverer {
       try {
         busy = (await this.expandOutbox()) > 0;
         busy = (await this.deliverDue()) > 0 || busy;
+        this.turnFailures.recovered();
       } catch (error) {
-        this.deps.log.warn({ err: error }, 'webhook worker turn failed');
+        this.turnFailures.failed(error);
       }
       if (!busy && this.running) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, IDLE_POLL_MS);
+          const timer = setTimeout(resolve, Math.max(IDLE_POLL_MS, this.turnFailures.pauseMs()));
           this.waker = () => {
             clearTimeout(timer);
             resolve();
