@@ -544,6 +544,8 @@ export const messages = {
     phaseChecking: 'Checking every row',
     phaseWriting: 'Writing the checked rows',
     phaseUploading: 'Uploading',
+    phaseQueued: 'Queued',
+    progressQueued: 'Queued: the server is reading other files first. This one is number {position} in line.',
     progressRows: '{phase}: {rows} rows ({percent}%)',
     progressBytes: '{phase}: {sent} of {total} ({percent}%)',
     summary: '{count} rows in {file} · {columns} columns',

@@ -17,7 +17,7 @@
  *    are really CSV/TSV text or renamed .xlsx; those are read by content.
  */
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { crc32, createGunzip } from 'node:zlib';
@@ -28,7 +28,7 @@ import { fillMessage, messages } from '@shared/messages';
 import { dateText, numberText } from '@shared/sheetRows';
 import { spreadsheetColumnNames } from '@shared/spreadsheetCheck';
 import { AppError, ValidationError } from '../errors';
-import { parseCancelledError, ParseWorkerPool, type SpreadsheetFile } from './parseWorkerPool';
+import { heavyFileError, parseCancelledError, ParseWorkerPool, type SpreadsheetFile } from './parseWorkerPool';
 import { assertSafeZip, DEFAULT_ZIP_LIMITS, ZipRefusedError, type ZipEntryInfo, type ZipLimits } from './zipGuard';
 
 export interface SpreadsheetInput {
@@ -401,19 +401,32 @@ async function* csvFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits): A
   yield* csvTextRows(fileTextSlices(file, encoding), limits);
 }
 
-async function* xlsxFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
-  // The zip guard reads the central directory at the end of the file, so a workbook is read whole;
-  // the guard caps what it may unpack to (200 MB), so larger workbooks cannot be valid anyway.
+/**
+ * A workbook file read whole (the zip guard reads the central directory at the end of the file),
+ * refused before it is read when it is larger than the worker may hold outside its heap.
+ */
+async function wholeWorkbook(file: SpreadsheetFile, maxBytes: number): Promise<Buffer> {
   if (file.gzip) throw fail(messages.sending.fileContentMismatch);
-  yield* xlsxRows(await readFile(file.path), limits);
+  if ((await stat(file.path)).size > maxBytes) throw heavyFileError();
+  return readFile(file.path);
+}
+
+async function* xlsxFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits, maxBytes: number): AsyncGenerator<string[]> {
+  // The guard caps what a workbook may unpack to (200 MB), so larger workbooks cannot be valid anyway.
+  yield* xlsxRows(await wholeWorkbook(file, maxBytes), limits);
 }
 
 /**
  * `sheetRows` for a file on disk, in the parse worker: a CSV (gzip-compressed or not) streams
  * from disk, so a file of a million rows never sits in memory; a workbook is read whole.
  */
-export function fileSheetRows(file: SpreadsheetFile, kind: SpreadsheetKind, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
-  return limitedRows(kind === 'xlsx' ? xlsxFileRows(file, limits) : csvFileRows(file, limits), limits);
+export function fileSheetRows(
+  file: SpreadsheetFile,
+  kind: SpreadsheetKind,
+  limits: SpreadsheetLimits,
+  maxWholeFileBytes: number = Number.POSITIVE_INFINITY,
+): AsyncGenerator<string[], { truncated: boolean }> {
+  return limitedRows(kind === 'xlsx' ? xlsxFileRows(file, limits, maxWholeFileBytes) : csvFileRows(file, limits), limits);
 }
 
 /**
@@ -460,6 +473,8 @@ export interface ParseOptions {
   firstColumnOnly?: boolean;
   /** Batches the worker may parse ahead of the caller (two unless given). */
   readAhead?: number;
+  /** Names the parse for the pool's `status()` (an upload's id) while it waits or runs. */
+  tag?: string;
 }
 
 let defaultPool: ParseWorkerPool | null = null;
@@ -572,6 +587,8 @@ export async function summariseSpreadsheetFile(
   const run = pool.run(
     { file: { path: file.path, gzip: file.gzip }, kind: file.kind, limits: { ...DEFAULT_SPREADSHEET_LIMITS, ...limits }, firstColumnOnly: false, sampleRows: sampleRows + 1 },
     options.signal,
+    undefined,
+    options.tag,
   );
   const received: string[][] = [];
   try {
@@ -616,6 +633,7 @@ export async function* spreadsheetFileBatches(
     },
     options.signal,
     options.readAhead,
+    options.tag,
   );
   try {
     yield* run.batches();
