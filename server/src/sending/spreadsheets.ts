@@ -1,6 +1,5 @@
 /**
- * Reading uploaded recipient spreadsheets (.xlsx, .csv, and .xls when it is not really BIFF) with
- * hard limits. Rows are produced one at a time so that callers that only need one column (the
+ * Reading uploaded recipient spreadsheets (.xlsx, .xls, .csv) with hard limits. Rows are produced one at a time so that callers that only need one column (the
  * recipient import) never hold the sheet.
  *
  * The whole upload is held in memory (at most `maxBytes`, 10 MB by default): the zip-bomb guard
@@ -12,9 +11,9 @@
  *  - XLSX: exceljs's streaming WorkbookReader (STACK.md: 2.4 s / 160 MB for 100k x 8; the
  *    full-load reader takes 540 MB and is not used), after `assertSafeZip`.
  *  - CSV: papaparse's Node stream (0.22 s / 57 MB for 100k x 8); exceljs's CSV reader is slow.
- *  - Legacy .xls (BIFF in an OLE container, D0 CF 11 E0): refused. The only npm parser (SheetJS)
- *    is unmaintained there with known CVEs, and BIFF is a parser-bug magnet. Many ".xls" files
- *    are really CSV/TSV text or renamed .xlsx; those are read by content.
+ *  - Legacy .xls (BIFF in an OLE container, D0 CF 11 E0): SheetJS 0.20.3 (`@e965/xlsx`, see
+ *    legacyXls.ts), loaded only in the worker, the file read whole under the same caps. Many
+ *    ".xls" files are really CSV/TSV text or renamed .xlsx; those are read by content.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -68,7 +67,7 @@ export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = {
 /** The parse's V8 heap cap when the caller gives none (SPREADSHEET_WORKER_MEMORY_MB's default). */
 export const DEFAULT_WORKER_MEMORY_MB = 256;
 
-export type SpreadsheetKind = 'xlsx' | 'csv';
+export type SpreadsheetKind = 'xlsx' | 'xls' | 'csv';
 
 export interface SpreadsheetData {
   columns: string[];
@@ -144,7 +143,7 @@ export function detectKind(filename: string, content: Buffer): SpreadsheetKind {
       if (isZip || isOle || !looksLikeText(content)) throw fail(messages.sending.fileContentMismatch);
       return 'csv';
     case '.xls':
-      if (isOle) throw fail(messages.sending.legacyXls);
+      if (isOle) return 'xls';
       if (isZip) return 'xlsx';
       if (!looksLikeText(content) || looksLikeHtml(content)) throw fail(messages.sending.legacyXls);
       return 'csv';
@@ -282,6 +281,29 @@ async function* xlsxRows(content: Buffer, limits: SpreadsheetLimits): AsyncGener
   }
 }
 
+/**
+ * A legacy workbook's first sheet (legacyXls.ts). Imported here, lazily, so that SheetJS is only
+ * ever loaded by the parse worker that runs this reader.
+ */
+async function* xlsRows(content: Buffer, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
+  const { isPasswordError, legacyWorkbookRows } = await import('./legacyXls');
+  // SheetJS reads the whole workbook on the first step; the rest only walks its first sheet.
+  const rows = legacyWorkbookRows(content);
+  let rowNumber = 0;
+  for (;;) {
+    let next: IteratorResult<string[]>;
+    try {
+      next = rows.next();
+    } catch (error) {
+      if (isPasswordError(error)) throw fail(messages.sending.encryptedWorkbook);
+      throw error;
+    }
+    if (next.done) return;
+    rowNumber += 1;
+    yield cleanRow(next.value, rowNumber, limits);
+  }
+}
+
 function decodeText(content: Buffer): string {
   const bom = bomEncoding(content);
   if (bom) return new TextDecoder(bom).decode(content);
@@ -416,6 +438,17 @@ async function* xlsxFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits, m
   yield* xlsxRows(await wholeWorkbook(file, maxBytes), limits);
 }
 
+async function* xlsFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits, maxBytes: number): AsyncGenerator<string[]> {
+  yield* xlsRows(await wholeWorkbook(file, maxBytes), limits);
+}
+
+/** The rows of a file in memory by its kind (before the row limit). */
+function rowsOf(content: Buffer, kind: SpreadsheetKind, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
+  if (kind === 'xlsx') return xlsxRows(content, limits);
+  if (kind === 'xls') return xlsRows(content, limits);
+  return csvRows(content, limits);
+}
+
 /**
  * `sheetRows` for a file on disk, in the parse worker: a CSV (gzip-compressed or not) streams
  * from disk, so a file of a million rows never sits in memory; a workbook is read whole.
@@ -426,7 +459,9 @@ export function fileSheetRows(
   limits: SpreadsheetLimits,
   maxWholeFileBytes: number = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<string[], { truncated: boolean }> {
-  return limitedRows(kind === 'xlsx' ? xlsxFileRows(file, limits, maxWholeFileBytes) : csvFileRows(file, limits), limits);
+  const rows =
+    kind === 'xlsx' ? xlsxFileRows(file, limits, maxWholeFileBytes) : kind === 'xls' ? xlsFileRows(file, limits, maxWholeFileBytes) : csvFileRows(file, limits);
+  return limitedRows(rows, limits);
 }
 
 /**
@@ -434,7 +469,7 @@ export function fileSheetRows(
  * most `maxRows` data rows; the result says whether more were dropped. The parse worker runs this.
  */
 export function sheetRows(content: Buffer, kind: SpreadsheetKind, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
-  return limitedRows(kind === 'xlsx' ? xlsxRows(content, limits) : csvRows(content, limits), limits);
+  return limitedRows(rowsOf(content, kind, limits), limits);
 }
 
 async function* limitedRows(rows: AsyncGenerator<string[]>, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
