@@ -16,7 +16,7 @@
  *    ".xls" files are really CSV/TSV text or renamed .xlsx; those are read by content.
  */
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { crc32, createGunzip } from 'node:zlib';
@@ -28,7 +28,7 @@ import { dateText, numberText } from '@shared/sheetRows';
 import { spreadsheetColumnNames } from '@shared/spreadsheetCheck';
 import { AppError, ValidationError } from '../errors';
 import { heavyFileError, parseCancelledError, ParseWorkerPool, type SpreadsheetFile } from './parseWorkerPool';
-import { assertSafeZip, DEFAULT_ZIP_LIMITS, ZipRefusedError, type ZipEntryInfo, type ZipLimits } from './zipGuard';
+import { assertSafeZip, declaredUncompressedBytes, DEFAULT_ZIP_LIMITS, ZIP_TAIL_BYTES, ZipRefusedError, type ZipEntryInfo, type ZipLimits } from './zipGuard';
 
 export interface SpreadsheetInput {
   /** The name the user gave the file; only its extension is used. */
@@ -433,8 +433,25 @@ async function wholeWorkbook(file: SpreadsheetFile, maxBytes: number): Promise<B
   return readFile(file.path);
 }
 
+/** The last `bytes` of a file (all of it when shorter). */
+async function fileTail(path: string, size: number, bytes: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const length = Math.min(size, bytes);
+    const tail = Buffer.alloc(length);
+    await handle.read(tail, 0, length, size - length);
+    return tail;
+  } finally {
+    await handle.close();
+  }
+}
+
 async function* xlsxFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits, maxBytes: number): AsyncGenerator<string[]> {
-  // The guard caps what a workbook may unpack to (200 MB), so larger workbooks cannot be valid anyway.
+  // A workbook that declares more than the guard allows once unpacked is refused from its central
+  // directory alone: a file of a hundred megabytes is then never read into memory.
+  const { size } = await stat(file.path);
+  const declared = declaredUncompressedBytes(await fileTail(file.path, size, ZIP_TAIL_BYTES), size);
+  if (declared !== null && declared > limits.maxUncompressedBytes) throw fail(messages.sending.fileTooLargeUnpacked);
   yield* xlsxRows(await wholeWorkbook(file, maxBytes), limits);
 }
 
