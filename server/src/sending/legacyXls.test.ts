@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { xlsOf, xlsWorkbook, type XlsCell } from '../../test/legacyXls';
 import { AppError } from '../errors';
-import { isDateFormat, legacyCellText } from './legacyXls';
+import { isDateFormat, isPasswordError, legacyCellText } from './legacyXls';
 import { readSpreadsheet } from './spreadsheets';
 
 async function xlsx(rows: XlsCell[][]): Promise<Buffer> {
@@ -96,5 +96,12 @@ describe('legacy .xls workbooks through SheetJS (in the parse worker)', { timeou
     expect(legacyCellText({ t: 'e', v: 7, w: '#DIV/0!' }, false)).toBe('#DIV/0!');
     expect(legacyCellText({ t: 'z' }, false)).toBe('');
     expect(legacyCellText(null, false)).toBe('');
+  });
+
+  it("tells SheetJS's password refusals from its other errors", () => {
+    expect(isPasswordError(new Error('File is password-protected'))).toBe(true);
+    expect(isPasswordError(new Error('ECMA-376 Encrypted file missing /EncryptionInfo'))).toBe(true);
+    expect(isPasswordError(new Error('Unsupported ZIP encryption'))).toBe(false);
+    expect(isPasswordError('File is password-protected')).toBe(false);
   });
 });

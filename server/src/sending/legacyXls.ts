@@ -59,9 +59,13 @@ export function legacyCellText(cell: XLSX.CellObject | null | undefined, date190
   }
 }
 
-/** SheetJS's words for a workbook it will not open without its password. */
+/**
+ * SheetJS's words for a workbook it will not open without its password (a BIFF file with a
+ * password, or an encrypted .xlsx in its OLE wrapper). Not its "Unsupported ZIP encryption", which it
+ * says of bytes it misread as a zip.
+ */
 export function isPasswordError(error: unknown): boolean {
-  return error instanceof Error && /password|encrypt/i.test(error.message);
+  return error instanceof Error && /password-protected|ECMA-376 Encrypted/i.test(error.message);
 }
 
 /**
