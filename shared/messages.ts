@@ -556,6 +556,8 @@ export const messages = {
     phaseChecking: 'Checking every row',
     phaseWriting: 'Writing the checked rows',
     phaseUploading: 'Uploading',
+    phaseQueued: 'Queued',
+    progressQueued: 'Queued: the server is reading other files first. This one is number {position} in line.',
     progressRows: '{phase}: {rows} {rows|row|rows} ({percent}%)',
     progressBytes: '{phase}: {sent} of {total} ({percent}%)',
     summary: '{count} {count|row|rows} in {file} · {columns} {columns|column|columns}',
@@ -612,11 +614,12 @@ export const messages = {
     // The product's own words for what the spec leaves open.
     importHint: `Put the numbers in the first column, with the country code (e.g., ${PHONE_EXAMPLE}).`,
     recipientFileTooLarge: `File too large: Please upload a file smaller than ${SENDING.recipientFileMaxMb}MB`,
+    // An .xls that is neither an Excel workbook nor CSV text (a web page saved under an Excel name).
     legacyXls:
-      'This is an old-format Excel file (.xls), which cannot be read safely. Please open it in Excel, save it as .xlsx or .csv, and upload it again.',
+      'This .xls file is not an Excel workbook that can be read (it may be a web page saved with an Excel name). Please open it in Excel, save it as .xlsx or .csv, and upload it again.',
     encryptedWorkbook: 'This Excel file is password-protected. Please remove the password, save it again and upload it.',
     fileContentMismatch:
-      'The file content does not match its type. Please upload a real Excel file (.xlsx) or a CSV file (.csv).',
+      'The file content does not match its type. Please upload a real Excel file (.xlsx, .xls) or a CSV file (.csv).',
     fileUnreadable: 'The file could not be read. Please check that it is a valid Excel or CSV file.',
     fileTooLargeUnpacked: 'The file is too large once unpacked. Please split it into smaller files.',
     tooManyColumns: 'The file has too many columns (at most {max}).',

@@ -14,7 +14,8 @@ export interface SpreadsheetFileRef {
   size: number;
 }
 
-export type SpreadsheetPhase = 'parsing' | 'checking' | 'writing' | 'uploading';
+/** `queued`: the upload arrived and waits for one of the server's parse slots (see `queuePosition`). */
+export type SpreadsheetPhase = 'parsing' | 'checking' | 'writing' | 'uploading' | 'queued';
 
 /** Progress of a long step, for progress bars (and the taskbar/dock bar on the desktop). */
 export interface SpreadsheetProgress {
@@ -25,6 +26,8 @@ export interface SpreadsheetProgress {
   totalBytes: number;
   /** 0..100 */
   percent: number;
+  /** In the `queued` phase: the upload's place in the server's parse queue (1 is next). */
+  queuePosition?: number;
 }
 
 export interface SpreadsheetColumnStats {

@@ -195,6 +195,14 @@ const variables = {
       .default(256),
     doc: 'Heap cap (MB) of the worker thread that reads one uploaded spreadsheet. A file that needs more (an .xlsx whose text inflates to hundreds of MB) is refused with 413 instead of growing the server.',
   },
+  SPREADSHEET_WORKER_BUFFER_MB: {
+    schema: positiveInt(16_384).default(128),
+    doc: 'What the spreadsheet worker may hold outside its heap (MB): the .xlsx or .xls file it reads whole and the data it unpacks. A workbook file larger than this is refused with 413 before it is read; so is one whose buffers pass it while reading.',
+  },
+  SPREADSHEET_PARSES_MAX: {
+    schema: positiveInt(100).default(2),
+    doc: 'Spreadsheet parses one instance runs at once, across all users (each holds a worker of up to SPREADSHEET_WORKER_MEMORY_MB plus SPREADSHEET_WORKER_BUFFER_MB). Further parses wait in a first-in, first-out queue and report `queued` with their position (`GET /api/uploads/{id}`). About one per core.',
+  },
   SPREADSHEET_PARSES_PER_USER: {
     schema: positiveInt(100).default(2),
     doc: 'Spreadsheet uploads (`parse-excel`, `import-recipients`) one user may have in flight on one instance; the next answers 429.',
@@ -263,7 +271,7 @@ export interface AppConfig {
     apiRateLimitPer15Min: number;
   };
   /** Uploaded spreadsheets: the parse worker's heap cap and the parses one user may run at once. */
-  spreadsheets: { workerMemoryMb: number; parsesPerUser: number };
+  spreadsheets: { workerMemoryMb: number; workerBufferMb: number; maxRunning: number; parsesPerUser: number };
   /** Resumable uploads (issue 16), in bytes: each part, the largest file, one user's stored total. */
   uploads: { partSizeBytes: number; maxBytes: number; userQuotaBytes: number };
   publicBaseUrl: string;
@@ -378,7 +386,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
       apiRateLimitPer15Min: c.API_RATE_LIMIT_PER_15_MIN,
     },
-    spreadsheets: { workerMemoryMb: c.SPREADSHEET_WORKER_MEMORY_MB, parsesPerUser: c.SPREADSHEET_PARSES_PER_USER },
+    spreadsheets: {
+      workerMemoryMb: c.SPREADSHEET_WORKER_MEMORY_MB,
+      workerBufferMb: c.SPREADSHEET_WORKER_BUFFER_MB,
+      maxRunning: c.SPREADSHEET_PARSES_MAX,
+      parsesPerUser: c.SPREADSHEET_PARSES_PER_USER,
+    },
     uploads: { partSizeBytes: byteCount(c.UPLOAD_PART_SIZE), maxBytes: c.UPLOAD_MAX_MB * MB, userQuotaBytes: c.UPLOAD_USER_QUOTA_MB * MB },
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/+$/, ''),
     secretsKey: c.SECRETS_KEY ?? null,

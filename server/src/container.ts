@@ -207,7 +207,12 @@ export function createServices(deps: {
   const onboarding = new OnboardingService({ db });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
   // Uploads before sending: a send may read a completed upload's rows (issue 16).
-  const spreadsheets = new SpreadsheetParses({ workerMemoryMb: config.spreadsheets.workerMemoryMb, perUser: config.spreadsheets.parsesPerUser });
+  const spreadsheets = new SpreadsheetParses({
+    workerMemoryMb: config.spreadsheets.workerMemoryMb,
+    workerBufferMb: config.spreadsheets.workerBufferMb,
+    maxRunning: config.spreadsheets.maxRunning,
+    perUser: config.spreadsheets.parsesPerUser,
+  });
   const uploads = new UploadService({
     db,
     dataDir: config.dataDir,

@@ -46,6 +46,16 @@ export type TUploadCreated = z.infer<typeof ZUploadCreated>;
 export const UPLOAD_STATUSES = ['receiving', 'complete'] as const;
 export type TUploadStatus = (typeof UPLOAD_STATUSES)[number];
 
+/**
+ * Where the upload's parse stands on the instance answering: waiting for one of the instance's
+ * parse slots (`position` 1 is next), or reading. Null when no parse of it is in flight there.
+ */
+export const ZUploadParse = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('queued'), position: z.number().int().min(1) }),
+  z.object({ state: z.literal('parsing') }),
+]);
+export type TUploadParse = z.infer<typeof ZUploadParse>;
+
 /** What `GET /api/uploads/{id}` answers, so a client can resume: the parts that arrived. */
 export const ZUpload = z.object({
   id: z.string(),
@@ -56,6 +66,7 @@ export const ZUpload = z.object({
   receivedParts: z.array(z.number().int()),
   status: z.enum(UPLOAD_STATUSES),
   expiresAt: z.string(),
+  parse: ZUploadParse.nullable().optional(),
 });
 export type TUpload = z.infer<typeof ZUpload>;
 

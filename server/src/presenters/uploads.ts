@@ -17,6 +17,7 @@ export function presentUpload(upload: UploadState): TUpload {
     receivedParts: upload.receivedParts,
     status: upload.status,
     expiresAt: upload.expiresAt.toISOString(),
+    parse: upload.parse,
   };
 }
 

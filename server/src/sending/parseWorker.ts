@@ -22,12 +22,33 @@ const send = (message: FromWorker) => port.postMessage(message);
  */
 const heapLimit = v8.getHeapStatistics().heap_size_limit;
 let liveHeapLimit = Number.POSITIVE_INFINITY;
+/**
+ * `resourceLimits` bound only the V8 heap: Buffers and other ArrayBuffers (a workbook read whole,
+ * inflated zip data) live outside it, so the worker bounds them itself. `arrayBuffers` counts this
+ * thread's own allocations, not the process's.
+ */
+let bufferLimit = Number.POSITIVE_INFINITY;
+let refused = false;
+
+function refuseHeavy(): void {
+  if (refused) return;
+  refused = true;
+  liveHeapLimit = Number.POSITIVE_INFINITY;
+  bufferLimit = Number.POSITIVE_INFINITY;
+  send({ type: 'failed', error: asWorkerError(heavyFileError()), reusable: false });
+}
+
+function buffersTooLarge(): boolean {
+  return process.memoryUsage().arrayBuffers > bufferLimit;
+}
+
 new PerformanceObserver((list) => {
-  const major = list.getEntries().some((entry) => (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR);
-  if (major && v8.getHeapStatistics().used_heap_size > liveHeapLimit) {
-    liveHeapLimit = Number.POSITIVE_INFINITY;
-    send({ type: 'failed', error: asWorkerError(heavyFileError()), reusable: false });
+  if (buffersTooLarge()) {
+    refuseHeavy();
+    return;
   }
+  const major = list.getEntries().some((entry) => (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR);
+  if (major && v8.getHeapStatistics().used_heap_size > liveHeapLimit) refuseHeavy();
 }).observe({ entryTypes: ['gc'] });
 
 let credits = 0;
@@ -50,9 +71,11 @@ function asWorkerError(error: unknown): WorkerAppError {
 async function parse(job: Extract<ToWorker, { type: 'parse' }>): Promise<void> {
   credits = job.credits;
   liveHeapLimit = heapLimit * job.liveHeapShare;
+  bufferLimit = job.bufferBytes;
+  refused = false;
   const rows = job.content
     ? sheetRows(Buffer.from(job.content.buffer, job.content.byteOffset, job.content.byteLength), job.kind, job.limits)
-    : fileSheetRows(job.file, job.kind, job.limits);
+    : fileSheetRows(job.file, job.kind, job.limits, job.bufferBytes);
   let batch: string[][] = [];
   let batchChars = 0;
   let totalChars = 0;
@@ -68,13 +91,17 @@ async function parse(job: Extract<ToWorker, { type: 'parse' }>): Promise<void> {
   try {
     for (;;) {
       const next = await rows.next();
+      if (refused) return;
       if (next.done) {
         if (batch.length > 0) await flush();
         liveHeapLimit = Number.POSITIVE_INFINITY;
+        bufferLimit = Number.POSITIVE_INFINITY;
         send({ type: 'done', truncated: next.value.truncated, rows: rowCount, width });
         return;
       }
       rowCount += 1;
+      // Between collections too: a parser may fill buffers without making garbage.
+      if (rowCount % 1_000 === 0 && buffersTooLarge()) throw heavyFileError();
       width = Math.max(width, next.value.length);
       // Past the sample only the count and the width are wanted (a resumable upload's summary).
       if (rowCount > sampleRows) continue;
@@ -90,7 +117,9 @@ async function parse(job: Extract<ToWorker, { type: 'parse' }>): Promise<void> {
       if (batch.length >= job.batchRows || batchChars >= job.batchChars) await flush();
     }
   } catch (error) {
+    if (refused) return;
     liveHeapLimit = Number.POSITIVE_INFINITY;
+    bufferLimit = Number.POSITIVE_INFINITY;
     // sheetRows turns the parser libraries' own errors into "unreadable" and marks them so: a
     // stream that failed may still fire later, so that worker is not given another file.
     send({ type: 'failed', error: asWorkerError(error), reusable: error instanceof AppError && !isLibraryFailure(error) });

@@ -130,4 +130,44 @@ describe('spreadsheet parse workers', { timeout: 120_000 }, () => {
     await failure(() => readSpreadsheet(big, {}, { pool: workers, signal: gone.signal }));
     expect(workers.stats().started).toBe(2);
   });
+
+  it('runs at most maxRunning parses at once and queues the rest first in, first out, each saying its place', async () => {
+    const workers = pool({ memoryMb: 128, maxRunning: 1 });
+    const job = (rows: number) => ({ content: new Uint8Array(csv(rows)), kind: 'csv' as const, limits: DEFAULT_SPREADSHEET_LIMITS, firstColumnOnly: true });
+    // The first parse holds the only slot while its batches are not taken (credit-based flow control).
+    const first = workers.run(job(20_000), undefined, 1, 'first');
+    const second = workers.run(job(3), undefined, undefined, 'second');
+    const gone = new AbortController();
+    const third = workers.run(job(3), gone.signal, undefined, 'third');
+    const fourth = workers.run(job(4), undefined, undefined, 'fourth');
+    expect(workers.status('first')).toEqual({ state: 'parsing' });
+    expect([second.waiting, third.waiting, fourth.waiting]).toEqual([true, true, true]);
+    expect([workers.status('second'), workers.status('third'), workers.status('fourth')]).toEqual([
+      { state: 'queued', position: 1 },
+      { state: 'queued', position: 2 },
+      { state: 'queued', position: 3 },
+    ]);
+    expect(workers.stats()).toMatchObject({ running: 1, queued: 3, started: 1 });
+
+    // A request that goes away leaves the queue at once, and those behind it move up.
+    gone.abort();
+    const cancelled = await failure(async () => {
+      for await (const batch of third.batches()) expect(batch).toBeUndefined();
+    });
+    expect(cancelled.code).toBe('parse_cancelled');
+    expect(workers.status('fourth')).toEqual({ state: 'queued', position: 2 });
+
+    let firstRows = 0;
+    for await (const batch of first.batches()) firstRows += batch.length;
+    expect(firstRows).toBe(20_001);
+    const rows = async (run: ReturnType<ParseWorkerPool['run']>) => {
+      const all: string[][] = [];
+      for await (const batch of run.batches()) all.push(...batch);
+      return all.length;
+    };
+    expect(await rows(second)).toBe(4);
+    expect(await rows(fourth)).toBe(5);
+    expect(workers.stats()).toMatchObject({ running: 0, queued: 0, peakRunning: 1 });
+    expect(workers.status('fourth')).toBeNull();
+  });
 });

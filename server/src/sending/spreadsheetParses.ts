@@ -3,10 +3,13 @@
  * memory cap, and a bound on the parses one user has in flight. A request holds its slot from
  * before its upload is read until its answer is written (or the client goes away), so the bound
  * also caps the uploads a user can keep in memory at once. Slots are per server instance.
+ *
+ * Across users the pool runs at most `maxRunning` parses at once; the rest wait their turn in a
+ * queue (first in, first out) and a tagged one (an upload's id) can say where it stands.
  */
 import { fillMessage, messages } from '@shared/messages';
 import { TooManyRequestsError } from '../errors';
-import { ParseWorkerPool } from './parseWorkerPool';
+import { ParseWorkerPool, type ParseRunStatus } from './parseWorkerPool';
 import { importRecipients, type RecipientImportResult } from './recipientsImport';
 import { readSpreadsheet, type SpreadsheetData, type SpreadsheetInput } from './spreadsheets';
 
@@ -17,8 +20,13 @@ export class SpreadsheetParses {
   readonly pool: ParseWorkerPool;
   private readonly inFlightByUser = new Map<number, number>();
 
-  constructor(private readonly settings: { workerMemoryMb: number; perUser: number }) {
-    this.pool = new ParseWorkerPool({ memoryMb: settings.workerMemoryMb });
+  constructor(private readonly settings: { workerMemoryMb: number; perUser: number; maxRunning?: number; workerBufferMb?: number }) {
+    this.pool = new ParseWorkerPool({ memoryMb: settings.workerMemoryMb, maxRunning: settings.maxRunning, bufferMb: settings.workerBufferMb });
+  }
+
+  /** Where the parse tagged `tag` (an upload's id) stands, or null when none is queued or running. */
+  status(tag: string): ParseRunStatus | null {
+    return this.pool.status(tag);
   }
 
   /**

@@ -1,6 +1,5 @@
 /**
- * Reading uploaded recipient spreadsheets (.xlsx, .csv, and .xls when it is not really BIFF) with
- * hard limits. Rows are produced one at a time so that callers that only need one column (the
+ * Reading uploaded recipient spreadsheets (.xlsx, .xls, .csv) with hard limits. Rows are produced one at a time so that callers that only need one column (the
  * recipient import) never hold the sheet.
  *
  * The whole upload is held in memory (at most `maxBytes`, 10 MB by default): the zip-bomb guard
@@ -12,12 +11,12 @@
  *  - XLSX: exceljs's streaming WorkbookReader (STACK.md: 2.4 s / 160 MB for 100k x 8; the
  *    full-load reader takes 540 MB and is not used), after `assertSafeZip`.
  *  - CSV: papaparse's Node stream (0.22 s / 57 MB for 100k x 8); exceljs's CSV reader is slow.
- *  - Legacy .xls (BIFF in an OLE container, D0 CF 11 E0): refused. The only npm parser (SheetJS)
- *    is unmaintained there with known CVEs, and BIFF is a parser-bug magnet. Many ".xls" files
- *    are really CSV/TSV text or renamed .xlsx; those are read by content.
+ *  - Legacy .xls (BIFF in an OLE container, D0 CF 11 E0): SheetJS 0.20.3 (`@e965/xlsx`, see
+ *    legacyXls.ts), loaded only in the worker, the file read whole under the same caps. Many
+ *    ".xls" files are really CSV/TSV text or renamed .xlsx; those are read by content.
  */
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { crc32, createGunzip } from 'node:zlib';
@@ -28,8 +27,8 @@ import { fillMessage, messages } from '@shared/messages';
 import { dateText, numberText } from '@shared/sheetRows';
 import { spreadsheetColumnNames } from '@shared/spreadsheetCheck';
 import { AppError, ValidationError } from '../errors';
-import { parseCancelledError, ParseWorkerPool, type SpreadsheetFile } from './parseWorkerPool';
-import { assertSafeZip, DEFAULT_ZIP_LIMITS, ZipRefusedError, type ZipEntryInfo, type ZipLimits } from './zipGuard';
+import { heavyFileError, parseCancelledError, ParseWorkerPool, type SpreadsheetFile } from './parseWorkerPool';
+import { assertSafeZip, declaredUncompressedBytes, DEFAULT_ZIP_LIMITS, ZIP_TAIL_BYTES, ZipRefusedError, type ZipEntryInfo, type ZipLimits } from './zipGuard';
 
 export interface SpreadsheetInput {
   /** The name the user gave the file; only its extension is used. */
@@ -68,7 +67,7 @@ export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = {
 /** The parse's V8 heap cap when the caller gives none (SPREADSHEET_WORKER_MEMORY_MB's default). */
 export const DEFAULT_WORKER_MEMORY_MB = 256;
 
-export type SpreadsheetKind = 'xlsx' | 'csv';
+export type SpreadsheetKind = 'xlsx' | 'xls' | 'csv';
 
 export interface SpreadsheetData {
   columns: string[];
@@ -144,7 +143,7 @@ export function detectKind(filename: string, content: Buffer): SpreadsheetKind {
       if (isZip || isOle || !looksLikeText(content)) throw fail(messages.sending.fileContentMismatch);
       return 'csv';
     case '.xls':
-      if (isOle) throw fail(messages.sending.legacyXls);
+      if (isOle) return 'xls';
       if (isZip) return 'xlsx';
       if (!looksLikeText(content) || looksLikeHtml(content)) throw fail(messages.sending.legacyXls);
       return 'csv';
@@ -282,6 +281,29 @@ async function* xlsxRows(content: Buffer, limits: SpreadsheetLimits): AsyncGener
   }
 }
 
+/**
+ * A legacy workbook's first sheet (legacyXls.ts). Imported here, lazily, so that SheetJS is only
+ * ever loaded by the parse worker that runs this reader.
+ */
+async function* xlsRows(content: Buffer, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
+  const { isPasswordError, legacyWorkbookRows } = await import('./legacyXls');
+  // SheetJS reads the whole workbook on the first step; the rest only walks its first sheet.
+  const rows = legacyWorkbookRows(content);
+  let rowNumber = 0;
+  for (;;) {
+    let next: IteratorResult<string[]>;
+    try {
+      next = rows.next();
+    } catch (error) {
+      if (isPasswordError(error)) throw fail(messages.sending.encryptedWorkbook);
+      throw error;
+    }
+    if (next.done) return;
+    rowNumber += 1;
+    yield cleanRow(next.value, rowNumber, limits);
+  }
+}
+
 function decodeText(content: Buffer): string {
   const bom = bomEncoding(content);
   if (bom) return new TextDecoder(bom).decode(content);
@@ -401,19 +423,62 @@ async function* csvFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits): A
   yield* csvTextRows(fileTextSlices(file, encoding), limits);
 }
 
-async function* xlsxFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
-  // The zip guard reads the central directory at the end of the file, so a workbook is read whole;
-  // the guard caps what it may unpack to (200 MB), so larger workbooks cannot be valid anyway.
+/**
+ * A workbook file read whole (the zip guard reads the central directory at the end of the file),
+ * refused before it is read when it is larger than the worker may hold outside its heap.
+ */
+async function wholeWorkbook(file: SpreadsheetFile, maxBytes: number): Promise<Buffer> {
   if (file.gzip) throw fail(messages.sending.fileContentMismatch);
-  yield* xlsxRows(await readFile(file.path), limits);
+  if ((await stat(file.path)).size > maxBytes) throw heavyFileError();
+  return readFile(file.path);
+}
+
+/** The last `bytes` of a file (all of it when shorter). */
+async function fileTail(path: string, size: number, bytes: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const length = Math.min(size, bytes);
+    const tail = Buffer.alloc(length);
+    await handle.read(tail, 0, length, size - length);
+    return tail;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function* xlsxFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits, maxBytes: number): AsyncGenerator<string[]> {
+  // A workbook that declares more than the guard allows once unpacked is refused from its central
+  // directory alone: a file of a hundred megabytes is then never read into memory.
+  const { size } = await stat(file.path);
+  const declared = declaredUncompressedBytes(await fileTail(file.path, size, ZIP_TAIL_BYTES), size);
+  if (declared !== null && declared > limits.maxUncompressedBytes) throw fail(messages.sending.fileTooLargeUnpacked);
+  yield* xlsxRows(await wholeWorkbook(file, maxBytes), limits);
+}
+
+async function* xlsFileRows(file: SpreadsheetFile, limits: SpreadsheetLimits, maxBytes: number): AsyncGenerator<string[]> {
+  yield* xlsRows(await wholeWorkbook(file, maxBytes), limits);
+}
+
+/** The rows of a file in memory by its kind (before the row limit). */
+function rowsOf(content: Buffer, kind: SpreadsheetKind, limits: SpreadsheetLimits): AsyncGenerator<string[]> {
+  if (kind === 'xlsx') return xlsxRows(content, limits);
+  if (kind === 'xls') return xlsRows(content, limits);
+  return csvRows(content, limits);
 }
 
 /**
  * `sheetRows` for a file on disk, in the parse worker: a CSV (gzip-compressed or not) streams
  * from disk, so a file of a million rows never sits in memory; a workbook is read whole.
  */
-export function fileSheetRows(file: SpreadsheetFile, kind: SpreadsheetKind, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
-  return limitedRows(kind === 'xlsx' ? xlsxFileRows(file, limits) : csvFileRows(file, limits), limits);
+export function fileSheetRows(
+  file: SpreadsheetFile,
+  kind: SpreadsheetKind,
+  limits: SpreadsheetLimits,
+  maxWholeFileBytes: number = Number.POSITIVE_INFINITY,
+): AsyncGenerator<string[], { truncated: boolean }> {
+  const rows =
+    kind === 'xlsx' ? xlsxFileRows(file, limits, maxWholeFileBytes) : kind === 'xls' ? xlsFileRows(file, limits, maxWholeFileBytes) : csvFileRows(file, limits);
+  return limitedRows(rows, limits);
 }
 
 /**
@@ -421,7 +486,7 @@ export function fileSheetRows(file: SpreadsheetFile, kind: SpreadsheetKind, limi
  * most `maxRows` data rows; the result says whether more were dropped. The parse worker runs this.
  */
 export function sheetRows(content: Buffer, kind: SpreadsheetKind, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
-  return limitedRows(kind === 'xlsx' ? xlsxRows(content, limits) : csvRows(content, limits), limits);
+  return limitedRows(rowsOf(content, kind, limits), limits);
 }
 
 async function* limitedRows(rows: AsyncGenerator<string[]>, limits: SpreadsheetLimits): AsyncGenerator<string[], { truncated: boolean }> {
@@ -460,6 +525,8 @@ export interface ParseOptions {
   firstColumnOnly?: boolean;
   /** Batches the worker may parse ahead of the caller (two unless given). */
   readAhead?: number;
+  /** Names the parse for the pool's `status()` (an upload's id) while it waits or runs. */
+  tag?: string;
 }
 
 let defaultPool: ParseWorkerPool | null = null;
@@ -572,6 +639,8 @@ export async function summariseSpreadsheetFile(
   const run = pool.run(
     { file: { path: file.path, gzip: file.gzip }, kind: file.kind, limits: { ...DEFAULT_SPREADSHEET_LIMITS, ...limits }, firstColumnOnly: false, sampleRows: sampleRows + 1 },
     options.signal,
+    undefined,
+    options.tag,
   );
   const received: string[][] = [];
   try {
@@ -616,6 +685,7 @@ export async function* spreadsheetFileBatches(
     },
     options.signal,
     options.readAhead,
+    options.tag,
   );
   try {
     yield* run.batches();

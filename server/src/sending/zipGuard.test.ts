@@ -1,7 +1,7 @@
 import { deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { assertSafeZip, DEFAULT_ZIP_LIMITS, readCentralDirectory, ZipRefusedError, type ZipLimits } from './zipGuard';
+import { assertSafeZip, declaredUncompressedBytes, DEFAULT_ZIP_LIMITS, readCentralDirectory, ZIP_TAIL_BYTES, ZipRefusedError, type ZipLimits } from './zipGuard';
 
 interface TestEntry {
   name: string;
@@ -164,5 +164,21 @@ describe('zip guard', () => {
     const corrupt = Buffer.from(zip);
     corrupt.fill(0xff, 40, 60); // inside the deflate stream
     expect(['malformed', 'too_large']).toContain(await refusal(corrupt));
+  });
+});
+
+describe('declaredUncompressedBytes', () => {
+  it('sums the sizes the central directory declares from the last bytes of the file alone', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Recipients');
+    for (let i = 0; i < 20_000; i += 1) sheet.addRow([919800000000 + i, `Name ${i}`]);
+    const zip = Buffer.from(await workbook.xlsx.writeBuffer());
+    expect(zip.length).toBeGreaterThan(ZIP_TAIL_BYTES);
+    const declared = readCentralDirectory(zip).reduce((sum, entry) => sum + entry.uncompressedSize, 0);
+    expect(declaredUncompressedBytes(zip.subarray(zip.length - ZIP_TAIL_BYTES), zip.length)).toBe(declared);
+    expect(declaredUncompressedBytes(zip, zip.length)).toBe(declared);
+    // Not a zip, or a directory that does not end the file: nothing is claimed.
+    expect(declaredUncompressedBytes(Buffer.alloc(100), 100)).toBeNull();
+    expect(declaredUncompressedBytes(zip.subarray(zip.length - ZIP_TAIL_BYTES), zip.length + 10)).toBeNull();
   });
 });

@@ -74,6 +74,41 @@ function findEndRecord(zip: Buffer): number {
   throw new ZipRefusedError('malformed', 'no end of central directory record');
 }
 
+/** Bytes at the end of a zip that hold its end record, whatever its comment. */
+export const ZIP_TAIL_BYTES = END_RECORD_SIZE + MAX_COMMENT;
+
+/**
+ * The uncompressed total the central directory declares, from the file's last bytes alone (`tail`
+ * ends where the file of `fileSize` bytes ends), or null when the directory does not sit within
+ * them. Lets a workbook too large once unpacked be refused without reading the whole file; the
+ * full check (`assertSafeZip`) still runs on any file that passes.
+ */
+export function declaredUncompressedBytes(tail: Buffer, fileSize: number): number | null {
+  if (tail.length < END_RECORD_SIZE) return null;
+  const stop = Math.max(0, tail.length - END_RECORD_SIZE - MAX_COMMENT);
+  let end = -1;
+  for (let at = tail.length - END_RECORD_SIZE; at >= stop; at -= 1) {
+    if (tail.readUInt32LE(at) === SIG_END) {
+      end = at;
+      break;
+    }
+  }
+  if (end === -1) return null;
+  const entryCount = tail.readUInt16LE(end + 10);
+  const centralSize = tail.readUInt32LE(end + 12);
+  const centralOffset = tail.readUInt32LE(end + 16);
+  const tailStart = fileSize - tail.length;
+  if (centralOffset < tailStart || centralOffset + centralSize !== tailStart + end) return null;
+  let at = centralOffset - tailStart;
+  let total = 0;
+  for (let i = 0; i < entryCount; i += 1) {
+    if (at + CENTRAL_HEADER_SIZE > end || tail.readUInt32LE(at) !== SIG_CENTRAL) return null;
+    total += tail.readUInt32LE(at + 24);
+    at += CENTRAL_HEADER_SIZE + tail.readUInt16LE(at + 28) + tail.readUInt16LE(at + 30) + tail.readUInt16LE(at + 32);
+  }
+  return total;
+}
+
 /** Reads and checks the central directory. Pure and synchronous; does not inflate anything. */
 export function readCentralDirectory(zip: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): ZipEntryInfo[] {
   if (zip.length < END_RECORD_SIZE) throw new ZipRefusedError('malformed', 'too short');

@@ -32,7 +32,7 @@ describe('detectUploadKind', () => {
     expect(detectUploadKind(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]), 'recipients.csv')).toEqual({ kind: 'xlsx', gzip: false });
   });
 
-  it('refuses binaries, HTML, gzip of a binary and OLE containers with catalogue words', () => {
+  it('refuses binaries, HTML, gzip of a binary and an OLE container named .xlsx with catalogue words', () => {
     expect(refusal(Buffer.from([0x00, 0x01, 0x02, 0x03]))).toBe(messages.uploads.notSpreadsheet);
     expect(refusal(Buffer.from('<html><table><tr><td>1</td></tr></table></html>'))).toBe(messages.uploads.notSpreadsheet);
     expect(refusal(gzipSync(Buffer.from([0x00, 0xff, 0x00, 0x10])))).toBe(messages.uploads.notSpreadsheet);
@@ -40,7 +40,12 @@ describe('detectUploadKind', () => {
     expect(refusal(Buffer.alloc(0))).toBe(messages.uploads.notSpreadsheet);
     const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0x00]);
     expect(refusal(ole, 'book.xlsx')).toBe(messages.sending.encryptedWorkbook);
-    expect(refusal(ole, 'book.xls')).toBe(messages.sending.legacyXls);
+  });
+
+  it('knows a legacy .xls workbook by its OLE signature', () => {
+    const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0x00]);
+    expect(detectUploadKind(ole, 'book.xls')).toEqual({ kind: 'xls', gzip: false });
+    expect(detectUploadKind(ole, 'book')).toEqual({ kind: 'xls', gzip: false });
   });
 });
 

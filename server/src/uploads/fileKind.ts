@@ -1,13 +1,13 @@
 /**
  * What an assembled upload is, by its first bytes rather than its name (issue 16): a gzip stream
- * (1F 8B) holding CSV text, a zip (an .xlsx), or plain CSV text. A legacy or encrypted workbook
- * (an OLE container) is refused with the same words as on the send screens.
+ * (1F 8B) holding CSV text, a zip (an .xlsx), an OLE container (a legacy .xls workbook), or plain
+ * CSV text. An OLE container named .xlsx is an encrypted workbook, refused with the send screens' words.
  */
 import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { messages } from '@shared/messages';
 import { ValidationError } from '../errors';
 
-export type UploadFileKind = { kind: 'csv'; gzip: boolean } | { kind: 'xlsx'; gzip: false };
+export type UploadFileKind = { kind: 'csv'; gzip: boolean } | { kind: 'xlsx' | 'xls'; gzip: false };
 
 /** Bytes of the file read to decide; also the most of a gzip stream inflated to look inside. */
 export const SNIFF_BYTES = 4096;
@@ -44,8 +44,8 @@ export function inflatedHead(compressedHead: Buffer): Buffer | null {
 }
 
 /**
- * The kind of file from its first bytes (`SNIFF_BYTES` of them). The file name only chooses the
- * words of a refusal: an OLE container named .xlsx is an encrypted workbook, otherwise a legacy .xls.
+ * The kind of file from its first bytes (`SNIFF_BYTES` of them). The file name only tells an OLE
+ * container named .xlsx (an encrypted workbook, refused) from a legacy .xls (read).
  */
 export function detectUploadKind(head: Buffer, filename: string): UploadFileKind {
   if (startsWith(head, GZIP)) {
@@ -56,7 +56,10 @@ export function detectUploadKind(head: Buffer, filename: string): UploadFileKind
     return { kind: 'csv', gzip: true };
   }
   if (startsWith(head, ZIP)) return { kind: 'xlsx', gzip: false };
-  if (startsWith(head, OLE)) throw fail(/\.xlsx$/i.test(filename) ? messages.sending.encryptedWorkbook : messages.sending.legacyXls);
+  if (startsWith(head, OLE)) {
+    if (/\.xlsx$/i.test(filename)) throw fail(messages.sending.encryptedWorkbook);
+    return { kind: 'xls', gzip: false };
+  }
   if (head.length > 0 && isText(head) && !isHtml(head)) return { kind: 'csv', gzip: false };
   throw fail(messages.uploads.notSpreadsheet);
 }

@@ -21,6 +21,7 @@ import { nowIso } from '../db/columns';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Logger } from '../logger';
 import { OutageLog } from '../db/outage';
+import type { ParseRunStatus } from '../sending/parseWorkerPool';
 import type { SpreadsheetParses } from '../sending/spreadsheetParses';
 import { spreadsheetFileBatches, summariseSpreadsheetFile } from '../sending/spreadsheets';
 import { detectUploadKind, SNIFF_BYTES } from './fileKind';
@@ -46,6 +47,8 @@ export interface UploadRecord {
 /** An upload with the parts that arrived (all of them once it is complete). */
 export interface UploadState extends UploadRecord {
   receivedParts: number[];
+  /** Its parse on this instance (completing it, or a send reading it): waiting for a slot, or reading. */
+  parse: ParseRunStatus | null;
 }
 
 export interface UploadSummary {
@@ -176,7 +179,7 @@ export class UploadService {
     const upload = await this.owned(userId, id);
     const receivedParts =
       upload.status === 'complete' ? Array.from({ length: upload.partCount }, (_, i) => i + 1) : await this.files.receivedParts(id);
-    return { ...upload, receivedParts };
+    return { ...upload, receivedParts, parse: this.deps.spreadsheets.status(id) };
   }
 
   /**
@@ -213,6 +216,7 @@ export class UploadService {
       const summary = await summariseSpreadsheetFile({ path: this.files.filePath(id), ...kind }, UPLOADS.sampleRows, { maxRows: UPLOADS.maxRows }, {
         pool: this.deps.spreadsheets.pool,
         signal,
+        tag: id,
       });
       if (summary.truncated) throw new AppError(413, 'too_many_rows', fillMessage(messages.uploads.tooManyRows, { max: formatIndianNumber(UPLOADS.maxRows) }), 'file');
       return { id, rows: summary.rows, columns: summary.columns, sample: summary.sample };
@@ -242,6 +246,7 @@ export class UploadService {
         // A send writes its recipients 5,000 at a time: ten batches ahead (a few MB) keep the
         // worker parsing on the other core while the main thread writes a chunk.
         readAhead: SEND_READ_AHEAD_BATCHES,
+        tag: id,
       });
       // yield* passes an early stop on, ending the parse and its worker.
       const { truncated } = yield* rows;

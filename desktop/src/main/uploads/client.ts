@@ -22,6 +22,9 @@ import type { SpreadsheetProgress, SpreadsheetUpload } from '@shared/spreadsheet
 import type { StoredUpload, UploadStateStore } from './store';
 import { bytesReceived, partRange, partsToSend } from '@shared/uploadParts';
 
+/** While completing waits, the upload's parse is asked about this often (is it queued?). */
+const PARSE_POLL_MS = 1_000;
+
 export interface UploadSource {
   preparedId: string;
   path: string;
@@ -275,17 +278,20 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
       for (const sent of inFlight.values()) bytes += sent;
       return Math.min(bytes, totalBytes);
     };
+    /** While completing waits for one of the server's parse slots: the upload's place in line. */
+    let queuePosition: number | null = null;
     const emit = () => {
       lastEmit = Date.now();
       const bytes = currentBytes();
       upload.sentBytes = bytes;
       onProgress({
         fileId: source.preparedId,
-        phase: 'uploading',
+        phase: queuePosition === null ? 'uploading' : 'queued',
         rows: 0,
         bytes,
         totalBytes,
         percent: totalBytes === 0 ? 100 : Math.min(100, Math.floor((bytes / totalBytes) * 1000) / 10),
+        ...(queuePosition === null ? {} : { queuePosition }),
       });
     };
     // Between parts' ends, bytes moving still show at least every `progressEveryMs`.
@@ -447,7 +453,32 @@ export function createUploadClient(options: UploadClientOptions): UploadClient {
 
       await sendParts(partsToSend(partCount, [...received]));
 
-      const complete = () => withRetry(signal, () => jsonRequest(serverUrl, 'POST', `/api/uploads/${encodeURIComponent(uploadId)}/complete`, signal));
+      /** Asks about the upload while completing waits: the server answers once it has read the file, which may be queued first. */
+      const watchParse = async (settled: AbortSignal): Promise<void> => {
+        while (!settled.aborted) {
+          try {
+            await delay(PARSE_POLL_MS, undefined, { signal: settled });
+            const answer = await jsonRequest(serverUrl, 'GET', `/api/uploads/${encodeURIComponent(uploadId)}`, signal);
+            const state = ZUpload.safeParse(answer.body);
+            if (settled.aborted || answer.status !== 200 || !state.success) continue;
+            queuePosition = state.data.parse?.state === 'queued' ? state.data.parse.position : null;
+            emit();
+          } catch {
+            // Settled, or the question failed: completing's own answer decides.
+          }
+        }
+      };
+      const complete = async (): Promise<JsonAnswer> => {
+        const settled = new AbortController();
+        const watching = watchParse(settled.signal);
+        try {
+          return await withRetry(signal, () => jsonRequest(serverUrl, 'POST', `/api/uploads/${encodeURIComponent(uploadId)}/complete`, signal));
+        } finally {
+          settled.abort();
+          await watching;
+          queuePosition = null;
+        }
+      };
       let answer = await complete();
       const stillMissing = answer.status === 409 ? asErrorBody(answer.body)?.missingParts : undefined;
       if (Array.isArray(stillMissing) && stillMissing.length > 0) {

@@ -195,4 +195,36 @@ describe('uploadResumable', () => {
     expect(outcome.state).toBe('complete');
     expect(server.calls.filter((call) => call.endsWith('/parts/2'))).toHaveLength(2);
   });
+
+  it('reports the parse as queued, with its place, while completing waits for the server', async () => {
+    const server = fakeServer(10);
+    const places = [{ state: 'queued', position: 2 }, { state: 'queued', position: 1 }, { state: 'parsing' }];
+    let asked = 0;
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const url = String(input);
+      if ((init?.method ?? 'GET') === 'GET' && /^\/api\/uploads\/[^/]+$/.test(url)) {
+        const upload = (await (await server.fetch(input, init)).json()) as Record<string, unknown>;
+        const parse = places[Math.min(asked, places.length - 1)];
+        asked += 1;
+        // Completing answers once the server has been asked about every place.
+        if (asked > places.length) release();
+        return new Response(JSON.stringify({ ...upload, parse }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }
+      if (url.endsWith('/complete')) await released;
+      return server.fetch(input, init);
+    };
+    const seen: unknown[] = [];
+    const outcome = await uploadResumable(
+      bytes(25),
+      'a.csv.gz',
+      { ...deps(server, memoryStorage()), fetch: fetchImpl as typeof fetch, sleep: () => new Promise((resolve) => setTimeout(resolve, 1)) },
+      { shouldPause: () => false, onProgress: () => undefined, onParse: (parse) => seen.push(parse) },
+    );
+    expect(outcome.state).toBe('complete');
+    expect(seen.slice(0, 3)).toEqual(places);
+  });
 });

@@ -6,7 +6,7 @@
  * tested without a browser.
  */
 import { fillMessage, messages } from '@shared/messages';
-import { ZUpload, ZUploadCompleted, ZUploadCreated, type TUploadCompleted } from '@shared/schemas/uploads';
+import { ZUpload, ZUploadCompleted, ZUploadCreated, type TUploadCompleted, type TUploadParse } from '@shared/schemas/uploads';
 import { z } from 'zod';
 import { bytesReceived, partRange, partsToSend } from '@shared/uploadParts';
 
@@ -14,6 +14,8 @@ const m = messages.sheetScreens;
 
 /** A part that fails is sent again this many times in all before the upload stops as failed. */
 export const PART_ATTEMPTS = 4;
+/** While completing waits, the upload's parse is asked about this often (is it queued?). */
+export const PARSE_POLL_MS = 1_000;
 /** localStorage keys of upload states start with this. */
 export const UPLOAD_STATE_PREFIX = 'sandesh.upload.';
 
@@ -122,7 +124,13 @@ export async function uploadResumable(
   blob: Blob,
   filename: string,
   deps: UploadDependencies,
-  options: { shouldPause: () => boolean; onProgress: (progress: UploadProgress) => void; sha256?: string },
+  options: {
+    shouldPause: () => boolean;
+    onProgress: (progress: UploadProgress) => void;
+    sha256?: string;
+    /** While completing waits: the server's parse of the upload (queued with its place, or reading). */
+    onParse?: (parse: TUploadParse | null) => void;
+  },
 ): Promise<UploadOutcome> {
   const url = (path: string) => `${deps.baseUrl}${path}`;
   const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
@@ -221,9 +229,39 @@ export async function uploadResumable(
 
   if (!(await sendParts(partsToSend(partCount, received)))) return { state: 'paused', uploadId, sentBytes };
 
+  /**
+   * Completing answers once the server has read the file, which waits while the server's parse
+   * slots are all taken: asking about the upload meanwhile says whether it is queued, and where.
+   */
+  const watchParse = async (settled: () => boolean): Promise<void> => {
+    const onParse = options.onParse;
+    if (!onParse) return;
+    while (!settled()) {
+      await deps.sleep(PARSE_POLL_MS);
+      if (settled()) return;
+      try {
+        const answer = await deps.fetch(url(`/api/uploads/${encodeURIComponent(uploadId)}`), { headers: { Accept: 'application/json' }, credentials: 'include' });
+        if (!answer.ok) continue;
+        const upload = ZUpload.parse(await answer.json());
+        if (!settled()) onParse(upload.parse ?? null);
+      } catch {
+        // A question that failed changes nothing: completing's own answer decides.
+      }
+    }
+  };
+  const completeOnce = async (): Promise<Response> => {
+    let settled = false;
+    void watchParse(() => settled);
+    try {
+      return await deps.fetch(url(`/api/uploads/${encodeURIComponent(uploadId)}/complete`), { method: 'POST', headers: json, credentials: 'include', body: '{}' });
+    } finally {
+      settled = true;
+    }
+  };
+
   // Completing twice is harmless; a 409 names parts the server lost: send those once more.
   for (let round = 0; round < 2; round += 1) {
-    const completed = await deps.fetch(url(`/api/uploads/${encodeURIComponent(uploadId)}/complete`), { method: 'POST', headers: json, credentials: 'include', body: '{}' });
+    const completed = await completeOnce();
     if (completed.ok) {
       deps.storage.removeItem(key);
       return { state: 'complete', uploadId, completed: ZUploadCompleted.parse(await completed.json()) };

@@ -128,6 +128,13 @@ export function createWebSpreadsheets(emit: (progress: SpreadsheetProgress) => v
             current.state = { ...current.state, sentBytes: state.sentBytes };
             progress(state.sentBytes);
           },
+          onParse: (parse) => {
+            if (parse?.state === 'queued') {
+              emit({ fileId: entry.prepared.fileId, phase: 'queued', rows: entry.prepared.validRows, bytes: blob.size, totalBytes: blob.size, percent: 100, queuePosition: parse.position });
+            } else {
+              progress(blob.size);
+            }
+          },
         },
       );
       current.state =

@@ -375,7 +375,7 @@ export function SheetCheckPanel({ sheet, mapping, canCheck, disabled = false }: 
       ) : null}
       {(uploading || paused) && !stale ? (
         <div className="flex flex-col gap-2">
-          {progress && progress.phase === 'uploading' ? <SheetProgress text={progressText(progress)} percent={progress.percent} /> : null}
+          {progress && (progress.phase === 'uploading' || progress.phase === 'queued') ? <SheetProgress text={progressText(progress)} percent={progress.percent} /> : null}
           {paused && !state.error && progress ? <p className="text-xs text-slate-500 dark:text-slate-400">{fillMessage(m.uploadPaused, { percent: Math.floor(progress.percent) })}</p> : null}
           <div>
             {uploading ? (

@@ -69,6 +69,12 @@ describe('progress', () => {
     expect(progressText(progress({ phase: 'uploading', bytes: 512 * 1024, totalBytes: 2 * 1024 * 1024, percent: 25 }))).toBe('Uploading: 512 KB of 2.0 MB (25%)');
   });
 
+  it('says an upload waiting for the server is queued, and its place in line', () => {
+    expect(progressText(progress({ phase: 'queued', percent: 100, queuePosition: 3 }))).toBe(
+      'Queued: the server is reading other files first. This one is number 3 in line.',
+    );
+  });
+
   it('drives the taskbar bar while a step runs and removes it after', () => {
     expect(taskbarFraction(progress({ percent: 40 }))).toBe(0.4);
     expect(taskbarFraction(progress({ percent: 100 }))).toBe(-1);

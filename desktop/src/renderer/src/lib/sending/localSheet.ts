@@ -87,12 +87,14 @@ const PHASE_LABELS: Record<SpreadsheetPhase, string> = {
   checking: m.phaseChecking,
   writing: m.phaseWriting,
   uploading: m.phaseUploading,
+  queued: m.phaseQueued,
 };
 
 /** 'Reading the file: 1,20,000 rows (45%)', or for the upload 'Uploading: 3.2 MB of 8 MB (40%)'. */
 export function progressText(progress: SpreadsheetProgress): string {
   const phase = PHASE_LABELS[progress.phase];
   const percent = Math.floor(Math.max(0, Math.min(100, progress.percent)));
+  if (progress.phase === 'queued') return fillMessage(m.progressQueued, { position: formatIndianNumber(progress.queuePosition ?? 1) });
   if (progress.phase === 'uploading') return fillMessage(m.progressBytes, { phase, sent: formatFileSize(progress.bytes), total: formatFileSize(progress.totalBytes), percent });
   return fillMessage(m.progressRows, { phase, rows: formatIndianNumber(progress.rows), percent });
 }

@@ -218,7 +218,7 @@ export function buildDocsFaq(): LegalSection[] {
       blocks: [
         {
           kind: 'paragraph',
-          text: `There is no fixed cap beyond your wallet balance. Sends to more than ${SENDING.bulkThreshold} recipients use optimised bulk delivery; recipient files can be up to ${SENDING.recipientFileMaxMb} MB (.csv or .xlsx; save old .xls files as .xlsx first).`,
+          text: `There is no fixed cap beyond your wallet balance. Sends to more than ${SENDING.bulkThreshold} recipients use optimised bulk delivery; recipient files can be up to ${SENDING.recipientFileMaxMb} MB (.csv, .xlsx or the older .xls).`,
         },
       ],
     },
