@@ -78,7 +78,7 @@ if (!existsSync(compiled)) {
     process.exit(1);
   }
   // The compiler's intermediate files are most of the folder's size.
-  rmSync(path.join(driver, 'build', 'Release', 'obj.target'), { recursive: true, force: true });
+  for (const intermediate of ['obj', 'obj.target', '.deps']) rmSync(path.join(driver, 'build', 'Release', intermediate), { recursive: true, force: true });
 }
 console.log(`node24: better-sqlite3 ${driverVersion} for ABI ${abi} ready at ${elapsed()}`);
 
