@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { createServer, defineConfig, type Plugin } from 'vite';
+import { createServer, defineConfig, type Logger, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import path from 'node:path';
@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 import { firstLoadLine, measureFirstLoad } from './scripts/first-load-size.mjs';
 import { precompressDirectory } from './scripts/precompress.mjs';
-import { LANDING_BOOT_SCRIPT } from './shared/landingBoot';
+// With its extension, as Node itself would need: Vite warns of any extensionless import in the
+// config's own graph (its native config loader will not resolve them).
+import { LANDING_BOOT_SCRIPT } from './shared/landingBoot.ts';
 
 const fromHere = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -65,17 +67,23 @@ async function prerenderLanding(outDir: string): Promise<void> {
  * server to answer with (server/src/middleware/webApp.ts), then the first-load figure of issue 18.
  */
 function precompressAndMeasure(outDir: string): Plugin {
+  let logger: Logger | undefined;
   return {
     name: 'sandesh-precompress-and-measure',
     apply: 'build',
+    configResolved(config) {
+      logger = config.logger;
+    },
     closeBundle: {
       order: 'post',
       sequential: true,
       async handler() {
         await prerenderLanding(outDir);
         const totals = precompressDirectory(outDir);
-        console.log(`precompressed ${totals.files} files: ${totals.bytes} B -> ${totals.brotliBytes} B brotli, ${totals.gzipBytes} B gzip`);
-        console.log(firstLoadLine(measureFirstLoad(outDir)));
+        // Through Vite's logger: `--logLevel warn` (npm start, npm test) keeps these two lines out
+        // of a newcomer's first run; `npm run build:web` still prints them.
+        logger?.info(`precompressed ${totals.files} files: ${totals.bytes} B -> ${totals.brotliBytes} B brotli, ${totals.gzipBytes} B gzip`);
+        logger?.info(firstLoadLine(measureFirstLoad(outDir)));
       },
     },
   };

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCAL_POSTGRES, localPostgresAnswers } from './local-postgres.mjs';
+import { SEVERAL_PROCESSES } from './several-processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -133,11 +134,8 @@ if (!process.env.TEST_DATABASE_URL) {
     console.log('\nTEST_DATABASE_URL is not set and no PostgreSQL answers at 127.0.0.1:5432: the PostgreSQL API suite will skip.');
   }
 }
-// The API files that start server processes of their own or busy loops beside them run in a step
-// of their own, one at a time: two of them at once on two cores (three instances beside a crash
-// and restart, with six busy loops) made the crash test miss its recovery deadline. The rest run
-// two at a time (vitest.config.ts).
-const SEVERAL_PROCESSES = ['three-instances', 'crash-recovery', 'connection-resets', 'two-instances', 'scale-out', 'campaigns'].map((name) => `tests/api/${name}.test.ts`);
+// The API files that start server processes of their own run in a step of their own, one at a
+// time (scripts/several-processes.mjs); the rest two at a time (vitest.config.ts).
 // The multi-process step first: alone at the end of the run it kept the cores only 56 % busy, the
 // other API files 84 %.
 const apiLane = [

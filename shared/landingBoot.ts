@@ -1,4 +1,6 @@
-import { STORAGE_KEYS } from './constants';
+// With its extension: the web build's Vite config imports this file, and Vite warns of any
+// extensionless import in the config's own graph.
+import { STORAGE_KEYS } from './constants.ts';
 
 /**
  * Set on `window` by main.tsx just before React takes the page over: from then on React's own

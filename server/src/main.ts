@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { startServer } from './server';
+import { startupSummary } from './startupSummary';
 
 async function main(): Promise<void> {
   let config;
@@ -17,29 +18,29 @@ async function main(): Promise<void> {
   const logger = createLogger(config);
   const running = await startServer(config, { logger });
 
-  if (running.initialAdmin) {
-    const { username, generatedPassword } = running.initialAdmin;
-    if (generatedPassword) {
+  const { admin } = running;
+  // Say loudly which mode runs: development conveniences must never be a surprise on a server.
+  // Production keeps JSON lines for a log collector; elsewhere the log ends with a short block.
+  if (config.isProduction) {
+    if (admin.generatedPassword) {
       // Printed once, to the terminal only: it is not stored anywhere in clear.
       console.log(
-        `\n  First admin account created.\n    username: ${username}\n    password: ${generatedPassword}\n  Keep it now: it will not be shown again. Set ADMIN_USERNAME/ADMIN_PASSWORD to choose your own.\n`,
+        `\n  First admin account created.\n    username: ${admin.username}\n    password: ${admin.generatedPassword}\n  Keep it now: it will not be shown again. Set ADMIN_USERNAME/ADMIN_PASSWORD to choose your own.\n`,
       );
-    } else {
-      logger.info({ username }, 'first admin account created from ADMIN_USERNAME/ADMIN_PASSWORD');
-    }
-  }
-  // Say loudly which mode runs: development conveniences must never be a surprise on a server.
-  if (config.isProduction) logger.info({ mode: 'production' }, 'PRODUCTION MODE: simulator and sandbox checkout are off');
-  else {
+    } else if (admin.created) logger.info({ username: admin.username }, 'first admin account created from ADMIN_USERNAME/ADMIN_PASSWORD');
+    logger.info({ mode: 'production' }, 'PRODUCTION MODE: simulator and sandbox checkout are off');
+    logger.info({ url: running.url, database: config.database.kind, env: config.env }, `${config.brand.name} is running at ${running.url}`);
+  } else {
+    if (admin.created) logger.info(`First admin account created: ${admin.username}`);
     logger.warn(
-      { mode: config.env, host: config.host, simulatorInbox: config.simulatorEnabled, sandboxCheckout: config.payments.sandbox },
       `${config.env.toUpperCase()} MODE: simulator inbox (shows reset codes) and sandbox checkout (free credits) are on${config.allowDevOnNetwork ? ' and HOST is open to the network (ALLOW_DEV_ON_NETWORK)' : '; set NODE_ENV=production for real use'}`,
     );
+    // The closing block, after every start-up line. A generated password shows even when
+    // LOG_LEVEL hides the rest: it is not stored anywhere in clear.
+    if (logger.isLevelEnabled('info') || admin.generatedPassword) {
+      process.stdout.write(startupSummary({ url: running.url, admin, config }));
+    }
   }
-  logger.info(
-    { url: running.url, database: config.database.kind, simulator: config.simulatorEnabled, env: config.env },
-    `${config.brand.name} is running at ${running.url}`,
-  );
 
   let stopping = false;
   const stop = (signal: string) => {

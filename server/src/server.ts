@@ -19,7 +19,8 @@ export interface RunningServer {
   services: Services;
   outbox: SimulatorOutbox;
   logger: Logger;
-  initialAdmin: { username: string; generatedPassword: string | null } | null;
+  /** The administrator: `created` at this start (with the password generated for it, if any) or before. */
+  admin: { username: string; created: boolean; generatedPassword: string | null };
   close(): Promise<void>;
 }
 
@@ -34,7 +35,10 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
     await db.raw('create schema if not exists ??', [config.database.schema]);
   }
   const applied = await migrateToLatest(db);
-  if (applied.length) logger.info({ applied }, 'database migrated');
+  if (applied.length) {
+    logger.info(`Database migrated: ${applied.length} migration${applied.length === 1 ? '' : 's'} applied`);
+    logger.debug({ applied }, 'migrations applied');
+  } else logger.info('Database is up to date');
   const checkpointer = config.database.kind === 'sqlite' ? await WalCheckpointer.start(db, config.database.filename, logger) : null;
 
   const outbox = new SimulatorOutbox();
@@ -48,7 +52,9 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
     ...(options.apiClock ? { apiClock: options.apiClock } : {}),
   });
   const bootstrap = await services.users.ensureInitialAdmin(config.admin);
-  const initialAdmin = bootstrap.created ? { username: bootstrap.username, generatedPassword: bootstrap.generatedPassword } : null;
+  const admin = bootstrap.created
+    ? { username: bootstrap.username, created: true, generatedPassword: bootstrap.generatedPassword }
+    : { username: bootstrap.username, created: false, generatedPassword: null };
 
   await services.engine.prepare();
   const app = createApp({ config, logger, services, outbox, version: APP_VERSION });
@@ -89,7 +95,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
     services,
     outbox,
     logger,
-    initialAdmin,
+    admin,
     async close() {
       clearInterval(maintenance);
       await services.dailyCleanup.stop();

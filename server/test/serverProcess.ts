@@ -9,6 +9,15 @@ import { fileURLToPath } from 'node:url';
 const START_DEADLINE_MS = 120_000;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * What the Node.js running the tests was started with, for the server processes it starts: the
+ * Node.js 24 pass (scripts/test-node24.mjs) loads its better-sqlite3 through NODE_OPTIONS.
+ */
+function runtimeEnv(): Record<string, string> {
+  const names = ['NODE_OPTIONS', 'SANDESH_BETTER_SQLITE3_DIR'] as const;
+  return Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+}
+
 /** The server as a child process that can be killed and started again on the same port and data. */
 export class ServerProcess {
   private child: ChildProcess | null = null;
@@ -23,7 +32,7 @@ export class ServerProcess {
   /** Starts the process and answers once GET /api/health does (milliseconds taken). */
   async start(): Promise<number> {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: ROOT, env: { ...runtimeEnv(), ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     let exitCode: number | string | null = null;
     this.exited = new Promise((resolve) => {

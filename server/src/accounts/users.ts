@@ -315,13 +315,13 @@ export class UserService {
 
   /**
    * Makes sure an administrator exists: the configured one, or `admin` with a generated password
-   * that is answered once for the caller to print.
+   * that is answered once for the caller to print. An existing one is answered by its username.
    */
   async ensureInitialAdmin(settings: { username: string; password: string | undefined; email: string }): Promise<
-    { created: false } | { created: true; username: string; generatedPassword: string | null }
+    { created: false; username: string } | { created: true; username: string; generatedPassword: string | null }
   > {
-    const existingAdmin = await User.query(this.deps.db).findOne({ role: 'admin' }).whereNull('deletedAt');
-    if (existingAdmin) return { created: false };
+    const existingAdmin = await User.query(this.deps.db).findOne({ role: 'admin' }).whereNull('deletedAt').orderBy('id');
+    if (existingAdmin) return { created: false, username: existingAdmin.username };
     const generatedPassword = settings.password ? null : randomBytes(12).toString('base64url');
     await this.create(
       {

@@ -211,7 +211,10 @@ export class RetentionService {
     const { campaignsDeleted, filesDeleted } = await this.deleteCampaigns(cutoff);
     const statusEventsDeleted = await this.deleteStatusEvents(cutoff);
     const numbersForgotten = this.isSqlite ? 0 : await this.forgetNumbers();
-    this.deps.log.info({ threshold: cutoff, messagesDeleted, campaignsDeleted, statusEventsDeleted, filesDeleted, numbersForgotten }, 'old logs cleaned up');
+    const figures = { threshold: cutoff, messagesDeleted, campaignsDeleted, statusEventsDeleted, filesDeleted, numbersForgotten };
+    // A run that found nothing (every start of a young database) is not worth a line at info.
+    if (messagesDeleted + campaignsDeleted + statusEventsDeleted + filesDeleted + numbersForgotten > 0) this.deps.log.info(figures, 'old logs cleaned up');
+    else this.deps.log.debug(figures, 'no old logs to clean up');
     return { messagesDeleted, campaignsDeleted, statusEventsDeleted, filesDeleted, totalDeleted: messagesDeleted + campaignsDeleted, thresholdDate: cutoff };
   }
 
