@@ -19,12 +19,6 @@
 import * as XLSX from '@e965/xlsx';
 import { dateText, numberText } from '../sheetRows';
 
-/**
- * The largest .xls the local readers (desktop and web) read: SheetJS holds the whole file and its
- * cells at once, several times the file's size, while a full BIFF8 sheet is far smaller than this.
- */
-export const LEGACY_XLS_MAX_BYTES = 64 * 1024 * 1024;
-
 /** Days from the 1900 date system's day 0 to 1970-01-01, and the 1904 system's offset (exceljs's figures). */
 const UNIX_EPOCH_SERIAL = 25_569;
 const DATE_1904_OFFSET = 1_462;
