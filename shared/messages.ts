@@ -540,14 +540,14 @@ export const messages = {
   /** The send screens' spreadsheet step, read on this computer in both shells (issue 16). */
   sheetScreens: {
     dropTitle: 'Drop a spreadsheet here',
-    dropHint: 'CSV, gzip-compressed CSV or Excel (.xlsx). The first row holds the column names; each further row is one recipient.',
+    dropHint: 'CSV, gzip-compressed CSV or Excel (.xlsx, .xls). The first row holds the column names; each further row is one recipient.',
     chooseFile: 'Choose file',
     chooseAnother: 'Choose another file',
     dropActive: 'Drop the file to read it',
     recentTitle: 'Recent files',
     removeFile: 'Remove spreadsheet',
     fileRegion: 'Spreadsheet',
-    unsupportedType: 'This file is not a CSV, gzip-compressed CSV or Excel (.xlsx) file. Please choose a spreadsheet.',
+    unsupportedType: 'This file is not a CSV, gzip-compressed CSV or Excel (.xlsx, .xls) file. Please choose a spreadsheet.',
     tooLargeForBrowser:
       'This file is {size}, more than the {max} a browser can read safely. Install the Sandesh desktop app, which reads files of any size on your computer, or split the file.',
     emptyFile: 'This file has no data rows under its header row.',
@@ -960,7 +960,7 @@ export const messages = {
   spreadsheets: {
     recipientColumnRequired: 'Please choose the column that holds the phone numbers.',
     mappedColumnMissing: 'The column "{column}" chosen for {{{name}}} is not in the file.',
-    unknownFileType: 'This file is not a CSV, gzip-compressed CSV or Excel (.xlsx) file. Please choose a spreadsheet.',
+    unknownFileType: 'This file is not a CSV, gzip-compressed CSV or Excel (.xlsx, .xls) file. Please choose a spreadsheet.',
     unreadable: 'The file could not be read. Please check that it is a valid Excel or CSV file and that it is not open elsewhere.',
     notFound: 'This file is no longer open. Please choose it again.',
     noSheet: 'This Excel file has no worksheet to read.',
@@ -983,7 +983,7 @@ export const messages = {
     partsMissing: 'Some parts have not arrived yet: {parts}',
     alreadyComplete: 'This upload is already complete; its parts cannot change',
     checksumMismatch: 'The file that arrived does not match its SHA-256 checksum. Please send its parts again.',
-    notSpreadsheet: 'This file is not a CSV, gzip-compressed CSV or Excel (.xlsx) file',
+    notSpreadsheet: 'This file is not a CSV, gzip-compressed CSV or Excel (.xlsx, .xls) file',
     tooManyRows: 'This file has more than {max} rows. Please split it into smaller files.',
     notCompleted: 'This upload is not complete yet. Send its missing parts and complete it before sending from it.',
   },
@@ -1010,7 +1010,7 @@ export const messages = {
     saveInvalidTitle: 'Save the invalid rows',
     saveInvalidFilterName: 'CSV file',
     invalidRowsFilename: 'invalid-rows.csv',
-    notAccepted: 'Choose a CSV (.csv), gzip-compressed CSV (.csv.gz, .gz) or Excel (.xlsx) file',
+    notAccepted: 'Choose a CSV (.csv), gzip-compressed CSV (.csv.gz, .gz) or Excel (.xlsx, .xls) file',
     notFound: 'This file no longer exists or is not a file. Please choose it again.',
     pathInvalid: 'The dropped item is not a file on this computer',
     fileIdInvalid: 'This file is no longer open. Please choose it again.',

@@ -5,6 +5,14 @@
  * directory of an .xlsx, read from the end of the file with guards against zip bombs.
  */
 
+/**
+ * The largest .xls the local readers (desktop and web) read. BIFF cannot be streamed, so SheetJS
+ * (legacyXls.ts) holds the whole file and its cells at once, several times the file's size; a
+ * full BIFF8 sheet of short cells is far smaller than this. Kept here, not beside the reader, so
+ * checking it does not load SheetJS.
+ */
+export const LEGACY_XLS_MAX_BYTES = 64 * 1024 * 1024;
+
 export type SpreadsheetFileKind = 'csv' | 'csv-gzip' | 'xlsx' | 'legacy-xls' | 'unknown';
 
 function startsWith(head: Uint8Array, signature: readonly number[]): boolean {

@@ -299,7 +299,7 @@ describe(`built renderer in desktop mode, sending from a local spreadsheet${unav
     await expect.poll(() => sheet.rowCount.textContent(), { timeout: 30_000 }).toBe(
       `${new Intl.NumberFormat('en-IN').format(rows.length)} rows in customers-${run}.csv · 3 columns`,
     );
-    expect(dialogRequests.at(-1)?.filters[0]?.extensions).toEqual(['csv', 'gz', 'xlsx']);
+    expect(dialogRequests.at(-1)?.filters[0]?.extensions).toEqual(['csv', 'gz', 'xlsx', 'xls']);
     expect(bridgeCalls).toContain(SPREADSHEET_CHANNELS.pick);
     expect(bridgeCalls).toContain(SPREADSHEET_CHANNELS.parse);
     // Progress came from the worker through the IPC event into the page, and the bar was shown.

@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
+import { xlsOf } from '@shared/spreadsheetReaders/legacyXlsFixtures';
 import { createLocalSpreadsheets, defaultWorkerUrl, type LocalSpreadsheets } from '../../desktop/src/main/spreadsheets/localSpreadsheets';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -50,5 +51,16 @@ describe('the built spreadsheet worker', () => {
     ]);
     const text = gunzipSync(await readFile(local.preparedFile(prepared.preparedId)?.path ?? '')).toString('utf8');
     expect(text).toBe('Phone,Name\r\n919876543210,Asha\r\n');
+  });
+
+  it.skipIf(skipReason !== null)('parses and prepares a legacy .xls with the SheetJS bundled into the build', async () => {
+    const file = path.join(dir, 'old.xls');
+    await writeFile(file, xlsOf([['Phone', 'Name'], [919876543210, 'Asha'], ['98765 43211', 'Ravi']]));
+    const ref = await local.open(file);
+    expect(await local.parse(ref.fileId, () => undefined)).toMatchObject({ filename: 'old.xls', rows: 2, header: ['Phone', 'Name'] });
+    const prepared = await local.prepare(ref.fileId, { recipientColumn: 'Phone', variableMappings: { 1: 'Name' } }, () => undefined);
+    expect(prepared).toMatchObject({ validRows: 2, invalidRows: 0 });
+    const text = gunzipSync(await readFile(local.preparedFile(prepared.preparedId)?.path ?? '')).toString('utf8');
+    expect(text).toBe('Phone,Name\r\n919876543210,Asha\r\n919876543211,Ravi\r\n');
   });
 });

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { fillMessage, messages } from '@shared/messages';
+import { xlsOf } from '@shared/spreadsheetReaders/legacyXlsFixtures';
 import { CustomizeMessagePage } from './pages/CustomizeMessagePage';
 import { LoginPage } from './pages/LoginPage';
 import { approvedTemplate, testPhone } from './sending-support';
@@ -159,5 +160,32 @@ test.describe('customize message', () => {
     await customize.upload('empty.csv', 'text/csv', Buffer.from('Name,Mobile\n'));
     await expect(customize.sheetError).toHaveText(m.emptyFile);
     await expect(customize.sheetTable).toHaveCount(0);
+  });
+
+  test('an older Excel .xls file is read on the page like an .xlsx, and a damaged one is refused in the words the server uses', async ({ page, baseURL }) => {
+    const user = await createUser(baseURL ?? '');
+    const phones = [testPhone(), testPhone('0001')];
+    const file = Buffer.from(
+      xlsOf([
+        ['Customer', 'Mobile', 'Order No'],
+        ['Asha', phones[0] ?? '', 'A-1'],
+        ['Ravi', Number(phones[1]), 'A-2'],
+      ]),
+    );
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+
+    const customize = new CustomizeMessagePage(page);
+    await customize.goto();
+    await customize.upload('broken.xls', 'application/vnd.ms-excel', Buffer.concat([file.subarray(0, 8), Buffer.alloc(600, 0xff)]));
+    await expect(customize.sheetError).toHaveText(messages.sending.fileUnreadable);
+
+    await customize.upload('customers.xls', 'application/vnd.ms-excel', file);
+    await expect(customize.rowCount).toHaveText('2 rows in customers.xls · 3 columns');
+    await expect(customize.sheetTable.locator('tbody tr')).toHaveCount(2);
+    await expect(customize.sheetTable.locator('tbody tr').nth(1)).toContainText(phones[1] ?? '');
+    await expect(customize.recipientColumn).toHaveValue('Mobile');
   });
 });

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { xlsOf, xlsWorkbook, type XlsCell } from '../../test/legacyXls';
 import { AppError } from '../errors';
-import { isDateFormat, isPasswordError, legacyCellText } from './legacyXls';
 import { readSpreadsheet } from './spreadsheets';
 
 async function xlsx(rows: XlsCell[][]): Promise<Buffer> {
@@ -86,22 +85,5 @@ describe('legacy .xls workbooks through SheetJS (in the parse worker)', { timeou
       const error = await refusal(() => readSpreadsheet({ filename: `broken-${i}.xls`, buffer }));
       expect([error.status, error.field, error.message], `broken ${i}`).toEqual([400, 'file', messages.sending.fileUnreadable]);
     }
-  });
-
-  it('tells date formats from number formats as exceljs does', () => {
-    expect(['yyyy-mm-dd', 'm/d/yy', 'dd/mm/yyyy hh:mm', 'h:mm AM/PM', '[$-409]mmmm d, yyyy'].map(isDateFormat)).toEqual([true, true, true, true, true]);
-    expect(['General', '0.00', '#,##0', '"Rs" 0.00', '[Red]0.00'].map(isDateFormat)).toEqual([false, false, false, false, false]);
-    expect(legacyCellText({ t: 'n', v: 45418.5, z: 'yyyy-mm-dd hh:mm' }, false)).toBe('2024-05-06 12:00');
-    expect(legacyCellText({ t: 'n', v: 45418 - 1462, z: 'yyyy-mm-dd' }, true)).toBe('2024-05-06');
-    expect(legacyCellText({ t: 'e', v: 7, w: '#DIV/0!' }, false)).toBe('#DIV/0!');
-    expect(legacyCellText({ t: 'z' }, false)).toBe('');
-    expect(legacyCellText(null, false)).toBe('');
-  });
-
-  it("tells SheetJS's password refusals from its other errors", () => {
-    expect(isPasswordError(new Error('File is password-protected'))).toBe(true);
-    expect(isPasswordError(new Error('ECMA-376 Encrypted file missing /EncryptionInfo'))).toBe(true);
-    expect(isPasswordError(new Error('Unsupported ZIP encryption'))).toBe(false);
-    expect(isPasswordError('File is password-protected')).toBe(false);
   });
 });

@@ -172,9 +172,9 @@ afterEach(async () => {
 });
 
 describe('accepted spreadsheet names', () => {
-  it('accepts .csv, .csv.gz, .gz and .xlsx in any case, nothing else', () => {
-    for (const name of ['a.csv', 'A.CSV', 'b.csv.gz', 'c.gz', 'd.xlsx', 'E.XlSx']) expect(hasAcceptedExtension(name), name).toBe(true);
-    for (const name of ['a.txt', 'a.xls', 'a.csv.exe', 'a.xlsm', 'csv', '.csv', 'a.json', 'a']) expect(hasAcceptedExtension(name), name).toBe(false);
+  it('accepts .csv, .csv.gz, .gz, .xlsx and .xls in any case, nothing else', () => {
+    for (const name of ['a.csv', 'A.CSV', 'b.csv.gz', 'c.gz', 'd.xlsx', 'E.XlSx', 'f.xls', 'G.XLS']) expect(hasAcceptedExtension(name), name).toBe(true);
+    for (const name of ['a.txt', 'a.xlsb', 'a.csv.exe', 'a.xlsm', 'csv', '.csv', 'a.json', 'a']) expect(hasAcceptedExtension(name), name).toBe(false);
   });
 });
 
@@ -190,7 +190,7 @@ describe('pick', () => {
     openAnswer = await file('contacts.csv');
     const ref = value(await handlers.pick(caller));
     expect(ref).toEqual({ fileId: 'file-1', filename: 'contacts.csv', size: 100 });
-    expect(openRequests).toEqual([{ title: text.pickTitle, filters: [{ name: text.pickFilterName, extensions: ['csv', 'gz', 'xlsx'] }] }]);
+    expect(openRequests).toEqual([{ title: text.pickTitle, filters: [{ name: text.pickFilterName, extensions: ['csv', 'gz', 'xlsx', 'xls'] }] }]);
     expect(sheets.opened.get('file-1')).toBe(openAnswer);
     expect(await settings.getRecentFiles()).toEqual([openAnswer]);
   });
@@ -219,7 +219,7 @@ describe('openDropped', () => {
     await mkdir(folder);
     const cases: Array<[unknown, string]> = [
       [await file('script.sh'), text.notAccepted],
-      [await file('book.xls'), text.notAccepted],
+      [await file('book.xlsb'), text.notAccepted],
       [path.join(dir, 'missing.csv'), text.notFound],
       [folder, text.notFound],
       ['relative/contacts.csv', text.pathInvalid],

@@ -23,9 +23,9 @@ import { consoleErrorLogger, fail, ok, type ErrorLogger, type Untrusted } from '
 const text = messages.desktopFiles;
 
 /** Lower-case endings the app opens; `.csv.gz` is listed for the message, `.gz` already covers it. */
-export const ACCEPTED_SPREADSHEET_EXTENSIONS = ['.csv', '.csv.gz', '.gz', '.xlsx'] as const;
+export const ACCEPTED_SPREADSHEET_EXTENSIONS = ['.csv', '.csv.gz', '.gz', '.xlsx', '.xls'] as const;
 /** The same for the open dialog's filter (no dots; `gz` matches `.csv.gz`). */
-export const DIALOG_SPREADSHEET_EXTENSIONS = ['csv', 'gz', 'xlsx'] as const;
+export const DIALOG_SPREADSHEET_EXTENSIONS = ['csv', 'gz', 'xlsx', 'xls'] as const;
 /** Longest path accepted from a drop (Windows long paths reach 32k; nothing real is longer than this). */
 export const MAX_SPREADSHEET_PATH_LENGTH = 4096;
 export const MAX_NOTIFICATION_LENGTH = 1000;

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
+import { xlsOf } from '@shared/spreadsheetReaders/legacyXlsFixtures';
 import { readSpreadsheet, spreadsheetKind } from './readSpreadsheet';
 import { TEST_HEADER, testRowText, workbookZip, writeTestCsv, writeTestXlsx, zipOf } from './testFiles';
 
@@ -119,10 +120,33 @@ describe('readSpreadsheet: refusals', () => {
 
   it('refuses legacy and unknown files, and a zip that is not a workbook, with catalogue texts', async () => {
     const ole = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
-    await expect(rowsOf(await fileOf('old.xls', ole))).rejects.toThrow(messages.sending.legacyXls);
+    await expect(rowsOf(await fileOf('old.xls', ole))).rejects.toThrow(messages.sending.fileUnreadable);
+    await expect(rowsOf(await fileOf('locked.xlsx', ole))).rejects.toThrow(messages.sending.encryptedWorkbook);
     await expect(rowsOf(await fileOf('binary.csv', Buffer.from([1, 2, 0, 3])))).rejects.toThrow(messages.spreadsheets.unknownFileType);
     await expect(rowsOf(await fileOf('packed-binary.csv', gzipSync(Buffer.from([0x50, 0x4b, 3, 4, 0, 0]))))).rejects.toThrow(messages.spreadsheets.unknownFileType);
     await expect(rowsOf(await fileOf('plain.zip', zipOf([{ name: 'readme.txt', data: Buffer.from('hi') }])))).rejects.toThrow(messages.spreadsheets.unreadable);
     await expect(rowsOf(await fileOf('cut.xlsx', workbookZip('<row r="1"/>').subarray(0, 100)))).rejects.toThrow(messages.spreadsheets.unreadable);
+  });
+});
+
+describe('readSpreadsheet: legacy .xls', () => {
+  it('reads the first sheet of an .xls through the shared reader, by content whatever the name', async () => {
+    const bytes = Buffer.from(xlsOf([['Phone', 'Name', 'Joined'], [919876543210, 'Asha', new Date(Date.UTC(2024, 4, 6))], [], ['+91 98765 43211', 'Ravi', null]]));
+    const expected = [
+      [1, ['Phone', 'Name', 'Joined']],
+      [2, ['919876543210', 'Asha', '2024-05-06']],
+      [3, []],
+      [4, ['+91 98765 43211', 'Ravi']],
+    ];
+    expect(await spreadsheetKind(await fileOf('book.xls', bytes))).toBe('xls');
+    expect(await rowsOf(await fileOf('book.xls', bytes))).toEqual(expected);
+    expect(await rowsOf(await fileOf('book.csv', bytes))).toEqual(expected);
+  });
+
+  it('refuses an .xls wider than the column limit, and a cut one, with catalogue texts', async () => {
+    const wide = await fileOf('wide.xls', Buffer.from(xlsOf([['a', 'b', 'c'], [1, 2, 3]])));
+    await expect(rowsOf(wide, { maxColumns: 2 })).rejects.toThrow(fillMessage(messages.sending.tooManyColumns, { max: 2 }));
+    const good = xlsOf([['Phone'], [919876543210]]);
+    await expect(rowsOf(await fileOf('cut.xls', Buffer.from(good.subarray(0, 520))))).rejects.toThrow(messages.sending.fileUnreadable);
   });
 });

@@ -5,12 +5,16 @@
  * shared strings) inflated into memory within limits, and its first worksheet inflated as a stream
  * into the shared sheet parser, so the sheet itself is never held whole.
  *
+ * A legacy .xls (BIFF in an OLE container) cannot be streamed: it is read whole, under a size cap,
+ * by the one shared reader (shared/spreadsheetReaders/legacyXls.ts, SheetJS), imported only when
+ * such a file comes, in the worker thread that runs this reader.
+ *
  * Zip bombs: the central directory's sizes and ratios are checked before anything is inflated
  * (shared/spreadsheetReaders/files.ts), and every inflated stream is counted and stopped as soon as
  * it passes the size its entry declared, so a lying archive costs at most what it declared.
  */
 import { createReadStream } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createGunzip, createInflateRaw } from 'node:zlib';
 import { fillMessage, messages } from '@shared/messages';
@@ -19,6 +23,7 @@ import {
   createTextDecoder,
   csvEncoding,
   isCsvText,
+  LEGACY_XLS_MAX_BYTES,
   LOCAL_HEADER_SIZE,
   LOCAL_ZIP_LIMITS,
   parseZipDirectory,
@@ -32,7 +37,7 @@ import {
 } from '@shared/spreadsheetReaders/files';
 import { createSharedStringsParser, createSheetParser, parseDateStyles, parseWorkbook, relationshipTarget, type ChunkParser } from '@shared/spreadsheetReaders/xlsx';
 
-export type ReadableSpreadsheetKind = 'csv' | 'csv-gzip' | 'xlsx';
+export type ReadableSpreadsheetKind = 'csv' | 'csv-gzip' | 'xlsx' | 'xls';
 
 export interface SpreadsheetReadOptions {
   /** Each row's cells (as read; the caller trims and skips empty rows) and its line in the file. */
@@ -84,7 +89,11 @@ export async function spreadsheetKind(path: string, filename = path): Promise<Re
   const file = await open(path, 'r');
   try {
     const kind = sniffSpreadsheetKind(await readAt(file, 0, SNIFF_BYTES));
-    if (kind === 'legacy-xls') throw fail(/\.xlsx$/i.test(filename) ? messages.sending.encryptedWorkbook : messages.sending.legacyXls);
+    // Excel writes a password-protected .xlsx inside an OLE container (the server decides alike).
+    if (kind === 'legacy-xls') {
+      if (/\.xlsx$/i.test(filename)) throw fail(messages.sending.encryptedWorkbook);
+      return 'xls';
+    }
     if (kind === 'unknown') throw fail(messages.spreadsheets.unknownFileType);
     return kind;
   } finally {
@@ -125,6 +134,7 @@ export async function readSpreadsheet(path: string, options: SpreadsheetReadOpti
   };
   try {
     if (kind === 'xlsx') await readXlsx(path, guarded);
+    else if (kind === 'xls') await readXls(path, guarded);
     else await readCsv(path, kind === 'csv-gzip', guarded);
     return kind;
   } catch (error) {
@@ -321,5 +331,45 @@ async function readXlsx(path: string, options: SpreadsheetReadOptions): Promise<
     await feedEntry(path, zip, sheet, parser, options.signal, (bytes) => options.onBytes?.(bytes, sheet.compressedSize), options.afterChunk);
   } finally {
     await zip.file.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// .xls
+
+/** Rows handed on between awaits of `afterChunk`, as a chunk of a streamed file would give them. */
+const XLS_ROWS_PER_CHUNK = 5_000;
+
+async function readXls(path: string, options: SpreadsheetReadOptions): Promise<void> {
+  const size = (await stat(path)).size;
+  if (size > LEGACY_XLS_MAX_BYTES) throw fail(messages.sending.fileTooHeavy);
+  const { isPasswordError, legacyWorkbookRows } = await import('@shared/spreadsheetReaders/legacyXls');
+  const content = await readFile(path, { signal: options.signal });
+  const maxColumns = options.maxColumns ?? DEFAULT_MAX_COLUMNS;
+  // SheetJS reads the whole workbook on the first step; the rest only walks its first sheet.
+  const rows = legacyWorkbookRows(content);
+  let line = 0;
+  for (;;) {
+    let next: IteratorResult<string[]>;
+    try {
+      next = rows.next();
+    } catch (error) {
+      // The server's words for the same file (its parse worker reads .xls with the same module).
+      throw fail(isPasswordError(error) ? messages.sending.encryptedWorkbook : messages.sending.fileUnreadable);
+    }
+    if (next.done) break;
+    // The file is all read once the first row comes out.
+    if (line === 0) options.onBytes?.(size, size);
+    line += 1;
+    const cells = next.value;
+    // Trailing empty cells do not make a row wide (the .xlsx reader only counts written cells).
+    let width = cells.length;
+    while (width > 0 && cells[width - 1] === '') width -= 1;
+    if (width > maxColumns) throw fail(fillMessage(messages.sending.tooManyColumns, { max: maxColumns }));
+    options.onRow(width === cells.length ? cells : cells.slice(0, width), line);
+    if (line % XLS_ROWS_PER_CHUNK === 0) {
+      if (options.signal?.aborted) throw fail(messages.sending.parseCancelled);
+      await options.afterChunk?.();
+    }
   }
 }

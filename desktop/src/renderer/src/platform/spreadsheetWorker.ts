@@ -1,6 +1,8 @@
 /**
  * The web shell's spreadsheet worker (issue 16): reads a CSV (papaparse, by chunks), a gzip CSV
- * (DecompressionStream) or an XLSX (exceljs, loaded only here) off the page's thread, with
+ * (DecompressionStream), an XLSX (exceljs, loaded only here) or a legacy .xls (the shared SheetJS
+ * reader, shared/spreadsheetReaders/legacyXls.ts, loaded only here and only for such a file, so
+ * its chunk is not part of the app's first load) off the page's thread, with
  * progress; summarises it; and checks a mapping over every row with the shared spreadsheetCheck,
  * writing the normalised rows gzip-compressed (CompressionStream) and the invalid rows as CSV.
  */
@@ -15,6 +17,7 @@ import {
   SPREADSHEET_SAMPLE_ROWS,
   spreadsheetColumnNames,
 } from '@shared/spreadsheetCheck';
+import { LEGACY_XLS_MAX_BYTES } from '@shared/spreadsheetReaders/files';
 import type { SpreadsheetPhase, SpreadsheetProgress, SpreadsheetSummary } from '@shared/spreadsheets';
 import type { SpreadsheetWorkerAnswer, SpreadsheetWorkerRequest } from './spreadsheetWorkerProtocol';
 
@@ -95,9 +98,36 @@ async function readXlsx(file: Blob, onRow: RowSink, onProgress: ProgressSink): P
   });
 }
 
+/** Rows between progress reports of an .xls (read whole first, then walked). */
+const XLS_PROGRESS_ROWS = 1_000;
+
+async function readXls(file: Blob, onRow: RowSink, onProgress: ProgressSink): Promise<void> {
+  // BIFF cannot be streamed: the whole file is held, so it is capped as the desktop caps it.
+  if (file.size > LEGACY_XLS_MAX_BYTES) throw new CatalogueError(messages.sending.fileTooHeavy);
+  const { isPasswordError, legacyWorkbookRows } = await import('@shared/spreadsheetReaders/legacyXls');
+  const rows = legacyWorkbookRows(new Uint8Array(await file.arrayBuffer()));
+  let line = 0;
+  for (;;) {
+    let next: IteratorResult<string[]>;
+    try {
+      next = rows.next();
+    } catch (error) {
+      // The server's words for the same file (its parse worker reads .xls with the same module).
+      throw new CatalogueError(isPasswordError(error) ? messages.sending.encryptedWorkbook : messages.sending.fileUnreadable);
+    }
+    if (next.done) return;
+    line += 1;
+    // Cells trimmed, as the other readers hand them to the check.
+    onRow(next.value.map((cell) => cell.trim()), line);
+    if (line % XLS_PROGRESS_ROWS === 0) onProgress(line, file.size, 100);
+  }
+}
+
 /** Every row of the file with its line as the user sees it, whatever its format. */
 async function readRows(file: File, onRow: RowSink, onProgress: ProgressSink): Promise<void> {
   if (await startsWith(file, [0x50, 0x4b, 0x03, 0x04])) return readXlsx(file, onRow, onProgress);
+  // An OLE container: a legacy .xls (or an .xlsx with a password, which the reader refuses as such).
+  if (await startsWith(file, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return readXls(file, onRow, onProgress);
   if (await startsWith(file, [0x1f, 0x8b])) {
     const csv = await new Response(file.stream().pipeThrough(new DecompressionStream('gzip'))).blob();
     return readCsv(csv, onRow, onProgress);

@@ -52,17 +52,19 @@ describe('desktopSpreadsheets', () => {
 });
 
 describe('the web shell', () => {
-  it('takes CSV, gzip CSV and .xlsx files the browser can hold, and points larger ones to the desktop app', () => {
+  it('takes CSV, gzip CSV, .xlsx and .xls files the browser can hold, and points larger ones to the desktop app', () => {
     expect(webFileProblem({ name: 'List.CSV', size: 10 })).toBeNull();
     expect(webFileProblem({ name: 'list.csv.gz', size: 10 })).toBeNull();
     expect(webFileProblem({ name: 'list.xlsx', size: WEB_SPREADSHEET_MAX_BYTES })).toBeNull();
-    expect(webFileProblem({ name: 'list.xls', size: 10 })).toMatch(/not a CSV/);
+    expect(webFileProblem({ name: 'List.XLS', size: 10 })).toBeNull();
+    expect(webFileProblem({ name: 'list.xlsb', size: 10 })).toMatch(/not a CSV/);
     expect(webFileProblem({ name: 'list.xlsx', size: WEB_SPREADSHEET_MAX_BYTES + 1 })).toMatch(/desktop app/);
   });
 
   it('names the normalised upload after the file, as a gzip CSV', () => {
     expect(normalisedFileName('customers.xlsx')).toBe('customers.csv.gz');
     expect(normalisedFileName('customers.csv.gz')).toBe('customers.csv.gz');
+    expect(normalisedFileName('customers.xls')).toBe('customers.csv.gz');
     expect(normalisedFileName('customers')).toBe('customers.csv.gz');
   });
 });

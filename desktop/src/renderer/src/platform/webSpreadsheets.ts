@@ -16,7 +16,7 @@ const m = messages.sheetScreens;
 /** What a browser tab can read and check comfortably; larger files are the desktop app's. */
 export const WEB_SPREADSHEET_MAX_BYTES = 200 * 1024 * 1024;
 
-const FILE_NAME = /\.(csv|xlsx|csv\.gz|gz)$/i;
+const FILE_NAME = /\.(csv|xlsx|xls|csv\.gz|gz)$/i;
 
 /** The browser cannot hold this file, or it is not a spreadsheet: the catalogue text saying so, or null. */
 export function webFileProblem(file: { name: string; size: number }): string | null {
@@ -27,7 +27,7 @@ export function webFileProblem(file: { name: string; size: number }): string | n
 
 /** The name the normalised upload goes by: the file's own, as a gzip CSV. */
 export function normalisedFileName(filename: string): string {
-  return `${filename.replace(/\.(csv\.gz|csv|xlsx|gz)$/i, '')}.csv.gz`;
+  return `${filename.replace(/\.(csv\.gz|csv|xlsx|xls|gz)$/i, '')}.csv.gz`;
 }
 
 /** A request before it is numbered (Omit over each member of the union). */

@@ -20,7 +20,7 @@ import { ProgressBar } from './SetupProgress';
 const m = messages.sheetScreens;
 /** Invalid rows listed on screen; the CSV holds all of them. */
 const INVALID_SHOWN = 10;
-const ACCEPT = '.csv,.xlsx,.gz,text/csv,application/gzip,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const ACCEPT = '.csv,.xlsx,.xls,.gz,text/csv,application/gzip,application/vnd.ms-excel,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
  * Where a spreadsheet comes in: a drop zone with a keyboard-usable "Choose file" button (the

@@ -23,7 +23,7 @@ const FIELD_ID = 'quick-send-recipients';
 
 /**
  * Quick Send's recipients: typed or pasted (one per line or comma-separated), or imported from
- * a .csv or .xlsx file whose first column holds the numbers; with the count, Copy All and
+ * a .csv, .xlsx or .xls file whose first column holds the numbers; with the count, Copy All and
  * Clear All (spec 002 "Quick Send" step 2).
  */
 export function RecipientsField({
