@@ -102,9 +102,10 @@ function customerRows(run: number, valid: number): { rows: string[][]; expected:
   }
   rows.push(['Ravi', 'not a number', 'ORD-X1']);
   rows.push(['Meena', '12', 'ORD-X2']);
-  // The same people again, written another way: removed as duplicates inside the file.
-  rows.push(['Customer 0 again', `91${mobile(run, 0)}`, 'ORD-D1']);
-  rows.push(['Customer 1 again', `+91${mobile(run, 1)}`, 'ORD-D2']);
+  // The same rows again, the numbers written another way: repeats (same number and values) inside
+  // the file, sent once.
+  rows.push(['Customer 0', `91${mobile(run, 0)}`, `ORD-${run}-0`]);
+  rows.push(['Customer 1', `+91${mobile(run, 1)}`, `ORD-${run}-1`]);
   return { rows, expected };
 }
 
