@@ -155,7 +155,9 @@ describe.skipIf(postgresUnavailable)('the public API\'s day campaigns', () => {
     const held = await send(who.api, who.user.username, who.template);
     expect(held.campaign_id).toBe(first.campaign_id);
     expect((await figures(first.campaign_id)).status).toBe('paused');
-    expect((await server.db('messages').where({ id: Number(held.message_id.slice(4)) }).first('status')) as { status: string }).toEqual({ status: 'queued' });
+    // A dispatcher may claim it before it reads the campaign's state; it then puts it back, unsent.
+    const heldRow = async () => (await server.db('messages').where({ id: Number(held.message_id.slice(4)) }).first('status', 'handedAt')) as { status: string; handedAt: string | null };
+    expect(await pollUntil(heldRow, (row) => row.status === 'queued', { what: 'the held send to wait in the queue', timeoutMs: 30_000 })).toEqual({ status: 'queued', handedAt: null });
 
     expect((await who.client.post(`/api/campaigns/${first.campaign_id}/resume`)).status).toBe(200);
     await pollUntil(async () => (await figures(first.campaign_id)).status, (status) => status === 'completed', { what: 'the held send to go out', timeoutMs: 30_000 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import { formatPhone } from '@shared/phone';
 import { CustomizeMessagePage } from './pages/CustomizeMessagePage';
 import { LoginPage } from './pages/LoginPage';
@@ -113,7 +113,7 @@ test.describe('quick send', () => {
     await quick.sendButton.click();
     await quick.confirmSend();
     await expect(quick.resultDialog.getByRole('heading', { name: ui.campaignAccepted })).toBeVisible();
-    await expect(quick.resultDialog).toContainText(`1 ${s.duplicateBlocked} (not charged)`);
+    await expect(quick.resultDialog).toContainText(fillMessage(s.duplicateBlockedRecent, { count: 1 }));
     await expect(quick.resultDialog).toContainText('0 messages queued');
     await expect(quick.resultDialog.getByTestId('campaign-processed')).toHaveText('0 of 0 processed (100%)');
     await quick.resultDialog.getByRole('button', { name: 'OK', exact: true }).click();
