@@ -17,6 +17,7 @@
  * cached result, empty cells ''.
  */
 import * as XLSX from '@e965/xlsx';
+import { messages } from '../messages';
 import { dateText, numberText } from '../sheetRows';
 
 /** Days from the 1900 date system's day 0 to 1970-01-01, and the 1904 system's offset (exceljs's figures). */
@@ -102,5 +103,24 @@ export function* legacyWorkbookRows(content: Uint8Array): Generator<string[]> {
     const cells = new Array<string>(row.length);
     for (let c = 0; c < row.length; c += 1) cells[c] = legacyCellText(row[c], date1904);
     yield cells;
+  }
+}
+
+/**
+ * `legacyWorkbookRows` for the local readers: a file SheetJS refuses becomes `refuse` of the
+ * catalogue's words for it (password-protected, or unreadable), the words the server's parse
+ * worker answers for the same file.
+ */
+export function* legacyRowsOrRefusal(content: Uint8Array, refuse: (text: string) => Error): Generator<string[]> {
+  const rows = legacyWorkbookRows(content);
+  for (;;) {
+    let next: IteratorResult<string[]>;
+    try {
+      next = rows.next();
+    } catch (error) {
+      throw refuse(isPasswordError(error) ? messages.sending.encryptedWorkbook : messages.sending.fileUnreadable);
+    }
+    if (next.done) return;
+    yield next.value;
   }
 }

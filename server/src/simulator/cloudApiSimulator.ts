@@ -12,13 +12,13 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import TinyQueue from 'tinyqueue';
 import { z } from 'zod';
 import { extractVariables, renderTemplateText } from '@shared/templates';
 import type { TTemplateComponent } from '@shared/types';
-import { signWebhookBody } from '../sending/providers/webhooks';
 import type { SimulatorOutbox } from './outbox';
+import { postSignedWebhook } from './signedWebhookPost';
 import { randomHex } from './randomHex';
 import { SimulatorTemplates } from './templates';
 
@@ -422,21 +422,7 @@ export class CloudApiSimulator {
         },
       ],
     };
-    const raw = JSON.stringify(envelope);
-    try {
-      const response = await request(webhook.url, {
-        dispatcher: this.agent,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(raw, webhook.appSecret) },
-        body: raw,
-        signal: AbortSignal.timeout(10_000),
-      });
-      await response.body.dump();
-      if (response.statusCode >= 200 && response.statusCode < 300) return null;
-      return new Error(`Webhook answered HTTP ${response.statusCode}`);
-    } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
-    }
+    return postSignedWebhook(this.agent, webhook, JSON.stringify(envelope));
   }
 
   private notifyIdle(): void {

@@ -7,9 +7,9 @@
  */
 import type Koa from 'koa';
 import type Router from '@koa/router';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { z } from 'zod';
-import { signWebhookBody } from '../sending/providers/webhooks';
+import { postSignedWebhook } from './signedWebhookPost';
 import { randomHex } from './randomHex';
 
 /** Where review webhooks go, read at each post (the embedded server learns its address late). */
@@ -275,20 +275,8 @@ export class SimulatorTemplates {
     const raw = JSON.stringify(envelope);
     let lastError: Error | null = null;
     for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !this.closed; attempt++) {
-      try {
-        const response = await request(target.url, {
-          dispatcher: this.agent,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(raw, target.appSecret) },
-          body: raw,
-          signal: AbortSignal.timeout(10_000),
-        });
-        await response.body.dump();
-        if (response.statusCode >= 200 && response.statusCode < 300) return;
-        lastError = new Error(`Webhook answered HTTP ${response.statusCode}`);
-      } catch (error) {
-        lastError = error instanceof Error ? error : new Error(String(error));
-      }
+      lastError = await postSignedWebhook(this.agent, target, raw);
+      if (!lastError) return;
       if (attempt < WEBHOOK_ATTEMPTS && !this.closed) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
     if (lastError && !this.closed) this.options.onWebhookError?.(lastError);

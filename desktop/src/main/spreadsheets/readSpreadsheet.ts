@@ -343,25 +343,15 @@ const XLS_ROWS_PER_CHUNK = 5_000;
 async function readXls(path: string, options: SpreadsheetReadOptions): Promise<void> {
   const size = (await stat(path)).size;
   if (size > LEGACY_XLS_MAX_BYTES) throw fail(messages.sending.fileTooHeavy);
-  const { isPasswordError, legacyWorkbookRows } = await import('@shared/spreadsheetReaders/legacyXls');
+  const { legacyRowsOrRefusal } = await import('@shared/spreadsheetReaders/legacyXls');
   const content = await readFile(path, { signal: options.signal });
   const maxColumns = options.maxColumns ?? DEFAULT_MAX_COLUMNS;
-  // SheetJS reads the whole workbook on the first step; the rest only walks its first sheet.
-  const rows = legacyWorkbookRows(content);
   let line = 0;
-  for (;;) {
-    let next: IteratorResult<string[]>;
-    try {
-      next = rows.next();
-    } catch (error) {
-      // The server's words for the same file (its parse worker reads .xls with the same module).
-      throw fail(isPasswordError(error) ? messages.sending.encryptedWorkbook : messages.sending.fileUnreadable);
-    }
-    if (next.done) break;
+  // SheetJS reads the whole workbook on the first step; the rest only walks its first sheet.
+  for (const cells of legacyRowsOrRefusal(content, fail)) {
     // The file is all read once the first row comes out.
     if (line === 0) options.onBytes?.(size, size);
     line += 1;
-    const cells = next.value;
     // Trailing empty cells do not make a row wide (the .xlsx reader only counts written cells).
     let width = cells.length;
     while (width > 0 && cells[width - 1] === '') width -= 1;

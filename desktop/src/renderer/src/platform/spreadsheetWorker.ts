@@ -104,21 +104,12 @@ const XLS_PROGRESS_ROWS = 1_000;
 async function readXls(file: Blob, onRow: RowSink, onProgress: ProgressSink): Promise<void> {
   // BIFF cannot be streamed: the whole file is held, so it is capped as the desktop caps it.
   if (file.size > LEGACY_XLS_MAX_BYTES) throw new CatalogueError(messages.sending.fileTooHeavy);
-  const { isPasswordError, legacyWorkbookRows } = await import('@shared/spreadsheetReaders/legacyXls');
-  const rows = legacyWorkbookRows(new Uint8Array(await file.arrayBuffer()));
+  const { legacyRowsOrRefusal } = await import('@shared/spreadsheetReaders/legacyXls');
   let line = 0;
-  for (;;) {
-    let next: IteratorResult<string[]>;
-    try {
-      next = rows.next();
-    } catch (error) {
-      // The server's words for the same file (its parse worker reads .xls with the same module).
-      throw new CatalogueError(isPasswordError(error) ? messages.sending.encryptedWorkbook : messages.sending.fileUnreadable);
-    }
-    if (next.done) return;
+  for (const cells of legacyRowsOrRefusal(new Uint8Array(await file.arrayBuffer()), (text) => new CatalogueError(text))) {
     line += 1;
     // Cells trimmed, as the other readers hand them to the check.
-    onRow(next.value.map((cell) => cell.trim()), line);
+    onRow(cells.map((cell) => cell.trim()), line);
     if (line % XLS_PROGRESS_ROWS === 0) onProgress(line, file.size, 100);
   }
 }
