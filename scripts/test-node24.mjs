@@ -65,8 +65,6 @@ if (!existsSync(compiled)) {
   rmSync(path.dirname(modules), { recursive: true, force: true });
   mkdirSync(modules, { recursive: true });
   cpSync(driverSource, driver, { recursive: true, filter: (source) => source !== path.join(driverSource, 'build') });
-  // Its one runtime dependency, from the shared tree: it finds the compiled file beside the caller.
-  symlinkSync(path.join(root, 'node_modules', 'bindings'), path.join(modules, 'bindings'), 'dir');
   // npm's own node-gyp, run by the Node.js under test: nothing is added to the project.
   const npmRoot = npm(['root', '-g']).trim();
   const nodeGyp = path.join(npmRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
@@ -80,6 +78,11 @@ if (!existsSync(compiled)) {
   // The compiler's intermediate files are most of the folder's size.
   for (const intermediate of ['obj', 'obj.target', '.deps']) rmSync(path.join(driver, 'build', 'Release', intermediate), { recursive: true, force: true });
 }
+// Its one runtime dependency, from this checkout: linked again on every run, since the cache
+// outlives the checkout whose run filled it.
+const bindingsLink = path.join(modules, 'bindings');
+rmSync(bindingsLink, { recursive: true, force: true });
+symlinkSync(path.join(root, 'node_modules', 'bindings'), bindingsLink, 'dir');
 console.log(`node24: better-sqlite3 ${driverVersion} for ABI ${abi} ready at ${elapsed()}`);
 
 // The suites, as `npm test` runs them on SQLite: `node` on the PATH is Node.js 24 too, for the
