@@ -92,6 +92,21 @@ describe.skipIf(postgresUnavailable)('the public API\'s day campaigns', () => {
     expect(await campaignNotices(who.client)).toEqual([]);
   }, 90_000);
 
+  it("tells the integrator's webhook of each completion of the day campaign, not only the first", async () => {
+    const who = await integrator();
+    // A public address literal: saved without a lookup; its deliveries are not what this reads.
+    const endpoint = await who.api.post('/api/webhook-endpoints', { url: 'https://93.184.216.34/hooks/sandesh', events: ['campaign.completed'] });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+    const endpointId = (endpoint.body as { id: number }).id;
+    const completions = async (campaignId: number) =>
+      ((await server.db('webhook_deliveries').where({ endpointId, eventType: 'campaign.completed' }).pluck('body')) as string[]).filter((body) => body.includes(`"campaign_id":${campaignId}`)).length;
+    const first = await send(who.api, who.user.username, who.template);
+    await pollUntil(() => completions(first.campaign_id), (count) => count === 1, { what: 'the first completion announced', timeoutMs: 30_000 });
+    const later = await send(who.api, who.user.username, who.template);
+    expect(later.campaign_id).toBe(first.campaign_id);
+    await pollUntil(() => completions(first.campaign_id), (count) => count === 2, { what: 'the second completion announced', timeoutMs: 30_000 });
+  }, 90_000);
+
   it('opens another campaign for another key, another template, or the next Indian day', async () => {
     const who = await integrator();
     const otherTemplate = (await approvedTemplate(server, who.user)).name;

@@ -218,7 +218,9 @@ export class WebhookService {
 
   /**
    * Campaigns that may just have completed, in `trx`, the transaction that completes them: one
-   * `campaign.completed` each (the event id is the campaign's, so a repeat is delivered once).
+   * `campaign.completed` each. The event id is the campaign's and its completion time's, so a
+   * repeat is delivered once, while the public API's day campaign, which runs again when a send
+   * joins it, announces each completion.
    */
   async recordCampaignsCompleted(trx: Knex, campaignIds: readonly number[]): Promise<void> {
     if (campaignIds.length === 0) return;
@@ -230,13 +232,17 @@ export class WebhookService {
         completedAt: string | Date | null;
       }[];
       const createdAt = this.now().toISOString();
-      return campaigns.map((campaign) => ({
-        type: 'campaign.completed' satisfies TWebhookEventType,
-        userId: Number(campaign.userId),
-        eventId: `evt_campaign_${campaign.id}_completed`,
-        data: JSON.stringify({ campaign_id: Number(campaign.id), name: campaign.name, completed_at: campaign.completedAt ? new Date(campaign.completedAt).toISOString() : null }),
-        createdAt,
-      }));
+      return campaigns.map((campaign) => {
+        const completedAt = campaign.completedAt ? new Date(campaign.completedAt) : null;
+        return {
+          type: 'campaign.completed' satisfies TWebhookEventType,
+          userId: Number(campaign.userId),
+          // At most 40 characters (the column): the completion time in base 36.
+          eventId: completedAt ? `evt_campaign_${campaign.id}_${completedAt.getTime().toString(36)}` : `evt_campaign_${campaign.id}_completed`,
+          data: JSON.stringify({ campaign_id: Number(campaign.id), name: campaign.name, completed_at: completedAt ? completedAt.toISOString() : null }),
+          createdAt,
+        };
+      });
     });
   }
 
