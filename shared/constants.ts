@@ -148,6 +148,14 @@ export const LOGS = {
   cleanupHourUtc: 2,
 } as const;
 
+/**
+ * The daily sync of every business's templates from Meta, which heals template webhooks that never
+ * arrived: at this hour of the Indian day, before the working day's sends.
+ */
+export const TEMPLATE_SYNC = {
+  dailyHourIst: 4,
+} as const;
+
 
 /** Refund, billing and support promises of the legal pages (spec 000 §4.7 and §9). */
 export const POLICY = {

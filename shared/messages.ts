@@ -254,6 +254,26 @@ export const messages = {
     statusUpdateFailed: 'Failed to update template status',
   },
 
+  /** Reading templates from Meta (sync) and deleting them there. */
+  templateSync: {
+    syncButton: 'Sync from Meta',
+    syncing: 'Syncing…',
+    syncHint: 'Reads every template of this WhatsApp business account from Meta: approved ones unknown here are added, known ones take Meta\'s status, category and quality.',
+    result: 'Sync from Meta: {imported} imported, {updated} updated, {unchanged} unchanged, {failed} failed',
+    failedHint: '{failed} {failed|template|templates} use features Sandesh cannot send (for example carousels, flows or location headers) and were not imported.',
+    syncFailed: 'Sync from Meta failed',
+    noAccount: 'This account has no WhatsApp business account to read templates from. An administrator sets it up under the user\'s business info or channel settings.',
+    unavailable: 'WhatsApp (Meta) did not answer while templates were being read. Nothing was changed; try again in a few minutes.',
+    refused: 'WhatsApp (Meta) refused to list the templates: {reason}. Nothing was changed.',
+    deleteRefused: 'WhatsApp (Meta) refused to delete {name}: {reason}. The template was kept here.',
+    deleteUnavailable: 'WhatsApp (Meta) could not be reached to delete {name}. The template was kept here; try again in a few minutes.',
+    deleteEveryLanguage: 'The channel provider deletes {name} in every language at once, and it also exists here in {languages}. Delete it in WhatsApp Manager, then sync from Meta.',
+    deleteConfirmTitle: 'Delete {name}?',
+    deleteConfirmAtMeta: 'It will also be deleted at WhatsApp (Meta), which keeps its name from being used again for 30 days. This cannot be undone.',
+    deleteConfirmLocal: 'This cannot be undone.',
+    importedBadge: 'Imported from Meta',
+  },
+
   adminWallet: {
     heldRefundsReleased: 'Released {count} held {count|refund|refunds}: {amount} credited back',
     noHeldRefunds: 'This user has no held refunds to release',

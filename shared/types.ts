@@ -316,6 +316,24 @@ export interface TTemplate {
   submittedAt: string | null;
 }
 
+/** What a sync from Meta did (POST /api/templates/sync, POST /api/admin/users/{id}/templates/sync). */
+export interface TTemplateSyncResult {
+  /** Approved at Meta, unknown here: added as APPROVED. */
+  imported: number;
+  /** Known here: Meta's status, category, quality or id taken. */
+  updated: number;
+  /** Nothing to change, or not approved at Meta and unknown here (not imported). */
+  unchanged: number;
+  /** Approved at Meta with parts Sandesh cannot send (carousels, flows, location headers, ...): not imported. */
+  failed: number;
+}
+
+export interface TTemplateSyncResponse {
+  success: true;
+  message: string;
+  data: TTemplateSyncResult;
+}
+
 export interface TTemplatePagination {
   currentPage: number;
   totalPages: number;

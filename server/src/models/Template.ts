@@ -4,7 +4,7 @@ import { BaseModel } from './BaseModel';
 
 export class Template extends BaseModel {
   static override tableName = 'templates';
-  static override timestampAttributes = ['createdAt', 'updatedAt', 'submittedAt', 'reviewedAt', 'metaStatusAt', 'qualityUpdatedAt'] as const;
+  static override timestampAttributes = ['createdAt', 'updatedAt', 'submittedAt', 'reviewedAt', 'metaStatusAt', 'qualityUpdatedAt', 'importedAt'] as const;
   static override get jsonAttributes(): string[] {
     return ['components', 'variableExamples'];
   }
@@ -33,6 +33,8 @@ export class Template extends BaseModel {
   pauseTitle!: string | null;
   pauseDescription!: string | null;
   qualityUpdatedAt!: Date | null;
+  /** Set when a sync from Meta brought it in (approved at Meta, never built here). */
+  importedAt!: Date | null;
   submittedAt!: Date | null;
   reviewedAt!: Date | null;
   reviewedBy!: number | null;
