@@ -236,6 +236,7 @@ export const messages = {
     notEditable: 'Only draft or rejected templates can be edited',
     notSubmittable: 'Only draft or rejected templates can be submitted',
     notPending: 'Only pending templates can be approved or rejected',
+    metaAppIdMissing: 'Media header samples cannot be uploaded to Meta: WHATSAPP_APP_ID is not set on the server',
     statusInvalid: 'Status must be APPROVED or REJECTED',
     rejectionReasonRequired: 'A rejection reason is required',
     created: 'Template created successfully',

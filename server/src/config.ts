@@ -141,6 +141,10 @@ const variables = {
   WHATSAPP_API_BASE: { schema: z.url({ error: 'must be a URL' }).default('https://graph.facebook.com'), doc: "Meta's Graph API for numbers configured with Cloud API credentials." },
   WHATSAPP_API_VERSION: { schema: z.string().regex(/^v\d+\.\d+$/, { error: 'must look like v21.0' }).default('v21.0'), doc: 'Graph API version used for sends.' },
   CHANNEL_API_BASE: { schema: z.url({ error: 'must be a URL' }).default('https://api.channel-provider.example'), doc: 'Base URL of the third-party channel provider (sends go to `/v1/channels/{channelId}/messages`).' },
+  WHATSAPP_APP_ID: {
+    schema: z.string().regex(/^\d{1,30}$/, { error: 'must be the numeric id of a Meta app' }).optional(),
+    doc: "Meta app id for the Resumable Upload API: a Cloud API template with an image, video or document header uploads its sample through `/{app-id}/uploads` before it is created at Meta. Needed only for such templates.",
+  },
   WEBHOOK_VERIFY_TOKEN: { schema: z.string().min(8, { error: 'must be at least 8 characters' }).optional(), doc: 'Platform-wide `hub.verify_token` accepted by `GET /api/webhooks/whatsapp` (per-business tokens are accepted too).' },
   SIMULATOR_APP_SECRET: {
     schema: z.string().min(8).optional(),
@@ -279,7 +283,7 @@ export interface AppConfig {
   platformCloudApi: { phoneNumberId: string; accessToken: string; otpTemplate: string } | null;
   /** Null outside production when no key is configured: the server keeps one in DATA_DIR. */
   secretsKey: string | null;
-  providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined; platformAppSecret: string | null };
+  providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined; platformAppSecret: string | null; appId: string | null };
   /** `appSecretIsDefault`: the public default secret, which vouches only for requests from this machine. */
   simulator: { appSecret: string; appSecretIsDefault: boolean; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number }; reviewMs: number; webhookRetry: WebhookRetry };
   payments: {
@@ -405,6 +409,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       channelApiBase: c.CHANNEL_API_BASE.replace(/\/+$/, ''),
       webhookVerifyToken: c.WEBHOOK_VERIFY_TOKEN,
       platformAppSecret: c.PLATFORM_WHATSAPP_APP_SECRET ?? null,
+      appId: c.WHATSAPP_APP_ID ?? null,
     },
     simulator: {
       appSecret: c.SIMULATOR_APP_SECRET ?? DEFAULT_SIMULATOR_APP_SECRET,

@@ -37,6 +37,8 @@ import { HeldRefunds } from './sending/heldRefunds';
 import { SpreadsheetParses } from './sending/spreadsheetParses';
 import { TemplateMediaStore } from './templates/media';
 import { TemplateService } from './templates/service';
+import { TemplateAccounts, TemplateApi } from './templates/templateApi';
+import { SIMULATOR_ACCESS_TOKEN } from './sending/providerRegistry';
 import { OnboardingService } from './onboarding/service';
 import { ThrottleFactory } from './throttling/throttle';
 import { UserService } from './accounts/users';
@@ -71,6 +73,10 @@ export interface Services {
   pricing: PricingService;
   payments: PaymentService;
   templates: TemplateService;
+  /** Where each user's templates are managed (Meta, the channel provider, the simulator). */
+  templateAccounts: TemplateAccounts;
+  /** The one client of the template management APIs. */
+  templateApi: TemplateApi;
   /** The dashboard's getting-started checklist, computed from the account's data. */
   onboarding: OnboardingService;
   senderNumbers: SenderNumberService;
@@ -203,6 +209,13 @@ export function createServices(deps: {
       failed: (userId, failure) => void notifications.paymentFailed(userId, failure),
     },
   });
+  const templateAccounts = new TemplateAccounts({
+    db,
+    secretBox,
+    providers: { ...config.providers },
+    simulator: config.simulatorEnabled ? { base: () => engine.providers.simulatorBase() ?? '', accessToken: SIMULATOR_ACCESS_TOKEN } : null,
+  });
+  const templateApi = new TemplateApi();
   const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit });
   const onboarding = new OnboardingService({ db });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
@@ -298,5 +311,5 @@ export function createServices(deps: {
   const tableStatistics = config.database.kind === 'postgresql' ? new TableStatistics({ db, log: logger.child({ service: 'table-statistics' }) }) : null;
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
+  return { database, templateAccounts, templateApi, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
 }

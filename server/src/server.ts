@@ -106,6 +106,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
       await services.recipientNumbers.stop();
       await services.tableStatistics?.stop();
       await services.engine.stop();
+      await services.templateApi.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

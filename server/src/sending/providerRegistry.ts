@@ -61,6 +61,11 @@ export class ProviderRegistry {
     return this.settings.timeoutMs ? { timeoutMs: this.settings.timeoutMs } : {};
   }
 
+  /** The simulator's base URL (its Cloud API layout); null while unknown or when it is off. */
+  simulatorBase(): string | null {
+    return this.simulatorUrl;
+  }
+
   /** The in-process simulator's address is known only once the server listens. */
   setSimulatorUrl(url: string | null): void {
     if (url === this.simulatorUrl) return;
