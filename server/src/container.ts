@@ -37,7 +37,9 @@ import { HeldRefunds } from './sending/heldRefunds';
 import { SpreadsheetParses } from './sending/spreadsheetParses';
 import { TemplateMediaStore } from './templates/media';
 import { TemplateService } from './templates/service';
-import { TemplateAccounts, TemplateApi } from './templates/templateApi';
+import { TemplateAccounts, TemplateApi, type TemplateAccount } from './templates/templateApi';
+import { TemplateSync } from './templates/sync';
+import { DailyTemplateSync } from './templates/dailySync';
 import { SIMULATOR_ACCESS_TOKEN } from './sending/providerRegistry';
 import { OnboardingService } from './onboarding/service';
 import { ThrottleFactory } from './throttling/throttle';
@@ -49,7 +51,7 @@ import { CampaignProgressFeed } from './notifications/campaignProgress';
 import { CampaignStallWatch } from './notifications/campaignStallWatch';
 import { ScheduledCampaigns } from './sending/scheduledCampaigns';
 import { RetentionService } from './retention/service';
-import { LOGS, NOTIFICATIONS } from '@shared/constants';
+import { LOGS, NOTIFICATIONS, TEMPLATE_SYNC } from '@shared/constants';
 import { presentCampaign } from './presenters/campaign';
 import { createIntegrations, type Integrations } from './integrations';
 import { UploadService } from './uploads/service';
@@ -77,6 +79,10 @@ export interface Services {
   templateAccounts: TemplateAccounts;
   /** The one client of the template management APIs. */
   templateApi: TemplateApi;
+  /** Sync from Meta (a user's, an administrator's for a user, the daily one) and deletes at Meta. */
+  templateSync: TemplateSync<TemplateAccount>;
+  /** The daily sync of every business's templates, once across instances. */
+  dailyTemplateSync: DailyTemplateSync;
   /** The dashboard's getting-started checklist, computed from the account's data. */
   onboarding: OnboardingService;
   senderNumbers: SenderNumberService;
@@ -216,7 +222,9 @@ export function createServices(deps: {
     simulator: config.simulatorEnabled ? { base: () => engine.providers.simulatorBase() ?? '', accessToken: SIMULATOR_ACCESS_TOKEN } : null,
   });
   const templateApi = new TemplateApi();
-  const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit });
+  const templateSync = new TemplateSync({ db, accounts: templateAccounts, api: templateApi, audit, log: logger.child({ service: 'template-sync' }) });
+  const dailyTemplateSync = new DailyTemplateSync({ db, sync: templateSync, hourIst: TEMPLATE_SYNC.dailyHourIst, log: logger.child({ service: 'daily-template-sync' }) });
+  const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit, beforeDelete: (template) => templateSync.deleteAtMeta(template) });
   const onboarding = new OnboardingService({ db });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
   // Uploads before sending: a send may read a completed upload's rows (issue 16).
@@ -311,5 +319,5 @@ export function createServices(deps: {
   const tableStatistics = config.database.kind === 'postgresql' ? new TableStatistics({ db, log: logger.child({ service: 'table-statistics' }) }) : null;
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, templateAccounts, templateApi, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
+  return { database, templateAccounts, templateApi, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
 }

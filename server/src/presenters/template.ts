@@ -1,4 +1,6 @@
-import type { TTemplate } from '@shared/types';
+import { formatIndianNumber } from '@shared/money';
+import { fillMessage, messages } from '@shared/messages';
+import type { TTemplate, TTemplateSyncResponse, TTemplateSyncResult } from '@shared/types';
 import type { Template } from '../models';
 import { templateVariables } from '../templates/service';
 
@@ -21,4 +23,10 @@ export function presentTemplate(template: Template): TTemplate {
     updatedAt: template.updatedAt.toISOString(),
     submittedAt: template.submittedAt?.toISOString() ?? null,
   };
+}
+
+/** A sync's counts, and the sentence the screens show for them. */
+export function presentTemplateSync(result: TTemplateSyncResult): TTemplateSyncResponse {
+  const counts = Object.fromEntries(Object.entries(result).map(([key, value]) => [key, formatIndianNumber(value)]));
+  return { success: true, message: fillMessage(messages.templateSync.result, counts), data: { ...result } };
 }

@@ -33,9 +33,20 @@ export interface SimulatedTemplate {
   name: string;
   language: string;
   category: string;
-  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  /** Meta's status word; tests may set any of Meta's others (PAUSED, DISABLED, ...) with alter(). */
+  status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED' | 'FLAGGED' | 'IN_APPEAL';
   components: unknown[];
   rejectedReason?: string;
+  /** Meta's quality score, listed as `quality_score.score` when set. */
+  quality?: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN';
+}
+
+/** What tests make the simulator answer instead of the real thing, per business account. */
+interface TemplateFaults {
+  /** List pages after the first answer HTTP 500 (an outage part way through a sync). */
+  failPagesAfterFirst: boolean;
+  /** Names whose delete Meta refuses, with its message. */
+  refuseDelete: Map<string, string>;
 }
 
 interface UploadSession {
@@ -90,12 +101,41 @@ export class SimulatorTemplates {
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 2 });
   private nextId = 1;
   private closed = false;
+  private readonly faults = new Map<string, TemplateFaults>();
 
   constructor(private readonly options: SimulatorTemplatesOptions) {}
 
   /** The templates of a business account, in creation order. For tests. */
   list(wabaId: string): SimulatedTemplate[] {
     return this.templates.filter((t) => t.wabaId === wabaId);
+  }
+
+  /**
+   * Puts a template straight into a business account, as if made and reviewed in WhatsApp Manager
+   * (never through Sandesh): no review, no webhook. For tests.
+   */
+  seed(wabaId: string, template: Omit<SimulatedTemplate, 'id' | 'wabaId' | 'status'> & { status?: SimulatedTemplate['status'] }): SimulatedTemplate {
+    const seeded: SimulatedTemplate = { ...template, status: template.status ?? 'APPROVED', wabaId, id: String(1_000_000_000_000 + this.nextId++) };
+    this.templates.push(seeded);
+    return seeded;
+  }
+
+  /** Changes a listed template as Meta would without telling (a missed webhook). For tests. */
+  alter(id: string, change: Partial<Pick<SimulatedTemplate, 'status' | 'category' | 'quality' | 'rejectedReason'>>): void {
+    const template = this.templates.find((t) => t.id === id);
+    if (template) Object.assign(template, change);
+  }
+
+  /** Makes the account's list fail after its first page, or its delete of a name refused; null clears. For tests. */
+  fault(wabaId: string, fault: { failPagesAfterFirst?: boolean; refuseDelete?: { name: string; message: string } } | null): void {
+    if (!fault) {
+      this.faults.delete(wabaId);
+      return;
+    }
+    const faults = this.faults.get(wabaId) ?? { failPagesAfterFirst: false, refuseDelete: new Map<string, string>() };
+    if (fault.failPagesAfterFirst !== undefined) faults.failPagesAfterFirst = fault.failPagesAfterFirst;
+    if (fault.refuseDelete) faults.refuseDelete.set(fault.refuseDelete.name, fault.refuseDelete.message);
+    this.faults.set(wabaId, faults);
   }
 
   create(wabaId: string, body: unknown): Answer {
@@ -122,11 +162,14 @@ export class SimulatorTemplates {
     let start = 0;
     const after = text('after');
     const before = text('before');
+    if (after && this.faults.get(wabaId)?.failPagesAfterFirst) {
+      return { status: 500, body: { error: { message: 'An unknown error has occurred.', type: 'OAuthException', code: 1, is_transient: true, fbtrace_id: `SIM${randomHex(8)}` } } };
+    }
     if (after) start = all.findIndex((t) => t.id === idOfCursor(after)) + 1;
     else if (before) start = Math.max(0, all.findIndex((t) => t.id === idOfCursor(before)) - limit);
     const rows = all.slice(start, start + limit);
     const body: Record<string, unknown> = {
-      data: rows.map((t) => ({ name: t.name, components: t.components, language: t.language, status: t.status, category: t.category, id: t.id, ...(t.rejectedReason ? { rejected_reason: t.rejectedReason } : {}) })),
+      data: rows.map((t) => ({ name: t.name, components: t.components, language: t.language, status: t.status, category: t.category, id: t.id, ...(t.rejectedReason ? { rejected_reason: t.rejectedReason } : {}), ...(t.quality ? { quality_score: { score: t.quality } } : {}) })),
     };
     if (rows.length > 0) {
       const paging: Record<string, unknown> = { cursors: { before: cursorOf(rows[0]!.id), after: cursorOf(rows[rows.length - 1]!.id) } };
@@ -152,6 +195,8 @@ export class SimulatorTemplates {
     if (!name) return errorAnswer(ERRORS.param, 'name: required');
     const doomed = this.templates.filter((t) => t.wabaId === wabaId && t.name === name && (!hsmId || t.id === hsmId));
     if (doomed.length === 0) return errorAnswer(ERRORS.param, `Message template "${name}" not found`);
+    const refusal = this.faults.get(wabaId)?.refuseDelete.get(name);
+    if (refusal) return errorAnswer(ERRORS.param, refusal);
     for (const template of doomed) this.templates.splice(this.templates.indexOf(template), 1);
     return { status: 200, body: { success: true } };
   }

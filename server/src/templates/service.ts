@@ -90,7 +90,15 @@ export function templateVariables(template: Pick<Template, 'components'>): strin
  * rejects PENDING ones. Another user's template answers 404 as if it did not exist.
  */
 export class TemplateService {
-  constructor(private readonly deps: { db: Knex; media: TemplateMediaStore; audit: AuditService }) {}
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      media: TemplateMediaStore;
+      audit: AuditService;
+      /** Deletes the template where Meta has it first; throwing keeps it here (templates/sync.ts). */
+      beforeDelete?: (template: Template) => Promise<void>;
+    },
+  ) {}
 
   get media(): TemplateMediaStore {
     return this.deps.media;
@@ -289,6 +297,7 @@ export class TemplateService {
 
   async delete(user: User, id: number): Promise<void> {
     const existing = await this.get(user.id, id);
+    await this.deps.beforeDelete?.(existing);
     await Template.query(this.deps.db).deleteById(existing.id);
     await this.deps.media.remove(existing.headerMediaPath);
   }

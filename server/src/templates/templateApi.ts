@@ -244,9 +244,13 @@ export class TemplateApi {
     return { templates: rows.map(listedOf).filter((t): t is MetaTemplateListed => t !== null), next };
   }
 
-  /** Deletes the template in every language: Meta's `DELETE ...?name=`, 360dialog's `DELETE /v1/configs/templates/{name}`. */
-  async deleteByName(account: TemplateAccount, name: string): Promise<void> {
-    const path = account.kind === 'channel' ? `/v1/configs/templates/${encodeURIComponent(name)}` : `${this.templatesPath(account)}?name=${encodeURIComponent(name)}`;
+  /**
+   * Deletes the template in every language: Meta's `DELETE ...?name=`, 360dialog's `DELETE
+   * /v1/configs/templates/{name}`. With Meta's id (`hsm_id`, Meta's API only) just that language goes.
+   */
+  async deleteByName(account: TemplateAccount, name: string, hsmId?: string): Promise<void> {
+    const one = hsmId ? `&hsm_id=${encodeURIComponent(hsmId)}` : '';
+    const path = account.kind === 'channel' ? `/v1/configs/templates/${encodeURIComponent(name)}` : `${this.templatesPath(account)}?name=${encodeURIComponent(name)}${one}`;
     await this.call(account, 'DELETE', path, {});
   }
 

@@ -18,7 +18,7 @@ import { AppError, NotFoundError } from '../../errors';
 import { requireAdmin, requireAuth } from '../../middleware/auth';
 import { singleFileUpload, uploadedFile } from '../../middleware/upload';
 import { validate } from '../../middleware/validate';
-import { presentTemplate } from '../../presenters/template';
+import { presentTemplate, presentTemplateSync } from '../../presenters/template';
 import type { Services } from '../../container';
 import { templateVariableDefinitions } from '../../templates/service';
 import type { AppState } from '../../types';
@@ -52,6 +52,11 @@ export function templateRoutes(services: Services): Router<AppState> {
       pagination: { currentPage: query.page, totalPages, totalTemplates: total, hasPrev: query.page > 1, hasNext: query.page < totalPages },
     };
     ctx.body = body;
+  });
+
+  router.post('/api/templates/sync', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    ctx.body = presentTemplateSync(await services.templateSync.syncUser(user.id));
   });
 
   router.post('/api/templates/authentication', async (ctx) => {
@@ -166,6 +171,13 @@ export function templateRoutes(services: Services): Router<AppState> {
     if (!(await services.users.findById(id))) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
     const { templates: rows, stats } = await templates.forAdmin(id);
     ctx.body = { success: true, templates: rows.map(presentTemplate), stats };
+  });
+
+  router.post('/api/admin/users/:id/templates/sync', async (ctx) => {
+    const { user: admin } = requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    if (!(await services.users.findById(id))) throw NotFoundError(messages.admin.userNotFound, 'user_not_found');
+    ctx.body = presentTemplateSync(await services.templateSync.syncUser(id, { admin, ip: ctx.ip }));
   });
 
   router.get('/api/admin/templates', async (ctx) => {
