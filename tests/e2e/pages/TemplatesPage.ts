@@ -3,9 +3,11 @@ import { expect, type Locator, type Page } from '@playwright/test';
 /** /user/templates: the owner's template cards with View, Edit, Submit and Delete. */
 export class TemplatesPage {
   readonly createTemplate: Locator;
+  readonly syncFromMeta: Locator;
 
   constructor(private readonly page: Page) {
     this.createTemplate = page.getByRole('link', { name: 'Create Template' }).first();
+    this.syncFromMeta = page.getByRole('button', { name: 'Sync from Meta' });
   }
 
   async goto(): Promise<void> {

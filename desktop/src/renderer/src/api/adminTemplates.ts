@@ -1,7 +1,7 @@
 import type { AxiosResponseTransformer } from 'axios';
 import type { TAdminTemplateQueueQuery, TTemplateStatusRequest } from '@shared/schemas/templates';
-import type { TAdminPendingTemplatesResponse, TAdminTemplateQueueResponse, TTemplate, TTemplateStats } from '@shared/types';
-import { apiGet, apiPut, http } from './client';
+import type { TAdminPendingTemplatesResponse, TAdminTemplateQueueResponse, TTemplate, TTemplateStats, TTemplateSyncResponse } from '@shared/types';
+import { apiGet, apiPost, apiPut, http } from './client';
 
 /** GET /api/admin/users/{id}/templates */
 export interface TAdminUserTemplatesResponse {
@@ -40,6 +40,8 @@ function withMessageAsError(): AxiosResponseTransformer[] {
 /** The admin's view of a user's templates (spec 001 "Per-user templates"). */
 export const adminTemplatesApi = {
   userTemplates: (userId: number) => apiGet<TAdminUserTemplatesResponse>(`/api/admin/users/${userId}/templates`),
+  /** Sync from Meta for this user. */
+  syncUserTemplates: (userId: number) => apiPost<TTemplateSyncResponse>(`/api/admin/users/${userId}/templates/sync`),
   /** The review queue across users (issue 18). */
   queue: (query: TAdminTemplateQueueQuery) => apiGet<TAdminTemplateQueueResponse>('/api/admin/templates', { params: query }),
   pendingCount: () => apiGet<TAdminPendingTemplatesResponse>('/api/admin/templates/pending-count'),

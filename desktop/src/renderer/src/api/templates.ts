@@ -1,5 +1,5 @@
 import type { TAuthenticationTemplateRequest } from '@shared/schemas/templates';
-import type { TTemplate, TTemplateListResponse } from '@shared/types';
+import type { TTemplate, TTemplateListResponse, TTemplateSyncResponse } from '@shared/types';
 import { apiDelete, apiGet, apiPost, apiPut } from './client';
 
 /** GET /api/templates/:id */
@@ -59,6 +59,9 @@ export const templatesApi = {
   submit: (id: number) => apiPost<TTemplateMutationResponse>(`/api/templates/${id}/submit`),
 
   remove: (id: number) => apiDelete<TTemplateDeleteResponse>(`/api/templates/${id}`),
+
+  /** Reads every template of the user's WhatsApp business account from Meta (Sync from Meta). */
+  sync: () => apiPost<TTemplateSyncResponse>('/api/templates/sync'),
 };
 
 export const templateKeys = {

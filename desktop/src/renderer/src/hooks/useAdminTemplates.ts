@@ -42,3 +42,12 @@ export function useSetTemplateStatus() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminTemplateKeys.all }),
   });
 }
+
+/** An administrator's Sync from Meta for a user; every admin template view is re-read after it. */
+export function useSyncUserTemplates(userId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => adminTemplatesApi.syncUserTemplates(userId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminTemplateKeys.all }),
+  });
+}

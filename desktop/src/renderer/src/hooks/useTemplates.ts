@@ -59,3 +59,9 @@ export function useDeleteTemplate() {
     onSettled: () => invalidate(),
   });
 }
+
+/** Sync from Meta; every template list is re-read whatever the answer. */
+export function useSyncTemplates() {
+  const invalidate = useInvalidateTemplates();
+  return useMutation({ mutationFn: () => templatesApi.sync(), onSettled: () => invalidate() });
+}

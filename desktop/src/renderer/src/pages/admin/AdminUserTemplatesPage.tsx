@@ -11,7 +11,8 @@ import { StatGrid, statTints, type Stat } from '../../components/admin/StatCards
 import { TemplatePreviewDialog } from '../../components/admin/TemplatePreviewDialog';
 import { ReviewActionsCell, ReviewTableHead, ReviewTableLoadingRows } from '../../components/admin/TemplateReviewTable';
 import { TruncatedName } from '../../components/admin/TruncatedName';
-import { useUserTemplates } from '../../hooks/useAdminTemplates';
+import { SyncFromMetaButton } from '../../components/templates/SyncFromMetaButton';
+import { useSyncUserTemplates, useUserTemplates } from '../../hooks/useAdminTemplates';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { formatDay } from '../../lib/dates';
@@ -77,6 +78,7 @@ function TemplateRow({
 
 function UserTemplates({ user }: { user: AdminUserView }) {
   const query = useUserTemplates(user.id);
+  const syncTemplates = useSyncUserTemplates(user.id);
   const [previewId, setPreviewId] = useState<number | null>(null);
   const [review, setReview] = useState<PendingReview | null>(null);
   const templates = query.data?.templates ?? [];
@@ -100,12 +102,15 @@ function UserTemplates({ user }: { user: AdminUserView }) {
     <>
       <StatGrid stats={stats} isLoading={query.isLoading} />
       <Card>
-        <CardHeader>
-          <CardTitle>Templates of {user.name}</CardTitle>
-          <CardDescription>
-            @{user.username}. Approve or reject templates that are pending approval; an approved template can be used for
-            sending at once.
-          </CardDescription>
+        <CardHeader className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+          <div className="flex flex-col gap-1.5">
+            <CardTitle>Templates of {user.name}</CardTitle>
+            <CardDescription>
+              @{user.username}. Approve or reject templates that are pending approval; an approved template can be used for
+              sending at once.
+            </CardDescription>
+          </div>
+          <SyncFromMetaButton sync={() => syncTemplates.mutateAsync()} isPending={syncTemplates.isPending} />
         </CardHeader>
         <CardContent className="p-0 pb-2">
           <div className="overflow-x-auto">

@@ -2,7 +2,7 @@ import { ChevronLeft, ChevronRight, Eye, FileText, Pencil, Plus, RefreshCw, Send
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import { TEMPLATE_CATEGORY_LABELS, templateStatusLabel, type TemplateCategory } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { errorText } from '../../api/client';
@@ -17,7 +17,8 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FieldShell } from '../../components/ui/form-field';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Spinner } from '../../components/ui/spinner';
-import { useDeleteTemplate, useSubmitTemplate, useTemplateList } from '../../hooks/useTemplates';
+import { SyncFromMetaButton } from '../../components/templates/SyncFromMetaButton';
+import { useDeleteTemplate, useSubmitTemplate, useSyncTemplates, useTemplateList } from '../../hooks/useTemplates';
 import { cn } from '../../lib/cn';
 import {
   CATEGORY_FILTERS,
@@ -40,6 +41,8 @@ const t = messages.templates;
 interface PendingDelete {
   id: number;
   label: string;
+  /** Whether Meta may have it (anything but a draft): its delete goes to WhatsApp too. */
+  atMeta: boolean;
 }
 
 function DismissibleError({ message, onDismiss }: { message: string; onDismiss: () => void }) {
@@ -223,6 +226,7 @@ export function TemplatesPage() {
   const list = useTemplateList(query);
   const submitTemplate = useSubmitTemplate();
   const deleteTemplate = useDeleteTemplate();
+  const syncTemplates = useSyncTemplates();
 
   const [actionError, setActionError] = useState('');
   /** The failed load the user dismissed, by when it failed: a later failure shows again. */
@@ -272,6 +276,7 @@ export function TemplatesPage() {
             <RefreshCw className={cn(list.isFetching && 'animate-spin')} aria-hidden="true" />
             Refresh
           </Button>
+          <SyncFromMetaButton sync={() => syncTemplates.mutateAsync()} isPending={syncTemplates.isPending} />
           <Button asChild>
             <Link to="/user/templates/create">
               <Plus aria-hidden="true" />
@@ -306,14 +311,14 @@ export function TemplatesPage() {
             const label = templateLabel(template);
             return (
               <li key={typeof template.id === 'number' ? template.id : `row-${index}`}>
-                <TemplateCardBoundary label={label} onDelete={() => setPendingDelete({ id: template.id, label })}>
+                <TemplateCardBoundary label={label} onDelete={() => setPendingDelete({ id: template.id, label, atMeta: template.status !== 'DRAFT' })}>
                   <TemplateCard
                     template={template}
                     isSubmitting={submitTemplate.isPending && submitTemplate.variables === template.id}
                     onView={() => setViewing(template)}
                     onEdit={() => handleEdit(template)}
                     onSubmit={() => void handleSubmit(template)}
-                    onDelete={() => setPendingDelete({ id: template.id, label })}
+                    onDelete={() => setPendingDelete({ id: template.id, label, atMeta: template.status !== 'DRAFT' })}
                   />
                 </TemplateCardBoundary>
               </li>
@@ -357,12 +362,12 @@ export function TemplatesPage() {
 
       <ConfirmDialog
         open={pendingDelete !== null}
-        title="Delete Template"
+        title={fillMessage(messages.templateSync.deleteConfirmTitle, { name: pendingDelete?.label ?? '' })}
         description={
           <>
             Are you sure you want to delete{' '}
-            <strong className="font-mono break-all text-slate-900 dark:text-white">{pendingDelete?.label}</strong>? This
-            cannot be undone.
+            <strong className="font-mono break-all text-slate-900 dark:text-white">{pendingDelete?.label}</strong>?{' '}
+            {pendingDelete?.atMeta ? messages.templateSync.deleteConfirmAtMeta : messages.templateSync.deleteConfirmLocal}
           </>
         }
         confirmLabel="Delete"

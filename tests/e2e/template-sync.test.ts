@@ -1,0 +1,46 @@
+import { expect, request, test } from '@playwright/test';
+import { LoginPage } from './pages/LoginPage';
+import { TemplatesPage } from './pages/TemplatesPage';
+import { createUser, unique } from './support';
+
+/** The sandbox's business account and token at the embedded simulator (sending/templateEvents.ts, providerRegistry.ts). */
+const SIMULATOR_WABA = 'SIMULATOR_WABA';
+const SIMULATOR_TOKEN = 'sandbox-token';
+
+test.describe('Sync from Meta', () => {
+  test('a template approved at Meta but never made in Sandesh comes in with Sync from Meta, by keyboard, and can be sent with', async ({ page, baseURL }) => {
+    const name = unique('made_in_manager');
+    // Made in "WhatsApp Manager": straight at the simulator's Meta API, reviewed there.
+    const meta = await request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${SIMULATOR_TOKEN}` } });
+    const created = await meta.post(`/simulator/v21.0/${SIMULATOR_WABA}/message_templates`, {
+      data: { name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your parcel {{1}} is on its way', example: { body_text: [['PX-42']] } }] },
+    });
+    expect(created.ok()).toBe(true);
+    await expect
+      .poll(async () => {
+        const listed = (await (await meta.get(`/simulator/v21.0/${SIMULATOR_WABA}/message_templates?name=${name}`)).json()) as { data: { status: string }[] };
+        return listed.data[0]?.status;
+      }, { timeout: 20_000 })
+      .toBe('APPROVED');
+    await meta.dispose();
+
+    const user = await createUser(baseURL ?? '', { name: 'Meera Iyer' });
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+
+    const templates = new TemplatesPage(page);
+    await templates.goto();
+    await expect(templates.card(name)).toHaveCount(0);
+    await templates.syncFromMeta.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(/^Sync from Meta: [\d,]+ imported, [\d,]+ updated, [\d,]+ unchanged, [\d,]+ failed$/)).toBeVisible();
+    await expect(templates.syncFromMeta).toBeEnabled();
+    await templates.expectStatus(name, 'Approved');
+
+    const usable = await page.request.get('/api/whatsapp/templates?language=en_US&exclude_auth=true');
+    const body = (await usable.json()) as { data: { name: string }[] };
+    expect(body.data.map((template) => template.name)).toContain(name);
+  });
+});
