@@ -38,6 +38,8 @@ import { SpreadsheetParses } from './sending/spreadsheetParses';
 import { TemplateMediaStore } from './templates/media';
 import { TemplateService } from './templates/service';
 import { TemplateAccounts, TemplateApi } from './templates/templateApi';
+import { MetaSubmissions } from './templates/metaSubmission';
+import { Template } from './models';
 import { SIMULATOR_ACCESS_TOKEN } from './sending/providerRegistry';
 import { OnboardingService } from './onboarding/service';
 import { ThrottleFactory } from './throttling/throttle';
@@ -77,6 +79,8 @@ export interface Services {
   templateAccounts: TemplateAccounts;
   /** The one client of the template management APIs. */
   templateApi: TemplateApi;
+  /** Creates templates at Meta once the administrator approved them, and retries those that did not reach it. */
+  metaSubmissions: MetaSubmissions;
   /** The dashboard's getting-started checklist, computed from the account's data. */
   onboarding: OnboardingService;
   senderNumbers: SenderNumberService;
@@ -216,7 +220,18 @@ export function createServices(deps: {
     simulator: config.simulatorEnabled ? { base: () => engine.providers.simulatorBase() ?? '', accessToken: SIMULATOR_ACCESS_TOKEN } : null,
   });
   const templateApi = new TemplateApi();
-  const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit });
+  const templateMedia = new TemplateMediaStore(config.dataDir);
+  const metaSubmissions = new MetaSubmissions({
+    db,
+    accounts: templateAccounts,
+    api: templateApi,
+    media: templateMedia,
+    log: logger.child({ service: 'meta-submissions' }),
+    settings: { retryMs: config.providers.templateSubmitRetryMs, maxRetryMs: 3_600_000, claimMs: 2 * 60_000 },
+    // Approved or refused by Meta at once: told as an administrator's decision is.
+    onSettled: (template) => announceTemplateOutcome(template),
+  });
+  const templates = new TemplateService({ db, media: templateMedia, audit, submissions: metaSubmissions });
   const onboarding = new OnboardingService({ db });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
   // Uploads before sending: a send may read a completed upload's rows (issue 16).
@@ -257,6 +272,22 @@ export function createServices(deps: {
     log: logger,
     isProduction: config.isProduction,
   });
+  // A template's review ends with Meta's answer (at once, or by its webhook): the owner is told
+  // and integrators get the event, as for an administrator's rejection.
+  function announceTemplateOutcome(template: Template): void {
+    if (template.status !== 'APPROVED' && template.status !== 'REJECTED') return;
+    void notifications.templateReviewed(template.userId, { name: template.name, status: template.status, reason: template.rejectionReason });
+    void integrations.webhooks.ownerEvent(template.userId, template.status === 'APPROVED' ? 'template.approved' : 'template.rejected', {
+      template_id: template.id,
+      name: template.name,
+      language: template.language,
+      reason: template.rejectionReason,
+    });
+  }
+  webhooks.onTemplateReviewed = (templateId) =>
+    void Template.query(db)
+      .findById(templateId)
+      .then((template) => template && announceTemplateOutcome(template));
   engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
   // Status changes and completed campaigns become webhook events in the transaction that makes
   // them (one outbox row per status and batch, one per campaign); low balance once it is told.
@@ -311,5 +342,5 @@ export function createServices(deps: {
   const tableStatistics = config.database.kind === 'postgresql' ? new TableStatistics({ db, log: logger.child({ service: 'table-statistics' }) }) : null;
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, templateAccounts, templateApi, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
+  return { database, templateAccounts, templateApi, metaSubmissions, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
 }

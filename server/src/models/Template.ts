@@ -4,7 +4,7 @@ import { BaseModel } from './BaseModel';
 
 export class Template extends BaseModel {
   static override tableName = 'templates';
-  static override timestampAttributes = ['createdAt', 'updatedAt', 'submittedAt', 'reviewedAt', 'metaStatusAt', 'qualityUpdatedAt'] as const;
+  static override timestampAttributes = ['createdAt', 'updatedAt', 'submittedAt', 'reviewedAt', 'metaStatusAt', 'qualityUpdatedAt', 'metaSubmittedAt', 'metaSubmitDueAt', 'metaSubmitClaimedUntil'] as const;
   static override get jsonAttributes(): string[] {
     return ['components', 'variableExamples'];
   }
@@ -33,6 +33,15 @@ export class Template extends BaseModel {
   pauseTitle!: string | null;
   pauseDescription!: string | null;
   qualityUpdatedAt!: Date | null;
+  /** When Meta took the template (after the administrator's approval); null until then. */
+  metaSubmittedAt!: Date | null;
+  /** Why the last try to submit it did not reach Meta (it is tried again). */
+  metaSubmitError!: string | null;
+  metaSubmitAttempts!: number;
+  /** When the next try to submit it is due; null when none is. */
+  metaSubmitDueAt!: Date | null;
+  /** Until when one instance holds its submission. */
+  metaSubmitClaimedUntil!: Date | null;
   submittedAt!: Date | null;
   reviewedAt!: Date | null;
   reviewedBy!: number | null;

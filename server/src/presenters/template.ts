@@ -1,5 +1,6 @@
 import type { TTemplate } from '@shared/types';
 import type { Template } from '../models';
+import { isInMetaReview } from '../templates/metaSubmission';
 import { templateVariables } from '../templates/service';
 
 export function presentTemplate(template: Template): TTemplate {
@@ -20,5 +21,8 @@ export function presentTemplate(template: Template): TTemplate {
     createdAt: template.createdAt.toISOString(),
     updatedAt: template.updatedAt.toISOString(),
     submittedAt: template.submittedAt?.toISOString() ?? null,
+    inMetaReview: isInMetaReview(template),
+    metaSubmittedAt: template.metaSubmittedAt?.toISOString() ?? null,
+    metaSubmitError: template.metaSubmitError ?? null,
   };
 }
