@@ -314,6 +314,14 @@ export interface TTemplate {
   createdAt: string;
   updatedAt: string;
   submittedAt: string | null;
+  /**
+   * The review's second part: PENDING after the administrator approved it, while Meta reviews it
+   * ("In review at Meta"). `metaSubmittedAt`: when Meta took it (null while a try is still to
+   * come); `metaSubmitError`: why the last try did not reach Meta (it is tried again).
+   */
+  inMetaReview: boolean;
+  metaSubmittedAt: string | null;
+  metaSubmitError: string | null;
 }
 
 /** What a sync from Meta did (POST /api/templates/sync, POST /api/admin/users/{id}/templates/sync). */

@@ -145,6 +145,10 @@ const variables = {
     schema: z.string().regex(/^\d{1,30}$/, { error: 'must be the numeric id of a Meta app' }).optional(),
     doc: "Meta app id for the Resumable Upload API: a Cloud API template with an image, video or document header uploads its sample through `/{app-id}/uploads` before it is created at Meta. Needed only for such templates.",
   },
+  TEMPLATE_SUBMIT_RETRY_MS: {
+    schema: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
+    doc: "Pause before a template approved by the admin is offered to Meta again after a try that did not reach Meta (5xx, network, no account yet); it doubles with each try, up to an hour.",
+  },
   WEBHOOK_VERIFY_TOKEN: { schema: z.string().min(8, { error: 'must be at least 8 characters' }).optional(), doc: 'Platform-wide `hub.verify_token` accepted by `GET /api/webhooks/whatsapp` (per-business tokens are accepted too).' },
   SIMULATOR_APP_SECRET: {
     schema: z.string().min(8).optional(),
@@ -283,7 +287,7 @@ export interface AppConfig {
   platformCloudApi: { phoneNumberId: string; accessToken: string; otpTemplate: string } | null;
   /** Null outside production when no key is configured: the server keeps one in DATA_DIR. */
   secretsKey: string | null;
-  providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined; platformAppSecret: string | null; appId: string | null };
+  providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined; platformAppSecret: string | null; appId: string | null; templateSubmitRetryMs: number };
   /** `appSecretIsDefault`: the public default secret, which vouches only for requests from this machine. */
   simulator: { appSecret: string; appSecretIsDefault: boolean; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number }; reviewMs: number; webhookRetry: WebhookRetry };
   payments: {
@@ -410,6 +414,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookVerifyToken: c.WEBHOOK_VERIFY_TOKEN,
       platformAppSecret: c.PLATFORM_WHATSAPP_APP_SECRET ?? null,
       appId: c.WHATSAPP_APP_ID ?? null,
+      templateSubmitRetryMs: c.TEMPLATE_SUBMIT_RETRY_MS,
     },
     simulator: {
       appSecret: c.SIMULATOR_APP_SECRET ?? DEFAULT_SIMULATOR_APP_SECRET,

@@ -40,6 +40,8 @@ import { TemplateService } from './templates/service';
 import { TemplateAccounts, TemplateApi, type TemplateAccount } from './templates/templateApi';
 import { TemplateSync } from './templates/sync';
 import { DailyTemplateSync } from './templates/dailySync';
+import { MetaSubmissions } from './templates/metaSubmission';
+import { Template } from './models';
 import { SIMULATOR_ACCESS_TOKEN } from './sending/providerRegistry';
 import { OnboardingService } from './onboarding/service';
 import { ThrottleFactory } from './throttling/throttle';
@@ -83,6 +85,8 @@ export interface Services {
   templateSync: TemplateSync<TemplateAccount>;
   /** The daily sync of every business's templates, once across instances. */
   dailyTemplateSync: DailyTemplateSync;
+  /** Creates templates at Meta once the administrator approved them, and retries those that did not reach it. */
+  metaSubmissions: MetaSubmissions;
   /** The dashboard's getting-started checklist, computed from the account's data. */
   onboarding: OnboardingService;
   senderNumbers: SenderNumberService;
@@ -222,9 +226,20 @@ export function createServices(deps: {
     simulator: config.simulatorEnabled ? { base: () => engine.providers.simulatorBase() ?? '', accessToken: SIMULATOR_ACCESS_TOKEN } : null,
   });
   const templateApi = new TemplateApi();
+  const templateMedia = new TemplateMediaStore(config.dataDir);
+  const metaSubmissions = new MetaSubmissions({
+    db,
+    accounts: templateAccounts,
+    api: templateApi,
+    media: templateMedia,
+    log: logger.child({ service: 'meta-submissions' }),
+    settings: { retryMs: config.providers.templateSubmitRetryMs, maxRetryMs: 3_600_000, claimMs: 2 * 60_000 },
+    // Approved or refused by Meta at once: told as an administrator's decision is.
+    onSettled: (template) => announceTemplateOutcome(template),
+  });
   const templateSync = new TemplateSync({ db, accounts: templateAccounts, api: templateApi, audit, log: logger.child({ service: 'template-sync' }) });
   const dailyTemplateSync = new DailyTemplateSync({ db, sync: templateSync, hourIst: TEMPLATE_SYNC.dailyHourIst, log: logger.child({ service: 'daily-template-sync' }) });
-  const templates = new TemplateService({ db, media: new TemplateMediaStore(config.dataDir), audit, beforeDelete: (template) => templateSync.deleteAtMeta(template) });
+  const templates = new TemplateService({ db, media: templateMedia, audit, submissions: metaSubmissions, beforeDelete: (template) => templateSync.deleteAtMeta(template) });
   const onboarding = new OnboardingService({ db });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
   // Uploads before sending: a send may read a completed upload's rows (issue 16).
@@ -265,6 +280,24 @@ export function createServices(deps: {
     log: logger,
     isProduction: config.isProduction,
   });
+  // A template's review ends with Meta's answer (at once, or by its webhook): the owner is told
+  // and integrators get the event, as for an administrator's rejection.
+  function announceTemplateOutcome(template: Template): void {
+    if (template.status !== 'APPROVED' && template.status !== 'REJECTED') return;
+    void notifications.templateReviewed(template.userId, { name: template.name, status: template.status, reason: template.rejectionReason });
+    void integrations.webhooks.ownerEvent(template.userId, template.status === 'APPROVED' ? 'template.approved' : 'template.rejected', {
+      template_id: template.id,
+      name: template.name,
+      language: template.language,
+      reason: template.rejectionReason,
+    });
+  }
+  webhooks.onTemplateReviewed = (templateId) =>
+    void Template.query(db)
+      .findById(templateId)
+      .then((template) => template && announceTemplateOutcome(template));
+  // A sync that finds Meta's answer (a missed webhook) tells it the same way.
+  templateSync.onTemplateReviewed = webhooks.onTemplateReviewed;
   engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
   // Status changes and completed campaigns become webhook events in the transaction that makes
   // them (one outbox row per status and batch, one per campaign); low balance once it is told.
@@ -319,5 +352,5 @@ export function createServices(deps: {
   const tableStatistics = config.database.kind === 'postgresql' ? new TableStatistics({ db, log: logger.child({ service: 'table-statistics' }) }) : null;
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, templateAccounts, templateApi, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
+  return { database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
 }

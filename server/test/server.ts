@@ -56,6 +56,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     SIMULATOR_READ_MS: '30',
     SIMULATOR_REVIEW_MS: '20',
     SANDBOX_MESSAGES_PER_SECOND: '500',
+    // No test reaches Meta or a channel provider: a test that needs one points these at its stand-in.
+    WHATSAPP_API_BASE: 'http://127.0.0.1:9',
+    CHANNEL_API_BASE: 'http://127.0.0.1:9',
     // Tests run the daily cleanup with their own clock; a real 02:00 tick must not delete their rows.
     LOG_CLEANUP_ENABLED: 'false',
     ...(kind === 'postgres' ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', DATABASE_SCHEMA: schema, DATABASE_POOL_MAX: '5' } : {}),

@@ -10,7 +10,7 @@ import type { Template, User } from '../../server/src/models';
 import { CampaignStallWatch } from '../../server/src/notifications/campaignStallWatch';
 import type { ProviderRegistry } from '../../server/src/sending/providerRegistry';
 import type { TestClient } from '../../server/test/client';
-import { signedInClient } from '../../server/test/factories';
+import { signedInClient, waitForTemplateStatus } from '../../server/test/factories';
 import { plainRecipients } from '../../server/test/campaignFlow';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
@@ -28,7 +28,9 @@ async function approvedTemplate(server: TestServer, user: User): Promise<Templat
   );
   const adminRow = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
   const admin = (await server.services.users.findById(adminRow.id))!;
-  return server.services.templates.review(admin, template.id, { status: 'APPROVED' }, null);
+  await server.services.templates.review(admin, template.id, { status: 'APPROVED' }, null);
+  // Our approval sends it to Meta (the simulator here), whose review approves it by webhook.
+  return waitForTemplateStatus(server, template.id, 'APPROVED');
 }
 
 async function quickSend(client: TestClient, template: Template, recipients: string[]): Promise<TCampaignAccepted> {

@@ -9,7 +9,7 @@ import { fillMessage, messages } from '@shared/messages';
 import type { Template, User } from '../../server/src/models';
 import type { TestClient } from '../../server/test/client';
 import { buildTemplate, buildUser, signedInClient } from '../../server/test/factories';
-import { SIMULATOR_WABA_ID } from '../../server/src/sending/templateEvents';
+import { metaRejectionText, SIMULATOR_WABA_ID } from '../../server/src/sending/templateEvents';
 import { apiKeyFor, postApiSend } from '../../server/test/sending';
 import { postWebhook, webhookBody } from '../../server/test/webhooks';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
@@ -98,7 +98,7 @@ describe.skipIf(postgresUnavailable)('POST /api/webhooks/whatsapp with template 
     expect(row.metaStatus).toBe(event);
     expect(new Date(row.metaStatusAt!).getTime()).toBe(time * 1000);
     expect(row.providerTemplateId).toBe(String(7000 + template.id));
-    if (event === 'REJECTED') expect(row.rejectionReason).toBe('INCORRECT_CATEGORY');
+    if (event === 'REJECTED') expect(row.rejectionReason).toBe(metaRejectionText('INCORRECT_CATEGORY'));
   });
 
   it("keeps Meta's pause reason and duration on a paused template", async () => {
@@ -187,7 +187,7 @@ describe.skipIf(postgresUnavailable)('POST /api/webhooks/whatsapp with template 
     await server.db('templates').where({ id: template.id }).update({ providerTemplateId: created.body.id as string });
     const deadline = Date.now() + 20_000;
     while ((await rowOf(template)).status !== 'REJECTED' && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
-    expect(await rowOf(template)).toMatchObject({ status: 'REJECTED', metaStatus: 'REJECTED', rejectionReason: 'INVALID_FORMAT' });
+    expect(await rowOf(template)).toMatchObject({ status: 'REJECTED', metaStatus: 'REJECTED', rejectionReason: metaRejectionText('INVALID_FORMAT') });
   });
 
   it('refuses a send with a paused template before any charge, naming the template and its state', async () => {

@@ -9,7 +9,8 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import type { TTemplateSyncResponse } from '@shared/types';
-import type { User } from '../../server/src/models';
+import type { Template, User } from '../../server/src/models';
+import { WEBHOOK_PATH } from '../../server/src/sending/engine';
 import type { TestClient } from '../../server/test/client';
 import { buildTemplate, buildUser, signedInClient } from '../../server/test/factories';
 import { apiKeyFor, postApiSend } from '../../server/test/sending';
@@ -93,16 +94,29 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
 
   it('reads every page, imports approved templates, updates known ones and counts each; a second sync changes nothing', async () => {
     const owner = await business();
-    // Known here: one Meta has since paused (and made UTILITY, rated RED), one Meta has as it is.
-    const paused = await buildTemplate(server, owner.user, { category: 'MARKETING', body: 'Sale on {{1}}' });
-    const same = await buildTemplate(server, owner.user, { category: 'MARKETING', body: 'Hello {{1}}' });
-    // 101 approved templates made in WhatsApp Manager: more than Meta's page of 100.
+    // Approved here and submitted to Meta, whose review webhook never came: still in review here.
+    const simulator = server.services.engine.simulator!;
+    simulator.setWebhook(null);
+    let inReview: Template;
+    try {
+      inReview = await buildTemplate(server, owner.user, { status: 'PENDING', category: 'MARKETING', body: 'Hello {{1}}' });
+      expect((await admin.put(`/api/admin/templates/${inReview.id}/status`, { status: 'APPROVED' })).status).toBe(200);
+      await meta.whenReviewed();
+    } finally {
+      simulator.setWebhook({ url: `${server.url}${WEBHOOK_PATH}`, appSecret: server.config.simulator.appSecret });
+    }
+    const inReviewRow = (await rowsOf(owner.user.id)).find((row) => row.id === inReview.id)!;
+    expect(inReviewRow).toMatchObject({ status: 'PENDING' });
+    expect(meta.list(owner.wabaId).find((t) => t.id === inReviewRow.providerTemplateId)).toMatchObject({ status: 'APPROVED' });
+    // Approved here before templates were submitted by Sandesh; Meta has since paused it, made it UTILITY and rated it RED.
+    const legacy = await buildTemplate(server, owner.user, { status: 'DRAFT', category: 'MARKETING', body: 'Sale on {{1}}' });
+    await server.db('templates').where({ id: legacy.id }).update({ status: 'APPROVED', reviewedAt: new Date().toISOString(), submittedAt: new Date().toISOString() });
+    // 101 approved templates made in WhatsApp Manager: with the one above, more than Meta's page of 100.
     for (let i = 0; i < 101; i++) meta.seed(owner.wabaId, { name: `manager_${i}`, language: 'en_US', category: 'UTILITY', components: body(`Order ${i} for {{1}} ships today`) });
     meta.seed(owner.wabaId, { name: 'still_in_review', language: 'en_US', category: 'UTILITY', status: 'PENDING', components: body('Soon') });
     meta.seed(owner.wabaId, { name: 'a_carousel', language: 'en_US', category: 'MARKETING', components: [...body('Look'), { type: 'CAROUSEL', cards: [] }] });
-    // The two known ones come last, on the second page.
-    meta.seed(owner.wabaId, { name: paused.name, language: 'en_US', category: 'UTILITY', status: 'PAUSED', quality: 'RED', components: body('Sale on {{1}}') });
-    const sameAtMeta = meta.seed(owner.wabaId, { name: same.name, language: 'en_US', category: 'MARKETING', components: body('Hello {{1}}') });
+    // On the second page.
+    const legacyAtMeta = meta.seed(owner.wabaId, { name: legacy.name, language: 'en_US', category: 'UTILITY', status: 'PAUSED', quality: 'RED', components: body('Sale on {{1}}') });
     meta.seed(owner.wabaId, {
       name: 'named_with_button',
       language: 'hi',
@@ -122,8 +136,8 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
     const rows = await rowsOf(owner.user.id);
     expect(rows).toHaveLength(104);
     const byName = new Map(rows.map((row) => [row.name, row]));
-    expect(byName.get(paused.name)).toMatchObject({ status: 'PAUSED', metaStatus: 'PAUSED', category: 'UTILITY', qualityRating: 'RED', importedAt: null });
-    expect(byName.get(same.name)).toMatchObject({ status: 'APPROVED', metaStatus: 'APPROVED', providerTemplateId: sameAtMeta.id });
+    expect(byName.get(legacy.name)).toMatchObject({ status: 'PAUSED', metaStatus: 'PAUSED', category: 'UTILITY', qualityRating: 'RED', providerTemplateId: legacyAtMeta.id, importedAt: null });
+    expect(byName.get(inReview.name)).toMatchObject({ status: 'APPROVED', metaStatus: 'APPROVED', importedAt: null });
     expect(byName.get('manager_100')).toMatchObject({ status: 'APPROVED', category: 'UTILITY', metaStatus: 'APPROVED' });
     expect(byName.get('manager_100')!.importedAt).not.toBeNull();
     expect(byName.has('still_in_review')).toBe(false);
@@ -142,11 +156,10 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
     expect(await rowsOf(owner.user.id)).toHaveLength(104);
 
     // Meta reinstates the paused one: the next sync puts it back in use.
-    const pausedAtMeta = meta.list(owner.wabaId).find((t) => t.name === paused.name)!;
-    meta.alter(pausedAtMeta.id, { status: 'APPROVED', quality: 'GREEN' });
+    meta.alter(legacyAtMeta.id, { status: 'APPROVED', quality: 'GREEN' });
     const third = await owner.client.post<TTemplateSyncResponse>('/api/templates/sync');
     expect(third.body.data).toEqual({ imported: 0, updated: 1, unchanged: 104, failed: 1 });
-    expect((await rowsOf(owner.user.id)).find((row) => row.name === paused.name)).toMatchObject({ status: 'APPROVED', qualityRating: 'GREEN' });
+    expect((await rowsOf(owner.user.id)).find((row) => row.id === legacy.id)).toMatchObject({ status: 'APPROVED', qualityRating: 'GREEN' });
   });
 
   it('makes an imported template usable for a send at once', async () => {
@@ -233,8 +246,10 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
 
   it('deletes a template at Meta in its own language only, then here', async () => {
     const owner = await business();
+    // Submitted to Meta by the administrator's approval; the same name exists there in Hindi too.
     const template = await buildTemplate(server, owner.user, { body: 'Bye {{1}}' });
-    const english = meta.seed(owner.wabaId, { name: template.name, language: 'en_US', category: 'MARKETING', components: body('Bye {{1}}') });
+    const english = meta.list(owner.wabaId).find((t) => t.name === template.name)!;
+    expect(english).toBeDefined();
     const hindi = meta.seed(owner.wabaId, { name: template.name, language: 'hi', category: 'MARKETING', components: body('Alvida {{1}}') });
     const answer = await owner.client.delete(`/api/templates/${template.id}`);
     expect(answer.status).toBe(200);
@@ -247,8 +262,8 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
   it('keeps a template here when Meta refuses to delete it, with a catalogue error', async () => {
     const owner = await business();
     const template = await buildTemplate(server, owner.user);
-    const atMeta = meta.seed(owner.wabaId, { name: template.name, language: 'en_US', category: 'MARKETING', components: body('Hi {{1}}, your order {{2}} ships today') });
-    await server.db('templates').where({ id: template.id }).update({ providerTemplateId: atMeta.id });
+    const atMeta = meta.list(owner.wabaId).find((t) => t.name === template.name)!;
+    expect(atMeta).toBeDefined();
     meta.fault(owner.wabaId, { refuseDelete: { name: template.name, message: 'This template is used by an active campaign' } });
     const answer = await owner.client.delete<{ error: string; code: string }>(`/api/templates/${template.id}`);
     expect(answer.status).toBe(409);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
 import type { TTemplate, TTemplateDetails, TTemplateListResponse } from '@shared/types';
 import { TestClient } from '../../server/test/client';
-import { signedInClient } from '../../server/test/factories';
+import { signedInClient, waitForTemplateStatus } from '../../server/test/factories';
 import { form, mp4File, pdfFile, pngFile } from '../../server/test/media';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
@@ -249,10 +249,12 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
       expect(backToDraft.body.data.status).toBe('DRAFT');
       await client.post(`/api/templates/${template.id}/submit`);
       const approved = await admin.put<{ data: TTemplate }>(`/api/admin/templates/${template.id}/status`, { status: 'APPROVED' });
-      expect(approved.body).toMatchObject({ message: t.approved, data: { status: 'APPROVED', rejectionReason: null } });
+      // Our half of the review is done: it waits for Meta's (the simulator's) and cannot be reviewed again meanwhile.
+      expect(approved.body).toMatchObject({ message: t.approvedSentToMeta, data: { status: 'PENDING', inMetaReview: true, rejectionReason: null } });
       const again = await admin.put(`/api/admin/templates/${template.id}/status`, { status: 'REJECTED', reason: 'changed my mind' });
       expect(again.status).toBe(409);
       expect(again.body).toMatchObject({ message: t.notPending });
+      await waitForTemplateStatus(server, template.id, 'APPROVED');
 
       const usable = await client.get<{ data: TTemplate[] }>('/api/whatsapp/templates?language=en_US&exclude_auth=true');
       expect(usable.body.data.map((x) => x.name)).toContain('review_me');
@@ -315,6 +317,7 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
       await create(client, { name: 'three' });
       await admin.put(`/api/admin/templates/${a.id}/status`, { status: 'APPROVED' });
       await admin.put(`/api/admin/templates/${b.id}/status`, { status: 'REJECTED', reason: 'no' });
+      await waitForTemplateStatus(server, a.id, 'APPROVED');
       const response = await admin.get<{ templates: TTemplate[]; stats: Record<string, number> }>(`/api/admin/users/${user.id}/templates`);
       expect(response.body.stats).toEqual({ total: 3, pending: 0, approved: 1, rejected: 1 });
       expect(response.body.templates.map((x) => x.name).sort()).toEqual(['one', 'three', 'two']);

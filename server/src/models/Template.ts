@@ -4,7 +4,7 @@ import { BaseModel } from './BaseModel';
 
 export class Template extends BaseModel {
   static override tableName = 'templates';
-  static override timestampAttributes = ['createdAt', 'updatedAt', 'submittedAt', 'reviewedAt', 'metaStatusAt', 'qualityUpdatedAt', 'importedAt'] as const;
+  static override timestampAttributes = ['createdAt', 'updatedAt', 'submittedAt', 'reviewedAt', 'metaStatusAt', 'qualityUpdatedAt', 'metaSubmittedAt', 'metaSubmitDueAt', 'metaSubmitClaimedUntil', 'importedAt'] as const;
   static override get jsonAttributes(): string[] {
     return ['components', 'variableExamples'];
   }
@@ -35,6 +35,15 @@ export class Template extends BaseModel {
   qualityUpdatedAt!: Date | null;
   /** Set when a sync from Meta brought it in (approved at Meta, never built here). */
   importedAt!: Date | null;
+  /** When Meta took the template (after the administrator's approval); null until then. */
+  metaSubmittedAt!: Date | null;
+  /** Why the last try to submit it did not reach Meta (it is tried again). */
+  metaSubmitError!: string | null;
+  metaSubmitAttempts!: number;
+  /** When the next try to submit it is due; null when none is. */
+  metaSubmitDueAt!: Date | null;
+  /** Until when one instance holds its submission. */
+  metaSubmitClaimedUntil!: Date | null;
   submittedAt!: Date | null;
   reviewedAt!: Date | null;
   reviewedBy!: number | null;

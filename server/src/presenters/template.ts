@@ -2,6 +2,7 @@ import { formatIndianNumber } from '@shared/money';
 import { fillMessage, messages } from '@shared/messages';
 import type { TTemplate, TTemplateSyncResponse, TTemplateSyncResult } from '@shared/types';
 import type { Template } from '../models';
+import { isInMetaReview } from '../templates/metaSubmission';
 import { templateVariables } from '../templates/service';
 
 export function presentTemplate(template: Template): TTemplate {
@@ -22,6 +23,9 @@ export function presentTemplate(template: Template): TTemplate {
     createdAt: template.createdAt.toISOString(),
     updatedAt: template.updatedAt.toISOString(),
     submittedAt: template.submittedAt?.toISOString() ?? null,
+    inMetaReview: isInMetaReview(template),
+    metaSubmittedAt: template.metaSubmittedAt?.toISOString() ?? null,
+    metaSubmitError: template.metaSubmitError ?? null,
   };
 }
 

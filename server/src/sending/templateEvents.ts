@@ -2,6 +2,7 @@
  * How Meta's template status events move a template's status (the spec's statuses, which the app
  * shows and sends by). The table and its reasons: docs/decisions/2026-12-07-template-events-from-meta.md.
  */
+import { fillMessage, messages } from '@shared/messages';
 import type { TemplateStatus } from '@shared/templates';
 
 /** The business account id the simulator speaks for; it belongs to no customer. */
@@ -32,9 +33,10 @@ const RESTORING: ReadonlySet<string> = new Set(['APPROVED', 'REINSTATED', 'UNPAU
 
 /**
  * The status an event moves a template to, or null when it stays as it is. A draft never moves
- * (Meta never saw it). Meta's approval never skips the administrator's review: it puts back in use
- * only a template the administrator had approved before (reviewed, not rejected) and Meta had
- * since taken out of use. FLAGGED, PENDING and events we do not know leave the status alone.
+ * (Meta never saw it). Meta's approval never skips the administrator's review: it approves only a
+ * template the administrator approved (reviewed, not rejected), one in review at Meta (PENDING) or
+ * one Meta had since taken out of use. FLAGGED, PENDING and events we do not know leave the status
+ * alone.
  */
 export function metaTemplateStatusMove(event: string, template: TemplateStatusSubject): TemplateStatus | null {
   if (template.status === 'DRAFT') return null;
@@ -43,7 +45,18 @@ export function metaTemplateStatusMove(event: string, template: TemplateStatusSu
   if (RESTORING.has(event)) {
     const adminApproved = template.reviewedAt !== null && template.rejectionReason === null;
     const outOfUse = template.status === 'PAUSED' || template.status === 'DISABLED' || template.status === 'APPEAL_REQUESTED';
-    return adminApproved && outOfUse ? 'APPROVED' : null;
+    const inMetaReview = template.status === 'PENDING';
+    return adminApproved && (outOfUse || inMetaReview) ? 'APPROVED' : null;
   }
   return null;
+}
+
+/**
+ * Meta's rejection reason in the words the app shows: its known reason codes (INVALID_FORMAT,
+ * TAG_CONTENT_MISMATCH, ...) read out, anything else as Meta wrote it.
+ */
+export function metaRejectionText(reason: string | null): string {
+  const code = reason?.trim() ?? '';
+  const words = code && code !== 'NONE' ? (messages.templates.metaRejectionReasons[code] ?? code) : messages.templates.metaNoReason;
+  return fillMessage(messages.templates.metaRejected, { reason: words }).slice(0, 500);
 }

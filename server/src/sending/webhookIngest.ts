@@ -10,7 +10,7 @@ import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { MessageOutcomes } from './messageOutcomes';
 import type { ProviderCredentialStore } from '../providerAccounts/credentials';
 import { parseWebhookChanges, verifyWebhookSignature, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
-import { metaTemplateStatusMove, SIMULATOR_WABA_ID } from './templateEvents';
+import { metaRejectionText, metaTemplateStatusMove, SIMULATOR_WABA_ID } from './templateEvents';
 import type { StatusIngest } from './statusIngest';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 
@@ -185,10 +185,18 @@ export class WebhookIngest {
    * See docs/decisions/2026-12-07-template-events-from-meta.md for the status mapping.
    */
   private async applyTemplateEvent(userId: number | null, event: TemplateEvent): Promise<void> {
+    const moved = await this.moveTemplate(userId, event);
+    if (moved && (moved.status === 'APPROVED' || moved.status === 'REJECTED') && moved.wasInMetaReview) this.onTemplateReviewed?.(moved.id);
+  }
+
+  /** A template whose Meta review ended (approved or rejected from "In review at Meta"): its owner is told. */
+  onTemplateReviewed?: (templateId: number) => void;
+
+  private async moveTemplate(userId: number | null, event: TemplateEvent): Promise<{ id: number; status: string; wasInMetaReview: boolean } | null> {
     const template = await this.findTemplate(userId, event);
     if (!template) {
       this.deps.log.info({ userId, template: event.name, templateId: event.templateId, kind: event.kind }, 'template event names no template of ours');
-      return;
+      return null;
     }
     const at = event.at.toISOString();
     const update: Record<string, unknown> = { updatedAt: new Date().toISOString() };
@@ -202,19 +210,23 @@ export class WebhookIngest {
       // reports it done.
       if (event.correctCategory || !TEMPLATE_CATEGORIES.has(event.newCategory)) {
         this.deps.log.info({ templateId: template.id, event }, 'template category notice recorded in the log only');
-        return;
+        return null;
       }
       update.category = event.newCategory;
     } else {
       const status = metaTemplateStatusMove(event.event, template);
       Object.assign(update, { metaStatus: event.event.slice(0, 30), metaStatusReason: event.reason, metaStatusAt: at });
       if (status) update.status = status;
-      if (status === 'REJECTED') update.rejectionReason = event.reason ?? event.event;
+      if (status === 'REJECTED') update.rejectionReason = metaRejectionText(event.reason ?? event.event);
+      // Meta's answer ends the submission: nothing is left to retry.
+      if (status) Object.assign(update, { metaSubmitDueAt: null, metaSubmitClaimedUntil: null, metaSubmitError: null });
       if (event.event === 'PAUSED') Object.assign(update, { pauseTitle: event.info?.title ?? null, pauseDescription: event.info?.description ?? null });
       else if (status === 'APPROVED') Object.assign(update, { pauseTitle: null, pauseDescription: null });
       guarded.where((q) => q.whereNull('metaStatusAt').orWhere('metaStatusAt', '<=', at));
     }
-    await guarded.update(update);
+    const changed = await guarded.update(update);
+    const wasInMetaReview = template.status === 'PENDING' && template.reviewedAt !== null && template.rejectionReason === null;
+    return changed > 0 && typeof update.status === 'string' ? { id: template.id, status: update.status, wasInMetaReview } : null;
   }
 
   private async findTemplate(userId: number | null, event: TemplateEvent): Promise<TemplateEventTarget | null> {
@@ -225,7 +237,17 @@ export class WebhookIngest {
       const byId = (await query.first(columns)) as TemplateEventTarget | undefined;
       if (byId) return byId;
     }
-    if (userId === null) return null;
+    if (userId === null) {
+      // The simulator may post its review before the submitting instance stored the id it was
+      // given: the template being submitted under that name and language is the one (the
+      // simulator's account refuses a second of the same name and language).
+      const inFlight = this.deps
+        .db('templates')
+        .where({ name: event.name, language: event.language.replace('-', '_'), status: 'PENDING' })
+        .whereNull('providerTemplateId')
+        .whereNotNull('metaSubmitClaimedUntil');
+      return ((await inFlight.orderBy('id').first(columns)) as TemplateEventTarget | undefined) ?? null;
+    }
     // Meta writes the locale with a hyphen in some events (en-US) and an underscore in others.
     const language = event.language.replace('-', '_');
     const query = this.deps.db('templates').where({ userId, name: event.name });

@@ -3,7 +3,12 @@
  * cursor paging, delete by name), the resumable upload that gives a media header its handle, and
  * Meta's review, which answers after `reviewMs`: a name containing `reject` is rejected with a
  * reason, any other approved, and the outcome is posted as a signed
- * `message_template_status_update` webhook, as Meta does.
+ * `message_template_status_update` webhook, as Meta does. The same store answers the channel
+ * provider's template API in 360dialog's layout (`/v1/configs/templates`, `D360-API-KEY`, limit and
+ * offset paging, delete by name in the path, the resumable upload at `/uploads`).
+ *
+ * Deterministic test names: a name containing `reject` is rejected by the review; one containing
+ * `unavailable` is answered 503 at its first create (Meta down for a moment), and taken at the next.
  */
 import type Koa from 'koa';
 import type Router from '@koa/router';
@@ -25,6 +30,13 @@ export interface SimulatorTemplatesOptions {
   onWebhookError?: ((error: Error) => void) | undefined;
   /** Bytes one upload session may take at most. */
   maxUploadBytes?: number;
+  /**
+   * The business account the channel provider's layout (360dialog's `/v1/configs/templates`)
+   * keeps its templates in; its review webhooks name this account. Default `SIMULATOR_WABA`.
+   */
+  channelWabaId?: string;
+  /** The D360-API-KEY the channel layout must carry; any non-empty key when not set. */
+  channelApiKey?: string | undefined;
 }
 
 export interface SimulatedTemplate {
@@ -70,9 +82,16 @@ export const ZCreateTemplateBody = z.looseObject({
   parameter_format: z.enum(['positional', 'named', 'POSITIONAL', 'NAMED']).optional(),
 });
 
+/** Meta's edit of a template: new components, and a category when it changes. */
+const ZEditTemplateBody = z.looseObject({
+  category: z.enum(['MARKETING', 'UTILITY', 'AUTHENTICATION']).optional(),
+  components: z.array(z.looseObject({ type: z.string().min(1) })).min(1),
+});
+
 const ERRORS = {
   auth: { http: 401, code: 190, message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException' },
   param: { http: 400, code: 100, message: 'Invalid parameter', type: 'OAuthException' },
+  unavailable: { http: 503, code: 2, message: 'Service temporarily unavailable', type: 'OAuthException' },
 } as const;
 
 /** Meta's subcode for a template whose name and language exist already. */
@@ -102,6 +121,8 @@ export class SimulatorTemplates {
   private nextId = 1;
   private closed = false;
   private readonly faults = new Map<string, TemplateFaults>();
+  /** Names whose first create was answered 503 already. */
+  private readonly unavailableOnce = new Set<string>();
 
   constructor(private readonly options: SimulatorTemplatesOptions) {}
 
@@ -142,6 +163,10 @@ export class SimulatorTemplates {
     const parsed = ZCreateTemplateBody.safeParse(body);
     if (!parsed.success) return errorAnswer(ERRORS.param, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     const { name, language, category, components } = parsed.data;
+    if (name.includes('unavailable') && !this.unavailableOnce.has(`${wabaId}:${name}:${language}`)) {
+      this.unavailableOnce.add(`${wabaId}:${name}:${language}`);
+      return errorAnswer(ERRORS.unavailable, 'Service temporarily unavailable');
+    }
     if (this.templates.some((t) => t.wabaId === wabaId && t.name === name && t.language === language)) {
       return errorAnswer(ERRORS.param, `Content in this language already exists for ${name}`, TEMPLATE_EXISTS_SUBCODE);
     }
@@ -151,6 +176,46 @@ export class SimulatorTemplates {
     this.templates.push(template);
     this.scheduleReview(template);
     return { status: 200, body: { id, status: 'PENDING', category } };
+  }
+
+  /**
+   * Meta's edit (`POST /{template-id}`): new components (and category) for a template, which goes
+   * back to review; how a template Meta rejected is submitted again.
+   */
+  edit(templateId: string, body: unknown): Answer | null {
+    const template = this.templates.find((t) => t.id === templateId);
+    if (!template) return null;
+    const parsed = ZEditTemplateBody.safeParse(body);
+    if (!parsed.success) return errorAnswer(ERRORS.param, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    template.components = parsed.data.components;
+    if (parsed.data.category) template.category = parsed.data.category;
+    template.status = 'PENDING';
+    delete template.rejectedReason;
+    this.scheduleReview(template);
+    return { status: 200, body: { success: true } };
+  }
+
+  /** 360dialog's list: `waba_templates` paged by `limit` and `offset`, with `count` and `total`. */
+  channelPage(query: Record<string, unknown>): Answer {
+    const number = (key: string, fallback: number) => (typeof query[key] === 'string' && /^\d+$/.test(query[key] as string) ? Number(query[key]) : fallback);
+    const limit = Math.min(MAX_PAGE, Math.max(1, number('limit', DEFAULT_PAGE)));
+    const offset = number('offset', 0);
+    const all = this.list(this.channelWabaId);
+    const rows = all.slice(offset, offset + limit);
+    return {
+      status: 200,
+      body: {
+        count: rows.length,
+        limit,
+        offset,
+        total: all.length,
+        waba_templates: rows.map((t) => ({ id: t.id, name: t.name, language: t.language, status: t.status.toLowerCase(), category: t.category, components: t.components, rejected_reason: t.rejectedReason ?? 'NONE' })),
+      },
+    };
+  }
+
+  private get channelWabaId(): string {
+    return this.options.channelWabaId ?? 'SIMULATOR_WABA';
   }
 
   /** Meta's list: `data` and cursor `paging`; `limit`, `after`, `before` and `name` as Meta reads them. */
@@ -250,6 +315,22 @@ export class SimulatorTemplates {
     const guarded = (handler: (ctx: Koa.Context) => Answer | Promise<Answer>) => async (ctx: Koa.Context) => {
       answer(ctx, authorised(ctx) ? await handler(ctx) : errorAnswer(ERRORS.auth, 'Invalid OAuth access token'));
     };
+    // The channel provider's layout (360dialog): its API key in D360-API-KEY.
+    const channelAuthorised = (ctx: Koa.Context): boolean => {
+      const key = ctx.get('D360-API-KEY');
+      return !!key && (this.options.channelApiKey === undefined || key === this.options.channelApiKey);
+    };
+    const channel = (handler: (ctx: Koa.Context) => Answer | Promise<Answer>) => async (ctx: Koa.Context) => {
+      answer(ctx, channelAuthorised(ctx) ? await handler(ctx) : errorAnswer(ERRORS.auth, 'Invalid D360-API-KEY'));
+    };
+    router.post('/v1/configs/templates', channel((ctx) => this.create(this.channelWabaId, ctx.request.body)));
+    router.get('/v1/configs/templates', channel((ctx) => this.channelPage(ctx.query)));
+    router.delete('/v1/configs/templates/:name', channel((ctx) => this.remove(this.channelWabaId, { name: ctx.params.name ?? '' })));
+    router.post('/uploads', channel((ctx) => this.startUpload(ctx.query)));
+    router.post('/:uploadId', async (ctx, next) => {
+      if (!ctx.params.uploadId?.startsWith('upload:')) return next();
+      await channel((c) => this.continueUpload(c.params.uploadId ?? '', c.get('file_offset'), c.req))(ctx);
+    });
     router.post('/:version/:wabaId/message_templates', guarded((ctx) => this.create(ctx.params.wabaId ?? '', ctx.request.body)));
     router.get('/:version/:wabaId/message_templates', guarded((ctx) => this.page(ctx.params.wabaId ?? '', ctx.query, ctx.href)));
     router.delete('/:version/:wabaId/message_templates', guarded((ctx) => this.remove(ctx.params.wabaId ?? '', ctx.query)));
@@ -257,6 +338,11 @@ export class SimulatorTemplates {
     router.post('/:version/:uploadId', async (ctx, next) => {
       if (!ctx.params.uploadId?.startsWith('upload:')) return next();
       await guarded((c) => this.continueUpload(c.params.uploadId ?? '', c.get('file_offset'), c.req))(ctx);
+    });
+    router.post('/:version/:templateId', async (ctx, next) => {
+      const id = ctx.params.templateId ?? '';
+      if (!/^\d+$/.test(id) || !this.templates.some((t) => t.id === id)) return next();
+      await guarded((c) => this.edit(id, c.request.body) as Answer)(ctx);
     });
     router.get('/:version/:uploadId', async (ctx, next) => {
       if (!ctx.params.uploadId?.startsWith('upload:')) return next();

@@ -23,6 +23,7 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '../erro
 import { Template, type User } from '../models';
 import type { AuditService } from '../audit/service';
 import type { TemplateMediaStore, UploadedFile } from './media';
+import type { MetaSubmissions } from './metaSubmission';
 
 export type TemplateInput = z.output<typeof ZTemplateRequest>;
 export type AuthenticationTemplateInput = z.output<typeof ZAuthenticationTemplateRequest>;
@@ -30,6 +31,12 @@ export type AuthenticationTemplateInput = z.output<typeof ZAuthenticationTemplat
 type StoredMediaRef = { relativePath: string; mime: string; name: string; size: number };
 
 const MEDIA_FORMATS: Record<MediaHeaderType, 'IMAGE' | 'VIDEO' | 'DOCUMENT'> = { image: 'IMAGE', video: 'VIDEO', document: 'DOCUMENT' };
+
+/**
+ * A template submitted again starts both reviews afresh: the administrator's (no review yet) and
+ * Meta's (no submission). Meta's id stays: a template Meta rejected is edited there, not created again.
+ */
+const FRESH_REVIEW = { reviewedAt: null, reviewedBy: null, metaSubmittedAt: null, metaSubmitError: null, metaSubmitAttempts: 0, metaSubmitDueAt: null, metaSubmitClaimedUntil: null } as const;
 
 export function isMediaHeader(type: HeaderType): type is MediaHeaderType {
   return type === 'image' || type === 'video' || type === 'document';
@@ -97,6 +104,8 @@ export class TemplateService {
       audit: AuditService;
       /** Deletes the template where Meta has it first; throwing keeps it here (templates/sync.ts). */
       beforeDelete?: (template: Template) => Promise<void>;
+      /** Creates approved templates at Meta; without it the administrator's approval is the whole review. */
+      submissions?: Pick<MetaSubmissions, 'submitNow'>;
     },
   ) {}
 
@@ -271,6 +280,7 @@ export class TemplateService {
       const updated = await Template.query(this.deps.db).patchAndFetchById(id, {
         ...this.builderFields(input, headerType, media),
         submittedAt: input.submit_to_whatsapp ? now : existing.submittedAt,
+        ...(input.submit_to_whatsapp ? FRESH_REVIEW : {}),
         updatedAt: now,
       });
       if (replaced && replaced !== media?.relativePath) await this.deps.media.remove(replaced);
@@ -288,7 +298,7 @@ export class TemplateService {
     // Conditional on the status read, so two submits (or a submit racing an edit) apply once.
     const now = new Date();
     const changed = await Template.query(this.deps.db)
-      .patch({ status: 'PENDING', submittedAt: now, updatedAt: now })
+      .patch({ status: 'PENDING', submittedAt: now, ...FRESH_REVIEW, updatedAt: now })
       .where({ id, userId: user.id })
       .whereIn('status', [...EDITABLE_TEMPLATE_STATUSES]);
     if (changed === 0) throw new AppError(409, 'template_not_submittable', messages.templates.notSubmittable);
@@ -421,21 +431,32 @@ export class TemplateService {
     return Number(row?.count ?? 0);
   }
 
-  /** Approve or reject a PENDING template; the decision is audited. */
+  /**
+   * Approve or reject a PENDING template; the decision is audited. A rejection is final. An
+   * approval is our review's half: the template stays PENDING and, once this transaction is
+   * committed, is created at Meta (templates/metaSubmission.ts); the answer shows where that
+   * stands (in review at Meta, approved or refused by Meta at once, or waiting for a retry).
+   */
   async review(admin: User, templateId: number, decision: { status: 'APPROVED' | 'REJECTED'; reason?: string | undefined }, ip: string | null): Promise<Template> {
-    return this.deps.db.transaction(async (trx) => {
+    const submissions = this.deps.submissions;
+    const reviewed = await this.deps.db.transaction(async (trx) => {
       const template = await Template.query(trx).findById(templateId);
       if (!template) throw NotFoundError(messages.templates.notFound, 'template_not_found');
       const now = new Date();
+      const approval = submissions
+        ? { status: 'PENDING', metaSubmittedAt: null, metaSubmitError: null, metaSubmitAttempts: 0, metaSubmitDueAt: now, metaSubmitClaimedUntil: null }
+        : { status: 'APPROVED' };
       const changed = await Template.query(trx)
         .patch({
-          status: decision.status,
+          ...(decision.status === 'APPROVED' ? approval : { status: 'REJECTED', metaSubmitDueAt: null }),
           rejectionReason: decision.status === 'REJECTED' ? (decision.reason ?? null) : null,
           reviewedAt: now,
           reviewedBy: admin.id,
           updatedAt: now,
         })
-        .where({ id: templateId, status: 'PENDING' });
+        .where({ id: templateId, status: 'PENDING' })
+        // A template already approved by the administrator and in review at Meta is not reviewed twice.
+        .where((q) => q.whereNull('reviewedAt').orWhereNotNull('rejectionReason'));
       if (changed === 0) throw new AppError(409, 'template_not_pending', messages.templates.notPending);
       await this.deps.audit.record(
         {
@@ -450,5 +471,8 @@ export class TemplateService {
       );
       return (await Template.query(trx).findById(templateId)) as Template;
     });
+    if (decision.status !== 'APPROVED' || !submissions) return reviewed;
+    await submissions.submitNow(templateId);
+    return (await Template.query(this.deps.db).findById(templateId)) ?? reviewed;
   }
 }

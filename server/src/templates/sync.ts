@@ -20,7 +20,8 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { Template } from '../models';
 import type { AuditService } from '../audit/service';
-import { metaTemplateStatusMove } from '../sending/templateEvents';
+import { metaRejectionText, metaTemplateStatusMove } from '../sending/templateEvents';
+import { isInMetaReview } from './metaSubmission';
 import { importMetaComponents } from './metaComponents';
 
 /** A template as the provider lists it (templateApi.ts's MetaTemplateListed). */
@@ -57,6 +58,9 @@ function providerFailure(error: unknown): { kind: 'refused' | 'unavailable'; mes
 const MAX_PAGES = 1_000;
 
 export class TemplateSync<Account extends { kind: string }> {
+  /** Told when a sync ends a template's review at Meta (approved or rejected), as Meta's webhook would. */
+  onTemplateReviewed?: (templateId: number) => void;
+
   constructor(
     private readonly deps: {
       db: Knex;
@@ -156,8 +160,10 @@ export class TemplateSync<Account extends { kind: string }> {
     }
     const move = metaTemplateStatusMove(meta.status, template);
     if (move) {
-      patch.status = move;
-      if (move === 'REJECTED') patch.rejectionReason = meta.rejectedReason ?? template.rejectionReason;
+      // As Meta's status event does (sending/webhookIngest.ts): Meta's answer ends a submission.
+      Object.assign(patch, { status: move, metaSubmitDueAt: null, metaSubmitClaimedUntil: null, metaSubmitError: null });
+      if (move === 'REJECTED') patch.rejectionReason = metaRejectionText(meta.rejectedReason ?? meta.status);
+      if (move === 'APPROVED') Object.assign(patch, { pauseTitle: null, pauseDescription: null });
     }
     if ((TEMPLATE_CATEGORIES as readonly string[]).includes(meta.category) && template.category !== meta.category) patch.category = meta.category as TemplateCategory;
     if (meta.quality && template.qualityRating !== meta.quality) {
@@ -169,6 +175,7 @@ export class TemplateSync<Account extends { kind: string }> {
     const changed = await Template.query(this.deps.db)
       .patch({ ...patch, updatedAt: now })
       .where({ id: template.id, status: template.status });
+    if (changed > 0 && (move === 'APPROVED' || move === 'REJECTED') && isInMetaReview(template)) this.onTemplateReviewed?.(template.id);
     return changed > 0 ? 'updated' : 'unchanged';
   }
 

@@ -198,6 +198,19 @@ export class TemplateApi {
   }
 
   /**
+   * Submits a template Meta has already (rejected, say) again with new content: Meta's edit,
+   * `POST /{template-id}` with the category and components, after which Meta reviews it again.
+   * 360dialog documents no edit: there the template is created again.
+   */
+  async edit(account: TemplateAccount, providerTemplateId: string, body: MetaTemplateCreateBody): Promise<MetaTemplateCreated> {
+    if (account.kind === 'channel') return this.create(account, body);
+    const edit: Record<string, unknown> = { category: body.category, components: body.components };
+    if (body.parameter_format) edit.parameter_format = body.parameter_format;
+    await this.call(account, 'POST', `/${account.version}/${encodeURIComponent(providerTemplateId)}`, { json: edit });
+    return { id: providerTemplateId, status: 'PENDING', category: body.category };
+  }
+
+  /**
    * Uploads a media header's sample through the resumable upload and answers its handle (the
    * `header_handle` of the create): a session for the file's length and type, then the bytes from
    * offset 0. Meta's Cloud API opens the session on the app (`/{app-id}/uploads`, WHATSAPP_APP_ID);

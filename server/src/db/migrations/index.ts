@@ -86,6 +86,8 @@ import * as indexTemplatesByProviderTemplateId from './20261211100400_index_temp
 import * as createWebhookUnknownEvents from './20261211100500_create_webhook_unknown_events';
 import * as createTemplateSyncRuns from './20261212200100_create_template_sync_runs';
 import * as recordTemplateImportTime from './20261212200200_record_template_import_time';
+import * as recordTemplateSubmissionToMeta from './20261212100100_record_template_submission_to_meta';
+import * as indexTemplatesByMetaSubmitDue from './20261212100200_index_templates_by_meta_submit_due';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -175,6 +177,8 @@ const migrations: [string, Migration][] = [
   ['20261211100500_create_webhook_unknown_events', createWebhookUnknownEvents],
   ['20261212200100_create_template_sync_runs', createTemplateSyncRuns],
   ['20261212200200_record_template_import_time', recordTemplateImportTime],
+  ['20261212100100_record_template_submission_to_meta', recordTemplateSubmissionToMeta],
+  ['20261212100200_index_templates_by_meta_submit_due', indexTemplatesByMetaSubmitDue],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

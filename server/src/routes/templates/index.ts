@@ -20,6 +20,7 @@ import { singleFileUpload, uploadedFile } from '../../middleware/upload';
 import { validate } from '../../middleware/validate';
 import { presentTemplate, presentTemplateSync } from '../../presenters/template';
 import type { Services } from '../../container';
+import type { Template } from '../../models';
 import { templateVariableDefinitions } from '../../templates/service';
 import type { AppState } from '../../types';
 
@@ -206,16 +207,20 @@ export function templateRoutes(services: Services): Router<AppState> {
       const id = validate(ZIdParam, ctx.params.templateId);
       const decision = validate(ZTemplateStatusRequest, ctx.request.body);
       const template = await templates.review(user, id, decision, ctx.ip);
-      void services.notifications.templateReviewed(template.userId, { name: template.name, status: decision.status, reason: decision.reason });
-      void services.integrations.webhooks.ownerEvent(template.userId, decision.status === 'APPROVED' ? 'template.approved' : 'template.rejected', {
-        template_id: template.id,
-        name: template.name,
-        language: template.language,
-        reason: decision.reason ?? null,
-      });
+      // An approval's outcome at Meta (approved or refused at once) is told by the submission
+      // itself (container.ts); an administrator's rejection here.
+      if (decision.status === 'REJECTED') {
+        void services.notifications.templateReviewed(template.userId, { name: template.name, status: decision.status, reason: decision.reason });
+        void services.integrations.webhooks.ownerEvent(template.userId, 'template.rejected', {
+          template_id: template.id,
+          name: template.name,
+          language: template.language,
+          reason: decision.reason ?? null,
+        });
+      }
       ctx.body = {
         success: true,
-        message: decision.status === 'APPROVED' ? messages.templates.approved : messages.templates.rejected,
+        message: reviewMessage(decision.status, template),
         data: presentTemplate(template),
       };
     } catch (error) {
@@ -226,4 +231,12 @@ export function templateRoutes(services: Services): Router<AppState> {
   });
 
   return router;
+}
+
+/** What the administrator is told after a decision: for an approval, where Meta's part stands. */
+function reviewMessage(decision: 'APPROVED' | 'REJECTED', template: Template): string {
+  if (decision === 'REJECTED') return messages.templates.rejected;
+  if (template.status === 'APPROVED') return messages.templates.approvedByMetaAtOnce;
+  if (template.status === 'REJECTED') return template.rejectionReason ?? fillMessage(messages.templates.refusedByMeta, { reason: messages.templates.metaNoReason });
+  return template.metaSubmittedAt ? messages.templates.approvedSentToMeta : messages.templates.approvedAwaitingMeta;
 }
