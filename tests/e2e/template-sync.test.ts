@@ -1,14 +1,15 @@
 import { expect, request, test } from '@playwright/test';
+import { AdminTemplatesPage } from './pages/AdminTemplatesPage';
 import { LoginPage } from './pages/LoginPage';
 import { TemplatesPage } from './pages/TemplatesPage';
-import { createUser, unique } from './support';
+import { ADMIN, createUser, unique } from './support';
 
 /** The sandbox's business account and token at the embedded simulator (sending/templateEvents.ts, providerRegistry.ts). */
 const SIMULATOR_WABA = 'SIMULATOR_WABA';
 const SIMULATOR_TOKEN = 'sandbox-token';
 
 test.describe('Sync from Meta', () => {
-  test('a template approved at Meta but never made in Sandesh comes in with Sync from Meta, by keyboard, and can be sent with', async ({ page, baseURL }) => {
+  test('a template approved at Meta but never made in Sandesh comes in with Sync from Meta, by keyboard, and can be sent with', async ({ page, browser, baseURL }) => {
     const name = unique('made_in_manager');
     // Made in "WhatsApp Manager": straight at the simulator's Meta API, reviewed there.
     const meta = await request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${SIMULATOR_TOKEN}` } });
@@ -42,5 +43,19 @@ test.describe('Sync from Meta', () => {
     const usable = await page.request.get('/api/whatsapp/templates?language=en_US&exclude_auth=true');
     const body = (await usable.json()) as { data: { name: string }[] };
     expect(body.data.map((template) => template.name)).toContain(name);
+
+    // The administrator syncs the same user from the per-user templates page: nothing new to import.
+    const adminContext = await browser.newContext();
+    const adminPage = await adminContext.newPage();
+    const adminLogin = new LoginPage(adminPage);
+    await adminLogin.goto();
+    await adminLogin.login(ADMIN.username, ADMIN.password);
+    await adminPage.waitForURL('**/admin/dashboard');
+    const review = new AdminTemplatesPage(adminPage);
+    await review.openFromTable(user.username);
+    await expect(adminPage.getByRole('row').filter({ hasText: name })).toBeVisible();
+    await adminPage.getByRole('button', { name: 'Sync from Meta' }).click();
+    await expect(adminPage.getByText(/^Sync from Meta: 0 imported, [\d,]+ updated, [\d,]+ unchanged, [\d,]+ failed$/)).toBeVisible();
+    await adminContext.close();
   });
 });
