@@ -322,6 +322,8 @@ export interface TTemplate {
   inMetaReview: boolean;
   metaSubmittedAt: string | null;
   metaSubmitError: string | null;
+  /** When a Sync from Meta imported it (approved at Meta, never built here); null or absent otherwise. */
+  importedAt?: string | null;
 }
 
 /** What a sync from Meta did (POST /api/templates/sync, POST /api/admin/users/{id}/templates/sync). */

@@ -186,6 +186,8 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
     const audit = (await server.db('audit_log').where({ action: 'template.sync', targetId: String(owner.user.id) })) as { details: string | Record<string, number> }[];
     expect(audit).toHaveLength(1);
     expect(json(audit[0]!.details)).toEqual({ imported: 1, updated: 0, unchanged: 0, failed: 0 });
+    const listed = await admin.get<{ templates: { name: string; status: string; importedAt: string | null }[] }>(`/api/admin/users/${owner.user.id}/templates`);
+    expect(listed.body.templates).toEqual([expect.objectContaining({ name: 'by_the_admin', status: 'APPROVED', importedAt: expect.any(String) })]);
     expect((await admin.post(`/api/admin/users/999999/templates/sync`)).status).toBe(404);
   });
 

@@ -39,6 +39,7 @@ test.describe('Sync from Meta', () => {
     await expect(page.getByText(/^Sync from Meta: [\d,]+ imported, [\d,]+ updated, [\d,]+ unchanged, [\d,]+ failed$/)).toBeVisible();
     await expect(templates.syncFromMeta).toBeEnabled();
     await templates.expectStatus(name, 'Approved');
+    await expect(templates.card(name).getByText('Imported from Meta', { exact: true })).toBeVisible();
 
     const usable = await page.request.get('/api/whatsapp/templates?language=en_US&exclude_auth=true');
     const body = (await usable.json()) as { data: { name: string }[] };

@@ -26,6 +26,7 @@ export function presentTemplate(template: Template): TTemplate {
     inMetaReview: isInMetaReview(template),
     metaSubmittedAt: template.metaSubmittedAt?.toISOString() ?? null,
     metaSubmitError: template.metaSubmitError ?? null,
+    importedAt: template.importedAt?.toISOString() ?? null,
   };
 }
 

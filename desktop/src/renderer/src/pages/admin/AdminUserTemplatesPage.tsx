@@ -59,6 +59,7 @@ function TemplateRow({
       </td>
       <td className="px-4 py-3">
         <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
+        {template.importedAt ? <span className="block pt-1 text-xs text-slate-500 dark:text-slate-400">{messages.templateSync.importedBadge}</span> : null}
       </td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-600 dark:text-slate-300">{formatDay(template.createdAt)}</td>
       <td className="max-w-72 min-w-40 px-4 py-3 text-slate-600 dark:text-slate-300">

@@ -127,6 +127,7 @@ function TemplateCard({
             <div className="flex flex-wrap items-center gap-2">
               <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
               <Badge variant="outline">{category}</Badge>
+              {template.importedAt ? <Badge variant="outline">{messages.templateSync.importedBadge}</Badge> : null}
             </div>
           </div>
           <div className="flex flex-wrap gap-2">
