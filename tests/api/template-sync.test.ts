@@ -128,7 +128,26 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
       ],
     });
 
-    const first = await owner.client.post<TTemplateSyncResponse>('/api/templates/sync');
+    // What follows a template's state (its campaigns, the owner's notices) is told of the sync's moves.
+    const statusMoves: { templateId: number; from: string; to: string; metaEvent: string }[] = [];
+    const categoryMoves: { templateId: number; from: string; to: string }[] = [];
+    server.services.templateSync.onTemplateStatus = async (_id, move) => void statusMoves.push(move);
+    server.services.templateSync.onTemplateCategory = async (move) => void categoryMoves.push(move);
+    let first: Awaited<ReturnType<typeof owner.client.post<TTemplateSyncResponse>>>;
+    try {
+      first = await owner.client.post<TTemplateSyncResponse>('/api/templates/sync');
+    } finally {
+      server.services.templateSync.onTemplateStatus = undefined;
+      server.services.templateSync.onTemplateCategory = undefined;
+    }
+    expect(statusMoves).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ templateId: inReview.id, from: 'PENDING', to: 'APPROVED', metaEvent: 'APPROVED' }),
+        expect.objectContaining({ templateId: legacy.id, from: 'APPROVED', to: 'PAUSED', metaEvent: 'PAUSED' }),
+      ]),
+    );
+    expect(statusMoves).toHaveLength(2);
+    expect(categoryMoves).toEqual([expect.objectContaining({ templateId: legacy.id, from: 'MARKETING', to: 'UTILITY' })]);
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual({ imported: 102, updated: 2, unchanged: 1, failed: 1 });
     expect(first.body.message).toBe(fillMessage(messages.templateSync.result, { imported: '102', updated: '2', unchanged: '1', failed: '1' }));

@@ -57,9 +57,40 @@ function providerFailure(error: unknown): { kind: 'refused' | 'unavailable'; mes
 /** A listing can never be longer than this many pages (Meta's caps are far below it); a loop of cursors stops here. */
 const MAX_PAGES = 1_000;
 
+/** A template's status as a sync moved it (the shape Meta's status events report their moves in). */
+export interface SyncedStatusMove {
+  templateId: number;
+  userId: number;
+  name: string;
+  language: string;
+  from: string;
+  to: string;
+  /** Meta's status word as listed, and its reason. */
+  metaEvent: string;
+  reason: string | null;
+  at: Date;
+}
+
+/** A template's category as a sync moved it. */
+export interface SyncedCategoryMove {
+  templateId: number;
+  userId: number;
+  name: string;
+  from: string;
+  to: string;
+  at: Date;
+}
+
 export class TemplateSync<Account extends { kind: string }> {
   /** Told when a sync ends a template's review at Meta (approved or rejected), as Meta's webhook would. */
   onTemplateReviewed?: (templateId: number) => void;
+  /**
+   * Told when a sync moved a template's status or category, as Meta's events tell theirs, so that
+   * whatever follows a template's state (its campaigns, the owner's notices) follows a missed
+   * webhook healed by a sync too.
+   */
+  onTemplateStatus?: (templateId: number, move: SyncedStatusMove) => Promise<void>;
+  onTemplateCategory?: (move: SyncedCategoryMove) => Promise<void>;
 
   constructor(
     private readonly deps: {
@@ -175,8 +206,23 @@ export class TemplateSync<Account extends { kind: string }> {
     const changed = await Template.query(this.deps.db)
       .patch({ ...patch, updatedAt: now })
       .where({ id: template.id, status: template.status });
-    if (changed > 0 && (move === 'APPROVED' || move === 'REJECTED') && isInMetaReview(template)) this.onTemplateReviewed?.(template.id);
-    return changed > 0 ? 'updated' : 'unchanged';
+    if (changed === 0) return 'unchanged';
+    if ((move === 'APPROVED' || move === 'REJECTED') && isInMetaReview(template)) this.onTemplateReviewed?.(template.id);
+    await this.tell(async () => {
+      const base = { templateId: template.id, userId: Number(template.userId), name: template.name };
+      if (move) await this.onTemplateStatus?.(template.id, { ...base, language: template.language, from: template.status, to: move, metaEvent: meta.status, reason: meta.rejectedReason, at: now });
+      if (patch.category) await this.onTemplateCategory?.({ ...base, from: template.category, to: patch.category, at: now });
+    });
+    return 'updated';
+  }
+
+  /** A listener's failure is logged: the sync's own writes are done and stand. */
+  private async tell(listeners: () => Promise<void>): Promise<void> {
+    try {
+      await listeners();
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'a listener of a template synced from Meta failed');
+    }
   }
 
   private async importOne(userId: number, meta: ListedTemplate): Promise<'imported' | 'unchanged' | 'failed'> {
