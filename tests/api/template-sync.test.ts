@@ -210,6 +210,18 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
     expect((await admin.post(`/api/admin/users/999999/templates/sync`)).status).toBe(404);
   });
 
+  it('reads Meta once for two syncs of the same user at once, both answered with its counts', async () => {
+    const owner = await business();
+    for (let i = 0; i < 3; i++) meta.seed(owner.wabaId, { name: `twice_${i}`, language: 'en_US', category: 'UTILITY', components: body('Hi') });
+    const [own, admins] = await Promise.all([
+      owner.client.post<TTemplateSyncResponse>('/api/templates/sync'),
+      admin.post<TTemplateSyncResponse>(`/api/admin/users/${owner.user.id}/templates/sync`),
+    ]);
+    expect(own.body.data).toEqual({ imported: 3, updated: 0, unchanged: 0, failed: 0 });
+    expect(admins.body.data).toEqual(own.body.data);
+    expect(await rowsOf(owner.user.id)).toHaveLength(3);
+  });
+
   it('answers a clear error for an account with no business account to read from', async () => {
     const user = await buildUser(server);
     const now = new Date().toISOString();

@@ -91,6 +91,7 @@ export class TemplateSync<Account extends { kind: string }> {
    */
   onTemplateStatus?: (templateId: number, move: SyncedStatusMove) => Promise<void>;
   onTemplateCategory?: (move: SyncedCategoryMove) => Promise<void>;
+  private readonly running = new Map<number, Promise<TTemplateSyncResult>>();
 
   constructor(
     private readonly deps: {
@@ -137,9 +138,16 @@ export class TemplateSync<Account extends { kind: string }> {
 
   /** Reads the user's templates from Meta and applies them; an administrator's sync is audited. */
   async syncUser(userId: number, by?: { admin: { id: number }; ip: string | null }): Promise<TTemplateSyncResult> {
-    const account = await this.accountOf(userId);
-    const listed = await this.listAll(account);
-    const result = await this.apply(userId, account, listed);
+    // A second click (or the administrator) while one runs waits for that one: one read of Meta's list.
+    let running = this.running.get(userId);
+    if (!running) {
+      running = (async () => {
+        const account = await this.accountOf(userId);
+        return this.apply(userId, account, await this.listAll(account));
+      })().finally(() => this.running.delete(userId));
+      this.running.set(userId, running);
+    }
+    const result = await running;
     if (by) {
       await this.deps.audit.record({ actorUserId: by.admin.id, action: 'template.sync', targetType: 'user', targetId: userId, details: { ...result }, ip: by.ip });
     }
