@@ -417,12 +417,14 @@ export class TemplateService {
     };
   }
 
-  /** Templates waiting for review across active accounts: the admin sidebar's badge. */
+  /** Templates waiting for an administrator's review across active accounts: the admin sidebar's badge. */
   async pendingCount(): Promise<number> {
     const row = (await this.deps.db('templates')
       .join('users', 'users.id', 'templates.userId')
       .whereNull('users.deletedAt')
       .where('templates.status', 'PENDING')
+      // Approved by an administrator and in review at Meta: nothing left for an administrator to do.
+      .where((q) => q.whereNull('templates.reviewedAt').orWhereNotNull('templates.rejectionReason'))
       .count({ count: '*' })
       .first()) as { count: number | string } | undefined;
     return Number(row?.count ?? 0);

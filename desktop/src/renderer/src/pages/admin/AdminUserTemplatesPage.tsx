@@ -1,7 +1,7 @@
 import { CheckCircle2, Clock, FileText, XCircle, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { messages } from '@shared/messages';
-import { TEMPLATE_CATEGORY_LABELS, templateStatusLabel } from '@shared/templates';
+import { TEMPLATE_CATEGORY_LABELS } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { errorText } from '../../api/client';
 import { AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
@@ -12,17 +12,16 @@ import { TemplatePreviewDialog } from '../../components/admin/TemplatePreviewDia
 import { ReviewActionsCell, ReviewTableHead, ReviewTableLoadingRows } from '../../components/admin/TemplateReviewTable';
 import { TruncatedName } from '../../components/admin/TruncatedName';
 import { useUserTemplates } from '../../hooks/useAdminTemplates';
-import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { formatDay } from '../../lib/dates';
 import {
   templateCategoryName,
   templateLanguageName,
   templateStatItems,
-  templateStatusTone,
   type ReviewDecision,
   type TemplateStatKey,
 } from '../../lib/templateReview';
+import { MetaReviewNote, TemplateStatusBadge } from '../../components/templates/TemplateStatus';
 
 const t = messages.templates;
 
@@ -57,7 +56,8 @@ function TemplateRow({
         <span className="block text-xs text-slate-500 dark:text-slate-400">{template.language}</span>
       </td>
       <td className="px-4 py-3">
-        <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
+        <TemplateStatusBadge template={template} />
+        <MetaReviewNote template={template} className="mt-1 max-w-56 text-xs text-slate-500 dark:text-slate-400" />
       </td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-600 dark:text-slate-300">{formatDay(template.createdAt)}</td>
       <td className="max-w-72 min-w-40 px-4 py-3 text-slate-600 dark:text-slate-300">
@@ -70,7 +70,7 @@ function TemplateRow({
           '—'
         )}
       </td>
-      <ReviewActionsCell name={template.name} status={template.status} onPreview={onPreview} onReview={onReview} />
+      <ReviewActionsCell name={template.name} status={template.status} inMetaReview={template.inMetaReview} onPreview={onPreview} onReview={onReview} />
     </tr>
   );
 }
