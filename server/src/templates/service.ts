@@ -387,6 +387,9 @@ export class TemplateService {
   }): Promise<{ templates: { template: Template; owner: { id: number; name: string; username: string } }[]; total: number }> {
     const query = Template.query(this.deps.db).select('templates.*').join('users', 'users.id', 'templates.userId').whereNull('users.deletedAt');
     if (filters.status !== 'ALL') query.where('templates.status', filters.status);
+    // The queue of PENDING templates is an administrator's work: those approved already and in
+    // review at Meta are under ALL, shown as such.
+    if (filters.status === 'PENDING') query.where((q) => q.whereNull('templates.reviewedAt').orWhereNotNull('templates.rejectionReason'));
     if (filters.category) query.where('templates.category', filters.category);
     if (filters.userId) query.where('templates.userId', filters.userId);
     if (filters.search) {
