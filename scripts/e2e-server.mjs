@@ -18,5 +18,8 @@ Object.assign(process.env, {
   ADMIN_USERNAME: process.env.E2E_ADMIN_USERNAME ?? 'e2e_admin',
   ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD ?? 'e2e-admin-pass',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  // Meta's review (the simulator's) answers after this long: long enough for a journey to see a
+  // template "In review at Meta" on a busy machine, short enough not to hold up the sends after it.
+  SIMULATOR_REVIEW_MS: process.env.SIMULATOR_REVIEW_MS ?? '3000',
 });
 await import('./start.mjs');

@@ -255,6 +255,8 @@ export const messages = {
     approvedByMetaAtOnce: 'Template approved by us and by Meta',
     refusedByMeta: 'Meta refused the template: {reason}',
     inReviewAtMeta: 'In review at Meta',
+    submittedToMetaLabel: 'Submitted to Meta',
+    notYetAtMetaLabel: 'Not yet at Meta',
     inReviewAtMetaSince: 'In review at Meta since {time}',
     awaitingMetaSubmission: 'Approved by us; waiting to reach Meta ({reason})',
     metaAppIdMissing: 'Media header samples cannot be uploaded to Meta: WHATSAPP_APP_ID is not set on the server',

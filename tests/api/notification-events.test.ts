@@ -158,9 +158,9 @@ describe.skipIf(postgresUnavailable)('notifications posted by sending', () => {
     const theirEvents = await readProgress(theirs, (c) => c.id === otherAccepted.campaignId && c.status === 'completed');
     expect(theirEvents.every((c) => c.id === otherAccepted.campaignId)).toBe(true);
 
-    // Progress is pushed, not kept: the bell holds no progress rows.
+    // Progress is pushed, not kept: the bell holds no progress rows (only the template's approval by Meta and the campaign's end).
     const kinds = (await client.get<TNotificationList>('/api/notifications')).body.notifications.map((n) => n.kind);
-    expect(kinds.filter((kind) => kind !== 'campaign_completed' && kind !== 'low_balance')).toEqual([]);
+    expect(kinds.filter((kind) => kind !== 'campaign_completed' && kind !== 'low_balance' && kind !== 'template_approved')).toEqual([]);
 
     // A tab connecting while a finished campaign is still followed gets its state at once.
     const late = await fetch(`${server.url}/api/notifications/stream`, { headers: { Cookie: cookie } });

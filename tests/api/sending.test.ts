@@ -8,6 +8,7 @@ import { pollUntil, waitForCampaign } from '../../server/test/polling';
 import { apiKeyFor, postApiSend, sandboxNumber } from '../../server/test/sending';
 import { numberChange, postWebhook, statusEvent, webhookBody } from '../../server/test/webhooks';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+import { metaRejectionText } from '../../server/src/sending/templateEvents';
 
 describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, dispatch and statuses', () => {
   let server: TestServer;
@@ -310,7 +311,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
       expect((await post(review)).status).toBe(401);
       expect((await post(review, 'business-app-secret-123')).status).toBe(200);
       const row = (await server.db('templates').where({ id: template.id }).first('status', 'rejectionReason')) as { status: string; rejectionReason: string };
-      expect(row).toEqual({ status: 'REJECTED', rejectionReason: 'INCORRECT_CATEGORY' });
+      expect(row).toEqual({ status: 'REJECTED', rejectionReason: metaRejectionText('INCORRECT_CATEGORY') });
       const reviewApproved = JSON.parse(JSON.stringify(review).replace(template.name, approved.name)) as typeof review;
       expect((await post(reviewApproved, 'business-app-secret-123')).status).toBe(200);
       expect(((await server.db('templates').where({ id: approved.id }).first('status')) as { status: string }).status).toBe('APPROVED');

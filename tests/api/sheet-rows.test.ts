@@ -9,7 +9,7 @@ import type { TCampaignAccepted, TSenderNumber } from '@shared/schemas/sending';
 import type { TTemplate } from '@shared/types';
 import { customPreview, mappingsPayload } from '../../desktop/src/renderer/src/lib/sending/customize';
 import type { TestClient } from '../../server/test/client';
-import { signedInClient, uniqueName } from '../../server/test/factories';
+import { signedInClient, uniqueName, waitForTemplateStatus } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 describe.skipIf(postgresUnavailable)('a spreadsheet row as a message: preview and send agree', () => {
@@ -39,6 +39,8 @@ describe.skipIf(postgresUnavailable)('a spreadsheet row as a message: preview an
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const approved = await admin.put<{ data: TTemplate }>(`/api/admin/templates/${created.body.data.id}/status`, { status: 'APPROVED' });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    // Our approval sends it to Meta (the simulator), whose review approves it.
+    await waitForTemplateStatus(server, approved.body.data.id, 'APPROVED');
     return approved.body.data;
   }
 

@@ -72,6 +72,10 @@ test.describe('admin template review queue', () => {
     // The decisions are there under the other statuses, and on the owner's own page.
     await queue.status.selectOption('REJECTED');
     await expect(queue.row(`${tag}_rejected`)).toBeVisible();
+    // Approved by the admin, it is in review at Meta (the simulator) until Meta's answer: under All
+    // statuses, where the list follows it.
+    await queue.status.selectOption('ALL');
+    await expect(queue.row(`${tag}_utility`)).toContainText('Approved', { timeout: 20_000 });
     await queue.status.selectOption('APPROVED');
     await expect(queue.row(`${tag}_utility`)).toBeVisible();
     await queue.status.selectOption('PENDING');

@@ -67,6 +67,13 @@ export async function approvedTemplate(baseURL: string, user: { username: string
   const admin = await adminApi(baseURL);
   const approved = await admin.put(`/api/admin/templates/${id}/status`, { data: { status: 'APPROVED' } });
   expect(approved.ok(), await approved.text()).toBe(true);
+  // The admin's approval sends it to Meta (the simulator); Meta's review approves it by webhook.
+  await expect
+    .poll(async () => {
+      const templates = ((await (await admin.get(`/api/admin/templates?status=ALL&search=${encodeURIComponent(fields.name)}`)).json()) as { templates: { name: string; status: string }[] }).templates;
+      return templates.find((template) => template.name === fields.name)?.status;
+    }, { timeout: 30_000 })
+    .toBe('APPROVED');
   await admin.dispose();
 }
 

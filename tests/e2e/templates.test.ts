@@ -142,9 +142,10 @@ test.describe('template review', () => {
     await expect(review.row(name)).toContainText('Pending');
     await expect(review.stat('Pending Approval')).toHaveText('1');
     await review.approve(name);
-    await expect(adminPage.getByText(t.approved, { exact: true })).toBeVisible();
+    // Our approval sends it to Meta (the simulator), whose review approves it a moment later.
+    await expect(adminPage.getByText(t.approvedSentToMeta, { exact: true })).toBeVisible();
     await expect(review.reviewDialog).toBeHidden();
-    await expect(review.row(name)).toContainText('Approved');
+    await expect(review.row(name)).toContainText('Approved', { timeout: 20_000 });
     await expect(review.approveButton(name)).toHaveCount(0);
     await expect(review.stat('Approved')).toHaveText('1');
     await expect(review.stat('Pending Approval')).toHaveText('0');
@@ -224,7 +225,7 @@ test.describe('template review', () => {
     await review.reviewDialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(review.reviewDialog).toBeHidden();
     // The list was re-read: the row shows the other admin's decision and offers no actions.
-    await expect(review.row(imageName)).toContainText('Approved');
+    await expect(review.row(imageName)).toContainText('Approved', { timeout: 20_000 });
     await expect(review.approveButton(imageName)).toHaveCount(0);
     await expect(review.stat('Pending Approval')).toHaveText('1');
   });

@@ -390,6 +390,9 @@ export class TemplateService {
   }): Promise<{ templates: { template: Template; owner: { id: number; name: string; username: string } }[]; total: number }> {
     const query = Template.query(this.deps.db).select('templates.*').join('users', 'users.id', 'templates.userId').whereNull('users.deletedAt');
     if (filters.status !== 'ALL') query.where('templates.status', filters.status);
+    // The queue of PENDING templates is an administrator's work: those approved already and in
+    // review at Meta are under ALL, shown as such.
+    if (filters.status === 'PENDING') query.where((q) => q.whereNull('templates.reviewedAt').orWhereNotNull('templates.rejectionReason'));
     if (filters.category) query.where('templates.category', filters.category);
     if (filters.userId) query.where('templates.userId', filters.userId);
     if (filters.search) {
@@ -420,12 +423,14 @@ export class TemplateService {
     };
   }
 
-  /** Templates waiting for review across active accounts: the admin sidebar's badge. */
+  /** Templates waiting for an administrator's review across active accounts: the admin sidebar's badge. */
   async pendingCount(): Promise<number> {
     const row = (await this.deps.db('templates')
       .join('users', 'users.id', 'templates.userId')
       .whereNull('users.deletedAt')
       .where('templates.status', 'PENDING')
+      // Approved by an administrator and in review at Meta: nothing left for an administrator to do.
+      .where((q) => q.whereNull('templates.reviewedAt').orWhereNotNull('templates.rejectionReason'))
       .count({ count: '*' })
       .first()) as { count: number | string } | undefined;
     return Number(row?.count ?? 0);

@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { TAdminTemplateQueueQuery, TTemplateStatusRequest } from '@shared/schemas/templates';
 import { adminTemplateKeys, adminTemplatesApi } from '../api/adminTemplates';
 import { toApiError } from '../api/client';
+import { META_REVIEW_REFRESH_MS } from './useTemplates';
 
 /** A user's templates and their counts; an unknown user (404) is not worth a retry. */
 export function useUserTemplates(userId: number) {
@@ -10,12 +11,19 @@ export function useUserTemplates(userId: number) {
     queryFn: () => adminTemplatesApi.userTemplates(userId),
     enabled: Number.isInteger(userId) && userId > 0,
     retry: (failures, error) => failures < 1 && toApiError(error).status !== 404,
+    // While Meta reviews one of them, its answer comes in the background: the page follows it.
+    refetchInterval: (current) => (current.state.data?.templates.some((template) => template.inMetaReview) ? META_REVIEW_REFRESH_MS : false),
   });
 }
 
 /** The review queue across users; the last page stays on screen while the next filters load. */
 export function useTemplateQueue(query: TAdminTemplateQueueQuery) {
-  return useQuery({ queryKey: adminTemplateKeys.queue(query), queryFn: () => adminTemplatesApi.queue(query), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: adminTemplateKeys.queue(query),
+    queryFn: () => adminTemplatesApi.queue(query),
+    placeholderData: keepPreviousData,
+    refetchInterval: (current) => (current.state.data?.templates.some((template) => template.inMetaReview) ? META_REVIEW_REFRESH_MS : false),
+  });
 }
 
 /** Templates waiting for review, for the sidebar badge: re-read every minute and after each review. */

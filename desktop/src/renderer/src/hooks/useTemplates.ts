@@ -3,12 +3,17 @@ import { templateKeys, templatesApi, type TemplateListQuery, type TTemplateMutat
 import { toApiError } from '../api/client';
 import { templateFormData, type TemplateSubmission } from '../lib/templatePayload';
 
+/** How often a list showing a template in review at Meta is read again. */
+export const META_REVIEW_REFRESH_MS = 3_000;
+
 /** One page of the owner's templates; the previous page stays on screen while the next loads. */
 export function useTemplateList(query: TemplateListQuery) {
   return useQuery({
     queryKey: templateKeys.list(query),
     queryFn: () => templatesApi.list(query),
     placeholderData: keepPreviousData,
+    // While Meta reviews one of them, its answer comes in the background: the page follows it.
+    refetchInterval: (current) => (current.state.data?.data.some((template) => template.inMetaReview) ? META_REVIEW_REFRESH_MS : false),
   });
 }
 

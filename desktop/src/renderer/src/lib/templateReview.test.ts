@@ -8,6 +8,10 @@ describe('canReview', () => {
       expect(canReview(status)).toBe(false);
     }
   });
+
+  it('offers nothing on a PENDING template the administrator approved, now in review at Meta', () => {
+    expect(canReview('PENDING', true)).toBe(false);
+  });
 });
 
 describe('templateStatusTone', () => {

@@ -5,8 +5,9 @@ import type { TTemplateStats } from '@shared/types';
 /** Spec 001 §4: the admin's decisions, offered only while a template is PENDING. */
 export type ReviewDecision = 'APPROVED' | 'REJECTED';
 
-export function canReview(status: string): boolean {
-  return status === 'PENDING';
+export function canReview(status: string, inMetaReview = false): boolean {
+  // Approved by the administrator already and in review at Meta: our half of the review is done.
+  return status === 'PENDING' && !inMetaReview;
 }
 
 export type StatusTone = 'default' | 'secondary' | 'outline' | 'warning' | 'destructive' | 'info';

@@ -60,7 +60,12 @@ function ReviewForm({ review, ownerName, setStatus, onDone }: ReviewFormProps) {
     }
     try {
       const response = await setStatus.mutateAsync({ templateId: template.id, body: validation.data });
-      toast.success(response.message || (isReject ? t.rejected : t.approved));
+      // An approval is sent to Meta at once: the answer says it is in review there, or that Meta
+      // refused it (then the template is rejected with Meta's words), or that it will be sent again.
+      const refusedByMeta = !isReject && response.data.status === 'REJECTED';
+      if (refusedByMeta) toast.error(response.message);
+      else if (!isReject && response.data.inMetaReview && !response.data.metaSubmittedAt) toast.warning(response.message);
+      else toast.success(response.message || (isReject ? t.rejected : t.approved));
       onDone();
     } catch (caught) {
       // The status call's text comes from `message` (api/adminTemplates.ts), else the catalogue's.

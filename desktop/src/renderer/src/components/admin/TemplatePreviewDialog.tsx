@@ -1,14 +1,15 @@
 import type { ReactNode } from 'react';
-import { TEMPLATE_CATEGORY_LABELS, templateStatusLabel, variableKeyLabel } from '@shared/templates';
+import { messages } from '@shared/messages';
+import { TEMPLATE_CATEGORY_LABELS, variableKeyLabel } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { useProtectedMediaUrl } from '../../hooks/useProtectedMediaUrl';
 import { formatDateTime } from '../../lib/dates';
 import { templatePreview } from '../../lib/templatePreview';
-import { canReview, templateLanguageName, templateStatusTone, type ReviewDecision } from '../../lib/templateReview';
-import { Badge } from '../ui/badge';
+import { canReview, templateLanguageName, type ReviewDecision } from '../../lib/templateReview';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { MessagePreview } from '../templates/MessagePreview';
+import { TemplateStatusBadge } from '../templates/TemplateStatus';
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -41,6 +42,8 @@ function ReviewDetails({ template }: { template: TTemplate }) {
       </Detail>
       <Detail label="Created">{formatDateTime(template.createdAt)}</Detail>
       {template.submittedAt ? <Detail label="Submitted">{formatDateTime(template.submittedAt)}</Detail> : null}
+      {template.metaSubmittedAt ? <Detail label={messages.templates.submittedToMetaLabel}>{formatDateTime(template.metaSubmittedAt)}</Detail> : null}
+      {template.inMetaReview && template.metaSubmitError ? <Detail label={messages.templates.notYetAtMetaLabel}>{template.metaSubmitError}</Detail> : null}
       {template.variables.map((variable) => (
         <Detail key={variable} label={`Example for ${variableKeyLabel(variable)}`}>
           {template.variableExamples[variable] || <span className="text-slate-500 dark:text-slate-400">none</span>}
@@ -76,12 +79,12 @@ export function TemplatePreviewDialog({
               <DialogTitle>Template Preview</DialogTitle>
               <DialogDescription className="flex flex-wrap items-center gap-2">
                 <span className="font-mono text-slate-900 dark:text-white">{template.name}</span>
-                <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
+                <TemplateStatusBadge template={template} />
               </DialogDescription>
             </DialogHeader>
             <Bubble template={template} />
             <ReviewDetails template={template} />
-            {canReview(template.status) ? (
+            {canReview(template.status, template.inMetaReview) ? (
               <DialogFooter>
                 <Button variant="destructive" onClick={() => onReview(template, 'REJECTED')}>
                   Reject

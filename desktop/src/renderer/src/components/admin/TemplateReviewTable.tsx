@@ -45,11 +45,13 @@ const stickyActions = 'sticky right-0 z-10 border-l border-slate-100 dark:border
 export function ReviewActionsCell({
   name,
   status,
+  inMetaReview = false,
   onPreview,
   onReview,
 }: {
   name: string;
   status: string;
+  inMetaReview?: boolean;
   onPreview: () => void;
   onReview: (decision: ReviewDecision) => void;
 }) {
@@ -60,7 +62,7 @@ export function ReviewActionsCell({
           <Eye aria-hidden="true" />
           <span className="sr-only">Preview {name}</span>
         </Button>
-        {canReview(status) ? (
+        {canReview(status, inMetaReview) ? (
           <>
             <Button size="sm" onClick={() => onReview('APPROVED')}>
               <CheckCircle2 aria-hidden="true" />

@@ -1,15 +1,17 @@
 import { Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { TEMPLATE_CATEGORY_LABELS, templateStatusLabel } from '@shared/templates';
+import { messages } from '@shared/messages';
+import { TEMPLATE_CATEGORY_LABELS } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { useProtectedMediaUrl } from '../../hooks/useProtectedMediaUrl';
+import { formatDateTime } from '../../lib/dates';
 import { formatTemplateDate, qualityLabel, templateActions } from '../../lib/templateList';
 import { templatePreview } from '../../lib/templatePreview';
-import { templateLanguageName, templateStatusTone } from '../../lib/templateReview';
-import { Badge } from '../ui/badge';
+import { templateLanguageName } from '../../lib/templateReview';
 import { Button } from '../ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { MessagePreview } from './MessagePreview';
+import { TemplateStatusBadge } from './TemplateStatus';
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -30,7 +32,7 @@ function ViewBody({ template, onEdit }: { template: TTemplate; onEdit: (template
       <DialogHeader>
         <DialogTitle className="font-mono break-all">{template.name}</DialogTitle>
         <DialogDescription className="flex flex-wrap items-center gap-2">
-          <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
+          <TemplateStatusBadge template={template} />
           <span>{TEMPLATE_CATEGORY_LABELS[template.category] ?? template.category}</span>
         </DialogDescription>
       </DialogHeader>
@@ -42,6 +44,8 @@ function ViewBody({ template, onEdit }: { template: TTemplate; onEdit: (template
         <Detail label="Quality rating">{qualityLabel(template.qualityRating)}</Detail>
         <Detail label="Created">{formatTemplateDate(template.createdAt)}</Detail>
         {template.submittedAt ? <Detail label="Submitted">{formatTemplateDate(template.submittedAt)}</Detail> : null}
+        {template.metaSubmittedAt ? <Detail label={messages.templates.submittedToMetaLabel}>{formatDateTime(template.metaSubmittedAt)}</Detail> : null}
+        {template.inMetaReview && template.metaSubmitError ? <Detail label={messages.templates.notYetAtMetaLabel}>{template.metaSubmitError}</Detail> : null}
         {variables.map((variable) => (
           <Detail key={variable} label={`Example for {{${variable}}}`}>
             {template.variableExamples?.[variable] || <span className="text-slate-500 dark:text-slate-400">none</span>}

@@ -4,7 +4,6 @@ import { Link } from 'react-router-dom';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import type { TAdminTemplateQueueQuery } from '@shared/schemas/templates';
-import { templateStatusLabel } from '@shared/templates';
 import type { TAdminQueuedTemplate } from '@shared/types';
 import { errorText } from '../../api/client';
 import { ErrorCard } from '../../components/admin/ErrorCard';
@@ -12,7 +11,6 @@ import { ReviewTemplateDialog, type PendingReview } from '../../components/admin
 import { TemplatePreviewDialog } from '../../components/admin/TemplatePreviewDialog';
 import { ReviewActionsCell, ReviewTableHead, ReviewTableLoadingRows } from '../../components/admin/TemplateReviewTable';
 import { TruncatedName } from '../../components/admin/TruncatedName';
-import { Badge } from '../../components/ui/badge';
 import { Button, focusRing } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -20,7 +18,8 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { useTemplateQueue } from '../../hooks/useAdminTemplates';
 import { formatDateTime } from '../../lib/dates';
-import { templateCategoryName, templateLanguageName, templateStatusTone, type ReviewDecision } from '../../lib/templateReview';
+import { templateCategoryName, templateLanguageName, type ReviewDecision } from '../../lib/templateReview';
+import { MetaReviewNote, TemplateStatusBadge } from '../../components/templates/TemplateStatus';
 
 const a = messages.admin;
 const PAGE_SIZE = 20;
@@ -74,12 +73,13 @@ function QueueRow({
       <td className="px-4 py-3 whitespace-nowrap text-slate-600 dark:text-slate-300">{templateCategoryName(template.category)}</td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-600 dark:text-slate-300">{templateLanguageName(template.language)}</td>
       <td className="px-4 py-3">
-        <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
+        <TemplateStatusBadge template={template} />
+        <MetaReviewNote template={template} className="mt-1 max-w-56 text-xs text-slate-500 dark:text-slate-400" />
       </td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-600 dark:text-slate-300">
         {template.submittedAt ? formatDateTime(template.submittedAt) : '—'}
       </td>
-      <ReviewActionsCell name={template.name} status={template.status} onPreview={onPreview} onReview={onReview} />
+      <ReviewActionsCell name={template.name} status={template.status} inMetaReview={template.inMetaReview} onPreview={onPreview} onReview={onReview} />
     </tr>
   );
 }

@@ -1,7 +1,7 @@
 import { CheckCircle2, Clock, FileText, XCircle, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { messages } from '@shared/messages';
-import { TEMPLATE_CATEGORY_LABELS, templateStatusLabel } from '@shared/templates';
+import { TEMPLATE_CATEGORY_LABELS } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { errorText } from '../../api/client';
 import { AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
@@ -13,17 +13,16 @@ import { ReviewActionsCell, ReviewTableHead, ReviewTableLoadingRows } from '../.
 import { TruncatedName } from '../../components/admin/TruncatedName';
 import { SyncFromMetaButton } from '../../components/templates/SyncFromMetaButton';
 import { useSyncUserTemplates, useUserTemplates } from '../../hooks/useAdminTemplates';
-import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { formatDay } from '../../lib/dates';
 import {
   templateCategoryName,
   templateLanguageName,
   templateStatItems,
-  templateStatusTone,
   type ReviewDecision,
   type TemplateStatKey,
 } from '../../lib/templateReview';
+import { MetaReviewNote, TemplateStatusBadge } from '../../components/templates/TemplateStatus';
 
 const t = messages.templates;
 
@@ -58,7 +57,8 @@ function TemplateRow({
         <span className="block text-xs text-slate-500 dark:text-slate-400">{template.language}</span>
       </td>
       <td className="px-4 py-3">
-        <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
+        <TemplateStatusBadge template={template} />
+        <MetaReviewNote template={template} className="mt-1 max-w-56 text-xs text-slate-500 dark:text-slate-400" />
         {template.importedAt ? <span className="block pt-1 text-xs text-slate-500 dark:text-slate-400">{messages.templateSync.importedBadge}</span> : null}
       </td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-600 dark:text-slate-300">{formatDay(template.createdAt)}</td>
@@ -72,7 +72,7 @@ function TemplateRow({
           '—'
         )}
       </td>
-      <ReviewActionsCell name={template.name} status={template.status} onPreview={onPreview} onReview={onReview} />
+      <ReviewActionsCell name={template.name} status={template.status} inMetaReview={template.inMetaReview} onPreview={onPreview} onReview={onReview} />
     </tr>
   );
 }

@@ -34,7 +34,8 @@ import {
   templateLabel,
   withFilter,
 } from '../../lib/templateList';
-import { templateLanguageName, templateStatusTone } from '../../lib/templateReview';
+import { templateLanguageName } from '../../lib/templateReview';
+import { MetaReviewNote, TemplateStatusBadge } from '../../components/templates/TemplateStatus';
 
 const t = messages.templates;
 
@@ -125,10 +126,11 @@ function TemplateCard({
           <div className="flex min-w-0 flex-col gap-1.5">
             <h3 className="font-mono text-base font-semibold break-all text-slate-900 dark:text-white">{template.name}</h3>
             <div className="flex flex-wrap items-center gap-2">
-              <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
+              <TemplateStatusBadge template={template} />
               <Badge variant="outline">{category}</Badge>
               {template.importedAt ? <Badge variant="outline">{messages.templateSync.importedBadge}</Badge> : null}
             </div>
+            <MetaReviewNote template={template} />
           </div>
           <div className="flex flex-wrap gap-2">
             <Button variant="outline" size="sm" onClick={onView}>
@@ -164,7 +166,7 @@ function TemplateCard({
           <Meta label="Quality">{qualityLabel(template.qualityRating)}</Meta>
           <Meta label="Created">{formatTemplateDate(template.createdAt)}</Meta>
         </dl>
-        {template.rejectionReason ? (
+        {template.status === 'REJECTED' && template.rejectionReason ? (
           <Alert tone="error">
             <span className="font-medium">Rejection reason: </span>
             <span className="break-words">{template.rejectionReason}</span>
