@@ -314,6 +314,17 @@ export interface TTemplate {
   createdAt: string;
   updatedAt: string;
   submittedAt: string | null;
+  /** When the administrator approved or rejected it. */
+  reviewedAt?: string | null;
+  /** When Meta last rated its quality (GREEN, YELLOW, RED, UNKNOWN). */
+  qualityUpdatedAt?: string | null;
+  /** Meta's last status event (PAUSED, REINSTATED, FLAGGED, ...), its reason and time. */
+  metaStatus?: string | null;
+  metaStatusReason?: string | null;
+  metaStatusAt?: string | null;
+  /** Meta's pause title and description while paused. */
+  pauseTitle?: string | null;
+  pauseDescription?: string | null;
 }
 
 export interface TTemplatePagination {

@@ -20,5 +20,12 @@ export function presentTemplate(template: Template): TTemplate {
     createdAt: template.createdAt.toISOString(),
     updatedAt: template.updatedAt.toISOString(),
     submittedAt: template.submittedAt?.toISOString() ?? null,
+    reviewedAt: template.reviewedAt?.toISOString() ?? null,
+    qualityUpdatedAt: template.qualityUpdatedAt?.toISOString() ?? null,
+    metaStatus: template.metaStatus ?? null,
+    metaStatusReason: template.metaStatusReason ?? null,
+    metaStatusAt: template.metaStatusAt?.toISOString() ?? null,
+    pauseTitle: template.pauseTitle ?? null,
+    pauseDescription: template.pauseDescription ?? null,
   };
 }

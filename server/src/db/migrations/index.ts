@@ -84,6 +84,7 @@ import * as recordTemplatePauseInfo from './20261211100200_record_template_pause
 import * as recordTemplateQualityTime from './20261211100300_record_template_quality_time';
 import * as indexTemplatesByProviderTemplateId from './20261211100400_index_templates_by_provider_template_id';
 import * as createWebhookUnknownEvents from './20261211100500_create_webhook_unknown_events';
+import * as recordCampaignHoldReason from './20261212300100_record_campaign_hold_reason';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -171,6 +172,7 @@ const migrations: [string, Migration][] = [
   ['20261211100300_record_template_quality_time', recordTemplateQualityTime],
   ['20261211100400_index_templates_by_provider_template_id', indexTemplatesByProviderTemplateId],
   ['20261211100500_create_webhook_unknown_events', createWebhookUnknownEvents],
+  ['20261212300100_record_campaign_hold_reason', recordCampaignHoldReason],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
