@@ -1087,7 +1087,7 @@ export const messages = {
 
   /** The admin's view of signed webhook changes the server does not act on. */
   unknownWebhookEvents: {
-    nav: 'Webhook events',
+    nav: 'Webhook Events',
     title: 'Unknown webhook events',
     description: 'Signed changes from Meta for fields Sandesh does not act on. They were answered 200 and kept here for 30 days.',
     field: 'Field',
@@ -1097,6 +1097,8 @@ export const messages = {
     view: 'View body',
     hide: 'Hide body',
     empty: 'No unknown webhook events were received in the last 30 days.',
+    received: 'Received changes',
+    count: '{count} {count|event|events}',
     loadFailed: 'Failed to load webhook events',
     page: 'Page {page} of {pages}',
     previous: 'Previous',

@@ -10,6 +10,7 @@ import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { MessagePreview } from './MessagePreview';
+import { QualityBadge, TemplateStatusDetails } from './TemplateQuality';
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -32,8 +33,10 @@ function ViewBody({ template, onEdit }: { template: TTemplate; onEdit: (template
         <DialogDescription className="flex flex-wrap items-center gap-2">
           <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
           <span>{TEMPLATE_CATEGORY_LABELS[template.category] ?? template.category}</span>
+          <QualityBadge value={template.qualityRating} />
         </DialogDescription>
       </DialogHeader>
+      <TemplateStatusDetails template={template} />
       <MessagePreview preview={preview} media={{ src: media.src, isLoading: media.isLoading }} />
       <dl className="divide-y divide-slate-100 dark:divide-slate-800">
         <Detail label="Language">
@@ -42,6 +45,8 @@ function ViewBody({ template, onEdit }: { template: TTemplate; onEdit: (template
         <Detail label="Quality rating">{qualityLabel(template.qualityRating)}</Detail>
         <Detail label="Created">{formatTemplateDate(template.createdAt)}</Detail>
         {template.submittedAt ? <Detail label="Submitted">{formatTemplateDate(template.submittedAt)}</Detail> : null}
+        {template.reviewedAt ? <Detail label="Reviewed">{formatTemplateDate(template.reviewedAt)}</Detail> : null}
+        {template.qualityUpdatedAt ? <Detail label="Quality rated">{formatTemplateDate(template.qualityUpdatedAt)}</Detail> : null}
         {variables.map((variable) => (
           <Detail key={variable} label={`Example for {{${variable}}}`}>
             {template.variableExamples?.[variable] || <span className="text-slate-500 dark:text-slate-400">none</span>}

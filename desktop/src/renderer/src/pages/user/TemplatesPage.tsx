@@ -8,6 +8,7 @@ import type { TTemplate } from '@shared/types';
 import { errorText } from '../../api/client';
 import { TEMPLATE_PAGE_SIZE, type TemplateListQuery } from '../../api/templates';
 import { TemplateCardBoundary } from '../../components/templates/TemplateCardBoundary';
+import { QualityBadge, TemplateStatusDetails } from '../../components/templates/TemplateQuality';
 import { TemplateViewDialog } from '../../components/templates/TemplateViewDialog';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -124,6 +125,7 @@ function TemplateCard({
             <div className="flex flex-wrap items-center gap-2">
               <Badge variant={templateStatusTone(template.status)}>{templateStatusLabel(template.status)}</Badge>
               <Badge variant="outline">{category}</Badge>
+              {template.qualityRating ? <QualityBadge value={template.qualityRating} /> : null}
             </div>
           </div>
           <div className="flex flex-wrap gap-2">
@@ -160,6 +162,7 @@ function TemplateCard({
           <Meta label="Quality">{qualityLabel(template.qualityRating)}</Meta>
           <Meta label="Created">{formatTemplateDate(template.createdAt)}</Meta>
         </dl>
+        <TemplateStatusDetails template={template} />
         {template.rejectionReason ? (
           <Alert tone="error">
             <span className="font-medium">Rejection reason: </span>
