@@ -163,6 +163,10 @@ describe.skipIf(postgresUnavailable)('campaigns follow their template when Meta 
     const accepted = await campaignUnderWay(client, template, 60, 9_863_000_000, 3);
     expect((await client.post(`/api/campaigns/${accepted.campaignId}/pause`)).status).toBe(200);
     expect((await statusEvent(template, 'PAUSED').post()).status).toBe(200);
+    expect(await campaignOf(client, accepted.campaignId)).toMatchObject({ status: 'paused', pauseReason: null });
+    // Its owner cannot resume it into a template Meta holds.
+    const refused = await client.post<{ error: string; code: string }>(`/api/campaigns/${accepted.campaignId}/resume`);
+    expect(refused).toMatchObject({ status: 409, body: { code: 'template_not_usable', error: fillMessage(messages.templates.notUsable, { name: template.name, status: 'Paused' }) } });
     expect((await statusEvent(template, 'REINSTATED').post()).status).toBe(200);
     expect(await campaignOf(client, accepted.campaignId)).toMatchObject({ status: 'paused', pauseReason: null });
     expect((await client.post(`/api/campaigns/${accepted.campaignId}/cancel`)).status).toBe(200);

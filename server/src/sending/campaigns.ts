@@ -246,6 +246,11 @@ export class CampaignService {
     const campaign = await this.find(user, id);
     // Held for its template (templateHolds.ts): Meta's reinstatement resumes it, not the owner.
     if (campaign.status === 'paused' && campaign.pauseReason) throw ConflictError('campaign_held_for_template', messages.templateHolds.heldForTemplate);
+    // Paused by its owner while Meta then paused its template: its sends would only be rejected.
+    const template = campaign.status === 'paused' && campaign.templateId !== null ? await Template.query(this.deps.db).findById(campaign.templateId) : undefined;
+    if (template && !USABLE_TEMPLATE_STATUSES.includes(template.status as never)) {
+      throw ConflictError('template_not_usable', fillMessage(messages.templates.notUsable, { name: template.name, status: templateStatusLabel(template.status) }));
+    }
     const nowIso = this.now().toISOString();
     const changed = await this.deps.db('campaigns').where({ id, userId: user.id, status: 'paused' }).whereNull('pauseReason').update({ status: 'running', updatedAt: nowIso });
     if (changed === 0) throw ConflictError('campaign_not_paused', messages.campaigns.cannotResume);
