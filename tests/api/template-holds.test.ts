@@ -35,8 +35,9 @@ describe.skipIf(postgresUnavailable)('campaigns follow their template when Meta 
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     // Ten sends a second from the sandbox: a campaign of 60 takes six seconds, long enough for
-    // Meta's event to arrive mid-way.
-    server = await startTestServer({ SANDBOX_MESSAGES_PER_SECOND: '10' });
+    // Meta's event to arrive mid-way. Small batches: the dispatcher reads each campaign's state
+    // (and its template's) as it claims a batch, so a campaign is looked at again every few sends.
+    server = await startTestServer({ SANDBOX_MESSAGES_PER_SECOND: '10', DISPATCH_BATCH_SIZE: '5' });
     receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
@@ -155,6 +156,24 @@ describe.skipIf(postgresUnavailable)('campaigns follow their template when Meta 
     expect(events.map((e) => (e.data as { status: string }).status)).toEqual(['PAUSED', 'APPROVED']);
     expect(events[0]!.data).toMatchObject({ template_id: template.id, name: template.name, previous_status: 'APPROVED', meta_event: 'PAUSED', reason: 'LOW_QUALITY', campaigns: { action: 'paused', campaign_ids: [accepted.campaignId] } });
     expect(events[1]!.data).toMatchObject({ previous_status: 'PAUSED', meta_event: 'REINSTATED', campaigns: { action: 'resumed', campaign_ids: [accepted.campaignId] } });
+  });
+
+  it('holds a running campaign whose template is out of use however it got there: the dispatcher sends none of it and the campaign follows the template', { timeout: 120_000 }, async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 200 });
+    const template = await metaTemplate(user);
+    // Twenty seconds of sending: the dispatcher reads a campaign's template again within 5 s (its
+    // cache) and a batch.
+    const accepted = await campaignUnderWay(client, template, 200, 9_867_000_000, 3);
+    // As a campaign accepted in the instant before Meta's pause was applied: the template moved,
+    // the campaign did not.
+    await server.db('templates').where({ id: template.id }).update({ status: 'PAUSED' });
+    const held = await waitForCampaign(client, accepted.campaignId, (c) => c.status === 'paused' && c.counts.sending === 0, { timeoutMs: 60_000 });
+    expect(held.pauseReason).toBe('template_paused');
+    expect(held.counts.queued).toBeGreaterThan(0);
+    const sentAtHold = await sentCount(accepted.campaignId);
+    await letTheDispatcherRun();
+    expect(await sentCount(accepted.campaignId)).toBe(sentAtHold);
+    expect((await client.post(`/api/campaigns/${accepted.campaignId}/cancel`)).status).toBe(200);
   });
 
   it('leaves a campaign its owner paused paused when Meta reinstates the template', { timeout: 120_000 }, async () => {

@@ -47,3 +47,8 @@ export function metaTemplateStatusMove(event: string, template: TemplateStatusSu
   }
   return null;
 }
+
+/** Template statuses Meta holds a template in for a while: its campaigns wait (templateHolds.ts). */
+export const HELD_TEMPLATE_STATUSES: ReadonlySet<string> = new Set(['PAUSED', 'APPEAL_REQUESTED']);
+/** Template statuses that end a template's campaigns: it will not be sent again as it is. */
+export const ENDED_TEMPLATE_STATUSES: ReadonlySet<string> = new Set(['DISABLED', 'REJECTED']);

@@ -29,15 +29,14 @@ import type { MessageRow } from '../db/rows/messages';
 import { PAUSED_HOLD_MS } from './dispatcher';
 import type { SendingEngine } from './engine';
 import { withConflictRetry } from './messageOutcomes';
+import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES } from './templateEvents';
 import type { TemplateCategoryMove, TemplateStatusMove } from './webhookIngest';
 
 /** The reason a held campaign carries (campaigns.pause_reason). */
 export const TEMPLATE_PAUSED = 'template_paused';
 
-/** Template statuses that hold a template's campaigns until it is back in use. */
-const HOLDING: ReadonlySet<string> = new Set(['PAUSED', 'APPEAL_REQUESTED']);
-/** Template statuses that end a template's campaigns: it will not be sent again as it is. */
-const ENDING: ReadonlySet<string> = new Set(['DISABLED', 'REJECTED']);
+const HOLDING = HELD_TEMPLATE_STATUSES;
+const ENDING = ENDED_TEMPLATE_STATUSES;
 
 export type CampaignAction = 'paused' | 'resumed' | 'failed';
 
