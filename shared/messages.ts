@@ -1073,7 +1073,6 @@ export const messages = {
 
   /** Template quality from Meta (GREEN, YELLOW, RED, UNKNOWN) and Meta's status as shown on templates. */
   templateQuality: {
-    label: 'Quality',
     GREEN: 'High',
     YELLOW: 'Medium',
     RED: 'Low',

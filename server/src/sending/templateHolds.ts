@@ -265,7 +265,7 @@ export class TemplateHolds {
         meta_event: move.metaEvent,
         reason: move.reason,
         changed_at: move.at.toISOString(),
-        campaigns: { action: outcome.action, campaign_ids: outcome.campaignIds },
+        campaigns: { action: outcome.campaignIds.length > 0 ? outcome.action : null, campaign_ids: outcome.campaignIds },
       },
       // At most 40 characters (the outbox column): the template, the event's time in base 36 and
       // the status's first letters.
