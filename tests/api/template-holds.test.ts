@@ -279,8 +279,11 @@ describe.skipIf(postgresUnavailable)('campaigns follow their template when Meta 
         }),
       ];
       for (const answer of answers) expect({ status: answer.status, body: answer.body }).toMatchObject({ status: 404, body: { code: 'template_not_usable', error } });
-      const api = await postApiSend(server.url, await apiKeyFor(client), { username: user.username, templatename: template.name, recipient_number: '919876500003', var1: 'a', var2: 'b' });
+      const key = await apiKeyFor(client);
+      const api = await postApiSend(server.url, key, { username: user.username, templatename: template.name, recipient_number: '919876500003', var1: 'a', var2: 'b' });
       expect(api).toMatchObject({ status: 400, body: { code: 'template_not_usable', error } });
+      const batch = await postApiSend(server.url, key, { username: user.username, templatename: template.name, messages: [{ recipient_number: '919876500004', var1: 'a', var2: 'b' }] }, '/api/send/batch');
+      expect(batch).toMatchObject({ status: 400, body: { code: 'template_not_usable', error } });
       expect(await balance(user)).toBe(10 * 10_000);
       expect(await server.db('campaigns').where({ userId: user.id }).first('id')).toBeUndefined();
     }
