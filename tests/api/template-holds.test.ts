@@ -213,6 +213,38 @@ describe.skipIf(postgresUnavailable)('campaigns follow their template when Meta 
     expect((await client.post(`/api/campaigns/${id}/cancel`)).status).toBe(200);
   });
 
+  it('holds a scheduled campaign that falls due while Meta holds its template, and starts it once reinstated', { timeout: 60_000 }, async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 100 });
+    const template = await metaTemplate(user);
+    const number = await sandboxNumber(client);
+    const scheduled = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/quick-send', {
+      phone_number_id: number.phone_number_id,
+      template_name: template.name,
+      language: template.language,
+      recipients_text: plainRecipients(3, 9_868_000_000).join('\n'),
+      variables: VALUES,
+      scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(200);
+    const id = scheduled.body.data.campaignId;
+    const charged = await balance(user);
+    // Meta's pause was missed by this campaign (the template moved without a hold), and its time came.
+    await server.db('templates').where({ id: template.id }).update({ status: 'PAUSED' });
+    const past = new Date(Date.now() - 1_000).toISOString();
+    await server.db('campaigns').where({ id }).update({ scheduledAt: past });
+    await server.db('messages').where({ campaignId: id }).update({ nextAttemptAt: past });
+    await server.services.scheduledCampaigns.startDue();
+    expect(await campaignOf(client, id)).toMatchObject({ status: 'paused', pauseReason: 'template_paused' });
+    expect(await balance(user)).toBe(charged);
+
+    expect((await statusEvent(template, 'REINSTATED').post()).status).toBe(200);
+    expect(await campaignOf(client, id)).toMatchObject({ status: 'scheduled', pauseReason: null });
+    await server.services.scheduledCampaigns.startDue();
+    const done = await waitForCampaign(client, id, (c) => c.status === 'completed' && c.processed === 3, { timeoutMs: 30_000 });
+    expect(done.counts.failed).toBe(0);
+    expect(await balance(user)).toBe(charged);
+  });
+
   it('fails the rest of a campaign when Meta disables its template and refunds every unsent message to the paisa, once', { timeout: 180_000 }, async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 100 });
     const template = await metaTemplate(user);
