@@ -170,6 +170,7 @@ describe.skipIf(postgresUnavailable)('campaigns follow their template when Meta 
     const held = await waitForCampaign(client, accepted.campaignId, (c) => c.status === 'paused' && c.counts.sending === 0, { timeoutMs: 60_000 });
     expect(held.pauseReason).toBe('template_paused');
     expect(held.counts.queued).toBeGreaterThan(0);
+    expect(await notices(user, 'template_paused')).toHaveLength(1);
     const sentAtHold = await sentCount(accepted.campaignId);
     await letTheDispatcherRun();
     expect(await sentCount(accepted.campaignId)).toBe(sentAtHold);

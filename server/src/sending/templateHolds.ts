@@ -48,6 +48,8 @@ export interface HoldOutcome {
   messages: number;
   /** Credit units refunded (failed campaigns). */
   refundedUnits: number;
+  /** The template as it was read. */
+  template?: { userId: number; name: string; status: string };
 }
 
 interface OpenCampaign {
@@ -94,6 +96,13 @@ export class TemplateHolds {
     try {
       const outcome = await this.follow(templateId, move);
       if (move) await this.tell(move, outcome);
+      else if (outcome.campaignIds.length > 0 && outcome.template) {
+        // Campaigns that followed late (a repeat finishing a stopped process's work, or the
+        // dispatcher finding one still running): their owner hears of them; the conditional
+        // updates behind a non-empty outcome happen once, so this is told once.
+        const { template } = outcome;
+        await this.deps.notices.templateStatusChanged(template.userId, { templateId, name: template.name, status: template.status, at: this.now(), outcome });
+      }
       return outcome;
     } catch (error) {
       this.deps.log.error({ err: error, templateId }, 'campaigns did not follow their template status');
@@ -109,12 +118,13 @@ export class TemplateHolds {
     const none: HoldOutcome = { action: null, campaignIds: [], messages: 0, refundedUnits: 0 };
     if (!template) return none;
     const userId = Number(template.userId);
-    if (HOLDING.has(template.status)) return this.hold(templateId, userId);
+    const read = { template: { userId, name: template.name, status: template.status } };
+    if (HOLDING.has(template.status)) return { ...(await this.hold(templateId, userId)), ...read };
     if (ENDING.has(template.status)) {
       const reason = fillMessage(catalogue.templateHolds.campaignEnded, { name: template.name, status: templateStatusLabel(template.status) });
-      return this.end(templateId, userId, reason);
+      return { ...(await this.end(templateId, userId, reason)), ...read };
     }
-    if ((USABLE_TEMPLATE_STATUSES as readonly string[]).includes(template.status)) return this.release(templateId, userId, move !== null);
+    if ((USABLE_TEMPLATE_STATUSES as readonly string[]).includes(template.status)) return { ...(await this.release(templateId, userId, move !== null)), ...read };
     return none;
   }
 
