@@ -1099,6 +1099,55 @@ export const messages = {
     },
   },
 
+  /** What Meta's moves of a template do to its campaigns and its owner (docs/sending.md, "Template holds"). */
+  templateHolds: {
+    campaignEnded: 'Stopped: Meta took the template "{name}" out of use ({status}). Messages not yet sent were refunded.',
+    campaignEndedError: 'Template taken out of use by Meta',
+    heldForTemplate: 'This campaign waits for its template, which Meta paused. It resumes by itself when Meta reinstates the template.',
+    pausedForTemplate: 'Paused because Meta paused its template. It resumes by itself when Meta reinstates the template.',
+    pausedTitle: 'Template paused by Meta',
+    paused: 'Meta put your template {name} on hold ({status}). {campaigns} {campaigns|campaign|campaigns} using it {campaigns|is|are} paused; {messages} unsent {messages|message waits|messages wait} and will go out when Meta reinstates it.',
+    endedTitle: 'Template taken out of use by Meta',
+    ended: 'Meta took your template {name} out of use ({status}). {campaigns} {campaigns|campaign|campaigns} using it stopped; {messages} unsent {messages|message was|messages were} refunded ({refund}).',
+    reinstatedTitle: 'Template reinstated by Meta',
+    reinstated: 'Meta reinstated your template {name}. {campaigns} {campaigns|campaign|campaigns} paused for it {campaigns|has|have} resumed.',
+    categoryTitle: 'Template category changed by Meta',
+    category: 'Meta changed the category of your template {name} from {from} to {to}. Each message now costs {newPrice} instead of {oldPrice}. Campaigns accepted before keep the price they were charged.',
+  },
+
+  /** Template quality from Meta (GREEN, YELLOW, RED, UNKNOWN) and Meta's status as shown on templates. */
+  templateQuality: {
+    GREEN: 'High',
+    YELLOW: 'Medium',
+    RED: 'Low',
+    UNKNOWN: 'Unknown',
+    none: 'Not rated yet',
+    rated: 'Quality {quality}',
+    statusSince: '{status} since {date}',
+    metaStatus: "Meta's status: {status} ({date})",
+    pausedByMeta: 'Paused by Meta: {title}',
+  },
+
+  /** The admin's view of signed webhook changes the server does not act on. */
+  unknownWebhookEvents: {
+    nav: 'Webhook Events',
+    title: 'Unknown webhook events',
+    description: 'Signed changes from Meta for fields Sandesh does not act on. They were answered 200 and kept here for 30 days.',
+    field: 'Field',
+    wabaId: 'Business account',
+    receivedAt: 'Received',
+    body: 'Body',
+    view: 'View body',
+    hide: 'Hide body',
+    empty: 'No unknown webhook events were received in the last 30 days.',
+    received: 'Received changes',
+    count: '{count} {count|event|events}',
+    loadFailed: 'Failed to load webhook events',
+    page: 'Page {page} of {pages}',
+    previous: 'Previous',
+    next: 'Next',
+  },
+
   /** Counted things on the screens, singular for 1 (see `plural` below). */
   counts: {
     invalidSkipped: '{count} invalid {count|number|numbers} skipped',

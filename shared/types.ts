@@ -324,6 +324,17 @@ export interface TTemplate {
   metaSubmitError: string | null;
   /** When a Sync from Meta imported it (approved at Meta, never built here); null or absent otherwise. */
   importedAt?: string | null;
+  /** When the administrator approved or rejected it. */
+  reviewedAt?: string | null;
+  /** When Meta last rated its quality (GREEN, YELLOW, RED, UNKNOWN). */
+  qualityUpdatedAt?: string | null;
+  /** Meta's last status event (PAUSED, REINSTATED, FLAGGED, ...), its reason and time. */
+  metaStatus?: string | null;
+  metaStatusReason?: string | null;
+  metaStatusAt?: string | null;
+  /** Meta's pause title and description while paused. */
+  pauseTitle?: string | null;
+  pauseDescription?: string | null;
 }
 
 /** What a sync from Meta did (POST /api/templates/sync, POST /api/admin/users/{id}/templates/sync). */

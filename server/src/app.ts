@@ -19,6 +19,7 @@ import { webApp } from './middleware/webApp';
 import { NotFoundError } from './errors';
 import { adminRoutes } from './routes/admin';
 import { adminProviderRoutes } from './routes/admin/providers';
+import { adminWebhookEventRoutes } from './routes/admin/webhookEvents';
 import { apiKeyRoutes } from './routes/apiKeys';
 import { authRoutes } from './routes/auth';
 import { creditRoutes } from './routes/credits';
@@ -88,6 +89,7 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     authRoutes(services, { secure: config.session.cookieSecure, maxAgeHours: config.session.maxAgeHours }),
     adminRoutes(services, config),
     adminProviderRoutes(services),
+    adminWebhookEventRoutes(services),
     pricingRoutes(services),
     paymentRoutes(services, config),
     templateRoutes(services),

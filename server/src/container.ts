@@ -31,6 +31,8 @@ import { BusinessInfoService } from './providerAccounts/businessInfo';
 import { ChannelSettingsService } from './providerAccounts/channelSettings';
 import { ProviderCredentialStore } from './providerAccounts/credentials';
 import { WebhookIngest } from './sending/webhookIngest';
+import { TemplateHolds } from './sending/templateHolds';
+import { UnknownWebhookEvents } from './webhookEvents/unknownEvents';
 import { loadSecretsKey, SecretBox } from './security/secretBox';
 import { SenderNumberService } from './sending/senderNumbers';
 import { HeldRefunds } from './sending/heldRefunds';
@@ -102,6 +104,8 @@ export interface Services {
   providerCredentials: ProviderCredentialStore;
   engine: SendingEngine;
   webhooks: WebhookIngest;
+  /** Signed webhook changes stored without acting on them, for the admin's view. */
+  unknownWebhookEvents: UnknownWebhookEvents;
   sending: SendingService;
   /** Campaigns after acceptance: list, counts, pause/resume/cancel, resend, dashboard figures. */
   campaigns: CampaignService;
@@ -309,6 +313,22 @@ export function createServices(deps: {
   campaignAcceptance.onStaged = () => engine.materialiser.notify();
   notifications.onLowBalance = (userId, balance) => void integrations.webhooks.ownerEvent(userId, 'wallet.low_balance', balance);
   const campaigns = new CampaignService({ db, engine, acceptance: campaignAcceptance, sending, pricing, sendTimeoutMs: config.sending.dispatch.sendTimeoutSeconds * 1000 });
+  // Meta's moves of a template pause, resume or end the campaigns using it (templateHolds.ts).
+  const templateHolds = new TemplateHolds({
+    db,
+    engine,
+    priceOf: (userId, category) => pricing.effectiveFor(userId, category),
+    notices: notifications,
+    announce: (userId, data, eventId) => integrations.webhooks.ownerEvent(userId, 'template.status_changed', data, eventId),
+    log: logger.child({ service: 'template-holds' }),
+  });
+  webhooks.onTemplateStatus = async (templateId, move) => {
+    await templateHolds.statusApplied(templateId, move);
+  };
+  webhooks.onTemplateCategory = (move) => templateHolds.categoryChanged(move);
+  // A running campaign whose template is already out of use (accepted as Meta's event arrived)
+  // is found by the dispatcher, which sends none of it, and follows its template here.
+  engine.dispatcher.onTemplateOutOfUse = (templateId) => void templateHolds.statusApplied(templateId, null);
   const scheduledCampaigns = new ScheduledCampaigns({
     db,
     acceptance: campaignAcceptance,
@@ -352,5 +372,6 @@ export function createServices(deps: {
   const tableStatistics = config.database.kind === 'postgresql' ? new TableStatistics({ db, log: logger.child({ service: 'table-statistics' }) }) : null;
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
-  return { database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
+  const unknownWebhookEvents = new UnknownWebhookEvents({ db });
+  return { unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
 }

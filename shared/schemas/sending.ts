@@ -251,7 +251,13 @@ export interface TCampaign {
   scheduledAt: string | null;
   /** Why a scheduled campaign failed to start (status `failed`); null otherwise. */
   failureReason: string | null;
+  /** Why a paused campaign is paused when its owner did not pause it: `template_paused` (Meta paused its template); null otherwise. */
+  pauseReason?: TCampaignPauseReason | null;
 }
+
+/** Why the platform paused a campaign: Meta paused (or is reviewing an appeal of) its template. */
+export const CAMPAIGN_PAUSE_REASONS = ['template_paused'] as const;
+export type TCampaignPauseReason = (typeof CAMPAIGN_PAUSE_REASONS)[number];
 
 /** PATCH /api/campaigns/{id}/schedule: a new time for a campaign still `scheduled`. */
 export const ZRescheduleRequest = z.object({

@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'wallet.low_balance',
   'template.approved',
   'template.rejected',
+  'template.status_changed',
 ] as const;
 export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -144,6 +145,44 @@ export const ZWebhookEvent = z
     ],
   });
 export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;
+
+/**
+ * `data` of `template.status_changed`: Meta moved one of the owner's templates, and what that did to
+ * the campaigns using it (`paused` while Meta holds it, `resumed` when Meta reinstates it,
+ * `failed` with their unsent messages refunded when Meta takes it out of use).
+ */
+export const ZTemplateStatusChangedData = z
+  .object({
+    template_id: z.number().int(),
+    name: z.string(),
+    language: z.string(),
+    status: z.string().describe('The template status now (APPROVED, PAUSED, DISABLED, APPEAL_REQUESTED, REJECTED)'),
+    previous_status: z.string(),
+    meta_event: z.string().describe("Meta's event: PAUSED, REINSTATED, DISABLED, PENDING_DELETION, ARCHIVED, IN_APPEAL, REJECTED, LIMIT_EXCEEDED, APPROVED"),
+    reason: z.string().nullable(),
+    changed_at: z.iso.datetime(),
+    campaigns: z.object({
+      action: z.enum(['paused', 'resumed', 'failed']).nullable(),
+      campaign_ids: z.array(z.number().int()),
+    }),
+  })
+  .meta({
+    id: 'TemplateStatusChangedData',
+    examples: [
+      {
+        template_id: 42,
+        name: 'order_update',
+        language: 'en_US',
+        status: 'PAUSED',
+        previous_status: 'APPROVED',
+        meta_event: 'PAUSED',
+        reason: 'NONE',
+        changed_at: '2026-12-07T09:30:00.000Z',
+        campaigns: { action: 'paused', campaign_ids: [311, 312] },
+      },
+    ],
+  });
+export type TTemplateStatusChangedData = z.infer<typeof ZTemplateStatusChangedData>;
 
 export const ZWebhookEndpointList = z.object({ data: z.array(ZWebhookEndpoint) }).meta({
   id: 'WebhookEndpointList',

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { messages } from '@shared/messages';
 import { LoginPage } from './pages/LoginPage';
 import { signedInUser } from './sending-support';
 import { ADMIN } from './support';
@@ -65,7 +66,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'reports', page.getByRole('heading', { name: 'Manage Reports', level: 2 }));
     });
 
-    test('the admin users page', async ({ page }) => {
+    test('the admin users and webhook events pages', async ({ page }) => {
       const login = new LoginPage(page);
       await login.goto();
       await login.login(ADMIN.username, ADMIN.password);
@@ -73,6 +74,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users', exact: true }).click();
       await page.waitForURL('**/admin/users');
       await expectAccessible(page, 'admin users', page.getByRole('heading', { name: 'User Management', level: 2 }));
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: messages.unknownWebhookEvents.nav, exact: true }).click();
+      await page.waitForURL('**/admin/webhook-events');
+      await expectAccessible(page, 'admin webhook events', page.getByRole('heading', { name: messages.unknownWebhookEvents.title, level: 2 }));
     });
   });
 }

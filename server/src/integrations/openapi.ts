@@ -16,6 +16,7 @@ import {
   ZWebhookDeliveryList,
   ZWebhookEndpointCreated,
   ZWebhookEndpointList,
+  ZTemplateStatusChangedData,
   ZWebhookEvent,
 } from '@shared/schemas/webhookEndpoints';
 
@@ -211,7 +212,7 @@ export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
 ];
 
 /** Schemas that are documented but never a request or response body (webhook payloads). */
-export const OPENAPI_EXTRA_SCHEMAS: readonly z.ZodType[] = [ZWebhookEvent];
+export const OPENAPI_EXTRA_SCHEMAS: readonly z.ZodType[] = [ZWebhookEvent, ZTemplateStatusChangedData];
 
 /** The schema's name in components (its `id` metadata). */
 function schemaId(schema: z.ZodType): string {

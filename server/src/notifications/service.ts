@@ -13,6 +13,7 @@ import { fillMessage, messages } from '@shared/messages';
 import type { WalletAfterDebit } from '../wallet/service';
 import { formatIndianNumber, formatRupees, unitsToRupees } from '@shared/money';
 import { NOTIFICATIONS } from '@shared/constants';
+import { templateStatusLabel } from '@shared/templates';
 import type { TNotification, TNotificationType } from '@shared/schemas/notifications';
 import type { Logger } from '../logger';
 import { DailyTotalsReader } from '../retention/dailyTotals';
@@ -66,6 +67,16 @@ function present(row: NotificationRow): TNotification {
 }
 
 const texts = messages.notifications;
+
+/** A price per message in rupees: to the paisa, or to its four decimals when it has them. */
+function pricePerMessage(units: number): string {
+  return formatRupees(unitsToRupees(units, 4), units % 100 === 0 ? 2 : 4);
+}
+
+/** MARKETING -> Marketing. */
+function categoryLabel(category: string): string {
+  return category.charAt(0) + category.slice(1).toLowerCase();
+}
 
 function countOf(outcome: CampaignOutcome, status: string): number {
   return outcome.counts.get(status) ?? 0;
@@ -325,6 +336,46 @@ export class NotificationService {
   async apiKeyDeleted(userId: number, keyId: number): Promise<void> {
     const key = (await this.deps.db('api_keys').where({ id: keyId, userId }).first('prefix')) as { prefix: string } | undefined;
     await this.post(userId, { type: 'warning', kind: 'api_key_deleted', title: texts.apiKeyDeletedTitle, message: fillMessage(texts.apiKeyDeleted, { prefix: key?.prefix ?? '' }) });
+  }
+
+  /**
+   * Meta moved a template (templateHolds.ts): the owner hears what happened to the campaigns using
+   * it. Told once per move (its time is in the key). Moves of a template still in review are the
+   * review's own notices, not these.
+   */
+  async templateStatusChanged(
+    userId: number,
+    notice: { templateId: number; name: string; status: string; at: Date; outcome: { action: 'paused' | 'resumed' | 'failed' | null; campaignIds: readonly number[]; messages: number; refundedUnits: number } },
+  ): Promise<void> {
+    const { outcome } = notice;
+    const held = messages.templateHolds;
+    const values = { name: notice.name, status: templateStatusLabel(notice.status), campaigns: outcome.campaignIds.length, messages: formatIndianNumber(outcome.messages) };
+    const dedupeKey = `template:${notice.templateId}:${notice.status}:${notice.at.getTime()}`;
+    if (outcome.action === 'paused') {
+      await this.post(userId, { dedupeKey, type: 'warning', kind: 'template_paused', title: held.pausedTitle, message: fillMessage(held.paused, values) });
+    } else if (outcome.action === 'failed') {
+      const refund = formatRupees(unitsToRupees(outcome.refundedUnits, 2));
+      await this.post(userId, { dedupeKey, type: 'error', kind: 'template_disabled', title: held.endedTitle, message: fillMessage(held.ended, { ...values, refund }) });
+    } else if (outcome.action === 'resumed') {
+      await this.post(userId, { dedupeKey, type: 'success', kind: 'template_reinstated', title: held.reinstatedTitle, message: fillMessage(held.reinstated, values) });
+    }
+  }
+
+  /** Meta changed a template's category: the owner hears the old and new price per message. */
+  async templateCategoryChanged(userId: number, notice: { templateId: number; name: string; from: string; to: string; oldUnits: number; newUnits: number; at: Date }): Promise<void> {
+    await this.post(userId, {
+      dedupeKey: `template:${notice.templateId}:category:${notice.to}:${notice.at.getTime()}`,
+      type: 'warning',
+      kind: 'template_category_changed',
+      title: messages.templateHolds.categoryTitle,
+      message: fillMessage(messages.templateHolds.category, {
+        name: notice.name,
+        from: categoryLabel(notice.from),
+        to: categoryLabel(notice.to),
+        oldPrice: pricePerMessage(notice.oldUnits),
+        newPrice: pricePerMessage(notice.newUnits),
+      }),
+    });
   }
 
   /** A template moved to PENDING: tell the admins (after create-and-submit, submit or resubmit). */

@@ -27,6 +27,7 @@ export function presentCampaign({ campaign: row, counts }: CampaignRecord): TCam
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : null,
     scheduledAt: row.scheduledAt ? new Date(row.scheduledAt).toISOString() : null,
     failureReason: row.failureReason ?? null,
+    pauseReason: row.status === 'paused' && row.pauseReason === 'template_paused' ? 'template_paused' : null,
   };
 }
 

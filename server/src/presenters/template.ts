@@ -27,6 +27,13 @@ export function presentTemplate(template: Template): TTemplate {
     metaSubmittedAt: template.metaSubmittedAt?.toISOString() ?? null,
     metaSubmitError: template.metaSubmitError ?? null,
     importedAt: template.importedAt?.toISOString() ?? null,
+    reviewedAt: template.reviewedAt?.toISOString() ?? null,
+    qualityUpdatedAt: template.qualityUpdatedAt?.toISOString() ?? null,
+    metaStatus: template.metaStatus ?? null,
+    metaStatusReason: template.metaStatusReason ?? null,
+    metaStatusAt: template.metaStatusAt?.toISOString() ?? null,
+    pauseTitle: template.pauseTitle ?? null,
+    pauseDescription: template.pauseDescription ?? null,
   };
 }
 

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
 import { messages as catalogue } from '@shared/messages';
 import type { PriceCategory } from '@shared/pricing';
-import { USABLE_TEMPLATE_STATUSES } from '@shared/templates';
+import { templateStatusLabel, USABLE_TEMPLATE_STATUSES } from '@shared/templates';
 import { fillMessage } from '@shared/messages';
 import { formatIndianNumber, unitsToRupees } from '@shared/money';
 import { AppError } from '../errors';
@@ -772,8 +772,9 @@ export class CampaignAcceptance {
   /** A campaign's template checked (the sender's, usable) and its times: now, and when it is due if scheduled. */
   private begin(input: { user: User; template: Template; scheduledAt?: Date | undefined }): { now: Date; nowIso: string; scheduledIso: string | null } {
     const { user, template } = input;
-    if (template.userId !== user.id || !USABLE_TEMPLATE_STATUSES.includes(template.status as never)) {
-      throw new AppError(404, 'template_not_found', catalogue.templates.notFound);
+    if (template.userId !== user.id) throw new AppError(404, 'template_not_found', catalogue.templates.notFound);
+    if (!USABLE_TEMPLATE_STATUSES.includes(template.status as never)) {
+      throw new AppError(404, 'template_not_usable', fillMessage(catalogue.templates.notUsable, { name: template.name, status: templateStatusLabel(template.status) }));
     }
     const now = this.now();
     return { now, nowIso: now.toISOString(), scheduledIso: input.scheduledAt?.toISOString() ?? null };

@@ -13,7 +13,7 @@ import { fillMessage, messages } from '@shared/messages';
 import type { PriceCategory } from '@shared/pricing';
 import type { TTimelinePoint } from '@shared/schemas/reports';
 import type { TCampaign, TCampaignCounts } from '@shared/schemas/sending';
-import { USABLE_TEMPLATE_STATUSES } from '@shared/templates';
+import { templateStatusLabel, USABLE_TEMPLATE_STATUSES } from '@shared/templates';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { Template, type User } from '../models';
 import { CAMPAIGN_COLUMNS, type StoredCampaign } from '../db/rows/campaigns';
@@ -243,9 +243,16 @@ export class CampaignService {
 
   /** paused -> running: the messages held meanwhile are due at once. */
   async resume(user: User, id: number): Promise<CampaignRecord> {
-    await this.find(user, id);
+    const campaign = await this.find(user, id);
+    // Held for its template (templateHolds.ts): Meta's reinstatement resumes it, not the owner.
+    if (campaign.status === 'paused' && campaign.pauseReason) throw ConflictError('campaign_held_for_template', messages.templateHolds.heldForTemplate);
+    // Paused by its owner while Meta then paused its template: its sends would only be rejected.
+    const template = campaign.status === 'paused' && campaign.templateId !== null ? await Template.query(this.deps.db).findById(campaign.templateId) : undefined;
+    if (template && !USABLE_TEMPLATE_STATUSES.includes(template.status as never)) {
+      throw ConflictError('template_not_usable', fillMessage(messages.templates.notUsable, { name: template.name, status: templateStatusLabel(template.status) }));
+    }
     const nowIso = this.now().toISOString();
-    const changed = await this.deps.db('campaigns').where({ id, userId: user.id, status: 'paused' }).update({ status: 'running', updatedAt: nowIso });
+    const changed = await this.deps.db('campaigns').where({ id, userId: user.id, status: 'paused' }).whereNull('pauseReason').update({ status: 'running', updatedAt: nowIso });
     if (changed === 0) throw ConflictError('campaign_not_paused', messages.campaigns.cannotResume);
     await this.deps.engine.requeueCampaign(id);
     // Whatever was in flight when it paused may have been the last of it.
@@ -327,7 +334,10 @@ export class CampaignService {
     if (recipients.length === 0) throw BadRequestError('nothing_to_resend', messages.campaigns.nothingToResend);
     // The campaign's own template, not one of the same name made since: it may have been deleted.
     const template = campaign.templateId === null ? undefined : await Template.query(this.deps.db).findOne({ id: campaign.templateId, userId: user.id });
-    if (!template || !USABLE_TEMPLATE_STATUSES.includes(template.status as never)) throw new AppError(404, 'template_not_found', messages.templates.notFound);
+    if (!template) throw new AppError(404, 'template_not_found', messages.templates.notFound);
+    if (!USABLE_TEMPLATE_STATUSES.includes(template.status as never)) {
+      throw new AppError(404, 'template_not_usable', fillMessage(messages.templates.notUsable, { name: template.name, status: templateStatusLabel(template.status) }));
+    }
     const number = await this.deps.sending.resolveNumber(user, String(campaign.senderNumberId));
     return { campaign, recipients, template, number };
   }

@@ -31,6 +31,7 @@ import { LeaseKeeper, renewLeasesIn } from './leaseKeeper';
 import { TokenBucket } from './tokenBucket';
 import { SendWindow, type SendOutcome } from './sendWindow';
 import type { MessageRow } from '../db/rows/messages';
+import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES } from './templateEvents';
 
 export interface ClaimedMessage {
   id: number;
@@ -46,6 +47,8 @@ interface CampaignContext {
   status: string;
   number: SenderNumber;
   template: TemplateShape | null;
+  /** Set when Meta holds or ended the campaign's template: nothing of it is sent (templateHolds.ts). */
+  templateOutOfUse: number | null;
   headerMedia: HeaderMedia | null;
   loadedAt: number;
 }
@@ -121,6 +124,12 @@ export type HoldHook = (messageIds: readonly number[], until: Date) => Promise<v
 
 export class MessageDispatcher {
   private holdHook: HoldHook | null = null;
+  /**
+   * Told a template Meta holds or ended whose campaign was still running (accepted in the instant
+   * before the template moved, or moved by something other than Meta's webhook), so that the
+   * campaign follows the template (templateHolds.ts). Must not throw or wait.
+   */
+  onTemplateOutOfUse: ((templateId: number) => void) | null = null;
   private readonly buckets = new Map<number, TokenBucket>();
   private readonly windows = new Map<number, SendWindow>();
   private readonly contexts = new Map<number, CampaignContext>();
@@ -228,6 +237,7 @@ export class MessageDispatcher {
         'c.headerMediaPath',
         't.id as templateId',
         't.components',
+        't.status as templateStatus',
         'n.id as numberId',
         'n.userId as numberUserId',
         'n.provider',
@@ -254,6 +264,7 @@ export class MessageDispatcher {
         isActive: Boolean(row.isActive),
       },
       template: components ? { name: String(row.templateName), language: String(row.templateLanguage), category: String(row.category), components } : null,
+      templateOutOfUse: row.templateId && (HELD_TEMPLATE_STATUSES.has(String(row.templateStatus)) || ENDED_TEMPLATE_STATUSES.has(String(row.templateStatus))) ? Number(row.templateId) : null,
       headerMedia: row.headerMediaPath ? { type: row.headerMediaType as HeaderMedia['type'], link: this.deps.mediaUrl(String(row.headerMediaPath)) } : null,
       loadedAt: Date.now(),
     };
@@ -268,6 +279,8 @@ export class MessageDispatcher {
     let failed: SendFailure[] = [];
     let unknown: SendUnknown[] = [];
     const held: ClaimedMessage[] = [];
+    /** Campaigns still running whose template Meta holds or ended, and that template. */
+    const outOfUse = new Map<number, number>();
     if (claimed.length === 0) return { ...totals, held: 0 };
     const { settings } = this.deps;
     let writing: Promise<void> | null = null;
@@ -312,6 +325,11 @@ export class MessageDispatcher {
         const { claimToken } = message;
         if (!context || context.status !== 'running') {
           held.push(message);
+          return;
+        }
+        if (context.templateOutOfUse !== null) {
+          held.push(message);
+          outOfUse.set(message.campaignId, context.templateOutOfUse);
           return;
         }
         if (!context.template) {
@@ -376,7 +394,8 @@ export class MessageDispatcher {
         writeError ??= error;
       });
       if (writeError) throw writeError;
-      if (held.length > 0) await this.hold(held);
+      if (held.length > 0) await this.hold(held, outOfUse);
+      for (const templateId of new Set(outOfUse.values())) this.onTemplateOutOfUse?.(templateId);
     } finally {
       release();
       await this.releaseCampaigns(campaignsHeld);
@@ -424,7 +443,7 @@ export class MessageDispatcher {
    * touched. A cancelled campaign's are failed and refunded, a paused one's wait for the resume,
    * one resumed meanwhile goes out at once, anything else is looked at later.
    */
-  private async hold(messages: readonly ClaimedMessage[]): Promise<void> {
+  private async hold(messages: readonly ClaimedMessage[], outOfUse: ReadonlyMap<number, number> = new Map()): Promise<void> {
     const campaignIds = [...new Set(messages.map((m) => m.campaignId))];
     const later: [number[], Date][] = [];
     // The campaigns are read under a share lock first (a cancel or pause updates the campaign row
@@ -454,7 +473,8 @@ export class MessageDispatcher {
         }
         // Resumed since this instance cached it (on another instance): the next claim reads it afresh.
         if (status === 'running') this.forgetCampaign(message.campaignId);
-        const delay = status === 'running' ? 0 : status === 'paused' ? PAUSED_HOLD_MS : HOLD_MS;
+        // Running with a template out of use: held until the campaign follows its template.
+        const delay = status === 'running' && !outOfUse.has(message.campaignId) ? 0 : status === 'paused' ? PAUSED_HOLD_MS : HOLD_MS;
         appendTo(byDelay, delay, message.id);
       }
       for (const [campaignId, ids] of cancelled) await this.deps.outcomes.failCancelled(trx, campaignId, 'sending', ids);

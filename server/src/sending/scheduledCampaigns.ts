@@ -7,7 +7,8 @@
  * find the row changed) and its queue jobs are made in that same transaction.
  *
  * A campaign whose template was disabled, rejected or deleted meanwhile does not start: it becomes
- * `failed` with the reason, its messages fail with it and are refunded in full.
+ * `failed` with the reason, its messages fail with it and are refunded in full. One whose template
+ * Meta holds (paused, in appeal) waits paused for it instead.
  */
 import type { Knex } from 'knex';
 import { fillMessage, messages as catalogue } from '@shared/messages';
@@ -18,6 +19,8 @@ import type { CampaignRow } from '../db/rows/campaigns';
 import type { MessageRow } from '../db/rows/messages';
 import type { CampaignAcceptance } from './campaignAcceptance';
 import type { MessageOutcomes } from './messageOutcomes';
+import { HELD_TEMPLATE_STATUSES } from './templateEvents';
+import { TEMPLATE_PAUSED } from './templateHolds';
 
 /** How often each instance looks for scheduled campaigns that are due. */
 export const SCHEDULE_CHECK_MS = 5_000;
@@ -100,7 +103,14 @@ export class ScheduledCampaigns {
     let failedIds: number[] = [];
     const outcome = await this.deps.db.transaction(async (trx): Promise<'started' | 'failed' | null> => {
       const nowIso = this.now().toISOString();
-      const usable = campaign.templateId !== null && (await this.templateUsable(trx, Number(campaign.templateId)));
+      const status = campaign.templateId === null ? null : await this.templateStatus(trx, Number(campaign.templateId));
+      if (status !== null && HELD_TEMPLATE_STATUSES.has(status)) {
+        // Meta holds its template for a while (templateHolds.ts): it waits, paused, rather than
+        // failing; Meta's reinstatement puts it back on its schedule.
+        await trx('campaigns').where({ id: campaign.id, status: 'scheduled' }).update({ status: 'paused', pauseReason: TEMPLATE_PAUSED, heldFrom: 'scheduled', updatedAt: nowIso });
+        return null;
+      }
+      const usable = status !== null && USABLE_TEMPLATE_STATUSES.includes(status as never);
       const changed = await trx('campaigns')
         .where({ id: campaign.id, status: 'scheduled' })
         .update(usable ? { status: 'running', updatedAt: nowIso } : { status: 'failed', failureReason: reason, completedAt: nowIso, updatedAt: nowIso });
@@ -122,9 +132,9 @@ export class ScheduledCampaigns {
     return outcome;
   }
 
-  private async templateUsable(trx: Knex.Transaction, templateId: number): Promise<boolean> {
+  private async templateStatus(trx: Knex.Transaction, templateId: number): Promise<string | null> {
     const template = (await trx('templates').where({ id: templateId }).first('status')) as { status: string } | undefined;
-    return template !== undefined && USABLE_TEMPLATE_STATUSES.includes(template.status as never);
+    return template?.status ?? null;
   }
 
   /** Every queued message fails with the reason and is refunded (it never reached a worker). */

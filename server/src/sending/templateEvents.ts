@@ -60,3 +60,7 @@ export function metaRejectionText(reason: string | null): string {
   const words = code && code !== 'NONE' ? (messages.templates.metaRejectionReasons[code] ?? code) : messages.templates.metaNoReason;
   return fillMessage(messages.templates.metaRejected, { reason: words }).slice(0, 500);
 }
+/** Template statuses Meta holds a template in for a while: its campaigns wait (templateHolds.ts). */
+export const HELD_TEMPLATE_STATUSES: ReadonlySet<string> = new Set(['PAUSED', 'APPEAL_REQUESTED']);
+/** Template statuses that end a template's campaigns: it will not be sent again as it is. */
+export const ENDED_TEMPLATE_STATUSES: ReadonlySet<string> = new Set(['DISABLED', 'REJECTED']);

@@ -52,7 +52,44 @@ export interface WebhookReceipt {
   ignored: number;
 }
 
+/** A template's status as one of Meta's events moved it (the update that made the move committed). */
+export interface TemplateStatusMove {
+  templateId: number;
+  userId: number;
+  name: string;
+  language: string;
+  from: string;
+  to: string;
+  /** Meta's event (PAUSED, REINSTATED, ...) and its reason. */
+  metaEvent: string;
+  reason: string | null;
+  at: Date;
+}
+
+/** A template's category as Meta's `template_category_update` moved it. */
+export interface TemplateCategoryMove {
+  templateId: number;
+  userId: number;
+  name: string;
+  from: string;
+  to: string;
+  at: Date;
+}
+
+/**
+ * Told after each template status event was applied: `move` when this call moved the status (a
+ * compare-and-set, so of several instances or a repeat of the same webhook only one reports it),
+ * null when the status stayed; campaigns follow the status either way (templateHolds.ts), so a
+ * repeat heals work a stopped process left undone. Must not throw.
+ */
+export type TemplateStatusListener = (templateId: number, move: TemplateStatusMove | null) => Promise<void>;
+
 export class WebhookIngest {
+  /** Set once the services that follow a template's status exist (container.ts). */
+  onTemplateStatus: TemplateStatusListener | null = null;
+  /** Told once per category move (compare-and-set, as the status). Must not throw. */
+  onTemplateCategory: ((move: TemplateCategoryMove) => Promise<void>) | null = null;
+
   constructor(private readonly deps: WebhookIngestDeps) {}
 
   /**
@@ -212,17 +249,34 @@ export class WebhookIngest {
         this.deps.log.info({ templateId: template.id, event }, 'template category notice recorded in the log only');
         return null;
       }
+      if (event.newCategory === template.category) return;
       update.category = event.newCategory;
+      // Compare-and-set: the instance (or repeat) whose update moves the category reports it.
+      guarded.where({ category: template.category });
+      if ((await guarded.update(update)) > 0) {
+        await this.onTemplateCategory?.({ templateId: template.id, userId: Number(template.userId), name: template.name, from: template.category, to: event.newCategory, at: event.at });
+      }
+      return;
     } else {
       const status = metaTemplateStatusMove(event.event, template);
       Object.assign(update, { metaStatus: event.event.slice(0, 30), metaStatusReason: event.reason, metaStatusAt: at });
-      if (status) update.status = status;
+      if (status) {
+        update.status = status;
+        guarded.where({ status: template.status });
+        // Meta's answer ends the submission: nothing is left to retry.
+        Object.assign(update, { metaSubmitDueAt: null, metaSubmitClaimedUntil: null, metaSubmitError: null });
+      }
       if (status === 'REJECTED') update.rejectionReason = metaRejectionText(event.reason ?? event.event);
-      // Meta's answer ends the submission: nothing is left to retry.
-      if (status) Object.assign(update, { metaSubmitDueAt: null, metaSubmitClaimedUntil: null, metaSubmitError: null });
       if (event.event === 'PAUSED') Object.assign(update, { pauseTitle: event.info?.title ?? null, pauseDescription: event.info?.description ?? null });
       else if (status === 'APPROVED') Object.assign(update, { pauseTitle: null, pauseDescription: null });
       guarded.where((q) => q.whereNull('metaStatusAt').orWhere('metaStatusAt', '<=', at));
+      const changed = await guarded.update(update);
+      const move: TemplateStatusMove | null =
+        status && changed > 0
+          ? { templateId: template.id, userId: Number(template.userId), name: template.name, language: template.language, from: template.status, to: status, metaEvent: event.event, reason: event.reason ?? null, at: event.at }
+          : null;
+      await this.onTemplateStatus?.(template.id, move);
+      return;
     }
     const changed = await guarded.update(update);
     const wasInMetaReview = template.status === 'PENDING' && template.reviewedAt !== null && template.rejectionReason === null;
@@ -230,7 +284,7 @@ export class WebhookIngest {
   }
 
   private async findTemplate(userId: number | null, event: TemplateEvent): Promise<TemplateEventTarget | null> {
-    const columns = ['id', 'status', 'reviewedAt', 'rejectionReason', 'providerTemplateId'];
+    const columns = ['id', 'userId', 'name', 'language', 'category', 'status', 'reviewedAt', 'rejectionReason', 'providerTemplateId'];
     if (event.templateId) {
       const query = this.deps.db('templates').where({ providerTemplateId: event.templateId });
       if (userId !== null) query.where({ userId });
@@ -265,6 +319,10 @@ const UNKNOWN_EVENT_BODY_MAX = 16_000;
 
 interface TemplateEventTarget {
   id: number;
+  userId: number | string;
+  name: string;
+  language: string;
+  category: string;
   status: string;
   reviewedAt: string | Date | null;
   rejectionReason: string | null;

@@ -49,6 +49,7 @@ const WalletPage = lazyNamed(loadUser, 'WalletPage');
 
 const AdminDashboardPage = lazyNamed(loadAdmin, 'AdminDashboardPage');
 const AdminLogsPage = lazyNamed(loadAdmin, 'AdminLogsPage');
+const AdminWebhookEventsPage = lazyNamed(loadAdmin, 'AdminWebhookEventsPage');
 const AdminPricingPage = lazyNamed(loadAdmin, 'AdminPricingPage');
 const AdminSettingsPage = lazyNamed(loadAdmin, 'AdminSettingsPage');
 const AdminTestNotificationsPage = lazyNamed(loadAdmin, 'AdminTestNotificationsPage');
@@ -134,6 +135,7 @@ export function AppRoutes() {
               <Route path="/admin/pricing" element={<AdminPricingPage />} />
               <Route path="/admin/settings" element={<AdminSettingsPage />} />
               <Route path="/admin/logs" element={<AdminLogsPage />} />
+              <Route path="/admin/webhook-events" element={<AdminWebhookEventsPage />} />
               <Route path="/admin/test-notifications" element={<AdminTestNotificationsPage />} />
               <Route path="/admin/profile" element={<ProfilePage />} />
             </Route>

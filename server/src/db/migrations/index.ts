@@ -88,6 +88,7 @@ import * as createTemplateSyncRuns from './20261212200100_create_template_sync_r
 import * as recordTemplateImportTime from './20261212200200_record_template_import_time';
 import * as recordTemplateSubmissionToMeta from './20261212100100_record_template_submission_to_meta';
 import * as indexTemplatesByMetaSubmitDue from './20261212100200_index_templates_by_meta_submit_due';
+import * as recordCampaignHoldReason from './20261212300100_record_campaign_hold_reason';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -179,6 +180,7 @@ const migrations: [string, Migration][] = [
   ['20261212200200_record_template_import_time', recordTemplateImportTime],
   ['20261212100100_record_template_submission_to_meta', recordTemplateSubmissionToMeta],
   ['20261212100200_index_templates_by_meta_submit_due', indexTemplatesByMetaSubmitDue],
+  ['20261212300100_record_campaign_hold_reason', recordCampaignHoldReason],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -40,6 +40,10 @@ export interface CampaignRow {
   scheduledAt: string | Date | null;
   /** Why a scheduled campaign could not start (status `failed`). */
   failureReason: string | null;
+  /** `template_paused` while the platform holds the campaign for its template (Meta paused it); null otherwise. */
+  pauseReason?: string | null;
+  /** The status a held campaign returns to when its template is back in use (`running` or `scheduled`). */
+  heldFrom?: string | null;
   /** The API key whose single sends of a day this campaign collects (the public API's day campaign). */
   apiKeyId?: number | null;
   /** The Indian day (YYYY-MM-DD) the day campaign collects; cleared once it takes no more sends. */
@@ -71,6 +75,7 @@ export const CAMPAIGN_COLUMNS = [
   'completedAt',
   'scheduledAt',
   'failureReason',
+  'pauseReason',
 ] as const satisfies readonly (keyof CampaignRow)[];
 
 /** A campaign as its page and the list read it (CAMPAIGN_COLUMNS). */

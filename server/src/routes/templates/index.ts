@@ -149,6 +149,15 @@ export function templateRoutes(services: Services): Router<AppState> {
     const buttons = template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
     ctx.body = {
       success: true,
+      // Added beside the spec's `requirements`: the template's state and Meta's quality rating.
+      template: {
+        name: template.name,
+        language: template.language,
+        category: template.category,
+        status: template.status,
+        quality_rating: template.qualityRating ?? null,
+        quality_updated_at: template.qualityUpdatedAt?.toISOString() ?? null,
+      },
       requirements: {
         has_header: Boolean(header),
         header_type: header?.format ?? null,

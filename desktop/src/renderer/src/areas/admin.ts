@@ -10,3 +10,4 @@ export { AdminUserTemplatesPage } from '../pages/admin/AdminUserTemplatesPage';
 export { AdminUsersPage } from '../pages/admin/AdminUsersPage';
 export { AdminWalletPage } from '../pages/admin/AdminWalletPage';
 export { AdminTemplateQueuePage } from '../pages/admin/AdminTemplateQueuePage';
+export { AdminWebhookEventsPage } from '../pages/admin/AdminWebhookEventsPage';

@@ -22,6 +22,7 @@ describe('navFor', () => {
       '/admin/users',
       '/admin/templates',
       '/admin/logs',
+      '/admin/webhook-events',
       '/admin/profile',
     ]);
   });

@@ -7,12 +7,14 @@ import {
   IndianRupee,
   LayoutDashboard,
   ScrollText,
+  Webhook,
   Send,
   UserCircle,
   Users,
   type LucideIcon,
 } from 'lucide-react';
 import type { Role } from '@shared/constants';
+import { messages } from '@shared/messages';
 
 export interface NavItem {
   to: string;
@@ -43,6 +45,7 @@ export const adminNav: readonly NavItem[] = [
   { to: '/admin/users', label: 'Users', icon: Users },
   { to: '/admin/templates', label: 'Template Review', icon: FileCheck2, badge: 'pendingTemplates' },
   { to: '/admin/logs', label: 'Log Management', icon: ScrollText },
+  { to: '/admin/webhook-events', label: messages.unknownWebhookEvents.nav, icon: Webhook },
   { to: '/admin/pricing', label: 'Pricing Management', icon: IndianRupee, inDrawer: false },
   { to: '/admin/profile', label: 'Profile', icon: UserCircle },
 ];

@@ -84,6 +84,11 @@ export function CampaignCard({
             {fillMessage(messages.reportsScreen.scheduledFor, { time: formatIstLabel(campaign.scheduledAt) })}
           </p>
         ) : null}
+        {campaign.status === 'paused' && campaign.pauseReason === 'template_paused' ? (
+          <Alert tone="warning" data-testid="campaign-pause-reason">
+            {messages.templateHolds.pausedForTemplate}
+          </Alert>
+        ) : null}
         {campaign.status === 'failed' ? (
           <Alert tone="error" data-testid="campaign-failure-reason">
             {campaign.failureReason || messages.reportsScreen.failedToStartFallback}
@@ -137,7 +142,7 @@ export function CampaignCard({
                 Pause<span className="sr-only"> {campaign.name}</span>
               </Button>
             ) : null}
-            {actions.resume ? (
+            {actions.resume && campaign.pauseReason !== 'template_paused' ? (
               <Button variant="outline" size="sm" onClick={() => onAction('resume')}>
                 <Play aria-hidden="true" />
                 Resume<span className="sr-only"> {campaign.name}</span>

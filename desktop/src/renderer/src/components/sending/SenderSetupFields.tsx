@@ -3,11 +3,12 @@ import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import { TEMPLATE_CATEGORY_LABELS, TEMPLATE_LANGUAGES, type TemplateCategory } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import { toApiError } from '../../api/client';
 import { useSendLanguages, useSendTemplates, useSenderNumbers } from '../../hooks/useSending';
 import { cn } from '../../lib/cn';
 import { languagesLoadError, numbersLoadError, templateDisplayName, templatesLoadError } from '../../lib/sending/setup';
+import { QualityBadge, qualityText } from '../templates/TemplateQuality';
 import { Alert } from '../ui/alert';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -146,7 +147,7 @@ export function SenderSetupFields({
               <option value="">{templates.isPending ? messages.common.loading : 'Select a template'}</option>
               {templateList.map((template) => (
                 <option key={template.id} value={template.name}>
-                  {templateDisplayName(template.name)}
+                  {template.qualityRating ? `${templateDisplayName(template.name)} (${fillMessage(messages.templateQuality.rated, { quality: qualityText(template.qualityRating) })})` : templateDisplayName(template.name)}
                 </option>
               ))}
             </NativeSelect>
@@ -160,6 +161,7 @@ export function SenderSetupFields({
       {chosen ? (
         <p className="flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
           <Badge variant="outline">{TEMPLATE_CATEGORY_LABELS[chosen.category as TemplateCategory] ?? chosen.category}</Badge>
+          <QualityBadge value={chosen.qualityRating} />
           <span className="font-mono break-all">{chosen.name}</span>
         </p>
       ) : null}

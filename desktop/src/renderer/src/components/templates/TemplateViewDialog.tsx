@@ -12,6 +12,7 @@ import { Button } from '../ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { MessagePreview } from './MessagePreview';
 import { TemplateStatusBadge } from './TemplateStatus';
+import { QualityBadge, TemplateStatusDetails } from './TemplateQuality';
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -34,8 +35,10 @@ function ViewBody({ template, onEdit }: { template: TTemplate; onEdit: (template
         <DialogDescription className="flex flex-wrap items-center gap-2">
           <TemplateStatusBadge template={template} />
           <span>{TEMPLATE_CATEGORY_LABELS[template.category] ?? template.category}</span>
+          <QualityBadge value={template.qualityRating} />
         </DialogDescription>
       </DialogHeader>
+      <TemplateStatusDetails template={template} />
       <MessagePreview preview={preview} media={{ src: media.src, isLoading: media.isLoading }} />
       <dl className="divide-y divide-slate-100 dark:divide-slate-800">
         <Detail label="Language">
@@ -46,6 +49,8 @@ function ViewBody({ template, onEdit }: { template: TTemplate; onEdit: (template
         {template.submittedAt ? <Detail label="Submitted">{formatTemplateDate(template.submittedAt)}</Detail> : null}
         {template.metaSubmittedAt ? <Detail label={messages.templates.submittedToMetaLabel}>{formatDateTime(template.metaSubmittedAt)}</Detail> : null}
         {template.inMetaReview && template.metaSubmitError ? <Detail label={messages.templates.notYetAtMetaLabel}>{template.metaSubmitError}</Detail> : null}
+        {template.reviewedAt ? <Detail label="Reviewed">{formatTemplateDate(template.reviewedAt)}</Detail> : null}
+        {template.qualityUpdatedAt ? <Detail label="Quality rated">{formatTemplateDate(template.qualityUpdatedAt)}</Detail> : null}
         {variables.map((variable) => (
           <Detail key={variable} label={`Example for {{${variable}}}`}>
             {template.variableExamples?.[variable] || <span className="text-slate-500 dark:text-slate-400">none</span>}

@@ -12,6 +12,7 @@ import { TemplatePreviewDialog } from '../../components/admin/TemplatePreviewDia
 import { ReviewActionsCell, ReviewTableHead, ReviewTableLoadingRows } from '../../components/admin/TemplateReviewTable';
 import { TruncatedName } from '../../components/admin/TruncatedName';
 import { SyncFromMetaButton } from '../../components/templates/SyncFromMetaButton';
+import { QualityBadge } from '../../components/templates/TemplateQuality';
 import { useSyncUserTemplates, useUserTemplates } from '../../hooks/useAdminTemplates';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { formatDay } from '../../lib/dates';
@@ -33,7 +34,7 @@ const statLooks: Record<TemplateStatKey, { icon: LucideIcon; tint: string }> = {
   rejected: { icon: XCircle, tint: 'bg-red-100 text-red-700 dark:bg-red-500/15 dark:text-red-300' },
 };
 
-const columns = ['Name', 'Category', 'Language', 'Status', 'Created', 'Rejection Reason'] as const;
+const columns = ['Name', 'Category', 'Language', 'Status', 'Quality', 'Created', 'Rejection Reason'] as const;
 
 function TemplateRow({
   template,
@@ -44,6 +45,8 @@ function TemplateRow({
   onPreview: () => void;
   onReview: (decision: ReviewDecision) => void;
 }) {
+  // When it took its status: Meta's event, else the admin's review, else the submission.
+  const statusSince = template.metaStatusAt ?? template.reviewedAt ?? template.submittedAt ?? null;
   return (
     <tr className="hover:bg-slate-50/60 dark:hover:bg-slate-800/30">
       <th scope="row" className="px-6 py-3 text-left font-normal">
@@ -60,6 +63,15 @@ function TemplateRow({
         <TemplateStatusBadge template={template} />
         <MetaReviewNote template={template} className="mt-1 max-w-56 text-xs text-slate-500 dark:text-slate-400" />
         {template.importedAt ? <span className="block pt-1 text-xs text-slate-500 dark:text-slate-400">{messages.templateSync.importedBadge}</span> : null}
+        {statusSince ? <span className="mt-1 block text-xs whitespace-nowrap text-slate-500 dark:text-slate-400">{formatDay(statusSince)}</span> : null}
+        {template.status === 'PAUSED' && template.pauseTitle ? (
+          <span className="mt-1 block text-xs text-amber-700 dark:text-amber-300" title={template.pauseDescription ?? undefined}>
+            {template.pauseTitle}
+          </span>
+        ) : null}
+      </td>
+      <td className="px-4 py-3">
+        <QualityBadge value={template.qualityRating} />
       </td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-600 dark:text-slate-300">{formatDay(template.createdAt)}</td>
       <td className="max-w-72 min-w-40 px-4 py-3 text-slate-600 dark:text-slate-300">

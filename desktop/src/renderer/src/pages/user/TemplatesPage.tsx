@@ -8,6 +8,7 @@ import type { TTemplate } from '@shared/types';
 import { errorText } from '../../api/client';
 import { TEMPLATE_PAGE_SIZE, type TemplateListQuery } from '../../api/templates';
 import { TemplateCardBoundary } from '../../components/templates/TemplateCardBoundary';
+import { QualityBadge, TemplateStatusDetails } from '../../components/templates/TemplateQuality';
 import { TemplateViewDialog } from '../../components/templates/TemplateViewDialog';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -129,6 +130,7 @@ function TemplateCard({
               <TemplateStatusBadge template={template} />
               <Badge variant="outline">{category}</Badge>
               {template.importedAt ? <Badge variant="outline">{messages.templateSync.importedBadge}</Badge> : null}
+              {template.qualityRating ? <QualityBadge value={template.qualityRating} /> : null}
             </div>
             <MetaReviewNote template={template} />
           </div>
@@ -166,6 +168,7 @@ function TemplateCard({
           <Meta label="Quality">{qualityLabel(template.qualityRating)}</Meta>
           <Meta label="Created">{formatTemplateDate(template.createdAt)}</Meta>
         </dl>
+        <TemplateStatusDetails template={template} />
         {template.status === 'REJECTED' && template.rejectionReason ? (
           <Alert tone="error">
             <span className="font-medium">Rejection reason: </span>
