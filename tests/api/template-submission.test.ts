@@ -108,6 +108,25 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     expect((await row(template.id)).metaSubmitDueAt).toBeNull();
   });
 
+  it('submits a template Meta rejected, once approved again, as an edit of the same template at Meta (not a duplicate)', async () => {
+    const { user } = await signedInClient(server);
+    const template = await buildTemplate(server, user, { status: 'PENDING', name: uniqueName('reject_then_fix') });
+    await approve(template.id);
+    await waitForTemplateStatus(server, template.id, 'REJECTED');
+    const metaId = (await row(template.id)).providerTemplateId;
+    expect(metaId).toMatch(/^\d+$/);
+
+    await server.services.templates.submit(user, template.id);
+    const again = await approve(template.id);
+    expect(again.body).toMatchObject({ message: t.approvedSentToMeta, data: { status: 'PENDING', inMetaReview: true } });
+    expect((await row(template.id)).providerTemplateId).toBe(metaId);
+    const atMeta = sandbox().templates.list(SIMULATOR_WABA_ID).filter((x) => x.name === template.name);
+    expect(atMeta).toHaveLength(1);
+    expect(atMeta[0]!.status).toBe('PENDING');
+    // The name still asks the simulator to reject it: Meta's second review answers again.
+    await waitForTemplateStatus(server, template.id, 'REJECTED');
+  });
+
   it('keeps a template PENDING with the error when Meta answers 5xx, and the retry loop submits it', async () => {
     const { user } = await signedInClient(server);
     const template = await buildTemplate(server, user, { status: 'PENDING', name: uniqueName('meta_unavailable') });
