@@ -326,6 +326,11 @@ export function createServices(deps: {
     await templateHolds.statusApplied(templateId, move);
   };
   webhooks.onTemplateCategory = (move) => templateHolds.categoryChanged(move);
+  // A sync that finds a move the webhooks missed has the same effects.
+  templateSync.onTemplateStatus = async (templateId, move) => {
+    await templateHolds.statusApplied(templateId, move);
+  };
+  templateSync.onTemplateCategory = (move) => templateHolds.categoryChanged(move);
   // A running campaign whose template is already out of use (accepted as Meta's event arrived)
   // is found by the dispatcher, which sends none of it, and follows its template here.
   engine.dispatcher.onTemplateOutOfUse = (templateId) => void templateHolds.statusApplied(templateId, null);

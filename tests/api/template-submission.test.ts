@@ -11,7 +11,7 @@ import type { TTemplate } from '@shared/types';
 import type { TestClient } from '../../server/test/client';
 import { buildTemplate, buildUser, signedInClient, uniqueName, waitForTemplateStatus } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
-import { metaRejectionText, SIMULATOR_WABA_ID } from '../../server/src/sending/templateEvents';
+import { metaRejectionText, simulatorWabaId } from '../../server/src/sending/templateEvents';
 import { startSimulatorServer, type SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
 import { SimulatorOutbox } from '../../server/src/simulator/outbox';
 import type { User } from '../../server/src/models';
@@ -77,7 +77,7 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     expect(submittedAt).toBeGreaterThanOrEqual(before - 1000);
     const stored = await row(template.id);
     expect(stored.providerTemplateId).toMatch(/^\d+$/);
-    const atMeta = sandbox().templates.list(SIMULATOR_WABA_ID).find((x) => x.name === template.name);
+    const atMeta = sandbox().templates.list(simulatorWabaId(user.id)).find((x) => x.name === template.name);
     expect(atMeta).toMatchObject({ id: stored.providerTemplateId, language: 'en_US', category: 'MARKETING' });
     expect(atMeta!.components).toContainEqual({ type: 'BODY', text: 'Hi {{1}}, your order {{2}} ships today', example: { body_text: [[expect.any(String), expect.any(String)]] } });
 
@@ -100,7 +100,7 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     const { user } = await signedInClient(server);
     const template = await buildTemplate(server, user, { status: 'PENDING' });
     // The same name and language exist in the account already: Meta answers 400, subcode 2388024.
-    sandbox().templates.create(SIMULATOR_WABA_ID, { name: template.name, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Hi' }] });
+    sandbox().templates.create(simulatorWabaId(user.id), { name: template.name, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Hi' }] });
     const answer = await approve(template.id);
     expect(answer.status).toBe(200);
     const reason = fillMessage(t.metaRefused, { reason: `Content in this language already exists for ${template.name}` });
@@ -120,7 +120,7 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     const again = await approve(template.id);
     expect(again.body).toMatchObject({ message: t.approvedSentToMeta, data: { status: 'PENDING', inMetaReview: true } });
     expect((await row(template.id)).providerTemplateId).toBe(metaId);
-    const atMeta = sandbox().templates.list(SIMULATOR_WABA_ID).filter((x) => x.name === template.name);
+    const atMeta = sandbox().templates.list(simulatorWabaId(user.id)).filter((x) => x.name === template.name);
     expect(atMeta).toHaveLength(1);
     expect(atMeta[0]!.status).toBe('PENDING');
     // The name still asks the simulator to reject it: Meta's second review answers again.
@@ -170,7 +170,7 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     const { user } = await signedInClient(server);
     const template = await buildTemplate(server, user, { status: 'PENDING', headerType: 'image' });
     await approve(template.id);
-    const atMeta = sandbox().templates.list(SIMULATOR_WABA_ID).find((x) => x.name === template.name);
+    const atMeta = sandbox().templates.list(simulatorWabaId(user.id)).find((x) => x.name === template.name);
     const header = atMeta!.components.find((c) => (c as { type: string }).type === 'HEADER') as { format: string; example: { header_handle: string[] } };
     expect(header.format).toBe('IMAGE');
     expect(header.example.header_handle).toHaveLength(1);
@@ -187,7 +187,7 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     expect(atMeta).toBeDefined();
     const header = atMeta!.components.find((c) => (c as { type: string }).type === 'HEADER') as { example: { header_handle: string[] } };
     expect(header.example.header_handle[0]).toMatch(/^4::/);
-    expect(sandbox().templates.list(SIMULATOR_WABA_ID).some((x) => x.name === template.name)).toBe(false);
+    expect(sandbox().templates.list(simulatorWabaId(user.id)).some((x) => x.name === template.name)).toBe(false);
     await waitForTemplateStatus(server, template.id, 'APPROVED');
   });
 
@@ -219,7 +219,7 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     expect(created.status).toBe(201);
     const answer = await approve(created.body.data.id);
     expect(answer.body.data).toMatchObject({ status: 'PENDING', inMetaReview: true });
-    const atMeta = sandbox().templates.list(SIMULATOR_WABA_ID).find((x) => x.name === created.body.data.name);
+    const atMeta = sandbox().templates.list(simulatorWabaId(user.id)).find((x) => x.name === created.body.data.name);
     expect(atMeta?.components).toEqual([
       { type: 'BODY', add_security_recommendation: true },
       { type: 'FOOTER', code_expiration_minutes: 10 },
@@ -236,6 +236,6 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     await server.db('templates').where({ id: template.id }).update({ reviewedAt: now, rejectionReason: null, metaSubmitDueAt: now });
     const outcomes = await Promise.all([server.services.metaSubmissions.submitNow(template.id), server.services.metaSubmissions.submitNow(template.id)]);
     expect(outcomes.sort()).toEqual(['skipped', 'submitted']);
-    expect(sandbox().templates.list(SIMULATOR_WABA_ID).filter((x) => x.name === template.name)).toHaveLength(1);
+    expect(sandbox().templates.list(simulatorWabaId(user.id)).filter((x) => x.name === template.name)).toHaveLength(1);
   });
 });

@@ -15,7 +15,7 @@ import type { TestClient } from '../../server/test/client';
 import { buildTemplate, buildUser, signedInClient } from '../../server/test/factories';
 import { apiKeyFor, postApiSend } from '../../server/test/sending';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
-import { SIMULATOR_WABA_ID } from '../../server/src/sending/templateEvents';
+import { simulatorWabaId } from '../../server/src/sending/templateEvents';
 import { SIMULATOR_ACCESS_TOKEN } from '../../server/src/sending/providerRegistry';
 import { createDatabase } from '../../server/src/db/knex';
 import { createLogger } from '../../server/src/logger';
@@ -184,7 +184,7 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
   it('makes an imported template usable for a send at once', async () => {
     const { client, user } = await signedInClient(server, { creditRupees: 10 });
     const name = `sandbox_made_${Date.now() % 1e9}`;
-    meta.seed(SIMULATOR_WABA_ID, { name, language: 'en_US', category: 'UTILITY', components: body('Your parcel {{1}} is on its way') });
+    meta.seed(simulatorWabaId(user.id), { name, language: 'en_US', category: 'UTILITY', components: body('Your parcel {{1}} is on its way') });
     const synced = await client.post<TTemplateSyncResponse>('/api/templates/sync');
     expect(synced.status).toBe(200);
     expect(synced.body.data.imported).toBeGreaterThanOrEqual(1);

@@ -35,8 +35,9 @@ export async function createUser(
   };
   const response = await api.post('/api/admin/users', { data: user });
   if (response.status() !== 201) throw new Error(`create user failed: ${response.status()} ${await response.text()}`);
+  const created = (await response.json()) as { user: { id: number } };
   await api.dispose();
-  return user;
+  return { ...user, id: created.user.id };
 }
 
 /** The latest code the simulator delivered to a phone. */

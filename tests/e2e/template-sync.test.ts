@@ -4,28 +4,28 @@ import { LoginPage } from './pages/LoginPage';
 import { TemplatesPage } from './pages/TemplatesPage';
 import { ADMIN, createUser, unique } from './support';
 
-/** The sandbox's business account and token at the embedded simulator (sending/templateEvents.ts, providerRegistry.ts). */
-const SIMULATOR_WABA = 'SIMULATOR_WABA';
+/** A sandbox user's business account and the token at the embedded simulator (sending/templateEvents.ts, providerRegistry.ts). */
+const simulatorWaba = (userId: number) => `SIMULATOR_WABA_${userId}`;
 const SIMULATOR_TOKEN = 'sandbox-token';
 
 test.describe('Sync from Meta', () => {
   test('a template approved at Meta but never made in Sandesh comes in with Sync from Meta, by keyboard, and can be sent with', async ({ page, browser, baseURL }) => {
     const name = unique('made_in_manager');
+    const user = await createUser(baseURL ?? '', { name: 'Meera Iyer' });
     // Made in "WhatsApp Manager": straight at the simulator's Meta API, reviewed there.
     const meta = await request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${SIMULATOR_TOKEN}` } });
-    const created = await meta.post(`/simulator/v21.0/${SIMULATOR_WABA}/message_templates`, {
+    const created = await meta.post(`/simulator/v21.0/${simulatorWaba(user.id)}/message_templates`, {
       data: { name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your parcel {{1}} is on its way', example: { body_text: [['PX-42']] } }] },
     });
     expect(created.ok()).toBe(true);
     await expect
       .poll(async () => {
-        const listed = (await (await meta.get(`/simulator/v21.0/${SIMULATOR_WABA}/message_templates?name=${name}`)).json()) as { data: { status: string }[] };
+        const listed = (await (await meta.get(`/simulator/v21.0/${simulatorWaba(user.id)}/message_templates?name=${name}`)).json()) as { data: { status: string }[] };
         return listed.data[0]?.status;
       }, { timeout: 20_000 })
       .toBe('APPROVED');
     await meta.dispose();
 
-    const user = await createUser(baseURL ?? '', { name: 'Meera Iyer' });
     const login = new LoginPage(page);
     await login.goto();
     await login.login(user.username, user.password);

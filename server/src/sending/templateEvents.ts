@@ -5,8 +5,23 @@
 import { fillMessage, messages } from '@shared/messages';
 import type { TemplateStatus } from '@shared/templates';
 
-/** The business account id the simulator speaks for; it belongs to no customer. */
+/**
+ * The simulator's business accounts. Each sandbox user has one of their own, as each business has
+ * its own at Meta, so two users' templates of one name never meet; the bare id belongs to no
+ * customer (the platform's number, events posted by hand).
+ */
 export const SIMULATOR_WABA_ID = 'SIMULATOR_WABA';
+
+export function simulatorWabaId(userId: number): string {
+  return `${SIMULATOR_WABA_ID}_${userId}`;
+}
+
+/** The sandbox user a simulator business account belongs to: null for the bare id, undefined for an account not the simulator's. */
+export function simulatorWabaOwner(wabaId: string): number | null | undefined {
+  if (wabaId === SIMULATOR_WABA_ID) return null;
+  const match = /^SIMULATOR_WABA_([1-9]\d{0,15})$/.exec(wabaId);
+  return match ? Number(match[1]) : undefined;
+}
 
 /** What a template must be for an event to move it. */
 export interface TemplateStatusSubject {

@@ -10,7 +10,7 @@ import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { MessageOutcomes } from './messageOutcomes';
 import type { ProviderCredentialStore } from '../providerAccounts/credentials';
 import { parseWebhookChanges, verifyWebhookSignature, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
-import { metaRejectionText, metaTemplateStatusMove, SIMULATOR_WABA_ID } from './templateEvents';
+import { metaRejectionText, metaTemplateStatusMove, simulatorWabaOwner } from './templateEvents';
 import type { StatusIngest } from './statusIngest';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 
@@ -141,9 +141,10 @@ export class WebhookIngest {
     const { platformAppSecret } = this.deps;
     const simulatorSigner = this.simulatorSecret(fromLoopback);
     if (change.kind === 'business') {
-      // The simulator's business account belongs to no customer: its template events name
-      // templates by the id the simulator gave them (applyTemplateEvent with no owner).
-      if (change.wabaId === SIMULATOR_WABA_ID) return simulatorSigner ? [{ userId: null, secret: simulatorSigner, platformHeld: true }] : [];
+      // A sandbox user's simulator account is theirs alone; the bare one belongs to no customer,
+      // and its events name templates by the id the simulator gave them (no owner).
+      const simulatorOwner = simulatorWabaOwner(change.wabaId);
+      if (simulatorOwner !== undefined) return simulatorSigner ? [{ userId: simulatorOwner, secret: simulatorSigner, platformHeld: true }] : [];
       const own = await this.deps.accounts.webhookSignersForBusiness(change.wabaId);
       return [...own.map((s) => ({ ...s, platformHeld: false })), ...(platformAppSecret ? own.map((s) => ({ userId: s.userId, secret: platformAppSecret, platformHeld: true })) : [])];
     }
@@ -249,14 +250,14 @@ export class WebhookIngest {
         this.deps.log.info({ templateId: template.id, event }, 'template category notice recorded in the log only');
         return null;
       }
-      if (event.newCategory === template.category) return;
+      if (event.newCategory === template.category) return null;
       update.category = event.newCategory;
       // Compare-and-set: the instance (or repeat) whose update moves the category reports it.
       guarded.where({ category: template.category });
       if ((await guarded.update(update)) > 0) {
         await this.onTemplateCategory?.({ templateId: template.id, userId: Number(template.userId), name: template.name, from: template.category, to: event.newCategory, at: event.at });
       }
-      return;
+      return null;
     } else {
       const status = metaTemplateStatusMove(event.event, template);
       Object.assign(update, { metaStatus: event.event.slice(0, 30), metaStatusReason: event.reason, metaStatusAt: at });
@@ -276,11 +277,11 @@ export class WebhookIngest {
           ? { templateId: template.id, userId: Number(template.userId), name: template.name, language: template.language, from: template.status, to: status, metaEvent: event.event, reason: event.reason ?? null, at: event.at }
           : null;
       await this.onTemplateStatus?.(template.id, move);
-      return;
+      const wasInMetaReview = template.status === 'PENDING' && template.reviewedAt !== null && template.rejectionReason === null;
+      return move ? { id: template.id, status: move.to, wasInMetaReview } : null;
     }
-    const changed = await guarded.update(update);
-    const wasInMetaReview = template.status === 'PENDING' && template.reviewedAt !== null && template.rejectionReason === null;
-    return changed > 0 && typeof update.status === 'string' ? { id: template.id, status: update.status, wasInMetaReview } : null;
+    await guarded.update(update);
+    return null;
   }
 
   private async findTemplate(userId: number | null, event: TemplateEvent): Promise<TemplateEventTarget | null> {

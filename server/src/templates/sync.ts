@@ -159,30 +159,12 @@ export class TemplateSync<Account extends { kind: string }> {
     const known = await Template.query(this.deps.db).where({ userId });
     const byId = new Map(known.filter((t) => t.providerTemplateId).map((t) => [t.providerTemplateId as string, t]));
     const byKey = new Map(known.map((t) => [`${t.name}\u0000${t.language}`, t]));
-    // The simulator's one business account holds every sandbox user's templates: there a template
-    // is matched by Meta's id only, and another user's (by its id) is not this user's to import.
-    const shared = account.kind === 'simulator';
-    const othersIds = shared ? await this.idsOwnedByOthers(userId, listed.map((t) => t.id)) : new Set<string>();
     for (const meta of listed) {
-      if (othersIds.has(meta.id)) continue;
-      const template = byId.get(meta.id) ?? (shared ? undefined : byKey.get(`${meta.name}\u0000${meta.language}`));
-      if (!template && shared && byKey.has(`${meta.name}\u0000${meta.language}`)) {
-        result.unchanged += 1;
-        continue;
-      }
+      const template = byId.get(meta.id) ?? byKey.get(`${meta.name}\u0000${meta.language}`);
       const outcome = template ? await this.update(template, meta) : await this.importOne(userId, meta);
       result[outcome] += 1;
     }
     return result;
-  }
-
-  private async idsOwnedByOthers(userId: number, ids: string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (let start = 0; start < ids.length; start += 500) {
-      const rows = (await this.deps.db('templates').whereIn('providerTemplateId', ids.slice(start, start + 500)).whereNot({ userId }).select('providerTemplateId')) as { providerTemplateId: string }[];
-      for (const row of rows) found.add(row.providerTemplateId);
-    }
-    return found;
   }
 
   /** Meta's status, category, quality and id on a template Sandesh knows. */
@@ -299,8 +281,7 @@ export class TemplateSync<Account extends { kind: string }> {
       try {
         const listed = await this.listAll(account);
         const byId = listed.find((t) => t.id === template.providerTemplateId);
-        // On the simulator's shared account a name may be another sandbox user's.
-        if (byId || account.kind === 'simulator') return byId ?? null;
+        if (byId) return byId;
         return listed.find((t) => t.name === template.name && t.language === template.language) ?? null;
       } catch (error) {
         if (error instanceof AppError) throw unavailable();

@@ -18,7 +18,7 @@ import type { ProviderSettingsRow } from '../db/rows/providerSettings';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import { secretContext, tryOpenSecret } from '../providerAccounts/secrets';
 import type { SecretBox } from '../security/secretBox';
-import { SIMULATOR_WABA_ID } from '../sending/templateEvents';
+import { simulatorWabaId } from '../sending/templateEvents';
 import type { MetaTemplateCreateBody } from './metaTemplateBody';
 
 export type { MetaTemplateCreateBody } from './metaTemplateBody';
@@ -114,7 +114,7 @@ export class TemplateAccounts {
     if (!simulator) return null;
     const numbers = (await db('whatsapp_numbers').where({ userId, isActive: true }).select('provider')) as Pick<WhatsappNumberRow, 'provider'>[];
     if (numbers.length > 0 && !numbers.some((number) => number.provider === 'simulator')) return null;
-    return { kind: 'simulator', base: simulator.base(), version: providers.whatsappApiVersion, wabaId: SIMULATOR_WABA_ID, accessToken: simulator.accessToken, appId: SIMULATOR_APP_ID };
+    return { kind: 'simulator', base: simulator.base(), version: providers.whatsappApiVersion, wabaId: simulatorWabaId(userId), accessToken: simulator.accessToken, appId: SIMULATOR_APP_ID };
   }
 }
 
