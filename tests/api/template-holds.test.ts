@@ -46,8 +46,11 @@ describe.skipIf(postgresUnavailable)('campaigns follow their template when Meta 
   });
 
   let sequence = 0;
-  /** Each event a second after the one before, as Meta's entries carry their own times. */
-  let eventTime = 1_765_100_000;
+  /**
+   * Each event a second after the one before, as Meta's entries carry their own times; all of them
+   * after the simulator's approvals of the templates made during the file (an older event is skipped).
+   */
+  let eventTime = Math.floor(Date.now() / 1000) + 86_400;
 
   /** An approved template of `user` that Meta knows by an id of its own. */
   async function metaTemplate(user: User, category: 'MARKETING' | 'UTILITY' = 'MARKETING'): Promise<Template & { metaId: string }> {
