@@ -326,6 +326,9 @@ export function createServices(deps: {
     await templateHolds.statusApplied(templateId, move);
   };
   webhooks.onTemplateCategory = (move) => templateHolds.categoryChanged(move);
+  templates.onStatusMoved = async (templateId, move) => {
+    await templateHolds.statusApplied(templateId, move);
+  };
   // A sync that finds a move the webhooks missed has the same effects.
   templateSync.onTemplateStatus = async (templateId, move) => {
     await templateHolds.statusApplied(templateId, move);

@@ -122,11 +122,12 @@ export type TAuthenticationTemplateRequest = z.input<typeof ZAuthenticationTempl
 /** PUT /api/admin/templates/{templateId}/status */
 export const ZTemplateStatusRequest = z
   .object({
-    status: z.enum(['APPROVED', 'REJECTED'], { error: t.statusInvalid }),
+    status: z.enum(['APPROVED', 'REJECTED', 'DISABLED'], { error: t.statusInvalid }),
     reason: z.string().trim().max(500).optional(),
   })
   .superRefine((data, ctx) => {
     if (data.status === 'REJECTED' && !data.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: t.rejectionReasonRequired });
+    if (data.status === 'DISABLED' && !data.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: t.disableReasonRequired });
   });
 export type TTemplateStatusRequest = z.input<typeof ZTemplateStatusRequest>;
 

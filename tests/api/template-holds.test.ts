@@ -289,6 +289,44 @@ describe.skipIf(postgresUnavailable)('campaigns follow their template when Meta 
     expect(deliveries).toBe(1);
   });
 
+  it("fails the rest of a campaign when an administrator disables its template, refunds it exactly, and Meta's later approval does not put it back", { timeout: 180_000 }, async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 100 });
+    const { client: admin } = await signedInClient(server, { role: 'admin' });
+    const template = await metaTemplate(user);
+    const start = await balance(user);
+    const accepted = await campaignUnderWay(client, template, 60, 9_866_000_000);
+    const priceUnits = Number(((await server.db('campaigns').where({ id: accepted.campaignId }).first('priceUnits')) as { priceUnits: number | string }).priceUnits);
+
+    const noReason = await admin.put<{ message: string }>(`/api/admin/templates/${template.id}/status`, { status: 'DISABLED' });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.message).toBe(messages.templates.disableReasonRequired);
+
+    const reason = 'Recipients reported it as spam';
+    const disabled = await admin.put<{ message: string; data: TTemplate }>(`/api/admin/templates/${template.id}/status`, { status: 'DISABLED', reason });
+    expect(disabled.status).toBe(200);
+    expect(disabled.body).toMatchObject({ message: messages.templates.disabledByAdmin, data: { status: 'DISABLED', rejectionReason: reason } });
+    const ended = await waitForCampaign(client, accepted.campaignId, (c) => c.counts.sending === 0 && c.counts.unknown === 0 && c.counts.queued === 0, { timeoutMs: 30_000 });
+    expect(ended).toMatchObject({ status: 'failed', failureReason: fillMessage(messages.templateHolds.campaignEndedByAdmin, { name: template.name, reason }) });
+    const sent = await sentCount(accepted.campaignId);
+    const failed = 60 - sent;
+    expect(failed).toBeGreaterThan(0);
+    expect(await balance(user)).toBe(start - sent * priceUnits);
+    const told = await notices(user, 'template_disabled');
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ title: messages.templateHolds.disabledByAdminTitle });
+    const audit = await server.db('audit_log').where({ action: 'template.disable', targetId: String(template.id) }).first();
+    expect(audit).toBeDefined();
+
+    // Meta still has it approved: its reinstatement (or a sync) leaves the administrator's decision.
+    expect((await statusEvent(template, 'REINSTATED').post()).status).toBe(200);
+    expect((await server.db('templates').where({ id: template.id }).first('status')) as { status: string }).toEqual({ status: 'DISABLED' });
+    expect(await balance(user)).toBe(start - sent * priceUnits);
+    // Nothing left to disable.
+    const again = await admin.put<{ message: string }>(`/api/admin/templates/${template.id}/status`, { status: 'DISABLED', reason });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(messages.templates.notDisableable);
+  });
+
   it('refuses every kind of send with a template Meta holds before any charge, naming the template and its state', async () => {
     for (const [event, label] of [
       ['PAUSED', 'Paused'],

@@ -345,13 +345,24 @@ export class NotificationService {
    */
   async templateStatusChanged(
     userId: number,
-    notice: { templateId: number; name: string; status: string; at: Date; outcome: { action: 'paused' | 'resumed' | 'failed' | null; campaignIds: readonly number[]; messages: number; refundedUnits: number } },
+    notice: {
+      templateId: number;
+      name: string;
+      status: string;
+      at: Date;
+      outcome: { action: 'paused' | 'resumed' | 'failed' | null; campaignIds: readonly number[]; messages: number; refundedUnits: number };
+      byAdmin?: boolean;
+      reason?: string | null;
+    },
   ): Promise<void> {
     const { outcome } = notice;
     const held = messages.templateHolds;
     const values = { name: notice.name, status: templateStatusLabel(notice.status), campaigns: outcome.campaignIds.length, messages: formatIndianNumber(outcome.messages) };
     const dedupeKey = `template:${notice.templateId}:${notice.status}:${notice.at.getTime()}`;
-    if (outcome.action === 'paused') {
+    if (notice.byAdmin) {
+      const refund = formatRupees(unitsToRupees(outcome.refundedUnits, 2));
+      await this.post(userId, { dedupeKey, type: 'error', kind: 'template_disabled', title: held.disabledByAdminTitle, message: fillMessage(held.disabledByAdmin, { ...values, reason: notice.reason ?? '', refund }) });
+    } else if (outcome.action === 'paused') {
       await this.post(userId, { dedupeKey, type: 'warning', kind: 'template_paused', title: held.pausedTitle, message: fillMessage(held.paused, values) });
     } else if (outcome.action === 'failed') {
       const refund = formatRupees(unitsToRupees(outcome.refundedUnits, 2));

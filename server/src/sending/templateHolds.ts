@@ -62,7 +62,7 @@ interface OpenCampaign {
 
 /** The slice of the notification service the holds tell. */
 export interface TemplateHoldNotices {
-  templateStatusChanged(userId: number, notice: { templateId: number; name: string; status: string; at: Date; outcome: HoldOutcome }): Promise<void>;
+  templateStatusChanged(userId: number, notice: { templateId: number; name: string; status: string; at: Date; outcome: HoldOutcome; byAdmin?: boolean; reason?: string | null }): Promise<void>;
   templateCategoryChanged(userId: number, notice: { templateId: number; name: string; from: string; to: string; oldUnits: number; newUnits: number; at: Date }): Promise<void>;
   campaignFailed(userId: number, campaign: { name: string; reason: string }, dedupeKey?: string): Promise<void>;
 }
@@ -121,7 +121,9 @@ export class TemplateHolds {
     const read = { template: { userId, name: template.name, status: template.status } };
     if (HOLDING.has(template.status)) return { ...(await this.hold(templateId, userId)), ...read };
     if (ENDING.has(template.status)) {
-      const reason = fillMessage(catalogue.templateHolds.campaignEnded, { name: template.name, status: templateStatusLabel(template.status) });
+      const reason = move?.byAdmin
+        ? fillMessage(catalogue.templateHolds.campaignEndedByAdmin, { name: template.name, reason: move.reason ?? '' })
+        : fillMessage(catalogue.templateHolds.campaignEnded, { name: template.name, status: templateStatusLabel(template.status) });
       return { ...(await this.end(templateId, userId, reason)), ...read };
     }
     if ((USABLE_TEMPLATE_STATUSES as readonly string[]).includes(template.status)) return { ...(await this.release(templateId, userId, move !== null)), ...read };
@@ -263,7 +265,9 @@ export class TemplateHolds {
     // A template still in review (Meta's appeal or rejection of a new one) had nothing to hold:
     // the owner hears of it through the review, not as a hold.
     const wasInUse = (USABLE_TEMPLATE_STATUSES as readonly string[]).includes(move.from) || HOLDING.has(move.from) || move.from === 'DISABLED';
-    if (wasInUse) await this.deps.notices.templateStatusChanged(move.userId, { templateId: move.templateId, name: move.name, status: move.to, at: move.at, outcome });
+    if (wasInUse) {
+      await this.deps.notices.templateStatusChanged(move.userId, { templateId: move.templateId, name: move.name, status: move.to, at: move.at, outcome, byAdmin: move.byAdmin === true, reason: move.reason });
+    }
     await this.deps.announce(
       move.userId,
       {

@@ -60,10 +60,12 @@ export interface TemplateStatusMove {
   language: string;
   from: string;
   to: string;
-  /** Meta's event (PAUSED, REINSTATED, ...) and its reason. */
+  /** Meta's event (PAUSED, REINSTATED, ...) and its reason; ADMIN_DISABLED when an administrator disabled it. */
   metaEvent: string;
   reason: string | null;
   at: Date;
+  /** An administrator of the platform disabled it (not Meta). */
+  byAdmin?: boolean;
 }
 
 /** A template's category as Meta's `template_category_update` moved it. */

@@ -22,6 +22,7 @@ import { isUniqueViolation } from '../db/knex';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { Template, type User } from '../models';
 import type { AuditService } from '../audit/service';
+import type { TemplateStatusMove } from '../sending/webhookIngest';
 import type { TemplateMediaStore, UploadedFile } from './media';
 import type { MetaSubmissions } from './metaSubmission';
 
@@ -480,4 +481,54 @@ export class TemplateService {
     await submissions.submitNow(templateId);
     return (await Template.query(this.deps.db).findById(templateId)) ?? reviewed;
   }
+
+  /** Campaigns follow a template an administrator disabled (templateHolds.ts, wired in container.ts). */
+  onStatusMoved?: (templateId: number, move: TemplateStatusMove) => Promise<void>;
+
+  /**
+   * An administrator takes an approved (or Meta-held) template out of use, with a reason the
+   * owner sees, whoever approved it: our review or Meta's (an imported template). The reason also
+   * keeps Meta's later approval or reinstatement from putting it back (metaTemplateStatusMove).
+   * Its campaigns stop and their unsent messages are refunded, as when Meta disables one.
+   */
+  async disable(admin: User, templateId: number, reason: string, ip: string | null): Promise<Template> {
+    const { template, now } = await this.deps.db.transaction(async (trx) => {
+      const found = await Template.query(trx).findById(templateId);
+      if (!found) throw NotFoundError(messages.templates.notFound, 'template_not_found');
+      const at = new Date();
+      const changed = await Template.query(trx)
+        .patch({ status: 'DISABLED', rejectionReason: reason, metaSubmitDueAt: null, updatedAt: at })
+        .where({ id: templateId, status: found.status })
+        .whereIn('status', [...DISABLEABLE_STATUSES]);
+      if (changed === 0) throw new AppError(409, 'template_not_disableable', messages.templates.notDisableable);
+      await this.deps.audit.record(
+        {
+          actorUserId: admin.id,
+          action: 'template.disable',
+          targetType: 'template',
+          targetId: templateId,
+          details: { owner: found.userId, name: found.name, language: found.language, from: found.status, reason },
+          ip,
+        },
+        trx,
+      );
+      return { template: found, now: at };
+    });
+    await this.onStatusMoved?.(templateId, {
+      templateId,
+      userId: template.userId,
+      name: template.name,
+      language: template.language,
+      from: template.status,
+      to: 'DISABLED',
+      metaEvent: 'ADMIN_DISABLED',
+      reason,
+      at: now,
+      byAdmin: true,
+    });
+    return (await Template.query(this.deps.db).findById(templateId)) as Template;
+  }
 }
+
+/** What an administrator may disable: templates in use, or held by Meta for now. */
+const DISABLEABLE_STATUSES = ['APPROVED', 'ACTIVE', 'PAUSED', 'APPEAL_REQUESTED'] as const;

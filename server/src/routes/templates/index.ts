@@ -215,7 +215,12 @@ export function templateRoutes(services: Services): Router<AppState> {
       const { user } = requireAdmin(ctx);
       const id = validate(ZIdParam, ctx.params.templateId);
       const decision = validate(ZTemplateStatusRequest, ctx.request.body);
-      const template = await templates.review(user, id, decision, ctx.ip);
+      if (decision.status === 'DISABLED') {
+        const disabled = await templates.disable(user, id, decision.reason ?? '', ctx.ip);
+        ctx.body = { success: true, message: messages.templates.disabledByAdmin, data: presentTemplate(disabled) };
+        return;
+      }
+      const template = await templates.review(user, id, { status: decision.status, reason: decision.reason }, ctx.ip);
       // An approval's outcome at Meta (approved or refused at once) is told by the submission
       // itself (container.ts); an administrator's rejection here.
       if (decision.status === 'REJECTED') {

@@ -2,8 +2,13 @@ import { formatIndianNumber } from '@shared/money';
 import { TEMPLATE_CATEGORY_LABELS, TEMPLATE_LANGUAGES, TEMPLATE_STATUSES, type TemplateCategory, type TemplateStatus } from '@shared/templates';
 import type { TTemplateStats } from '@shared/types';
 
-/** Spec 001 §4: the admin's decisions, offered only while a template is PENDING. */
-export type ReviewDecision = 'APPROVED' | 'REJECTED';
+/** Spec 001 §4: the admin's decisions, offered only while a template is PENDING; and disabling one in use. */
+export type ReviewDecision = 'APPROVED' | 'REJECTED' | 'DISABLED';
+
+/** An administrator may take a template out of use while it is usable or held by Meta. */
+export function canDisable(status: string): boolean {
+  return status === 'APPROVED' || status === 'ACTIVE' || status === 'PAUSED' || status === 'APPEAL_REQUESTED';
+}
 
 export function canReview(status: string, inMetaReview = false): boolean {
   // Approved by the administrator already and in review at Meta: our half of the review is done.

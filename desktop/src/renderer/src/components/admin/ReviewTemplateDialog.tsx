@@ -1,4 +1,4 @@
-import { CheckCircle2, XCircle } from 'lucide-react';
+import { Ban, CheckCircle2, XCircle } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
@@ -48,12 +48,14 @@ function ReviewForm({ review, ownerName, setStatus, onDone }: ReviewFormProps) {
   const [error, setError] = useState('');
   const { template, decision } = review;
   const isReject = decision === 'REJECTED';
+  const isDisable = decision === 'DISABLED';
+  const needsReason = isReject || isDisable;
   const busy = setStatus.isPending;
 
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setError('');
-    const validation = validateForm(ZTemplateStatusRequest, isReject ? { status: decision, reason } : { status: decision });
+    const validation = validateForm(ZTemplateStatusRequest, needsReason ? { status: decision, reason } : { status: decision });
     if (!validation.ok) {
       setFieldErrors(validation.errors);
       return;
@@ -62,9 +64,9 @@ function ReviewForm({ review, ownerName, setStatus, onDone }: ReviewFormProps) {
       const response = await setStatus.mutateAsync({ templateId: template.id, body: validation.data });
       // An approval is sent to Meta at once: the answer says it is in review there, or that Meta
       // refused it (then the template is rejected with Meta's words), or that it will be sent again.
-      const refusedByMeta = !isReject && response.data.status === 'REJECTED';
+      const refusedByMeta = !needsReason && response.data.status === 'REJECTED';
       if (refusedByMeta) toast.error(response.message);
-      else if (!isReject && response.data.inMetaReview && !response.data.metaSubmittedAt) toast.warning(response.message);
+      else if (!needsReason && response.data.inMetaReview && !response.data.metaSubmittedAt) toast.warning(response.message);
       else toast.success(response.message || (isReject ? t.rejected : t.approved));
       onDone();
     } catch (caught) {
@@ -79,34 +81,38 @@ function ReviewForm({ review, ownerName, setStatus, onDone }: ReviewFormProps) {
     <form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
       <AlertDialogHeader>
         <AlertDialogTitle className="flex items-center gap-2">
-          {isReject ? (
+          {isDisable ? (
+            <Ban className="size-5 text-red-600 dark:text-red-400" aria-hidden="true" />
+          ) : isReject ? (
             <XCircle className="size-5 text-red-600 dark:text-red-400" aria-hidden="true" />
           ) : (
             <CheckCircle2 className="size-5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
           )}
-          {isReject ? 'Reject Template' : 'Approve Template'}
+          {isDisable ? 'Disable Template' : isReject ? 'Reject Template' : 'Approve Template'}
         </AlertDialogTitle>
         <AlertDialogDescription>
-          {isReject ? 'Reject ' : 'Approve '}
+          {isDisable ? 'Disable ' : isReject ? 'Reject ' : 'Approve '}
           <strong className="font-mono text-slate-900 dark:text-white">{template.name}</strong>?{' '}
-          {isReject
-            ? `${ownerName} will see your reason and can edit and resubmit the template.`
-            : `${ownerName} can then send messages with it.`}
+          {isDisable
+            ? `${ownerName} can no longer send with it. Campaigns using it stop, and their unsent messages are refunded.`
+            : isReject
+              ? `${ownerName} will see your reason and can edit and resubmit the template.`
+              : `${ownerName} can then send messages with it.`}
         </AlertDialogDescription>
       </AlertDialogHeader>
 
       {error ? <Alert tone="error">{error}</Alert> : null}
 
-      {isReject ? (
+      {needsReason ? (
         <div className="flex flex-col gap-1.5">
-          <Label htmlFor={reasonId}>Rejection Reason</Label>
+          <Label htmlFor={reasonId}>{isDisable ? 'Reason for Disabling' : 'Rejection Reason'}</Label>
           <Textarea
             id={reasonId}
             value={reason}
             rows={4}
             maxLength={REASON_MAX}
             disabled={busy}
-            placeholder="e.g. The body promotes a prohibited product; please remove the offer line."
+            placeholder={isDisable ? 'e.g. Recipients reported it as spam.' : 'e.g. The body promotes a prohibited product; please remove the offer line.'}
             invalid={Boolean(fieldErrors.reason)}
             aria-describedby={fieldErrors.reason ? `${reasonId}-error` : `${reasonId}-hint`}
             onChange={(e) => {
@@ -131,9 +137,9 @@ function ReviewForm({ review, ownerName, setStatus, onDone }: ReviewFormProps) {
           Cancel
         </AlertDialogCancel>
         {/* A submit button rather than the Radix Action, which would close before the call answers. */}
-        <Button type="submit" variant={isReject ? 'destructive' : 'default'} disabled={busy}>
+        <Button type="submit" variant={needsReason ? 'destructive' : 'default'} disabled={busy}>
           {busy ? <Spinner className="text-current" /> : null}
-          {isReject ? 'Confirm Reject' : 'Confirm Approve'}
+          {isDisable ? 'Confirm Disable' : isReject ? 'Confirm Reject' : 'Confirm Approve'}
         </Button>
       </AlertDialogFooter>
     </form>

@@ -1,6 +1,6 @@
-import { CheckCircle2, Eye, XCircle } from 'lucide-react';
+import { Ban, CheckCircle2, Eye, XCircle } from 'lucide-react';
 import { cn } from '../../lib/cn';
-import { canReview, type ReviewDecision } from '../../lib/templateReview';
+import { canDisable, canReview, type ReviewDecision } from '../../lib/templateReview';
 import { Button } from '../ui/button';
 
 /**
@@ -73,6 +73,12 @@ export function ReviewActionsCell({
               Reject<span className="sr-only"> {name}</span>
             </Button>
           </>
+        ) : null}
+        {canDisable(status) ? (
+          <Button variant="outline" size="sm" className="text-red-700 dark:text-red-300" onClick={() => onReview('DISABLED')}>
+            <Ban aria-hidden="true" />
+            Disable<span className="sr-only"> {name}</span>
+          </Button>
         ) : null}
       </div>
     </td>
