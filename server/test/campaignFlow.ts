@@ -110,6 +110,15 @@ export async function prepareFlowSender(baseUrl: string, creditRupees: number): 
   });
   expectStatus(template, 201, 'create template');
   expectStatus(await admin.put(`/api/admin/templates/${template.body.data.id}/status`, { status: 'APPROVED' }), 200, 'approve template');
+  // Our approval sends it to Meta (the simulator), whose review approves it a moment later.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const read = await client.get<{ data: TTemplate }>(`/api/templates/${template.body.data.id}`);
+    expectStatus(read, 200, 'read template');
+    if (read.body.data.status === 'APPROVED') break;
+    if (read.body.data.status !== 'PENDING' || Date.now() > deadline) throw new Error(`template is ${read.body.data.status} after the review, not APPROVED`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 
   const numbers = await client.get<{ data: TSenderNumber[] }>('/api/whatsapp/numbers');
   expectStatus(numbers, 200, 'list numbers');

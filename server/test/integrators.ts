@@ -4,6 +4,7 @@
  */
 import type { Template, User } from '../src/models';
 import { TestClient } from './client';
+import { waitForTemplateStatus } from './factories';
 import type { TestServer } from './server';
 
 export async function approvedTemplate(server: TestServer, user: User, body = 'Hi {{1}}, your order ships today'): Promise<Template> {
@@ -22,7 +23,9 @@ export async function approvedTemplate(server: TestServer, user: User, body = 'H
   }, undefined);
   const admin = (await server.db('users').where({ role: 'admin' }).first('id')) as { id: number };
   const adminUser = await server.services.users.findById(admin.id);
-  return server.services.templates.review(adminUser!, template.id, { status: 'APPROVED' }, null);
+  await server.services.templates.review(adminUser!, template.id, { status: 'APPROVED' }, null);
+  // Our approval sends it to the simulator, whose review approves it a moment later.
+  return waitForTemplateStatus(server, template.id, 'APPROVED');
 }
 
 /** A new API key of the signed-in `client`'s user, and a client that presents only that key. */
