@@ -79,3 +79,29 @@ export function metaRejectionText(reason: string | null): string {
 export const HELD_TEMPLATE_STATUSES: ReadonlySet<string> = new Set(['PAUSED', 'APPEAL_REQUESTED']);
 /** Template statuses that end a template's campaigns: it will not be sent again as it is. */
 export const ENDED_TEMPLATE_STATUSES: ReadonlySet<string> = new Set(['DISABLED', 'REJECTED']);
+
+/** A template's status as Meta moved it (an event, or a sync that found a missed one), or an administrator disabled it; the update that made the move committed. */
+export interface TemplateStatusMove {
+  templateId: number;
+  userId: number;
+  name: string;
+  language: string;
+  from: string;
+  to: string;
+  /** Meta's event (PAUSED, REINSTATED, ...) and its reason; ADMIN_DISABLED when an administrator disabled it. */
+  metaEvent: string;
+  reason: string | null;
+  at: Date;
+  /** An administrator of the platform disabled it (not Meta). */
+  byAdmin?: boolean;
+}
+
+/** A template's category as Meta moved it (`template_category_update`, or a sync). */
+export interface TemplateCategoryMove {
+  templateId: number;
+  userId: number;
+  name: string;
+  from: string;
+  to: string;
+  at: Date;
+}

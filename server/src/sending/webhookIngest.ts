@@ -10,7 +10,7 @@ import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { MessageOutcomes } from './messageOutcomes';
 import type { ProviderCredentialStore } from '../providerAccounts/credentials';
 import { parseWebhookChanges, verifyWebhookSignature, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
-import { metaRejectionText, metaTemplateStatusMove, simulatorWabaOwner } from './templateEvents';
+import { metaRejectionText, metaTemplateStatusMove, simulatorWabaOwner, type TemplateCategoryMove, type TemplateStatusMove } from './templateEvents';
 import type { StatusIngest } from './statusIngest';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 
@@ -50,32 +50,6 @@ export interface WebhookReceipt {
   verified: boolean;
   applied: number;
   ignored: number;
-}
-
-/** A template's status as one of Meta's events moved it (the update that made the move committed). */
-export interface TemplateStatusMove {
-  templateId: number;
-  userId: number;
-  name: string;
-  language: string;
-  from: string;
-  to: string;
-  /** Meta's event (PAUSED, REINSTATED, ...) and its reason; ADMIN_DISABLED when an administrator disabled it. */
-  metaEvent: string;
-  reason: string | null;
-  at: Date;
-  /** An administrator of the platform disabled it (not Meta). */
-  byAdmin?: boolean;
-}
-
-/** A template's category as Meta's `template_category_update` moved it. */
-export interface TemplateCategoryMove {
-  templateId: number;
-  userId: number;
-  name: string;
-  from: string;
-  to: string;
-  at: Date;
 }
 
 /**

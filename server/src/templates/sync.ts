@@ -20,7 +20,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { Template } from '../models';
 import type { AuditService } from '../audit/service';
-import { metaRejectionText, metaTemplateStatusMove } from '../sending/templateEvents';
+import { metaRejectionText, metaTemplateStatusMove, type TemplateCategoryMove, type TemplateStatusMove } from '../sending/templateEvents';
 import { isInMetaReview } from './metaSubmission';
 import { importMetaComponents } from './metaComponents';
 
@@ -57,30 +57,6 @@ function providerFailure(error: unknown): { kind: 'refused' | 'unavailable'; mes
 /** A listing can never be longer than this many pages (Meta's caps are far below it); a loop of cursors stops here. */
 const MAX_PAGES = 1_000;
 
-/** A template's status as a sync moved it (the shape Meta's status events report their moves in). */
-export interface SyncedStatusMove {
-  templateId: number;
-  userId: number;
-  name: string;
-  language: string;
-  from: string;
-  to: string;
-  /** Meta's status word as listed, and its reason. */
-  metaEvent: string;
-  reason: string | null;
-  at: Date;
-}
-
-/** A template's category as a sync moved it. */
-export interface SyncedCategoryMove {
-  templateId: number;
-  userId: number;
-  name: string;
-  from: string;
-  to: string;
-  at: Date;
-}
-
 export class TemplateSync<Account extends { kind: string }> {
   /** Told when a sync ends a template's review at Meta (approved or rejected), as Meta's webhook would. */
   onTemplateReviewed?: (templateId: number) => void;
@@ -89,8 +65,8 @@ export class TemplateSync<Account extends { kind: string }> {
    * whatever follows a template's state (its campaigns, the owner's notices) follows a missed
    * webhook healed by a sync too.
    */
-  onTemplateStatus?: (templateId: number, move: SyncedStatusMove) => Promise<void>;
-  onTemplateCategory?: (move: SyncedCategoryMove) => Promise<void>;
+  onTemplateStatus?: (templateId: number, move: TemplateStatusMove) => Promise<void>;
+  onTemplateCategory?: (move: TemplateCategoryMove) => Promise<void>;
   private readonly running = new Map<number, Promise<TTemplateSyncResult>>();
 
   constructor(
