@@ -11,7 +11,7 @@ import type { AuditService } from '../audit/service';
 import { forUpdateIfSupported } from '../db/knex';
 import type { BusinessInfoRow } from '../db/rows/businessInfos';
 import type { ProviderSettingsRow } from '../db/rows/providerSettings';
-import { ValidationError } from '../errors';
+import { ConflictError, ValidationError } from '../errors';
 import { toDate } from '../models';
 import type { SecretBox } from '../security/secretBox';
 import type { ChannelWebhookRegistrar } from './channelWebhook';
@@ -88,6 +88,9 @@ export class ChannelSettingsService {
       apiKey = tryOpenSecret(secretBox, stored?.apiKeyEncrypted ?? null, secretContext('apiKeyEncrypted', userId));
     }
     if (!apiKey) return null;
+    // A channel id another account holds is refused by the save anyway: 360dialog is not called for it.
+    const taken = await db('whatsapp_numbers').where({ provider: 'channel', phoneNumberId: input.channelId }).whereNot({ userId }).first('id');
+    if (taken) throw ConflictError('channel_id_taken', messages.providers.channelIdTaken, 'channelId');
     const result = await registrar.register({ apiKey, channelId: input.channelId, url: this.webhookUrl });
     if (result.ok) return { registered: true, error: null };
     if (result.keyRefused) throw ValidationError('apiKey', fillMessage(messages.providers.d360KeyRefused, { reason: result.reason }));
