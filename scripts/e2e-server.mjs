@@ -21,5 +21,8 @@ Object.assign(process.env, {
   // Meta's review (the simulator's) answers after this long: long enough for a journey to see a
   // template "In review at Meta" on a busy machine, short enough not to hold up the sends after it.
   SIMULATOR_REVIEW_MS: process.env.SIMULATOR_REVIEW_MS ?? '3000',
+  // 360dialog is the embedded simulator's layout: saving channel settings registers the webhook
+  // there, never at the real 360dialog.
+  CHANNEL_API_BASE: process.env.CHANNEL_API_BASE ?? `http://127.0.0.1:${port}/simulator`,
 });
 await import('./start.mjs');

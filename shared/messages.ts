@@ -379,6 +379,15 @@ export const messages = {
     cloudNumberLabel: 'WhatsApp Business number',
     channelNumberLabel: '{name} (channel)',
     channelNumberFallback: 'Channel number',
+    /** The channel provider is 360dialog: saving registers the webhook there (providerAccounts/channelWebhook.ts). */
+    d360KeyRefused: '360dialog refused this API key ({reason}). Check the key of this channel in the 360dialog hub.',
+    d360KeyRefusedOnSend: '360dialog refused the API key of this channel ({reason})',
+    d360WebhookRegistered: 'Webhook registered at 360dialog for this channel',
+    d360WebhookFailed: 'Saved, but the webhook could not be registered at 360dialog ({reason}). Enter the API key again and save to retry.',
+    d360WebhookNote:
+      'Where 360dialog posts delivery and read statuses. Saving with an API key registers this URL at 360dialog for the channel, with a token that tells its webhooks from forged ones.',
+    channelProviderName: '360dialog',
+    channelProviderDescription: 'The 360dialog channel (its channel ID and API key) this user sends through.',
   },
 
   layout: {

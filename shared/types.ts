@@ -283,6 +283,11 @@ export interface TProviderSettingsSaveResponse {
   channelId: string;
   apiKeySet: boolean;
   updatedAt: string;
+  /**
+   * The webhook registration at 360dialog made by this save: `registered` true, or false with the
+   * reason in `error`; null when no API key was known to register with.
+   */
+  webhook: { registered: boolean; error: string | null } | null;
 }
 
 /** A template component in the WhatsApp Cloud API's shape. */

@@ -140,7 +140,10 @@ const variables = {
   },
   WHATSAPP_API_BASE: { schema: z.url({ error: 'must be a URL' }).default('https://graph.facebook.com'), doc: "Meta's Graph API for numbers configured with Cloud API credentials." },
   WHATSAPP_API_VERSION: { schema: z.string().regex(/^v\d+\.\d+$/, { error: 'must look like v21.0' }).default('v21.0'), doc: 'Graph API version used for sends.' },
-  CHANNEL_API_BASE: { schema: z.url({ error: 'must be a URL' }).default('https://api.channel-provider.example'), doc: 'Base URL of the third-party channel provider (sends go to `/v1/channels/{channelId}/messages`).' },
+  CHANNEL_API_BASE: {
+    schema: z.url({ error: 'must be a URL' }).default('https://waba-v2.360dialog.io'),
+    doc: "Base URL of the channel provider, 360dialog's Messaging API (`POST /messages`, `/v1/configs/webhook`, `/v1/configs/templates`, with the channel's `D360-API-KEY`).",
+  },
   WHATSAPP_APP_ID: {
     schema: z.string().regex(/^\d{1,30}$/, { error: 'must be the numeric id of a Meta app' }).optional(),
     doc: "Meta app id for the Resumable Upload API: a Cloud API template with an image, video or document header uploads its sample through `/{app-id}/uploads` before it is created at Meta. Needed only for such templates.",

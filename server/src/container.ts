@@ -29,6 +29,7 @@ import { PricingService } from './pricing/service';
 import { CampaignAcceptance } from './sending/campaignAcceptance';
 import { BusinessInfoService } from './providerAccounts/businessInfo';
 import { ChannelSettingsService } from './providerAccounts/channelSettings';
+import { D360WebhookRegistrar } from './providerAccounts/channelWebhook';
 import { ProviderCredentialStore } from './providerAccounts/credentials';
 import { WebhookIngest } from './sending/webhookIngest';
 import { TemplateHolds } from './sending/templateHolds';
@@ -173,7 +174,13 @@ export function createServices(deps: {
   const campaignAcceptance = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours, stagedMinRecipients: config.sending.stagedMinRecipients });
   const secretBox = new SecretBox(loadSecretsKey(config));
   const businessInfo = new BusinessInfoService({ db, secretBox, audit });
-  const channelSettings = new ChannelSettingsService({ db, secretBox, audit, publicBaseUrl: config.publicBaseUrl });
+  const channelSettings = new ChannelSettingsService({
+    db,
+    secretBox,
+    audit,
+    publicBaseUrl: config.publicBaseUrl,
+    registrar: new D360WebhookRegistrar({ baseUrl: config.providers.channelApiBase }),
+  });
   const providerCredentials = new ProviderCredentialStore({ db, secretBox });
   const engine = new SendingEngine({ config, db, logger, wallet, acceptance: campaignAcceptance, outbox, credentials: providerCredentials });
   const webhooks = new WebhookIngest({

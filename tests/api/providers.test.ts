@@ -386,7 +386,11 @@ describe.skipIf(postgresUnavailable)('admin provider configuration API', () => {
       const [number] = await numbersOf(user.id);
       expect(number).toMatchObject({ provider: 'channel', phoneNumberId: s.channelId, displayNumber: '', label: messages.providers.channelNumberFallback });
       expect(await server.services.providerCredentials.credentialsForNumber(number!.id)).toEqual({ kind: 'channel', channelId: s.channelId, apiKey: s.apiKey });
-      expect(await server.services.providerCredentials.webhookSignersForNumber(s.channelId)).toEqual([{ userId: user.id, secret: s.apiKey }]);
+      // 360dialog's webhooks carry a token derived from the key (checked with it), not a signature made with it.
+      expect(await server.services.providerCredentials.channelWebhookKeys(s.channelId)).toEqual([{ userId: user.id, secret: s.apiKey }]);
+      expect(await server.services.providerCredentials.webhookSignersForNumber(s.channelId)).toEqual([]);
+      // No 360dialog in this suite (a closed port): saved, and the answer says the webhook is not registered.
+      expect(withKey.body.webhook).toMatchObject({ registered: false });
 
       // Without a key the stored one stays.
       const keep = await admin.put<TProviderSettingsSaveResponse>(`/api/admin/whatsapp/settings/${user.id}`, { channelId: s.channelId, apiKey: '' });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PROVIDERS } from '@shared/constants';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
 import { AdminUserDetailsPage } from './pages/AdminUserDetailsPage';
 import { AdminUsersPage } from './pages/AdminUsersPage';
 import { CloudApiCard } from './pages/CloudApiCard';
@@ -56,6 +56,8 @@ test.describe('admin provider configuration', () => {
 
     await tab.save.click();
     await expect(page.getByText(p.settingsSaved)).toBeVisible();
+    // The save registered the webhook at 360dialog (here the server's own simulator).
+    await expect(page.getByText(p.d360WebhookRegistered)).toBeVisible();
     await expect(tab.badge).toHaveText(p.apiKeySet);
     await expect(tab.apiKey).toHaveValue('');
     await expect(tab.channelId).toHaveValue(channelId);
@@ -79,6 +81,45 @@ test.describe('admin provider configuration', () => {
     // A string expression: the node type-check has no DOM types for a browser-side function.
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toMatch(/\/api\/webhooks\/whatsapp$/);
     await expect(tab.copy).not.toContainText(p.copied, { timeout: PROVIDERS.copiedIndicatorMs * 3 });
+  });
+
+  test('a key 360dialog refuses is reported under the API key field, and an unregistered webhook as a warning', async ({ page, baseURL }) => {
+    const user = await createUser(baseURL ?? '');
+    await signInAsAdmin(page);
+    const details = new AdminUserDetailsPage(page);
+    await details.openFromTable(user.username);
+    const tab = new ProviderSettingsTab(page);
+    await tab.open(details.userId());
+    await expect(tab.details.getByText(p.d360WebhookNote)).toBeVisible();
+    await expect(tab.details.getByText(p.channelProviderName, { exact: true })).toBeVisible();
+
+    // The server's answers when 360dialog refuses the key (401) and when it cannot be reached
+    // (tests/api/channel-360dialog.test.ts checks the server gives them); here only the screen.
+    const refused = fillMessage(p.d360KeyRefused, { reason: 'Invalid or missing D360-API-KEY' });
+    const unreachable = fillMessage(p.d360WebhookFailed, { reason: 'connect ECONNREFUSED' });
+    const answers = [
+      { status: 400, body: { success: false, code: 'validation_error', error: refused, field: 'apiKey' } },
+      {
+        status: 200,
+        body: { success: true, message: p.settingsSaved, channelId: 'ch_e2e', apiKeySet: true, updatedAt: new Date().toISOString(), webhook: { registered: false, error: unreachable } },
+      },
+    ];
+    await page.route(`**/api/admin/whatsapp/settings/${details.userId()}`, async (route) => {
+      const answer = route.request().method() === 'PUT' ? answers.shift() : undefined;
+      if (!answer) return route.continue();
+      await route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body) });
+    });
+
+    await tab.channelId.fill('ch_e2e');
+    await tab.apiKey.fill('not-a-360dialog-key');
+    await tab.save.click();
+    await expect(page.locator('#provider-api-key-error')).toContainText(refused);
+    await expect(tab.apiKey).toHaveAttribute('aria-invalid', 'true');
+
+    await tab.apiKey.fill('another-360dialog-key');
+    await tab.save.click();
+    await expect(page.getByText(unreachable)).toBeVisible();
+    await expect(tab.apiKey).toHaveValue('');
   });
 
   test('an admin edits basic info on the details page and the Cloud API set-up on the Provider tab, and the user becomes Configured', async ({ page, baseURL }) => {

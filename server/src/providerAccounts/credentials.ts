@@ -59,30 +59,56 @@ export class ProviderCredentialStore {
   }
 
   /**
-   * Who may sign a webhook about this sender number: the owner's business app secret (Cloud API)
-   * or channel API key (the channel provider signs with it). Only accounts of active, undeleted
-   * users with an active business count: a disabled or deleted account's secret verifies nothing.
-   * A value that no longer opens is left out.
+   * Who may sign a webhook about this sender number: the owner's business app secret (Cloud API).
+   * Only accounts of active, undeleted users with an active business count: a disabled or deleted
+   * account's secret verifies nothing. A value that no longer opens is left out. Channel (360dialog)
+   * webhooks are not signed; they are authenticated by channelWebhookKeys.
    */
   async webhookSignersForNumber(phoneNumberId: string): Promise<WebhookSigner[]> {
     const { db } = this.deps;
-    const liveUsers = (query: Knex.QueryBuilder, table: string) =>
-      query.join('users', 'users.id', `${table}.userId`).where('users.isActive', true).whereNull('users.deletedAt');
-    const infos = (await liveUsers(db('business_infos'), 'business_infos')
+    const infos = (await db('business_infos')
+      .join('users', 'users.id', 'business_infos.userId')
+      .where('users.isActive', true)
+      .whereNull('users.deletedAt')
       .where({ 'business_infos.whatsappNumberId': phoneNumberId, 'business_infos.isActive': true })
       .whereNotNull('business_infos.appSecretEncrypted')
       .select('business_infos.userId', 'business_infos.appSecretEncrypted')) as Pick<BusinessInfoRow, 'userId' | 'appSecretEncrypted'>[];
-    const channels = (await liveUsers(db('provider_settings'), 'provider_settings')
+    return infos
+      .map((info) => ({ userId: info.userId, secret: this.tryOpen(info.appSecretEncrypted, secretContext('appSecretEncrypted', info.userId)) }))
+      .filter((signer): signer is WebhookSigner => signer.secret !== null);
+  }
+
+  /**
+   * The API key of the account that holds this channel, for the token its webhooks carry: only an
+   * active, undeleted user whose business (when there is one) is active. `secret` is the key.
+   */
+  async channelWebhookKeys(channelId: string): Promise<WebhookSigner[]> {
+    const rows = (await this.deps
+      .db('provider_settings')
+      .join('users', 'users.id', 'provider_settings.userId')
       .leftJoin('business_infos', 'business_infos.userId', 'provider_settings.userId')
-      .where({ 'provider_settings.channelId': phoneNumberId })
+      .where('users.isActive', true)
+      .whereNull('users.deletedAt')
+      .where({ 'provider_settings.channelId': channelId })
       .where((q) => q.whereNull('business_infos.id').orWhere('business_infos.isActive', true))
       .whereNotNull('provider_settings.apiKeyEncrypted')
       .select('provider_settings.userId', 'provider_settings.apiKeyEncrypted')) as Pick<ProviderSettingsRow, 'userId' | 'apiKeyEncrypted'>[];
-    const signers = [
-      ...infos.map((info) => ({ userId: info.userId, secret: this.tryOpen(info.appSecretEncrypted, secretContext('appSecretEncrypted', info.userId)) })),
-      ...channels.map((row) => ({ userId: row.userId, secret: this.tryOpen(row.apiKeyEncrypted, secretContext('apiKeyEncrypted', row.userId)) })),
-    ];
-    return signers.filter((signer): signer is WebhookSigner => signer.secret !== null);
+    return rows
+      .map((row) => ({ userId: row.userId, secret: this.tryOpen(row.apiKeyEncrypted, secretContext('apiKeyEncrypted', row.userId)) }))
+      .filter((signer): signer is WebhookSigner => signer.secret !== null);
+  }
+
+  /**
+   * The channel an API key is for, as 360dialog knows it: used only by the simulator, which plays
+   * 360dialog and must find the account of the key a send carries. Opens every stored key.
+   */
+  async channelIdForApiKey(apiKey: string): Promise<string | null> {
+    const rows = (await this.deps.db('provider_settings').whereNotNull('apiKeyEncrypted').select('userId', 'channelId', 'apiKeyEncrypted')) as Pick<
+      ProviderSettingsRow,
+      'userId' | 'channelId' | 'apiKeyEncrypted'
+    >[];
+    const row = rows.find((r) => this.tryOpen(r.apiKeyEncrypted, secretContext('apiKeyEncrypted', r.userId)) === apiKey);
+    return row?.channelId ?? null;
   }
 
   /** Who may sign template review webhooks of a business account (WABA): its active owner's app secret. */

@@ -1,7 +1,7 @@
 /**
  * Which adapter sends for a sender number, with its credentials: the simulator (sandbox numbers,
  * Cloud API layout), Meta's Cloud API (a business's own number and token) or the channel
- * provider (channel id and API key). Credentials are decrypted once per batch and cached
+ * provider, 360dialog (channel id and API key). Credentials are decrypted once per batch and cached
  * briefly, because the adapters ask for them synchronously per send.
  */
 import { CloudApiProvider } from './providers/cloudApi';
@@ -12,6 +12,8 @@ import type { ProviderCredentials } from '../providerAccounts/credentials';
 
 export interface CredentialsSource {
   credentialsForNumber(senderNumberId: number): Promise<ProviderCredentials | null>;
+  /** The channel of a 360dialog API key (the embedded simulator plays 360dialog with it). */
+  channelIdForApiKey?(apiKey: string): Promise<string | null>;
 }
 
 /** The access token the simulator's Cloud API layout accepts from sandbox sends. */

@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { MessageOutcomes } from './messageOutcomes';
+import { channelWebhookTokenMatches } from '../providerAccounts/channelWebhook';
 import type { ProviderCredentialStore } from '../providerAccounts/credentials';
 import { parseWebhookChanges, verifyWebhookSignature, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
 import { metaRejectionText, metaTemplateStatusMove, simulatorWabaOwner, type TemplateCategoryMove, type TemplateStatusMove } from './templateEvents';
@@ -32,7 +33,7 @@ interface Signer {
 
 export interface WebhookIngestDeps {
   db: Knex;
-  accounts: Pick<ProviderCredentialStore, 'webhookSignersForNumber' | 'webhookSignersForBusiness'>;
+  accounts: Pick<ProviderCredentialStore, 'webhookSignersForNumber' | 'webhookSignersForBusiness' | 'channelWebhookKeys'>;
   outcomes: Pick<MessageOutcomes, 'addSuppressions' | 'removeSuppression'>;
   statuses: Pick<StatusIngest, 'store'>;
   log: Logger;
@@ -100,6 +101,26 @@ export class WebhookIngest {
     // account's signature, whoever else signed it.
     if (!receipt.verified && !accountKnown && this.platformSigned(rawBody, signature, fromLoopback)) receipt.verified = true;
     if (receipt.ignored > 0) this.deps.log.warn({ ignored: receipt.ignored, applied: receipt.applied }, 'webhook changes not signed by their own account were ignored');
+    return receipt;
+  }
+
+  /**
+   * A webhook 360dialog forwarded for a channel registered by Sandesh: the token header must be the
+   * one derived from the channel's API key (providerAccounts/channelWebhook.ts). Meta's body is then
+   * applied to that channel's sender number, whatever `phone_number_id` it names: that is Meta's id
+   * of the number, which the channel settings (channel id + API key) never tell us.
+   */
+  async receiveFromChannel(channelId: string, token: string, body: unknown): Promise<WebhookReceipt> {
+    const receipt: WebhookReceipt = { verified: false, applied: 0, ignored: 0 };
+    if (!channelId || !token) return receipt;
+    const owners = (await this.deps.accounts.channelWebhookKeys(channelId)).filter((key) => channelWebhookTokenMatches(token, key.secret, channelId));
+    if (owners.length === 0) return receipt;
+    receipt.verified = true;
+    const signers: Signer[] = owners.map((owner) => ({ userId: owner.userId, secret: owner.secret, platformHeld: false }));
+    for (const change of parseWebhookChanges(body)) {
+      receipt.applied += 1;
+      await this.apply(change.kind === 'number' ? { ...change, phoneNumberId: channelId } : change, signers);
+    }
     return receipt;
   }
 

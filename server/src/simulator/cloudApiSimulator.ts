@@ -8,6 +8,7 @@
  *   ...0001  sent and delivered, never read
  *   ...0002  the first attempt per sender is refused with 130429, later ones go through
  */
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -18,7 +19,7 @@ import { z } from 'zod';
 import { extractVariables, renderTemplateText } from '@shared/templates';
 import type { TTemplateComponent } from '@shared/types';
 import type { SimulatorOutbox } from './outbox';
-import { postSignedWebhook } from './signedWebhookPost';
+import { postForwardedWebhook, postSignedWebhook } from './signedWebhookPost';
 import { randomHex } from './randomHex';
 import { SimulatorTemplates } from './templates';
 
@@ -48,8 +49,13 @@ export interface CloudApiSimulatorOptions {
   webhook?: { url: string; appSecret: string; wabaId?: string } | null;
   /** The bearer token sends must carry; any non-empty token when not set. */
   accessToken?: string;
-  /** The X-API-Key the channel-provider layout must carry; any non-empty key when not set. */
+  /** The D360-API-KEY the 360dialog layout must carry; any non-empty key when not set. */
   channelApiKey?: string;
+  /**
+   * The channel a D360-API-KEY belongs to, as 360dialog knows its keys; a key with no channel is
+   * refused (401). Without it the key itself stands for the channel.
+   */
+  channelForKey?: (apiKey: string) => string | null | Promise<string | null>;
   /** Per sender number; Meta's default throughput is 80. */
   messagesPerSecond?: number;
   /** Milliseconds for the per-sender rate limit (tests hold it still so a loaded machine cannot refill the bucket). */
@@ -133,6 +139,8 @@ interface PendingStatus {
   dueAt: number;
   seq: number;
   phoneNumberId: string;
+  /** A 360dialog send's API key: its statuses go to the webhook registered with that key. */
+  channelKey?: string;
   status: Omit<WebhookStatus, 'timestamp'>;
 }
 
@@ -171,6 +179,8 @@ export class CloudApiSimulator {
 
   /** Template management and review (simulator/templates.ts). */
   readonly templates: SimulatorTemplates;
+  /** 360dialog webhooks set with `POST /v1/configs/webhook`, by API key. */
+  private readonly channelWebhooks = new Map<string, { url: string; headers: Record<string, string> }>();
 
   constructor(private readonly options: CloudApiSimulatorOptions) {
     this.webhook = options.webhook ?? null;
@@ -209,8 +219,16 @@ export class CloudApiSimulator {
    * layout) or the X-API-Key (channel layout); `senderId` the phone number id or channel id.
    */
   async send(input: { senderId: string; credential: string | undefined; via: 'cloud_api' | 'channel'; body: unknown }): Promise<SimulatorAnswer> {
-    const required = input.via === 'cloud_api' ? this.options.accessToken : this.options.channelApiKey;
-    if (!input.credential || (required !== undefined && input.credential !== required)) return errorAnswer(ERRORS.auth);
+    let channelKey: string | undefined;
+    let sender = input.senderId;
+    if (input.via === 'channel') {
+      const channel = await this.channelOf(input.credential);
+      if (!channel) return D360_UNAUTHORIZED;
+      channelKey = channel.key;
+      sender = channel.id;
+    } else if (!input.credential || (this.options.accessToken !== undefined && input.credential !== this.options.accessToken)) {
+      return errorAnswer(ERRORS.auth);
+    }
 
     const parsed = ZSendBody.safeParse(input.body);
     if (!parsed.success) return errorAnswer(ERRORS.param, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
@@ -218,7 +236,6 @@ export class CloudApiSimulator {
     const waId = body.to.replace(/\D+/g, '');
     if (waId.length < 8) return errorAnswer(ERRORS.param, 'to: not a phone number');
 
-    const sender = input.senderId;
     if (!this.takeToken(sender)) return errorAnswer(ERRORS.throughput, 'Message failed to send because there were too many messages sent from this phone number in a short period of time.');
     if (waId.endsWith('0002')) {
       const key = `${sender}:${waId}`;
@@ -237,7 +254,7 @@ export class CloudApiSimulator {
     let messageId: string;
     if (waId.endsWith('0000')) {
       messageId = `wamid.SIM${randomHex(12).toUpperCase()}`;
-      this.schedule(sender, messageId, waId, [['failed', 'sentMs']], body.biz_opaque_callback_data);
+      this.schedule(sender, messageId, waId, [['failed', 'sentMs']], body.biz_opaque_callback_data, channelKey);
     } else {
       const from = this.options.displayPhoneNumber?.(sender) ?? sender;
       messageId = this.options.outbox.record({ to: waId, from, kind: 'template', text: rendered.text, template: body.template.name }).id;
@@ -246,7 +263,7 @@ export class CloudApiSimulator {
         ['delivered', 'deliveredMs'],
       ];
       if (!waId.endsWith('0001')) steps.push(['read', 'readMs']);
-      this.schedule(sender, messageId, waId, steps, body.biz_opaque_callback_data);
+      this.schedule(sender, messageId, waId, steps, body.biz_opaque_callback_data, channelKey);
     }
     return {
       status: 200,
@@ -255,14 +272,27 @@ export class CloudApiSimulator {
   }
 
   /**
-   * Routes for both URL layouts: the Cloud API's `POST /:version/:phoneNumberId/messages` and the
-   * channel provider's `POST /v1/channels/:channelId/messages` (see sending/providers/channel.ts).
+   * Routes for both URL layouts: the Cloud API's `POST /:version/:phoneNumberId/messages` and
+   * 360dialog's Messaging API, `POST /messages` and `POST|GET /v1/configs/webhook` with the
+   * channel's `D360-API-KEY` (see sending/providers/channel.ts).
    * Expects a JSON body parser in front (the main app has one; startSimulatorServer adds one).
    */
   router<StateT = Koa.DefaultState>(prefix = ''): Router<StateT> {
     const router = new Router<StateT>(prefix ? { prefix } : {});
-    router.post('/v1/channels/:channelId/messages', async (ctx) => {
-      const answer = await this.send({ senderId: ctx.params.channelId ?? '', credential: ctx.get('X-API-Key') || undefined, via: 'channel', body: ctx.request.body });
+    router.post('/messages', async (ctx) => {
+      const answer = await this.send({ senderId: '', credential: ctx.get('D360-API-KEY') || undefined, via: 'channel', body: ctx.request.body });
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+    });
+    router.post('/v1/configs/webhook', async (ctx) => {
+      const answer = await this.setChannelWebhook(ctx.get('D360-API-KEY') || undefined, ctx.request.body);
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+    });
+    router.get('/v1/configs/webhook', async (ctx) => {
+      const channel = await this.channelOf(ctx.get('D360-API-KEY') || undefined);
+      const webhook = channel ? this.channelWebhooks.get(channel.key) : undefined;
+      const answer: SimulatorAnswer = !channel ? D360_UNAUTHORIZED : { status: 200, body: webhook ? { url: webhook.url, headers: webhook.headers } : { url: null } };
       ctx.status = answer.status;
       ctx.body = answer.body;
     });
@@ -277,6 +307,32 @@ export class CloudApiSimulator {
     });
     this.templates.register(router);
     return router;
+  }
+
+  /** The channel a D360-API-KEY stands for; null when 360dialog would refuse the key. */
+  private async channelOf(key: string | undefined): Promise<{ key: string; id: string } | null> {
+    if (!key || (this.options.channelApiKey !== undefined && key !== this.options.channelApiKey)) return null;
+    const id = this.options.channelForKey ? await this.options.channelForKey(key) : key;
+    return id ? { key, id } : null;
+  }
+
+  /** 360dialog's `POST /v1/configs/webhook`: `{ url, headers? }`, answered with what was set. */
+  async setChannelWebhook(key: string | undefined, body: unknown): Promise<SimulatorAnswer> {
+    const channel = await this.channelOf(key);
+    if (!channel) return D360_UNAUTHORIZED;
+    const parsed = ZChannelWebhook.safeParse(body);
+    if (!parsed.success) {
+      const details = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
+      return { status: 400, body: { meta: { success: false, http_code: 400, developer_message: 'Invalid webhook configuration', details } } };
+    }
+    const webhook = { url: parsed.data.url, headers: parsed.data.headers ?? {} };
+    this.channelWebhooks.set(channel.key, webhook);
+    return { status: 200, body: webhook };
+  }
+
+  /** The webhook a 360dialog API key registered, if any (tests). */
+  channelWebhook(key: string): { url: string; headers: Record<string, string> } | null {
+    return this.channelWebhooks.get(key) ?? null;
   }
 
   /** Resolves once every scheduled webhook has been posted (or dropped). For tests and benchmarks. */
@@ -313,8 +369,17 @@ export class CloudApiSimulator {
     return true;
   }
 
-  private schedule(phoneNumberId: string, id: string, recipient: string, steps: [WebhookStatus['status'], keyof SimulatorDelays][], callbackData?: string): void {
-    if (!this.webhook || this.closed) return;
+  private schedule(
+    sender: string,
+    id: string,
+    recipient: string,
+    steps: [WebhookStatus['status'], keyof SimulatorDelays][],
+    callbackData?: string,
+    channelKey?: string,
+  ): void {
+    if ((channelKey === undefined ? !this.webhook : !this.channelWebhooks.has(channelKey)) || this.closed) return;
+    // Meta names the number by its own phone number id; a 360dialog channel's differs from its channel id.
+    const phoneNumberId = channelKey === undefined ? sender : d360PhoneNumberId(sender);
     const delays = this.options.delays ?? DEFAULT_SIMULATOR_DELAYS;
     const jitter = delays.jitterRatio ?? 0;
     const now = Date.now();
@@ -324,7 +389,13 @@ export class CloudApiSimulator {
       // Never before the previous step: a message's statuses leave in order even with jitter.
       const dueAt = Math.max(previous, now + base + Math.random() * jitter * base);
       previous = dueAt;
-      const item: PendingStatus = { dueAt, seq: this.seq++, phoneNumberId, status: { id, status, recipient_id: recipient, ...(callbackData ? { biz_opaque_callback_data: callbackData } : {}) } };
+      const item: PendingStatus = {
+        dueAt,
+        seq: this.seq++,
+        phoneNumberId,
+        ...(channelKey === undefined ? {} : { channelKey }),
+        status: { id, status, recipient_id: recipient, ...(callbackData ? { biz_opaque_callback_data: callbackData } : {}) },
+      };
       if (status === 'failed') {
         item.status.errors = [{ code: UNDELIVERABLE.code, title: UNDELIVERABLE.title, message: UNDELIVERABLE.title, error_data: { details: UNDELIVERABLE.details } }];
       }
@@ -396,21 +467,37 @@ export class CloudApiSimulator {
     for (const item of batch) this.pending.push(item);
   }
 
-  /** One POST of these statuses; answers the failure, or null when the endpoint took them. */
+  /**
+   * POSTs these statuses: Meta's to the simulator's webhook, signed; each 360dialog channel's to the
+   * webhook its key registered, unsigned with the registered headers. Answers the first failure, or
+   * null when every endpoint took its part.
+   */
   private async post(batch: PendingStatus[]): Promise<Error | null> {
-    const webhook = this.webhook;
-    if (!webhook) return null;
-    const byNumber = new Map<string, WebhookStatus[]>();
+    const byRoute = new Map<string, PendingStatus[]>();
     for (const item of batch) {
+      const route = item.channelKey ?? '';
+      byRoute.set(route, [...(byRoute.get(route) ?? []), item]);
+    }
+    let failure: Error | null = null;
+    for (const [route, items] of byRoute) {
+      const error = route === '' ? await this.postToMeta(items) : await this.postToChannel(route, items);
+      failure ??= error;
+    }
+    return failure;
+  }
+
+  private envelope(items: PendingStatus[], wabaId: string): string {
+    const byNumber = new Map<string, WebhookStatus[]>();
+    for (const item of items) {
       const list = byNumber.get(item.phoneNumberId) ?? [];
       list.push({ ...item.status, timestamp: String(Math.floor(item.dueAt / 1000)) });
       byNumber.set(item.phoneNumberId, list);
     }
-    const envelope = {
+    return JSON.stringify({
       object: 'whatsapp_business_account',
       entry: [
         {
-          id: webhook.wabaId ?? 'SIMULATOR_WABA',
+          id: wabaId,
           changes: [...byNumber].map(([phoneNumberId, statuses]) => ({
             field: 'messages',
             value: {
@@ -421,13 +508,34 @@ export class CloudApiSimulator {
           })),
         },
       ],
-    };
-    return postSignedWebhook(this.agent, webhook, JSON.stringify(envelope));
+    });
+  }
+
+  private async postToMeta(items: PendingStatus[]): Promise<Error | null> {
+    const webhook = this.webhook;
+    if (!webhook) return null;
+    return postSignedWebhook(this.agent, webhook, this.envelope(items, webhook.wabaId ?? 'SIMULATOR_WABA'));
+  }
+
+  private async postToChannel(key: string, items: PendingStatus[]): Promise<Error | null> {
+    const webhook = this.channelWebhooks.get(key);
+    if (!webhook) return null;
+    return postForwardedWebhook(this.agent, webhook, this.envelope(items, 'SIMULATOR_D360_WABA'));
   }
 
   private notifyIdle(): void {
     for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
+}
+
+/** 360dialog's own refusal of a missing or unknown D360-API-KEY (its Messaging API: 401, `{ error }`). */
+const D360_UNAUTHORIZED: SimulatorAnswer = { status: 401, body: { error: 'Invalid or missing D360-API-KEY' } };
+
+const ZChannelWebhook = z.object({ url: z.url(), headers: z.record(z.string(), z.string()).optional() });
+
+/** A stable, Meta-like (numeric) phone number id for a simulated 360dialog channel. */
+export function d360PhoneNumberId(channelId: string): string {
+  return `1${BigInt(`0x${createHash('sha256').update(channelId).digest('hex').slice(0, 12)}`).toString().padStart(15, '0')}`;
 }
 
 function errorAnswer(error: { http: number; code: number; message: string; type: string }, details?: string): SimulatorAnswer {

@@ -30,3 +30,17 @@ export function databaseTemplates(db: Knex, brandName: string): ResolveTemplate 
     return found.get(JSON.stringify([phoneNumberId, name, language]), () => read(phoneNumberId, name, language));
   };
 }
+
+/**
+ * The channel a 360dialog API key belongs to, for the embedded simulator playing 360dialog: the
+ * account whose stored key it is. Found keys are reused briefly (each lookup opens every stored
+ * key); a key not found is looked up again next time. A key not stored (yet: saving the settings
+ * registers the webhook before storing the key) stands for a channel of its own, as the sandbox
+ * accepts any key; a test that needs 360dialog's 401 runs a simulator with its own keys.
+ */
+export function databaseChannelKeys(source: { channelIdForApiKey?(apiKey: string): Promise<string | null> } | null): ((apiKey: string) => Promise<string | null>) | undefined {
+  const lookup = source?.channelIdForApiKey?.bind(source);
+  if (!lookup) return undefined;
+  const found = new LookupCache({ ttlMs: TEMPLATE_TTL_MS, maxEntries: 100 });
+  return async (apiKey) => (await found.get(apiKey, () => lookup(apiKey))) ?? apiKey;
+}

@@ -54,6 +54,7 @@ export function adminProviderRoutes(services: Services): Router<AppState> {
       channelId: settings.channelId,
       apiKeySet: settings.apiKeySet,
       updatedAt: settings.updatedAt.toISOString(),
+      webhook: settings.webhook,
     };
     ctx.body = body;
   });

@@ -3,6 +3,7 @@ import { messages } from '@shared/messages';
 import type { AppConfig } from '../../config';
 import { UnauthorizedError } from '../../errors';
 import { isLoopback } from '../../middleware/network';
+import { CHANNEL_WEBHOOK_HEADERS } from '../../providerAccounts/channelWebhook';
 import { WEBHOOK_PATH } from '../../sending/engine';
 import { looksSigned, verifyWebhookHandshake } from '../../sending/providers/webhooks';
 import type { Services } from '../../container';
@@ -11,9 +12,11 @@ import type { AppState } from '../../types';
 const invalidSignature = () => UnauthorizedError(messages.webhooks.invalidSignature, 'invalid_signature');
 
 /**
- * The provider's webhook (Meta's Cloud API, the channel provider, the simulator). Unsigned
- * requests are refused before any database work; the ingest service verifies each change with
- * its own account's secret (sending/webhookIngest.ts) and the answer goes back at once.
+ * The provider's webhook (Meta's Cloud API, 360dialog, the simulator). Meta's and the simulator's
+ * bodies must be signed, refused unsigned before any database work, and each change is verified
+ * with its own account's secret; 360dialog's carry the channel and token headers registered with
+ * the webhook (providerAccounts/channelWebhook.ts). See sending/webhookIngest.ts; the answer goes
+ * back at once.
  */
 export function webhookRoutes(services: Services, config: AppConfig): Router<AppState> {
   const router = new Router<AppState>();
@@ -34,6 +37,14 @@ export function webhookRoutes(services: Services, config: AppConfig): Router<App
   });
 
   router.post(WEBHOOK_PATH, async (ctx) => {
+    // 360dialog forwards Meta's body unsigned, with the headers its webhook was registered with.
+    const channelId = ctx.get(CHANNEL_WEBHOOK_HEADERS.channel);
+    if (channelId) {
+      const receipt = await webhooks.receiveFromChannel(channelId, ctx.get(CHANNEL_WEBHOOK_HEADERS.token), ctx.request.body);
+      if (!receipt.verified) throw invalidSignature();
+      ctx.body = { success: true };
+      return;
+    }
     const signature = ctx.get('X-Hub-Signature-256');
     if (!looksSigned(signature)) throw invalidSignature();
     const raw = (ctx.request as typeof ctx.request & { rawBody?: string }).rawBody ?? '';

@@ -1,5 +1,7 @@
 import type { Agent } from 'undici';
-import { CloudApiShapedProvider, createAgent, postTemplateMessage, templateMessageBody, type HttpSettings } from './http';
+import { fillMessage, messages } from '@shared/messages';
+import { d360ErrorReason } from '../../providerAccounts/channelWebhook';
+import { CloudApiShapedProvider, createAgent, interpretAnswer, postTemplateMessage, templateMessageBody, type HttpSettings } from './http';
 import { MISSING_CREDENTIALS_CODE, type SendResult, type TemplateSendRequest, type WhatsAppProvider } from './types';
 
 export interface ChannelCredentials {
@@ -8,24 +10,45 @@ export interface ChannelCredentials {
 }
 
 export interface ChannelSettings extends HttpSettings {
+  /** 360dialog's Messaging API (CHANNEL_API_BASE), `https://waba-v2.360dialog.io`. */
   baseUrl: string;
   /** The channel (and its key) that sends for a sender number; null when none is configured. */
   channelFor: (phoneNumberId: string) => ChannelCredentials | null;
-  /** Path of the send call; default `/v1/channels/{channelId}/messages`. */
-  messagesPath?: (channelId: string) => string;
-  /** Header carrying the API key; default `X-API-Key`. */
-  apiKeyHeader?: string;
 }
 
 /**
- * The third-party channel provider (a WhatsApp Business Solution Provider). The issue fixes only
- * "channel id + API key, Cloud API message shapes"; the URL layout and header name are our
- * assumption, modelled on common BSP APIs, and are settings so that the real provider's layout
- * can be plugged in without code changes:
- *   POST {baseUrl}/v1/channels/{channelId}/messages   X-API-Key: <key>   body: Cloud API message
- * answered like the Cloud API (`messages[0].id`, or `error.code`/`error.title`). Its webhooks are
- * assumed to forward Meta's envelope, signed `X-Hub-Signature-256` with the channel's webhook
- * secret. The simulator also serves this layout.
+ * Meta's code for an access token it no longer accepts. 360dialog's 401 says the same of the
+ * channel's API key, so it is read as that code: the sender stops instead of failing every message.
+ */
+const INVALID_CREDENTIALS_CODE = 190;
+
+/**
+ * 360dialog's answer to `POST /messages`: a Cloud API answer (`messages[0].id`, or Meta's `error`
+ * object, which 360dialog passes on), or one of its own errors, `{ "error": "..." }` or
+ * `{ "meta": { "http_code", "developer_message" } }`, for a request it refuses itself.
+ */
+export function interpretD360Answer(httpStatus: number, text: string): SendResult {
+  let own = false;
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown; meta?: unknown };
+    own = typeof parsed.error === 'string' || (typeof parsed.meta === 'object' && parsed.meta !== null && !('error' in parsed));
+  } catch {
+    own = false;
+  }
+  if (!own) return interpretAnswer(httpStatus, text);
+  const reason = d360ErrorReason(httpStatus, text);
+  if (httpStatus === 401 || httpStatus === 403) {
+    return { ok: false, code: INVALID_CREDENTIALS_CODE, title: fillMessage(messages.providers.d360KeyRefusedOnSend, { reason }), retryable: false, httpStatus };
+  }
+  return { ok: false, code: httpStatus, title: `360dialog: ${reason}`, retryable: httpStatus >= 500 || httpStatus === 429, httpStatus };
+}
+
+/**
+ * The third-party channel provider of spec 001 (channel id + API key) is 360dialog, whose
+ * Messaging API takes Cloud API bodies:
+ *   POST {CHANNEL_API_BASE}/messages   D360-API-KEY: <key>   body: the Cloud API template message
+ * The key names the channel (one number), so the URL carries no channel id. Its webhooks forward
+ * Meta's payloads (see providerAccounts/channelWebhook.ts for how they are authenticated).
  */
 export class ChannelProvider extends CloudApiShapedProvider implements WhatsAppProvider {
   readonly kind = 'channel' as const;
@@ -43,9 +66,14 @@ export class ChannelProvider extends CloudApiShapedProvider implements WhatsAppP
     if (!channel?.channelId || !channel.apiKey) {
       return { ok: false, code: MISSING_CREDENTIALS_CODE, title: 'No channel configured for this sender number', retryable: false };
     }
-    const path = this.settings.messagesPath?.(channel.channelId) ?? `/v1/channels/${encodeURIComponent(channel.channelId)}/messages`;
-    const header = (this.settings.apiKeyHeader ?? 'X-API-Key').toLowerCase();
-    return postTemplateMessage(this.agent, this.baseUrl + path, { [header]: channel.apiKey }, templateMessageBody(input), this.settings.timeoutMs ?? 15_000);
+    return postTemplateMessage(
+      this.agent,
+      `${this.baseUrl}/messages`,
+      { 'd360-api-key': channel.apiKey },
+      templateMessageBody(input),
+      this.settings.timeoutMs ?? 15_000,
+      interpretD360Answer,
+    );
   }
 
   async close(): Promise<void> {

@@ -66,6 +66,8 @@ export async function postTemplateMessage(
   headers: Record<string, string>,
   body: Record<string, unknown>,
   timeoutMs: number,
+  /** How the answer is read; a provider with error shapes of its own passes its reader. */
+  interpret: (httpStatus: number, text: string) => SendResult = interpretAnswer,
 ): Promise<SendResult> {
   let statusCode: number;
   let text: string;
@@ -94,7 +96,7 @@ export async function postTemplateMessage(
   } finally {
     clearTimeout(timer);
   }
-  return interpretAnswer(statusCode, text);
+  return interpret(statusCode, text);
 }
 
 export function interpretAnswer(httpStatus: number, text: string): SendResult {

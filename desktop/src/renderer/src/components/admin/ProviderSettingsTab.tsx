@@ -113,7 +113,7 @@ function WebhookUrlField({ url }: { url: string }) {
   };
 
   return (
-    <FieldShell id={id} label="Webhook URL" hint="Give this address to the provider for delivery and read statuses. It cannot be changed here.">
+    <FieldShell id={id} label="Webhook URL" hint={p.d360WebhookNote}>
       <div className="flex gap-2">
         <Input id={id} value={url} placeholder="—" readOnly className="font-mono text-xs" aria-describedby={`${id}-hint`} />
         <Button variant="outline" onClick={() => void handleCopy()} disabled={!url} className="w-28">
@@ -187,7 +187,9 @@ function ProviderSettingsFormCard({
       setForm(next);
       setTouched({});
       setRevealed(false);
-      toast.success(response.message || p.settingsSaved);
+      // Saved either way; the webhook registration at 360dialog is reported beside it.
+      if (response.webhook && !response.webhook.registered) toast.warning(response.message || p.settingsSaved, { description: response.webhook.error ?? undefined });
+      else toast.success(response.message || p.settingsSaved, response.webhook?.registered ? { description: p.d360WebhookRegistered } : undefined);
     } catch (caught) {
       const failure = providerSaveFailure(caught);
       setServerErrors(serverFieldErrors(caught));
@@ -201,7 +203,7 @@ function ProviderSettingsFormCard({
         <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div>
             <CardTitle>Channel Provider</CardTitle>
-            <CardDescription>The channel provider account this user sends through.</CardDescription>
+            <CardDescription>{p.channelProviderDescription}</CardDescription>
           </div>
           {settings.apiKeySet ? (
             <Badge data-testid="api-key-badge">
@@ -219,7 +221,7 @@ function ProviderSettingsFormCard({
           <dl className="grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-4 dark:border-slate-800">
             <ReadOnlyItem label="Business name">{settings.businessName}</ReadOnlyItem>
             <ReadOnlyItem label="WhatsApp number">{whatsappNumber}</ReadOnlyItem>
-            <ReadOnlyItem label="Provider">Channel provider</ReadOnlyItem>
+            <ReadOnlyItem label="Provider">{p.channelProviderName}</ReadOnlyItem>
             <ReadOnlyItem label="Last updated">{settings.updatedAt ? formatDateTime(settings.updatedAt) : '—'}</ReadOnlyItem>
           </dl>
           <TextField
