@@ -8,7 +8,7 @@ import type { AppConfig } from '../config';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
 import { CloudApiSimulator } from '../simulator/cloudApiSimulator';
-import { databaseTemplates } from '../simulator/databaseTemplates';
+import { databaseTemplateCategories, databaseTemplates } from '../simulator/databaseTemplates';
 import type { SimulatorOutbox } from '../simulator/outbox';
 import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { CampaignAcceptance } from './campaignAcceptance';
@@ -61,6 +61,7 @@ export class SendingEngine {
         ? new CloudApiSimulator({
             outbox: deps.outbox,
             resolveTemplate: databaseTemplates(db, config.brand.name),
+            resolveCategory: databaseTemplateCategories(db),
             accessToken: SIMULATOR_ACCESS_TOKEN,
             messagesPerSecond: config.sending.sandboxMessagesPerSecond,
             delays: { ...config.simulator.delays, jitterRatio: 0.2 },

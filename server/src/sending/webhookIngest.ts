@@ -9,7 +9,7 @@ import type { Logger } from '../logger';
 import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { MessageOutcomes } from './messageOutcomes';
 import type { ProviderCredentialStore } from '../providerAccounts/credentials';
-import { parseWebhookChanges, verifyWebhookSignature, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
+import { parseWebhookChanges, verifyWebhookSignature, type NumberHealthEvent, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
 import { metaRejectionText, metaTemplateStatusMove, SIMULATOR_WABA_ID } from './templateEvents';
 import type { StatusIngest } from './statusIngest';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
@@ -89,6 +89,11 @@ export class WebhookIngest {
   onTemplateStatus: TemplateStatusListener | null = null;
   /** Told once per category move (compare-and-set, as the status). Must not throw. */
   onTemplateCategory: ((move: TemplateCategoryMove) => Promise<void>) | null = null;
+  /**
+   * Told of a verified number-health webhook (`phone_number_quality_update`, `account_update`)
+   * with the owners of the business account that signed it (sending/numberHealth.ts). Must not throw.
+   */
+  onNumberHealth: ((ownerIds: number[], event: NumberHealthEvent) => Promise<void>) | null = null;
 
   constructor(private readonly deps: WebhookIngestDeps) {}
 
@@ -171,6 +176,7 @@ export class WebhookIngest {
     const owners = [...new Set(signers.flatMap((s) => (s.userId === null ? [] : [s.userId])))];
     if (change.kind === 'business') {
       if (change.unknown) await this.storeUnknown(change.wabaId, change.unknown);
+      if (change.numberHealth) await this.onNumberHealth?.(owners, change.numberHealth);
       const platformOnly = owners.length === 0 && signers.some((s) => s.platformHeld);
       for (const event of change.templates) {
         if (platformOnly) await this.applyTemplateEvent(null, event);
@@ -249,14 +255,14 @@ export class WebhookIngest {
         this.deps.log.info({ templateId: template.id, event }, 'template category notice recorded in the log only');
         return null;
       }
-      if (event.newCategory === template.category) return;
+      if (event.newCategory === template.category) return null;
       update.category = event.newCategory;
       // Compare-and-set: the instance (or repeat) whose update moves the category reports it.
       guarded.where({ category: template.category });
       if ((await guarded.update(update)) > 0) {
         await this.onTemplateCategory?.({ templateId: template.id, userId: Number(template.userId), name: template.name, from: template.category, to: event.newCategory, at: event.at });
       }
-      return;
+      return null;
     } else {
       const status = metaTemplateStatusMove(event.event, template);
       Object.assign(update, { metaStatus: event.event.slice(0, 30), metaStatusReason: event.reason, metaStatusAt: at });
@@ -276,7 +282,7 @@ export class WebhookIngest {
           ? { templateId: template.id, userId: Number(template.userId), name: template.name, language: template.language, from: template.status, to: status, metaEvent: event.event, reason: event.reason ?? null, at: event.at }
           : null;
       await this.onTemplateStatus?.(template.id, move);
-      return;
+      return null;
     }
     const changed = await guarded.update(update);
     const wasInMetaReview = template.status === 'PENDING' && template.reviewedAt !== null && template.rejectionReason === null;

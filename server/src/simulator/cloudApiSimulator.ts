@@ -21,6 +21,7 @@ import type { SimulatorOutbox } from './outbox';
 import { postSignedWebhook } from './signedWebhookPost';
 import { randomHex } from './randomHex';
 import { SimulatorTemplates } from './templates';
+import { SimulatorNumbers, type SimulatorPricing } from './numbers';
 
 export type ResolveTemplate = (
   phoneNumberId: string,
@@ -68,6 +69,8 @@ export interface CloudApiSimulatorOptions {
   webhookRetry?: Partial<WebhookRetry>;
   /** Milliseconds before a created template's review outcome (SIMULATOR_REVIEW_MS). Default 2000. */
   reviewMs?: number;
+  /** The category (MARKETING, UTILITY, AUTHENTICATION) of the template a send names: the `pricing` its statuses report. */
+  resolveCategory?: (phoneNumberId: string, name: string, language: string) => string | null | Promise<string | null>;
 }
 
 /**
@@ -126,6 +129,8 @@ interface WebhookStatus {
   recipient_id: string;
   /** Echoed from the send, as Meta does. */
   biz_opaque_callback_data?: string;
+  /** Meta's per-message pricing, on sent, delivered and read (simulator/numbers.ts). */
+  pricing?: SimulatorPricing;
   errors?: { code: number; title: string; message: string; error_data: { details: string } }[];
 }
 
@@ -171,6 +176,8 @@ export class CloudApiSimulator {
 
   /** Template management and review (simulator/templates.ts). */
   readonly templates: SimulatorTemplates;
+  /** Numbers' health and the pricing their statuses report (simulator/numbers.ts). */
+  readonly numbers: SimulatorNumbers;
 
   constructor(private readonly options: CloudApiSimulatorOptions) {
     this.webhook = options.webhook ?? null;
@@ -180,6 +187,10 @@ export class CloudApiSimulator {
       reviewMs: options.reviewMs ?? 2000,
       webhook: () => (this.webhook ? { url: this.webhook.url, appSecret: this.webhook.appSecret } : null),
       onWebhookError: (error) => options.onWebhookError?.(error, { willRetry: false, statuses: 0 }),
+    });
+    this.numbers = new SimulatorNumbers({
+      accessToken: options.accessToken,
+      webhook: () => (this.webhook ? { url: this.webhook.url, appSecret: this.webhook.appSecret } : null),
     });
   }
 
@@ -246,7 +257,8 @@ export class CloudApiSimulator {
         ['delivered', 'deliveredMs'],
       ];
       if (!waId.endsWith('0001')) steps.push(['read', 'readMs']);
-      this.schedule(sender, messageId, waId, steps, body.biz_opaque_callback_data);
+      const category = (await this.options.resolveCategory?.(sender, body.template.name, body.template.language.code)) ?? null;
+      this.schedule(sender, messageId, waId, steps, body.biz_opaque_callback_data, this.numbers.pricingFor(sender, category));
     }
     return {
       status: 200,
@@ -276,6 +288,7 @@ export class CloudApiSimulator {
       ctx.body = this.receivedCounts();
     });
     this.templates.register(router);
+    this.numbers.register(router);
     return router;
   }
 
@@ -295,13 +308,15 @@ export class CloudApiSimulator {
       await this.posting;
       this.notifyIdle();
       await this.templates.close();
+      await this.numbers.close();
       await this.agent.close();
     })();
     return this.closing;
   }
 
   private takeToken(sender: string): boolean {
-    const rate = this.options.messagesPerSecond ?? 80;
+    // A number told its throughput level (simulator/numbers.ts) is held to that level's rate.
+    const rate = this.numbers.rateOf(sender) ?? this.options.messagesPerSecond ?? 80;
     const now = this.options.rateClock?.() ?? performance.now();
     const bucket = this.buckets.get(sender) ?? { tokens: rate, at: now };
     // A bucket of one second's worth: a burst of `rate` at once, then `rate` per second.
@@ -313,7 +328,7 @@ export class CloudApiSimulator {
     return true;
   }
 
-  private schedule(phoneNumberId: string, id: string, recipient: string, steps: [WebhookStatus['status'], keyof SimulatorDelays][], callbackData?: string): void {
+  private schedule(phoneNumberId: string, id: string, recipient: string, steps: [WebhookStatus['status'], keyof SimulatorDelays][], callbackData?: string, pricing?: WebhookStatus['pricing']): void {
     if (!this.webhook || this.closed) return;
     const delays = this.options.delays ?? DEFAULT_SIMULATOR_DELAYS;
     const jitter = delays.jitterRatio ?? 0;
@@ -325,6 +340,7 @@ export class CloudApiSimulator {
       const dueAt = Math.max(previous, now + base + Math.random() * jitter * base);
       previous = dueAt;
       const item: PendingStatus = { dueAt, seq: this.seq++, phoneNumberId, status: { id, status, recipient_id: recipient, ...(callbackData ? { biz_opaque_callback_data: callbackData } : {}) } };
+      if (pricing && status !== 'failed') item.status.pricing = pricing;
       if (status === 'failed') {
         item.status.errors = [{ code: UNDELIVERABLE.code, title: UNDELIVERABLE.title, message: UNDELIVERABLE.title, error_data: { details: UNDELIVERABLE.details } }];
       }
