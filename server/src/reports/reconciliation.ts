@@ -80,7 +80,7 @@ export class ReconciliationService {
       const ours = row.category.toUpperCase();
       const billable = row.metaBillable === null ? null : Boolean(row.metaBillable);
       const metaCategory = row.metaCategory ? row.metaCategory.toUpperCase() : null;
-      if (Boolean(Number(row.charged))) {
+      if (Number(row.charged) === 1) {
         entry.charged[ours] = (entry.charged[ours] ?? 0) + n;
         if (billable === null) entry.awaitingPricing += n;
         else if (billable && metaCategory && metaCategory !== ours) entry.differ += n;
