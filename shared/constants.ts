@@ -156,6 +156,11 @@ export const TEMPLATE_SYNC = {
   dailyHourIst: 4,
 } as const;
 
+/** Every Cloud API number's health is read from Meta once a day at this hour, India's time (after the template sync). */
+export const NUMBER_HEALTH = {
+  dailyHourIst: 5,
+} as const;
+
 
 /** Refund, billing and support promises of the legal pages (spec 000 §4.7 and §9). */
 export const POLICY = {

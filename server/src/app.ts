@@ -34,6 +34,7 @@ import { mediaRoutes } from './routes/media';
 import { sendingRoutes } from './routes/sending';
 import { campaignRoutes } from './routes/campaigns';
 import { reportRoutes } from './routes/reports';
+import { numberHealthRoutes } from './routes/numberHealth';
 import { webhookRoutes } from './routes/webhooks';
 import { logRoutes } from './routes/logs';
 import { notificationRoutes } from './routes/notifications';
@@ -99,6 +100,7 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     apiKeyRoutes(services),
     campaignRoutes(services),
     reportRoutes(services),
+    numberHealthRoutes(services),
     webhookRoutes(services, config),
     mediaRoutes(config.dataDir),
     logRoutes(services, config),

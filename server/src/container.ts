@@ -43,6 +43,8 @@ import { TemplateService } from './templates/service';
 import { TemplateAccounts, TemplateApi, type TemplateAccount } from './templates/templateApi';
 import { TemplateSync } from './templates/sync';
 import { DailyTemplateSync } from './templates/dailySync';
+import { DailyNumberHealth, NumberHealthService } from './sending/numberHealth';
+import { ReconciliationService } from './reports/reconciliation';
 import { MetaSubmissions } from './templates/metaSubmission';
 import { Template } from './models';
 import { SIMULATOR_ACCESS_TOKEN } from './sending/providerRegistry';
@@ -56,7 +58,7 @@ import { CampaignProgressFeed } from './notifications/campaignProgress';
 import { CampaignStallWatch } from './notifications/campaignStallWatch';
 import { ScheduledCampaigns } from './sending/scheduledCampaigns';
 import { RetentionService } from './retention/service';
-import { LOGS, NOTIFICATIONS, TEMPLATE_SYNC } from '@shared/constants';
+import { LOGS, NOTIFICATIONS, NUMBER_HEALTH, TEMPLATE_SYNC } from '@shared/constants';
 import { presentCampaign } from './presenters/campaign';
 import { createIntegrations, type Integrations } from './integrations';
 import { UploadService } from './uploads/service';
@@ -88,6 +90,12 @@ export interface Services {
   templateSync: TemplateSync<TemplateAccount>;
   /** The daily sync of every business's templates, once across instances. */
   dailyTemplateSync: DailyTemplateSync;
+  /** Cloud API numbers' health at Meta (quality, messaging limit, throughput, name status). */
+  numberHealth: NumberHealthService;
+  /** The daily read of every number's health, once across instances. */
+  dailyNumberHealth: DailyNumberHealth;
+  /** What we charged beside what Meta billed, per account per day. */
+  reconciliation: ReconciliationService;
   /** Creates templates at Meta once the administrator approved them, and retries those that did not reach it. */
   metaSubmissions: MetaSubmissions;
   /** The dashboard's getting-started checklist, computed from the account's data. */
@@ -268,8 +276,21 @@ export function createServices(deps: {
     log: logger.child({ service: 'uploads' }),
     ...(deps.uploadClock ? { now: deps.uploadClock } : {}),
   });
+  const numberHealth = new NumberHealthService({
+    db,
+    credentials: providerCredentials,
+    whatsappApiBase: config.providers.whatsappApiBase,
+    whatsappApiVersion: config.providers.whatsappApiVersion,
+    log: logger.child({ service: 'number-health' }),
+  });
+  const dailyNumberHealth = new DailyNumberHealth({ db, health: numberHealth, hourIst: NUMBER_HEALTH.dailyHourIst, log: logger.child({ service: 'daily-number-health' }) });
+  webhooks.onNumberHealth = async (ownerIds, event) => {
+    await numberHealth.applyEvent(ownerIds, event);
+  };
+  const reconciliation = new ReconciliationService({ db });
   const sending = new SendingService({
     db,
+    previewWarnings: (numberId, recipients) => numberHealth.previewWarnings(numberId, recipients),
     dataDir: config.dataDir,
     sandboxEnabled: config.simulatorEnabled,
     senderNumbers,
@@ -388,5 +409,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
+  return { numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
 }

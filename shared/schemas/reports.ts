@@ -55,6 +55,12 @@ export interface TReportRow {
   created_at: string;
   campaign_id: number;
   campaign_name: string;
+  /** The category we charged for the message (MARKETING, UTILITY, AUTHENTICATION). */
+  category?: string;
+  /** The category Meta reported billing in its status `pricing` (upper case); null until reported. */
+  meta_category?: string | null;
+  /** Meta's `pricing.billable`; null until reported. */
+  meta_billable?: boolean | null;
 }
 
 export interface TReportsPage {

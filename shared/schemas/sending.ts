@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TNumberHealth } from './numberHealth';
 import { fillMessage, messages } from '../messages';
 
 /**
@@ -146,6 +147,8 @@ export const ZCostPreviewRequest = z.object({
   language: z.string().trim().optional(),
   recipients: z.union([z.array(z.union([z.string(), z.number()])).transform((list) => list.map(String)), z.string()]),
   recipientCount: z.coerce.number().int().min(0).optional(),
+  /** The number the send would go from (its health at Meta is warned of); the default number when absent. */
+  phone_number_id: z.string().trim().max(100).optional(),
 });
 export type TCostPreviewRequest = z.infer<typeof ZCostPreviewRequest>;
 
@@ -192,6 +195,8 @@ export interface TCostPreview {
   /** Rows that will not be sent, with why (see TCampaignAccepted.skippedRows). */
   skippedRows?: TSkippedRow[];
   skippedCount?: number;
+  /** What the sender number's health at Meta warns of (messaging limit, RED quality); absent when nothing. */
+  warnings?: { code: 'messaging_limit_exceeded' | 'quality_red'; message: string }[];
 }
 
 /** GET /api/whatsapp/numbers: `data` is a list of these. */
@@ -203,6 +208,8 @@ export interface TSenderNumber {
   provider: 'simulator' | 'cloud_api' | 'channel';
   is_sandbox: boolean;
   messages_per_second: number;
+  /** Meta's health of a Cloud API number; null for sandbox and channel numbers. */
+  health?: TNumberHealth | null;
 }
 
 /** `scheduled` waits for its time; `failed` is a scheduled send that could not start (its reason is `failureReason`). */

@@ -208,6 +208,10 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
       created_at: '2026-01-05T04:30:00.000Z',
       campaign_id: expect.any(Number),
       campaign_name: 'Diwali, "big" sale',
+      // Our category beside Meta's, which no status has reported for this message yet.
+      category: 'MARKETING',
+      meta_category: null,
+      meta_billable: null,
     } satisfies TReportRow);
     const shown = (name: string) => byId.get(ids[name] as number);
     // queued and sending are pending (a retry's reason is not an error yet); suppressed is failed with its reason.

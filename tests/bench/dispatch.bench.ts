@@ -23,7 +23,7 @@ const CEILING_SENDS = 20_000;
 const UNLIMITED_MPS = 1_000_000;
 
 /** The simulator in its own process, as a real provider would be. */
-async function startSimulatorProcess(port: number, webhookUrl: string, database: Record<string, string>, messagesPerSecond = LIMIT): Promise<ChildProcess> {
+export async function startSimulatorProcess(port: number, webhookUrl: string, database: Record<string, string>, messagesPerSecond = LIMIT): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/simulator/standalone.ts'], {
     env: { ...process.env, ...database, SIMULATOR_PORT: String(port), SIMULATOR_MPS: String(messagesPerSecond), SIMULATOR_WEBHOOK_URL: webhookUrl, SIMULATOR_SENT_MS: '20', SIMULATOR_DELIVERED_MS: '100', SIMULATOR_READ_MS: '300', LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -37,7 +37,7 @@ async function startSimulatorProcess(port: number, webhookUrl: string, database:
   return child;
 }
 
-async function stopProcess(child: ChildProcess): Promise<void> {
+export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   await once(child, 'exit');
@@ -59,7 +59,7 @@ async function startWebhookSink(): Promise<{ url: string; server: Server }> {
  * driven by a no-op client: the provider adapter the dispatcher uses, with as many sends in
  * flight as one instance allows (workers x concurrency), and no database, claims or pacing.
  */
-async function simulatorCeiling(server: TestServer, database: Record<string, string>, template: Template, phoneNumberId: string): Promise<number> {
+export async function simulatorCeiling(server: TestServer, database: Record<string, string>, template: Template, phoneNumberId: string): Promise<number> {
   const sink = await startWebhookSink();
   const port = await freePort();
   const simulator = await startSimulatorProcess(port, sink.url, database, UNLIMITED_MPS);

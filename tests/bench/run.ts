@@ -16,6 +16,7 @@ import { authBench } from './auth.bench';
 import { cleanupBench } from './cleanup.bench';
 import { dispatchBench } from './dispatch.bench';
 import { firstLoadBench } from './firstLoad.bench';
+import { fourNumbersBench } from './fourNumbers.bench';
 import { localSpreadsheetsBench } from './localSpreadsheets.bench';
 import { publicApiBench } from './publicApi.bench';
 import { reportsBench } from './reports.bench';
@@ -51,7 +52,7 @@ interface Bench {
   databases?: readonly ('sqlite' | 'postgres')[];
 }
 
-const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, scaleOutBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, uploadSendBench];
+const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, fourNumbersBench, scaleOutBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, uploadSendBench];
 /** Benches that touch no database run once, labelled by what they measure. */
 const machineBenches = [
   { bench: firstLoadBench, label: 'web' },

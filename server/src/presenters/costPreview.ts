@@ -21,5 +21,6 @@ export function presentCostPreview(preview: SendPreview): TCostPreview {
     sufficient: quote.sufficient,
     ...(preview.exact === undefined ? {} : { exact: preview.exact }),
     ...(preview.setAside === undefined ? {} : { skippedRows: preview.setAside.listed, skippedCount: preview.setAside.count }),
+    ...(preview.warnings === undefined ? {} : { warnings: preview.warnings }),
   };
 }

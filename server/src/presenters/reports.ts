@@ -22,6 +22,9 @@ export function presentReportRow(record: ReportRecord): TReportRow {
     created_at: iso(record.createdAt) ?? '',
     campaign_id: record.campaignId,
     campaign_name: record.campaignName,
+    category: record.category,
+    meta_category: record.metaCategory ? record.metaCategory.toUpperCase() : null,
+    meta_billable: record.metaBillable,
   };
 }
 

@@ -1,3 +1,4 @@
+import { presentNumberHealth } from './numberHealth';
 import { formatIndianNumber, unitsToRupees } from '@shared/money';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIstTime } from '@shared/istTime';
@@ -15,6 +16,7 @@ export function presentSenderNumber(number: SenderNumber): TSenderNumber {
     provider: number.provider,
     is_sandbox: number.isSandbox,
     messages_per_second: number.messagesPerSecond,
+    health: number.provider === 'cloud_api' ? presentNumberHealth(number) : null,
   };
 }
 

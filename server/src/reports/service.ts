@@ -31,6 +31,12 @@ export interface ReportRecord {
   campaignId: number;
   campaignName: string;
   templateName: string;
+  /** The category we charged (the campaign's template category). */
+  category: string;
+  /** The category Meta reported billing (its status `pricing`), lower case; null until reported. */
+  metaCategory: string | null;
+  /** Meta's `pricing.billable`: false for a message Meta did not bill; null until reported. */
+  metaBillable: boolean | null;
 }
 
 export interface ReportPage {
@@ -120,16 +126,17 @@ export class ReportService {
    */
   private async records(userId: number, keys: readonly Cursor[]): Promise<ReportRecord[]> {
     if (keys.length === 0) return [];
-    const rows = await this.rdb.all<Omit<ReportRecord, 'campaignName' | 'templateName'>>(
+    const rows = await this.rdb.all<Omit<ReportRecord, 'campaignName' | 'templateName' | 'category' | 'metaBillable'> & { metaBillable: boolean | number | null }>(
       `select m.id as "id", m.recipient as "recipient", m.status as "status", m.error_message as "errorMessage", m.created_at as "createdAt",
-              m.sent_at as "sentAt", m.delivered_at as "deliveredAt", m.read_at as "readAt", m.campaign_id as "campaignId"
+              m.sent_at as "sentAt", m.delivered_at as "deliveredAt", m.read_at as "readAt", m.campaign_id as "campaignId",
+              m.meta_category as "metaCategory", m.meta_billable as "metaBillable"
          from messages m where m.id in (${keys.map(() => '?').join(', ')}) and +m.user_id = ?`,
       [...keys.map((key) => key.id), userId],
     );
     const campaignIds = [...new Set(rows.map((row) => Number(row.campaignId)))];
     const campaigns = campaignIds.length
-      ? await this.rdb.all<{ id: number | string; name: string; templateName: string }>(
-          `select id as "id", name as "name", template_name as "templateName" from campaigns where id in (${campaignIds.map(() => '?').join(', ')})`,
+      ? await this.rdb.all<{ id: number | string; name: string; templateName: string; category: string }>(
+          `select id as "id", name as "name", template_name as "templateName", category as "category" from campaigns where id in (${campaignIds.map(() => '?').join(', ')})`,
           campaignIds,
         )
       : [];
@@ -137,7 +144,8 @@ export class ReportService {
     const byId = new Map(
       rows.map((row) => {
         const campaign = campaignById.get(Number(row.campaignId));
-        return [Number(row.id), { ...row, id: Number(row.id), campaignId: Number(row.campaignId), campaignName: campaign?.name ?? '', templateName: campaign?.templateName ?? '' }];
+        const metaBillable = row.metaBillable === null || row.metaBillable === undefined ? null : Boolean(row.metaBillable);
+        return [Number(row.id), { ...row, metaBillable, id: Number(row.id), campaignId: Number(row.campaignId), campaignName: campaign?.name ?? '', templateName: campaign?.templateName ?? '', category: campaign?.category ?? '' }];
       }),
     );
     return keys.flatMap((key) => byId.get(key.id) ?? []);

@@ -180,6 +180,14 @@ export class MessageDispatcher {
     return bucket;
   }
 
+  /**
+   * The rate this instance holds the number to (its `messages_per_second`, set by its throughput
+   * level at Meta, less a margin); null before its first send here.
+   */
+  sendRate(senderNumberId: number): number | null {
+    return this.buckets.get(senderNumberId)?.rate ?? null;
+  }
+
   /** Sends the number may have in flight on this instance now; null before its first send here. */
   sendWindowSize(senderNumberId: number): number | null {
     return this.windows.get(senderNumberId)?.size ?? null;

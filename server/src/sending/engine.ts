@@ -8,7 +8,7 @@ import type { AppConfig } from '../config';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
 import { CloudApiSimulator } from '../simulator/cloudApiSimulator';
-import { databaseChannelKeys, databaseTemplates } from '../simulator/databaseTemplates';
+import { databaseChannelKeys, databaseTemplateCategories, databaseTemplates } from '../simulator/databaseTemplates';
 import type { SimulatorOutbox } from '../simulator/outbox';
 import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { CampaignAcceptance } from './campaignAcceptance';
@@ -61,6 +61,7 @@ export class SendingEngine {
         ? new CloudApiSimulator({
             outbox: deps.outbox,
             resolveTemplate: databaseTemplates(db, config.brand.name),
+            resolveCategory: databaseTemplateCategories(db),
             accessToken: SIMULATOR_ACCESS_TOKEN,
             channelForKey: databaseChannelKeys(deps.credentials),
             messagesPerSecond: config.sending.sandboxMessagesPerSecond,

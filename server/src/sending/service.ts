@@ -23,6 +23,7 @@ import type { TemplateService } from '../templates/service';
 import { templateVariableDefinitions, templateVariables } from '../templates/service';
 import { BLOCKING_STATUSES, dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance, type RecipientRow, type StreamedCampaignInput } from './campaignAcceptance';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
+import type { PreviewWarning } from './numberHealth';
 import type { WalletAfterDebit } from '../wallet/service';
 import { ApiSendBatcher, LINGER_MS, PARALLEL_ROUNDS } from './apiSendBatcher';
 import { isPostgres } from '../db/knex';
@@ -265,6 +266,8 @@ export interface SendPreview {
   exact?: boolean;
   /** Rows set aside; absent where the call does not list them. */
   setAside?: SetAsideRows;
+  /** The sender number's health at Meta says to think twice (messaging limit, RED quality); absent when none. */
+  warnings?: PreviewWarning[];
 }
 
 /** A send accepted: the campaign, and the rows set aside by screening or by acceptance. */
@@ -324,6 +327,8 @@ export class SendingService {
       onApiSpent?: (userId: number, walletAfter?: WalletAfterDebit) => void;
       /** The clock the public API's sends are given their Indian day by (tests move it). */
       apiClock?: () => Date;
+      /** What the cost preview warns of for this many unique recipients from this number (its health at Meta). */
+      previewWarnings?: (numberId: number, uniqueRecipients: number) => Promise<PreviewWarning[]>;
     },
   ) {
     this.apiBatcher = new ApiSendBatcher({
@@ -466,12 +471,12 @@ export class SendingService {
       this.requireValues(template, input.variables);
       const screen = new StreamedScreen(this.deps.duplicateWindowHours, () => ValidationError('uploadId', messages.sending.noValidRecipients));
       rows = { upload: { screen, chunks: screen.chunks(this.uploadListEntries(user, input.uploadId, input.recipientColumn, variables, signal)) } };
-      if (input.dry_run) return this.streamedDryRun(user, template, rows.upload);
+      if (input.dry_run) return this.previewWithWarnings(this.streamedDryRun(user, template, rows.upload), number);
     } else {
       const screened = screenEntries(listEntries(input.recipients_text ?? '', variables));
       if (screened.recipients.length === 0) throw ValidationError('recipients_text', messages.sending.noValidRecipients);
       this.requireValues(template, input.variables);
-      if (input.dry_run) return this.dryRun(user, template, screened);
+      if (input.dry_run) return this.previewWithWarnings(this.dryRun(user, template, screened), number);
       rows = { screened };
     }
     const headerMedia = await this.headerMedia(template, image);
@@ -566,7 +571,7 @@ export class SendingService {
     if (uploadId !== undefined) {
       const screen = new StreamedScreen(this.deps.duplicateWindowHours, () => ValidationError('uploadId', messages.sending.noValidRecipients));
       const upload = { screen, chunks: screen.chunks(this.uploadCustomEntries(user, { ...input, uploadId }, variables, mappings, signal)) };
-      if (input.dry_run) return this.streamedDryRun(user, template, upload);
+      if (input.dry_run) return this.previewWithWarnings(this.streamedDryRun(user, template, upload), number);
       const result = await this.acceptStreamed(await this.customCampaign(user, input, number, template, source), upload);
       const { invalid, missingValues } = screen.counts;
       return { kind: 'accepted', accepted: { campaign: result, unsendableRows: invalid + missingValues, setAside: screen.setAside } };
@@ -578,7 +583,7 @@ export class SendingService {
     }
     const screened = screenEntries(rows.map((row, index) => customEntry(row, index + 1, input.recipientColumn, variables, mappings)));
     if (screened.recipients.length === 0) throw ValidationError('data', messages.sending.noValidRecipients);
-    if (input.dry_run) return this.dryRun(user, template, screened);
+    if (input.dry_run) return this.previewWithWarnings(this.dryRun(user, template, screened), number);
     const result = await this.accept({
       ...(await this.customCampaign(user, input, number, template, source)),
       recipients: screened.recipients,
@@ -606,7 +611,26 @@ export class SendingService {
     };
   }
 
-  async costPreview(user: User, input: { templatename: string; language?: string | undefined; recipients: string[] | string; recipientCount?: number | undefined }): Promise<SendPreview> {
+  async costPreview(user: User, input: { templatename: string; language?: string | undefined; recipients: string[] | string; recipientCount?: number | undefined; phone_number_id?: string | undefined }): Promise<SendPreview> {
+    const preview = await this.costPreviewFigures(user, input);
+    const number = input.phone_number_id ? await this.resolveNumber(user, input.phone_number_id) : await this.defaultNumber(user).catch(() => null);
+    return this.withWarnings(preview, number);
+  }
+
+  /** A dry run's outcome with the sender number's warnings added to its preview. */
+  private async previewWithWarnings(outcome: Promise<SendOutcome>, number: Pick<SenderNumber, 'id' | 'provider'>): Promise<SendOutcome> {
+    const done = await outcome;
+    return done.kind === 'preview' ? { kind: 'preview', preview: await this.withWarnings(done.preview, number) } : done;
+  }
+
+  /** The preview with what the sender number's health at Meta warns of for its billable recipients. */
+  private async withWarnings(preview: SendPreview, number: Pick<SenderNumber, 'id' | 'provider'> | null): Promise<SendPreview> {
+    if (!number || number.provider !== 'cloud_api' || !this.deps.previewWarnings) return preview;
+    const warnings = await this.deps.previewWarnings(number.id, preview.billable);
+    return warnings.length > 0 ? { ...preview, warnings } : preview;
+  }
+
+  private async costPreviewFigures(user: User, input: { templatename: string; language?: string | undefined; recipients: string[] | string; recipientCount?: number | undefined }): Promise<SendPreview> {
     const template = await this.deps.templates.findUsable(user.id, input.templatename, input.language);
     const text = Array.isArray(input.recipients) ? input.recipients.join('\n') : input.recipients;
     const sample = parseRecipientList(text);

@@ -41,6 +41,10 @@ interface StoredEvent {
   tries: number;
   phoneNumberId: string | null;
   refundTrusted: boolean | number;
+  pricingBillable: boolean | number | null;
+  pricingCategory: string | null;
+  pricingModel: string | null;
+  pricingType: string | null;
 }
 
 export class StatusIngest {
@@ -86,6 +90,10 @@ export class StatusIngest {
       tries: 0,
       phoneNumberId: event.phoneNumberId?.slice(0, 128) ?? null,
       refundTrusted: event.refundTrusted === true,
+      pricingBillable: event.pricing ? event.pricing.billable : null,
+      pricingCategory: event.pricing?.category?.slice(0, 40) ?? null,
+      pricingModel: event.pricing?.pricingModel?.slice(0, 20) ?? null,
+      pricingType: event.pricing?.type?.slice(0, 40) ?? null,
       availableAt: nowIso,
       createdAt: nowIso,
     }));
@@ -160,6 +168,7 @@ export class StatusIngest {
       });
       if (references.length > 0) await this.deps.outcomes.settleByReference(trx, references);
       const { unmatched } = await this.deps.outcomes.applyStatusEvents(events, trx);
+      await applyPricing(trx, rows);
       const unmatchedIds = new Set(unmatched.map((e) => e.providerMessageId));
       const ids = rows.map((r) => r.id);
       for (let start = 0; start < ids.length; start += 900) await trx('status_events').whereIn('id', ids.slice(start, start + 900)).delete();
@@ -168,10 +177,40 @@ export class StatusIngest {
       if (dropped > 0) this.deps.log.warn({ dropped }, 'status events for unknown messages dropped after retries');
       if (retry.length > 0) {
         const later = (row: Pick<StoredEvent, 'callbackData' | 'tries'>) => new Date(Date.now() + Math.min(row.callbackData ? REFERENCE_RETRY_CAP_MS : RETRY_CAP_MS, 500 * 2 ** Math.min(row.tries, 16))).toISOString();
-        const again = retry.map(({ id: _id, ...row }) => ({ ...row, refundTrusted: Boolean(row.refundTrusted), occurredAt: new Date(row.occurredAt).toISOString(), tries: row.tries + 1, availableAt: later(row), createdAt: nowIso }));
+        const again = retry.map(({ id: _id, ...row }) => ({ ...row, refundTrusted: Boolean(row.refundTrusted), pricingBillable: row.pricingBillable === null ? null : Boolean(row.pricingBillable), occurredAt: new Date(row.occurredAt).toISOString(), tries: row.tries + 1, availableAt: later(row), createdAt: nowIso }));
         for (let start = 0; start < again.length; start += 500) await trx('status_events').insert(again.slice(start, start + 500));
       }
     }));
     return taken;
+  }
+}
+
+/**
+ * Keeps Meta's `pricing` of each status on its message, for reconciliation with what we charged
+ * (reports/reconciliation.ts). Scoped like the status itself: only messages of the owners of the
+ * number whose secret signed the event. One update per distinct pricing, so a batch of a campaign's
+ * statuses (all alike) costs one statement per few hundred messages.
+ */
+async function applyPricing(trx: Knex.Transaction, rows: readonly StoredEvent[]): Promise<void> {
+  const groups = new Map<string, { values: Record<string, unknown>; phoneNumberId: string; ids: string[] }>();
+  for (const row of rows) {
+    if (row.pricingBillable === null && row.pricingCategory === null && row.pricingModel === null && row.pricingType === null) continue;
+    if (!row.phoneNumberId) continue;
+    const values = {
+      metaBillable: row.pricingBillable === null ? null : Boolean(row.pricingBillable),
+      metaCategory: row.pricingCategory,
+      metaPricingModel: row.pricingModel,
+      metaPricingType: row.pricingType,
+    };
+    const key = JSON.stringify([row.phoneNumberId, values]);
+    const group = groups.get(key) ?? { values, phoneNumberId: row.phoneNumberId, ids: [] as string[] };
+    group.ids.push(row.providerMessageId);
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    const owners = trx('whatsapp_numbers').where({ phoneNumberId: group.phoneNumberId }).select('userId');
+    for (let start = 0; start < group.ids.length; start += 500) {
+      await trx('messages').whereIn('providerMessageId', group.ids.slice(start, start + 500)).whereIn('userId', owners).update(group.values);
+    }
   }
 }

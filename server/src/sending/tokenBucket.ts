@@ -12,6 +12,11 @@ export class TokenBucket {
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
+  /** The rate the bucket holds its number to now (messages a second). */
+  get rate(): number {
+    return this.ratePerSecond;
+  }
+
   setRate(ratePerSecond: number): void {
     if (ratePerSecond === this.ratePerSecond) return;
     this.ratePerSecond = ratePerSecond;

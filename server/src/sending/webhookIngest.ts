@@ -10,7 +10,7 @@ import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
 import type { MessageOutcomes } from './messageOutcomes';
 import { channelWebhookTokenMatches } from '../providerAccounts/channelWebhook';
 import type { ProviderCredentialStore } from '../providerAccounts/credentials';
-import { parseWebhookChanges, verifyWebhookSignature, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
+import { parseWebhookChanges, verifyWebhookSignature, type NumberHealthEvent, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
 import { metaRejectionText, metaTemplateStatusMove, simulatorWabaOwner, type TemplateCategoryMove, type TemplateStatusMove } from './templateEvents';
 import type { StatusIngest } from './statusIngest';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
@@ -66,6 +66,11 @@ export class WebhookIngest {
   onTemplateStatus: TemplateStatusListener | null = null;
   /** Told once per category move (compare-and-set, as the status). Must not throw. */
   onTemplateCategory: ((move: TemplateCategoryMove) => Promise<void>) | null = null;
+  /**
+   * Told of a verified number-health webhook (`phone_number_quality_update`, `account_update`)
+   * with the owners of the business account that signed it (sending/numberHealth.ts). Must not throw.
+   */
+  onNumberHealth: ((ownerIds: number[], event: NumberHealthEvent) => Promise<void>) | null = null;
 
   constructor(private readonly deps: WebhookIngestDeps) {}
 
@@ -169,6 +174,7 @@ export class WebhookIngest {
     const owners = [...new Set(signers.flatMap((s) => (s.userId === null ? [] : [s.userId])))];
     if (change.kind === 'business') {
       if (change.unknown) await this.storeUnknown(change.wabaId, change.unknown);
+      if (change.numberHealth) await this.onNumberHealth?.(owners, change.numberHealth);
       const platformOnly = owners.length === 0 && signers.some((s) => s.platformHeld);
       for (const event of change.templates) {
         if (platformOnly) await this.applyTemplateEvent(null, event);

@@ -22,6 +22,7 @@ import type { SimulatorOutbox } from './outbox';
 import { postForwardedWebhook, postSignedWebhook } from './signedWebhookPost';
 import { randomHex } from './randomHex';
 import { SimulatorTemplates } from './templates';
+import { SimulatorNumbers, type SimulatorPricing } from './numbers';
 
 export type ResolveTemplate = (
   phoneNumberId: string,
@@ -74,6 +75,8 @@ export interface CloudApiSimulatorOptions {
   webhookRetry?: Partial<WebhookRetry>;
   /** Milliseconds before a created template's review outcome (SIMULATOR_REVIEW_MS). Default 2000. */
   reviewMs?: number;
+  /** The category (MARKETING, UTILITY, AUTHENTICATION) of the template a send names: the `pricing` its statuses report. */
+  resolveCategory?: (phoneNumberId: string, name: string, language: string) => string | null | Promise<string | null>;
 }
 
 /**
@@ -132,6 +135,8 @@ interface WebhookStatus {
   recipient_id: string;
   /** Echoed from the send, as Meta does. */
   biz_opaque_callback_data?: string;
+  /** Meta's per-message pricing, on sent, delivered and read (simulator/numbers.ts). */
+  pricing?: SimulatorPricing;
   errors?: { code: number; title: string; message: string; error_data: { details: string } }[];
 }
 
@@ -181,6 +186,8 @@ export class CloudApiSimulator {
   readonly templates: SimulatorTemplates;
   /** 360dialog webhooks set with `POST /v1/configs/webhook`, by API key. */
   private readonly channelWebhooks = new Map<string, { url: string; headers: Record<string, string> }>();
+  /** Numbers' health and the pricing their statuses report (simulator/numbers.ts). */
+  readonly numbers: SimulatorNumbers;
 
   constructor(private readonly options: CloudApiSimulatorOptions) {
     this.webhook = options.webhook ?? null;
@@ -190,6 +197,10 @@ export class CloudApiSimulator {
       reviewMs: options.reviewMs ?? 2000,
       webhook: () => (this.webhook ? { url: this.webhook.url, appSecret: this.webhook.appSecret } : null),
       onWebhookError: (error) => options.onWebhookError?.(error, { willRetry: false, statuses: 0 }),
+    });
+    this.numbers = new SimulatorNumbers({
+      accessToken: options.accessToken,
+      webhook: () => (this.webhook ? { url: this.webhook.url, appSecret: this.webhook.appSecret } : null),
     });
   }
 
@@ -263,7 +274,8 @@ export class CloudApiSimulator {
         ['delivered', 'deliveredMs'],
       ];
       if (!waId.endsWith('0001')) steps.push(['read', 'readMs']);
-      this.schedule(sender, messageId, waId, steps, body.biz_opaque_callback_data, channelKey);
+      const category = (await this.options.resolveCategory?.(sender, body.template.name, body.template.language.code)) ?? null;
+      this.schedule(sender, messageId, waId, steps, body.biz_opaque_callback_data, channelKey, this.numbers.pricingFor(sender, category));
     }
     return {
       status: 200,
@@ -306,6 +318,7 @@ export class CloudApiSimulator {
       ctx.body = this.receivedCounts();
     });
     this.templates.register(router);
+    this.numbers.register(router);
     return router;
   }
 
@@ -351,13 +364,15 @@ export class CloudApiSimulator {
       await this.posting;
       this.notifyIdle();
       await this.templates.close();
+      await this.numbers.close();
       await this.agent.close();
     })();
     return this.closing;
   }
 
   private takeToken(sender: string): boolean {
-    const rate = this.options.messagesPerSecond ?? 80;
+    // A number told its throughput level (simulator/numbers.ts) is held to that level's rate.
+    const rate = this.numbers.rateOf(sender) ?? this.options.messagesPerSecond ?? 80;
     const now = this.options.rateClock?.() ?? performance.now();
     const bucket = this.buckets.get(sender) ?? { tokens: rate, at: now };
     // A bucket of one second's worth: a burst of `rate` at once, then `rate` per second.
@@ -376,6 +391,7 @@ export class CloudApiSimulator {
     steps: [WebhookStatus['status'], keyof SimulatorDelays][],
     callbackData?: string,
     channelKey?: string,
+    pricing?: WebhookStatus['pricing'],
   ): void {
     if ((channelKey === undefined ? !this.webhook : !this.channelWebhooks.has(channelKey)) || this.closed) return;
     // Meta names the number by its own phone number id; a 360dialog channel's differs from its channel id.
@@ -396,6 +412,7 @@ export class CloudApiSimulator {
         ...(channelKey === undefined ? {} : { channelKey }),
         status: { id, status, recipient_id: recipient, ...(callbackData ? { biz_opaque_callback_data: callbackData } : {}) },
       };
+      if (pricing && status !== 'failed') item.status.pricing = pricing;
       if (status === 'failed') {
         item.status.errors = [{ code: UNDELIVERABLE.code, title: UNDELIVERABLE.title, message: UNDELIVERABLE.title, error_data: { details: UNDELIVERABLE.details } }];
       }

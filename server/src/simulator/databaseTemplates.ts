@@ -44,3 +44,21 @@ export function databaseChannelKeys(source: { channelIdForApiKey?(apiKey: string
   const found = new LookupCache({ ttlMs: TEMPLATE_TTL_MS, maxEntries: 100 });
   return async (apiKey) => (await found.get(apiKey, () => lookup(apiKey))) ?? apiKey;
 }
+
+/**
+ * The category of the template a send names, as the simulator reports it in each status's
+ * `pricing` (Meta bills by the template's category). The platform's own codes are AUTHENTICATION.
+ */
+export function databaseTemplateCategories(db: Knex): (phoneNumberId: string, name: string, language: string) => Promise<string | null> {
+  const found = new LookupCache({ ttlMs: TEMPLATE_TTL_MS, maxEntries: 1_000 });
+  const read = async (phoneNumberId: string, name: string, language: string): Promise<string | null> => {
+    const number = (await db('whatsapp_numbers').where({ phoneNumberId }).first('userId')) as { userId: number } | undefined;
+    if (!number) return null;
+    const row = (await db('templates').where({ userId: number.userId, name, language }).first('category')) as { category: string } | undefined;
+    return row?.category ?? null;
+  };
+  return async (phoneNumberId, name, language) => {
+    if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) return 'AUTHENTICATION';
+    return found.get(JSON.stringify([phoneNumberId, name, language]), () => read(phoneNumberId, name, language));
+  };
+}

@@ -8,7 +8,7 @@ import { loadConfig } from '../config';
 import { createDatabase } from '../db/knex';
 import { SIMULATOR_ACCESS_TOKEN } from '../sending/providerRegistry';
 import { startSimulatorServer } from './cloudApiSimulator';
-import { databaseTemplates } from './databaseTemplates';
+import { databaseTemplateCategories, databaseTemplates } from './databaseTemplates';
 import { SimulatorOutbox } from './outbox';
 
 const settings = z
@@ -26,6 +26,7 @@ const server = await startSimulatorServer({
   port: settings.SIMULATOR_PORT,
   outbox: new SimulatorOutbox(),
   resolveTemplate: databaseTemplates(db, config.brand.name),
+  resolveCategory: databaseTemplateCategories(db),
   accessToken: SIMULATOR_ACCESS_TOKEN,
   messagesPerSecond: settings.SIMULATOR_MPS,
   delays: { ...config.simulator.delays, jitterRatio: 0.2 },

@@ -50,6 +50,7 @@ const WalletPage = lazyNamed(loadUser, 'WalletPage');
 const AdminDashboardPage = lazyNamed(loadAdmin, 'AdminDashboardPage');
 const AdminLogsPage = lazyNamed(loadAdmin, 'AdminLogsPage');
 const AdminWebhookEventsPage = lazyNamed(loadAdmin, 'AdminWebhookEventsPage');
+const AdminMetaBillPage = lazyNamed(loadAdmin, 'AdminMetaBillPage');
 const AdminPricingPage = lazyNamed(loadAdmin, 'AdminPricingPage');
 const AdminSettingsPage = lazyNamed(loadAdmin, 'AdminSettingsPage');
 const AdminTestNotificationsPage = lazyNamed(loadAdmin, 'AdminTestNotificationsPage');
@@ -136,6 +137,7 @@ export function AppRoutes() {
               <Route path="/admin/settings" element={<AdminSettingsPage />} />
               <Route path="/admin/logs" element={<AdminLogsPage />} />
               <Route path="/admin/webhook-events" element={<AdminWebhookEventsPage />} />
+              <Route path="/admin/reconciliation" element={<AdminMetaBillPage />} />
               <Route path="/admin/test-notifications" element={<AdminTestNotificationsPage />} />
               <Route path="/admin/profile" element={<ProfilePage />} />
             </Route>

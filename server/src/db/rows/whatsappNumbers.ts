@@ -15,4 +15,11 @@ export interface WhatsappNumberRow {
   isActive: boolean | number;
   createdAt: string | Date;
   updatedAt: string | Date;
+  /** Meta's health of a Cloud API number (sending/numberHealth.ts); null until read. */
+  qualityRating?: string | null;
+  messagingLimitTier?: string | null;
+  throughputLevel?: string | null;
+  nameStatus?: string | null;
+  healthUpdatedAt?: string | Date | null;
+  healthError?: string | null;
 }

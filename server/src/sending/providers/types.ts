@@ -78,11 +78,21 @@ export interface StatusEvent {
   error?: { code: number; title: string; details?: string };
   /** `biz_opaque_callback_data` echoed from the send: our reference, when the send carried one. */
   callbackData?: string | null;
+  /** Meta's `pricing` on the status: what Meta says it bills for the message (kept for reconciliation). */
+  pricing?: MetaPricing;
   /**
    * Signed with a secret the platform holds (simulator, the platform's own Meta app): a failure
    * it reports is refunded at once. Otherwise the refund waits for an administrator.
    */
   refundTrusted?: boolean;
+}
+
+/** The `pricing` object of a status webhook, as Meta sends it (category lower case: marketing, utility, ...). */
+export interface MetaPricing {
+  billable: boolean | null;
+  category: string | null;
+  pricingModel: string | null;
+  type: string | null;
 }
 
 /** A message a recipient wrote to a sender (we only act on STOP-like opt-outs). */

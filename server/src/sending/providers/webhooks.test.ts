@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseCloudApiWebhook, signWebhookBody, verifyWebhookHandshake, verifyWebhookSignature } from './webhooks';
+import { parseCloudApiWebhook, parseWebhookChanges, signWebhookBody, verifyWebhookHandshake, verifyWebhookSignature } from './webhooks';
 import { CloudApiProvider } from './cloudApi';
 
 const APP_SECRET = 'app-secret-for-tests';
@@ -191,5 +191,45 @@ describe('parseCloudApiWebhook', () => {
     expect(provider.parseStatusWebhook(statusPayload)).toHaveLength(4);
     expect(provider.verifyHandshake({ 'hub.mode': 'subscribe', 'hub.verify_token': 'v', 'hub.challenge': 'c' }, 'v')).toEqual({ ok: true, challenge: 'c' });
     await provider.close();
+  });
+});
+
+describe("Meta's pricing on statuses and number-health changes", () => {
+  const status = (pricing: unknown) => ({
+    entry: [{ changes: [{ field: 'messages', value: { metadata: { phone_number_id: '111' }, statuses: [{ id: 'wamid.A', status: 'delivered', timestamp: '1700000000', recipient_id: '919800000001', pricing }] } }] }],
+  });
+
+  it("keeps a status's pricing as Meta sends it (category lower-cased)", () => {
+    const [event] = parseCloudApiWebhook(status({ billable: true, pricing_model: 'PMP', category: 'MARKETING', type: 'regular' })).statuses;
+    expect(event?.pricing).toEqual({ billable: true, category: 'marketing', pricingModel: 'PMP', type: 'regular' });
+  });
+
+  it('drops a malformed pricing, never the status it rides on', () => {
+    const { statuses } = parseCloudApiWebhook(status({ billable: 'yes' }));
+    expect(statuses).toHaveLength(1);
+    expect(statuses[0]?.pricing).toBeUndefined();
+  });
+
+  it('reads phone_number_quality_update and account_update as number-health events of the business account', () => {
+    const body = {
+      entry: [
+        {
+          id: 'WABA1',
+          time: 1748454394,
+          changes: [
+            { field: 'phone_number_quality_update', value: { display_phone_number: '15550783881', event: 'THROUGHPUT_UPGRADE', current_limit: 'TIER_UNLIMITED' } },
+            { field: 'phone_number_quality_update', value: { display_phone_number: '+1 555 078 3881', event: 'UPGRADE', current_limit: 'TIER_10K', max_daily_conversations_per_business: 'TIER_100K' } },
+            { field: 'account_update', value: { phone_number: '15550783881', event: 'ACCOUNT_VIOLATION' } },
+          ],
+        },
+      ],
+    };
+    const changes = parseWebhookChanges(body);
+    expect(changes.map((c) => (c.kind === 'business' ? c.numberHealth : null))).toEqual([
+      { field: 'phone_number_quality_update', displayNumber: '15550783881', event: 'THROUGHPUT_UPGRADE', messagingLimitTier: 'TIER_UNLIMITED', at: new Date(1748454394_000) },
+      { field: 'phone_number_quality_update', displayNumber: '15550783881', event: 'UPGRADE', messagingLimitTier: 'TIER_100K', at: new Date(1748454394_000) },
+      { field: 'account_update', displayNumber: '15550783881', event: 'ACCOUNT_VIOLATION', messagingLimitTier: null, at: new Date(1748454394_000) },
+    ]);
+    expect(changes.every((c) => c.kind === 'business' && c.unknown === null && c.templates.length === 0)).toBe(true);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { HandshakeResult, InboundMessage, MessageStatus, PreferenceEvent, StatusEvent, WebhookEvents } from './types';
+import type { HandshakeResult, InboundMessage, MetaPricing, MessageStatus, PreferenceEvent, StatusEvent, WebhookEvents } from './types';
 
 const SIGNATURE_PREFIX = 'sha256=';
 
@@ -68,7 +68,23 @@ const ZStatus = z.object({
   recipient_id: z.string(),
   errors: z.array(ZError).optional(),
   biz_opaque_callback_data: z.string().optional(),
+  pricing: z.unknown().optional(),
 });
+
+/** Meta's `pricing` on a status; a malformed one is dropped, never the status it rides on. */
+const ZPricing = z.object({
+  billable: z.boolean().optional(),
+  category: z.string().max(40).optional(),
+  pricing_model: z.string().max(20).optional(),
+  type: z.string().max(40).optional(),
+});
+
+function toPricing(raw: unknown): MetaPricing | null {
+  const parsed = ZPricing.safeParse(raw);
+  if (!parsed.success) return null;
+  const { billable, category, pricing_model: pricingModel, type } = parsed.data;
+  return { billable: billable ?? null, category: category?.toLowerCase() ?? null, pricingModel: pricingModel ?? null, type: type ?? null };
+}
 
 const ZMessage = z.object({
   id: z.string().min(1),
@@ -155,6 +171,8 @@ function toStatusEvent(raw: unknown, phoneNumberId: string | null): StatusEvent 
   const event: StatusEvent = { providerMessageId: id, status: status as MessageStatus, timestamp, recipient, phoneNumberId };
   // Our send reference, echoed by the provider: it settles a send whose answer never reached us.
   if (callbackData) event.callbackData = callbackData.slice(0, 128);
+  const pricing = parsed.data.pricing === undefined ? null : toPricing(parsed.data.pricing);
+  if (pricing) event.pricing = pricing;
   const first = errors?.[0];
   if (first) {
     event.error = { code: first.code, title: first.title ?? first.message ?? 'Unknown error' };
@@ -205,7 +223,45 @@ export interface UnknownWebhookChange {
  */
 export type WebhookChange =
   | { kind: 'number'; phoneNumberId: string; events: WebhookEvents }
-  | { kind: 'business'; wabaId: string; templates: TemplateEvent[]; unknown: UnknownWebhookChange | null };
+  | { kind: 'business'; wabaId: string; templates: TemplateEvent[]; unknown: UnknownWebhookChange | null; numberHealth?: NumberHealthEvent };
+
+/**
+ * A business number's health changed, as Meta's `phone_number_quality_update` (throughput level
+ * or messaging limit) or `account_update` (the account or a number was flagged, restricted,
+ * reinstated...) says it. Both name the number by its display number, not its id; the number's
+ * current health is read again from `GET /{phone-number-id}` after either.
+ * See docs/decisions/2026-12-07-number-health-and-meta-billing.md.
+ */
+export interface NumberHealthEvent {
+  field: 'phone_number_quality_update' | 'account_update';
+  /** Digits of the business display number, or null when the event names none (a whole-account event). */
+  displayNumber: string | null;
+  /** Meta's event word, upper case (THROUGHPUT_UPGRADE, ONBOARDING, FLAGGED, ACCOUNT_RESTRICTION, ...). */
+  event: string;
+  /** The messaging limit the event reports (`max_daily_conversations_per_business`, else `current_limit`), e.g. TIER_10K. */
+  messagingLimitTier: string | null;
+  at: Date;
+}
+
+const ZNumberHealthChange = z.object({
+  field: z.enum(['phone_number_quality_update', 'account_update']),
+  value: z.looseObject({
+    display_phone_number: z.string().max(40).optional(),
+    phone_number: z.union([z.string(), z.number()]).transform(String).optional(),
+    event: z.string().max(60).optional(),
+    current_limit: z.string().max(30).optional(),
+    max_daily_conversations_per_business: z.string().max(30).optional(),
+  }),
+});
+
+function toNumberHealthEvent(raw: unknown, at: Date): NumberHealthEvent | null {
+  const parsed = ZNumberHealthChange.safeParse(raw);
+  if (!parsed.success) return null;
+  const { field, value } = parsed.data;
+  const digits = (value.display_phone_number ?? value.phone_number ?? '').replace(/\D+/g, '');
+  const limit = value.max_daily_conversations_per_business ?? value.current_limit ?? null;
+  return { field, displayNumber: digits || null, event: (value.event ?? '').toUpperCase(), messagingLimitTier: limit ? limit.toUpperCase() : null, at };
+}
 
 const ZTemplateId = z.union([z.string(), z.number()]).transform((id) => String(id)).nullish();
 const ZTemplateKey = {
@@ -290,6 +346,11 @@ export function parseWebhookChanges(body: unknown): WebhookChange[] {
         continue;
       }
       if (!wabaId) continue;
+      const numberHealth = toNumberHealthEvent(raw, entryTime(entry));
+      if (numberHealth) {
+        out.push({ kind: 'business', wabaId, templates: [], unknown: null, numberHealth });
+        continue;
+      }
       const template = toTemplateEvent(raw, entryTime(entry));
       if (template) {
         out.push({ kind: 'business', wabaId, templates: [template], unknown: null });

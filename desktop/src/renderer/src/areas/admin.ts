@@ -11,3 +11,4 @@ export { AdminUsersPage } from '../pages/admin/AdminUsersPage';
 export { AdminWalletPage } from '../pages/admin/AdminWalletPage';
 export { AdminTemplateQueuePage } from '../pages/admin/AdminTemplateQueuePage';
 export { AdminWebhookEventsPage } from '../pages/admin/AdminWebhookEventsPage';
+export { AdminMetaBillPage } from '../pages/admin/AdminMetaBillPage';

@@ -23,6 +23,7 @@ describe('navFor', () => {
       '/admin/templates',
       '/admin/logs',
       '/admin/webhook-events',
+      '/admin/reconciliation',
       '/admin/profile',
     ]);
   });

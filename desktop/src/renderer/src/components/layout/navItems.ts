@@ -4,6 +4,7 @@ import {
   FileSpreadsheet,
   FileCheck2,
   FileText,
+  Scale,
   IndianRupee,
   LayoutDashboard,
   ScrollText,
@@ -46,6 +47,7 @@ export const adminNav: readonly NavItem[] = [
   { to: '/admin/templates', label: 'Template Review', icon: FileCheck2, badge: 'pendingTemplates' },
   { to: '/admin/logs', label: 'Log Management', icon: ScrollText },
   { to: '/admin/webhook-events', label: messages.unknownWebhookEvents.nav, icon: Webhook },
+  { to: '/admin/reconciliation', label: messages.reconciliation.title, icon: Scale },
   { to: '/admin/pricing', label: 'Pricing Management', icon: IndianRupee, inDrawer: false },
   { to: '/admin/profile', label: 'Profile', icon: UserCircle },
 ];

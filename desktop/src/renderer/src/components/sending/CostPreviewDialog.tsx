@@ -143,6 +143,19 @@ export function CostPreviewDialog({
           </Alert>
         ) : null}
 
+        {preview?.warnings && preview.warnings.length > 0 ? (
+          <Alert tone="warning" data-testid="cost-preview-warnings">
+            <div className="flex flex-col gap-1">
+              <p className="font-medium">{messages.numberHealth.warningsTitle}</p>
+              <ul className="list-disc pl-4">
+                {preview.warnings.map((warning) => (
+                  <li key={warning.code}>{warning.message}</li>
+                ))}
+              </ul>
+            </div>
+          </Alert>
+        ) : null}
+
         {preview ? <SkippedRowsList rows={preview.skippedRows ?? []} total={preview.skippedCount} /> : null}
 
         {normalised ? <NormalisedNumbers items={normalised.items} total={normalised.total} /> : null}

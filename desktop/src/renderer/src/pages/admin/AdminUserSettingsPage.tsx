@@ -28,6 +28,7 @@ import {
   type BasicInfoForm,
 } from '../../lib/adminUserForms';
 import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
+import { NumberHealthCard } from '../../components/numberHealth/NumberHealthCard';
 
 const u = messages.adminUser;
 const p = messages.pricing;
@@ -291,6 +292,7 @@ export function AdminUserSettingsPage() {
               <div className="flex flex-col gap-6">
                 <BusinessInfoCard key={user.id} user={user} />
                 <ProviderSettingsTab userId={user.id} />
+                <NumberHealthCard scope="admin" userId={user.id} />
               </div>
             </TabsContent>
             <TabsContent value="pricing">

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, FileSpreadsheet, FileText, ListChecks, Megaphone, RefreshCw } from 'lucide-react';
+import { ArrowLeft, FileSpreadsheet, FileText, ListChecks, Megaphone, RefreshCw, Scale } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -7,6 +7,8 @@ import { fillMessage, messages } from '@shared/messages';
 import { campaignKeys } from '../../api/campaigns';
 import { toApiError } from '../../api/client';
 import { ReportExportError, reportKeys } from '../../api/reports';
+import { NumberHealthCard } from '../../components/numberHealth/NumberHealthCard';
+import { ReconciliationView } from '../../components/numberHealth/ReconciliationView';
 import { CampaignsView } from '../../components/reports/CampaignsView';
 import { ReportFilterBar } from '../../components/reports/ReportFilterBar';
 import { ReportsSummaryCards } from '../../components/reports/ReportsSummaryCards';
@@ -32,15 +34,16 @@ import {
 
 const r = messages.reportsScreen;
 
-type ReportsTab = 'messages' | 'campaigns';
+type ReportsTab = 'messages' | 'campaigns' | 'meta-bill';
 
 function tabFromSearch(params: URLSearchParams): ReportsTab {
-  return params.get('tab') === 'campaigns' ? 'campaigns' : 'messages';
+  const tab = params.get('tab');
+  return tab === 'campaigns' || tab === 'meta-bill' ? tab : 'messages';
 }
 
 /** The address of a view, keeping the open tab. */
 function searchFor(view: ReportsView, tab: ReportsTab): Record<string, string> {
-  return { ...(tab === 'campaigns' ? { tab } : {}), ...searchFromReportsView(view) };
+  return { ...(tab !== 'messages' ? { tab } : {}), ...searchFromReportsView(view) };
 }
 
 /** The message report: summary, filters with chips, the table and its paging. */
@@ -110,7 +113,7 @@ export function ManageReportsPage() {
     setSearchParams((previous) => searchFor(update(reportsViewFromSearch(previous)), tabFromSearch(previous)));
 
   const handleTabChange = (next: string) =>
-    setSearchParams((previous) => searchFor(reportsViewFromSearch(previous), next === 'campaigns' ? 'campaigns' : 'messages'));
+    setSearchParams((previous) => searchFor(reportsViewFromSearch(previous), next === 'campaigns' || next === 'meta-bill' ? next : 'messages'));
 
   const [isRefreshing, setIsRefreshing] = useState(false);
   const handleRefresh = async () => {
@@ -178,12 +181,24 @@ export function ManageReportsPage() {
             <Megaphone aria-hidden="true" />
             Campaigns
           </TabsTrigger>
+          <TabsTrigger value="meta-bill">
+            <Scale aria-hidden="true" />
+            {messages.reconciliation.title}
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="messages">
           <MessagesReport view={view} onViewChange={handleViewChange} />
         </TabsContent>
         <TabsContent value="campaigns">
           <CampaignsView />
+        </TabsContent>
+        <TabsContent value="meta-bill">
+          <div className="flex flex-col gap-6">
+            <Card className="p-5">
+              <ReconciliationView scope="own" />
+            </Card>
+            <NumberHealthCard scope="own" />
+          </div>
         </TabsContent>
       </Tabs>
     </div>
