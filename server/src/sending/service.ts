@@ -413,7 +413,7 @@ export class SendingService {
       await writeFile(absolute, image.buffer);
       return { type, path: relativePath.split(path.sep).join('/') };
     }
-    if (template.headerMediaPath) return { type, path: template.headerMediaPath.split(path.sep).join('/') };
+    if (template.headerMediaPath) return { type, path: template.headerMediaPath.split(path.sep).join('/'), name: template.headerMediaName };
     if (type === 'image') throw ValidationError('headerImage', messages.sending.imageRequired);
     return null;
   }
