@@ -70,7 +70,7 @@ async function directSimulator(options: Partial<CloudApiSimulatorOptions>) {
       senderId: SENDER,
       credential: 't',
       via: 'cloud_api',
-      body: { messaging_product: 'whatsapp', to, type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } },
+      body: { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'template', template: { name: 'hello', language: { policy: 'deterministic', code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } },
     });
   return { receiver, simulator, sendDirectly };
 }
@@ -190,7 +190,7 @@ describe('Cloud API simulator webhooks', () => {
         senderId: SENDER,
         credential: 't',
         via: 'cloud_api',
-        body: { messaging_product: 'whatsapp', to, type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } },
+        body: { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'template', template: { name: 'hello', language: { policy: 'deterministic', code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } },
       });
     for (let i = 0; i < 30; i++) await send(`9198${String(71_000_003 + i)}`);
     const deadline = Date.now() + 10_000;
@@ -230,7 +230,7 @@ describe('Cloud API simulator mounted under /simulator', () => {
     const response = await fetch(`${base}/simulator/v23.0/${SENDER}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer anything' },
-      body: JSON.stringify({ messaging_product: 'whatsapp', to: '+919876543210', type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ravi' }] }] } }),
+      body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '+919876543210', type: 'template', template: { name: 'hello', language: { policy: 'deterministic', code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ravi' }] }] } }),
     });
     const answer = (await response.json()) as { contacts: { input: string; wa_id: string }[]; messages: { id: string }[] };
     expect(response.status).toBe(200);
