@@ -4,7 +4,7 @@
  * One rule for the quick send, the personalised send's rows (server, web and desktop previews,
  * through `rowMessage` in ./sheetRows), scheduled sends and the public API.
  *
- * Meta's limits (sources in docs/decisions/2026-12-07-send-parameter-limits.md):
+ * Meta's limits (sources in docs/decisions/2026-12-07-send-requests-meta-accepts.md):
  * - a text parameter: 60 characters in a header; in the body 1,024 when the message has other
  *   components, 32,768 when the body is its only one (Meta's send reference; the OpenAPI file's
  *   `TextParameter.maxLength` is the 32,768);

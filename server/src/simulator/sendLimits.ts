@@ -8,7 +8,7 @@
  *   in a row: 132018, with the details Meta gives ("Param text cannot have new-line/tab characters
  *   or more than 4 consecutive spaces").
  * Both are HTTP 400 with `type` OAuthException, like every other synchronous send error.
- * Sources: docs/decisions/2026-12-07-send-parameter-limits.md.
+ * Sources: docs/decisions/2026-12-07-send-requests-meta-accepts.md.
  */
 import { PARAMETER_LIMITS } from '@shared/parameterLimits';
 import type { TTemplateComponent } from '@shared/types';
