@@ -715,6 +715,13 @@ export const messages = {
     recipientsOrUpload: 'Send the recipients either in recipients_text or as an uploadId of a completed upload, one of the two',
     numberNotFound: 'This WhatsApp number is not available on your account. Please choose another.',
     variableMissing: 'Please fill in the template variable {{{name}}}.',
+    /** A value WhatsApp refuses at send time (shared/parameterLimits.ts): refused at acceptance, never charged. */
+    parameterRefused: {
+      too_long: '{label} is {length} characters long; WhatsApp takes at most {limit} there',
+      url_too_long: '{label} makes a link of {length} characters; WhatsApp takes at most {limit}',
+      control_character: '{label} holds a line break, tab or other control character, which WhatsApp refuses in a variable',
+      spaces: '{label} holds more than {spaces} spaces in a row, which WhatsApp refuses in a variable',
+    },
     insufficientBalance: 'Insufficient balance: this send costs Rs {cost} and your balance is Rs {balance}. Please top up your wallet.',
     quickSendAccepted: 'Campaign accepted: {count} {count|message|messages} queued for delivery.',
     bulkSendAccepted: 'Bulk campaign accepted: {count} {count|message|messages} queued for delivery.',
@@ -730,6 +737,7 @@ export const messages = {
     skipped: {
       invalid_number: 'Invalid number: {why}',
       missing_value: 'No value for {{{name}}} (column "{column}")',
+      invalid_value: '{why} (column "{column}")',
       duplicate_in_list: 'Repeats row {row} (same number and values): sent once, not charged',
       duplicate_blocked: 'Duplicate Blocked: the same message went to this number in the last {hours} hours (not charged)',
       opted_out: 'Opted out of your messages (not charged)',

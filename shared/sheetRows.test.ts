@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parameterRule } from './parameterLimits';
 import { cellText, dateText, normaliseMappings, numberText, rowMessage, unmappedVariable } from './sheetRows';
 
 describe('cell text', () => {
@@ -53,6 +54,7 @@ describe('a row as a message', () => {
       raw: '9876543210',
       values: { 1: 'Asha', 2: '2025-03-01' },
       missing: null,
+      refused: null,
     });
   });
 
@@ -62,6 +64,7 @@ describe('a row as a message', () => {
       raw: '9876543210',
       values: { 1: 'Asha' },
       missing: { name: '2', column: '' },
+      refused: null,
     });
   });
 
@@ -71,6 +74,22 @@ describe('a row as a message', () => {
       raw: '9876543210',
       values: { 1: '', 2: 'Pune' },
       missing: { name: '1', column: 'constructor' },
+      refused: null,
     });
+  });
+
+  it("refuses a row whose value WhatsApp would refuse, naming the variable, its column and why", () => {
+    const rule = parameterRule([
+      { type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}' },
+      { type: 'BODY', text: 'Hi {{1}}, your bill is {{2}}' },
+    ]);
+    const keys = ['header_1', '1', '2'];
+    const columns = { header_1: 'Name', 1: 'Name', 2: 'Due' };
+    expect(rowMessage({ Phone: '9876543210', Name: 'Asha', Due: '₹500' }, 'Phone', keys, columns, rule).refused).toBeNull();
+    const long = rowMessage({ Phone: '9876543210', Name: 'A'.repeat(61), Due: '₹500' }, 'Phone', keys, columns, rule);
+    expect(long.refused).toEqual({ key: 'header_1', label: 'Header {{1}}', reason: 'too_long', length: 61, limit: 60, column: 'Name' });
+    expect(rowMessage({ Phone: '9876543210', Name: 'Asha', Due: 'line one\nline two' }, 'Phone', keys, columns, rule).refused).toMatchObject({ key: '2', reason: 'control_character', column: 'Due' });
+    // A row missing a value says so first: one reason per row.
+    expect(rowMessage({ Phone: '9876543210', Name: 'A'.repeat(61) }, 'Phone', keys, columns, rule)).toMatchObject({ missing: { name: '2', column: 'Due' }, refused: null });
   });
 });

@@ -3,6 +3,7 @@
  * and the personalised send's rows through these, and Customize Message's previews read the same
  * rows through them too, so the message a preview shows is the message that is sent.
  */
+import { parameterProblem, type ParameterProblem, type ParameterRule } from './parameterLimits';
 
 /** Digits as written, never in exponent form: phone numbers arrive as numeric cells. */
 export function numberText(value: number): string {
@@ -84,6 +85,12 @@ export interface RowMessage {
    * refuses empty parameters, so such a row is skipped rather than sent blank.
    */
   missing: { name: string; column: string } | null;
+  /**
+   * The first value WhatsApp would refuse (too long for its place, a control character: see
+   * ./parameterLimits), with its column; such a row is not sent and not charged. Null when every
+   * value fits, when a value is missing, or when no rule was given.
+   */
+  refused: (ParameterProblem & { column: string }) | null;
 }
 
 export function rowMessage(
@@ -91,6 +98,8 @@ export function rowMessage(
   recipientColumn: string,
   variables: readonly string[],
   mappings: Readonly<Record<string, string>>,
+  /** The template's parameter limits (parameterRule); without it values are not held to them. */
+  rule?: ParameterRule,
 ): RowMessage {
   const values: Record<string, string> = {};
   let missing: RowMessage['missing'] = null;
@@ -100,5 +109,7 @@ export function rowMessage(
     if (column !== '') values[variable] = value;
     if (value === '' && !missing) missing = { name: variable, column };
   }
-  return { raw: cellText(rowCell(row, recipientColumn)), values, missing };
+  const problem = rule && !missing ? parameterProblem(rule, values) : null;
+  const refused = problem ? { ...problem, column: mappings[problem.key] ?? '' } : null;
+  return { raw: cellText(rowCell(row, recipientColumn)), values, missing, refused };
 }

@@ -139,7 +139,10 @@ const variables = {
     doc: 'Key that encrypts provider secrets at rest (AES-256-GCM). Required in production; elsewhere one is generated into `DATA_DIR/secrets.key`.',
   },
   WHATSAPP_API_BASE: { schema: z.url({ error: 'must be a URL' }).default('https://graph.facebook.com'), doc: "Meta's Graph API for numbers configured with Cloud API credentials." },
-  WHATSAPP_API_VERSION: { schema: z.string().regex(/^v\d+\.\d+$/, { error: 'must look like v21.0' }).default('v21.0'), doc: 'Graph API version used for sends.' },
+  WHATSAPP_API_VERSION: {
+    schema: z.string().regex(/^v\d+\.\d+$/, { error: 'must look like v23.0' }).default('v23.0'),
+    doc: "Graph API version used for sends and template calls: v23.0, the version of Meta's OpenAPI file the requests are checked against. A start warns when Meta retires the version within 90 days.",
+  },
   CHANNEL_API_BASE: {
     schema: z.url({ error: 'must be a URL' }).default('https://waba-v2.360dialog.io'),
     doc: "Base URL of the channel provider, 360dialog's Messaging API (`POST /messages`, `/v1/configs/webhook`, `/v1/configs/templates`, with the channel's `D360-API-KEY`).",

@@ -1,6 +1,7 @@
 /** Process entry: validate configuration, start the server, stop cleanly on SIGINT/SIGTERM. */
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
+import { retirementWarning } from './sending/graphApiVersions';
 import { startServer } from './server';
 import { startupSummary } from './startupSummary';
 
@@ -16,6 +17,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config);
+  // A version Meta retires soon fails every send after that day: said at every start, in every mode.
+  const versionWarning = retirementWarning(config.providers.whatsappApiVersion, new Date());
+  if (versionWarning) logger.warn({ whatsappApiVersion: config.providers.whatsappApiVersion }, versionWarning);
   const running = await startServer(config, { logger });
 
   const { admin } = running;

@@ -212,7 +212,7 @@ export async function buildCampaign(server: TestServer, user: User, options: Bui
   const wanted = options.messages ?? [];
   const senderNumberId = options.senderNumberId ?? (await server.services.senderNumbers.ensureSandbox(user.id)).id;
   const billable = wanted.filter((m) => m.status !== 'duplicate' && m.status !== 'suppressed').length;
-  const campaign: Omit<CampaignRow, 'id' | 'duplicateCount' | 'invalidCount' | 'suppressedCount' | 'refundedUnits' | 'resentCampaignId' | 'headerMediaType' | 'headerMediaPath' | 'completedAt' | 'scheduledAt' | 'failureReason'> = {
+  const campaign: Omit<CampaignRow, 'id' | 'duplicateCount' | 'invalidCount' | 'suppressedCount' | 'refundedUnits' | 'resentCampaignId' | 'headerMediaType' | 'headerMediaPath' | 'headerMediaName' | 'completedAt' | 'scheduledAt' | 'failureReason'> = {
     userId: user.id,
     templateId: options.template?.id ?? null,
     senderNumberId,

@@ -76,6 +76,7 @@ export const ZScheduleTime = z
 export const SKIP_REASONS = [
   'invalid_number',
   'missing_value',
+  'invalid_value',
   'duplicate_in_list',
   'duplicate_blocked',
   'opted_out',

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { request, type APIRequestContext } from '@playwright/test';
 
+/** The Graph API version the servers under test are configured with (config.ts's default unless set). */
+export const API_VERSION = process.env.WHATSAPP_API_VERSION ?? 'v23.0';
+
 export const ADMIN = { username: 'e2e_admin', password: 'e2e-admin-pass' } as const;
 
 export function unique(prefix: string): string {

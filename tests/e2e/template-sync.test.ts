@@ -2,7 +2,7 @@ import { expect, request, test } from '@playwright/test';
 import { AdminTemplatesPage } from './pages/AdminTemplatesPage';
 import { LoginPage } from './pages/LoginPage';
 import { TemplatesPage } from './pages/TemplatesPage';
-import { ADMIN, createUser, unique } from './support';
+import { ADMIN, API_VERSION, createUser, unique } from './support';
 
 /** A sandbox user's business account and the token at the embedded simulator (sending/templateEvents.ts, providerRegistry.ts). */
 const simulatorWaba = (userId: number) => `SIMULATOR_WABA_${userId}`;
@@ -14,13 +14,13 @@ test.describe('Sync from Meta', () => {
     const user = await createUser(baseURL ?? '', { name: 'Meera Iyer' });
     // Made in "WhatsApp Manager": straight at the simulator's Meta API, reviewed there.
     const meta = await request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${SIMULATOR_TOKEN}` } });
-    const created = await meta.post(`/simulator/v21.0/${simulatorWaba(user.id)}/message_templates`, {
+    const created = await meta.post(`/simulator/${API_VERSION}/${simulatorWaba(user.id)}/message_templates`, {
       data: { name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your parcel {{1}} is on its way', example: { body_text: [['PX-42']] } }] },
     });
     expect(created.ok()).toBe(true);
     await expect
       .poll(async () => {
-        const listed = (await (await meta.get(`/simulator/v21.0/${simulatorWaba(user.id)}/message_templates?name=${name}`)).json()) as { data: { status: string }[] };
+        const listed = (await (await meta.get(`/simulator/${API_VERSION}/${simulatorWaba(user.id)}/message_templates?name=${name}`)).json()) as { data: { status: string }[] };
         return listed.data[0]?.status;
       }, { timeout: 20_000 })
       .toBe('APPROVED');

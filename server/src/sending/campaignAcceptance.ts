@@ -34,7 +34,7 @@ export interface AcceptCampaignInput {
   invalidCount: number;
   /** Entries dropped as repeats within this send (the same number and values as an earlier one). */
   inSendDuplicates: number;
-  headerMedia?: { type: 'image' | 'video' | 'document'; path: string } | null;
+  headerMedia?: { type: 'image' | 'video' | 'document'; path: string; name?: string | null } | null;
   /**
    * Send later (issue 15): accepted, priced and debited now; the campaign waits as `scheduled` and
    * its messages stay queued without queue jobs until ScheduledCampaigns starts it at this time.
@@ -1272,6 +1272,7 @@ function campaignRow(input: Omit<AcceptCampaignInput, 'recipients'> | StreamedCa
     category: template.category,
     headerMediaType: input.headerMedia?.type ?? null,
     headerMediaPath: input.headerMedia?.path ?? null,
+    headerMediaName: input.headerMedia?.name?.slice(0, 255) ?? null,
     createdAt: figures.updatedAt,
     ...figures,
   };

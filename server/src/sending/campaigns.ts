@@ -361,7 +361,7 @@ export class CampaignService {
   /** A new campaign for the failed recipients, accepted (and charged) like any send. */
   async resendFailed(user: User, id: number): Promise<AcceptedCampaign> {
     const { campaign, recipients, template, number } = await this.resendPlan(user, id);
-    const headerMedia = campaign.headerMediaPath ? { type: campaign.headerMediaType as 'image' | 'video' | 'document', path: campaign.headerMediaPath } : null;
+    const headerMedia = campaign.headerMediaPath ? { type: campaign.headerMediaType as 'image' | 'video' | 'document', path: campaign.headerMediaPath, name: campaign.headerMediaName } : null;
     // Claimed before accepting (0 stands for "in progress"), so two clicks cannot both resend.
     const claimed = await this.deps.db('campaigns').where({ id, userId: user.id }).whereNull('resentCampaignId').update({ resentCampaignId: 0 });
     if (claimed === 0) throw ConflictError('already_resent', messages.campaigns.alreadyResent);

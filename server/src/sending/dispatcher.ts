@@ -243,6 +243,7 @@ export class MessageDispatcher {
         'c.category',
         'c.headerMediaType',
         'c.headerMediaPath',
+        'c.headerMediaName',
         't.id as templateId',
         't.components',
         't.status as templateStatus',
@@ -273,7 +274,9 @@ export class MessageDispatcher {
       },
       template: components ? { name: String(row.templateName), language: String(row.templateLanguage), category: String(row.category), components } : null,
       templateOutOfUse: row.templateId && (HELD_TEMPLATE_STATUSES.has(String(row.templateStatus)) || ENDED_TEMPLATE_STATUSES.has(String(row.templateStatus))) ? Number(row.templateId) : null,
-      headerMedia: row.headerMediaPath ? { type: row.headerMediaType as HeaderMedia['type'], link: this.deps.mediaUrl(String(row.headerMediaPath)) } : null,
+      headerMedia: row.headerMediaPath
+        ? { type: row.headerMediaType as HeaderMedia['type'], link: this.deps.mediaUrl(String(row.headerMediaPath)), filename: row.headerMediaName ? String(row.headerMediaName) : null }
+        : null,
       loadedAt: Date.now(),
     };
     return context;

@@ -67,7 +67,7 @@ describe('send-time components', () => {
     });
     expect(request.template.components).toEqual([
       { type: 'body', parameters: [{ type: 'text', text: '123456' }] },
-      { type: 'button', sub_type: 'url', index: 0, parameters: [{ type: 'text', text: '123456' }] },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '123456' }] },
     ]);
   });
 });

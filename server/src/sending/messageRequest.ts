@@ -1,8 +1,11 @@
 /**
  * Turns a stored template and one recipient's variable values into the Cloud API's send-time
- * components: header parameters (text variables or the header image link), body parameters
- * (positional for {{1}}, {{2}}...; by `parameter_name` for named ones), and one `button`
- * component per URL button whose link carries a variable.
+ * components, in the shape of Meta's `TemplateMessage` (server/src/sending/metaSendBody.test.ts
+ * holds every kind to Meta's OpenAPI file): header parameters (text variables, or the header
+ * file's link, a document with its file name), body parameters (positional for {{1}}, {{2}}...; by
+ * `parameter_name` for named ones), one `button` component per URL button whose link carries a
+ * variable, and one per quick-reply button carrying our reference as its payload. Button indexes
+ * are strings, as Meta's schema types them.
  */
 import { buttonVariableKey, componentValues, extractVariables } from '@shared/templates';
 import type { TTemplateComponent } from '@shared/types';
@@ -18,6 +21,8 @@ export interface TemplateShape {
 export interface HeaderMedia {
   type: 'image' | 'video' | 'document';
   link: string;
+  /** The uploaded file's own name: a document header shows it to the recipient (else Meta shows a generated one). */
+  filename?: string | null;
 }
 
 function textParameters(text: string | undefined, values: Record<string, string>): TSendParameter[] {
@@ -26,7 +31,20 @@ function textParameters(text: string | undefined, values: Record<string, string>
   );
 }
 
-export function sendComponents(template: TemplateShape, values: Record<string, string>, headerMedia: HeaderMedia | null): TSendComponent[] {
+/** The header's media parameter: a document carries its file name, images and videos only their link. */
+function mediaParameter(media: HeaderMedia): TSendParameter {
+  if (media.type === 'image') return { type: 'image', image: { link: media.link } };
+  if (media.type === 'video') return { type: 'video', video: { link: media.link } };
+  return { type: 'document', document: { link: media.link, ...(media.filename ? { filename: media.filename } : {}) } };
+}
+
+/**
+ * `reference` is our reference for this send (the `biz_opaque_callback_data` the status path
+ * reads): each quick-reply button carries it as its payload, so a tap comes back naming the
+ * message it answers. Without one, the buttons go without a payload (Meta then returns the
+ * button's text).
+ */
+export function sendComponents(template: TemplateShape, values: Record<string, string>, headerMedia: HeaderMedia | null, reference?: string): TSendComponent[] {
   const components: TSendComponent[] = [];
   const header = template.components.find((c) => c.type === 'HEADER');
   const body = template.components.find((c) => c.type === 'BODY');
@@ -36,15 +54,13 @@ export function sendComponents(template: TemplateShape, values: Record<string, s
     // Authentication templates carry the code twice: in the body and in the copy-code button.
     const code = values['1'] ?? Object.values(values)[0] ?? '';
     components.push({ type: 'body', parameters: [{ type: 'text', text: code }] });
-    if (buttons.length > 0) components.push({ type: 'button', sub_type: 'url', index: 0, parameters: [{ type: 'text', text: code }] });
+    // Meta sends the copy-code (and one-tap) button's code as a `url` button's text parameter.
+    if (buttons.length > 0) components.push({ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: code }] });
     return components;
   }
 
   if (header?.format && header.format !== 'TEXT' && headerMedia) {
-    const kind = header.format.toLowerCase() as HeaderMedia['type'];
-    const parameter: TSendParameter =
-      kind === 'image' ? { type: 'image', image: { link: headerMedia.link } } : kind === 'video' ? { type: 'video', video: { link: headerMedia.link } } : { type: 'document', document: { link: headerMedia.link } };
-    components.push({ type: 'header', parameters: [parameter] });
+    components.push({ type: 'header', parameters: [mediaParameter({ ...headerMedia, type: header.format.toLowerCase() as HeaderMedia['type'] })] });
   } else if (header?.format === 'TEXT' || (header && !header.format)) {
     // Header variables have their own values (`header_1`), apart from the body's {{1}}.
     const parameters = textParameters(header.text, componentValues(values, 'header'));
@@ -55,6 +71,10 @@ export function sendComponents(template: TemplateShape, values: Record<string, s
   if (bodyParameters.length > 0) components.push({ type: 'body', parameters: bodyParameters });
 
   buttons.forEach((button, index) => {
+    if (button.type === 'QUICK_REPLY') {
+      if (reference) components.push({ type: 'button', sub_type: 'quick_reply', index: String(index), parameters: [{ type: 'payload', payload: reference }] });
+      return;
+    }
     if (button.type !== 'URL') return;
     const variables = extractVariables({ bodyText: button.url ?? '' });
     if (variables.length === 0) return;
@@ -76,7 +96,7 @@ export function templateSendRequest(input: {
   return {
     phoneNumberId: input.phoneNumberId,
     to: input.to,
-    template: { name: input.template.name, language: input.template.language, components: sendComponents(input.template, input.values, input.headerMedia) },
+    template: { name: input.template.name, language: input.template.language, components: sendComponents(input.template, input.values, input.headerMedia, input.callbackData) },
     ...(input.callbackData ? { callbackData: input.callbackData } : {}),
   };
 }

@@ -94,7 +94,8 @@ export class ProviderRegistry {
     if (number.provider === 'cloud_api') return this.cloudApi;
     if (number.provider === 'channel') return this.channel;
     if (!this.simulatorUrl) return null;
-    this.simulator ??= new CloudApiProvider({ baseUrl: this.simulatorUrl, apiVersion: 'v21.0', accessToken: SIMULATOR_ACCESS_TOKEN, connections: 128, ...this.timeout() });
+    // The simulator answers the configured version, as Meta would: its path is the one real sends take.
+    this.simulator ??= new CloudApiProvider({ baseUrl: this.simulatorUrl, apiVersion: this.settings.whatsappApiVersion, accessToken: SIMULATOR_ACCESS_TOKEN, connections: 128, ...this.timeout() });
     return this.simulator;
   }
 

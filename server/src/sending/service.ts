@@ -14,7 +14,8 @@ import { fillMessage, messages } from '@shared/messages';
 import { checkPhone, normalisePhone, parseRecipientList } from '@shared/phone';
 import type { PriceCategory } from '@shared/pricing';
 import { RepeatIndex, valuesRecordDigest } from '@shared/repeatRows';
-import { normaliseMappings, rowMessage } from '@shared/sheetRows';
+import { parameterProblem, parameterProblemText, parameterRule, type ParameterRule } from '@shared/parameterLimits';
+import { normaliseMappings, rowMessage, type RowMessage } from '@shared/sheetRows';
 import type { TApiSendBatchRequest, TApiSendRequest, TCustomSendRequest, TQuickSendRequest, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
 import { AppError, BadRequestError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
@@ -50,6 +51,8 @@ interface SendEntry {
   values: Record<string, string>;
   /** The first variable left empty and the column it was mapped from, if any. */
   missing?: { name: string; column: string } | null;
+  /** The first value WhatsApp would refuse (shared/parameterLimits.ts), with its column. */
+  refused?: RowMessage['refused'];
 }
 
 /**
@@ -92,6 +95,13 @@ class EntryScreen {
     if (entry.missing) {
       result.missingValues++;
       result.skipped.push({ row: entry.row, value: entry.raw, reason: 'missing_value', message: fillMessage(why.missing_value, entry.missing) });
+      return;
+    }
+    // A value WhatsApp refuses (too long, a control character) would be charged and then fail at
+    // Meta: the row is invalid here, counted with the invalid rows and never charged.
+    if (entry.refused) {
+      result.invalid++;
+      result.skipped.push({ row: entry.row, value: entry.raw, reason: 'invalid_value', message: fillMessage(why.invalid_value, { why: parameterProblemText(entry.refused), column: entry.refused.column }) });
       return;
     }
     if (entry.values !== this.lastValues) {
@@ -195,8 +205,15 @@ class StreamedScreen {
 }
 
 /** A personalised send's entry for one row: the one row rule (`@shared/sheetRows`), for rows in the body and rows of an upload alike. */
-function customEntry(row: Readonly<Record<string, unknown>>, rowNumber: number, recipientColumn: string, variables: readonly string[], mappings: Readonly<Record<string, string>>): SendEntry {
-  return { row: rowNumber, ...rowMessage(row, recipientColumn, variables, mappings) };
+function customEntry(
+  row: Readonly<Record<string, unknown>>,
+  rowNumber: number,
+  recipientColumn: string,
+  variables: readonly string[],
+  mappings: Readonly<Record<string, string>>,
+  rule: ParameterRule,
+): SendEntry {
+  return { row: rowNumber, ...rowMessage(row, recipientColumn, variables, mappings, rule) };
 }
 
 /** Quick send's entries: split on commas and line breaks (the spec's rule), numbered from 1. */
@@ -397,6 +414,10 @@ export class SendingService {
     for (const variable of templateVariables(template)) {
       if (!values[variable]?.trim()) throw ValidationError('variables', fillMessage(messages.sending.variableMissing, { name: variable }));
     }
+    // Every recipient of a quick send gets the same values: one WhatsApp refuses refuses the send.
+    const trimmed = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value.trim()]));
+    const problem = parameterProblem(parameterRule(template.components), trimmed);
+    if (problem) throw ValidationError('variables', parameterProblemText(problem));
   }
 
   /**
@@ -418,7 +439,7 @@ export class SendingService {
       await writeFile(absolute, image.buffer);
       return { type, path: relativePath.split(path.sep).join('/') };
     }
-    if (template.headerMediaPath) return { type, path: template.headerMediaPath.split(path.sep).join('/') };
+    if (template.headerMediaPath) return { type, path: template.headerMediaPath.split(path.sep).join('/'), name: template.headerMediaName };
     if (type === 'image') throw ValidationError('headerImage', messages.sending.imageRequired);
     return null;
   }
@@ -535,7 +556,14 @@ export class SendingService {
    * A personalised send's entries from an upload (issue 16): each data row keyed by the header row,
    * through the same row rule as rows sent in `data`. The rows stream; the values kept are bounded.
    */
-  private async *uploadCustomEntries(user: User, input: TCustomSendRequest & { uploadId: string }, variables: readonly string[], mappings: Record<string, string>, signal: AbortSignal | undefined): AsyncGenerator<SendEntry[]> {
+  private async *uploadCustomEntries(
+    user: User,
+    input: TCustomSendRequest & { uploadId: string },
+    variables: readonly string[],
+    mappings: Record<string, string>,
+    rule: ParameterRule,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<SendEntry[]> {
     const sheet = new UploadSheet(this.deps.uploads.rowBatches(user.id, input.uploadId, { firstColumnOnly: false, signal }));
     let keptChars = 0;
     const unknownColumn = () => ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
@@ -545,7 +573,7 @@ export class SendingService {
       const entries: SendEntry[] = [];
       for (const { row, cells } of rows) {
         if (row === 1 && !sheet.mayHaveColumn(input.recipientColumn)) throw unknownColumn();
-        const entry = customEntry(sheet.keyedColumns(cells, wanted), row, input.recipientColumn, variables, mappings);
+        const entry = customEntry(sheet.keyedColumns(cells, wanted), row, input.recipientColumn, variables, mappings, rule);
         for (const variable of variables) keptChars += entry.values[variable]?.length ?? 0;
         if (keptChars > UPLOAD_SEND_MAX_VALUE_CHARS) throw heavyFileError();
         entries.push(entry);
@@ -567,10 +595,12 @@ export class SendingService {
     const variables = templateVariables(template);
     // The row rules Customize Message's preview uses too, so the preview is what is sent.
     const mappings = normaliseMappings(input.variableMappings);
+    // WhatsApp's limits on each value, for its place in this template: a row breaking one is invalid.
+    const rule = parameterRule(template.components);
     const { uploadId, data } = input;
     if (uploadId !== undefined) {
       const screen = new StreamedScreen(this.deps.duplicateWindowHours, () => ValidationError('uploadId', messages.sending.noValidRecipients));
-      const upload = { screen, chunks: screen.chunks(this.uploadCustomEntries(user, { ...input, uploadId }, variables, mappings, signal)) };
+      const upload = { screen, chunks: screen.chunks(this.uploadCustomEntries(user, { ...input, uploadId }, variables, mappings, rule, signal)) };
       if (input.dry_run) return this.previewWithWarnings(this.streamedDryRun(user, template, upload), number);
       const result = await this.acceptStreamed(await this.customCampaign(user, input, number, template, source), upload);
       const { invalid, missingValues } = screen.counts;
@@ -581,7 +611,7 @@ export class SendingService {
     if (!(input.recipientColumn in first) && !rows.some((row) => input.recipientColumn in row)) {
       throw ValidationError('recipientColumn', fillMessage(messages.sending.recipientColumnMissing, { column: input.recipientColumn }));
     }
-    const screened = screenEntries(rows.map((row, index) => customEntry(row, index + 1, input.recipientColumn, variables, mappings)));
+    const screened = screenEntries(rows.map((row, index) => customEntry(row, index + 1, input.recipientColumn, variables, mappings, rule)));
     if (screened.recipients.length === 0) throw ValidationError('data', messages.sending.noValidRecipients);
     if (input.dry_run) return this.previewWithWarnings(this.dryRun(user, template, screened), number);
     const result = await this.accept({
@@ -664,11 +694,15 @@ export class SendingService {
    */
   private apiValues(template: Template, fields: Record<string, unknown>): Record<string, string> {
     const values: Record<string, string> = {};
-    for (const { variable, field: name } of templateApiFields(templateVariableDefinitions(template))) {
+    const apiFields = templateApiFields(templateVariableDefinitions(template));
+    for (const { variable, field: name } of apiFields) {
       const value = fields[name] ?? (variable.component === 'body' ? fields[variable.name] : undefined);
       if (value === undefined || value === null || !String(value).trim()) throw ValidationError(name, fillMessage(messages.sending.variableMissing, { name: variable.label.replace(/^.*\{\{|\}\}$/g, '') }));
       values[variable.key] = String(value);
     }
+    // A value WhatsApp refuses is refused here, before anything is charged.
+    const problem = parameterProblem(parameterRule(template.components), values);
+    if (problem) throw ValidationError(apiFields.find(({ variable }) => variable.key === problem.key)?.field ?? 'templatename', parameterProblemText(problem));
     return values;
   }
 

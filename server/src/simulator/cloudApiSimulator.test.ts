@@ -52,7 +52,7 @@ async function setUp(options: Partial<CloudApiSimulatorOptions> = {}) {
     ...options,
   });
   toClose.push(() => server.close());
-  const provider = new CloudApiProvider({ baseUrl: server.url, apiVersion: 'v21.0', accessToken: 'token' });
+  const provider = new CloudApiProvider({ baseUrl: server.url, apiVersion: 'v23.0', accessToken: 'token' });
   toClose.push(() => provider.close());
   const send = (to: string) =>
     provider.sendTemplate({ phoneNumberId: SENDER, to, template: { name: 'hello', language: 'en_US', components: [{ type: 'body', parameters: [{ type: 'text', text: 'Asha' }] }] } });
@@ -70,7 +70,7 @@ async function directSimulator(options: Partial<CloudApiSimulatorOptions>) {
       senderId: SENDER,
       credential: 't',
       via: 'cloud_api',
-      body: { messaging_product: 'whatsapp', to, type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } },
+      body: { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'template', template: { name: 'hello', language: { policy: 'deterministic', code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } },
     });
   return { receiver, simulator, sendDirectly };
 }
@@ -190,7 +190,7 @@ describe('Cloud API simulator webhooks', () => {
         senderId: SENDER,
         credential: 't',
         via: 'cloud_api',
-        body: { messaging_product: 'whatsapp', to, type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } },
+        body: { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'template', template: { name: 'hello', language: { policy: 'deterministic', code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'A' }] }] } },
       });
     for (let i = 0; i < 30; i++) await send(`9198${String(71_000_003 + i)}`);
     const deadline = Date.now() + 10_000;
@@ -227,10 +227,10 @@ describe('Cloud API simulator mounted under /simulator', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
 
-    const response = await fetch(`${base}/simulator/v21.0/${SENDER}/messages`, {
+    const response = await fetch(`${base}/simulator/v23.0/${SENDER}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer anything' },
-      body: JSON.stringify({ messaging_product: 'whatsapp', to: '+919876543210', type: 'template', template: { name: 'hello', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ravi' }] }] } }),
+      body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '+919876543210', type: 'template', template: { name: 'hello', language: { policy: 'deterministic', code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ravi' }] }] } }),
     });
     const answer = (await response.json()) as { contacts: { input: string; wa_id: string }[]; messages: { id: string }[] };
     expect(response.status).toBe(200);
@@ -240,11 +240,11 @@ describe('Cloud API simulator mounted under /simulator', () => {
     const listed = (await (await fetch(`${base}/simulator/messages?to=919876543210`)).json()) as { data: { id: string; text: string; kind: string }[] };
     expect(listed.data).toEqual([expect.objectContaining({ id: answer.messages[0]?.id, text: 'Hello Ravi', kind: 'template' })]);
 
-    const unauthenticated = await fetch(`${base}/simulator/v21.0/${SENDER}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const unauthenticated = await fetch(`${base}/simulator/v23.0/${SENDER}/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(unauthenticated.status).toBe(401);
     expect(await unauthenticated.json()).toMatchObject({ error: { code: 190, type: 'OAuthException' } });
 
-    const malformed = await fetch(`${base}/simulator/v21.0/${SENDER}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, body: JSON.stringify({ to: '1' }) });
+    const malformed = await fetch(`${base}/simulator/v23.0/${SENDER}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, body: JSON.stringify({ to: '1' }) });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ error: { code: 100 } });
   });

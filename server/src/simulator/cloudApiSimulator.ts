@@ -23,6 +23,8 @@ import { postForwardedWebhook, postSignedWebhook } from './signedWebhookPost';
 import { randomHex } from './randomHex';
 import { SimulatorTemplates } from './templates';
 import { SimulatorNumbers, type SimulatorPricing } from './numbers';
+import { parameterLimitRefusal } from './sendLimits';
+import { sendBodyDetails, ZTemplateMessage, type TParameter, type TTemplateMessage } from './sendSchemas';
 
 export type ResolveTemplate = (
   phoneNumberId: string,
@@ -107,26 +109,7 @@ const ERRORS = {
 
 const UNDELIVERABLE = { code: 131026, title: 'Message undeliverable', details: 'Message Undeliverable.' };
 
-const ZParameter = z.looseObject({
-  type: z.string(),
-  parameter_name: z.string().optional(),
-  text: z.string().optional(),
-  currency: z.object({ fallback_value: z.string() }).optional(),
-  date_time: z.object({ fallback_value: z.string() }).optional(),
-});
-
-const ZSendBody = z.object({
-  messaging_product: z.literal('whatsapp'),
-  to: z.string().min(1),
-  type: z.literal('template'),
-  template: z.object({
-    name: z.string().min(1),
-    language: z.object({ code: z.string().min(1) }),
-    components: z.array(z.looseObject({ type: z.string(), parameters: z.array(ZParameter).optional() })).optional(),
-  }),
-  biz_opaque_callback_data: z.string().max(512).optional(),
-});
-type SendBody = z.infer<typeof ZSendBody>;
+type SendBody = TTemplateMessage;
 
 interface WebhookStatus {
   id: string;
@@ -241,8 +224,9 @@ export class CloudApiSimulator {
       return errorAnswer(ERRORS.auth);
     }
 
-    const parsed = ZSendBody.safeParse(input.body);
-    if (!parsed.success) return errorAnswer(ERRORS.param, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    // Held to Meta's TemplateMessage schema (sendSchemas.ts): a body Meta refuses is refused as Meta answers it.
+    const parsed = ZTemplateMessage.safeParse(input.body);
+    if (!parsed.success) return errorAnswer(ERRORS.param, sendBodyDetails(parsed.error));
     const body = parsed.data;
     const waId = body.to.replace(/\D+/g, '');
     if (waId.length < 8) return errorAnswer(ERRORS.param, 'to: not a phone number');
@@ -258,6 +242,8 @@ export class CloudApiSimulator {
 
     const components = await this.options.resolveTemplate(sender, body.template.name, body.template.language.code);
     if (!components) return errorAnswer(ERRORS.template, `template name (${body.template.name}) does not exist in ${body.template.language.code}`);
+    const overLimit = parameterLimitRefusal(components, body);
+    if (overLimit) return errorAnswer(overLimit.error, overLimit.details);
     const rendered = renderSendBody(components, body);
     if (!rendered.ok) return errorAnswer(ERRORS.params, rendered.details);
 
@@ -572,14 +558,28 @@ function errorAnswer(error: { http: number; code: number; message: string; type:
 
 type Rendered = { ok: true; text: string } | { ok: false; details: string };
 
+/** What a parameter shows in the text: its text, or a currency's or date's fallback; media show nothing. */
+export function parameterText(parameter: TParameter): string {
+  if (parameter.type === 'text') return parameter.text;
+  if (parameter.type === 'currency') return parameter.currency.fallback_value;
+  if (parameter.type === 'date_time') return parameter.date_time.fallback_value;
+  return '';
+}
+
+function parameterName(parameter: TParameter): string | undefined {
+  return parameter.type === 'text' || parameter.type === 'currency' || parameter.type === 'date_time' ? parameter.parameter_name : undefined;
+}
+
 /**
  * The text a recipient would see: header (text headers only), body and footer with the send's
  * parameters filled in, positionally into {{1}}, {{2}}, ... or by `parameter_name` for named
  * variables. A count that does not match the template is refused, as Meta does (132000).
  */
 function renderSendBody(components: TTemplateComponent[], body: SendBody): Rendered {
-  const parametersOf = (type: 'header' | 'body') =>
-    (body.template.components ?? []).find((c) => c.type.toLowerCase() === type)?.parameters ?? [];
+  const parametersOf = (type: 'header' | 'body'): TParameter[] => {
+    const component = (body.template.components ?? []).find((c) => c.type === type);
+    return component && component.type !== 'button' ? (component.parameters ?? []) : [];
+  };
   const parts: string[] = [];
   for (const component of components) {
     if (component.type === 'FOOTER' && component.text) parts.push(component.text);
@@ -593,8 +593,7 @@ function renderSendBody(components: TTemplateComponent[], body: SendBody): Rende
     }
     const values: Record<string, string> = {};
     parameters.forEach((parameter, index) => {
-      const value = parameter.text ?? parameter.currency?.fallback_value ?? parameter.date_time?.fallback_value ?? '';
-      values[parameter.parameter_name ?? String(index + 1)] = value;
+      values[parameterName(parameter) ?? String(index + 1)] = parameterText(parameter);
     });
     parts.push(renderTemplateText(text, values));
   }

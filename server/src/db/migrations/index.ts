@@ -89,6 +89,7 @@ import * as recordTemplateImportTime from './20261212200200_record_template_impo
 import * as recordTemplateSubmissionToMeta from './20261212100100_record_template_submission_to_meta';
 import * as indexTemplatesByMetaSubmitDue from './20261212100200_index_templates_by_meta_submit_due';
 import * as recordCampaignHoldReason from './20261212300100_record_campaign_hold_reason';
+import * as recordCampaignHeaderMediaName from './20261213100100_record_campaign_header_media_name';
 import * as recordNumberHealth from './20261213300100_record_number_health';
 import * as recordMetaPricingOnMessages from './20261213300200_record_meta_pricing_on_messages';
 import * as carryPricingOnStatusEvents from './20261213300300_carry_pricing_on_status_events';
@@ -184,6 +185,7 @@ const migrations: [string, Migration][] = [
   ['20261212100100_record_template_submission_to_meta', recordTemplateSubmissionToMeta],
   ['20261212100200_index_templates_by_meta_submit_due', indexTemplatesByMetaSubmitDue],
   ['20261212300100_record_campaign_hold_reason', recordCampaignHoldReason],
+  ['20261213100100_record_campaign_header_media_name', recordCampaignHeaderMediaName],
   ['20261213300100_record_number_health', recordNumberHealth],
   ['20261213300200_record_meta_pricing_on_messages', recordMetaPricingOnMessages],
   ['20261213300300_carry_pricing_on_status_events', carryPricingOnStatusEvents],

@@ -33,6 +33,8 @@ export interface CampaignRow {
   resentCampaignId: number | null;
   headerMediaType: string | null;
   headerMediaPath: string | null;
+  /** The header file's original name (a document is sent with it). */
+  headerMediaName: string | null;
   createdAt: string | Date;
   updatedAt: string | Date;
   completedAt: string | Date | null;
@@ -71,6 +73,7 @@ export const CAMPAIGN_COLUMNS = [
   'resentCampaignId',
   'headerMediaType',
   'headerMediaPath',
+  'headerMediaName',
   'createdAt',
   'completedAt',
   'scheduledAt',

@@ -70,7 +70,7 @@ describe('CloudApiProvider against the simulator', () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ accessToken: 'good-token' });
-    provider = new CloudApiProvider({ baseUrl: sim.server.url, apiVersion: 'v21.0', accessToken: 'good-token' });
+    provider = new CloudApiProvider({ baseUrl: sim.server.url, apiVersion: 'v23.0', accessToken: 'good-token' });
   });
   afterAll(async () => {
     await provider.close();
@@ -118,14 +118,14 @@ describe('CloudApiProvider against the simulator', () => {
   });
 
   it('answers 401 with code 190, not retryable, for a wrong token', async () => {
-    const wrong = new CloudApiProvider({ baseUrl: sim.server.url, apiVersion: 'v21.0', accessToken: 'bad-token' });
+    const wrong = new CloudApiProvider({ baseUrl: sim.server.url, apiVersion: 'v23.0', accessToken: 'bad-token' });
     const result = await wrong.sendTemplate(order('919876543213'));
     await wrong.close();
     expect(result).toMatchObject({ ok: false, code: 190, retryable: false, httpStatus: 401 });
   });
 
   it('does not call out without credentials for the sender', async () => {
-    const perNumber = new CloudApiProvider({ baseUrl: sim.server.url, apiVersion: 'v21.0', accessToken: (id) => (id === SENDER ? 'good-token' : null) });
+    const perNumber = new CloudApiProvider({ baseUrl: sim.server.url, apiVersion: 'v23.0', accessToken: (id) => (id === SENDER ? 'good-token' : null) });
     expect((await perNumber.sendTemplate(order('919876543214'))).ok).toBe(true);
     expect(await perNumber.sendTemplate(order('919876543214', { phoneNumberId: 'other' }))).toMatchObject({ ok: false, code: MISSING_CREDENTIALS_CODE, retryable: false });
     await perNumber.close();
@@ -142,7 +142,7 @@ describe('CloudApiProvider throughput and transport errors', () => {
   it('gets retryable 130429s past the sender limit', async () => {
     // The clock stands still, so however slowly a loaded machine delivers the five, none refills the bucket.
     const sim = await startSimulator({ messagesPerSecond: 2, rateClock: () => 0 });
-    const provider = new CloudApiProvider({ baseUrl: sim.server.url, apiVersion: 'v21.0', accessToken: 'any' });
+    const provider = new CloudApiProvider({ baseUrl: sim.server.url, apiVersion: 'v23.0', accessToken: 'any' });
     const results = await Promise.all(['11', '12', '13', '14', '15'].map((n) => provider.sendTemplate(order(`9198765432${n}`))));
     await provider.close();
     await sim.server.close();
@@ -157,7 +157,7 @@ describe('CloudApiProvider throughput and transport errors', () => {
     const url = stub.url;
     await new Promise<void>((resolve) => stub?.server.close(() => resolve()));
     stub = null;
-    const provider = new CloudApiProvider({ baseUrl: url, apiVersion: 'v21.0', accessToken: 't', timeoutMs: 2_000 });
+    const provider = new CloudApiProvider({ baseUrl: url, apiVersion: 'v23.0', accessToken: 't', timeoutMs: 2_000 });
     const result = await provider.sendTemplate(order('919876543210'));
     await provider.close();
     expect(result).toMatchObject({ ok: false, code: NETWORK_ERROR_CODE, retryable: true });
@@ -169,7 +169,7 @@ describe('CloudApiProvider throughput and transport errors', () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
-      const provider = new CloudApiProvider({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, apiVersion: 'v21.0', accessToken: 't', timeoutMs: 200 });
+      const provider = new CloudApiProvider({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, apiVersion: 'v23.0', accessToken: 't', timeoutMs: 200 });
       const result = await provider.sendTemplate(order('919876543210'));
       await provider.close();
       expect(result).toMatchObject({ ok: false, code: NETWORK_ERROR_CODE, retryable: true, unknown: true });
@@ -182,12 +182,12 @@ describe('CloudApiProvider throughput and transport errors', () => {
 
   it('posts the Graph API shape with the bearer token', async () => {
     stub = await startStub(200, JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: '919876543210', wa_id: '919876543210' }], messages: [{ id: 'wamid.X' }] }));
-    const provider = new CloudApiProvider({ baseUrl: `${stub.url}/`, apiVersion: 'v21.0', accessToken: 'tok' });
+    const provider = new CloudApiProvider({ baseUrl: `${stub.url}/`, apiVersion: 'v23.0', accessToken: 'tok' });
     const result = await provider.sendTemplate(order('919876543210'));
     await provider.close();
     expect(result).toEqual({ ok: true, providerMessageId: 'wamid.X' });
     const [request] = stub.captured;
-    expect(request?.url).toBe(`/v21.0/${SENDER}/messages`);
+    expect(request?.url).toBe(`/v23.0/${SENDER}/messages`);
     expect(request?.headers.authorization).toBe('Bearer tok');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(request?.body ?? '')).toEqual({
@@ -195,7 +195,7 @@ describe('CloudApiProvider throughput and transport errors', () => {
       recipient_type: 'individual',
       to: '919876543210',
       type: 'template',
-      template: { name: 'order_update', language: { code: 'en_US' }, components: order('x').template.components },
+      template: { name: 'order_update', language: { policy: 'deterministic', code: 'en_US' }, components: order('x').template.components },
     });
   });
 
@@ -207,7 +207,7 @@ describe('CloudApiProvider throughput and transport errors', () => {
     [400, JSON.stringify({ error: { message: '(#131030) Recipient phone number not in allowed list', code: 131030 } }), { code: 131030, retryable: false, title: 'Recipient phone number not in allowed list' }],
   ])('reads an HTTP %i answer', async (status, reply, expected) => {
     stub = await startStub(status, reply);
-    const provider = new CloudApiProvider({ baseUrl: stub.url, apiVersion: 'v21.0', accessToken: 't' });
+    const provider = new CloudApiProvider({ baseUrl: stub.url, apiVersion: 'v23.0', accessToken: 't' });
     const result = await provider.sendTemplate(order('919876543210'));
     await provider.close();
     expect(result).toMatchObject({ ok: false, httpStatus: status, ...expected });

@@ -5,7 +5,7 @@ import { MISSING_CREDENTIALS_CODE, type SendResult, type TemplateSendRequest, ty
 export interface CloudApiSettings extends HttpSettings {
   /** `https://graph.facebook.com` in production; the simulator's URL in development and tests. */
   baseUrl: string;
-  /** Graph API version segment, e.g. `v21.0`. */
+  /** Graph API version segment, e.g. `v23.0`. */
   apiVersion: string;
   /**
    * A system-user token for every number, or one per sender when numbers sit in different

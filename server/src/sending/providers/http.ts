@@ -29,7 +29,8 @@ export function createAgent(settings: HttpSettings): Agent {
 
 /** The Cloud API's template message, the same for Meta and for the channel provider. */
 export function templateMessageBody(input: TemplateSendRequest): Record<string, unknown> {
-  const template: Record<string, unknown> = { name: input.template.name, language: { code: input.template.language } };
+  // `policy: deterministic` is the only policy Meta has, and its schema requires it.
+  const template: Record<string, unknown> = { name: input.template.name, language: { policy: 'deterministic', code: input.template.language } };
   // An empty components array is refused by some providers for templates without variables.
   if (input.template.components.length > 0) template.components = input.template.components;
   const body: Record<string, unknown> = { messaging_product: 'whatsapp', recipient_type: 'individual', to: input.to, type: 'template', template };

@@ -25,7 +25,7 @@ export interface TMediaObject {
 export type TSendComponent =
   | { type: 'header'; parameters: TSendParameter[] }
   | { type: 'body'; parameters: TSendParameter[] }
-  | { type: 'button'; sub_type: 'url' | 'quick_reply' | 'copy_code' | 'flow'; index: string | number; parameters: TSendParameter[] };
+  | { type: 'button'; sub_type: 'url' | 'quick_reply'; index: string; parameters: TSendParameter[] };
 
 export interface TemplateSendRequest {
   /** The sender: the Cloud API phone number id (the channel provider maps it to a channel). */

@@ -187,7 +187,7 @@ describe('parseCloudApiWebhook', () => {
   });
 
   it('is what the adapters expose as parseStatusWebhook', async () => {
-    const provider = new CloudApiProvider({ baseUrl: 'http://127.0.0.1:9', apiVersion: 'v21.0', accessToken: 't' });
+    const provider = new CloudApiProvider({ baseUrl: 'http://127.0.0.1:9', apiVersion: 'v23.0', accessToken: 't' });
     expect(provider.parseStatusWebhook(statusPayload)).toHaveLength(4);
     expect(provider.verifyHandshake({ 'hub.mode': 'subscribe', 'hub.verify_token': 'v', 'hub.challenge': 'c' }, 'v')).toEqual({ ok: true, challenge: 'c' });
     await provider.close();

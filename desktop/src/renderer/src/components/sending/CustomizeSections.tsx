@@ -1,4 +1,5 @@
 import { fillMessage, messages } from '@shared/messages';
+import { parameterProblemText } from '@shared/parameterLimits';
 import type { CustomPreviewRow } from '../../lib/sending/customize';
 import { WhatsAppText } from '../templates/WhatsAppText';
 import { Badge } from '../ui/badge';
@@ -16,6 +17,10 @@ export function GeneratedPreview({ rows }: { rows: readonly CustomPreviewRow[] }
             {/* An empty cell in a mapped column: the send skips the row (a variable with no column stops the send itself). */}
             {row.validRecipient && row.missing && row.missing.column !== '' ? (
               <Badge variant="warning">{fillMessage(messages.sending.skipped.missing_value, row.missing)}: skipped</Badge>
+            ) : null}
+            {/* A value WhatsApp refuses (shared/parameterLimits.ts): the send counts the row invalid and does not charge it. */}
+            {row.validRecipient && row.refused ? (
+              <Badge variant="warning">{fillMessage(messages.sending.skipped.invalid_value, { why: parameterProblemText(row.refused), column: row.refused.column })}: skipped</Badge>
             ) : null}
           </div>
           {Object.keys(row.values).length > 0 ? (

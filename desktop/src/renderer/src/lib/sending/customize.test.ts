@@ -57,6 +57,7 @@ describe('customize: mapping and preview', () => {
       validRecipient: true,
       values: { '1': 'Asha', '2': 'A-1', city: 'Pune' },
       missing: null,
+      refused: null,
       text: 'Hello Asha\n\nYour order A-1 ships to Pune.\n\nReply STOP to opt out',
     });
     expect(preview[1]).toMatchObject({ recipient: 'n/a', validRecipient: false });
@@ -67,6 +68,11 @@ describe('customize: mapping and preview', () => {
   it('says which row the send will skip for an empty mapped cell', () => {
     const preview = customPreview([{ Mobile: '919876543210', Name: '  ', Order: 'A-1' }], 'Mobile', ['1', '2'], { '1': 'Name', '2': 'Order' }, template);
     expect(preview[0]).toMatchObject({ values: { '1': '', '2': 'A-1' }, missing: { name: '1', column: 'Name' } });
+  });
+
+  it('says which row the send will count invalid for a value WhatsApp refuses, as the server does', () => {
+    const preview = customPreview([{ Mobile: '919876543210', Name: 'Asha', Order: 'A-1\nA-2' }], 'Mobile', ['1', '2'], { '1': 'Name', '2': 'Order' }, template);
+    expect(preview[0]).toMatchObject({ missing: null, refused: { key: '2', reason: 'control_character', column: 'Order' } });
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
+import { parameterRule } from '@shared/parameterLimits';
 import { normalisePhone } from '@shared/phone';
 import { normaliseMappings, rowMessage, unmappedVariable, type RowMessage } from '@shared/sheetRows';
 import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
@@ -70,6 +71,8 @@ export interface CustomPreviewRow {
   values: Record<string, string>;
   /** The first variable this row leaves empty (the server skips such a row), or null. */
   missing: RowMessage['missing'];
+  /** A value WhatsApp would refuse (too long, a line break...): the send counts the row invalid. */
+  refused: RowMessage['refused'];
   text: string;
 }
 
@@ -83,8 +86,9 @@ export function customPreview(
   limit: number = SEND_SCREEN.previewRows,
 ): CustomPreviewRow[] {
   if (!recipientColumn) return [];
+  const rule = parameterRule(template.components);
   return rows.slice(0, limit).map((row, index) => {
-    const message = rowMessage(row, recipientColumn, variables, mappings);
+    const message = rowMessage(row, recipientColumn, variables, mappings, rule);
     const phone = normalisePhone(message.raw);
     return {
       row: index + 1,
@@ -92,6 +96,7 @@ export function customPreview(
       validRecipient: phone !== null,
       values: message.values,
       missing: message.missing,
+      refused: message.refused,
       text: messageText(template, message.values),
     };
   });
