@@ -123,7 +123,7 @@ export async function buildTemplate(server: TestServer, user: User, options: Bui
  * Waits (with a deadline) until a template leaves PENDING, as Meta's review moves it: the
  * administrator's approval submits it to the simulator, whose review answers by webhook.
  */
-export async function waitForTemplateStatus(server: TestServer, templateId: number, wanted: string, timeoutMs = 15_000): Promise<Template> {
+export async function waitForTemplateStatus(server: TestServer, templateId: number, wanted: string, timeoutMs = 60_000): Promise<Template> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const template = await server.services.templates.getForViewer(await adminOf(server), templateId);
