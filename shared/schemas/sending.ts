@@ -203,6 +203,8 @@ export interface TSenderNumber {
   provider: 'simulator' | 'cloud_api' | 'channel';
   is_sandbox: boolean;
   messages_per_second: number;
+  /** Set while Meta refuses to send for the number (its campaigns wait): since when, Meta's code and reason. */
+  sending_stopped?: { since: string; code: number | null; reason: string } | null;
 }
 
 /** `scheduled` waits for its time; `failed` is a scheduled send that could not start (its reason is `failureReason`). */
@@ -256,7 +258,7 @@ export interface TCampaign {
 }
 
 /** Why the platform paused a campaign: Meta paused (or is reviewing an appeal of) its template. */
-export const CAMPAIGN_PAUSE_REASONS = ['template_paused'] as const;
+export const CAMPAIGN_PAUSE_REASONS = ['template_paused', 'sender_stopped'] as const;
 export type TCampaignPauseReason = (typeof CAMPAIGN_PAUSE_REASONS)[number];
 
 /** PATCH /api/campaigns/{id}/schedule: a new time for a campaign still `scheduled`. */

@@ -15,6 +15,9 @@ export function presentSenderNumber(number: SenderNumber): TSenderNumber {
     provider: number.provider,
     is_sandbox: number.isSandbox,
     messages_per_second: number.messagesPerSecond,
+    sending_stopped: number.sendingStoppedAt
+      ? { since: new Date(number.sendingStoppedAt).toISOString(), code: number.sendingStoppedCode ?? null, reason: number.sendingStoppedReason ?? '' }
+      : null,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Agent } from 'undici';
 import { CloudApiShapedProvider, createAgent, postTemplateMessage, templateMessageBody, type HttpSettings } from './http';
-import { MISSING_CREDENTIALS_CODE, type SendResult, type TemplateSendRequest, type WhatsAppProvider } from './types';
+import { MISSING_CREDENTIALS_CODE, sendFailure, type SendResult, type TemplateSendRequest, type WhatsAppProvider } from './types';
 
 export interface ChannelCredentials {
   channelId: string;
@@ -41,7 +41,7 @@ export class ChannelProvider extends CloudApiShapedProvider implements WhatsAppP
   async sendTemplate(input: TemplateSendRequest): Promise<SendResult> {
     const channel = this.settings.channelFor(input.phoneNumberId);
     if (!channel?.channelId || !channel.apiKey) {
-      return { ok: false, code: MISSING_CREDENTIALS_CODE, title: 'No channel configured for this sender number', retryable: false };
+      return sendFailure({ code: MISSING_CREDENTIALS_CODE, title: 'No channel configured for this sender number' });
     }
     const path = this.settings.messagesPath?.(channel.channelId) ?? `/v1/channels/${encodeURIComponent(channel.channelId)}/messages`;
     const header = (this.settings.apiKeyHeader ?? 'X-API-Key').toLowerCase();
