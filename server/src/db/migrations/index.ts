@@ -91,6 +91,7 @@ import * as indexTemplatesByMetaSubmitDue from './20261212100200_index_templates
 import * as recordCampaignHoldReason from './20261212300100_record_campaign_hold_reason';
 import * as recordSenderStopOnNumbers from './20261213200100_record_sender_stop_on_numbers';
 import * as recordMetaErrorFieldsOnMessages from './20261213200200_record_meta_error_fields_on_messages';
+import * as recordMetaErrorOnStatusEvents from './20261213200300_record_meta_error_on_status_events';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -185,6 +186,7 @@ const migrations: [string, Migration][] = [
   ['20261212300100_record_campaign_hold_reason', recordCampaignHoldReason],
   ['20261213200100_record_sender_stop_on_numbers', recordSenderStopOnNumbers],
   ['20261213200200_record_meta_error_fields_on_messages', recordMetaErrorFieldsOnMessages],
+  ['20261213200300_record_meta_error_on_status_events', recordMetaErrorOnStatusEvents],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
