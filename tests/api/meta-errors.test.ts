@@ -172,6 +172,9 @@ describe.skipIf(postgresUnavailable)("Meta's errors: retry, fail and refund, sto
     const paused = await waitForCampaign(client, accepted.campaignId, (c) => c.status === 'paused' && c.counts.sending === 0, { timeoutMs: 60_000 });
     expect(paused.pauseReason).toBe('sender_stopped');
     expect((await numberOf(client)).sending_stopped).toMatchObject({ code: 368 });
+    // The admin sees the same on the user's provider page.
+    const adminView = await admin.get<{ data: TSenderNumber[] }>(`/api/admin/users/${user.id}/sender-numbers`);
+    expect(adminView.body.data.find((n) => n.id === number.id)?.sending_stopped).toMatchObject({ code: 368, reason: expect.stringContaining('policies') as unknown as string });
 
     // Nothing to resume on a number that sends: 409. Then the block lifts and the admin saves the
     // owner's business settings (new credentials): the rest goes out.
@@ -190,6 +193,7 @@ describe.skipIf(postgresUnavailable)("Meta's errors: retry, fail and refund, sto
     simulator.setFault(number.phone_number_id, { code: 10, times: 1 });
     const next = await quickSend(client, { template, recipients: plainRecipients(20, 9_717_000_000), variables: VALUES });
     await waitForCampaign(client, next.campaignId, (c) => c.status === 'paused' && c.pauseReason === 'sender_stopped' && c.counts.sending === 0, { timeoutMs: 60_000 });
+    expect((await client.post(`/api/admin/users/${user.id}/sender-numbers/${number.id}/resume-sending`)).status).toBe(403);
     const resumed = await client.post<{ data: { resumed_campaign_ids: number[] } }>(`/api/whatsapp/numbers/${number.id}/resume-sending`);
     expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
     expect(resumed.body.data.resumed_campaign_ids).toEqual([next.campaignId]);
