@@ -1138,6 +1138,22 @@ export const messages = {
     category: 'Meta changed the category of your template {name} from {from} to {to}. Each message now costs {newPrice} instead of {oldPrice}. Campaigns accepted before keep the price they were charged.',
   },
 
+  /** A sender number Meta refused to send for at all (docs/sending.md, "Meta's errors"). */
+  senderStops: {
+    pausedForSender: 'Paused because Meta refused to send from its sender number. Fix the number\'s credentials or resume to send the rest.',
+    stoppedTitle: 'Sender number stopped',
+    stopped: 'Meta refused to send from {number} ({code}: {reason}). {campaigns} {campaigns|campaign|campaigns} from it {campaigns|is|are} paused; unsent messages wait and go out when the number is fixed or resumed.',
+    stoppedAdmin: 'Meta refused to send from {number} of {user} ({code}: {reason}). Its campaigns are paused.',
+    resumedTitle: 'Sender number sending again',
+    resumed: '{number} sends again. {campaigns} {campaigns|campaign|campaigns} paused for it {campaigns|has|have} resumed.',
+    stoppedState: 'Stopped since {date}: {reason}',
+    sending: 'Sending',
+    resume: 'Resume sending',
+    resumeDone: 'The number sends again.',
+    notStopped: 'This number is not stopped.',
+    numberNotFound: 'Sender number not found.',
+  },
+
   /** Template quality from Meta (GREEN, YELLOW, RED, UNKNOWN) and Meta's status as shown on templates. */
   templateQuality: {
     GREEN: 'High',

@@ -33,6 +33,7 @@ import { D360WebhookRegistrar } from './providerAccounts/channelWebhook';
 import { ProviderCredentialStore } from './providerAccounts/credentials';
 import { WebhookIngest } from './sending/webhookIngest';
 import { TemplateHolds } from './sending/templateHolds';
+import { SenderHealth } from './sending/senderHealth';
 import { UnknownWebhookEvents } from './webhookEvents/unknownEvents';
 import { loadSecretsKey, SecretBox } from './security/secretBox';
 import { SenderNumberService } from './sending/senderNumbers';
@@ -107,6 +108,8 @@ export interface Services {
   apiRateLimit: ApiRateLimiter;
   /** A user's Meta Cloud API business info (admins write it). */
   businessInfo: BusinessInfoService;
+  /** Sender numbers Meta refused to send for: stopped, their campaigns paused, resumed (sending/senderHealth.ts). */
+  senderHealth: SenderHealth;
   /** A user's channel provider settings (admins write them). */
   channelSettings: ChannelSettingsService;
   /** Provider secrets for sends, webhook signatures and the verify handshake. */
@@ -365,6 +368,13 @@ export function createServices(deps: {
   // A running campaign whose template is already out of use (accepted as Meta's event arrived)
   // is found by the dispatcher, which sends none of it, and follows its template here.
   engine.dispatcher.onTemplateOutOfUse = (templateId) => void templateHolds.statusApplied(templateId, null);
+  // Meta's answers per the error table (providers/metaErrors.ts): a template refused at send
+  // follows as Meta's event would move it; a number Meta will not send for stops (senderHealth.ts).
+  engine.dispatcher.onTemplateRefused = (templateId, status) => void templateHolds.refusedAtSend(templateId, status);
+  const senderHealth = new SenderHealth({ db, engine, notices: notifications, log: logger.child({ service: 'sender-health' }) });
+  engine.dispatcher.onSenderStopped = (numberId, error) => void senderHealth.stopped(numberId, error);
+  businessInfo.onSaved = (userId) => senderHealth.credentialsSaved(userId).catch((error: unknown) => logger.error({ err: error, userId }, 'stopped numbers not resumed after new credentials'));
+  campaigns.onResumeSender = (numberId) => senderHealth.resume(numberId);
   const scheduledCampaigns = new ScheduledCampaigns({
     db,
     acceptance: campaignAcceptance,
@@ -409,5 +419,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics };
+  return { numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }

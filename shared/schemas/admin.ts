@@ -125,3 +125,22 @@ export interface TReleaseHeldRefundsResponse {
   amount: number;
   creditBalance: number;
 }
+
+/**
+ * PUT /api/admin/simulator/numbers/{phoneNumberId}/fault (tests and demos): the simulator answers the
+ * number's sends with this Meta error (any code of the error table), or expires its token (190).
+ */
+export const ZSimulatorFaultRequest = z.union([
+  z.object({ expire_token: z.boolean() }).strict(),
+  z
+    .object({
+      code: z.number().int(),
+      http_status: z.number().int().min(400).max(599).optional(),
+      subcode: z.number().int().optional(),
+      is_transient: z.boolean().optional(),
+      details: z.string().max(500).optional(),
+      times: z.number().int().min(1).max(1_000_000).optional(),
+    })
+    .strict(),
+]);
+export type TSimulatorFaultRequest = z.infer<typeof ZSimulatorFaultRequest>;

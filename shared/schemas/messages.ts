@@ -50,6 +50,17 @@ export const ZPublicMessage = z
     cost: z.number().describe('What the message cost in rupees (0 when it was not charged or was refunded)'),
     error_code: z.number().int().optional().describe('The provider error code of a failed message'),
     error_title: z.string().optional().describe('Why the message failed or was not sent'),
+    error: z
+      .object({
+        code: z.number().int(),
+        subcode: z.number().int().nullable(),
+        title: z.string().nullable(),
+        details: z.string().nullable(),
+        is_transient: z.boolean().nullable(),
+        fbtrace_id: z.string().nullable(),
+      })
+      .optional()
+      .describe("A failed message's error as Meta reported it (code, subcode, title, error_data.details, is_transient, fbtrace_id for Meta's support)"),
     scheduled_at: z.iso.datetime().optional(),
     sent_at: z.iso.datetime().optional(),
     delivered_at: z.iso.datetime().optional(),

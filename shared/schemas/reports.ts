@@ -51,6 +51,8 @@ export interface TReportRow {
   delivered_at: string | null;
   read_at: string | null;
   error_message: string | null;
+  /** A failed message's error as Meta reported it (null otherwise). */
+  error?: { code: number; subcode: number | null; title: string | null; details: string | null; is_transient: boolean | null; fbtrace_id: string | null };
   sent_at: string | null;
   created_at: string;
   campaign_id: number;

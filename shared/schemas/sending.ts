@@ -211,6 +211,8 @@ export interface TSenderNumber {
   messages_per_second: number;
   /** Meta's health of a Cloud API number; null for sandbox and channel numbers. */
   health?: TNumberHealth | null;
+  /** Set while Meta refuses to send for the number (its campaigns wait): since when, Meta's code and reason. */
+  sending_stopped?: { since: string; code: number | null; reason: string } | null;
 }
 
 /** `scheduled` waits for its time; `failed` is a scheduled send that could not start (its reason is `failureReason`). */
@@ -264,7 +266,7 @@ export interface TCampaign {
 }
 
 /** Why the platform paused a campaign: Meta paused (or is reviewing an appeal of) its template. */
-export const CAMPAIGN_PAUSE_REASONS = ['template_paused'] as const;
+export const CAMPAIGN_PAUSE_REASONS = ['template_paused', 'sender_stopped'] as const;
 export type TCampaignPauseReason = (typeof CAMPAIGN_PAUSE_REASONS)[number];
 
 /** PATCH /api/campaigns/{id}/schedule: a new time for a campaign still `scheduled`. */

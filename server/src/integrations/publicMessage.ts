@@ -16,6 +16,12 @@ export interface PublicMessageRow {
   refunded: boolean | number;
   errorCode: number | string | null;
   errorMessage: string | null;
+  /** Meta's error fields (absent on rows read without them). */
+  errorSubcode?: number | string | null;
+  errorTitle?: string | null;
+  errorDetails?: string | null;
+  errorTransient?: boolean | number | null;
+  errorFbtraceId?: string | null;
   templateName: string;
   sentAt: string | Date | null;
   deliveredAt: string | Date | null;
@@ -36,6 +42,11 @@ export const PUBLIC_MESSAGE_COLUMNS = [
   'm.refunded',
   'm.error_code',
   'm.error_message',
+  'm.error_subcode',
+  'm.error_title',
+  'm.error_details',
+  'm.error_transient',
+  'm.error_fbtrace_id',
   'c.template_name',
   'm.sent_at',
   'm.delivered_at',
@@ -92,6 +103,16 @@ export function toPublicMessage(row: PublicMessageRow): TPublicMessage {
   const failed = row.status === 'failed' || row.status === 'duplicate' || row.status === 'suppressed' || row.status === 'cancelled';
   if (row.errorCode !== null && row.status === 'failed') message.error_code = Number(row.errorCode);
   if (row.errorMessage && failed) message.error_title = row.errorMessage;
+  if (row.errorCode !== null && row.status === 'failed') {
+    message.error = {
+      code: Number(row.errorCode),
+      subcode: row.errorSubcode === null || row.errorSubcode === undefined ? null : Number(row.errorSubcode),
+      title: row.errorTitle ?? null,
+      details: row.errorDetails ?? null,
+      is_transient: row.errorTransient === null || row.errorTransient === undefined ? null : Boolean(row.errorTransient),
+      fbtrace_id: row.errorFbtraceId ?? null,
+    };
+  }
   const sentAt = iso(row.sentAt);
   const deliveredAt = iso(row.deliveredAt);
   const readAt = iso(row.readAt);

@@ -1,6 +1,6 @@
 import { unitsToRupees } from '@shared/money';
 import type { TAccountOverview, TCampaignList } from '@shared/schemas/reports';
-import type { TCampaign } from '@shared/schemas/sending';
+import { CAMPAIGN_PAUSE_REASONS, type TCampaign, type TCampaignPauseReason } from '@shared/schemas/sending';
 import type { AccountOverview, CampaignPage, CampaignRecord } from '../sending/campaigns';
 
 export function presentCampaign({ campaign: row, counts }: CampaignRecord): TCampaign {
@@ -27,7 +27,7 @@ export function presentCampaign({ campaign: row, counts }: CampaignRecord): TCam
     completedAt: row.completedAt ? new Date(row.completedAt).toISOString() : null,
     scheduledAt: row.scheduledAt ? new Date(row.scheduledAt).toISOString() : null,
     failureReason: row.failureReason ?? null,
-    pauseReason: row.status === 'paused' && row.pauseReason === 'template_paused' ? 'template_paused' : null,
+    pauseReason: row.status === 'paused' && (CAMPAIGN_PAUSE_REASONS as readonly string[]).includes(String(row.pauseReason)) ? (row.pauseReason as TCampaignPauseReason) : null,
   };
 }
 

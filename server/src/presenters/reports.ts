@@ -18,6 +18,19 @@ export function presentReportRow(record: ReportRecord): TReportRow {
     delivered_at: iso(record.deliveredAt),
     read_at: iso(record.readAt),
     error_message: reportErrorOf(record.status, record.errorMessage),
+    // Only on a failed message: other rows keep exactly the keys they had.
+    ...(record.status === 'failed' && record.errorCode !== null
+      ? {
+          error: {
+            code: Number(record.errorCode),
+            subcode: record.errorSubcode === null ? null : Number(record.errorSubcode),
+            title: record.errorTitle,
+            details: record.errorDetails,
+            is_transient: record.errorTransient === null ? null : Boolean(record.errorTransient),
+            fbtrace_id: record.errorFbtraceId,
+          },
+        }
+      : {}),
     sent_at: iso(record.sentAt),
     created_at: iso(record.createdAt) ?? '',
     campaign_id: record.campaignId,

@@ -17,6 +17,9 @@ export function presentSenderNumber(number: SenderNumber): TSenderNumber {
     is_sandbox: number.isSandbox,
     messages_per_second: number.messagesPerSecond,
     health: number.provider === 'cloud_api' ? presentNumberHealth(number) : null,
+    sending_stopped: number.sendingStoppedAt
+      ? { since: new Date(number.sendingStoppedAt).toISOString(), code: number.sendingStoppedCode ?? null, reason: number.sendingStoppedReason ?? '' }
+      : null,
   };
 }
 

@@ -72,8 +72,16 @@ export class BusinessInfoService {
    * transaction; the audit row names what changed, never a secret's value.
    */
   async put(admin: { id: number }, userId: number, input: TBusinessInfoInput, ip: string | null = null): Promise<BusinessInfoRecord> {
-    return uniqueIdsOrConflict(() => this.write(admin, userId, input, ip));
+    const record = await uniqueIdsOrConflict(() => this.write(admin, userId, input, ip));
+    await this.onSaved?.(userId);
+    return record;
   }
+
+  /**
+   * Told after a user's business settings were saved (new credentials): their numbers Meta had
+   * stopped try again (sending/senderHealth.ts). Must not throw.
+   */
+  onSaved: ((userId: number) => Promise<void>) | null = null;
 
   private async write(admin: { id: number }, userId: number, input: TBusinessInfoInput, ip: string | null): Promise<BusinessInfoRecord> {
     const row = await this.deps.db.transaction(async (trx) => {

@@ -24,6 +24,13 @@ export interface ReportRecord {
   recipient: string;
   status: string;
   errorMessage: string | null;
+  /** Meta's error fields of a failed message. */
+  errorCode: number | string | null;
+  errorSubcode: number | string | null;
+  errorTitle: string | null;
+  errorDetails: string | null;
+  errorTransient: boolean | number | null;
+  errorFbtraceId: string | null;
   createdAt: string | Date;
   sentAt: string | Date | null;
   deliveredAt: string | Date | null;
@@ -128,6 +135,8 @@ export class ReportService {
     if (keys.length === 0) return [];
     const rows = await this.rdb.all<Omit<ReportRecord, 'campaignName' | 'templateName' | 'category' | 'metaBillable'> & { metaBillable: boolean | number | null }>(
       `select m.id as "id", m.recipient as "recipient", m.status as "status", m.error_message as "errorMessage", m.created_at as "createdAt",
+              m.error_code as "errorCode", m.error_subcode as "errorSubcode", m.error_title as "errorTitle", m.error_details as "errorDetails",
+              m.error_transient as "errorTransient", m.error_fbtrace_id as "errorFbtraceId",
               m.sent_at as "sentAt", m.delivered_at as "deliveredAt", m.read_at as "readAt", m.campaign_id as "campaignId",
               m.meta_category as "metaCategory", m.meta_billable as "metaBillable"
          from messages m where m.id in (${keys.map(() => '?').join(', ')}) and +m.user_id = ?`,

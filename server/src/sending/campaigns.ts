@@ -241,9 +241,17 @@ export class CampaignService {
     }
   }
 
+  /** Resumes a stopped sender number and the campaigns paused for it (senderHealth.ts). */
+  onResumeSender: ((numberId: number) => Promise<unknown>) | null = null;
+
   /** paused -> running: the messages held meanwhile are due at once. */
   async resume(user: User, id: number): Promise<CampaignRecord> {
     const campaign = await this.find(user, id);
+    // Paused with its stopped sender number: resuming it resumes the number and all it held.
+    if (campaign.status === 'paused' && campaign.pauseReason === 'sender_stopped' && this.onResumeSender) {
+      await this.onResumeSender(campaign.senderNumberId);
+      return this.get(user, id);
+    }
     // Held for its template (templateHolds.ts): Meta's reinstatement resumes it, not the owner.
     if (campaign.status === 'paused' && campaign.pauseReason) throw ConflictError('campaign_held_for_template', messages.templateHolds.heldForTemplate);
     // Paused by its owner while Meta then paused its template: its sends would only be rejected.

@@ -32,6 +32,18 @@ import { TokenBucket } from './tokenBucket';
 import { SendWindow, type SendOutcome } from './sendWindow';
 import type { MessageRow } from '../db/rows/messages';
 import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES } from './templateEvents';
+import { metaErrorHandling, type RetryScope } from './providers/metaErrors';
+import type { MetaErrorFields, SendResult } from './providers/types';
+
+/** Meta's error fields of a failed answer, as the message keeps them. */
+function metaFieldsOf(result: Extract<SendResult, { ok: false }>): MetaErrorFields {
+  const fields: MetaErrorFields = {};
+  if (result.subcode !== undefined) fields.subcode = result.subcode;
+  if (result.details !== undefined) fields.details = result.details;
+  if (result.isTransient !== undefined) fields.isTransient = result.isTransient;
+  if (result.fbtraceId !== undefined) fields.fbtraceId = result.fbtraceId;
+  return fields;
+}
 
 export interface ClaimedMessage {
   id: number;
@@ -49,6 +61,10 @@ interface CampaignContext {
   template: TemplateShape | null;
   /** Set when Meta holds or ended the campaign's template: nothing of it is sent (templateHolds.ts). */
   templateOutOfUse: number | null;
+  /** The campaign's template (null when it was deleted). */
+  templateId: number | null;
+  /** The sender number is stopped (senderHealth.ts): nothing of it is sent until it is resumed. */
+  senderStopped: boolean;
   headerMedia: HeaderMedia | null;
   loadedAt: number;
 }
@@ -79,6 +95,12 @@ const THROTTLE_PAUSE_MS = 200;
 /** Sends run just under a number's limit, so clock drift between us and the provider rarely trips it. */
 const RATE_MARGIN = 0.99;
 const MAX_BACKOFF_MS = 60_000;
+/** 131048 (spam rate limit): the number sends nothing for this long before trying again. */
+const NUMBER_COOLDOWN_MS = 5_000;
+/** 80007, 4, 131057 (the business account's rate or maintenance): every number of the owner waits. */
+const ACCOUNT_COOLDOWN_MS = 5_000;
+/** 131056: Meta lets a business send a recipient about one message every 6 seconds. */
+const PAIR_RETRY_MS = 6_000;
 /** Held messages of a campaign in no known state look again after this. */
 const HOLD_MS = 30_000;
 /** A paused campaign's held messages wait this long; resuming makes them due at once. */
@@ -130,6 +152,24 @@ export class MessageDispatcher {
    * campaign follows the template (templateHolds.ts). Must not throw or wait.
    */
   onTemplateOutOfUse: ((templateId: number) => void) | null = null;
+  /**
+   * Told a sender number Meta refused to send for at all (the error table's `stop_sender`: token,
+   * policy block, locked account, payment, not registered, permissions), so that the number stops
+   * and its campaigns pause (senderHealth.ts). Called at the first such answer. Must not throw or wait.
+   */
+  onSenderStopped: ((numberId: number, error: { code: number; title: string; details?: string }) => void) | null = null;
+  /**
+   * Told a template Meta refused a send for (132001, 132015, 132016), with the status it moves to,
+   * so that the template and its campaigns follow (templateHolds.ts). Must not throw or wait.
+   */
+  onTemplateRefused: ((templateId: number, status: 'PAUSED' | 'DISABLED') => void) | null = null;
+  /**
+   * Numbers this instance saw stopped: none of their sends is handed over from then on, also those
+   * of a batch under way, before the campaigns' pause has committed.
+   */
+  private readonly stoppedNumbers = new Set<number>();
+  /** The owner of each number with a bucket here (an account's rate pauses all its numbers). */
+  private readonly ownerOfNumber = new Map<number, number>();
   private readonly buckets = new Map<number, TokenBucket>();
   private readonly windows = new Map<number, SendWindow>();
   private readonly contexts = new Map<number, CampaignContext>();
@@ -176,6 +216,7 @@ export class MessageDispatcher {
     if (!bucket) {
       bucket = new TokenBucket(number.messagesPerSecond * RATE_MARGIN);
       this.buckets.set(number.id, bucket);
+      this.ownerOfNumber.set(number.id, number.userId);
     } else bucket.setRate(number.messagesPerSecond * RATE_MARGIN);
     return bucket;
   }
@@ -256,6 +297,7 @@ export class MessageDispatcher {
         'n.messagesPerSecond',
         'n.isSandbox',
         'n.isActive',
+        'n.sendingStoppedAt',
       )) as Record<string, unknown> | undefined;
     if (!row) return null;
     const components = row.templateId ? (typeof row.components === 'string' ? (JSON.parse(row.components) as TTemplateComponent[]) : (row.components as TTemplateComponent[])) : null;
@@ -273,6 +315,8 @@ export class MessageDispatcher {
         isActive: Boolean(row.isActive),
       },
       template: components ? { name: String(row.templateName), language: String(row.templateLanguage), category: String(row.category), components } : null,
+      templateId: row.templateId ? Number(row.templateId) : null,
+      senderStopped: row.sendingStoppedAt !== null && row.sendingStoppedAt !== undefined,
       templateOutOfUse: row.templateId && (HELD_TEMPLATE_STATUSES.has(String(row.templateStatus)) || ENDED_TEMPLATE_STATUSES.has(String(row.templateStatus))) ? Number(row.templateId) : null,
       headerMedia: row.headerMediaPath
         ? { type: row.headerMediaType as HeaderMedia['type'], link: this.deps.mediaUrl(String(row.headerMediaPath)), filename: row.headerMediaName ? String(row.headerMediaName) : null }
@@ -292,6 +336,8 @@ export class MessageDispatcher {
     const held: ClaimedMessage[] = [];
     /** Campaigns still running whose template Meta holds or ended, and that template. */
     const outOfUse = new Map<number, number>();
+    /** Campaigns still running whose sender number is stopped. */
+    const senderHeld = new Set<number>();
     if (claimed.length === 0) return { ...totals, held: 0 };
     const { settings } = this.deps;
     let writing: Promise<void> | null = null;
@@ -343,6 +389,11 @@ export class MessageDispatcher {
           outOfUse.set(message.campaignId, context.templateOutOfUse);
           return;
         }
+        if (context.senderStopped || this.stoppedNumbers.has(context.number.id)) {
+          held.push(message);
+          senderHeld.add(message.campaignId);
+          return;
+        }
         if (!context.template) {
           failed.push({ id: message.id, claimToken, code: TEMPLATE_GONE_CODE, title: 'The template was deleted before this message was sent' });
           scheduleWrite();
@@ -361,6 +412,13 @@ export class MessageDispatcher {
         let outcome: SendOutcome = 'not-sent';
         let result: Awaited<ReturnType<typeof provider.sendTemplate>>;
         try {
+          // A stop seen while this send waited for its turn: it is not handed over.
+          if (this.stoppedNumbers.has(context.number.id) || context.templateOutOfUse !== null) {
+            held.push(message);
+            if (context.templateOutOfUse !== null) outOfUse.set(message.campaignId, context.templateOutOfUse);
+            else senderHeld.add(message.campaignId);
+            return;
+          }
           // The fence: only a message still ours, of a campaign still running, goes out.
           if (!(await this.handoff.handOver(message.id, claimToken))) {
             held.push(message);
@@ -389,13 +447,37 @@ export class MessageDispatcher {
           scheduleWrite();
           return;
         }
-        // Too fast for the provider: a short pause for the number, not a whole second.
-        if (result.code === 130429) bucket.pause(THROTTLE_PAUSE_MS);
-        if (result.retryable && message.attempts < settings.maxAttempts) {
-          retry.push({ id: message.id, claimToken, code: result.code, title: result.title, nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)) });
+        // What Meta's answer means is the error table's (providers/metaErrors.ts).
+        const handling = result.handling ?? metaErrorHandling(result);
+        const error = metaFieldsOf(result);
+        if (handling.action === 'stop_sender') {
+          // The number cannot send: nothing more of it goes out, this message waits with its campaign.
+          const first = !this.stoppedNumbers.has(context.number.id);
+          this.stoppedNumbers.add(context.number.id);
+          retry.push({ id: message.id, claimToken, code: result.code, title: result.title, error, nextAttemptAt: new Date(Date.now() + PAUSED_HOLD_MS) });
+          scheduleWrite();
+          if (first) this.onSenderStopped?.(context.number.id, { code: result.code, title: result.title, ...(result.details ? { details: result.details } : {}) });
+          return;
+        }
+        if (handling.action === 'template' && handling.templateStatus && context.templateId !== null) {
+          const templateId = context.templateId;
+          const first = context.templateOutOfUse === null;
+          context.templateOutOfUse = templateId;
+          if (handling.templateStatus === 'PAUSED') {
+            // Paused at Meta: the message waits with its campaign for the template's reinstatement.
+            retry.push({ id: message.id, claimToken, code: result.code, title: result.title, error, nextAttemptAt: new Date(Date.now() + PAUSED_HOLD_MS) });
+          } else failed.push({ id: message.id, claimToken, code: result.code, title: result.title, error });
+          scheduleWrite();
+          if (first) this.onTemplateRefused?.(templateId, handling.templateStatus);
+          return;
+        }
+        if (handling.action === 'retry') this.coolDown(context.number, result.code, handling.scope);
+        if (handling.action === 'retry' && message.attempts < settings.maxAttempts) {
+          const delay = handling.scope === 'pair' ? Math.max(PAIR_RETRY_MS, retryDelayMs(message.attempts)) : retryDelayMs(message.attempts);
+          retry.push({ id: message.id, claimToken, code: result.code, title: result.title, error, nextAttemptAt: new Date(Date.now() + delay) });
           scheduleWrite();
         } else {
-          failed.push({ id: message.id, claimToken, code: result.code, title: result.title });
+          failed.push({ id: message.id, claimToken, code: result.code, title: result.title, error });
           scheduleWrite();
         }
       });
@@ -405,7 +487,7 @@ export class MessageDispatcher {
         writeError ??= error;
       });
       if (writeError) throw writeError;
-      if (held.length > 0) await this.hold(held, outOfUse);
+      if (held.length > 0) await this.hold(held, outOfUse, senderHeld);
       for (const templateId of new Set(outOfUse.values())) this.onTemplateOutOfUse?.(templateId);
     } finally {
       release();
@@ -454,7 +536,7 @@ export class MessageDispatcher {
    * touched. A cancelled campaign's are failed and refunded, a paused one's wait for the resume,
    * one resumed meanwhile goes out at once, anything else is looked at later.
    */
-  private async hold(messages: readonly ClaimedMessage[], outOfUse: ReadonlyMap<number, number> = new Map()): Promise<void> {
+  private async hold(messages: readonly ClaimedMessage[], outOfUse: ReadonlyMap<number, number> = new Map(), senderHeld: ReadonlySet<number> = new Set()): Promise<void> {
     const campaignIds = [...new Set(messages.map((m) => m.campaignId))];
     const later: [number[], Date][] = [];
     // The campaigns are read under a share lock first (a cancel or pause updates the campaign row
@@ -485,7 +567,8 @@ export class MessageDispatcher {
         // Resumed since this instance cached it (on another instance): the next claim reads it afresh.
         if (status === 'running') this.forgetCampaign(message.campaignId);
         // Running with a template out of use: held until the campaign follows its template.
-        const delay = status === 'running' && !outOfUse.has(message.campaignId) ? 0 : status === 'paused' ? PAUSED_HOLD_MS : HOLD_MS;
+        // Running with its sender stopped: held until the campaign pauses with its number.
+        const delay = status === 'running' && !outOfUse.has(message.campaignId) && !senderHeld.has(message.campaignId) ? 0 : status === 'paused' ? PAUSED_HOLD_MS : HOLD_MS;
         appendTo(byDelay, delay, message.id);
       }
       for (const [campaignId, ids] of cancelled) await this.deps.outcomes.failCancelled(trx, campaignId, 'sending', ids);
@@ -500,6 +583,25 @@ export class MessageDispatcher {
       }
     });
     for (const [ids, until] of later) await this.holdHook?.(ids, until);
+  }
+
+  /**
+   * Slows down after a rate answer: 130429 pauses the number a moment, 131048 cools it down for
+   * longer, and the business account's limits (80007, 4, 131057) pause every number of its owner.
+   * A pair limit (131056) concerns that recipient only: only its message waits.
+   */
+  private coolDown(number: SenderNumber, code: number, scope: RetryScope | null): void {
+    if (code === 130429) this.bucketFor(number).pause(THROTTLE_PAUSE_MS);
+    else if (scope === 'number') this.bucketFor(number).pause(NUMBER_COOLDOWN_MS);
+    else if (scope === 'account') {
+      for (const [numberId, userId] of this.ownerOfNumber) if (userId === number.userId) this.buckets.get(numberId)?.pause(ACCOUNT_COOLDOWN_MS);
+    }
+  }
+
+  /** A stopped number may send again (its credentials were fixed, or it was resumed). */
+  forgetNumber(numberId: number): void {
+    this.stoppedNumbers.delete(numberId);
+    for (const [campaignId, context] of this.contexts) if (context.number.id === numberId) this.forgetCampaign(campaignId);
   }
 
   /** A campaign's state changed (pause, resume, cancel): the next send of it reads it again. */

@@ -11,7 +11,7 @@ import { afterCommit, isPostgres } from '../db/knex';
 import { messages as catalogue } from '@shared/messages';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
-import type { MessageStatus, StatusEvent } from './providers/types';
+import type { MessageStatus, MetaErrorFields, StatusEvent } from './providers/types';
 import type { MessageRow } from '../db/rows/messages';
 import type { CampaignRow } from '../db/rows/campaigns';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
@@ -36,6 +36,7 @@ export interface SendRetry {
   nextAttemptAt: Date;
   code: number;
   title: string;
+  error?: MetaErrorFields;
 }
 
 export interface SendFailure {
@@ -43,6 +44,19 @@ export interface SendFailure {
   claimToken: string;
   code: number;
   title: string;
+  /** Meta's error object beyond the code and title, kept on the message. */
+  error?: MetaErrorFields;
+}
+
+/** The message columns of Meta's error fields (null where the error did not carry one). */
+export function metaErrorColumns(title: string | null, error: MetaErrorFields | undefined): Record<string, string | number | boolean | null> {
+  return {
+    errorSubcode: error?.subcode ?? null,
+    errorTitle: title === null ? null : title.slice(0, 500),
+    errorDetails: error?.details?.slice(0, 4000) ?? null,
+    errorTransient: error?.isTransient ?? null,
+    errorFbtraceId: error?.fbtraceId?.slice(0, 100) ?? null,
+  };
 }
 
 /** A send without an answer that the provider may have taken: parked until `settleBy`. */
@@ -194,7 +208,7 @@ export class MessageOutcomes {
         const changed = await trx('messages')
           .where({ id: row.id, claimToken: row.claimToken })
           .whereIn('status', ['sending', 'unknown'])
-          .update({ status: 'queued', nextAttemptAt: row.nextAttemptAt.toISOString(), leaseUntil: null, claimToken: null, handedAt: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), updatedAt: nowIso });
+          .update({ status: 'queued', nextAttemptAt: row.nextAttemptAt.toISOString(), leaseUntil: null, claimToken: null, handedAt: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), ...metaErrorColumns(row.title, row.error), updatedAt: nowIso });
         if (changed > 0) requeued.push(row);
       }
       if (requeued.length > 0 && this.requeueHook) await this.requeueHook(trx, requeued);
@@ -204,7 +218,7 @@ export class MessageOutcomes {
           const changed = await trx('messages')
             .where({ id: row.id, claimToken: row.claimToken })
             .whereIn('status', ['sending', 'unknown'])
-            .update({ status: 'failed', failedAt: nowIso, leaseUntil: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), updatedAt: nowIso });
+            .update({ status: 'failed', failedAt: nowIso, leaseUntil: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), ...metaErrorColumns(row.title, row.error), updatedAt: nowIso });
           if (changed > 0) failedIds.push(row.id);
         }
         failedNow = failedIds;
@@ -288,6 +302,7 @@ export class MessageOutcomes {
         errorMessage: string | null;
       }
       const changes = new Map<number, Change>();
+      const errorOf = new Map<number, NonNullable<StatusEvent['error']>>();
       for (const event of events) {
         const message = found.get(event.providerMessageId);
         if (!message) {
@@ -301,6 +316,7 @@ export class MessageOutcomes {
         const at = event.timestamp.toISOString();
         const change = changes.get(message.id) ?? { id: message.id, rank: 0, status: event.status, sentAt: null, deliveredAt: null, readAt: null, failedAt: null, errorCode: null, errorMessage: null };
         if (event.status === 'failed') {
+          if (event.error) errorOf.set(message.id, event.error);
           change.failedAt = at;
           change.errorCode = event.error?.code ?? null;
           change.errorMessage = (event.error ? [event.error.title, event.error.details].filter(Boolean).join(': ') : 'Failed').slice(0, 500);
@@ -363,6 +379,11 @@ export class MessageOutcomes {
         }
       }
       applied.set('failed', failedIds);
+      // Meta's error fields of the messages that failed now (few: one statement each).
+      for (const id of failedIds) {
+        const reported = errorOf.get(id);
+        if (reported) await trx('messages').where({ id, status: 'failed' }).update(metaErrorColumns(reported.title, reported));
+      }
       if (failedIds.length > 0) {
         const optedOut = list.filter((c) => c.status === 'failed' && c.errorCode === OPTED_OUT_ERROR_CODE && failedIds.includes(c.id)).map((c) => c.id);
         await this.suppressOptedOut(trx, optedOut);

@@ -37,6 +37,8 @@ interface StoredEvent {
   occurredAt: string | Date;
   errorCode: number | null;
   errorMessage: string | null;
+  /** Meta's error object as reported (StatusEvent['error']), JSON. */
+  errorJson?: string | null;
   callbackData: string | null;
   tries: number;
   phoneNumberId: string | null;
@@ -45,6 +47,18 @@ interface StoredEvent {
   pricingCategory: string | null;
   pricingModel: string | null;
   pricingType: string | null;
+}
+
+/** The error of a stored event: Meta's object when it was kept whole, else its code and text. */
+function storedError(row: StoredEvent): NonNullable<StatusEvent['error']> {
+  const fallback = { code: row.errorCode ?? 0, title: row.errorMessage ?? 'Failed' };
+  if (!row.errorJson) return fallback;
+  try {
+    const parsed = JSON.parse(row.errorJson) as NonNullable<StatusEvent['error']>;
+    return typeof parsed.code === 'number' && typeof parsed.title === 'string' ? parsed : fallback;
+  } catch {
+    return fallback;
+  }
 }
 
 export class StatusIngest {
@@ -86,6 +100,7 @@ export class StatusIngest {
       occurredAt: event.timestamp.toISOString(),
       errorCode: event.error?.code ?? null,
       errorMessage: event.error ? [event.error.title, event.error.details].filter(Boolean).join(': ').slice(0, 500) : null,
+      errorJson: event.error ? JSON.stringify(event.error).slice(0, 8000) : null,
       callbackData: event.callbackData ?? null,
       tries: 0,
       phoneNumberId: event.phoneNumberId?.slice(0, 128) ?? null,
@@ -160,7 +175,7 @@ export class StatusIngest {
         // Applied only to messages sent from the number whose secret signed the event.
         phoneNumberId: row.phoneNumberId,
         refundTrusted: Boolean(row.refundTrusted),
-        ...(row.status === 'failed' ? { error: { code: row.errorCode ?? 0, title: row.errorMessage ?? 'Failed' } } : {}),
+        ...(row.status === 'failed' ? { error: storedError(row) } : {}),
       }));
       const references = rows.flatMap((row) => {
         const reference = parseSendReference(row.callbackData);

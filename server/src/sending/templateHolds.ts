@@ -109,6 +109,25 @@ export class TemplateHolds {
     }
   }
 
+  /**
+   * Meta refused a send because of the template (132015 paused, 132016 disabled, 132001 not there:
+   * providers/metaErrors.ts): the template moves as Meta's own event would move it, from a status in
+   * use only (a later webhook's status stands), and its campaigns follow. Never throws.
+   */
+  async refusedAtSend(templateId: number, status: 'PAUSED' | 'DISABLED'): Promise<HoldOutcome | null> {
+    try {
+      const nowIso = this.now().toISOString();
+      await this.deps.db('templates')
+        .where({ id: templateId })
+        .whereIn('status', USABLE_TEMPLATE_STATUSES as readonly string[])
+        .update({ status, updatedAt: nowIso });
+    } catch (error) {
+      this.deps.log.error({ err: error, templateId }, 'template refused by Meta not moved');
+      return null;
+    }
+    return this.statusApplied(templateId, null);
+  }
+
   /** Campaigns of the template follow its current status. */
   async follow(templateId: number, move: TemplateStatusMove | null): Promise<HoldOutcome> {
     const template = (await this.deps.db('templates').where({ id: templateId }).first('id', 'userId', 'name', 'status')) as

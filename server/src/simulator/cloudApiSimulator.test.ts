@@ -249,3 +249,32 @@ describe('Cloud API simulator mounted under /simulator', () => {
     expect(await malformed.json()).toMatchObject({ error: { code: 100 } });
   });
 });
+
+describe('faults told per sender number', () => {
+  it('answers a told code with the fields of Meta\'s error object, a set number of times, for that number only', async () => {
+    const { server, send, provider } = await setUp();
+    server.simulator.setFault(SENDER, { code: 131048, subcode: 2494010, isTransient: true, details: 'spam rate limit', times: 2 });
+    const first = await send('919876543215');
+    expect(first).toMatchObject({ ok: false, code: 131048, httpStatus: 400, subcode: 2494010, isTransient: true, details: 'spam rate limit', retryable: true });
+    expect(first.ok ? '' : first.fbtraceId).toMatch(/^SIM/);
+    expect(await send('919876543225')).toMatchObject({ ok: false, code: 131048 });
+    expect(await send('919876543235')).toMatchObject({ ok: true });
+    // Another number of the same simulator is not touched.
+    server.simulator.setFault(SENDER, { code: 368 });
+    const other = await provider.sendTemplate({ phoneNumberId: 'OTHER', to: '919876543245', template: { name: 'hello', language: 'en_US', components: [{ type: 'body', parameters: [{ type: 'text', text: 'Asha' }] }] } });
+    expect(other).toMatchObject({ ok: true });
+    expect(await send('919876543255')).toMatchObject({ ok: false, code: 368, httpStatus: 403, handling: { action: 'stop_sender' } });
+    server.simulator.setFault(SENDER, null);
+    expect(await send('919876543265')).toMatchObject({ ok: true });
+    expect(server.simulator.requestsFor(SENDER)).toBe(5);
+  });
+
+  it('expires the token: 190 (subcode 463) from then on, until renewed', async () => {
+    const { server, send } = await setUp();
+    server.simulator.expireToken(SENDER);
+    expect(await send('919876543215')).toMatchObject({ ok: false, code: 190, httpStatus: 401, subcode: 463, handling: { action: 'stop_sender' } });
+    expect(await send('919876543225')).toMatchObject({ ok: false, code: 190 });
+    server.simulator.expireToken(SENDER, false);
+    expect(await send('919876543235')).toMatchObject({ ok: true });
+  });
+});

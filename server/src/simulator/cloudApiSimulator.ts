@@ -25,6 +25,30 @@ import { SimulatorTemplates } from './templates';
 import { SimulatorNumbers, type SimulatorPricing } from './numbers';
 import { parameterLimitRefusal } from './sendLimits';
 import { sendBodyDetails, ZTemplateMessage, type TParameter, type TTemplateMessage } from './sendSchemas';
+import { META_ERROR_TABLE } from '../sending/providers/metaErrors';
+
+/**
+ * An error the simulator is told to answer for one sender number (tests and demos), with the
+ * fields Meta's error objects carry. `times` answers it that many sends, then sends again; without
+ * it every send is answered so until the fault is cleared.
+ */
+export interface SimulatedFault {
+  code: number;
+  httpStatus?: number;
+  subcode?: number;
+  isTransient?: boolean;
+  details?: string;
+  times?: number;
+}
+
+/** Meta's HTTP status for a code where it is not 400 (Graph API error handling). */
+function faultHttpStatus(code: number): number {
+  if (code === 190 || code === 0) return 401;
+  if (code === 130429 || code === 80007 || code === 4) return 429;
+  if (code === 10 || code === 200 || code === 3 || code === 368) return 403;
+  if (code === 131000 || code === 131016 || code === 2 || code === 1) return 500;
+  return 400;
+}
 
 export type ResolveTemplate = (
   phoneNumberId: string,
@@ -171,6 +195,51 @@ export class CloudApiSimulator {
   private readonly channelWebhooks = new Map<string, { url: string; headers: Record<string, string> }>();
   /** Numbers' health and the pricing their statuses report (simulator/numbers.ts). */
   readonly numbers: SimulatorNumbers;
+  /** Errors told per sender number (setFault), and numbers whose token has expired (expireToken). */
+  private readonly faults = new Map<string, SimulatedFault & { left: number | null }>();
+  private readonly expiredTokens = new Set<string>();
+  /** Sends answered per sender number (accepted or refused), for tests that count what reached "Meta". */
+  private readonly requestsBySender = new Map<string, number>();
+
+  /** Answers `fault` to the number's sends from now on (null clears it). */
+  setFault(phoneNumberId: string, fault: SimulatedFault | null): void {
+    if (fault) this.faults.set(phoneNumberId, { ...fault, left: fault.times ?? null });
+    else this.faults.delete(phoneNumberId);
+  }
+
+  /** The number's token expires (every send answered 190) or, with false, is renewed. */
+  expireToken(phoneNumberId: string, expired = true): void {
+    if (expired) this.expiredTokens.add(phoneNumberId);
+    else this.expiredTokens.delete(phoneNumberId);
+  }
+
+  /** Send requests that reached the simulator for a sender number, whatever the answer. */
+  requestsFor(phoneNumberId: string): number {
+    return this.requestsBySender.get(phoneNumberId) ?? 0;
+  }
+
+  private faultAnswer(sender: string): SimulatorAnswer | null {
+    if (this.expiredTokens.has(sender)) {
+      return metaErrorAnswer(401, { code: 190, message: 'Error validating access token: Session has expired', subcode: 463, isTransient: false });
+    }
+    const fault = this.faults.get(sender);
+    if (!fault) return null;
+    if (fault.left !== null) {
+      if (fault.left <= 0) {
+        this.faults.delete(sender);
+        return null;
+      }
+      fault.left -= 1;
+    }
+    const title = META_ERROR_TABLE.find((row) => row.codes.includes(fault.code))?.title ?? 'Simulated error';
+    return metaErrorAnswer(fault.httpStatus ?? faultHttpStatus(fault.code), {
+      code: fault.code,
+      message: title,
+      ...(fault.subcode !== undefined ? { subcode: fault.subcode } : {}),
+      isTransient: fault.isTransient ?? false,
+      ...(fault.details !== undefined ? { details: fault.details } : {}),
+    });
+  }
 
   constructor(private readonly options: CloudApiSimulatorOptions) {
     this.webhook = options.webhook ?? null;
@@ -231,6 +300,9 @@ export class CloudApiSimulator {
     const waId = body.to.replace(/\D+/g, '');
     if (waId.length < 8) return errorAnswer(ERRORS.param, 'to: not a phone number');
 
+    this.requestsBySender.set(sender, (this.requestsBySender.get(sender) ?? 0) + 1);
+    const fault = this.faultAnswer(sender);
+    if (fault) return fault;
     if (!this.takeToken(sender)) return errorAnswer(ERRORS.throughput, 'Message failed to send because there were too many messages sent from this phone number in a short period of time.');
     if (waId.endsWith('0002')) {
       const key = `${sender}:${waId}`;
@@ -550,6 +622,24 @@ function errorAnswer(error: { http: number; code: number; message: string; type:
         type: error.type,
         code: error.code,
         error_data: { messaging_product: 'whatsapp', details: details ?? error.message },
+        fbtrace_id: `SIM${randomHex(8)}`,
+      },
+    },
+  };
+}
+
+/** An error object as Meta's Graph API answers it, with the fields a told fault carries. */
+function metaErrorAnswer(status: number, error: { code: number; message: string; subcode?: number; isTransient?: boolean; details?: string }): SimulatorAnswer {
+  return {
+    status,
+    body: {
+      error: {
+        message: `(#${error.code}) ${error.message}`,
+        type: 'OAuthException',
+        code: error.code,
+        ...(error.subcode !== undefined ? { error_subcode: error.subcode } : {}),
+        ...(error.isTransient !== undefined ? { is_transient: error.isTransient } : {}),
+        error_data: { messaging_product: 'whatsapp', details: error.details ?? error.message },
         fbtrace_id: `SIM${randomHex(8)}`,
       },
     },

@@ -13,6 +13,10 @@ export interface WhatsappNumberRow {
   /** Booleans are 0/1 on SQLite. */
   isSandbox: boolean | number;
   isActive: boolean | number;
+  /** Set while the number is stopped (senderHealth.ts): since when, Meta's code and reason. */
+  sendingStoppedAt?: string | Date | null;
+  sendingStoppedCode?: number | null;
+  sendingStoppedReason?: string | null;
   createdAt: string | Date;
   updatedAt: string | Date;
   /** Meta's health of a Cloud API number (sending/numberHealth.ts); null until read. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { LOGS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
-import { ZAdminChangePasswordRequest, ZCreateUserRequest, ZDeleteUserQuery, ZCreditAdjustmentRequest, ZReleaseHeldRefundsRequest, ZUpdateUserRequest, type THeldRefundsResponse, type TReleaseHeldRefundsResponse } from '@shared/schemas/admin';
+import { ZAdminChangePasswordRequest, ZCreateUserRequest, ZDeleteUserQuery, ZCreditAdjustmentRequest, ZReleaseHeldRefundsRequest, ZUpdateUserRequest, ZSimulatorFaultRequest, type THeldRefundsResponse, type TReleaseHeldRefundsResponse } from '@shared/schemas/admin';
 import { ZIdParam } from '@shared/schemas/common';
 import { formatRupees, rupeesToUnits, unitsToRupees, formatIndianNumber } from '@shared/money';
 import type { TAdminStats, TAdminUserDetails, TCreditAdjustmentResponse } from '@shared/types';
@@ -191,6 +191,37 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
     const query = validate(ZDeleteUserQuery, ctx.query);
     await services.users.delete(id, { userId: admin.id, ip: ctx.ip }, query.confirm_balance);
     ctx.body = { success: true, message: messages.admin.userDeleted };
+  });
+
+  // The simulator's fault control (tests, demos): a number's sends answered with a Meta error.
+  router.put('/simulator/numbers/:phoneNumberId/fault', async (ctx) => {
+    requireAdmin(ctx);
+    const simulator = services.engine.simulator;
+    if (!simulator) throw NotFoundError();
+    const body = validate(ZSimulatorFaultRequest, ctx.request.body);
+    const phoneNumberId = ctx.params.phoneNumberId ?? '';
+    if ('expire_token' in body) simulator.expireToken(phoneNumberId, body.expire_token);
+    else {
+      simulator.setFault(phoneNumberId, {
+        code: body.code,
+        ...(body.http_status !== undefined ? { httpStatus: body.http_status } : {}),
+        ...(body.subcode !== undefined ? { subcode: body.subcode } : {}),
+        ...(body.is_transient !== undefined ? { isTransient: body.is_transient } : {}),
+        ...(body.details !== undefined ? { details: body.details } : {}),
+        ...(body.times !== undefined ? { times: body.times } : {}),
+      });
+    }
+    ctx.body = { success: true };
+  });
+
+  router.delete('/simulator/numbers/:phoneNumberId/fault', async (ctx) => {
+    requireAdmin(ctx);
+    const simulator = services.engine.simulator;
+    if (!simulator) throw NotFoundError();
+    const phoneNumberId = ctx.params.phoneNumberId ?? '';
+    simulator.setFault(phoneNumberId, null);
+    simulator.expireToken(phoneNumberId, false);
+    ctx.body = { success: true };
   });
 
   return router;

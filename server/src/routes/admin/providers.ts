@@ -8,9 +8,11 @@ import type {
   TProviderSettingsResponse,
   TProviderSettingsSaveResponse,
 } from '@shared/types';
+import { ConflictError, NotFoundError } from '../../errors';
 import { requireAdmin } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
 import { presentBusinessInfo, presentProviderSettings } from '../../presenters/providers';
+import { presentSenderNumber } from '../../presenters/sending';
 import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
@@ -34,6 +36,23 @@ export function adminProviderRoutes(services: Services): Router<AppState> {
     const info = await businessInfo.put(admin, id, input, ctx.ip);
     const body: TBusinessInfoSaveResponse = { success: true, message: messages.providers.businessInfoSaved, businessInfo: presentBusinessInfo(info) };
     ctx.body = body;
+  });
+
+  // The user's sender numbers with their sending state: a number Meta stopped, and its Resume.
+  router.get('/users/:id/sender-numbers', async (ctx) => {
+    requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    ctx.body = { success: true, data: (await services.senderNumbers.listForUser(id)).map(presentSenderNumber) };
+  });
+
+  router.post('/users/:id/sender-numbers/:numberId/resume-sending', async (ctx) => {
+    requireAdmin(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const number = await services.senderHealth.numberOf(id, validate(ZIdParam, ctx.params.numberId));
+    if (!number) throw NotFoundError(messages.senderStops.numberNotFound);
+    const resumed = await services.senderHealth.resume(number.id);
+    if (resumed === null) throw ConflictError('number_not_stopped', messages.senderStops.notStopped);
+    ctx.body = { success: true, message: messages.senderStops.resumeDone, data: { resumed_campaign_ids: resumed } };
   });
 
   router.get('/whatsapp/settings/:userId', async (ctx) => {

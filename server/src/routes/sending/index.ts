@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import { SENDING } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { ZApiSendBatchRequest, ZApiSendRequest, ZCostPreviewRequest, ZCustomSendRequest, ZQuickSendRequest } from '@shared/schemas/sending';
-import { ValidationError } from '../../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors';
 import { apiKeyAuth, assertKeyOwner, type ApiKeyStateExtra } from '../../middleware/apiKey';
 import { requireAuth } from '../../middleware/auth';
 import { idempotencyKeys } from '../../middleware/idempotency';
@@ -73,6 +73,16 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.get('/api/whatsapp/numbers', async (ctx) => {
     const { user } = requireAuth(ctx);
     ctx.body = { success: true, data: (await sending.numbers(user)).map(presentSenderNumber) };
+  });
+
+  // The owner's "Resume sending" of a number Meta had stopped (sending/senderHealth.ts).
+  router.post('/api/whatsapp/numbers/:id/resume-sending', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const number = await services.senderHealth.numberOf(user.id, Number(ctx.params.id) || 0);
+    if (!number) throw NotFoundError(messages.senderStops.numberNotFound);
+    const resumed = await services.senderHealth.resume(number.id);
+    if (resumed === null) throw ConflictError('number_not_stopped', messages.senderStops.notStopped);
+    ctx.body = { success: true, message: messages.senderStops.resumeDone, data: { resumed_campaign_ids: resumed } };
   });
 
   const slot = parseSlot(services);

@@ -2,7 +2,7 @@ import type { Agent } from 'undici';
 import { fillMessage, messages } from '@shared/messages';
 import { d360ErrorReason } from '../../providerAccounts/channelWebhook';
 import { CloudApiShapedProvider, createAgent, interpretAnswer, postTemplateMessage, templateMessageBody, type HttpSettings } from './http';
-import { MISSING_CREDENTIALS_CODE, type SendResult, type TemplateSendRequest, type WhatsAppProvider } from './types';
+import { MISSING_CREDENTIALS_CODE, sendFailure, type SendResult, type TemplateSendRequest, type WhatsAppProvider } from './types';
 
 export interface ChannelCredentials {
   channelId: string;
@@ -38,9 +38,10 @@ export function interpretD360Answer(httpStatus: number, text: string): SendResul
   if (!own) return interpretAnswer(httpStatus, text);
   const reason = d360ErrorReason(httpStatus, text);
   if (httpStatus === 401 || httpStatus === 403) {
-    return { ok: false, code: INVALID_CREDENTIALS_CODE, title: fillMessage(messages.providers.d360KeyRefusedOnSend, { reason }), retryable: false, httpStatus };
+    return sendFailure({ code: INVALID_CREDENTIALS_CODE, title: fillMessage(messages.providers.d360KeyRefusedOnSend, { reason }), httpStatus });
   }
-  return { ok: false, code: httpStatus, title: `360dialog: ${reason}`, retryable: httpStatus >= 500 || httpStatus === 429, httpStatus };
+  // 360dialog's own refusal carries no Meta code: its HTTP status is the code, and a 5xx or 429 is tried again.
+  return sendFailure({ code: httpStatus, title: `360dialog: ${reason}`, httpStatus, isTransient: httpStatus >= 500 || httpStatus === 429 });
 }
 
 /**
@@ -64,7 +65,7 @@ export class ChannelProvider extends CloudApiShapedProvider implements WhatsAppP
   async sendTemplate(input: TemplateSendRequest): Promise<SendResult> {
     const channel = this.settings.channelFor(input.phoneNumberId);
     if (!channel?.channelId || !channel.apiKey) {
-      return { ok: false, code: MISSING_CREDENTIALS_CODE, title: 'No channel configured for this sender number', retryable: false };
+      return sendFailure({ code: MISSING_CREDENTIALS_CODE, title: 'No channel configured for this sender number' });
     }
     return postTemplateMessage(
       this.agent,

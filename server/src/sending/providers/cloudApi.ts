@@ -1,6 +1,6 @@
 import type { Agent } from 'undici';
 import { CloudApiShapedProvider, createAgent, postTemplateMessage, templateMessageBody, type HttpSettings } from './http';
-import { MISSING_CREDENTIALS_CODE, type SendResult, type TemplateSendRequest, type WhatsAppProvider } from './types';
+import { MISSING_CREDENTIALS_CODE, sendFailure, type SendResult, type TemplateSendRequest, type WhatsAppProvider } from './types';
 
 export interface CloudApiSettings extends HttpSettings {
   /** `https://graph.facebook.com` in production; the simulator's URL in development and tests. */
@@ -32,7 +32,7 @@ export class CloudApiProvider extends CloudApiShapedProvider implements WhatsApp
   async sendTemplate(input: TemplateSendRequest): Promise<SendResult> {
     const { accessToken } = this.settings;
     const token = typeof accessToken === 'function' ? accessToken(input.phoneNumberId) : accessToken;
-    if (!token) return { ok: false, code: MISSING_CREDENTIALS_CODE, title: 'No access token for this sender number', retryable: false };
+    if (!token) return sendFailure({ code: MISSING_CREDENTIALS_CODE, title: 'No access token for this sender number' });
     const url = `${this.baseUrl}/${encodeURIComponent(this.settings.apiVersion)}/${encodeURIComponent(input.phoneNumberId)}/messages`;
     return postTemplateMessage(this.agent, url, { authorization: `Bearer ${token}` }, templateMessageBody(input), this.settings.timeoutMs ?? 15_000);
   }

@@ -4,7 +4,7 @@
  */
 import { Agent, request } from 'undici';
 import { parseCloudApiWebhook, verifyWebhookHandshake, verifyWebhookSignature } from './webhooks';
-import { NETWORK_ERROR_CODE, RETRYABLE_ERROR_CODES, type HandshakeResult, type SendResult, type StatusEvent, type TemplateSendRequest, type WebhookEvents } from './types';
+import { NETWORK_ERROR_CODE, sendFailure, type HandshakeResult, type SendResult, type StatusEvent, type TemplateSendRequest, type WebhookEvents } from './types';
 
 export interface HttpSettings {
   /** Whole-request limit (connect, headers and body). Default 15 s. */
@@ -53,7 +53,7 @@ function errorCode(error: unknown): string | null {
 
 interface CloudApiAnswer {
   messages?: { id?: unknown }[];
-  error?: { code?: unknown; title?: unknown; message?: unknown; error_data?: { details?: unknown } };
+  error?: { code?: unknown; title?: unknown; message?: unknown; error_subcode?: unknown; is_transient?: unknown; fbtrace_id?: unknown; error_data?: { details?: unknown } };
 }
 
 /**
@@ -93,7 +93,7 @@ export async function postTemplateMessage(
     // A refused or unreachable connection never carried the request; anything else (a timeout,
     // a reset, the other side closing) may have come after the provider took the message.
     const unknown = code === null || !NOT_SENT_ERRORS.has(code);
-    return { ok: false, code: NETWORK_ERROR_CODE, title: `Network error (${reason})`, retryable: true, ...(unknown ? { unknown: true } : {}) };
+    return sendFailure({ code: NETWORK_ERROR_CODE, title: `Network error (${reason})`, unknown });
   } finally {
     clearTimeout(timer);
   }
@@ -118,7 +118,16 @@ export function interpretAnswer(httpStatus: number, text: string): SendResult {
     (typeof error?.title === 'string' && error.title) ||
     (typeof error?.message === 'string' && error.message.replace(/^\(#\d+\)\s*/, '')) ||
     (httpStatus >= 200 && httpStatus < 300 ? 'Answer without a message id' : `HTTP ${httpStatus}`);
-  return { ok: false, code, title, retryable: httpStatus >= 500 || RETRYABLE_ERROR_CODES.has(code), httpStatus };
+  // What to do is the error table's (metaErrors.ts); the fields are kept for the owner and Meta's support.
+  return sendFailure({
+    code,
+    title,
+    httpStatus,
+    ...(typeof error?.error_subcode === 'number' ? { subcode: error.error_subcode } : {}),
+    ...(typeof error?.error_data?.details === 'string' ? { details: error.error_data.details } : {}),
+    ...(typeof error?.is_transient === 'boolean' ? { isTransient: error.is_transient } : {}),
+    ...(typeof error?.fbtrace_id === 'string' ? { fbtraceId: error.fbtrace_id } : {}),
+  });
 }
 
 /** Webhook handling common to both adapters: both deliver Cloud API webhook shapes. */

@@ -3,6 +3,7 @@
  * API, the third-party channel provider, or the local simulator (which speaks the Cloud API).
  * Both real providers use the Cloud API's message and webhook shapes, so the shapes live here once.
  */
+import { metaErrorHandling, MISSING_CREDENTIALS_CODE, NETWORK_ERROR_CODE, type MetaErrorHandling } from './metaErrors';
 
 /** A send-time template parameter, as the Cloud API takes it. */
 export type TSendParameter =
@@ -42,28 +43,46 @@ export interface TemplateSendRequest {
   callbackData?: string;
 }
 
+/** Meta's error object, field by field: kept on a failed message for its owner and Meta's support. */
+export interface MetaErrorFields {
+  subcode?: number;
+  /** `error_data.details`. */
+  details?: string;
+  /** Meta's `is_transient`: the same request may succeed later. */
+  isTransient?: boolean;
+  fbtraceId?: string;
+}
+
 export type SendResult =
   | { ok: true; providerMessageId: string }
-  | {
+  | ({
       ok: false;
       /** The Cloud API error code, or NETWORK_ERROR_CODE when no answer came back. */
       code: number;
       title: string;
-      /** True only for throughput (130429), pair rate (131056), upgrade (131057), HTTP 5xx and network errors. */
+      /** True when the table says to try again later (metaErrors.ts); `handling` says how. */
       retryable: boolean;
+      /** What the error table makes of this answer; the dispatcher reads the table again when absent. */
+      handling?: MetaErrorHandling;
       httpStatus?: number;
       /** No answer, but the request may have reached the provider (a timeout or a reset after it was written). */
       unknown?: boolean;
-    };
+    } & MetaErrorFields);
 
-/** Code of a SendResult when the request never got an HTTP answer (refused, reset, timed out). */
-export const NETWORK_ERROR_CODE = -1;
+export { NETWORK_ERROR_CODE, MISSING_CREDENTIALS_CODE };
 
-/** Code of a SendResult when we hold no credentials for the sender (token, channel). */
-export const MISSING_CREDENTIALS_CODE = -2;
-
-/** Cloud API error codes worth trying again later: the message was not accepted, and may be. */
-export const RETRYABLE_ERROR_CODES: ReadonlySet<number> = new Set([130429, 131056, 131057]);
+/** A failed SendResult with its handling read from the error table. */
+export function sendFailure(error: { code: number; title: string; httpStatus?: number; unknown?: boolean } & MetaErrorFields): Extract<SendResult, { ok: false }> {
+  const handling = metaErrorHandling({ code: error.code, httpStatus: error.httpStatus, isTransient: error.isTransient });
+  const result: Extract<SendResult, { ok: false }> = { ok: false, code: error.code, title: error.title, retryable: handling.action === 'retry', handling };
+  if (error.httpStatus !== undefined) result.httpStatus = error.httpStatus;
+  if (error.unknown) result.unknown = true;
+  if (error.subcode !== undefined) result.subcode = error.subcode;
+  if (error.details !== undefined) result.details = error.details;
+  if (error.isTransient !== undefined) result.isTransient = error.isTransient;
+  if (error.fbtraceId !== undefined) result.fbtraceId = error.fbtraceId;
+  return result;
+}
 
 export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
@@ -75,7 +94,7 @@ export interface StatusEvent {
   recipient: string;
   /** The sender, from the webhook's metadata. */
   phoneNumberId: string | null;
-  error?: { code: number; title: string; details?: string };
+  error?: { code: number; title: string; details?: string; subcode?: number; isTransient?: boolean; fbtraceId?: string };
   /** `biz_opaque_callback_data` echoed from the send: our reference, when the send carried one. */
   callbackData?: string | null;
   /** Meta's `pricing` on the status: what Meta says it bills for the message (kept for reconciliation). */

@@ -58,6 +58,9 @@ const ZError = z.object({
   code: z.coerce.number(),
   title: z.string().optional(),
   message: z.string().optional(),
+  error_subcode: z.coerce.number().optional(),
+  is_transient: z.boolean().optional(),
+  fbtrace_id: z.string().optional(),
   error_data: z.object({ details: z.string().optional() }).optional(),
 });
 
@@ -177,6 +180,9 @@ function toStatusEvent(raw: unknown, phoneNumberId: string | null): StatusEvent 
   if (first) {
     event.error = { code: first.code, title: first.title ?? first.message ?? 'Unknown error' };
     if (first.error_data?.details) event.error.details = first.error_data.details;
+    if (first.error_subcode !== undefined) event.error.subcode = first.error_subcode;
+    if (first.is_transient !== undefined) event.error.isTransient = first.is_transient;
+    if (first.fbtrace_id) event.error.fbtraceId = first.fbtrace_id;
   }
   return event;
 }

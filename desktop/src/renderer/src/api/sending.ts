@@ -132,6 +132,9 @@ export function quickSendRequestBody(body: QuickSendBody, headerImage: File | nu
 export const sendingApi = {
   numbers: () => apiGet<DataResponse<TSenderNumber[]>>('/api/whatsapp/numbers'),
 
+  /** A number Meta had stopped sends again; the campaigns paused for it resume. */
+  resumeNumber: (id: number) => apiPost<DataResponse<{ resumed_campaign_ids: number[] }> & { message: string }>(`/api/whatsapp/numbers/${id}/resume-sending`),
+
   languages: () => apiGet<DataResponse<TLanguage[]>>('/api/whatsapp/languages'),
 
   templates: (language: string) =>

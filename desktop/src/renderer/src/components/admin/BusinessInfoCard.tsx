@@ -22,6 +22,7 @@ import { Label } from '../ui/label';
 import { Spinner } from '../ui/spinner';
 import { Switch } from '../ui/switch';
 import type { AdminUserView } from './AdminUserPage';
+import { AdminStoppedNumbers } from './AdminStoppedNumbers';
 
 const p = messages.providers;
 
@@ -150,6 +151,7 @@ export function BusinessInfoCard({ user }: { user: AdminUserView }) {
           {configured ? <Badge>{messages.admin.configured}</Badge> : <Badge variant="warning">{messages.admin.notConfigured}</Badge>}
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
+          <AdminStoppedNumbers userId={user.id} />
           {error ? <Alert tone="error">{error}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField

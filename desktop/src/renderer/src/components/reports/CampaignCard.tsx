@@ -89,6 +89,11 @@ export function CampaignCard({
             {messages.templateHolds.pausedForTemplate}
           </Alert>
         ) : null}
+        {campaign.status === 'paused' && campaign.pauseReason === 'sender_stopped' ? (
+          <Alert tone="warning" data-testid="campaign-pause-reason">
+            {messages.senderStops.pausedForSender}
+          </Alert>
+        ) : null}
         {campaign.status === 'failed' ? (
           <Alert tone="error" data-testid="campaign-failure-reason">
             {campaign.failureReason || messages.reportsScreen.failedToStartFallback}

@@ -14,6 +14,7 @@ import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { FieldShell } from '../ui/form-field';
 import { NativeSelect } from '../ui/native-select';
+import { StoppedNumberNotice } from './StoppedNumberNotice';
 
 const ui = messages.sendScreens;
 
@@ -96,6 +97,7 @@ export function SenderSetupFields({
         </Alert>
       ) : null}
       {numbers.data && numbers.data.length === 0 ? <Alert tone="warning">{ui.noNumbers}</Alert> : null}
+      {(numbers.data ?? []).map((number) => (number.sending_stopped ? <StoppedNumberNotice key={number.id} number={number} /> : null))}
 
       <div className="grid gap-4 sm:grid-cols-2">
         <FieldShell id={`${idPrefix}-number`} label="WhatsApp Number">
