@@ -1169,7 +1169,7 @@ export const messages = {
 
   /** The admin's view of signed webhook changes the server does not act on. */
   numberHealth: {
-    limitWarning: "This send would reach {count} unique recipients from this number in 24 hours, more than its messaging limit at Meta ({tier}: {limit}). Meta will not deliver the messages beyond the limit.",
+    limitWarning: "This send would reach {count} unique {count|recipient|recipients} from this number in 24 hours, more than its messaging limit at Meta ({tier}: {limit}). Meta will not deliver the messages beyond the limit.",
     qualityRedWarning: "Meta rates this number's quality RED: recipients have been blocking or reporting its messages. Sending more may lower its messaging limit or restrict it.",
     title: 'Number health at Meta',
     quality: 'Quality',
