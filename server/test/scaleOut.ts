@@ -57,7 +57,8 @@ export async function startPortedSimulator(ports: number, messagesPerSecond: num
     app.silent = true;
     app.use(async (ctx, next) => {
       await next();
-      if (ctx.method === 'POST' && ctx.status === 200) {
+      // Sends only: the sender's template is created here too (our approval submits it to "Meta").
+      if (ctx.method === 'POST' && ctx.status === 200 && ctx.path.endsWith('/messages')) {
         const now = performance.now();
         if (share.sends === 0) share.firstAt = now;
         share.lastAt = now;
