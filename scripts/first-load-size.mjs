@@ -1,4 +1,4 @@
-// The first-load figure of issue 18: the gzip size of what dist/web/index.html makes a browser
+// The first-load figure: the gzip size of what dist/web/index.html makes a browser
 // download before the app can start (its module script, modulepreload links and stylesheets).
 // Usage: node scripts/first-load-size.mjs [dist directory]   (default: WEB_OUT_DIR or dist/web)
 // Prints `bench web first_load_kb_gzip <value> ceiling 200 ratio <value>`; the vite build and

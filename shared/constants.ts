@@ -45,7 +45,7 @@ export const AUTH = {
   loginBlockSeconds: 15 * 60,
   /**
    * Wrong passwords for one username (from any address) before each further try must wait;
-   * the wait doubles per failure up to loginDelayMaxSeconds. Never a long lock-out (issue 11).
+   * the wait doubles per failure up to loginDelayMaxSeconds. Never a long lock-out.
    */
   loginFailuresBeforeDelay: 10,
   /** Wrong current passwords on Change Password per account in the login window, then a wait. */
@@ -82,7 +82,7 @@ export const NOTIFICATIONS = {
   dismissedToastRemoveMs: 1_000_000,
   /** The admin notification test page auto-dismisses success and info after this long. */
   testPageAutoDismissMs: 6_000,
-  /** Kept per user (issue 14): the newest this many are listed by the bell. */
+  /** Kept per user: the newest this many are listed by the bell. */
   listLimit: 50,
   /** Low-balance alert threshold when the user has set none: Rs 100 in credit units. */
   lowBalanceDefaultUnits: 100 * 10_000,
@@ -270,7 +270,7 @@ export const DESKTOP_CLIENT_VALUE = 'desktop';
 
 /**
  * The desktop app's own stable device id (kept in its settings), sent with its requests so that a
- * sign-in from a desktop the user has not used before can be told to them (issue 14). Browsers are
+ * sign-in from a desktop the user has not used before can be told to them. Browsers are
  * known by an httpOnly cookie instead (`DEVICE_COOKIE`).
  */
 export const DEVICE_ID_HEADER = 'X-Sandesh-Device';
@@ -278,7 +278,7 @@ export const DEVICE_COOKIE = 'sandesh_device';
 /** A device id as a client may send it: 16 to 128 URL-safe characters (a UUID, base64url bytes). */
 export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
-/** The integrator platform (issue 15). */
+/** The integrator platform. */
 export const INTEGRATIONS = {
   /** Idempotency-Key: at most this many characters (Stripe's limit). */
   idempotencyKeyMaxLength: 255,
@@ -303,7 +303,7 @@ export const INTEGRATIONS = {
   webhookDisableAfterDays: 3,
 } as const;
 
-/** Resumable uploads (issue 16). Part size, the largest file and the per-user quota are configuration. */
+/** Resumable uploads. Part size, the largest file and the per-user quota are configuration. */
 export const UPLOADS = {
   /** An upload, finished or not, is deleted this long after it was created. */
   expiryHours: 24,

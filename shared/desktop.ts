@@ -31,7 +31,7 @@ export interface DesktopBridge {
   openExternal(url: string): Promise<BridgeResult<null>>;
   /** This install's stable device id, sent at sign-in so the server knows the app as one device. */
   getDeviceId(): Promise<BridgeResult<string>>;
-  /** Local spreadsheets, uploads and native touches (issue 16): `window.desktop.spreadsheets`. */
+  /** Local spreadsheets, uploads and native touches: `window.desktop.spreadsheets`. */
   spreadsheets: DesktopSpreadsheets;
 }
 
@@ -39,7 +39,7 @@ export interface DesktopBridge {
 export type DesktopBridgeMethod = Exclude<keyof DesktopBridge, 'spreadsheets'>;
 
 /**
- * `DesktopBridge['spreadsheets']`, `window.desktop.spreadsheets` (issue 16). Spreadsheets are
+ * `DesktopBridge['spreadsheets']`, `window.desktop.spreadsheets`. Spreadsheets are
  * parsed in a worker thread of the main process, never in the main or renderer thread. Paths stay
  * in the main process; the renderer holds opaque ids.
  */

@@ -1,5 +1,5 @@
 /**
- * The one definition of every message figure the product shows (issue 10): the dashboard, the
+ * The one definition of every message figure the product shows: the dashboard, the
  * reports summary, the campaign cards, the activity chart's totals and the admin usage all count
  * from raw message statuses through this function, so no two screens disagree.
  *

@@ -9,7 +9,7 @@ import { STORAGE_KEYS } from './constants.ts';
 export const HYDRATING_FLAG = '__sandeshHydrating';
 
 /**
- * The one inline script of the prerendered landing page (issue 18, "interactive in under 1 s on
+ * The one inline script of the prerendered landing page ("interactive in under 1 s on
  * Fast 3G"): on that profile the app's script arrives two round trips after the HTML, about a
  * second and a half later. This applies the remembered theme before the first paint and answers
  * the theme toggle (`data-theme-toggle`) until React hydrates. The server allows exactly this text

@@ -531,7 +531,7 @@ export const messages = {
     resendFailed: 'Failed to resend failed messages',
     resendAccepted: '{count} failed {count|message|messages} queued again',
     overviewUnavailable: 'Your messaging figures are not available right now.',
-    // Scheduled sends (issue 15).
+    // Scheduled sends.
     scheduledFor: 'Scheduled for {time}',
     editTime: 'Edit time',
     rescheduleTitle: 'Change the scheduled time',
@@ -579,7 +579,7 @@ export const messages = {
     restoreForm: 'Restore form',
     formRestored: 'Your recipients and settings are back in the form.',
     variableUnmapped: 'Please choose a spreadsheet column for the template variable {{{name}}}.',
-    // Scheduled sends (issue 15); the rules' own texts are in `schedule`.
+    // Scheduled sends; the rules' own texts are in `schedule`.
     scheduleLegend: 'When to send',
     sendNow: 'Send now',
     scheduleLater: 'Schedule for later',
@@ -593,7 +593,7 @@ export const messages = {
     scheduledDialogBody: 'Nothing is sent before the scheduled time. You can change the time or cancel it from Manage Reports, under Campaigns.',
   },
 
-  /** The send screens' spreadsheet step, read on this computer in both shells (issue 16). */
+  /** The send screens' spreadsheet step, read on this computer in both shells. */
   sheetScreens: {
     dropTitle: 'Drop a spreadsheet here',
     dropHint: 'CSV, gzip-compressed CSV or Excel (.xlsx, .xls). The first row holds the column names; each further row is one recipient.',
@@ -681,7 +681,7 @@ export const messages = {
     tooManyColumns: 'The file has too many columns (at most {max}).',
     tooManyRows: 'The file has too many rows (at most {max}). Please split it into smaller files.',
     cellTooLong: 'A cell in row {row} is longer than {max} characters.',
-    // Issue 11: spreadsheets are read in a worker with a memory cap, a few at a time per user.
+    // Spreadsheets are read in a worker with a memory cap, a few at a time per user.
     fileTooHeavy: 'This file takes too much memory to read once unpacked. Please split it into smaller files or save it as .csv.',
     parseCancelled: 'Reading the file was stopped.',
     tooManyParses: 'You are already uploading {max} files. Please wait for them to finish, then try again.',
@@ -710,7 +710,7 @@ export const messages = {
     // The product's own words for what the spec leaves open.
     noValidRecipients: 'No valid phone numbers to send to. Numbers need the country code, 8 to 15 digits.',
     recipientColumnMissing: 'The recipient column "{column}" is not in the uploaded data.',
-    /** A send gave both (or neither) of the rows and a resumable upload (issue 16). */
+    /** A send gave both (or neither) of the rows and a resumable upload. */
     dataOrUpload: 'Send the rows either in data or as an uploadId of a completed upload, one of the two',
     recipientsOrUpload: 'Send the recipients either in recipients_text or as an uploadId of a completed upload, one of the two',
     numberNotFound: 'This WhatsApp number is not available on your account. Please choose another.',
@@ -733,7 +733,7 @@ export const messages = {
     /** The send's figures on the review step and after acceptance: repeats within one list apart from Duplicate Blocked. */
     repeatsInList: '{count} repeated {count|row|rows} (same number and values as an earlier row: sent once, not charged)',
     duplicateBlockedRecent: '{count} Duplicate Blocked (the same message went to this number recently, not charged)',
-    // Why a row was skipped (issue 10), on screen, in the CSV and in the API's batch answer.
+    // Why a row was skipped, on screen, in the CSV and in the API's batch answer.
     skipped: {
       invalid_number: 'Invalid number: {why}',
       missing_value: 'No value for {{{name}}} (column "{column}")',
@@ -777,7 +777,7 @@ export const messages = {
     failuresResent: 'Failed messages resent',
     resendName: 'Resend: {name}',
     resendAccepted: 'Resend accepted: {count} {count|message|messages} queued for delivery.',
-    // Scheduled sends (issue 15).
+    // Scheduled sends.
     cannotReschedule: 'Only a scheduled campaign that has not started can be given a new time.',
     rescheduled: 'Scheduled for {time} IST.',
     scheduledCancelled: 'Scheduled send cancelled. Its full cost is refunded to your wallet.',
@@ -806,7 +806,7 @@ export const messages = {
     invalidRecipient: 'Invalid recipient_number: use the country code and 8 to 15 digits, without the + symbol',
     sent: 'Message sent successfully',
     scheduled: 'Message scheduled for {time} IST',
-    // What happened instead of a send (issue 10): the answer says so, and that nothing was charged.
+    // What happened instead of a send: the answer says so, and that nothing was charged.
     duplicateBlocked: 'Not sent: the same message went to this number recently (Duplicate Blocked). You were not charged.',
     optedOut: 'Not sent: this number opted out of your messages. You were not charged.',
     headerMediaMissing: 'This template has a {type} header but no stored header file. Add the file to the template before sending it through the API.',
@@ -940,7 +940,7 @@ export const messages = {
     ],
   },
 
-  /** The header bell and the notifications the product posts (issue 14). */
+  /** The header bell and the notifications the product posts. */
   notifications: {
     bellLabel: 'Notifications',
     bellLabelUnread: 'Notifications, {count} unread',
@@ -987,7 +987,7 @@ export const messages = {
     save: 'Save',
   },
 
-  // Issue 15: the integrator platform (status by API key, idempotent sends, delivery webhooks).
+  // The integrator platform (status by API key, idempotent sends, delivery webhooks).
   integrations: {
     messageNotFound: 'Message not found',
     invalidCursor: 'This cursor is not valid: pass next_cursor from the previous page as it was answered',
@@ -1020,7 +1020,7 @@ export const messages = {
     webhookEndpointDisabled: 'Deliveries to {url} failed for {days} days, so the endpoint was disabled. Fix the receiver, then retry a delivery to turn it back on.',
   },
 
-  /** Spreadsheets read on this computer (issue 16: the desktop's parse worker, the browser's Web Worker). */
+  /** Spreadsheets read on this computer (the desktop's parse worker, the browser's Web Worker). */
   spreadsheets: {
     recipientColumnRequired: 'Please choose the column that holds the phone numbers.',
     mappedColumnMissing: 'The column "{column}" chosen for {{{name}}} is not in the file.',
@@ -1052,7 +1052,7 @@ export const messages = {
     notCompleted: 'This upload is not complete yet. Send its missing parts and complete it before sending from it.',
   },
 
-  /** The desktop upload client (issue 16): what a paused, failed or refused upload tells the user. */
+  /** The desktop upload client: what a paused, failed or refused upload tells the user. */
   uploadClient: {
     sessionEnded: 'Your session has ended. Sign in again, then resume the upload.',
     forbidden: 'The server refused this upload for your account. Sign in again, or ask your administrator.',
@@ -1067,7 +1067,7 @@ export const messages = {
     unknownUpload: 'There is no upload of this file to resume. Start the upload again.',
   },
 
-  /** The desktop app's own spreadsheet handling, native touches and the offline banner (issue 16). */
+  /** The desktop app's own spreadsheet handling, native touches and the offline banner. */
   desktopFiles: {
     pickTitle: 'Choose a spreadsheet',
     pickFilterName: 'Spreadsheets (CSV, gzip-compressed CSV, Excel)',
@@ -1094,7 +1094,7 @@ export const messages = {
     notifyFailed: 'Could not show the notification',
   },
 
-  /** The banner both shells show while the server cannot be reached (issue 16). */
+  /** The banner both shells show while the server cannot be reached. */
   connection: {
     offline: 'You are offline. Sandesh will reconnect as soon as the network is back.',
     unreachable: 'Cannot reach the Sandesh server. Retrying in {seconds} s.',

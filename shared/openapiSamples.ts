@@ -1,5 +1,5 @@
 /**
- * Copyable samples for one operation of GET /api/openapi.json (issue 15): curl, JavaScript
+ * Copyable samples for one operation of GET /api/openapi.json: curl, JavaScript
  * (fetch) and Python (requests), built from the document's own examples, so the reference and the
  * samples never disagree. The API key is read from SANDESH_API_KEY in each sample.
  */

@@ -25,7 +25,7 @@ export function reportStatusLabel(status: string): string {
       return labels.cancelled;
     case 'duplicate':
       return labels.duplicate;
-    // Sent without an answer: the provider has not confirmed it yet (issue 12).
+    // Sent without an answer: the provider has not confirmed it yet.
     case 'unknown':
       return labels.unknown;
     default:

@@ -1,5 +1,5 @@
 /**
- * One rule for turning a spreadsheet row into a message (issue 13). The server reads its uploads
+ * One rule for turning a spreadsheet row into a message. The server reads its uploads
  * and the personalised send's rows through these, and Customize Message's previews read the same
  * rows through them too, so the message a preview shows is the message that is sent.
  */

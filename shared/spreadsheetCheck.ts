@@ -1,5 +1,5 @@
 /**
- * A spreadsheet checked against a mapping, row by row (issue 16): the one core the desktop's parse
+ * A spreadsheet checked against a mapping, row by row: the one core the desktop's parse
  * worker and the browser's Web Worker both run, so the rows counted, the invalid rows listed and
  * the duplicates removed are the same in both shells. Environment-free: no Node, no DOM.
  *

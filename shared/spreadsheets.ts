@@ -1,5 +1,5 @@
 /**
- * Local spreadsheet handling (issue 16): the shapes the desktop main process and the browser's
+ * Local spreadsheet handling: the shapes the desktop main process and the browser's
  * Web Worker answer, so the renderer's send screens read one contract in both shells. A file is
  * picked (dialog, drag and drop or recent files), parsed with progress, checked against a mapping
  * (numbers normalised with shared/phone.ts rules, invalid rows with reasons, duplicates inside the

@@ -66,7 +66,7 @@ describe('variable helpers', () => {
   });
 });
 
-describe('variables keyed by component (issue 10)', () => {
+describe('variables keyed by component', () => {
   const sources = { headerText: 'Offer for {{1}}', bodyText: 'Namaste {{1}}, order {{2}}', buttons: [{ url: null }, { url: 'https://shop.example/{{1}}' }] };
 
   it('lists the header, body and URL button variables under their own keys', () => {

@@ -199,7 +199,7 @@ export function extractVariables(sources: VariableSources): string[] {
 }
 
 /**
- * Variables are keyed by the component they belong to (issue 10), as WhatsApp numbers them: the
+ * Variables are keyed by the component they belong to, as WhatsApp numbers them: the
  * body's {{1}} and a URL button's {{1}} are different values.
  *
  * - body: the variable itself ("1", "name"): what every stored value of a body already uses;
@@ -254,7 +254,7 @@ export function templateVariableList(sources: VariableSources): TemplateVariable
 }
 
 /**
- * The public API's field for each variable (spec 002 §3 and issue 10): the body's are `var1,
+ * The public API's field for each variable (spec 002 §3): the body's are `var1,
  * var2...` in order, the header's `header_var1...`, a URL button's `button_{index}_url`.
  */
 export function templateApiFields(variables: readonly TemplateVariable[]): { variable: TemplateVariable; field: string }[] {

@@ -1,5 +1,5 @@
 /**
- * How a file is cut into the parts of a resumable upload (issue 16), for both clients: the
+ * How a file is cut into the parts of a resumable upload, for both clients: the
  * desktop's main process (desktop/src/main/uploads) and the browser (renderer platform/).
  */
 

@@ -1,5 +1,5 @@
 /**
- * How a wallet ledger entry reads to its owner (issue 18: plain words, ₹ amounts, Indian grouping,
+ * How a wallet ledger entry reads to its owner (plain words, ₹ amounts, Indian grouping,
  * the balance after each entry). Isomorphic: the server's history answer and the Wallet page's
  * CSV export say the same thing.
  */

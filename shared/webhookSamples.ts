@@ -1,5 +1,5 @@
 /**
- * Verifying `Sandesh-Signature: t=<unix seconds>,v1=<hex>` (issue 15): HMAC-SHA256 of
+ * Verifying `Sandesh-Signature: t=<unix seconds>,v1=<hex>`: HMAC-SHA256 of
  * "<t>.<raw body>" with the endpoint's secret, compared in constant time, the timestamp within
  * five minutes. Each sample reads the raw body: a re-serialised JSON body does not verify. The
  * docs show them; tests/api/integrator-verify-samples.test.ts runs them against our signatures.

@@ -1,9 +1,9 @@
 /**
  * The desktop packaging, checked by what runs here (the Electron binary cannot be downloaded):
- * - issue 11, item 11: the packaged app carries Electron fuses. Loads electron-builder.yml and the
+ * - the packaged app carries Electron fuses. Loads electron-builder.yml and the
  *   afterPack module it names, runs the hook on a stand-in Electron binary (a fuse wire behind
  *   Electron's sentinel, all fuses at Electron's defaults) and reads the wire back;
- * - issue 16: targets (NSIS, dmg with the hardened runtime, AppImage and deb), app id, icons,
+ * - targets (NSIS, dmg with the hardened runtime, AppImage and deb), app id, icons,
  *   file associations, what goes in the archive and what stays out of it, validated against
  *   electron-builder's own schema.
  */

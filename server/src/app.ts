@@ -54,7 +54,7 @@ export interface AppDeps {
   version: string;
 }
 
-/** `PUT /api/uploads/{id}/parts/{n}`: a raw body, read by its route (issue 16). */
+/** `PUT /api/uploads/{id}/parts/{n}`: a raw body, read by its route. */
 const UPLOAD_PART_PATH = /^\/api\/uploads\/[^/]+\/parts\/[^/]+$/;
 
 /** The public send API and provider webhooks never carry a session: its lookup is skipped there. */
@@ -192,7 +192,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     if (path === '/api/templates' || /^\/api\/templates\/\d+$/.test(path)) return templateMediaBytes;
     return null;
   };
-  // Issue 16: one part of a resumable upload, streamed to disk by its route.
+  // One part of a resumable upload, streamed to disk by its route.
   const rawLimit = (path: string): number | null => (UPLOAD_PART_PATH.test(path) ? config.uploads.partSizeBytes : null);
 
   // Before any body is read: a refused request's body is never parsed.
@@ -215,7 +215,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       apiKeyPaths: new Map([
         ['/api/send', jsonLimit],
         ['/api/send/batch', sendLimit],
-        // Issue 15: read by its route after the session or key is known.
+        // Read by its route after the session or key is known.
         ['/api/webhook-endpoints', jsonLimit],
       ]),
       uploadLimit,

@@ -13,7 +13,7 @@ describe('loadConfig', () => {
     expect(config.admin.username).toBe('admin');
   });
 
-  it('refuses development mode on a network address unless ALLOW_DEV_ON_NETWORK is true (issue 11)', () => {
+  it('refuses development mode on a network address unless ALLOW_DEV_ON_NETWORK is true', () => {
     expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/HOST: 0.0.0.0 is reachable from the network but NODE_ENV is development/);
     expect(() => loadConfig({ NODE_ENV: 'test', HOST: '192.168.1.20' })).toThrow(ConfigError);
     expect(loadConfig({ HOST: '0.0.0.0', ALLOW_DEV_ON_NETWORK: 'true' }).host).toBe('0.0.0.0');
@@ -42,7 +42,7 @@ describe('loadConfig', () => {
     expect(config.database).toMatchObject({ kind: 'postgresql', url: 'postgres://postgres@127.0.0.1:5432/test' });
   });
 
-  it('reads the resumable upload settings in bytes, and refuses a part size too small for the largest upload (issue 16)', () => {
+  it('reads the resumable upload settings in bytes, and refuses a part size too small for the largest upload', () => {
     expect(loadConfig({}).uploads).toEqual({ partSizeBytes: 8 * 1024 * 1024, maxBytes: 1024 * 1024 * 1024, userQuotaBytes: 2048 * 1024 * 1024 });
     expect(loadConfig({ UPLOAD_PART_SIZE: '64kb', UPLOAD_MAX_MB: '2', UPLOAD_USER_QUOTA_MB: '3' }).uploads).toEqual({
       partSizeBytes: 64 * 1024,

@@ -286,7 +286,7 @@ export interface AppConfig {
   };
   /** Uploaded spreadsheets: the parse worker's heap cap and the parses one user may run at once. */
   spreadsheets: { workerMemoryMb: number; workerBufferMb: number; maxRunning: number; parsesPerUser: number };
-  /** Resumable uploads (issue 16), in bytes: each part, the largest file, one user's stored total. */
+  /** Resumable uploads, in bytes: each part, the largest file, one user's stored total. */
   uploads: { partSizeBytes: number; maxBytes: number; userQuotaBytes: number };
   publicBaseUrl: string;
   /** The platform's own Cloud API number for reset codes; null: the simulator (or none in production). */

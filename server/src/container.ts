@@ -128,7 +128,7 @@ export interface Services {
   heldRefunds: HeldRefunds;
   /** Uploaded spreadsheets, read in memory-capped worker threads, a few at a time per user. */
   spreadsheets: SpreadsheetParses;
-  // Issue 14: log retention and notifications.
+  // Log retention and notifications.
   notifications: NotificationService;
   /** The devices each user signed in from (a new one is told to the user). */
   devices: DeviceService;
@@ -142,9 +142,9 @@ export interface Services {
   recipientNumbers: RecipientNumberIndex;
   /** PostgreSQL with autovacuum off: the schema's tables analysed by autovacuum's rule (null on SQLite). */
   tableStatistics: TableStatistics | null;
-  /** The integrator platform (issue 15): idempotency keys, status reads, signed delivery webhooks. */
+  /** The integrator platform: idempotency keys, status reads, signed delivery webhooks. */
   integrations: Integrations;
-  /** Resumable uploads (issue 16): parts on disk, completion with a checksum and a parse, the expiry sweep. */
+  /** Resumable uploads: parts on disk, completion with a checksum and a parse, the expiry sweep. */
   uploads: UploadService;
 }
 
@@ -162,7 +162,7 @@ export function createServices(deps: {
   apiClock?: () => Date;
 }): Services {
   const { config, db, logger, outbox } = deps;
-  // Issue 14: notifications first (other services post to it), then log retention and its daily job.
+  // Notifications first (other services post to it), then log retention and its daily job.
   const notifications = new NotificationService({ db, log: logger.child({ service: 'notifications' }) });
   const retention = new RetentionService({ db, dataDir: config.dataDir, retentionDays: config.logRetentionDays, log: logger.child({ service: 'retention' }) });
   const dailyCleanup = new DailyCleanupScheduler({
@@ -264,7 +264,7 @@ export function createServices(deps: {
   const templates = new TemplateService({ db, media: templateMedia, audit, submissions: metaSubmissions, beforeDelete: (template) => templateSync.deleteAtMeta(template) });
   const onboarding = new OnboardingService({ db });
   const senderNumbers = new SenderNumberService({ db, sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond });
-  // Uploads before sending: a send may read a completed upload's rows (issue 16).
+  // Uploads before sending: a send may read a completed upload's rows.
   const spreadsheets = new SpreadsheetParses({
     workerMemoryMb: config.spreadsheets.workerMemoryMb,
     workerBufferMb: config.spreadsheets.workerBufferMb,

@@ -1,5 +1,5 @@
 /**
- * Busy CPU loops beside a test (issue 12): the sending guarantees must hold on a loaded machine,
+ * Busy CPU loops beside a test: the sending guarantees must hold on a loaded machine,
  * where timers fire late and event loops stall, not only on an idle one. Each loop is a child
  * process spinning until the test stops it, and at most `maxMs` in any case, so a crashed test
  * never leaves one behind.

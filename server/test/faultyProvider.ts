@@ -1,5 +1,5 @@
 /**
- * Provider stand-ins that misbehave the ways real networks do (issue 12), as an HTTP proxy in
+ * Provider stand-ins that misbehave the ways real networks do, as an HTTP proxy in
  * front of the simulator, which records every send it receives and posts its status webhooks:
  * - `timeout`: the provider takes the send, and its answer never comes (the client times out);
  * - `slow`: the provider takes the send and answers after `delayMs` (longer than the lease);

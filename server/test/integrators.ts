@@ -1,5 +1,5 @@
 /**
- * Pieces the integrator tests share (issue 15): an approved template made through the services,
+ * Pieces the integrator tests share: an approved template made through the services,
  * an API key for a signed-in client, and a client that calls with that key.
  */
 import type { Template, User } from '../src/models';

@@ -1,5 +1,5 @@
 /**
- * Scale-out over separate processes (issue 17): server instances as child processes on one
+ * Scale-out over separate processes: server instances as child processes on one
  * PostgreSQL schema, and one simulator (in the test's process) served on one port per instance,
  * so that each instance's share is counted by the port its sends arrive on while the per-recipient
  * counts, buckets and webhooks stay those of one provider. Its status webhooks reach the instances

@@ -1,5 +1,5 @@
 /**
- * Spreadsheet decompression bombs built in memory for the parsing tests (issue 11, item 7), never
+ * Spreadsheet decompression bombs built in memory for the parsing tests, never
  * committed as binaries. The bomb is a valid .xlsx whose shared-strings part inflates to far more
  * than the file: exceljs caches every shared string, so reading it costs memory in proportion to
  * the inflated size, not the upload's. A stored (uncompressed) filler entry keeps the archive's

@@ -1,5 +1,5 @@
 /**
- * A local webhook receiver for the integrator tests (issue 15): records every request's headers
+ * A local webhook receiver for the integrator tests: records every request's headers
  * and raw body, and answers what the test tells it to (200 by default).
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Campaign control and the dashboard figures (issue 6); list and answer shapes are in reports.ts. */
+/** Campaign control and the dashboard figures; list and answer shapes are in reports.ts. */
 
 export const TIMELINE_MAX_DAYS = 366;
 

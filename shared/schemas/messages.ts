@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Status by API key (issue 15): one message as an integrator sees it, and the cursor-paged list.
+ * Status by API key: one message as an integrator sees it, and the cursor-paged list.
  * The same object is a message webhook event's `data`.
  */
 
@@ -17,7 +17,7 @@ export const MESSAGE_API_STATUSES = [
   'duplicate',
   'opted_out',
   'cancelled',
-  // A send whose outcome is not known yet (the provider took it, no status came back; issue 12).
+  // A send whose outcome is not known yet (the provider took it, no status came back).
   'unknown',
 ] as const;
 export type TMessageApiStatus = (typeof MESSAGE_API_STATUSES)[number];

@@ -3,7 +3,7 @@ import { REPORT_STATUSES } from './reports';
 import { ZApiSendBatchRequest, ZApiSendRequest } from './sending';
 
 /**
- * The public API's answers as zod schemas (issue 15), for GET /api/openapi.json and its tests.
+ * The public API's answers as zod schemas, for GET /api/openapi.json and its tests.
  * The request schemas are the ones the routes validate with; these add names and examples.
  */
 

@@ -72,7 +72,7 @@ export const ZScheduleTime = z
   .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), ZScheduleInstant.optional())
   .meta({ type: 'string', format: 'date-time', description: 'Send later: an ISO 8601 time with its offset, e.g. 2026-12-01T10:30:00+05:30. Accepted and charged now, sent then.' });
 
-/** Why a row of a send was not sent (issue 10): every skipped row is listed with one of these. */
+/** Why a row of a send was not sent: every skipped row is listed with one of these. */
 export const SKIP_REASONS = [
   'invalid_number',
   'missing_value',
@@ -92,7 +92,7 @@ export interface TSkippedRow {
 }
 
 /**
- * A completed resumable upload to send from instead of rows in the body (issue 16). Any text is
+ * A completed resumable upload to send from instead of rows in the body. Any text is
  * taken here: an id that cannot be an upload's is answered 404 like an unknown one.
  */
 const ZSendUploadId = z.string().trim().min(1).max(100).optional();
@@ -113,7 +113,7 @@ export const ZQuickSendRequest = z
     recipientColumn: z.string().trim().min(1).max(200).optional(),
     variables: ZVariableValues,
     campaign_name: z.string().trim().max(200).optional(),
-    /** Send later: accepted, priced and debited now, queued at this time (issue 15). */
+    /** Send later: accepted, priced and debited now, queued at this time. */
     scheduledAt: ZScheduleTime,
     /** Price and screen this exact send as acceptance would, without accepting it (the cost preview). */
     dry_run: ZDryRun,

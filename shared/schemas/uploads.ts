@@ -3,7 +3,7 @@ import { UPLOADS } from '../constants';
 import { fillMessage, messages } from '../messages';
 
 /**
- * Resumable uploads (issue 16): create, put parts, ask what arrived, complete with a checksum.
+ * Resumable uploads: create, put parts, ask what arrived, complete with a checksum.
  * The server chooses the part size; parts are numbered from 1, the last one holds the remainder.
  */
 

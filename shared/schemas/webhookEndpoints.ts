@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXAMPLE_MESSAGE, ZPublicMessage } from './messages';
 
-/** Signed delivery webhooks (issue 15): endpoints, their deliveries, and the events they receive. */
+/** Signed delivery webhooks: endpoints, their deliveries, and the events they receive. */
 
 /** Event types (one a line, so branches that add one merge cleanly). */
 export const WEBHOOK_EVENT_TYPES = [

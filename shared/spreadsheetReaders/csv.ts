@@ -1,5 +1,5 @@
 /**
- * An incremental CSV parser (issue 16): text goes in as it is decoded, rows come out as soon as
+ * An incremental CSV parser: text goes in as it is decoded, rows come out as soon as
  * they are complete, so a file of any size is read in the memory of one chunk. Environment-free:
  * the desktop's parse worker and the browser's Web Worker feed it the same way.
  *

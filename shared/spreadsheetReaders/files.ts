@@ -1,5 +1,5 @@
 /**
- * What a spreadsheet file is and how to open it (issue 16), environment-free so the desktop's
+ * What a spreadsheet file is and how to open it, environment-free so the desktop's
  * parse worker and the browser's Web Worker decide alike: the kind by the first bytes (as the
  * server's fileKind.ts decides an upload's), the text encoding of a CSV, and the zip's central
  * directory of an .xlsx, read from the end of the file with guards against zip bombs.

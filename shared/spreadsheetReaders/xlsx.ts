@@ -1,5 +1,5 @@
 /**
- * The parts of an .xlsx workbook read as text (issue 16): the worksheet streams through an
+ * The parts of an .xlsx workbook read as text: the worksheet streams through an
  * incremental parser that hands out each row as soon as its `</row>` arrives, so a sheet of a
  * million rows is never held whole. Environment-free: the zip is opened and inflated by the
  * caller (Node's zlib in the desktop worker, DecompressionStream in a browser), which pushes the

@@ -6,7 +6,7 @@ import { postgresUnavailable, startTestServer, type TestServer } from '../../ser
 
 const IDLE_TIMEOUT_SECONDS = 600;
 
-/** Issue 18: the web app's start-up asks who is signed in; a visitor is an answer, not an error. */
+/** The web app's start-up asks who is signed in; a visitor is an answer, not an error. */
 describe.skipIf(postgresUnavailable)('GET /api/auth/session', () => {
   let server: TestServer;
   const clock = new ManualClock();

@@ -1,5 +1,5 @@
 /**
- * Issue 11, items 1, 3, 4, 5 and 9: throttles that hold against parallel requests, that a
+ * Throttles that hold against parallel requests, that a
  * spoofed X-Forwarded-For cannot dodge, and that an attacker cannot turn against the owner.
  * The server trusts one proxy hop; each test speaks from its own addresses so their counters
  * stay apart.

@@ -566,7 +566,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
     console.log(`accepted 20,000 recipients in ${seconds.toFixed(2)} s`);
   });
 
-  describe('acceptStream: recipients read a chunk at a time (a send from an upload, issue 16)', () => {
+  describe('acceptStream: recipients read a chunk at a time (a send from an upload)', () => {
     type Chunk = { to: string; variables: Record<string, string> }[];
 
     /** The chunks as an async generator that records how many were read and can fail after some. */

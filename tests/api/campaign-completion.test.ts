@@ -1,5 +1,5 @@
 /**
- * When a sending campaign is looked at for completion (issue 17). Every result write used to read
+ * When a sending campaign is looked at for completion. Every result write used to read
  * the campaign's open messages afterwards: one statement per twenty sends, the most frequent read
  * of a large send on PostgreSQL. An instance now looks once none of its batches holds a message of
  * the campaign. These tests hold batches open with a provider that answers when told, on one

@@ -314,7 +314,7 @@ describe.skipIf(postgresUnavailable)('campaigns: list, live counts, pause, resum
     );
     expect(counts.repeated.some((r) => r.to === '919873030000')).toBe(false);
 
-    // The original says its failures were resent instead of offering them again (issue 10).
+    // The original says its failures were resent instead of offering them again.
     expect(await campaign(client, original)).toMatchObject({ resentCampaignId: resend.id });
     const again = await client.post(`/api/campaigns/${original}/resend-failed`, { confirm: false });
     expect(again.status).toBe(409);

@@ -1,5 +1,5 @@
 /**
- * Crash test (issue 5): a 20,000-recipient campaign, the server killed with SIGKILL in the middle
+ * Crash test: a 20,000-recipient campaign, the server killed with SIGKILL in the middle
  * of dispatch and started again once the provider's status webhooks have failed for a while. The
  * provider (an external simulator that outlives the server) retries them as Meta does, so the
  * sends the crash left unanswered are settled by their statuses, not sent again: afterwards every

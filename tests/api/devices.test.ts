@@ -1,5 +1,5 @@
 /**
- * A sign-in from a new device (issue 14): each browser is known by its `sandesh_device` cookie and
+ * A sign-in from a new device: each browser is known by its `sandesh_device` cookie and
  * the desktop app by the id it sends in `X-Sandesh-Device`. The first sign-in of an account tells
  * nobody anything; a later one from a device not seen before is told to the user, naming it.
  */

@@ -1,5 +1,5 @@
 /**
- * The dispatch index holds open messages only on PostgreSQL (issue 17): a message's result and its
+ * The dispatch index holds open messages only on PostgreSQL: a message's result and its
  * delivery and read statuses add no entry to it, so it stays the size of the backlog. The sweeps
  * that read it (lapsed claims, unknown sends past their settle window) must still find their rows.
  * On PostgreSQL the dispatch jobs are pg-boss's: its fetch takes the next job from an index in

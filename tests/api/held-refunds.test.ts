@@ -1,5 +1,5 @@
 /**
- * Issue 11: a `failed` status signed only with a customer's own app secret marks the message
+ * A `failed` status signed only with a customer's own app secret marks the message
  * failed without refund. An administrator lists those held refunds and releases them, once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

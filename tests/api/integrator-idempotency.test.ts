@@ -8,7 +8,7 @@ import { postgresUnavailable, startTestServer, type TestServer } from '../../ser
 
 type SendAnswer = { success: boolean; message_id: string; campaign_id: number; code?: string; error?: string };
 
-describe.skipIf(postgresUnavailable)('Idempotency-Key on the public send calls (issue 15)', () => {
+describe.skipIf(postgresUnavailable)('Idempotency-Key on the public send calls', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ API_RATE_LIMIT_PER_15_MIN: '1000' });

@@ -22,7 +22,7 @@ function registered(router: Router<AppState>): string[] {
   return router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`));
 }
 
-describe.skipIf(postgresUnavailable)('GET /api/openapi.json (issue 15)', () => {
+describe.skipIf(postgresUnavailable)('GET /api/openapi.json', () => {
   let server: TestServer;
   let receiver: WebhookReceiver;
   let doc: OpenApiDoc;

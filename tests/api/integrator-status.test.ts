@@ -6,7 +6,7 @@ import { buildUser, signedInClient } from '../../server/test/factories';
 import { approvedTemplate, keyedClient, pollUntil } from '../../server/test/integrators';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
-describe.skipIf(postgresUnavailable)('status by API key (issue 15)', () => {
+describe.skipIf(postgresUnavailable)('status by API key', () => {
   let server: TestServer;
   beforeAll(async () => {
     // Polling for statuses makes many reads; the read allowance itself is not what these tests measure.

@@ -10,7 +10,7 @@ import { approvedTemplate, keyedClient, pollUntil } from '../../server/test/inte
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../server/test/webhookReceiver';
 
-describe.skipIf(postgresUnavailable)('signed delivery webhooks (issue 15)', () => {
+describe.skipIf(postgresUnavailable)('signed delivery webhooks', () => {
   let server: TestServer;
   let receiver: WebhookReceiver;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Log Management (spec 001, issue 14): the cleanup's stats and run for admins only, the daily job
+ * Log Management (spec 001): the cleanup's stats and run for admins only, the daily job
  * run once between two instances with an injected clock, and per-day totals that keep the
  * dashboards, the admin usage and campaign totals true after old rows are deleted.
  */

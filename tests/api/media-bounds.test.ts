@@ -10,7 +10,7 @@ import { buildTemplate, signedInClient } from '../../server/test/factories';
 import { form, pngFile } from '../../server/test/media';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
-/** Issue 11 item 8: quick-send uploads, template files and drafts cannot grow a user's disk use without bound. */
+/** Quick-send uploads, template files and drafts cannot grow a user's disk use without bound. */
 describe.skipIf(postgresUnavailable)('media and draft storage bounds', () => {
   let server: TestServer;
   beforeAll(async () => {

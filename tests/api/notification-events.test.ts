@@ -1,5 +1,5 @@
 /**
- * Notifications posted where things happen (issue 14): a campaign that ends failed, one that
+ * Notifications posted where things happen: a campaign that ends failed, one that
  * stalls, a low balance after public API sends, and live campaign progress on the stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

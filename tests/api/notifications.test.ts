@@ -1,5 +1,5 @@
 /**
- * Notifications kept per user (issue 14): the list, mark read, clear, the low-balance threshold,
+ * Notifications kept per user: the list, mark read, clear, the low-balance threshold,
  * real events posted where they happen, and the Server-Sent Events stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Sends whose outcome the network hides (issue 12): a provider that takes a send and never
+ * Sends whose outcome the network hides: a provider that takes a send and never
  * answers, one that answers after the lease has run out, and one whose connections reset before or
  * after it took the send. Each ends with every message settled, none sent twice and the wallet
  * charged exactly once per message. The simulator (behind a misbehaving proxy) records what each

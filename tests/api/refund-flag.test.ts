@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 10: a failed message is refunded once even when two refunds race. Two
+ * A failed message is refunded once even when two refunds race. Two
  * transactions both see `refunded = false`; the second waits for the first's row lock. The flag
  * must flip only where it is still false and pay only the rows it flipped. PostgreSQL only:
  * SQLite has a single writer, so its refunds cannot interleave.

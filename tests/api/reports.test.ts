@@ -247,7 +247,7 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
     expect(await idsOf('?dateFrom=2026-01-10&dateTo=2026-01-10')).toEqual(expectIds(['r14', 'r13', 'r12', 'r11', 'r10', 'r9']));
     expect((await list(owner.client, '?dateFrom=2026-01-05&dateTo=2026-01-05')).total).toBe(8);
     expect((await list(owner.client, '?dateFrom=2026-01-06&dateTo=2026-01-09')).total).toBe(0);
-    // Any part of the stored digits (issue 18); a leading + and spaces are ignored.
+    // Any part of the stored digits; a leading + and spaces are ignored.
     expect(await idsOf('?recipientNumber=%2B91%209811%201')).toEqual(expectIds(['r14', 'r8', 'r7', 'r6', 'r5', 'r4', 'r3', 'r2', 'r1']));
     expect((await list(owner.client, '?recipientNumber=4477')).total).toBe(5);
     expect(await idsOf('?recipientNumber=919822200003')).toEqual(expectIds(['r17']));
@@ -413,7 +413,7 @@ describe.skipIf(postgresUnavailable)('GET /api/whatsapp/reports', () => {
   });
 
   it('counts a send whose outcome is unknown as pending in the list, the filter, the summary and the export', async () => {
-    // A message the provider may or may not have taken waits for its status webhook (issue 12): it is not an outcome yet.
+    // A message the provider may or may not have taken waits for its status webhook: it is not an outcome yet.
     const waiting = await signedInClient(server);
     await seedCampaign(waiting.user, 'order_update', 'Unknown outcome', '2026-02-01T04:30:00.000Z', [
       { recipient: '919833300001', status: 'unknown', error: 'Provider did not answer in time' },

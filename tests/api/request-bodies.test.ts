@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 1: no body is read before the caller is known, and oversize bodies are refused
+ * No body is read before the caller is known, and oversize bodies are refused
  * from their Content-Length. Each attack declares a large body and sends only its first bytes:
  * a server that reads bodies before authenticating waits for the rest and never answers (the
  * request's deadline then fails the test); a fixed one answers at once.

@@ -1,5 +1,5 @@
 /**
- * Scale-out across processes (issue 17): two server instances, each its own Node process, on one
+ * Scale-out across processes: two server instances, each its own Node process, on one
  * PostgreSQL schema. One campaign accepted by instance A is sent by both (pg-boss hands batches to
  * whichever instance asks), every recipient exactly once, and the campaign completes. Each
  * instance sends to its own port of one simulator, which is how its share is counted.
@@ -25,7 +25,7 @@ describe('scale-out: two server processes on one PostgreSQL', () => {
   beforeAll(async () => {
     if (skipReason) return;
     // Small batches, so that a 2,000-recipient campaign makes enough jobs for both instances. It is
-    // staged as a million-recipient one is (issue 17): its message rows and jobs come from a
+    // staged as a million-recipient one is: its message rows and jobs come from a
     // materialiser, whichever instance's takes the campaign.
     scaleOut = await startScaleOut({ name: 'scale', count: 2, messagesPerSecond: 1000, env: { DISPATCH_BATCH_SIZE: '20', STAGED_ACCEPTANCE_MIN_RECIPIENTS: '1000' } });
   }, 120_000);

@@ -1,5 +1,5 @@
 /**
- * Scheduled sends (issue 15): accepted, priced and debited at once, `scheduled` until due, then
+ * Scheduled sends: accepted, priced and debited at once, `scheduled` until due, then
  * queued and sent exactly once (also with two instances racing to start it); a new time or a
  * cancel before the start (cancel refunds everything); a template disabled meanwhile fails the
  * campaign with its reason and refunds it; the API's `scheduled_at` and the status it reads back.
@@ -21,7 +21,7 @@ import { postgresUnavailable, startTestServer, type TestServer } from '../../ser
 const MINUTE_MS = 60_000;
 const UNITS_PER_RUPEE = 10_000;
 
-describe.skipIf(postgresUnavailable)('scheduled sends (issue 15)', () => {
+describe.skipIf(postgresUnavailable)('scheduled sends', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ API_RATE_LIMIT_PER_15_MIN: '1000' });

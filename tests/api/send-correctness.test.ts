@@ -1,5 +1,5 @@
 /**
- * Issue 10: the right message to the right number for the right count. Each block reproduces one
+ * The right message to the right number for the right count. Each block reproduces one
  * defect of the issue through the HTTP API, on SQLite and on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { waitForCampaign } from '../../server/test/polling';
 import { apiKeyFor, postApiSend, sandboxNumber } from '../../server/test/sending';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
-describe.skipIf(postgresUnavailable)('issue 10: send paths', () => {
+describe.skipIf(postgresUnavailable)('send paths', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();

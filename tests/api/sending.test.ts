@@ -287,7 +287,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
       const { client: admin } = await signedInClient(server, { role: 'admin' });
       const { user } = await signedInClient(server);
       const approved = await buildTemplate(server, user);
-      // Still waiting for review: the only state a provider's outcome may move (issue 11).
+      // Still waiting for review: the only state a provider's outcome may move.
       const template = await buildTemplate(server, user, { status: 'PENDING', body: 'Sale on {{1}}' });
       const numberId = String(Date.now()).slice(-12);
       const saved = await admin.put(`/api/admin/users/${user.id}/business-info`, {

@@ -1,5 +1,5 @@
 /**
- * Issue 13: one rule turns a spreadsheet row into a message. The same rows go through Customize
+ * One rule turns a spreadsheet row into a message. The same rows go through Customize
  * Message's preview (the renderer's `customPreview`) and through the personalised send; what the
  * preview shows for each row is what the server stores for it, and the rows the preview flags
  * are the rows the send skips.

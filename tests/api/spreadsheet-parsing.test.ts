@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 7: spreadsheet parsing is memory-capped and bounded per user.
+ * Spreadsheet parsing is memory-capped and bounded per user.
  *
  * The attack: a 1.3 MB .xlsx (built here, never committed) whose shared strings inflate to 120 MB
  * of rich-text entries. It passes the zip guard (under 200 MB inflated, under 100:1), and exceljs

@@ -12,7 +12,7 @@ import { ReportService } from '../../server/src/reports/service';
 import { ReportDb } from '../../server/src/reports/sql';
 
 /**
- * Large sends accepted as lean rows (issue 17): `campaign_recipients` at acceptance, message rows
+ * Large sends accepted as lean rows: `campaign_recipients` at acceptance, message rows
  * made by the materialiser right after. The threshold is lowered so that a few recipients take
  * that path; the materialiser is stopped where a test looks at the rows while they are staged.
  */

@@ -56,7 +56,7 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
         { type: 'FOOTER', text: 'Reply STOP to opt out' },
         { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example.in/t/{{4}}' }, { type: 'QUICK_REPLY', text: 'Stop' }] },
       ]);
-      // Keyed by component (issue 10): the header's {{1}} is header_1, the URL button's {{4}} is button_0_url.
+      // Keyed by component: the header's {{1}} is header_1, the URL button's {{4}} is button_0_url.
       expect(template.variables).toEqual(['header_1', '2', '3', 'code', 'button_0_url']);
       expect(template.variableExamples).toMatchObject({ header_1: 'Asha', '2': 'A-1', '3': 'Monday', button_0_url: '₹1,499', code: 'sample code' });
     });
@@ -263,7 +263,7 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
 
       const details = await client.post<{ data: TTemplateDetails }>('/api/whatsapp/template-details', { template_name: 'review_me', language: 'en_US' });
       expect(details.body.data).toMatchObject({ hasVariables: true, hasButtons: true, templateTypeInfo: { hasStaticImage: false } });
-      // The header's {{1}}, the body's {{1}} and the button's {{4}} are three values (issue 10).
+      // The header's {{1}}, the body's {{1}} and the button's {{4}} are three values.
       expect(details.body.data.variables.map((v) => v.placeholder)).toEqual(['Header {{1}}', '{{1}}', 'Button 1 link {{4}}']);
       expect(details.body.data.preview).toContain('Fixed Asha');
       const info = await client.get(`/api/send/template-info/${user.username}/review_me`);

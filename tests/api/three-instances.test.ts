@@ -1,5 +1,5 @@
 /**
- * Three instances on one PostgreSQL share a 20,000-recipient campaign (issue 12), on a busy
+ * Three instances on one PostgreSQL share a 20,000-recipient campaign, on a busy
  * machine: A (accepts the campaign, receives the status webhooks) and C run in this process, C
  * sending through a provider stand-in that answers some sends only after the lease has run out;
  * B runs as a child process and is killed with SIGKILL mid-campaign. Afterwards every message is

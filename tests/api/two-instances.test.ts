@@ -1,5 +1,5 @@
 /**
- * Scale-out (issue 5): two server instances on one PostgreSQL database share a campaign through
+ * Scale-out: two server instances on one PostgreSQL database share a campaign through
  * pg-boss, and no recipient is sent twice. Both send to one external simulator, which counts what
  * each recipient received; its status webhooks go to instance A.
  */

@@ -1,5 +1,5 @@
 /**
- * Sends from a resumable upload (issue 16): bulk-customize-send and bulk-quick-send take `uploadId`
+ * Sends from a resumable upload: bulk-customize-send and bulk-quick-send take `uploadId`
  * in place of `data` / `recipients_text`, read the file's rows through the parse worker, and make
  * the same campaign as the same rows sent in the body. The server runs with 16 KB parts so that the
  * files have several parts, and the files have more than 1,000 rows so that the rows arrive in
@@ -57,10 +57,10 @@ function csvOf(rows: readonly Row[]): Buffer {
   return Buffer.from(`${lines.join('\r\n')}\r\n`);
 }
 
-describe.skipIf(postgresUnavailable)('sends from a resumable upload (issue 16)', () => {
+describe.skipIf(postgresUnavailable)('sends from a resumable upload', () => {
   let server: TestServer;
   beforeAll(async () => {
-    // Sends of 6,000 or more are staged (issue 17): the 16,000-row send below writes its first chunk
+    // Sends of 6,000 or more are staged: the 16,000-row send below writes its first chunk
     // of 5,000 as message rows and stages the rest, and the 7,000-row one refused rolls staged rows back.
     server = await startTestServer({ UPLOAD_PART_SIZE: '16kb', UPLOAD_MAX_MB: '1', UPLOAD_USER_QUOTA_MB: '4', SANDBOX_MESSAGES_PER_SECOND: '5000', STAGED_ACCEPTANCE_MIN_RECIPIENTS: '6000' });
   });

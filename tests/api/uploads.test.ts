@@ -1,5 +1,5 @@
 /**
- * Resumable uploads (issue 16): create, parts in any order and again, resume, complete with a
+ * Resumable uploads: create, parts in any order and again, resume, complete with a
  * checksum and a parse (CSV, gzip CSV, XLSX), ownership, the quota and the 24-hour expiry.
  * The server runs with 16 KB parts, 1 MB files and a 2 MB quota so that small files have parts.
  */
@@ -38,7 +38,7 @@ function recipientsCsv(rows: number): Buffer {
   return Buffer.from(`${lines.join('\n')}\n`);
 }
 
-describe.skipIf(postgresUnavailable)('resumable uploads (issue 16)', () => {
+describe.skipIf(postgresUnavailable)('resumable uploads', () => {
   let server: TestServer;
   const clock = new ManualClock();
   beforeAll(async () => {

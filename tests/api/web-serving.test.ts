@@ -49,7 +49,7 @@ const INDEX = `<!doctype html><html><head><title>Sandesh fixture</title><script 
 const LANDING = INDEX.replace('<div id="root"></div>', '<div id="root"><h1 id="hero-heading">WhatsApp messages</h1></div>');
 
 /**
- * Issue 18: how the server answers the built web app. The build folder is a small fixture made
+ * How the server answers the built web app. The build folder is a small fixture made
  * here and precompressed by the same module the vite build uses, so no full build is needed.
  */
 describe.skipIf(postgresUnavailable)('serving the web app', () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 2: provider webhooks cannot be forged across accounts. Each test performs the
+ * Provider webhooks cannot be forged across accounts. Each test performs the
  * attack a customer holding their own app secret could make, and checks that it does nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -18,7 +18,7 @@ const ROWS_WRITTEN_CEILING_SECONDS = { sqlite: 15, postgres: 30 } as const;
  * rows written by a bare insert into a primary-key-only table (bareInsert.ts), after acceptance and
  * outside its peak RSS. The numbers are consecutive, so the recipient index is written in order;
  * a third run takes 1M numbers in scattered order, as a real list comes (`accept_1m_scattered_seconds`).
- * Sends this large are accepted as staged rows (issue 17): the server's materialiser is stopped and
+ * Sends this large are accepted as staged rows: the server's materialiser is stopped and
  * run here after each acceptance, timed on its own (`accept_1m_rows_written_seconds` adds it to the
  * acceptance), so that neither it nor the bare insert runs beside another measurement.
  */

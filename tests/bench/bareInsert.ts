@@ -1,5 +1,5 @@
 /**
- * The acceptance bench's in-run ceiling (issue 17): the same recipient rows written as plainly as
+ * The acceptance bench's in-run ceiling: the same recipient rows written as plainly as
  * the database allows, into a table with only a primary key. SQLite: one prepared statement in one
  * transaction (better-sqlite3); PostgreSQL: one COPY (pg-copy-streams). Acceptance is held to 3x this.
  */

@@ -14,7 +14,7 @@ async function getOk(client: TestClient, path: string): Promise<void> {
 }
 
 /**
- * The daily log cleanup (issue 14) of 1,000,000 old message rows (the reports bench's rows, dated
+ * The daily log cleanup of 1,000,000 old message rows (the reports bench's rows, dated
  * January) while another user's campaign of 20,000 sends through the simulator: how long the
  * cleanup takes, and the worst and median latency of a reports page and of the campaign's live
  * counts meanwhile (batches of 2,000 rows, each its own short transaction).

@@ -2,7 +2,7 @@
  * Where a measured load's CPU went on this machine: the server's process, PostgreSQL's processes
  * (where PostgreSQL runs here) and the cores left idle. The public API bench prints it beside its
  * ratio, because on a 2-core machine the database shares the cores the server and the load
- * generator need: the ratio is read against what each of them cost (issue 17).
+ * generator need: the ratio is read against what each of them cost.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

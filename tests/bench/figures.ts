@@ -1,5 +1,5 @@
 /**
- * The one line per figure that a script reads from `npm run bench` (issue 17):
+ * The one line per figure that a script reads from `npm run bench`:
  * `bench <db> <figure> <value> ceiling <value> ratio <value>`, beside the benches' own readable
  * lines. The ceiling is measured in the same run on the same machine wherever the figure has one
  * (a bare insert, the simulator with a no-op client, a bare Koa route), so that the ratio means

@@ -1,5 +1,5 @@
 /**
- * Issue 18: the gzip size of what index.html loads, measured on a fresh production build of the
+ * The gzip size of what index.html loads, measured on a fresh production build of the
  * current sources (in a temporary folder, so dist/web is left as it is).
  */
 import { spawnSync } from 'node:child_process';

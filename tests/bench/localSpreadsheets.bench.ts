@@ -1,5 +1,5 @@
 /**
- * Local spreadsheet parsing (issue 16): 1,000,000 rows x 8 columns as .xlsx and as .csv, read by
+ * Local spreadsheet parsing: 1,000,000 rows x 8 columns as .xlsx and as .csv, read by
  * the desktop's spreadsheet worker, each beside an in-run baseline (the server's readers on the
  * same file: exceljs's streaming reader, papaparse). Each figure runs in a fresh process, so the
  * peak RSS is the worker's and its small host's. The files are generated once and kept in the

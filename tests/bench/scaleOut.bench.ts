@@ -10,7 +10,7 @@ const INSTANCES = 2;
 const RECIPIENTS = Number(process.env.BENCH_SCALE_OUT_RECIPIENTS ?? 200_000);
 
 /**
- * Scale-out proof (issue 17): two server processes on one PostgreSQL schema send one campaign
+ * Scale-out proof: two server processes on one PostgreSQL schema send one campaign
  * accepted by the first, each to its own port of one simulator (server/test/scaleOut.ts). The
  * combined rate runs from the first send the simulator took to the last, against the ceiling of
  * two instances each at its per-number limit; then each instance's share, and that every recipient

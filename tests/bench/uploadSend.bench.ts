@@ -1,5 +1,5 @@
 /**
- * Upload and send (issue 16): a gzip CSV of normalised rows (a number and seven columns) sent
+ * Upload and send: a gzip CSV of normalised rows (a number and seven columns) sent
  * through the desktop upload client to a server in its own process, beside a plain disk copy of
  * the same file measured in the same run; then "Send" from the upload (bulk-customize-send with
  * `uploadId`) until the campaign is accepted, with the server's peak resident memory over the send.
@@ -80,7 +80,7 @@ async function withChildPeakRss<T>(pid: number, work: () => Promise<T>): Promise
   }
 }
 
-/** Issue 16: "Send" to accepted within the acceptance target of issue 17, which differs by database. */
+/** "Send" to accepted within the acceptance target, which differs by database. */
 const SEND_CEILING_SECONDS: Record<'sqlite' | 'postgres', number> = { sqlite: 15, postgres: 30 };
 
 const summary = (db: FigureDatabase, figure: string, value: number, ceiling: number): void => printFigure({ db, figure, value, ceiling });

@@ -8,7 +8,7 @@ const LIMIT = 1000;
 const MESSAGES = Number(process.env.BENCH_WEBHOOK_MESSAGES ?? 100_000);
 
 /**
- * Signed delivery webhooks (issue 15) while a campaign dispatches to the in-process simulator at
+ * Signed delivery webhooks while a campaign dispatches to the in-process simulator at
  * 1,000 messages/s: a local receiver behind two endpoints, one taking batches of every message
  * event (sent, delivered, read), one taking each `message.sent` as its own POST. Prints the
  * dispatcher's rate against its limit, and the webhook deliveries per second meanwhile.
@@ -50,7 +50,7 @@ export const webhooksBench = {
         for (;;) {
           if (!sentAt) {
             const rows = (await server.db('messages').where({ campaignId: campaign.campaignId }).whereIn('status', ['queued', 'sending']).count({ n: '*' })) as { n: number | string }[];
-            // A send this large is staged (issue 17): its rows are queued messages until written.
+            // A send this large is staged: its rows are queued messages until written.
             const staged = (await server.db('campaigns').where({ id: campaign.campaignId }).first('stagedRecipients')) as { stagedRecipients: number | string } | undefined;
             if (Number(rows[0]?.n) === 0 && Number(staged?.stagedRecipients ?? 0) === 0) {
               sentAt = performance.now();

@@ -150,7 +150,7 @@ describe(`built renderer in desktop mode${unavailable ? ` (skipped: ${unavailabl
             ...(isDesktop ? { token: ISSUED_TOKEN } : {}),
           });
         } else if (url.pathname === '/api/auth/session') {
-          // The start-up check (issue 18): 200 for a visitor too, with the user when signed in.
+          // The start-up check: 200 for a visitor too, with the user when signed in.
           const signedIn = request.headers.authorization === `Bearer ${ISSUED_TOKEN}`;
           json(200, signedIn ? { user: TEST_USER, idleTimeoutSeconds: 600 } : { user: null });
         } else if (request.headers.authorization === `Bearer ${ISSUED_TOKEN}` && url.pathname === '/api/auth/me') {

@@ -1,5 +1,5 @@
 /**
- * Issue 16's last test: the built renderer (out/renderer) in desktop mode in Debian's Chromium,
+ * The built renderer (out/renderer) in desktop mode in Debian's Chromium,
  * with every `window.desktop` call (session, settings, spreadsheets) answered by the REAL
  * main-process modules running in this process: the IPC handlers, the settings store (temporary
  * directory), the keychain (Secret Service), the local spreadsheet module with its worker thread,

@@ -1,5 +1,5 @@
 /**
- * The desktop upload client (issue 16) against a real server: a 20 MB file in several parts, a
+ * The desktop upload client against a real server: a 20 MB file in several parts, a
  * connection cut in the middle of a part, pause and resume, a restart of the app (a new client
  * over the same settings file), another account's upload and an expired one.
  */
@@ -149,7 +149,7 @@ function countingDispatcher(): { dispatcher: Dispatcher; agent: Agent; partsPut:
   return { dispatcher, agent, partsPut: (uploadId) => puts.filter((p) => p.uploadId === uploadId).map((p) => p.n), lastUploadId: () => puts.at(-1)?.uploadId };
 }
 
-describe('desktop upload client (issue 16)', () => {
+describe('desktop upload client', () => {
   let server: TestServer;
   let dir: string;
   const clock = new ManualClock();

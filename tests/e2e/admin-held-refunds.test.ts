@@ -56,7 +56,7 @@ test.describe('held refunds', () => {
     const afterSending = await balanceOf(admin, userId);
     const price = Math.round(((1000 - afterSending) / recipients.length) * 10_000) / 10_000;
     expect(price).toBeGreaterThan(0);
-    // Shown, not editable: a balance changes on the Wallet page with a reason (issue 18).
+    // Shown, not editable: a balance changes on the Wallet page with a reason.
     const balanceShown = page.getByTestId('details-credit-balance');
     await expect(balanceShown).toHaveText(formatRupees(afterSending));
     await expect(page.getByLabel('Credit Balance (₹)')).toHaveCount(0);

@@ -133,7 +133,7 @@ test.describe('admin provider configuration', () => {
     await details.openFromTable(user.username);
     await expect(details.name).toHaveValue(user.name);
     await expect(details.save).toBeDisabled();
-    // Provider fields are no longer split across User Details and Settings (issue 18).
+    // Provider fields are no longer split across User Details and Settings.
     await expect(page.getByLabel('Access Token')).toHaveCount(0);
     await expect(page.getByLabel('Channel ID')).toHaveCount(0);
     await details.name.fill('Priya Sharma Traders');

@@ -2,7 +2,7 @@ import { expect, test, type Browser, type ConsoleMessage, type Page } from '@pla
 import { messages } from '@shared/messages';
 
 /**
- * Issue 18 "Fast first load". Timings are PRINTED, never asserted (they belong to a loaded
+ * Fast first load. Timings are PRINTED, never asserted (they belong to a loaded
  * 2-core machine); the assertions are about behaviour: no console errors on public pages,
  * compressed responses, cache headers, no public source maps.
  */
@@ -99,7 +99,7 @@ function watchConsoleErrors(page: Page): string[] {
   return errors;
 }
 
-test.describe('fast first load (issue 18)', () => {
+test.describe('fast first load', () => {
   test('prints the landing page timings on Fast 3G, cold', async ({ browser }) => {
     test.setTimeout(180_000);
     for (const cpuSlowdown of [1, 4]) {

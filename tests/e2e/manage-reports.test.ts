@@ -86,7 +86,7 @@ test.describe('manage reports', () => {
     await expect(reports.row(failing).getByTestId('report-status')).toHaveText('FAILED');
     await expect(reports.row(failing)).toContainText(cells.notDelivered);
     await expect(reports.row(read)).toContainText(cells.noError);
-    // Times in IST, saying so, whatever the browser's zone (issue 18).
+    // Times in IST, saying so, whatever the browser's zone.
     await expect(reports.row(read)).toContainText(/\d{4}, \d{1,2}:\d{2} (am|pm) IST/);
     await expect(reports.row(failing)).not.toContainText(cells.noError);
 

@@ -23,7 +23,7 @@ function overlaps(a: { x: number; y: number; width: number; height: number }, b:
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
-test.describe('rough edges (issue 18)', () => {
+test.describe('rough edges', () => {
   test('each screen names itself in the page header, and the profile speaks of the wallet', async ({ page, baseURL }) => {
     await signIn(page, await createUser(baseURL ?? ''));
     const title = page.locator('header h1');

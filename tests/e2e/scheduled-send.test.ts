@@ -17,7 +17,7 @@ async function walletRupees(page: Page): Promise<number> {
   return ((await me.json()) as { user: { creditBalance: number } }).user.creditBalance;
 }
 
-test.describe('scheduled sends (issue 15)', () => {
+test.describe('scheduled sends', () => {
   test('a user schedules a quick send an hour ahead in IST, finds it under Campaigns, changes its time, then cancels it for a full refund', async ({
     page,
     baseURL,

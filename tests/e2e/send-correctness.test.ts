@@ -22,7 +22,7 @@ async function expectHeaderShowsWallet(page: Page): Promise<void> {
   await expect.poll(async () => (await page.getByTestId('credits-balance').textContent()) === (await walletText(page)), { timeout: 20_000 }).toBe(true);
 }
 
-test.describe('issue 10: what the sender sees is what is sent and charged', () => {
+test.describe('what the sender sees is what is sent and charged', () => {
   test('the preview shows a number without a country code read as an Indian mobile, and lists every skipped row with a CSV', async ({ page, baseURL }) => {
     const user = await signedInUser(page, baseURL ?? '', 50, { name: 'Meena Iyer', prefix: 'sender' });
     const name = unique('order_note');

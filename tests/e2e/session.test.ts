@@ -23,7 +23,7 @@ test.describe(`inactivity timeout (server idle timeout ${E2E_SHORT_IDLE_SECONDS}
     await page.waitForURL(/\/login\?reason=inactivity$/, { timeout: E2E_SHORT_IDLE_SECONDS * 1000 });
     // The app reloads /login after an automatic logout (spec 000 §4.1); wait for that page.
     await expect(page.getByLabel('Username', { exact: true })).toBeVisible();
-    // It says why (issue 18).
+    // It says why.
     await expect(page.getByRole('status').filter({ hasText: messages.auth.sessionExpired })).toBeVisible();
     await expect.poll(() => page.evaluate<string | null>("localStorage.getItem('user')").catch(() => 'reloading')).toBeNull();
     const me = await page.request.get('/api/auth/me');

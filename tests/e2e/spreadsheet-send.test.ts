@@ -12,7 +12,7 @@ const m = messages.sheetScreens;
 const ui = messages.sendScreens;
 
 /**
- * Issue 16 on the web shell: a spreadsheet read in the browser's Web Worker, its rows checked
+ * On the web shell: a spreadsheet read in the browser's Web Worker, its rows checked
  * (invalid rows listed and downloadable, repeated numbers removed), the checked rows uploaded
  * through the resumable API, the cost previewed for the whole upload and the campaign sent from it.
  */

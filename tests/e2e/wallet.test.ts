@@ -59,7 +59,7 @@ test.describe('wallet top-up (development sandbox checkout)', () => {
 
     await page.goto('/user/profile');
     await page.getByRole('tab', { name: 'Credit History' }).click();
-    // Plain words, ₹ with Indian grouping and the balance after (issue 18).
+    // Plain words, ₹ with Indian grouping and the balance after.
     const entry = page.getByRole('listitem').filter({ hasText: 'Wallet top-up' });
     await expect(entry).toHaveCount(1);
     await expect(entry).toContainText('+₹1,000.00');

@@ -76,7 +76,7 @@ export const ZServerUrl = z
   });
 
 /**
- * An upload of a prepared spreadsheet not finished yet (issue 16): what a new run of the app needs
+ * An upload of a prepared spreadsheet not finished yet: what a new run of the app needs
  * to resume it. `uploadId` is null until the server made the upload, or once it must start again
  * (its file changed, or the server refused the parts it put together).
  */

@@ -1,5 +1,5 @@
 /**
- * The devices a user signs in from (issue 14). Each browser carries a long-lived random id in an
+ * The devices a user signs in from. Each browser carries a long-lived random id in an
  * httpOnly cookie and the desktop app sends the id it keeps in its settings; the first sign-in of
  * an account makes its first device known without a word, and any later sign-in from an id not
  * seen before is a new device, which the caller tells the user about.

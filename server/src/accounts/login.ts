@@ -17,7 +17,7 @@ const WINDOW = AUTH.loginFailureWindowSeconds;
  * - per username+IP (5) and per IP (30): that source is blocked for 15 minutes;
  * - per username from anywhere: after 10 failures each further try waits a delay that doubles
  *   up to 30 seconds (one try per delay). A spread-out attack is slowed to a crawl, but the
- *   account's owner is never locked out for long (issue 11, item 4): they wait at most 30 s.
+ *   account's owner is never locked out for long: they wait at most 30 s.
  * A successful login forgets that username's failures.
  */
 export class LoginService {

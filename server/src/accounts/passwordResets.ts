@@ -137,7 +137,7 @@ export class PasswordResetService {
       throw BadRequestError('otp_expired', messages.auth.otpExpired, 'otp');
     }
     // The attempt is counted before the code is judged, in one conditional update: parallel
-    // guesses each take one of the five attempts or none (issue 11, item 3).
+    // guesses each take one of the five attempts or none.
     const counted = (await this.deps
       .db('password_resets')
       .where({ id: pending.id })

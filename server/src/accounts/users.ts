@@ -186,7 +186,7 @@ export class UserService {
         if (input.creditBalance !== undefined) {
           const targetUnits = rupeesToUnits(Math.round(input.creditBalance * 100) / 100);
           balanceChange = targetUnits - target.creditBalance;
-          // Every balance change is a ledger entry with a reason, as Adjust Credits requires (issue 18).
+          // Every balance change is a ledger entry with a reason, as Adjust Credits requires.
           if (balanceChange !== 0 && !input.reason) {
             throw BadRequestError('balance_reason_required', messages.adminWallet.balanceReasonRequired, 'reason');
           }

@@ -53,7 +53,7 @@ export class ApiRateLimiter {
 
   /**
    * `budget` names a separate set of counters whose limits are `scale` times the send API's
-   * (issue 15: status reads by key are counted apart from sends, so polling cannot starve sending).
+   * (status reads by key are counted apart from sends, so polling cannot starve sending).
    */
   constructor(private readonly deps: { throttles: ThrottleFactory; defaultPer15Min: number; now?: () => number; budget?: { name: string; scale: number } }) {
     const prefix = deps.budget ? `public_api_${deps.budget.name}` : 'public_api';

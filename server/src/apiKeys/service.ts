@@ -77,7 +77,7 @@ export class ApiKeyService {
   /**
    * Lookups in flight by key hash. Integrators send with one key from many connections at once:
    * each request that arrives while its key is being read shares that read instead of starting
-   * another (on PostgreSQL under load the per-request lookup was half of all queries, issue 17).
+   * another (on PostgreSQL under load the per-request lookup was half of all queries).
    * The read runs at the end of the event loop's turn (setImmediate), so the requests parsed in
    * the same turn share it too: on SQLite a read otherwise ended before the next request was
    * parsed, and each of them read the key alone (POST /api/send 3,583/s -> 5,194-5,520/s).
@@ -170,7 +170,7 @@ export class ApiKeyService {
     if (!shared || !shared.user.isActive) return null;
     // Each request gets its own copy of the owner the lookup read, so that nothing one request
     // sets on it reaches another. Its fields are values (numbers, strings, dates read once), so a
-    // copy of the fields is enough; objection's deep $clone was a tenth of the request (issue 17).
+    // copy of the fields is enough; objection's deep $clone was a tenth of the request.
     const user = Object.assign(Object.create(User.prototype) as User, shared.user);
     const { keyId, rateLimitPer15Min, lastUsedAt } = shared;
     this.rememberRateLimit(keyHash, { keyId, rateLimitPer15Min });

@@ -2,7 +2,7 @@
  * PostgreSQL plans every statement by its tables' statistics, which ANALYZE writes and autovacuum
  * keeps current by default. With autovacuum off (it is off on these machines' PostgreSQL, and an
  * operator may turn it off) no table is ever analysed, and the planner guesses. The public send
- * API felt it first (issue 17): for its Duplicate Blocked probe, a never-analysed `messages` gave
+ * API felt it first: for its Duplicate Blocked probe, a never-analysed `messages` gave
  * the user's report index the same estimated cost as the (user, recipient) index, the planner
  * took the report index, and it filtered every message of the user for each recipient, 15–22 ms a
  * round after a few seconds of the bench's load and growing with the table, against under 1 ms

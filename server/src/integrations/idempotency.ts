@@ -1,5 +1,5 @@
 /**
- * Idempotent sends (issue 15), after Stripe's design: an `Idempotency-Key` is claimed per API key
+ * Idempotent sends, after Stripe's design: an `Idempotency-Key` is claimed per API key
  * owner before the request runs; a finished request's response is kept for 24 hours and answered
  * again to the same key with the same request; the same key with another request answers 422;
  * a twin arriving while the first runs waits for its answer (up to a few seconds, then 409).

@@ -1,5 +1,5 @@
 /**
- * The integrator platform's services (issue 15), wired in one place so the services wiring needs
+ * The integrator platform's services, wired in one place so the services wiring needs
  * a single line for them.
  */
 import type { Knex } from 'knex';

@@ -1,5 +1,5 @@
 /**
- * Status by API key (issue 15): one of the owner's messages by its id, and the owner's messages
+ * Status by API key: one of the owner's messages by its id, and the owner's messages
  * newest first in pages of 100 with an opaque cursor. The list reads the reports' index
  * (user_id, created_at, id, campaign_id): the cursor is the last row's (created_at, id), so a
  * deep page costs what the first one does.

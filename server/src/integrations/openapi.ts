@@ -1,5 +1,5 @@
 /**
- * GET /api/openapi.json (issue 15): the public API as an OpenAPI 3.1 document, generated from the
+ * GET /api/openapi.json: the public API as an OpenAPI 3.1 document, generated from the
  * shared zod schemas with zod 4's JSON Schema output. Components come from the schemas' `id`
  * metadata; examples from their `examples` metadata (tests check each against its schema). The
  * operations below are the contract of the public calls: every route of the public API is listed

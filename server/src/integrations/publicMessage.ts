@@ -1,5 +1,5 @@
 /**
- * One message as an integrator sees it (issue 15): the answer of GET /api/messages/{messageId}
+ * One message as an integrator sees it: the answer of GET /api/messages/{messageId}
  * and the `data` of a message webhook event, so both say the same thing. A plain mapping from
  * the row; the webhook service and the messages presenter both use it.
  */

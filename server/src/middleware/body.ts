@@ -1,5 +1,5 @@
 /**
- * Request bodies are read only after the caller is known (issue 11, item 1). A body larger than
+ * Request bodies are read only after the caller is known. A body larger than
  * its route allows is refused from its `Content-Length` before a byte of it is read; a body on a
  * route that needs a session is not read at all when there is none (the route answers 401); the
  * public send API's bodies are read by the route after its API key is accepted; multipart

@@ -5,7 +5,7 @@ import { IDEMPOTENCY_KEY_PATTERN, requestHash, type IdempotencyService } from '.
 import type { ApiKeyState } from './apiKey';
 
 /**
- * `Idempotency-Key` on the public send calls (issue 15); runs after the key is accepted and the
+ * `Idempotency-Key` on the public send calls; runs after the key is accepted and the
  * body parsed. Without the header the request runs as before. A replayed answer carries
  * `Idempotent-Replayed: true`, as Stripe's does.
  */

@@ -5,7 +5,7 @@ import { apiKeyAuth, readApiKey, type ApiKeyAuthDeps, type ApiKeyStateExtra } fr
 import { requireAuth } from './auth';
 import type { AppState } from '../types';
 
-/** A route that a signed-in user and an API key may both call (issue 15). */
+/** A route that a signed-in user and an API key may both call. */
 export type SessionOrKeyState = AppState & Partial<ApiKeyStateExtra> & { authExpired?: boolean };
 
 /**

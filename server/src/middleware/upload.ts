@@ -1,7 +1,7 @@
 /**
  * multipart/form-data with at most one file, held in memory (the send screens' spreadsheets and
  * header images, template header media). JSON bodies pass through untouched; the body is read
- * only for a signed-in caller (issue 11), and multer's limits answer with the catalogue's words.
+ * only for a signed-in caller, and multer's limits answer with the catalogue's words.
  */
 import multer from '@koa/multer';
 import type { Middleware } from 'koa';

@@ -1,5 +1,5 @@
 /**
- * Live campaign progress on the notification stream (issue 14): the send dialogs follow their
+ * Live campaign progress on the notification stream: the send dialogs follow their
  * campaign from `campaign_progress` events instead of asking every second and a half.
  *
  * Progress is not kept as notifications. The instance whose dispatcher or status ingestion moved a

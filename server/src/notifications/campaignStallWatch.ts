@@ -1,5 +1,5 @@
 /**
- * Running campaigns that stopped moving (issue 14): when a campaign still has messages waiting and
+ * Running campaigns that stopped moving: when a campaign still has messages waiting and
  * none of them has finished for `stallAfterMs`, its owner is warned once (a dedupe key per
  * campaign), so a send stuck behind a dead provider or a stopped dispatcher does not go unseen.
  *

@@ -1,5 +1,5 @@
 /**
- * Notifications kept per user (issue 14): the header bell lists them, marks them read and clears
+ * Notifications kept per user: the header bell lists them, marks them read and clears
  * them, and `GET /api/notifications/stream` pushes new ones as Server-Sent Events. Every event the
  * product tells users about goes through one method here, called in one line from where it happens.
  *
@@ -250,7 +250,7 @@ export class NotificationService {
     })();
   }
 
-  /** Told each low-balance alert as it is posted (issue 15: the `wallet.low_balance` webhook event). */
+  /** Told each low-balance alert as it is posted (the `wallet.low_balance` webhook event). */
   onLowBalance: ((userId: number, balance: { balance: number; threshold: number }) => void) | null = null;
 
   /** Low balance: at most once a day per user, and only below the user's own threshold. */

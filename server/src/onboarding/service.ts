@@ -8,7 +8,7 @@ export interface OnboardingState {
 }
 
 /**
- * The dashboard's getting-started checklist (issue 18). Every step is read from what the account
+ * The dashboard's getting-started checklist. Every step is read from what the account
  * really did, never stored as ticked, so it cannot disagree with the wallet, templates or sends.
  * Only the dismissal is kept (`users.onboarding_dismissed_at`).
  */

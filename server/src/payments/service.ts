@@ -32,7 +32,7 @@ interface WebhookPaymentEntity {
 }
 
 /**
- * What the wallet's owner is told (issue 14). `credited` follows the crediting transaction's
+ * What the wallet's owner is told. `credited` follows the crediting transaction's
  * commit, whichever path credited (verify, either webhook, the sandbox checkout), so it is told
  * once per order; `failed` is once per payment attempt (an order may be retried after a failure).
  */

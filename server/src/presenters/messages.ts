@@ -2,7 +2,7 @@ import type { TMessagesPage, TPublicMessage } from '@shared/schemas/messages';
 import { toPublicMessage, type PublicMessageRow } from '../integrations/publicMessage';
 import type { MessageStatusPage } from '../integrations/messageStatus';
 
-/** GET /api/messages/{messageId} (issue 15); webhook events carry the same object. */
+/** GET /api/messages/{messageId}; webhook events carry the same object. */
 export function presentPublicMessage(row: PublicMessageRow): TPublicMessage {
   return toPublicMessage(row);
 }

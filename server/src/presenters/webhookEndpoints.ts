@@ -5,7 +5,7 @@ function iso(value: string | Date | null): string | null {
   return value === null ? null : new Date(value).toISOString();
 }
 
-/** An endpoint without its secret (issue 15: the secret is shown once, at creation or rotation). */
+/** An endpoint without its secret (the secret is shown once, at creation or rotation). */
 export function presentWebhookEndpoint(row: WebhookEndpointRow): TWebhookEndpoint {
   return {
     id: Number(row.id),

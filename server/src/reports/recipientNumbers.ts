@@ -1,5 +1,5 @@
 /**
- * The index behind the reports' search by part of a number (issue 17), kept off the send path:
+ * The index behind the reports' search by part of a number, kept off the send path:
  * messages are written without it, and this worker, on every instance, adds them a batch at a
  * time, each batch one transaction, resting after each as long as it took (at least
  * TRICKLE_REST_MS after a batch that took all that was pending) and standing aside while a large
@@ -47,7 +47,7 @@ const IDLE_POLL_MS = 1_000;
 /**
  * A batch that took everything pending rests at least this long, so that what trickles in is
  * taken a few hundred milliseconds' worth at a time: under the public API's load, a batch per
- * few rounds cost PostgreSQL as much as the sends' own writes (issue 17).
+ * few rounds cost PostgreSQL as much as the sends' own writes.
  */
 const TRICKLE_REST_MS = 250;
 

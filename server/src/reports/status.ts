@@ -1,6 +1,6 @@
 /**
- * The messages table's statuses as reports show them (issue 6): queued, sending and unknown (a send
- * waiting for its status webhook, issue 12) are `pending`, suppressed (the recipient opted out) is
+ * The messages table's statuses as reports show them: queued, sending and unknown (a send
+ * waiting for its status webhook) are `pending`, suppressed (the recipient opted out) is
  * `failed`; the rest are themselves. The same grouping is REPORT_STATUS_EXPRESSION in SQL, which
  * filters and counts use.
  */

@@ -1,5 +1,5 @@
 /**
- * Log retention (spec 001 "Log cleanup", issue 14): message and campaign logs older than the
+ * Log retention (spec 001 "Log cleanup"): message and campaign logs older than the
  * retention are deleted in bounded batches, each batch in its own short transaction so sending and
  * reports never wait long behind it. Before a message row goes, its figures are added to
  * `message_daily_totals` in the same transaction. The wallet ledger and the audit log are never

@@ -36,7 +36,7 @@ export interface AcceptCampaignInput {
   inSendDuplicates: number;
   headerMedia?: { type: 'image' | 'video' | 'document'; path: string; name?: string | null } | null;
   /**
-   * Send later (issue 15): accepted, priced and debited now; the campaign waits as `scheduled` and
+   * Send later: accepted, priced and debited now; the campaign waits as `scheduled` and
    * its messages stay queued without queue jobs until ScheduledCampaigns starts it at this time.
    */
   scheduledAt?: Date | undefined;
@@ -70,7 +70,7 @@ export interface ApiDayCampaignKey {
 }
 
 /**
- * A send whose recipients arrive a chunk at a time (a send from an upload, issue 16): each chunk is
+ * A send whose recipients arrive a chunk at a time (a send from an upload): each chunk is
  * classified before the next is read and written while it is, so at most two chunks are held,
  * never an array of the whole send.
  */
@@ -222,7 +222,7 @@ export function dedupeKey(userId: number, templateId: number, recipient: string,
 /**
  * The SHA-256 of the key's definition as hex. `crypto.hash` with a text output is the one-shot
  * form: about 0.5 s for a million keys here, where a Hash object and a Buffer digest per row took
- * 2.3 s (issue 17's acceptance figure).
+ * 2.3 s (the acceptance figure of docs/performance.md).
  */
 function dedupeDigestHex(userId: number, templateId: number, recipient: string, variables: Record<string, string>): string {
   if (variables !== lastVariables) {
@@ -659,7 +659,7 @@ export class CampaignAcceptance {
   }
 
   /**
-   * A campaign whose recipients stream in chunks (a send from an upload, issue 16), in one
+   * A campaign whose recipients stream in chunks (a send from an upload), in one
    * transaction as `accept`: the campaign row first, then each chunk classified, then written and
    * enqueued while the next is read, then the campaign's figures and the debit. A send the
    * balance does not cover stops writing at the chunk that passes it but is classified to the end,

@@ -1,5 +1,5 @@
 /**
- * Campaigns after acceptance (issue 6): the user's list and live counts, pause, resume and
+ * Campaigns after acceptance: the user's list and live counts, pause, resume and
  * cancel, resend to failed, and the figures of the dashboards and the reports chart.
  *
  * How the engine takes a change of state: pause and cancel change the campaign and take the
@@ -76,7 +76,7 @@ export interface AccountOverview {
 }
 
 export class CampaignService {
-  /** Figures of messages the log cleanup deleted (issue 14): every reader below adds them. */
+  /** Figures of messages the log cleanup deleted: every reader below adds them. */
   private readonly kept: DailyTotalsReader;
 
   constructor(
@@ -146,7 +146,7 @@ export class CampaignService {
     return row ? Number(row.userId) : null;
   }
 
-  /** One campaign's live counts, for the owner's notification stream (issue 14); null when gone. */
+  /** One campaign's live counts, for the owner's notification stream; null when gone. */
   async progress(id: number): Promise<CampaignRecord | null> {
     const campaign = (await this.deps.db('campaigns').where({ id }).first(...CAMPAIGN_COLUMNS)) as StoredCampaign | undefined;
     if (!campaign) return null;
@@ -304,7 +304,7 @@ export class CampaignService {
   }
 
   /**
-   * A new time for a campaign that has not started (issue 15). Conditional on `scheduled`, so it
+   * A new time for a campaign that has not started. Conditional on `scheduled`, so it
    * cannot race the start: whichever commits first wins, and a started campaign answers 409. The
    * queued rows take the new time as their due time (the embedded dispatcher's claim skips them
    * until then).
@@ -464,7 +464,7 @@ export class CampaignService {
       .groupBy('status')
       .select('status')
       .count({ n: '*' })) as { status: string; n: number | string }[];
-    // Live rows plus the per-day totals of rows the log cleanup deleted (issue 14).
+    // Live rows plus the per-day totals of rows the log cleanup deleted.
     const counts: Record<string, number> = Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
     for (const [metric, n] of await this.kept.userMetrics(user.id, istDay(monthStart))) {
       if (!metric.startsWith('status:')) continue;

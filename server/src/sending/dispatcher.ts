@@ -2,7 +2,7 @@
  * Dispatch: sends claimed messages through their sender number's provider, each number held to
  * its messages-per-second limit, and records the results of a batch together.
  *
- * Fencing (issue 12): a claim writes a fresh token on its rows. While the batch is in flight its
+ * Fencing: a claim writes a fresh token on its rows. While the batch is in flight its
  * lease is renewed on a timer, and right before each send the worker *hands* the message over: a
  * conditional update that succeeds only while the row still carries the worker's token, is
  * still `sending`, and its campaign is running (handoffs of concurrent sends share one statement).

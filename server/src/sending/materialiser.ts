@@ -1,5 +1,5 @@
 /**
- * Message rows for a large campaign's staged recipients (issue 17). Acceptance writes a send of at
+ * Message rows for a large campaign's staged recipients. Acceptance writes a send of at
  * least `STAGED_MIN_RECIPIENTS` as lean rows into `campaign_recipients` (campaignAcceptance.ts,
  * `insertStaged`); this worker moves them into `messages` a chunk at a time, in the send's order,
  * each chunk in one transaction with its queue jobs (PostgreSQL) and the campaign's count of rows

@@ -309,7 +309,7 @@ export class MessageOutcomes {
           unmatched.push(event);
           continue;
         }
-        // A number's secret speaks for messages sent from that number only (issue 11).
+        // A number's secret speaks for messages sent from that number only.
         if (event.phoneNumberId && event.phoneNumberId !== message.senderPhoneNumberId) continue;
         previousStatus.set(message.id, message.status);
         if (event.status === 'failed' && event.refundTrusted !== false) refundable.add(message.id);
@@ -424,7 +424,7 @@ export class MessageOutcomes {
         .select('id', 'campaignId', 'userId', 'priceUnits')) as typeof rows;
       if (due.length === 0) continue;
       // The flag flips only where it is still false, and only rows this call flipped are paid:
-      // a concurrent refund of the same message cannot pay it twice (issue 11, item 10).
+      // a concurrent refund of the same message cannot pay it twice.
       const flipped = (await trx('messages')
         .whereIn(
           'id',
@@ -531,23 +531,23 @@ export class MessageOutcomes {
 
   /**
    * Given the same changes inside the transaction that makes them, before its commit, for what
-   * must not miss one (issue 15: the webhook outbox): an announcement after the commit is lost if
+   * must not miss one (the webhook outbox): an announcement after the commit is lost if
    * the process stops in between. Must not fail the transaction (a status write outranks it).
    */
   recordMessageStatuses: ((trx: Knex.Transaction, changes: MessageStatusChanges) => Promise<void>) | null = null;
 
-  /** Told the campaigns that may just have completed (issue 14: the owner's notification). */
+  /** Told the campaigns that may just have completed (the owner's notification). */
   onCampaignsSettled: ((campaignIds: readonly number[]) => void) | null = null;
 
   /**
-   * Told the campaigns whose messages just moved, after the move committed (issue 14: live progress
+   * Told the campaigns whose messages just moved, after the move committed (live progress
    * on the owner's stream, the stall watch). Must not wait or throw: it runs on the sending path.
    */
   onCampaignsProgressed: ((campaignIds: readonly number[]) => void) | null = null;
 
   /**
    * Given the campaigns that may just have completed inside the transaction that completes them,
-   * before its commit (issue 15: `campaign.completed` in the webhook outbox), as
+   * before its commit (`campaign.completed` in the webhook outbox), as
    * `recordMessageStatuses` is given statuses. Must not fail the transaction.
    */
   recordCampaignsCompleted: ((trx: Knex.Transaction, campaignIds: readonly number[]) => Promise<void>) | null = null;
@@ -593,7 +593,7 @@ export class MessageOutcomes {
     // one (the record has its own savepoint), otherwise in one of their own. Nearly every batch
     // leaves its campaigns running, so a transaction of their own (BEGIN, the update, COMMIT) is
     // opened only where a read finds one to complete: one round trip instead of three per result
-    // batch (issue 17). The update checks again inside it.
+    // batch. The update checks again inside it.
     const completed = db.isTransaction
       ? await complete(db as Knex.Transaction)
       : (await completable(db('campaigns')).first('id')) !== undefined

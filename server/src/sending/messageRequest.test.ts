@@ -37,7 +37,7 @@ describe('send-time components', () => {
     expect(text.map((c) => c.type)).toEqual(['header', 'body']);
   });
 
-  it('keys variables by component: the header, body and URL button {{1}} are three values (issue 10)', () => {
+  it('keys variables by component: the header, body and URL button {{1}} are three values', () => {
     const template = {
       name: 'offer',
       language: 'en_US',

@@ -1,5 +1,5 @@
 /**
- * Spreadsheet parsing off the main thread (issue 11, item 7). exceljs caches every shared string,
+ * Spreadsheet parsing off the main thread. exceljs caches every shared string,
  * so a 2 MB .xlsx that inflates to 200 MB can take hundreds of megabytes to read. Each parse runs in
  * a `worker_threads` Worker whose V8 heap is capped (`resourceLimits`): a file that needs more
  * kills only its worker (ERR_WORKER_OUT_OF_MEMORY), which becomes a 413 with the catalogue's words.
@@ -26,7 +26,7 @@ import { AppError, ValidationError } from '../errors';
 import type { TFieldMessage } from '@shared/schemas/common';
 import type { SpreadsheetKind, SpreadsheetLimits } from './spreadsheets';
 
-/** A file on disk the worker reads itself (a resumable upload, issue 16): CSV streams, gzip included. */
+/** A file on disk the worker reads itself (a resumable upload): CSV streams, gzip included. */
 export interface SpreadsheetFile {
   path: string;
   /** The file is gzip-compressed (only CSV is read that way). */

@@ -1,4 +1,4 @@
-/** When a send may be scheduled (issue 15): the shared rule (`scheduleTimeProblem`) as the server's 400. */
+/** When a send may be scheduled: the shared rule (`scheduleTimeProblem`) as the server's 400. */
 import { scheduleTimeProblem } from '@shared/schemas/sending';
 import { BadRequestError } from '../errors';
 

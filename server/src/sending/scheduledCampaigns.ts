@@ -1,5 +1,5 @@
 /**
- * Scheduled sends (issue 15): campaigns accepted for later wait as `scheduled`, already priced and
+ * Scheduled sends: campaigns accepted for later wait as `scheduled`, already priced and
  * debited, their messages queued without queue jobs (and due only at the scheduled time, so the
  * embedded dispatcher's claim never scans them). Every instance looks for due ones every few
  * seconds; each start is one transaction whose first step is the conditional

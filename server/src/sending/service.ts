@@ -56,7 +56,7 @@ interface SendEntry {
 }
 
 /**
- * A send's entries as acceptance takes them (issue 10): the rule that turns a list or a sheet
+ * A send's entries as acceptance takes them: the rule that turns a list or a sheet
  * into recipients, used by the cost preview (dry run) and by acceptance alike, so that the price
  * quoted is the price charged. Invalid numbers, repeats within the send and rows missing a mapped
  * value are set aside here with their row; Duplicate Blocked and opt-outs are found by
@@ -129,7 +129,7 @@ export function screenEntries(entries: Iterable<SendEntry>): ScreenedEntries {
 const STREAM_CHUNK = 5_000;
 
 /**
- * A send from an upload (issue 16): its entries screened as they are read and handed on in chunks
+ * A send from an upload: its entries screened as they are read and handed on in chunks
  * to acceptance (or its dry run), so no array of the whole send is held. The rows set aside, by
  * screening and then by acceptance, are listed as each chunk is classified: chunks come in row
  * order, so the first rows listed are the first of the file, as `setAsideRows` lists them.
@@ -332,7 +332,7 @@ export class SendingService {
       templates: TemplateService;
       pricing: PricingService;
       acceptance: CampaignAcceptance;
-      /** Completed resumable uploads, read as a send's rows (issue 16). */
+      /** Completed resumable uploads, read as a send's rows. */
       uploads: UploadRowSource;
       duplicateWindowHours: number;
       /** The dispatcher looks now instead of at its next poll. */
@@ -390,7 +390,7 @@ export class SendingService {
     return result;
   }
 
-  /** A send from an upload accepted as its rows stream (issue 16). */
+  /** A send from an upload accepted as its rows stream. */
   private async acceptStreamed(campaign: Omit<StreamedCampaignInput, 'chunks' | 'onClassified' | 'screenedOut'>, upload: StreamedSend): Promise<AcceptedCampaign> {
     const { screen } = upload;
     const result = await this.deps.acceptance.acceptStream({
@@ -529,7 +529,7 @@ export class SendingService {
   }
 
   /**
-   * A quick send's entries from an upload (issue 16): the first column, or `recipientColumn`, of
+   * A quick send's entries from an upload: the first column, or `recipientColumn`, of
    * each data row, numbered as the file's data rows; an empty cell is passed over as a blank line of
    * `recipients_text` is. One cell is one number (the typed list's commas do not split it).
    */
@@ -553,7 +553,7 @@ export class SendingService {
   }
 
   /**
-   * A personalised send's entries from an upload (issue 16): each data row keyed by the header row,
+   * A personalised send's entries from an upload: each data row keyed by the header row,
    * through the same row rule as rows sent in `data`. The rows stream; the values kept are bounded.
    */
   private async *uploadCustomEntries(
@@ -687,7 +687,7 @@ export class SendingService {
   }
 
   /**
-   * Values of the public API's fields by template variable, keyed by component (issue 10): the
+   * Values of the public API's fields by template variable, keyed by component: the
    * body's from `var1, var2...` (or a named variable's own name), the header's from
    * `header_var1...`, each URL button's from `button_{index}_url`. The body's {{1}} and a
    * button's {{1}} are different values.

@@ -1,5 +1,5 @@
 /**
- * The server's spreadsheet reading (issue 11, item 7): the parse worker pool with the configured
+ * The server's spreadsheet reading: the parse worker pool with the configured
  * memory cap, and a bound on the parses one user has in flight. A request holds its slot from
  * before its upload is read until its answer is written (or the client goes away), so the bound
  * also caps the uploads a user can keep in memory at once. Slots are per server instance.

@@ -7,7 +7,7 @@
  * the start. (A resumable upload's file is read from disk by the worker instead: `fileSheetRows`
  * streams CSV, gzip-compressed or not, and `summariseSpreadsheetFile` counts rows and keeps a
  * sample.) The type is checked here; the parse itself runs in a worker thread with a capped heap
- * (parseWorkerPool.ts, issue 11), which sends the rows back in batches:
+ * (parseWorkerPool.ts), which sends the rows back in batches:
  *  - XLSX: exceljs's streaming WorkbookReader (STACK.md: 2.4 s / 160 MB for 100k x 8; the
  *    full-load reader takes 540 MB and is not used), after `assertSafeZip`.
  *  - CSV: papaparse's Node stream (0.22 s / 57 MB for 100k x 8); exceljs's CSV reader is slow.
@@ -363,7 +363,7 @@ async function* csvTextRows(text: Iterable<string> | AsyncIterable<string>, limi
 }
 
 // ---------------------------------------------------------------------------------------------
-// Files on disk (resumable uploads, issue 16)
+// Files on disk (resumable uploads)
 
 type StreamEncoding = TextEncoding | 'windows-1252';
 
@@ -582,7 +582,7 @@ export function parseSpreadsheet(input: SpreadsheetInput, limits: Partial<Spread
 /**
  * Column names from the header row: trimmed; empty ones become `Column N` (N counted from 1);
  * repeats get ` (2)`, ` (3)`... so that every key of a keyed row is distinct. The one rule lives in
- * shared/spreadsheetCheck.ts, so columns named by a local parse (issue 16) are the server's names.
+ * shared/spreadsheetCheck.ts, so columns named by a local parse are the server's names.
  */
 export const headerNames: (header: string[], width?: number) => string[] = spreadsheetColumnNames;
 
@@ -613,7 +613,7 @@ export async function readSpreadsheet(
 }
 
 // ---------------------------------------------------------------------------------------------
-// A file's summary (resumable uploads, issue 16)
+// A file's summary (resumable uploads)
 
 export interface SpreadsheetSummary {
   columns: string[];
@@ -660,7 +660,7 @@ export async function summariseSpreadsheetFile(
 }
 
 // ---------------------------------------------------------------------------------------------
-// A file's rows, streamed (a resumable upload sent as a campaign, issue 16)
+// A file's rows, streamed (a resumable upload sent as a campaign)
 
 /**
  * The rows of a spreadsheet file on disk, the header row first, in the parse worker's batches.

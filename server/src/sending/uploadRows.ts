@@ -1,5 +1,5 @@
 /**
- * A completed resumable upload read as a send's rows (issue 16). The raw rows stream from the
+ * A completed resumable upload read as a send's rows. The raw rows stream from the
  * parse worker in batches and are turned into send entries one at a time; the caller keeps only
  * what acceptance needs (the compact recipients), never the rows. Columns are named as completing
  * the upload names them (`headerNames`: a blank header is `Column N`, a repeat gets ` (2)`), so a
@@ -47,7 +47,7 @@ export class UploadSheet {
   /**
    * The data rows as they arrive, a batch at a time; iterate once, instead of `rows()`. A send from
    * a million-row upload handles each batch in one go: row by row, the async iteration and the
-   * objects made per row were a third of the time between "Send" and acceptance (issue 16). The
+   * objects made per row were a third of the time between "Send" and acceptance. The
    * columns then cover the widest row of the batch, not only of the rows before: a column a later
    * row adds reads as empty in an earlier one either way.
    */

@@ -12,7 +12,7 @@ import type { ResolveTemplate } from './cloudApiSimulator';
 /**
  * How long a found template is reused: a campaign sends the same template up to its number's
  * limit (1,000 a second in the dispatch bench), and two reads per send were a fifth of
- * PostgreSQL's work there (issue 17). A template that is not found is read again at the next send.
+ * PostgreSQL's work there. A template that is not found is read again at the next send.
  */
 const TEMPLATE_TTL_MS = 5_000;
 

@@ -18,7 +18,7 @@ export class SimulatorOutbox {
   /**
    * The newest `capacity` messages as a ring: recording one costs the same however full it is
    * (dropping the oldest from the front of an array moved all 5,000 others, 70 µs a send on the
-   * two-instance bench's simulator, issue 17).
+   * two-instance bench's simulator).
    */
   private readonly ring: (SimulatedMessage | undefined)[];
   /** The slot the next message takes: the oldest one's, once the ring is full. */

@@ -9,8 +9,7 @@ let offset = 0;
 /**
  * `bytes` random bytes as lowercase hex, cut from a pooled buffer. The simulator names every send
  * (`wamid.SIM…`); a `randomBytes` call per send measured 2.9 µs alone, and took 5.7 s of the
- * simulator's thread over the two-instance bench's 200,000 sends, on the cores the instances share
- * (issue 17).
+ * simulator's thread over the two-instance bench's 200,000 sends, on the cores the instances share.
  */
 export function randomHex(bytes: number): string {
   if (bytes > POOL_BYTES) return randomBytes(bytes).toString('hex');

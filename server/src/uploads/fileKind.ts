@@ -1,5 +1,5 @@
 /**
- * What an assembled upload is, by its first bytes rather than its name (issue 16): a gzip stream
+ * What an assembled upload is, by its first bytes rather than its name: a gzip stream
  * (1F 8B) holding CSV text, a zip (an .xlsx), an OLE container (a legacy .xls workbook), or plain
  * CSV text. An OLE container named .xlsx is an encrypted workbook, refused with the send screens' words.
  */

@@ -1,5 +1,5 @@
 /**
- * Resumable uploads (issue 16): a client declares a file (name, size, SHA-256), sends it in parts
+ * Resumable uploads: a client declares a file (name, size, SHA-256), sends it in parts
  * of the size the server chose, in any order and as often as it likes, asks which parts arrived
  * after a broken connection, and completes it: the parts are put together, the checksum checked
  * and the file read in a parse worker (CSV, gzip-compressed CSV, .xlsx) for its columns, its row
@@ -227,7 +227,7 @@ export class UploadService {
 
   /**
    * The rows of a completed upload, the header row first, in the parse worker's batches (a send
-   * from an upload, issue 16): another user's, an unknown or an expired upload is 404, one not
+   * from an upload): another user's, an unknown or an expired upload is 404, one not
    * completed yet 409. Reading holds one of the user's parse slots, like completing does.
    * `firstColumnOnly` sends only each row's first cell across (quick send's default column).
    */

@@ -1,5 +1,5 @@
 /**
- * The PDF receipt of one wallet top-up (issue 18). The standard PDF fonts have no ₹ glyph, so
+ * The PDF receipt of one wallet top-up. The standard PDF fonts have no ₹ glyph, so
  * amounts read "INR 1,000.00" (Indian grouping). Written uncompressed: a one-page receipt is a
  * few kilobytes either way, and its text stays checkable by the tests.
  */

@@ -50,7 +50,7 @@ export class WalletService {
    * `keyIsNew`: the key names a row made in the caller's own transaction (a new campaign's debit),
    * so no earlier entry can hold it: neither the lookup nor the savepoint is needed, and a clash
    * would roll back the caller's whole transaction. The public send API debits once per group
-   * commit, and these three round trips were a sixth of each (issue 17).
+   * commit, and these three round trips were a sixth of each.
    */
   async apply(input: LedgerEntryInput, outer: Knex = this.deps.db, options: { keyIsNew?: boolean } = {}): Promise<{ entry: CreditTransaction; applied: boolean }> {
     if (!Number.isSafeInteger(input.amountUnits)) throw new Error(`Ledger amount must be an integer: ${input.amountUnits}`);
@@ -92,7 +92,7 @@ export class WalletService {
 
   /**
    * A new campaign's debit as two parts of the caller's single PostgreSQL statement (the public
-   * send API's group commit, issue 17): `wallet_debit`, the conditional balance update, and
+   * send API's group commit): `wallet_debit`, the conditional balance update, and
    * `wallet_ledger`, its ledger row, whose `balance_after` is the update's answer. Where the wallet
    * cannot cover the debit the update changes no row, the ledger row's NOT NULL `balance_after`
    * refuses it, and with it the whole statement: nothing the statement wrote is kept

@@ -25,7 +25,7 @@ export class QuickSendPage {
   readonly scheduleTime: Locator;
   readonly scheduleTimeText: Locator;
   readonly timingNote: Locator;
-  /** Recipients from a spreadsheet read on this computer (issue 16) instead of typed numbers. */
+  /** Recipients from a spreadsheet read on this computer instead of typed numbers. */
   readonly fromSpreadsheet: Locator;
 
   constructor(private readonly page: Page) {

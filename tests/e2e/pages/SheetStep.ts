@@ -3,7 +3,7 @@ import { messages } from '@shared/messages';
 
 const m = messages.sheetScreens;
 
-/** The send screens' spreadsheet step (issue 16): drop zone, rows read, rows checked, the upload. */
+/** The send screens' spreadsheet step: drop zone, rows read, rows checked, the upload. */
 export class SheetStep {
   readonly dropZone: Locator;
   readonly chooseFile: Locator;

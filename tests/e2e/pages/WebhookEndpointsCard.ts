@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 
-/** The Webhooks card of /user/api-management (issue 15). */
+/** The Webhooks card of /user/api-management. */
 export class WebhookEndpointsCard {
   readonly url: Locator;
   readonly description: Locator;

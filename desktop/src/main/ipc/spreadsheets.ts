@@ -1,5 +1,5 @@
 /**
- * Spreadsheets IPC (issue 16): picking, parsing, checking and uploading a spreadsheet from the
+ * Spreadsheets IPC: picking, parsing, checking and uploading a spreadsheet from the
  * main process, plus the taskbar/dock progress bar and native notifications. Every dependency
  * (the local spreadsheet module, the upload client, dialogs, recent files, notifier, taskbar) is a
  * parameter, so the rules here run in plain Node under test.

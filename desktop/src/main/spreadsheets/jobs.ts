@@ -1,5 +1,5 @@
 /**
- * What the spreadsheet worker does (issue 16), as plain async functions so they can be tested in
+ * What the spreadsheet worker does, as plain async functions so they can be tested in
  * any thread; spreadsheetWorker.ts runs them in a worker thread for the main process.
  *
  * - `parseSpreadsheetFile`: one pass over the file for its header, a sample of the first data rows,

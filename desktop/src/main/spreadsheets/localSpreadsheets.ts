@@ -1,5 +1,5 @@
 /**
- * Local spreadsheets for the main process (issue 16): the files the user opened, their parse and
+ * Local spreadsheets for the main process: the files the user opened, their parse and
  * their prepared (checked, normalised, gzip CSV) versions ready to upload. Every parse and prepare
  * runs in its own worker thread (spreadsheetWorker.ts), never on the Electron main thread; the
  * IPC handlers call this API and pass progress on to the renderer.

@@ -1,5 +1,5 @@
 /**
- * The spreadsheet worker thread (issue 16): runs one job (parse or prepare) for the main process
+ * The spreadsheet worker thread: runs one job (parse or prepare) for the main process
  * and posts its progress and its result. Never runs on the Electron main thread: a million-row
  * workbook takes seconds of CPU. Built as out/main/spreadsheetWorker.js (electron.vite.config.ts);
  * from source it is loaded through spreadsheetWorker.mjs.

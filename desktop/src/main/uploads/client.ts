@@ -1,5 +1,5 @@
 /**
- * The desktop's resumable upload client (issue 16): sends a prepared spreadsheet through
+ * The desktop's resumable upload client: sends a prepared spreadsheet through
  * `/api/uploads` in the parts the server chose, with progress, pause, retries and resume after a
  * dropped connection or a restart of the app. Runs in the Electron main process; plain Node.
  *

@@ -1,4 +1,4 @@
-/** Resumable uploads from the desktop main process (issue 16). */
+/** Resumable uploads from the desktop main process. */
 export { createUploadClient, refusalText, retryAfterMs, sha256OfFile, UploadRefusedError } from './client';
 export type { UploadClient, UploadClientOptions, UploadSource } from './client';
 export { settingsUploadStore } from './store';

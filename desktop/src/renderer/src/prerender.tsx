@@ -4,7 +4,7 @@ import { App } from './App';
 
 /**
  * The landing page's HTML, rendered at build (vite.web.config.mts) into landing.html, which the
- * server answers for `/` (issue 18: the heading shows before any script has arrived). main.tsx
+ * server answers for `/` (the heading shows before any script has arrived). main.tsx
  * hydrates it with the same tree: a visitor, light theme, the fallback public config.
  */
 export function renderLandingPage(): string {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { allowMessageStatuses } from '../statusChecks';
 
 /**
- * A message a cancel stopped before it was sent is `cancelled`, not `failed` (issue 10): it is no
+ * A message a cancel stopped before it was sent is `cancelled`, not `failed`: it is no
  * failure of delivery, and must stay out of failure rates and resend-to-failed.
  */
 export async function up(knex: Knex): Promise<void> {

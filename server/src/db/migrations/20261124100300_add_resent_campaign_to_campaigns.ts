@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The campaign a campaign's failed messages were sent again as (issue 10): once set, the campaign
+ * The campaign a campaign's failed messages were sent again as: once set, the campaign
  * says its failures were resent instead of offering the resend a second time.
  */
 export async function up(knex: Knex): Promise<void> {

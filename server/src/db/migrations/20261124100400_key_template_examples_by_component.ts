@@ -10,7 +10,7 @@ interface StoredComponent {
 const VARIABLE = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 
 /**
- * Template variables are keyed by component now (issue 10): a header's {{1}} is `header_1`, a URL
+ * Template variables are keyed by component now: a header's {{1}} is `header_1`, a URL
  * button's is `button_{index}_url`, the body's stay as they were. Existing templates get examples
  * under the new keys, copied from the shared name they used before, so previews and the sending
  * screens read the same values as before. Stored message values need no change: the provider

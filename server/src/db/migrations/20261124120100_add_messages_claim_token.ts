@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Fencing for the dispatcher (issue 12): every claim writes a fresh `claim_token`, and a worker
+ * Fencing for the dispatcher: every claim writes a fresh `claim_token`, and a worker
  * sends and writes results only while the row still carries its token. `handed_at` marks the
  * moment a worker committed to sending a message (just before the provider request is written):
  * a claim whose lease lapsed is taken back only if it was not handed yet; a handed one may have

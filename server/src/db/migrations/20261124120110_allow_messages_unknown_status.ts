@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { allowMessageStatuses } from '../statusChecks';
 
 /**
- * `unknown` (issue 12): a send whose outcome we could not learn (a timeout or a reset after the
+ * `unknown`: a send whose outcome we could not learn (a timeout or a reset after the
  * request was written) waits there for a status webhook carrying our reference.
  */
 export async function up(knex: Knex): Promise<void> {

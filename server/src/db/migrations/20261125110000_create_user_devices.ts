@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { timestamp } from '../columns';
 
 /**
- * The devices each user has signed in from (issue 14: a sign-in from a new device is told to the
+ * The devices each user has signed in from (a sign-in from a new device is told to the
  * user). A browser is known by its long-lived `sandesh_device` cookie, the desktop app by the id it
  * keeps in its settings; only the SHA-256 of that id is stored, so the table names no usable id.
  */

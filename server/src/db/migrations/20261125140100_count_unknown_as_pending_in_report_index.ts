@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * A send whose outcome is `unknown` (issue 12) is waiting for its status webhook, so reports show
+ * A send whose outcome is `unknown` is waiting for its status webhook, so reports show
  * it as pending like queued and sending. The report status index is on the grouping expression,
  * and both databases use an expression index only for the identical expression, so the index is
  * rebuilt on the new grouping. `reports/status.ts` holds the same text (a unit test keeps them equal).

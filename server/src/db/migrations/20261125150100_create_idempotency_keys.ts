@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { timestamp } from '../columns';
 
 /**
- * Idempotent sends (issue 15): one row per API key owner and Idempotency-Key, holding a digest of
+ * Idempotent sends: one row per API key owner and Idempotency-Key, holding a digest of
  * the request (path and body) and, once the request finished, the response to answer again. A
  * row is `processing` while its request runs; the unique key makes a concurrent twin wait.
  */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createdUpdated, timestamp } from '../columns';
 
 /**
- * Signed delivery webhooks (issue 15): an integrator's receiving URLs. The secret is sealed with
+ * Signed delivery webhooks: an integrator's receiving URLs. The secret is sealed with
  * the server's secrets key (it must be read back to sign). `lease_until`/`lease_token` let one
  * instance at a time deliver an endpoint's queue, which keeps deliveries in order.
  */

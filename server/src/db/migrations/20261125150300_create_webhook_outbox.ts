@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { timestamp } from '../columns';
 
 /**
- * Events waiting to be turned into deliveries (issue 15). Status changes add one row per batch
+ * Events waiting to be turned into deliveries. Status changes add one row per batch
  * (a type and the batch's message ids), so the dispatcher and the webhook ingest pay one insert
  * whatever the number of endpoints; the webhook worker expands rows into deliveries.
  */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createdUpdated, timestamp } from '../columns';
 
 /**
- * One POST to one endpoint (issue 15): one event, or up to 100 for an endpoint that takes batches.
+ * One POST to one endpoint: one event, or up to 100 for an endpoint that takes batches.
  * `pending` until answered 2xx (`succeeded`) or out of retries (`failed`).
  */
 export async function up(knex: Knex): Promise<void> {

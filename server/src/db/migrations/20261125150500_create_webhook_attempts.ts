@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { timestamp } from '../columns';
 
-/** Each attempt of a delivery (issue 15): when, the HTTP status or the error, the latency, the next retry. */
+/** Each attempt of a delivery: when, the HTTP status or the error, the latency, the next retry. */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('webhook_attempts', (table) => {
     table.bigIncrements('id').primary();

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { timestamp } from '../columns';
 
 /**
- * Scheduled sends (issue 15): when a campaign accepted for later starts. The starter looks for
+ * Scheduled sends: when a campaign accepted for later starts. The starter looks for
  * `scheduled` campaigns that are due, so the index leads with the status.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { allowCampaignStatuses } from '../statusChecks';
 
-/** `scheduled` waits for its time; `failed` is a scheduled campaign that could not start (issue 15). */
+/** `scheduled` waits for its time; `failed` is a scheduled campaign that could not start. */
 export async function up(knex: Knex): Promise<void> {
   await allowCampaignStatuses(knex, ['scheduled', 'failed']);
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { timestamp } from '../columns';
 
 /**
- * Resumable uploads (issue 16): one row per upload, its declared size and SHA-256, the part size
+ * Resumable uploads: one row per upload, its declared size and SHA-256, the part size
  * chosen for it, and when it expires. The parts themselves are files under
  * `DATA_DIR/uploads/<id>/`; the row says what the file must be, the folder what has arrived.
  */

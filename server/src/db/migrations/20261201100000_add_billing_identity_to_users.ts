@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * The business name and GSTIN a user may enter in their profile, printed on their top-up
- * receipts (issue 18). Both optional; the GSTIN is validated (shape and check character) by the
+ * receipts. Both optional; the GSTIN is validated (shape and check character) by the
  * profile schema before it is stored, upper-cased.
  */
 export async function up(knex: Knex): Promise<void> {

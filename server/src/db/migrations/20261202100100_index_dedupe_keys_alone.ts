@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
  * status anyway, so `created_at` in the key's index saved nothing but made every entry 24 bytes
  * longer. A million-row campaign's keys are random, so each lands in a random page of this index:
  * on the key alone it is about half the size, and acceptance of 1,000,000 recipients took about 2 s
- * less on SQLite (issue 17's figure).
+ * less on SQLite.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('drop index messages_dedupe_index');

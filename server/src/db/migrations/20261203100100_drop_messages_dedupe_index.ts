@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
  * is a digest of both, with the template and values), in `messages_user_recipient_index`, which
  * reports keep anyway. The key's own index was maintained for every message written and its
  * entries land at random pages: accepting 1,000,000 recipients on SQLite took 9.0 s with it and
- * 5.7 s without (issue 17). The column stays: the lookup still compares it.
+ * 5.7 s without. The column stays: the lookup still compares it.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('drop index messages_dedupe_index');

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../knex';
 
 /**
- * A large campaign's recipients as acceptance writes them (issue 17): one lean row each, keyed by
+ * A large campaign's recipients as acceptance writes them: one lean row each, keyed by
  * the campaign and the row's place in the send, with no other index and no foreign key. The
  * seven indexes and the foreign key of `messages` were most of accepting a million recipients;
  * the materialiser (`sending/materialiser.ts`) moves these rows into `messages` a chunk at a time

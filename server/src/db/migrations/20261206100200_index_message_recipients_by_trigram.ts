@@ -3,7 +3,7 @@ import { isPostgres } from '../knex';
 
 /**
  * SQLite: the reports' search by part of a number through an FTS5 trigram index of
- * `messages.recipient` (issue 17). That search has no range to seek, so it tested each of the
+ * `messages.recipient`. That search has no range to seek, so it tested each of the
  * user's numbers in the recipient index: 57-85 ms a request for a million numbers, 85-111 ms on a
  * slow machine, against the 100 ms target. `recipient like '%digits%'` on this table reads the
  * trigrams' rows instead: 4-7 ms for a whole number, 1 ms for five digits.

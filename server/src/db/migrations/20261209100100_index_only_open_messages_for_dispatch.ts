@@ -6,7 +6,7 @@ import { isPostgres } from '../knex';
  * readers look for: the lease sweep and the settle sweep (sending/queues.ts). A status change
  * writes a new row version with an entry in each index whose predicate the version meets, so a
  * message's result and its delivery and read statuses no longer add entries here, and the index
- * stays the size of the backlog rather than of the table (issue 17). SQLite keeps the whole index:
+ * stays the size of the backlog rather than of the table. SQLite keeps the whole index:
  * its planner uses a partial index only where a query repeats the index's condition.
  */
 /**

@@ -1,5 +1,5 @@
 /**
- * Where webhooks may be delivered (issue 15, SSRF safety). In production only `https` URLs whose
+ * Where webhooks may be delivered (SSRF safety). In production only `https` URLs whose
  * every resolved address is public: private, loopback, link-local (cloud metadata at
  * 169.254.169.254), carrier-grade NAT, multicast and reserved ranges are refused, for IPv4 and
  * IPv6, and for IPv4 addresses carried inside IPv6 ones (mapped, compatible, translated, 6to4,

@@ -1,5 +1,5 @@
 /**
- * The webhook worker (issue 15), one per instance. Two steps, repeated while there is work:
+ * The webhook worker, one per instance. Two steps, repeated while there is work:
  * 1. expand: outbox rows become deliveries, one per endpoint subscribed to the event (or batches
  *    of up to 100 events for endpoints with `batch`), in outbox order; on PostgreSQL several
  *    instances take different rows (`for update skip locked`).

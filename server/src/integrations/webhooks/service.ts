@@ -1,5 +1,5 @@
 /**
- * Signed delivery webhooks (issue 15): an owner's endpoints (create, list, delete, rotate the
+ * Signed delivery webhooks: an owner's endpoints (create, list, delete, rotate the
  * secret, test, deliveries, retry) and the enqueueing of events. Status changes enqueue one outbox
  * row per batch, and only while some endpoint exists at all (known from a short-lived cache), so
  * a million-message campaign costs the dispatcher a handful of inserts, or nothing without

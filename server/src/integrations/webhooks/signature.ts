@@ -1,5 +1,5 @@
 /**
- * `Sandesh-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (issue 15), the
+ * `Sandesh-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, the
  * scheme Stripe uses: the timestamp inside the signed text lets a receiver refuse replays.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -36,7 +36,7 @@ export function clearResetCookie(ctx: Context, settings: CookieSettings): void {
 const DEVICE_COOKIE_MAX_AGE_MS = 400 * 86_400_000;
 
 /**
- * The browser's device id (issue 14): read only by sign-in, so it travels only to /api/auth, and
+ * The browser's device id: read only by sign-in, so it travels only to /api/auth, and
  * logout leaves it (the browser stays a known device).
  */
 export function setDeviceCookie(ctx: Context, deviceId: string, settings: CookieSettings): void {

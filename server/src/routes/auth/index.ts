@@ -73,7 +73,7 @@ export function authRoutes(services: Services, cookies: CookieSettings): Router<
     ctx.body = body;
   });
 
-  // The session check of the web app's start-up: 200 for visitors too (issue 18), so a public page
+  // The session check of the web app's start-up: 200 for visitors too, so a public page
   // logs no failed request. An expired session is a visitor here; /me still says why with its 401.
   router.get('/session', (ctx) => {
     ctx.set('Cache-Control', 'no-store');

@@ -6,7 +6,7 @@ import { presentMessagesPage, presentPublicMessage } from '../../presenters/mess
 import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
-/** Status by API key (issue 15): a message by its id and the caller's messages, cursor-paged. */
+/** Status by API key: a message by its id and the caller's messages, cursor-paged. */
 export function messageRoutes(services: Services): Router<AppState> {
   const router = new Router<SessionOrKeyState>();
   const caller = sessionOrApiKey({ apiKeys: services.apiKeys, apiRateLimit: services.integrations.readRateLimit });

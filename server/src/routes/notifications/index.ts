@@ -1,5 +1,5 @@
 /**
- * The signed-in user's notifications (issue 14): list, mark read, clear, the low-balance alert
+ * The signed-in user's notifications: list, mark read, clear, the low-balance alert
  * threshold, and a Server-Sent Events stream of new ones.
  */
 import { PassThrough } from 'node:stream';

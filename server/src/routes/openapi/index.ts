@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { buildOpenApiDocument } from '../../integrations/openapi';
 import type { AppState } from '../../types';
 
-/** GET /api/openapi.json (issue 15): the public API's contract, built once per process. */
+/** GET /api/openapi.json: the public API's contract, built once per process. */
 export function openApiRoutes(version: string): Router<AppState> {
   const router = new Router<AppState>();
   let document: Record<string, unknown> | null = null;

@@ -12,7 +12,7 @@ export function reportRoutes(services: Services): Router<AppState> {
   const router = new Router<AppState>();
   const reports = services.reports;
 
-  // The docs name this call for integrators: an API key is accepted as well as a session (issue 15).
+  // The docs name this call for integrators: an API key is accepted as well as a session.
   const caller = sessionOrApiKey({ apiKeys: services.apiKeys, apiRateLimit: services.integrations.readRateLimit });
   router.get<SessionOrKeyState>('/api/whatsapp/reports', caller, async (ctx) => {
     const user = callerOf(ctx);

@@ -25,7 +25,7 @@ function singleUpload(field: string, maxBytes: number, tooLarge: string): Middle
 }
 
 /**
- * Holds one of the caller's spreadsheet parse slots (issue 11) from before the upload is read until
+ * Holds one of the caller's spreadsheet parse slots from before the upload is read until
  * the answer is written; a caller with all slots taken gets 429 without any of the body being read.
  * The slot is also given back when the client goes away mid-upload or mid-parse.
  */

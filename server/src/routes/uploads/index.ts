@@ -18,7 +18,7 @@ function uploadId(value: string | undefined): string {
 }
 
 /**
- * Resumable uploads (issue 16), by session (cookie or the desktop's bearer token). Part bodies are
+ * Resumable uploads, by session (cookie or the desktop's bearer token). Part bodies are
  * raw bytes that the body gate passes through unread (up to the part size); the route streams them
  * to disk once the caller and the upload are known.
  */

@@ -9,7 +9,7 @@ import { presentWalletEntry } from '../../presenters/wallet';
 import type { AppState } from '../../types';
 import { receiptNumber, renderTopUpReceipt } from '../../wallet/receipt';
 
-/** The Wallet page's own history and top-up receipts (issue 18). */
+/** The Wallet page's own history and top-up receipts. */
 export function walletRoutes(services: Services, config: AppConfig): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/wallet' });
 

@@ -11,7 +11,7 @@ import type { AppState } from '../../types';
 const ZId = z.coerce.number().int().min(1).max(2 ** 53 - 1);
 
 /**
- * Signed delivery webhooks (issue 15): an owner's endpoints, by session or API key. Bodies of an
+ * Signed delivery webhooks: an owner's endpoints, by session or API key. Bodies of an
  * API-key call are read after the key is accepted (the body gate passes them through unread).
  */
 export function webhookEndpointRoutes(services: Services, body: Middleware<AppState>): Router<AppState> {

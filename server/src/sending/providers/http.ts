@@ -74,7 +74,7 @@ export async function postTemplateMessage(
   let text: string;
   // A timer cleared once the answer is read: `AbortSignal.timeout`'s timer is never cleared, and
   // fired for every send long after its answer, building a TimeoutError each time (0.9 s of an
-  // instance's thread in the two-instance bench, issue 17).
+  // instance's thread in the two-instance bench).
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
   try {

@@ -71,7 +71,7 @@ export const adminApi = {
   changePassword: (id: number, body: TAdminChangePasswordRequest) =>
     apiPost<TAdminChangePasswordResponse>(`/api/admin/users/${id}/change-password`, body),
   settings: () => apiGet<TPlatformSettingsResponse>('/api/admin/settings'),
-  /** Refunds of failures reported only under the user's own app secret (issue 11). */
+  /** Refunds of failures reported only under the user's own app secret. */
   heldRefunds: (id: number) => apiGet<THeldRefundsResponse>(`/api/admin/users/${id}/held-refunds`),
   /** Releases every held refund of the user (the server pays each one once). */
   releaseHeldRefunds: (id: number) => apiPost<TReleaseHeldRefundsResponse>(`/api/admin/users/${id}/held-refunds/release`, {}),

@@ -42,7 +42,7 @@ export const adminTemplatesApi = {
   userTemplates: (userId: number) => apiGet<TAdminUserTemplatesResponse>(`/api/admin/users/${userId}/templates`),
   /** Sync from Meta for this user. */
   syncUserTemplates: (userId: number) => apiPost<TTemplateSyncResponse>(`/api/admin/users/${userId}/templates/sync`),
-  /** The review queue across users (issue 18). */
+  /** The review queue across users. */
   queue: (query: TAdminTemplateQueueQuery) => apiGet<TAdminTemplateQueueResponse>('/api/admin/templates', { params: query }),
   pendingCount: () => apiGet<TAdminPendingTemplatesResponse>('/api/admin/templates/pending-count'),
   setStatus: (templateId: number, body: TTemplateStatusRequest) =>

@@ -50,7 +50,7 @@ http.interceptors.request.use(async (config: InternalAxiosRequestConfig) => {
   if (platform.kind === 'desktop') {
     config.headers.set(DESKTOP_CLIENT_HEADER, DESKTOP_CLIENT_VALUE);
     if (authToken) config.headers.set('Authorization', `Bearer ${authToken}`);
-    // Read by sign-in: this install is one device across launches (issue 14).
+    // Read by sign-in: this install is one device across launches.
     const deviceId = await platform.deviceId();
     if (deviceId) config.headers.set(DEVICE_ID_HEADER, deviceId);
   }
@@ -60,7 +60,7 @@ http.interceptors.request.use(async (config: InternalAxiosRequestConfig) => {
 /**
  * The server's 401 when the session has ended, else null; asked with a call whose 401 is expected.
  * A body larger than a caller without a session may send is refused with 413 before the session
- * is looked at (the send calls' large limit is a signed-in caller's, issue 11): a large send made
+ * is looked at (the send calls' large limit is a signed-in caller's): a large send made
  * after the session ended would otherwise read "too large" where the answer is "sign in again".
  */
 async function sessionEndedError(): Promise<ApiError | null> {

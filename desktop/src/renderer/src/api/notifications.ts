@@ -1,7 +1,7 @@
 import type { TNotificationList } from '@shared/schemas/notifications';
 import { apiDelete, apiGet, apiPost, apiPut } from './client';
 
-/** The signed-in person's kept notifications (issue 14). */
+/** The signed-in person's kept notifications. */
 export const notificationsApi = {
   list: () => apiGet<TNotificationList>('/api/notifications'),
   markRead: (ids?: number[]) => apiPost<{ success: true; unreadCount: number }>('/api/notifications/read', ids ? { ids } : {}),

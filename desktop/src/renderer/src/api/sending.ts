@@ -31,7 +31,7 @@ export interface CostPreviewBody {
 
 /**
  * The cost preview of one exact send: the send call itself with `dry_run`, so the server screens
- * every recipient as it will when accepting (issue 10: the quoted cost is the charged cost).
+ * every recipient as it will when accepting (the quoted cost is the charged cost).
  */
 export type SendPreviewRequest = { kind: 'quick'; body: QuickSendBody; recipientCount: number } | { kind: 'custom'; body: CustomSendBody };
 
@@ -54,11 +54,11 @@ interface QuickSendFields {
   language: string;
   variables: Record<string, string>;
   campaign_name: string;
-  /** Send later (issue 15): ISO with the +05:30 offset; absent to send now. */
+  /** Send later: ISO with the +05:30 offset; absent to send now. */
   scheduledAt?: string;
 }
 
-/** The numbers typed or pasted, or the column of a completed upload holding them (issue 16). */
+/** The numbers typed or pasted, or the column of a completed upload holding them. */
 export type QuickSendBody = QuickSendFields & ({ recipients_text: string } | { uploadId: string; recipientColumn: string });
 
 export interface QuickSendResponse {
@@ -75,14 +75,14 @@ interface CustomSendFields {
   recipientColumn: string;
   variableMappings: Record<string, string>;
   campaignName?: string;
-  /** Send later (issue 15): ISO with the +05:30 offset; absent to send now. */
+  /** Send later: ISO with the +05:30 offset; absent to send now. */
   scheduledAt?: string;
 }
 
-/** The rows themselves, or a completed upload of the checked rows (issue 16) read with the same mapping. */
+/** The rows themselves, or a completed upload of the checked rows read with the same mapping. */
 export type CustomSendBody = CustomSendFields & ({ data: Record<string, unknown>[] } | { uploadId: string });
 
-/** A send from an upload always goes to the bulk endpoint, which streams the rows (issue 16). */
+/** A send from an upload always goes to the bulk endpoint, which streams the rows. */
 function customPath(body: CustomSendBody): string {
   return 'uploadId' in body ? BULK_CUSTOMIZE_PATH : customSendPath(body.data.length);
 }

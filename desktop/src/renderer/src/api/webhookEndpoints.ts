@@ -1,7 +1,7 @@
 import type { TCreateWebhookEndpointRequest, TWebhookDelivery, TWebhookEndpoint, TWebhookEndpointCreated } from '@shared/schemas/webhookEndpoints';
 import { apiDelete, apiGet, apiPost } from './client';
 
-/** Signed delivery webhooks on API Management (issue 15). */
+/** Signed delivery webhooks on API Management. */
 export const webhookEndpointsApi = {
   list: async () => (await apiGet<{ data: TWebhookEndpoint[] }>('/api/webhook-endpoints')).data,
   create: (input: TCreateWebhookEndpointRequest) => apiPost<TWebhookEndpointCreated>('/api/webhook-endpoints', input),

@@ -42,7 +42,7 @@ function campaignRunning(client: QueryClient): boolean {
 }
 
 /**
- * The header's balance, kept live (issue 10): the query always exists while the header shows, so
+ * The header's balance, kept live: the query always exists while the header shows, so
  * every invalidation after a send, refund, top-up or cancel re-reads it; it is also re-read when
  * the window regains focus and every few seconds while a campaign runs (refunds of failed
  * messages land then). The server pushes nothing yet, so this is the freshest the header can be.

@@ -1,6 +1,6 @@
 /**
- * The Cloud API business info form of the Provider tab (admin User Settings). Issue 18 put it
- * beside the channel settings: provider set-up lives in one place, not on User Details.
+ * The Cloud API business info form of the Provider tab (admin User Settings), beside the
+ * channel settings: provider set-up lives in one place, not on User Details.
  */
 import { ZBusinessInfoRequest, type TBusinessInfoRequest } from '@shared/schemas/providers';
 import type { TBusinessInfo } from '@shared/types';

@@ -1,5 +1,5 @@
 /**
- * Which of the signed-in person's notifications become a system notification (issue 16): a
+ * Which of the signed-in person's notifications become a system notification: a
  * campaign that completed or failed, once, and only when it arrived while the app was open. The
  * list the app already holds (the bell's, fed by the live stream in the browser and by polling on
  * the desktop) is what is watched, so no second connection is made.

@@ -1,5 +1,5 @@
 /**
- * Whether the app can reach its server (issue 16, offline banner), for both shells. The browser's
+ * Whether the app can reach its server (offline banner), for both shells. The browser's
  * `navigator.onLine` says when there is no network at all; `/api/health` says whether the server
  * answers. While it does not, the check is retried with a growing delay (2 s, 4 s, ... at most
  * 60 s) and the banner says when the next try is; it hides itself once the server answers.

@@ -35,7 +35,7 @@ describe('headerText', () => {
     expect(headerText('/admin/templates', true)).toEqual({ title: 'Template Review', subtitle: 'Templates of every user waiting for review.' });
   });
 
-  it('titles every other screen after itself, not "Dashboard" (issue 18)', () => {
+  it('titles every other screen after itself, not "Dashboard"', () => {
     expect(headerText('/user/wallet', false).title).toBe('Wallet');
     expect(headerText('/user/profile', false).title).toBe('Profile');
     expect(headerText('/profile', false).title).toBe('Profile');

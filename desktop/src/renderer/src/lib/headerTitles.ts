@@ -17,7 +17,7 @@ interface Section {
 /**
  * Spec 000 §2.6 names four header titles (Dashboard, Templates, WhatsApp Bulk Messaging, User
  * Management) keyed by the legacy paths /dashboard, /templates, /whatsapp-bulk and /users; every
- * other screen is titled after itself rather than falling back to "Dashboard" (issue 18). The
+ * other screen is titled after itself rather than falling back to "Dashboard". The
  * live routes nest the paths under /user or /admin, so a path matches by its segments, the more
  * specific entries first. A title never repeats the page's own heading word for word (one
  * heading of that name per screen).
@@ -52,7 +52,7 @@ function find(list: readonly Section[], segments: readonly string[]): Section | 
 
 export function headerText(pathname: string, isAdmin: boolean): HeaderText {
   const segments = pathname.split('/').filter(Boolean);
-  // /admin/templates is the review queue across users (issue 18), not one user's templates.
+  // /admin/templates is the review queue across users, not one user's templates.
   if (segments[0] === 'admin' && segments[1] === 'templates') return { title: 'Template Review', subtitle: l.subtitleTemplateQueue };
   const section = (segments[0] === 'admin' ? find(adminSections, segments) : undefined) ?? find(sections, segments);
   if (section) return { title: section.title, subtitle: section.subtitle };

@@ -11,7 +11,7 @@ export function warningLeadSeconds(idleTimeoutSeconds: number): number {
 
 /**
  * Where an inactivity logout lands: the login page, told why, so that a person who walked away
- * does not wonder whether they were signed out by mistake (issue 18).
+ * does not wonder whether they were signed out by mistake.
  */
 export const INACTIVITY_LOGIN_PATH = '/login?reason=inactivity';
 

@@ -1,5 +1,5 @@
 /**
- * One Server-Sent Events connection per tab on `/api/notifications/stream` (issue 14), shared by
+ * One Server-Sent Events connection per tab on `/api/notifications/stream`, shared by
  * whoever listens: the header's bell (`notification`) and the send dialogs (`campaign_progress`).
  * It opens with the first listener and closes with the last; the browser's EventSource reconnects
  * by itself. Where EventSource cannot authenticate (the desktop app's bearer token) it never opens,

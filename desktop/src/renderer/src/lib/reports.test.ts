@@ -239,7 +239,7 @@ describe('campaigns', () => {
     expect(campaignActions({ status: 'cancelled', counts: counts(3) }).resendFailed).toBe(true);
   });
 
-  it('offers a scheduled campaign a new time or a cancel, never pause or resume (issue 15)', () => {
+  it('offers a scheduled campaign a new time or a cancel, never pause or resume', () => {
     expect(campaignActions({ status: 'scheduled', counts: counts() })).toEqual({ pause: false, resume: false, cancel: true, reschedule: true, resendFailed: false });
     // One that failed to start sent nothing: nothing to resend, cancel or re-time, whatever its counts say.
     expect(campaignActions({ status: 'failed', counts: counts(4) })).toEqual({ pause: false, resume: false, cancel: false, reschedule: false, resendFailed: false });

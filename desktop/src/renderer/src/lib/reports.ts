@@ -224,7 +224,7 @@ function readDate(value: string | null | undefined): Date | null {
 
 /**
  * A report time in IST, saying so ("5 Mar 2025, 8:00 pm IST"), whatever the browser's zone: the
- * screens and the exports use one zone (issue 18). Null when there is none.
+ * screens and the exports use one zone. Null when there is none.
  */
 export function formatReportTime(value: string | null | undefined): string | null {
   const date = readDate(value);
@@ -355,7 +355,7 @@ export interface CampaignActions {
   pause: boolean;
   resume: boolean;
   cancel: boolean;
-  /** A scheduled campaign that has not started can be given a new time (issue 15). */
+  /** A scheduled campaign that has not started can be given a new time. */
   reschedule: boolean;
   resendFailed: boolean;
 }

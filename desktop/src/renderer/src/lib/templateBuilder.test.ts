@@ -66,7 +66,7 @@ describe('builderReducer', () => {
     expect(form.variableExamples).toEqual({ '1': 'Rahul', '2': 'ORD-10234' });
   });
 
-  it("numbers Add Variable after the body's variables (the header numbers its own, issue 10)", () => {
+  it("numbers Add Variable after the body's variables (the header numbers its own)", () => {
     const form = run([
       { type: 'setHeaderType', value: 'text' },
       { type: 'setHeaderText', value: 'Hi {{3}}' },

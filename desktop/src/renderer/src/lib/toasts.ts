@@ -3,7 +3,7 @@ import { NOTIFICATIONS } from '@shared/constants';
 
 /**
  * Toasts of one action share an id, so a later toast of that action (a success after an error,
- * a second error) replaces the earlier one instead of piling up behind it (issue 18).
+ * a second error) replaces the earlier one instead of piling up behind it.
  */
 export const TOAST_IDS = {
   login: 'auth-login',

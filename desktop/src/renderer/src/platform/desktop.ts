@@ -17,7 +17,7 @@ function normaliseServerUrl(url: string): string {
  * app://sandesh/ with a HashRouter, so navigation is done on the hash.
  */
 export function createDesktopPlatform(bridge: DesktopBridge): Platform {
-  // An app whose preload predates issue 16 has no spreadsheets part: it reads files as the browser does.
+  // An app whose preload predates local spreadsheet parsing has no spreadsheets part: it reads files as the browser does.
   const spreadsheetsBridge = (bridge as DesktopBridge & { spreadsheets?: DesktopSpreadsheets }).spreadsheets;
   let serverUrl: Promise<string> | null = null;
   let deviceId: Promise<string | null> | null = null;

@@ -1,5 +1,5 @@
 /**
- * The browser's client of the resumable uploads API (issue 16): create, put parts of the server's
+ * The browser's client of the resumable uploads API: create, put parts of the server's
  * size, ask what arrived, complete. What an upload has done is kept in localStorage under the
  * file's SHA-256, so picking the same file again after a reload continues where it stopped. Its
  * dependencies (fetch, storage, the wait between attempts) are passed in, so the rules below are

@@ -1,7 +1,7 @@
 import type { PreparedSpreadsheet, SpreadsheetFileRef, SpreadsheetMapping, SpreadsheetProgress, SpreadsheetSummary, SpreadsheetUpload } from '@shared/spreadsheets';
 
 /**
- * Spreadsheets read on this computer (issue 16), one interface for both shells: the desktop's
+ * Spreadsheets read on this computer, one interface for both shells: the desktop's
  * bridge (`window.desktop.spreadsheets`, a worker thread of the main process) and the browser's Web
  * Worker. The method names are DesktopSpreadsheets' own; calls answer their value or throw an Error
  * whose message is a catalogue text (the desktop's BridgeResult unwrapped). The native-only calls

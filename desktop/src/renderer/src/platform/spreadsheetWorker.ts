@@ -1,5 +1,5 @@
 /**
- * The web shell's spreadsheet worker (issue 16): reads a CSV (papaparse, by chunks), a gzip CSV
+ * The web shell's spreadsheet worker: reads a CSV (papaparse, by chunks), a gzip CSV
  * (DecompressionStream), an XLSX (exceljs, loaded only here) or a legacy .xls (the shared SheetJS
  * reader, shared/spreadsheetReaders/legacyXls.ts, loaded only here and only for such a file, so
  * its chunk is not part of the app's first load) off the page's thread, with

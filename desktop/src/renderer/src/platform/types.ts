@@ -29,6 +29,6 @@ export interface Platform {
    * for the site (it never asks). Never throws: a notification that cannot be shown is skipped.
    */
   notify(title: string, body: string): Promise<void>;
-  /** Spreadsheets parsed, checked and uploaded on this computer (issue 16). */
+  /** Spreadsheets parsed, checked and uploaded on this computer. */
   spreadsheets: SpreadsheetAccess;
 }

@@ -1,5 +1,5 @@
 /**
- * The web shell's spreadsheets (issue 16), loaded on demand from the send screens: files stay in
+ * The web shell's spreadsheets, loaded on demand from the send screens: files stay in
  * the page as File and Blob handles, the reading and checking run in a Web Worker, and the upload
  * goes through the resumable API with fetch (resumableUpload.ts).
  */

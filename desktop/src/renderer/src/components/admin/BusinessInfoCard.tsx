@@ -93,7 +93,7 @@ function secretFlags(user: AdminUserView): Record<SecretField, boolean> {
 
 /**
  * Meta Cloud API set-up of one user (business info and its write-only secrets), on the Provider
- * tab beside the channel settings (issue 18: provider set-up in one place).
+ * tab beside the channel settings (provider set-up in one place).
  */
 export function BusinessInfoCard({ user }: { user: AdminUserView }) {
   const details = useAdminUserDetails(user.id);

@@ -40,7 +40,7 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
 }
 
 /**
- * Refunds held for an administrator (issue 11): failures reported only under the customer's own
+ * Refunds held for an administrator: failures reported only under the customer's own
  * app secret, charged and not refunded. Lists them with why they failed and releases them all
  * after a confirmation that names the amount.
  */

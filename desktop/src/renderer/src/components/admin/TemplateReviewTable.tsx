@@ -4,8 +4,7 @@ import { canDisable, canReview, type ReviewDecision } from '../../lib/templateRe
 import { Button } from '../ui/button';
 
 /**
- * The parts both review tables share (one user's templates, and the queue across users of
- * issue 18): the header row, the loading rows and the actions cell, so both look and behave alike.
+ * The parts both review tables share (one user's templates, and the queue across users): the header row, the loading rows and the actions cell, so both look and behave alike.
  */
 export function ReviewTableHead({ columns }: { columns: readonly string[] }) {
   return (

@@ -66,7 +66,7 @@ function Operation({ entry, baseUrl }: { entry: DocEntry; baseUrl: string }) {
 }
 
 /**
- * The API reference rendered from GET /api/openapi.json (issue 15): every public call with its
+ * The API reference rendered from GET /api/openapi.json: every public call with its
  * parameters, examples and copyable curl, JavaScript and Python samples. Rendered here from the
  * document rather than by a third-party viewer: no CDN, nothing to bundle beyond this file.
  */

@@ -163,7 +163,7 @@ function EndpointRow({ endpoint, onSecret, onDelete }: { endpoint: TWebhookEndpo
   );
 }
 
-/** Webhook endpoints on API Management (issue 15): list, create (secret shown once), deliveries with retry. */
+/** Webhook endpoints on API Management: list, create (secret shown once), deliveries with retry. */
 export function WebhookEndpointsCard() {
   const queryClient = useQueryClient();
   const formId = useId();

@@ -19,7 +19,7 @@ function useSecondsUntil(retryAt: number | null): number | null {
 }
 
 /**
- * Shown under the header while the network is gone or the server does not answer (issue 16); it
+ * Shown under the header while the network is gone or the server does not answer; it
  * retries by itself with a growing delay and hides once the server answers again.
  */
 export function ConnectionBanner() {

@@ -35,7 +35,7 @@ function useNotificationStream(): void {
   });
 }
 
-/** The header's bell: unread count, the kept notifications, mark read and clear (issue 14). */
+/** The header's bell: unread count, the kept notifications, mark read and clear. */
 export function NotificationBell() {
   const queryClient = useQueryClient();
   useNotificationStream();

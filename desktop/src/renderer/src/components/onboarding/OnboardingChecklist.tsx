@@ -22,7 +22,7 @@ const stepLinks: Record<TOnboardingStepKey, string> = {
 };
 
 /**
- * The getting-started checklist on the user dashboard (issue 18): each step ticks itself off from
+ * The getting-started checklist on the user dashboard: each step ticks itself off from
  * what the account did (GET /api/onboarding, read again whenever the dashboard is shown), and the
  * card is gone once every step is done or the user dismissed it.
  */

@@ -17,7 +17,7 @@ const empty = { currentPassword: '', newPassword: '', confirmPassword: '' };
 type Field = keyof typeof empty;
 
 /**
- * Profile > Security: the user changes their own password with the current one (issue 18). The
+ * Profile > Security: the user changes their own password with the current one. The
  * server applies the signup rules, keeps this session and ends the others.
  */
 export function ChangePasswordCard() {

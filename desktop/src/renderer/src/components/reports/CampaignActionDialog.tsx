@@ -36,7 +36,7 @@ export function CampaignActionDialog({
   /** The action to confirm; null when the dialog is closed. */
   action: CampaignAction | null;
   campaignName: string;
-  /** The reserved cost of a scheduled campaign (issue 15); null for one already sending. */
+  /** The reserved cost of a scheduled campaign; null for one already sending. */
   scheduledCost?: number | null;
   busy: boolean;
   onConfirm: () => void;

@@ -49,7 +49,7 @@ export function CampaignCard({
   campaign: TCampaign;
   onAction: (action: CampaignAction) => void;
   onResendFailed: () => void;
-  /** Edit time of a scheduled campaign (issue 15). */
+  /** Edit time of a scheduled campaign. */
   onReschedule: () => void;
 }) {
   const progress = campaignProgress(campaign);

@@ -49,7 +49,7 @@ function RescheduleForm({ campaign, busy, onConfirm, onClose }: { campaign: TCam
   );
 }
 
-/** Edit time of a scheduled campaign (issue 15): the send screens' time field, then PATCH …/schedule. */
+/** Edit time of a scheduled campaign: the send screens' time field, then PATCH …/schedule. */
 export function RescheduleDialog({
   campaign,
   busy,

@@ -109,7 +109,7 @@ export function CampaignResultDialog({
     void navigate('/user/manage-reports');
   };
 
-  // A scheduled send (issue 15) has nothing to follow yet: the dialog says when instead.
+  // A scheduled send has nothing to follow yet: the dialog says when instead.
   const scheduled = outcome?.phase === 'accepted' && Boolean(outcome.accepted.scheduledAt);
   const title =
     outcome?.phase === 'failed' ? outcome.title : outcome?.phase === 'accepted' ? (scheduled ? ui.campaignScheduled : ui.campaignAccepted) : ui.campaignSubmitting;

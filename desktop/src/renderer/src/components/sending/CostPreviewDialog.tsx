@@ -59,7 +59,7 @@ export function CostPreviewDialog({
   cancelLabel: string;
   onConfirm: () => void;
   isSending: boolean;
-  /** A scheduled send's time (ISO): said plainly, since the cost is reserved now (issue 15). */
+  /** A scheduled send's time (ISO): said plainly, since the cost is reserved now. */
   scheduledAt?: string | null;
 }) {
   const query = useCostPreview(request, open);

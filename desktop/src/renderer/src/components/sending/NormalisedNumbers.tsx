@@ -7,7 +7,7 @@ const SHOWN = 5;
 
 /**
  * The numbers the phone rule changed ("9876520004 → +91 98765 20004"), so the sender sees where
- * a number without a country code goes before paying (issue 10).
+ * a number without a country code goes before paying.
  */
 export function NormalisedNumbers({ items, total }: { items: readonly { typed: string; phone: string }[]; total?: number }) {
   if (items.length === 0) return null;

@@ -61,7 +61,7 @@ function ModeOption({
 }
 
 /**
- * "Send now" or "Schedule for later" with a date and time in India Standard Time (issue 15): the
+ * "Send now" or "Schedule for later" with a date and time in India Standard Time: the
  * send screens and the Edit time dialog share it. The time is checked as the server checks it,
  * and the chosen time is repeated in words, since the picker writes it the machine's way.
  */

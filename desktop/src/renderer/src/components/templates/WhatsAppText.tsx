@@ -3,7 +3,7 @@ import { formatWhatsAppText } from '../../lib/whatsappFormat';
 
 /**
  * Text with WhatsApp's inline formatting (*bold*, _italic_, ~strike~, ```mono```) rendered as
- * the recipient will see it: the one renderer of every place a message body is shown (issue 18).
+ * the recipient will see it: the one renderer of every place a message body is shown.
  * Built from segments, never from HTML, so user text cannot inject markup.
  */
 export function WhatsAppText({ text }: { text: string }) {

@@ -54,7 +54,7 @@ function EntryRow({ entry, onReceipt, receiptBusy }: { entry: TWalletHistoryEntr
   );
 }
 
-/** The Wallet page's own history (issue 18): filters, running balance, CSV export and receipts. */
+/** The Wallet page's own history: filters, running balance, CSV export and receipts. */
 export function WalletHistoryCard() {
   const [filters, setFilters] = useState<WalletHistoryFilters>(EMPTY_WALLET_FILTERS);
   const [exporting, setExporting] = useState(false);

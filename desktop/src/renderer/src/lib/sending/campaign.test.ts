@@ -94,7 +94,7 @@ describe('the later of two readings of a campaign', () => {
   });
 });
 
-describe('scheduled campaigns (issue 15)', () => {
+describe('scheduled campaigns', () => {
   it('calls a scheduled campaign unfinished and one that failed to start finished', () => {
     expect(isCampaignFinished('scheduled')).toBe(false);
     expect(isCampaignFinished('failed')).toBe(true);

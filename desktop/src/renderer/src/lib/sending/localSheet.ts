@@ -1,5 +1,5 @@
 /**
- * The send screens' spreadsheet step, read on this computer (issue 16): a file is opened, parsed
+ * The send screens' spreadsheet step, read on this computer: a file is opened, parsed
  * with progress, its columns mapped (suggested from their names, the user's choices over the
  * suggestions), every row checked and the normalised rows uploaded; the send then names the upload.
  * Pure rules and the step's reducer; the hook `useLocalSheet` runs them against `platform.spreadsheets`.

@@ -1,5 +1,5 @@
 /**
- * Scheduled sends (issue 15) without React: the time a user picks is India Standard Time whatever
+ * Scheduled sends without React: the time a user picks is India Standard Time whatever
  * the machine's own zone, travels as an ISO string with its +05:30 offset, and is checked with the
  * server's rules (at least `SCHEDULE_MIN_LEAD_MS` and at most `SCHEDULE_MAX_DAYS` ahead) and texts.
  *

@@ -84,7 +84,7 @@ function QueueRow({
   );
 }
 
-/** /admin/templates (issue 18): templates waiting for review across users, reviewed in place. */
+/** /admin/templates: templates waiting for review across users, reviewed in place. */
 export function AdminTemplateQueuePage() {
   const [status, setStatus] = useState<StatusFilter>('PENDING');
   const [category, setCategory] = useState<CategoryFilter>('');

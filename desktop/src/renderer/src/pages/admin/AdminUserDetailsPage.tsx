@@ -25,7 +25,7 @@ const u = messages.adminUser;
 
 /**
  * The basic fields only. The balance is shown, never edited here: every change goes through
- * Adjust Credits on the Wallet page with a reason (issue 18), and provider set-up lives on the
+ * Adjust Credits on the Wallet page with a reason, and provider set-up lives on the
  * Provider tab of User Settings.
  */
 function UserDetailsForm({ user }: { user: AdminUserView }) {

@@ -288,7 +288,7 @@ export function AdminUserSettingsPage() {
               <BasicInfoTab key={user.id} user={user} />
             </TabsContent>
             <TabsContent value="provider">
-              {/* Issue 18: the whole provider set-up here, Cloud API and channel, not split with User Details. */}
+              {/* The whole provider set-up here, Cloud API and channel, not split with User Details. */}
               <div className="flex flex-col gap-6">
                 <BusinessInfoCard key={user.id} user={user} />
                 <ProviderSettingsTab userId={user.id} />

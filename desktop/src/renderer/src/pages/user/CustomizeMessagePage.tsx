@@ -89,7 +89,7 @@ function CustomizeMessage() {
   const [costRequest, setCostRequest] = useState<SendPreviewRequest | null>(null);
   // Mapping fields show as errors once touched, or once a send was tried with one empty.
   const [sendTried, setSendTried] = useState(false);
-  // Send now, or at a time in IST (issue 15); back to "now" once a send is accepted.
+  // Send now, or at a time in IST; back to "now" once a send is accepted.
   const [schedule, setSchedule] = useState<ScheduleChoice>(SEND_NOW);
   // The dialog waits for the answer: the rows are cleared only once the send is accepted.
   const submission = useSendSubmission<null>(null);

@@ -40,7 +40,7 @@ const ui = messages.sendScreens;
 const NO_VARIABLES: readonly SendVariable[] = [];
 const sheetText = messages.sheetScreens;
 
-/** Where the numbers come from: typed or pasted, or a spreadsheet read on this computer (issue 16). */
+/** Where the numbers come from: typed or pasted, or a spreadsheet read on this computer. */
 type RecipientSource = 'typed' | 'spreadsheet';
 
 interface QuickSendForm {
@@ -50,7 +50,7 @@ interface QuickSendForm {
   campaignName: string;
   recipientsText: string;
   values: Record<string, string>;
-  /** Send now, or at a time in IST (issue 15). */
+  /** Send now, or at a time in IST. */
   schedule: ScheduleChoice;
 }
 

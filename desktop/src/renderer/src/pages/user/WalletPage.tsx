@@ -184,7 +184,7 @@ export function WalletPage() {
   /**
    * Tabbing into a field selects its text, so typing replaces it. Re-formatting "3,000" to "3000"
    * on focus would drop that selection and leave the caret at the end ("3000" + "4000" =
-   * "30004000", issue 18): select everything again when it was all selected.
+   * "30004000"): select everything again when it was all selected.
    */
   const handleCustomFocus = (event: FocusEvent<HTMLInputElement>) => {
     const input = event.currentTarget;
