@@ -4,7 +4,7 @@
  * per-message error fails the message and refunds it to the paisa, with Meta's fields kept on the
  * message; an expired token stops the number, pauses its campaign after at most the sends in flight,
  * and fixing the credentials or "Resume" sends the rest, none twice; 132015 pauses the template and
- * holds its campaign.
+ * holds its campaign; 132016 and 132001 disable it and its campaign fails, refunded to the paisa.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TPublicMessage } from '@shared/schemas/messages';
@@ -216,6 +216,28 @@ describe.skipIf(postgresUnavailable)("Meta's errors: retry, fail and refund, sto
     expect(stored.status).toBe('PAUSED');
     expect((await client.post(`/api/campaigns/${accepted.campaignId}/cancel`)).status).toBe(200);
   });
+
+  for (const [code, what] of [
+    [132016, 'disabled by Meta'],
+    [132001, 'missing at Meta'],
+  ] as const) {
+    it(`disables the template on ${code} (${what}), fails its campaign and refunds every message to the paisa`, { timeout: 90_000 }, async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 100 });
+      const template = await buildTemplate(server, user, { body: BODY });
+      const number = await sandboxNumber(client);
+      const start = await balance(user);
+      simulator.setFault(number.phone_number_id, { code });
+      const accepted = await quickSend(client, { template, recipients: plainRecipients(20, code === 132016 ? 9_719_000_000 : 9_720_000_000), variables: VALUES });
+      expect(await balance(user)).toBeLessThan(start);
+      const ended = await waitForCampaign(client, accepted.campaignId, (c) => c.status === 'failed' && settled(c), { timeoutMs: 60_000 });
+      simulator.setFault(number.phone_number_id, null);
+      expect(ended.counts.failed).toBe(20);
+      const stored = (await server.db('templates').where({ id: template.id }).first('status')) as { status: string };
+      expect(stored.status).toBe('DISABLED');
+      // Nothing was delivered: every message's price came back, once.
+      expect(await balance(user)).toBe(start);
+    });
+  }
 
   it('lets an admin tell the simulator a fault for a number over HTTP', async () => {
     const { client } = await signedInClient(server, { creditRupees: 10 });
