@@ -23,18 +23,10 @@ import type { AuditService } from '../audit/service';
 import { metaRejectionText, metaTemplateStatusMove, type TemplateCategoryMove, type TemplateStatusMove } from '../sending/templateEvents';
 import { isInMetaReview } from './metaSubmission';
 import { importMetaComponents } from './metaComponents';
+import type { MetaTemplateListed } from './templateApi';
 
-/** A template as the provider lists it (templateApi.ts's MetaTemplateListed). */
-export interface ListedTemplate {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
-  category: string;
-  quality: string | null;
-  components: unknown[];
-  rejectedReason: string | null;
-}
+/** A template as the provider lists it. */
+export type ListedTemplate = MetaTemplateListed;
 
 /** Where a user's templates live, and the calls made there (templateApi.ts). */
 export interface SyncAccounts<Account extends { kind: string }> {
