@@ -126,6 +126,9 @@ describe.skipIf(postgresUnavailable)("Meta's errors: retry, fail and refund, sto
     expect(paused.pauseReason).toBe('sender_stopped');
     expect(paused.counts.queued).toBe(300);
     expect(paused.counts.failed).toBe(0);
+    // The refusal was the number's, not the messages': none of them used up a try.
+    const tries = (await server.db('messages').where({ campaignId: accepted.campaignId }).max({ most: 'attempts' })) as { most: number | string }[];
+    expect(Number(tries[0]?.most)).toBe(0);
     const requests = simulator.requestsFor(number.phone_number_id) - before;
     expect(requests).toBeGreaterThan(0);
     expect(requests).toBeLessThan(100);

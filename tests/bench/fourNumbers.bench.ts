@@ -58,6 +58,14 @@ export const fourNumbersBench = {
       const steadySeconds = (new Date(span[0]!.last).getTime() - new Date(span[0]!.first).getTime()) / 1000;
       const total = NUMBERS * PER_CAMPAIGN;
       const retried = (await server.db('messages').whereIn('campaignId', campaigns).where('attempts', '>', 1).count({ n: '*' })) as { n: number | string }[];
+      const spans = (await server.db('messages').whereIn('campaignId', campaigns).groupBy('campaignId').orderBy('campaignId').select('campaignId').min({ first: 'sentAt' }).max({ last: 'sentAt' })) as { first: string | Date; last: string | Date }[];
+      const origin = new Date(span[0]!.first).getTime();
+      console.log(`  each number's first and last send, in seconds from the first: ${spans.map((s) => `${((new Date(s.first).getTime() - origin) / 1000).toFixed(1)}–${((new Date(s.last).getTime() - origin) / 1000).toFixed(1)}`).join(', ')}`);
+      const tr = (globalThis as unknown as { TRACE?: number[][] }).TRACE ?? [];
+      const avg = (i: number) => (tr.reduce((a, t) => a + t[i]!, 0) / tr.length).toFixed(1);
+      console.log(`  TRACE batches ${tr.length} contexts ${avg(0)} sends ${avg(1)} written ${avg(2)} size ${avg(3)}`);
+      const mt = (globalThis as unknown as { MT?: number[] }).MT ?? [0,0,0,0,1];
+      console.log(`  MT per message ms: bucket ${(mt[0]!/mt[4]!).toFixed(1)} window ${(mt[1]!/mt[4]!).toFixed(1)} handoff ${(mt[2]!/mt[4]!).toFixed(1)} http ${(mt[3]!/mt[4]!).toFixed(1)}`);
       const rates = senders.map((s) => server.services.engine.dispatcher.sendRate(s.number.id));
       console.log(`  ${total.toLocaleString('en-IN')} messages from ${NUMBERS} numbers: all sent in ${sentSeconds.toFixed(2)} s (acceptance included); first to last send ${Math.round(total / steadySeconds)}/s; ${Number(retried[0]?.n ?? 0)} retried after 130429; bucket rates ${rates.map((r) => (r === null ? '-' : Math.round(r))).join(', ')}/s`);
       printFigure({ db: figureDb(server.config.database.kind), figure: 'dispatch_4_numbers_per_second', value: Math.round(total / steadySeconds), ceiling: Math.round(Math.min(NUMBERS * PER_NUMBER, ceiling)), unit: 'messages/s' });

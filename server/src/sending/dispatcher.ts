@@ -24,7 +24,7 @@ import type { TTemplateComponent } from '@shared/types';
 import type { Logger } from '../logger';
 import { OutageLog } from '../db/outage';
 import { templateSendRequest, type HeaderMedia, type TemplateShape } from './messageRequest';
-import { claimKey, withConflictRetry, type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
+import { claimKey, rawConnection, withConflictRetry, type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
 import type { ProviderRegistry } from './providerRegistry';
 import type { SenderNumber } from './senderNumbers';
 import { LeaseKeeper, renewLeasesIn } from './leaseKeeper';
@@ -101,6 +101,11 @@ const NUMBER_COOLDOWN_MS = 5_000;
 const ACCOUNT_COOLDOWN_MS = 5_000;
 /** 131056: Meta lets a business send a recipient about one message every 6 seconds. */
 const PAIR_RETRY_MS = 6_000;
+/**
+ * A number is busy on this instance while its batches here hold at least this much of its sending
+ * time: more lanes on it would only wait on its bucket while other numbers' messages wait for a lane.
+ */
+const BUSY_AHEAD_MS = 150;
 /** Held messages of a campaign in no known state look again after this. */
 const HOLD_MS = 30_000;
 /** A paused campaign's held messages wait this long; resuming makes them due at once. */
@@ -172,6 +177,8 @@ export class MessageDispatcher {
   private readonly ownerOfNumber = new Map<number, number>();
   private readonly buckets = new Map<number, TokenBucket>();
   private readonly windows = new Map<number, SendWindow>();
+  /** Messages of this instance's batches not yet sent (or given up on), by sender number. */
+  private readonly pendingByNumber = new Map<number, number>();
   private readonly contexts = new Map<number, CampaignContext>();
   /** Messages of each campaign in the batches this instance is sending now. */
   private readonly campaignsInFlight = new Map<number, number>();
@@ -232,6 +239,31 @@ export class MessageDispatcher {
   /** Sends the number may have in flight on this instance now; null before its first send here. */
   sendWindowSize(senderNumberId: number): number | null {
     return this.windows.get(senderNumberId)?.size ?? null;
+  }
+
+  /**
+   * Numbers whose batches on this instance already hold BUSY_AHEAD_MS or more of their sending
+   * time. The queues give a lane another number's work instead: without this every lane took the
+   * oldest messages, all of one number, and four numbers went out one after another at one rate.
+   */
+  busyNumbers(): ReadonlySet<number> {
+    const busy = new Set<number>();
+    for (const [numberId, pending] of this.pendingByNumber) {
+      const rate = this.buckets.get(numberId)?.rate;
+      if (rate !== undefined && pending >= Math.max(1, (rate * BUSY_AHEAD_MS) / 1000)) busy.add(numberId);
+    }
+    return busy;
+  }
+
+  /** The sender number of a campaign this instance has sent for lately, or null. */
+  numberOfCampaign(campaignId: number): number | null {
+    return this.contexts.get(campaignId)?.number.id ?? null;
+  }
+
+  private countPending(numberId: number, change: number): void {
+    const pending = (this.pendingByNumber.get(numberId) ?? 0) + change;
+    if (pending > 0) this.pendingByNumber.set(numberId, pending);
+    else this.pendingByNumber.delete(numberId);
   }
 
   private windowFor(number: SenderNumber): SendWindow {
@@ -356,9 +388,19 @@ export class MessageDispatcher {
         await this.deps.outcomes.recordSendResults(results, { campaignOf: (id) => campaignOf.get(id), checkCompletion: false });
       }
     };
+    const flush: { now: (() => void) | null } = { now: null };
     const scheduleWrite = () => {
-      writing ??= new Promise<void>((resolve) => setTimeout(resolve, RESULT_FLUSH_MS))
-        .then(writeResults)
+      writing ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, RESULT_FLUSH_MS);
+        flush.now = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      })
+        .then(() => {
+          flush.now = null;
+          return writeResults();
+        })
         .catch((error: unknown) => {
           writeError ??= error;
         })
@@ -377,7 +419,23 @@ export class MessageDispatcher {
       for (const message of claimed) if (!contexts.has(message.campaignId)) contexts.set(message.campaignId, await this.context(message.campaignId));
       await this.deps.providers.prepare([...contexts.values()].flatMap((c) => (c ? [c.number] : [])));
 
+      // Counted from the claim to each message's end, so the queues see the number busy at once.
+      for (const message of claimed) {
+        const number = contexts.get(message.campaignId)?.number;
+        if (number) {
+          this.bucketFor(number);
+          this.countPending(number.id, 1);
+        }
+      }
       const work = claimed.map((message) => async () => {
+        const numberId = contexts.get(message.campaignId)?.number.id;
+        try {
+          await send(message);
+        } finally {
+          if (numberId !== undefined) this.countPending(numberId, -1);
+        }
+      });
+      const send = async (message: ClaimedMessage): Promise<void> => {
         const context = contexts.get(message.campaignId) ?? null;
         const { claimToken } = message;
         if (!context || context.status !== 'running') {
@@ -454,7 +512,7 @@ export class MessageDispatcher {
           // The number cannot send: nothing more of it goes out, this message waits with its campaign.
           const first = !this.stoppedNumbers.has(context.number.id);
           this.stoppedNumbers.add(context.number.id);
-          retry.push({ id: message.id, claimToken, code: result.code, title: result.title, error, nextAttemptAt: new Date(Date.now() + PAUSED_HOLD_MS) });
+          retry.push({ id: message.id, claimToken, code: result.code, title: result.title, error, nextAttemptAt: new Date(Date.now() + PAUSED_HOLD_MS), uncounted: true });
           scheduleWrite();
           if (first) this.onSenderStopped?.(context.number.id, { code: result.code, title: result.title, ...(result.details ? { details: result.details } : {}) });
           return;
@@ -465,7 +523,7 @@ export class MessageDispatcher {
           context.templateOutOfUse = templateId;
           if (handling.templateStatus === 'PAUSED') {
             // Paused at Meta: the message waits with its campaign for the template's reinstatement.
-            retry.push({ id: message.id, claimToken, code: result.code, title: result.title, error, nextAttemptAt: new Date(Date.now() + PAUSED_HOLD_MS) });
+            retry.push({ id: message.id, claimToken, code: result.code, title: result.title, error, nextAttemptAt: new Date(Date.now() + PAUSED_HOLD_MS), uncounted: true });
           } else failed.push({ id: message.id, claimToken, code: result.code, title: result.title, error });
           scheduleWrite();
           if (first) this.onTemplateRefused?.(templateId, handling.templateStatus);
@@ -480,8 +538,10 @@ export class MessageDispatcher {
           failed.push({ id: message.id, claimToken, code: result.code, title: result.title, error });
           scheduleWrite();
         }
-      });
+      };
       await runWithConcurrency(work, settings.concurrency);
+      // No answer is coming any more: what waits for the flush pause is written now.
+      flush.now?.();
       while (writing) await writing;
       await writeResults().catch((error: unknown) => {
         writeError ??= error;
@@ -693,14 +753,15 @@ export class Handoff {
       return handed;
     }
     await this.db.transaction(async (trx) => {
-      for (const entry of round) {
-        const changed = await trx('messages')
-          .where({ id: entry.id, claimToken: entry.claimToken, status: 'sending' })
-          .whereNull('handedAt')
-          .whereExists((q) => q.select(trx.raw('1')).from('campaigns').whereRaw('campaigns.id = messages.campaign_id').where('campaigns.status', 'running'))
-          .update({ handedAt: nowIso, updatedAt: nowIso, leaseUntil });
-        if (changed > 0) handed.add(claimKey(entry));
-      }
+      const connection = await rawConnection(trx);
+      if (!('prepare' in connection)) throw new Error('the embedded handoff needs SQLite');
+      // One prepared statement run per send: a statement built per row cost more than the row.
+      const statement = connection.prepare(
+        `update messages set handed_at = ?, updated_at = ?, lease_until = ?
+          where id = ? and claim_token = ? and status = 'sending' and handed_at is null
+            and exists (select 1 from campaigns where campaigns.id = messages.campaign_id and campaigns.status = 'running')`,
+      );
+      for (const entry of round) if (statement.run(nowIso, nowIso, leaseUntil, entry.id, entry.claimToken).changes > 0) handed.add(claimKey(entry));
     });
     return handed;
   }

@@ -37,6 +37,11 @@ export interface SendRetry {
   code: number;
   title: string;
   error?: MetaErrorFields;
+  /**
+   * The try does not count against DISPATCH_MAX_ATTEMPTS: the refusal was the sender's or the
+   * template's (a stopped number, a paused template), not this message's.
+   */
+  uncounted?: boolean;
 }
 
 export interface SendFailure {
@@ -73,7 +78,7 @@ export const UNFINISHED_STATUSES = ['queued', 'sending', 'unknown'] as const;
 
 type RawConnection = { prepare(sql: string): { run(...params: unknown[]): { changes: number } } } | { query(text: string, values: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }> };
 
-async function rawConnection(trx: Knex.Transaction): Promise<RawConnection> {
+export async function rawConnection(trx: Knex.Transaction): Promise<RawConnection> {
   return (await (trx.client as unknown as { acquireConnection(): Promise<RawConnection> }).acquireConnection()) as RawConnection;
 }
 
@@ -208,7 +213,18 @@ export class MessageOutcomes {
         const changed = await trx('messages')
           .where({ id: row.id, claimToken: row.claimToken })
           .whereIn('status', ['sending', 'unknown'])
-          .update({ status: 'queued', nextAttemptAt: row.nextAttemptAt.toISOString(), leaseUntil: null, claimToken: null, handedAt: null, errorCode: row.code, errorMessage: row.title.slice(0, 500), ...metaErrorColumns(row.title, row.error), updatedAt: nowIso });
+          .update({
+            status: 'queued',
+            nextAttemptAt: row.nextAttemptAt.toISOString(),
+            leaseUntil: null,
+            claimToken: null,
+            handedAt: null,
+            errorCode: row.code,
+            errorMessage: row.title.slice(0, 500),
+            ...metaErrorColumns(row.title, row.error),
+            ...(row.uncounted ? { attempts: trx.raw('attempts - 1') } : {}),
+            updatedAt: nowIso,
+          });
         if (changed > 0) requeued.push(row);
       }
       if (requeued.length > 0 && this.requeueHook) await this.requeueHook(trx, requeued);

@@ -45,6 +45,8 @@ export interface DispatchQueue {
 }
 
 const IDLE_POLL_MS = 250;
+/** Running campaigns a lane looks through for due work while some number is busy. */
+const CAMPAIGNS_PER_TURN = 200;
 const LEASE_SWEEP_MS = 5_000;
 /** How long Meta retries a status webhook: past it, no status of a send can arrive any more. */
 const PROVIDER_STATUS_RETRY_MS = 7 * 24 * 3600_000;
@@ -55,6 +57,8 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
   private lanes: Promise<void>[] = [];
   private wakers: (() => void)[] = [];
   private sweepTimer: NodeJS.Timeout | null = null;
+  /** The campaign a lane last took work of while some number was busy (the turn moves on from it). */
+  private lastServedCampaign = 0;
   private readonly laneFailures: OutageLog;
   private readonly sweepFailures: OutageLog;
 
@@ -97,18 +101,57 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
     this.lanes = [];
   }
 
+  /**
+   * The oldest due messages, unless some number is busy (its batches here already hold a moment
+   * of its sending time): then the due messages of the next running campaign, in turn, whose
+   * number is not busy. Oldest first alone gave every lane the first campaign's number, and
+   * numbers went out one after another at one number's rate.
+   */
   private async claim(): Promise<ReturnType<typeof toClaimed>[]> {
-    const { settings } = this.deps.dispatcher;
+    const busy = this.deps.dispatcher.busyNumbers();
+    if (busy.size === 0) return this.claimOldest();
+    // Round robin: from the campaign after the last one served, then from the first.
+    const runningAfter = async (after: number) =>
+      ((await this.deps.db('campaigns').where({ status: 'running' }).where('id', '>', after).whereNotIn('senderNumberId', [...busy]).orderBy('id').limit(CAMPAIGNS_PER_TURN).select('id')) as { id: number | string }[]).map(
+        (row) => Number(row.id),
+      );
+    const order = await runningAfter(this.lastServedCampaign);
+    if (order.length < CAMPAIGNS_PER_TURN && this.lastServedCampaign > 0) order.push(...(await runningAfter(0)).filter((id) => id <= this.lastServedCampaign));
+    for (const campaignId of order) {
+      const rows = await this.claimOf(campaignId);
+      if (rows.length > 0) {
+        this.lastServedCampaign = campaignId;
+        return rows;
+      }
+    }
+    return [];
+  }
+
+  private claimStatement(selection: string): { sql: string; lease: string; nowIso: string; token: string } {
     const now = new Date();
-    const nowIso = now.toISOString();
-    const lease = new Date(now.getTime() + settings.leaseSeconds * 1000).toISOString();
-    // Index order on (status, next_attempt_at): no sort over a large backlog.
-    const rows = (await this.deps.db.raw(
-      `update messages set status = 'sending', claim_token = ?, handed_at = null, lease_until = ?, attempts = attempts + 1, updated_at = ?
-        where id in (select id from messages where status = 'queued' and next_attempt_at <= ? order by next_attempt_at limit ?)
+    return {
+      sql: `update messages set status = 'sending', claim_token = ?, handed_at = null, lease_until = ?, attempts = attempts + 1, updated_at = ?
+        where id in (${selection})
         returning id, campaign_id, recipient, variables, attempts, claim_token`,
-      [newClaimToken(), lease, nowIso, nowIso, settings.batchSize],
-    )) as Record<string, unknown>[];
+      lease: new Date(now.getTime() + this.deps.dispatcher.settings.leaseSeconds * 1000).toISOString(),
+      nowIso: now.toISOString(),
+      token: newClaimToken(),
+    };
+  }
+
+  private async claimOldest(): Promise<ReturnType<typeof toClaimed>[]> {
+    // Index order on (status, next_attempt_at): no sort over a large backlog.
+    const { sql, lease, nowIso, token } = this.claimStatement(`select id from messages where status = 'queued' and next_attempt_at <= ? order by next_attempt_at limit ?`);
+    const rows = (await this.deps.db.raw(sql, [token, lease, nowIso, nowIso, this.deps.dispatcher.settings.batchSize])) as Record<string, unknown>[];
+    return rows.map(toClaimed);
+  }
+
+  private async claimOf(campaignId: number): Promise<ReturnType<typeof toClaimed>[]> {
+    // The campaign's own index (campaign_id, status): a campaign with nothing due costs one probe.
+    const { sql, lease, nowIso, token } = this.claimStatement(
+      `select id from messages indexed by messages_campaign_status_index where campaign_id = ? and status = 'queued' and next_attempt_at <= ? limit ?`,
+    );
+    const rows = (await this.deps.db.raw(sql, [token, lease, nowIso, campaignId, nowIso, this.deps.dispatcher.settings.batchSize])) as Record<string, unknown>[];
     return rows.map(toClaimed);
   }
 
@@ -120,6 +163,8 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
         this.laneFailures.recovered();
         if (claimed.length > 0) {
           await this.deps.dispatcher.dispatch(claimed);
+          // Its number may no longer be busy: lanes waiting for work look again.
+          this.notify();
           continue;
         }
       } catch (error) {
@@ -216,6 +261,12 @@ export const DISPATCH_QUEUE = 'dispatch-messages';
 const SWEEP_MS = 15_000;
 /** A pg-boss worker's pause after finding no job. */
 const WORKER_POLL_MS = 500;
+/** Jobs a pg-boss worker looks at for one of a number that is not busy. */
+const JOBS_LOOKED_AT_WHILE_BUSY = 10;
+/** A worker's pause after finding only busy numbers' jobs grows by this with each in a row... */
+const DEFER_PAUSE_STEP_MS = 10;
+/** ...up to this. */
+const DEFER_PAUSE_MAX_MS = 250;
 /** Jobs per pg-boss insert when a resumed campaign is queued again (one statement each). */
 const REQUEUE_JOBS_PER_INSERT = 500;
 
@@ -379,10 +430,13 @@ export class PgBossDispatchQueue implements DispatchQueue {
    * per interval.
    */
   private async workLoop(): Promise<void> {
+    let deferredInARow = 0;
     while (this.working) {
+      // While a number is busy, a look at several jobs finds one of another number.
+      const busy = this.deps.dispatcher.busyNumbers();
       let jobs: PgBoss.Job<DispatchJob>[];
       try {
-        jobs = await this.boss.fetch<DispatchJob>(DISPATCH_QUEUE, { batchSize: 1 });
+        jobs = await this.boss.fetch<DispatchJob>(DISPATCH_QUEUE, { batchSize: busy.size > 0 ? JOBS_LOOKED_AT_WHILE_BUSY : 1 });
       } catch (error) {
         await this.idle.wait(this.workFailures.failed(error));
         continue;
@@ -391,19 +445,65 @@ export class PgBossDispatchQueue implements DispatchQueue {
         await this.idle.wait(this.workFailures.failing ? this.workFailures.pauseMs() : WORKER_POLL_MS);
         continue;
       }
-      for (const job of jobs) {
-        try {
-          await this.process(job.data.messageIds);
-          await this.boss.complete(DISPATCH_QUEUE, job.id);
-          this.workFailures.recovered();
-        } catch (error) {
-          const pauseMs = this.workFailures.failed(error, { job: job.id });
-          // Retried by pg-boss after its delay; when even this fails, by expiry.
-          await this.boss.fail(DISPATCH_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
-          await this.idle.wait(pauseMs);
+      let job: PgBoss.Job<DispatchJob> | undefined = jobs[0];
+      try {
+        if (busy.size > 0) {
+          job = await this.firstOfIdleNumber(jobs, busy);
+          const others = jobs.filter((other) => other !== job);
+          if (others.length > 0) await this.putBehind(others);
         }
+      } catch (error) {
+        // The jobs stay active, expire and are retried.
+        await this.idle.wait(this.workFailures.failed(error));
+        continue;
+      }
+      if (!job) {
+        deferredInARow += 1;
+        // With nothing but busy numbers' work waiting, fetching it again and again would only churn.
+        await this.idle.wait(Math.min(DEFER_PAUSE_MAX_MS, DEFER_PAUSE_STEP_MS * deferredInARow));
+        continue;
+      }
+      deferredInARow = 0;
+      try {
+        await this.process(job.data.messageIds);
+        await this.boss.complete(DISPATCH_QUEUE, job.id);
+        this.workFailures.recovered();
+      } catch (error) {
+        const pauseMs = this.workFailures.failed(error, { job: job.id });
+        // Retried by pg-boss after its delay; when even this fails, by expiry.
+        await this.boss.fail(DISPATCH_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
+        await this.idle.wait(pauseMs);
       }
     }
+  }
+
+  /**
+   * The first job whose messages are not of a number busy on this instance (dispatcher.busyNumbers),
+   * or none. Jobs come in the order they were made, so without this one campaign's jobs took every
+   * worker, each waiting on that number's bucket, and numbers went out one after another.
+   */
+  private async firstOfIdleNumber(jobs: readonly PgBoss.Job<DispatchJob>[], busy: ReadonlySet<number>): Promise<PgBoss.Job<DispatchJob> | undefined> {
+    const firstIds = jobs.flatMap((job) => (job.data.messageIds[0] === undefined ? [] : [job.data.messageIds[0]]));
+    const rows = (await this.deps.db('messages').whereIn('id', firstIds).select('id', 'campaignId')) as Pick<MessageRow, 'id' | 'campaignId'>[];
+    const campaignOf = new Map(rows.map((row) => [Number(row.id), Number(row.campaignId)]));
+    return jobs.find((job) => {
+      const campaignId = campaignOf.get(job.data.messageIds[0] ?? 0);
+      const numberId = campaignId === undefined ? null : this.deps.dispatcher.numberOfCampaign(campaignId);
+      return numberId === null || !busy.has(numberId);
+    });
+  }
+
+  /**
+   * Jobs looked at and not taken go behind the others as new jobs of the same messages, made
+   * before the old ones complete: a crash between the two leaves jobs that find their messages
+   * taken, never messages without a job.
+   */
+  private async putBehind(jobs: readonly PgBoss.Job<DispatchJob>[]): Promise<void> {
+    await this.boss.insert(jobs.flatMap((job) => this.jobsFor(job.data.messageIds)));
+    await this.boss.complete(
+      DISPATCH_QUEUE,
+      jobs.map((job) => job.id),
+    );
   }
 
   notify(): void {
