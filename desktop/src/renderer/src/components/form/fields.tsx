@@ -1,9 +1,10 @@
-import type { ChangeEvent, ComponentProps, ReactNode } from 'react';
+import { useId, type ChangeEvent, type ComponentProps, type ReactNode } from 'react';
 import { useController, type Control, type FieldPathByValue, type FieldValues } from 'react-hook-form';
 import { PHONE_EXAMPLE } from '@shared/constants';
 import { digitsOnly } from '@shared/schemas/auth';
 import { cn } from '../../lib/cn';
-import { PasswordField, TextField } from '../ui/form-field';
+import { FieldShell, PasswordField, TextField } from '../ui/form-field';
+import { Textarea } from '../ui/textarea';
 
 /** Which form and which of its text fields a field component is bound to. */
 export interface BoundFieldProps<Values extends FieldValues, Output> {
@@ -152,5 +153,44 @@ export function FormCodeField<Values extends FieldValues, Output>({
       {...input}
       {...shownError(error, messageElsewhere)}
     />
+  );
+}
+
+type TextareaLookProps = Omit<ComponentProps<typeof Textarea>, InputPropsOwnedByForm | 'id'> & {
+  label: ReactNode;
+  hint?: ReactNode;
+  id?: string;
+  fieldClassName?: string;
+};
+
+/** Several lines of text (a reason, a note), with the label, message and hint of every field. */
+export function FormTextareaField<Values extends FieldValues, Output>({
+  control,
+  name,
+  label,
+  hint,
+  id,
+  fieldClassName,
+  ...look
+}: BoundFieldProps<Values, Output> & TextareaLookProps) {
+  const generated = useId();
+  const fieldId = id ?? generated;
+  const { field, fieldState } = useController({ control, name });
+  const value: unknown = field.value;
+  const error = fieldState.error?.message;
+  return (
+    <FieldShell id={fieldId} label={label} error={error} hint={hint} className={fieldClassName}>
+      <Textarea
+        {...look}
+        id={fieldId}
+        name={field.name}
+        ref={field.ref}
+        value={typeof value === 'string' ? value : ''}
+        onBlur={field.onBlur}
+        onChange={(event) => field.onChange(event.target.value)}
+        invalid={Boolean(error)}
+        aria-describedby={error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined}
+      />
+    </FieldShell>
   );
 }
