@@ -26,9 +26,9 @@ export type FieldLookProps = Omit<TextFieldProps, InputPropsOwnedByForm> & {
 
 /**
  * The input props and error text of a bound field. `keep` filters what is typed (digits only),
- * as the field shows it.
+ * as the field shows it. For a field of one screen only; the components below use it too.
  */
-function useBoundInput<Values extends FieldValues, Output>(
+export function useBoundInput<Values extends FieldValues, Output>(
   { control, name }: BoundFieldProps<Values, Output>,
   keep?: (typed: string) => string,
 ) {
@@ -40,7 +40,7 @@ function useBoundInput<Values extends FieldValues, Output>(
       ref: field.ref,
       value: typeof value === 'string' ? value : '',
       onBlur: field.onBlur,
-      onChange: (event: ChangeEvent<HTMLInputElement>) => field.onChange(keep ? keep(event.target.value) : event.target.value),
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => field.onChange(keep ? keep(event.target.value) : event.target.value),
     },
     error: fieldState.error?.message,
   };
@@ -175,19 +175,13 @@ export function FormTextareaField<Values extends FieldValues, Output>({
 }: BoundFieldProps<Values, Output> & TextareaLookProps) {
   const generated = useId();
   const fieldId = id ?? generated;
-  const { field, fieldState } = useController({ control, name });
-  const value: unknown = field.value;
-  const error = fieldState.error?.message;
+  const { input, error } = useBoundInput({ control, name });
   return (
     <FieldShell id={fieldId} label={label} error={error} hint={hint} className={fieldClassName}>
       <Textarea
         {...look}
+        {...input}
         id={fieldId}
-        name={field.name}
-        ref={field.ref}
-        value={typeof value === 'string' ? value : ''}
-        onBlur={field.onBlur}
-        onChange={(event) => field.onChange(event.target.value)}
         invalid={Boolean(error)}
         aria-describedby={error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined}
       />
