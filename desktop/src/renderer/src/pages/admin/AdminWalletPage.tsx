@@ -135,11 +135,12 @@ function AdjustmentCard({ user }: { user: AdminUserView }) {
 
   // Any edit takes the last failure's alert away, as the field's own message goes.
   const { subscribe } = form;
-  useEffect(() => subscribe({ formState: { values: true }, callback: () => setError('') }), [subscribe]);
+  useEffect(() => subscribe({ formState: { values: true }, callback: ({ type }) => type && setError('') }), [subscribe]);
 
   const handleQuickAmount = (quick: number) => {
     form.setValue('amount', String(quick), { shouldDirty: true });
     form.clearErrors('amount');
+    setError('');
   };
 
   const handleAdjust = async (adjustment: z.output<typeof ZAdjustmentForm>) => {
