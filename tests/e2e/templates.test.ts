@@ -109,7 +109,9 @@ test.describe('template review', () => {
     await expect(review.rejectionReason).toBeFocused();
     await review.confirmReject();
     await expect(review.reviewDialog.getByText(t.rejectionReasonRequired)).toBeVisible();
-    await review.rejectionReason.focus();
+    // The failed check hands the focus back to the reason, described by its message.
+    await expect(review.rejectionReason).toBeFocused();
+    await expect(review.rejectionReason).toHaveAccessibleDescription(t.rejectionReasonRequired);
     await adminPage.keyboard.type(reason);
     await adminPage.keyboard.press('Tab');
     await adminPage.keyboard.press('Tab');

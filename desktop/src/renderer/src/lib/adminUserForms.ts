@@ -1,6 +1,8 @@
 /** Forms of the admin User Settings screen (spec 001 §5). */
+import { z } from 'zod';
+import { ROLES } from '@shared/constants';
 import { messages } from '@shared/messages';
-import { ZAdminChangePasswordRequest, type TUpdateUserRequest } from '@shared/schemas/admin';
+import { ZAdminChangePasswordRequest, ZUpdateUserRequest, type TUpdateUserRequest } from '@shared/schemas/admin';
 import type { TUser } from '@shared/types';
 import { validateForm, type FieldErrors, type FormValidation } from './forms';
 
@@ -68,3 +70,21 @@ export function validatePasswordChange(form: PasswordChangeForm): FormValidation
   }
   return parsed;
 }
+
+/** The Basic Information form: what was edited since `saved`, checked by the server's schema. */
+export function basicInfoFormSchema(saved: BasicInfoForm) {
+  return z
+    .object({ name: z.string(), email: z.string(), username: z.string(), phoneNumber: z.string(), role: z.enum(ROLES) })
+    .transform((form) => buildBasicInfoPayload(saved, form))
+    .pipe(ZUpdateUserRequest);
+}
+
+/** The admin's Change Password form, with the spec's order of messages (`validatePasswordChange`). */
+export const ZPasswordChangeForm = z
+  .object({ newPassword: z.string(), confirmPassword: z.string() })
+  .transform((form, context) => {
+    const validation = validatePasswordChange(form);
+    if (validation.ok) return validation.data;
+    for (const [field, message] of Object.entries(validation.errors)) context.addIssue({ code: 'custom', path: [field], message });
+    return z.NEVER;
+  });

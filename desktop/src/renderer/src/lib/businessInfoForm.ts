@@ -2,6 +2,7 @@
  * The Cloud API business info form of the Provider tab (admin User Settings), beside the
  * channel settings: provider set-up lives in one place, not on User Details.
  */
+import { z } from 'zod';
 import { ZBusinessInfoRequest, type TBusinessInfoRequest } from '@shared/schemas/providers';
 import type { TBusinessInfo } from '@shared/types';
 import { validateForm, type FormValidation } from './forms';
@@ -69,3 +70,23 @@ export function validateBusinessInfo(form: BusinessInfoForm): FormValidation<TBu
   const result = validateForm(ZBusinessInfoRequest, payload);
   return result.ok ? { ok: true, data: payload } : result;
 }
+
+/** The card's fields as typed, checked by the server's schema on what would be sent. */
+export const ZBusinessInfoForm = z
+  .object({
+    businessName: z.string(),
+    whatsappNumber: z.string(),
+    whatsappNumberId: z.string(),
+    wabaId: z.string(),
+    webhookUrl: z.string(),
+    isActive: z.boolean(),
+    accessToken: z.string(),
+    webhookVerifyToken: z.string(),
+    appSecret: z.string(),
+  })
+  .transform((form, context): TBusinessInfoRequest => {
+    const checked = validateBusinessInfo(form);
+    if (checked.ok) return checked.data;
+    for (const [field, message] of Object.entries(checked.errors)) context.addIssue({ code: 'custom', path: [field], message });
+    return z.NEVER;
+  });

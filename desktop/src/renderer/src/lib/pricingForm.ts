@@ -1,6 +1,7 @@
 /** Price forms of the admin area: global defaults and a user's custom pricing (spec 001 §5). */
 import { PRICE_CATEGORIES, PRICE_PATTERN, priceToUnits, type PriceCategory, type TCustomPriceSet, type TPriceSet } from '@shared/pricing';
-import type { TUserPricingRequest } from '@shared/schemas/pricing';
+import { z } from 'zod';
+import { ZUserPricingRequest, type TUserPricingRequest } from '@shared/schemas/pricing';
 import type { FieldErrors } from './forms';
 
 /** What the three price inputs hold: raw text, '' for empty. */
@@ -85,3 +86,20 @@ export function sortPriceErrors(errors: FieldErrors): PriceFieldErrors {
   }
   return result;
 }
+
+/**
+ * The Pricing tab's form: the switch and three price texts, checked by the server's schema on
+ * what would be sent. A price's message goes under its field; one about the whole form (no
+ * custom price given) goes to `root.pricing`, which react-hook-form keeps for the form.
+ */
+export const ZUserPricingForm = z
+  .object({ customEnabled: z.boolean(), marketing: z.string(), utility: z.string(), authentication: z.string() })
+  .transform((form, context) => {
+    const result = ZUserPricingRequest.safeParse(buildUserPricingPayload(form.customEnabled, form));
+    if (result.success) return result.data;
+    const sorted = sortPriceErrors(Object.fromEntries(result.error.issues.map((issue) => [issue.path.map(String).join('.'), issue.message])));
+    for (const [category, message] of Object.entries(sorted.fields)) context.addIssue({ code: 'custom', path: [category], message });
+    if (sorted.form) context.addIssue({ code: 'custom', path: ['root', 'pricing'], message: sorted.form });
+    return z.NEVER;
+  });
+export type TUserPricingForm = z.input<typeof ZUserPricingForm>;

@@ -1,16 +1,19 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { History, KeyRound, Pencil, Save, ShieldCheck, UserRound, Wallet, X } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import type { z } from 'zod';
 import { formatIstTimeLabelled } from '@shared/istTime';
 import { messages } from '@shared/messages';
 import { formatRupees } from '@shared/money';
-import { ZUpdateProfileRequest } from '@shared/schemas/auth';
+import { ZUpdateProfileRequest, type TUpdateProfileRequest } from '@shared/schemas/auth';
 import type { TCreditHistoryEntry, TUser } from '@shared/types';
 import { formatSignedRupees, walletEntryTitle } from '@shared/walletHistory';
 import { authApi } from '../api/auth';
 import { errorText, serverFieldErrors } from '../api/client';
 import { CREDIT_HISTORY_PAGE_SIZE, creditKeys, creditsApi } from '../api/credits';
 import { Avatar } from '../components/layout/UserCard';
+import { FormEmailField, FormTextField } from '../components/form/fields';
+import { showServerFieldErrors, textFieldsCheckedBy, useSchemaForm } from '../components/form/useSchemaForm';
 import { ChangePasswordCard } from '../components/profile/ChangePasswordCard';
 import { Alert } from '../components/ui/alert';
 import { Badge } from '../components/ui/badge';
@@ -22,20 +25,14 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs'
 import { cn } from '../lib/cn';
 import { formatDay } from '../lib/dates';
 import { formatPhoneForDisplay, isCreditType } from '../lib/format';
-import { validateForm, withoutField, type FieldErrors } from '../lib/forms';
 import { errorToast, successToast, TOAST_IDS } from '../lib/toasts';
 import { useSessionStore } from '../stores/sessionStore';
 
 const p = messages.profile;
 
-interface ProfileForm {
-  name: string;
-  email: string;
-  businessName: string;
-  gstin: string;
-}
+const ZProfileForm = textFieldsCheckedBy(['name', 'email', 'businessName', 'gstin'], ZUpdateProfileRequest);
 
-function profileForm(user: TUser): ProfileForm {
+function profileForm(user: TUser): z.input<typeof ZProfileForm> {
   return { name: user.name, email: user.email, businessName: user.businessName ?? '', gstin: user.gstin ?? '' };
 }
 
@@ -43,39 +40,31 @@ function PersonalInfo({ user }: { user: TUser }) {
   const setUser = useSessionStore((state) => state.setUser);
   const refreshUser = useSessionStore((state) => state.refreshUser);
   const [isEditing, setIsEditing] = useState(false);
-  const [form, setForm] = useState(() => profileForm(user));
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useSchemaForm(ZProfileForm, profileForm(user));
   const [error, setError] = useState('');
   const [isSaving, setIsSaving] = useState(false);
 
+  // Outside editing the fields show the account as it is now, refreshed or not.
+  useEffect(() => {
+    if (!isEditing) form.reset(profileForm(user));
+  }, [isEditing, user, form]);
+
   const handleEdit = () => {
-    setForm(profileForm(user));
+    form.reset(profileForm(user));
     setIsEditing(true);
   };
 
   const handleCancel = () => {
-    setForm(profileForm(user));
-    setFieldErrors({});
+    form.reset(profileForm(user));
     setError('');
     setIsEditing(false);
   };
 
-  const handleChange = (field: keyof ProfileForm) => (value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    setFieldErrors((errors) => withoutField(errors, field));
-  };
-
-  const handleSave = async (event: FormEvent) => {
-    event.preventDefault();
-    const validation = validateForm(ZUpdateProfileRequest, form);
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
+  const handleSave = async (profile: TUpdateProfileRequest) => {
     setIsSaving(true);
     setError('');
     try {
-      const response = await authApi.updateProfile(validation.data);
+      const response = await authApi.updateProfile(profile);
       if (response.user) setUser(response.user);
       successToast(TOAST_IDS.profileSave, messages.auth.profileUpdated);
       setIsEditing(false);
@@ -83,7 +72,7 @@ function PersonalInfo({ user }: { user: TUser }) {
     } catch (caught) {
       const text = errorText(caught, messages.auth.profileUpdateFailed);
       setError(text);
-      setFieldErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, serverFieldErrors(caught));
       errorToast(TOAST_IDS.profileSave, text);
     } finally {
       setIsSaving(false);
@@ -96,7 +85,7 @@ function PersonalInfo({ user }: { user: TUser }) {
   return (
     <div className="grid gap-6 lg:grid-cols-3">
       <Card className="lg:col-span-2">
-        <form noValidate onSubmit={handleSave}>
+        <form noValidate onSubmit={(event) => void form.handleSubmit(handleSave)(event)}>
           <CardHeader className="flex-row items-start justify-between gap-4">
             <div>
               <CardTitle>Personal Information</CardTitle>
@@ -123,52 +112,39 @@ function PersonalInfo({ user }: { user: TUser }) {
           <CardContent className="flex flex-col gap-4">
             {error ? <Alert tone="error">{error}</Alert> : null}
             <div className="grid gap-4 sm:grid-cols-2">
-              <TextField
+              <FormTextField
+                control={form.control}
+                name="name"
                 id="profile-name"
                 label="Full Name"
                 autoComplete="name"
-                value={isEditing ? form.name : user.name}
                 readOnly={!isEditing}
                 disabled={isSaving}
-                error={fieldErrors.name}
-                onChange={(e) => handleChange('name')(e.target.value)}
               />
-              <TextField
-                id="profile-email"
-                label="Email"
-                type="email"
-                autoComplete="email"
-                value={isEditing ? form.email : user.email}
-                readOnly={!isEditing}
-                disabled={isSaving}
-                error={fieldErrors.email}
-                onChange={(e) => handleChange('email')(e.target.value)}
-              />
-              <TextField
+              <FormEmailField control={form.control} name="email" id="profile-email" readOnly={!isEditing} disabled={isSaving} />
+              <FormTextField
+                control={form.control}
+                name="businessName"
                 id="profile-business-name"
                 label={p.businessNameLabel}
                 autoComplete="organization"
-                value={isEditing ? form.businessName : (user.businessName ?? '')}
                 placeholder={isEditing ? undefined : 'Not provided'}
                 readOnly={!isEditing}
                 disabled={isSaving}
-                error={fieldErrors.businessName}
                 hint={p.businessNameHint}
-                onChange={(e) => handleChange('businessName')(e.target.value)}
               />
-              <TextField
+              <FormTextField
+                control={form.control}
+                name="gstin"
                 id="profile-gstin"
                 label={p.gstinLabel}
                 autoComplete="off"
                 className="uppercase"
                 maxLength={20}
-                value={isEditing ? form.gstin : (user.gstin ?? '')}
                 placeholder={isEditing ? '27AAPFU0939F1ZV' : 'Not provided'}
                 readOnly={!isEditing}
                 disabled={isSaving}
-                error={fieldErrors.gstin}
                 hint={p.gstinHint}
-                onChange={(e) => handleChange('gstin')(e.target.value)}
               />
               <TextField id="profile-username" label="Username" value={user.username} readOnly hint={p.usernameLocked} />
               <TextField

@@ -1,48 +1,48 @@
-import type { FieldErrors } from '../../lib/forms';
-import { TextField } from '../ui/form-field';
+import type { Control, FieldPathByValue, FieldValues } from 'react-hook-form';
+import { FormEmailField, FormTextField, FormUsernameField } from '../form/fields';
 
-type IdentityField = 'name' | 'email' | 'username';
+interface AccountIdentityValues extends FieldValues {
+  name: string;
+  email: string;
+  username: string;
+}
 
-interface AccountIdentityFieldsProps {
+interface AccountIdentityFieldsProps<Values extends AccountIdentityValues, Output> {
   /** Keeps ids unique when both forms are on one page. */
   idPrefix: string;
-  values: Record<IdentityField, string>;
-  errors: FieldErrors;
+  control: Control<Values, unknown, Output>;
   disabled: boolean;
-  onChange(field: IdentityField, value: string): void;
+}
+
+/** A field of every form holding an account's name, email and username. */
+function identityField<Values extends AccountIdentityValues>(field: keyof AccountIdentityValues) {
+  // TypeScript cannot resolve a path type over a generic form; the constraint above guarantees it.
+  return field as FieldPathByValue<Values, string | undefined>;
 }
 
 /** Full Name, Email and Username as the admin forms (Add User, user settings) ask for them. */
-export function AccountIdentityFields({ idPrefix, values, errors, disabled, onChange }: AccountIdentityFieldsProps) {
+export function AccountIdentityFields<Values extends AccountIdentityValues, Output>({
+  idPrefix,
+  control,
+  disabled,
+}: AccountIdentityFieldsProps<Values, Output>) {
   return (
     <>
-      <TextField
+      <FormTextField
+        control={control}
+        name={identityField<Values>('name')}
         id={`${idPrefix}-name`}
         label="Full Name"
         autoComplete="off"
-        value={values.name}
-        error={errors.name}
         disabled={disabled}
-        onChange={(e) => onChange('name', e.target.value)}
       />
-      <TextField
-        id={`${idPrefix}-email`}
-        label="Email"
-        type="email"
-        autoComplete="off"
-        value={values.email}
-        error={errors.email}
-        disabled={disabled}
-        onChange={(e) => onChange('email', e.target.value)}
-      />
-      <TextField
+      <FormEmailField control={control} name={identityField<Values>('email')} id={`${idPrefix}-email`} autoComplete="off" disabled={disabled} />
+      <FormUsernameField
+        control={control}
+        name={identityField<Values>('username')}
         id={`${idPrefix}-username`}
-        label="Username"
         autoComplete="off"
-        value={values.username}
-        error={errors.username}
         disabled={disabled}
-        onChange={(e) => onChange('username', e.target.value)}
       />
     </>
   );

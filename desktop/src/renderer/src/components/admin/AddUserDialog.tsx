@@ -1,32 +1,29 @@
 import { UserPlus } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
-import { PHONE_EXAMPLE, USERS, type Role } from '@shared/constants';
+import type { z } from 'zod';
+import { USERS } from '@shared/constants';
 import { messages } from '@shared/messages';
-import { ZCreateUserRequest } from '@shared/schemas/admin';
+import { ZCreateUserRequest, type TCreateUserRequest } from '@shared/schemas/admin';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { parseCreditInput } from '../../lib/adminUsers';
-import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
+import { FormAmountField, FormPasswordField, FormPhoneField } from '../form/fields';
+import { showServerFieldErrors, textReadInto, useSchemaForm } from '../form/useSchemaForm';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
-import { PasswordField, TextField } from '../ui/form-field';
 import { Spinner } from '../ui/spinner';
 import { AccountIdentityFields } from './AccountIdentityFields';
 import { RoleSelect } from './RoleSelect';
 import { useCreateUser } from '../../hooks/useAdminData';
 
-interface AddUserForm {
-  name: string;
-  email: string;
-  username: string;
-  password: string;
-  phoneNumber: string;
-  role: Role;
-  creditBalance: string;
-}
+/** The dialog's fields as typed: the credits are text until the shared schema reads them. */
+const ZAddUserForm = ZCreateUserRequest.extend({
+  creditBalance: textReadInto(ZCreateUserRequest.shape.creditBalance, parseCreditInput),
+});
 
-const emptyForm: AddUserForm = {
+const emptyForm: z.input<typeof ZAddUserForm> = {
   name: '',
   email: '',
   username: '',
@@ -38,50 +35,28 @@ const emptyForm: AddUserForm = {
 
 export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const createUser = useCreateUser();
-  const [form, setForm] = useState<AddUserForm>(emptyForm);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useSchemaForm(ZAddUserForm, emptyForm);
   const [error, setError] = useState('');
 
   const handleOpenChange = (next: boolean) => {
     if (!next) {
-      setForm(emptyForm);
-      setFieldErrors({});
+      form.reset(emptyForm);
       setError('');
       createUser.reset();
     }
     onOpenChange(next);
   };
 
-  const handleChange = (field: keyof AddUserForm) => (value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    setFieldErrors((errors) => withoutField(errors, field));
-  };
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const handleCreate = async (user: TCreateUserRequest) => {
     setError('');
-    const payload = {
-      name: form.name,
-      email: form.email,
-      username: form.username,
-      password: form.password,
-      phoneNumber: form.phoneNumber,
-      role: form.role,
-      creditBalance: parseCreditInput(form.creditBalance),
-    };
-    const validation = validateForm(ZCreateUserRequest, payload);
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
     try {
-      await createUser.mutateAsync(validation.data);
+      await createUser.mutateAsync(user);
       toast.success(messages.admin.userCreated);
       handleOpenChange(false);
     } catch (caught) {
       const text = errorText(caught, messages.admin.createUserFailed);
       setError(text);
-      setFieldErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, serverFieldErrors(caught));
       toast.error(text);
     }
   };
@@ -95,51 +70,26 @@ export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenCha
           <DialogTitle>Add User</DialogTitle>
           <DialogDescription>Create an account. The user can sign in at once with these details.</DialogDescription>
         </DialogHeader>
-        <form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
+        <form noValidate onSubmit={(event) => void form.handleSubmit(handleCreate)(event)} className="flex flex-col gap-4">
           {error ? <Alert tone="error">{error}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <AccountIdentityFields
-              idPrefix="add-user"
-              values={form}
-              errors={fieldErrors}
-              disabled={busy}
-              onChange={(field, value) => handleChange(field)(value)}
+            <AccountIdentityFields idPrefix="add-user" control={form.control} disabled={busy} />
+            <FormPasswordField control={form.control} name="password" id="add-user-password" label="Password" autoComplete="new-password" disabled={busy} />
+            <FormPhoneField control={form.control} name="phoneNumber" id="add-user-phone" autoComplete="off" disabled={busy} />
+            <Controller
+              control={form.control}
+              name="role"
+              render={({ field, fieldState }) => (
+                <RoleSelect id="add-user-role" value={field.value ?? 'user'} error={fieldState.error?.message} disabled={busy} onChange={field.onChange} />
+              )}
             />
-            <PasswordField
-              id="add-user-password"
-              label="Password"
-              autoComplete="new-password"
-              value={form.password}
-              error={fieldErrors.password}
-              disabled={busy}
-              onChange={(e) => handleChange('password')(e.target.value)}
-            />
-            <TextField
-              id="add-user-phone"
-              label="Phone Number"
-              inputMode="numeric"
-              placeholder={PHONE_EXAMPLE}
-              value={form.phoneNumber}
-              error={fieldErrors.phoneNumber}
-              disabled={busy}
-              onChange={(e) => handleChange('phoneNumber')(e.target.value)}
-            />
-            <RoleSelect
-              id="add-user-role"
-              value={form.role}
-              error={fieldErrors.role}
-              disabled={busy}
-              onChange={(role) => handleChange('role')(role)}
-            />
-            <TextField
+            <FormAmountField
+              control={form.control}
+              name="creditBalance"
               id="add-user-credits"
               label="Initial Credits"
-              inputMode="numeric"
-              value={form.creditBalance}
-              error={fieldErrors.creditBalance}
               hint="Whole credits; one credit is ₹1."
               disabled={busy}
-              onChange={(e) => handleChange('creditBalance')(e.target.value)}
             />
           </div>
           <DialogFooter>

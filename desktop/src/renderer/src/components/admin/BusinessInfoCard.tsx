@@ -1,22 +1,19 @@
 import { Building2, Save } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { Controller, useWatch, type Control } from 'react-hook-form';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
+import type { TBusinessInfoRequest } from '@shared/schemas/providers';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { useAdminUserDetails } from '../../hooks/useAdminUser';
 import { useSaveBusinessInfo } from '../../hooks/useProviders';
-import {
-  businessInfoFormFrom,
-  isBusinessInfoChanged,
-  validateBusinessInfo,
-  type BusinessInfoForm,
-} from '../../lib/businessInfoForm';
-import { withoutField, type FieldErrors } from '../../lib/forms';
+import { businessInfoFormFrom, isBusinessInfoChanged, ZBusinessInfoForm, type BusinessInfoForm } from '../../lib/businessInfoForm';
+import { FormPhoneField, FormTextField, useBoundInput } from '../form/fields';
+import { showServerFieldErrors, useSchemaForm } from '../form/useSchemaForm';
 import { Alert } from '../ui/alert';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../ui/card';
-import { TextField } from '../ui/form-field';
 import { FieldError, Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { Spinner } from '../ui/spinner';
@@ -36,22 +33,21 @@ const secretLabels: Record<SecretField, string> = {
 
 /** A write-only secret: a badge says whether one is stored; typing replaces it, empty keeps it. */
 function SecretInput({
+  control,
+  name,
   id,
   label,
   isSet,
-  value,
-  error,
   disabled,
-  onChange,
 }: {
+  control: Control<BusinessInfoForm, unknown, TBusinessInfoRequest>;
+  name: SecretField;
   id: string;
   label: string;
   isSet: boolean;
-  value: string;
-  error?: string;
   disabled: boolean;
-  onChange: (value: string) => void;
 }) {
+  const { input, error } = useBoundInput({ control, name });
   return (
     <div className="flex flex-col gap-1.5">
       <div className="flex items-center justify-between gap-2">
@@ -66,11 +62,10 @@ function SecretInput({
         autoComplete="new-password"
         spellCheck={false}
         placeholder={isSet ? '••••••••••••' : ''}
-        value={value}
+        {...input}
         invalid={Boolean(error)}
         aria-describedby={error ? `${id}-error` : `${id}-hint`}
         disabled={disabled}
-        onChange={(e) => onChange(e.target.value)}
       />
       {error ? (
         <FieldError id={`${id}-error`} message={error} />
@@ -99,47 +94,36 @@ export function BusinessInfoCard({ user }: { user: AdminUserView }) {
   const details = useAdminUserDetails(user.id);
   const saveBusiness = useSaveBusinessInfo(user.id);
   const [saved, setSaved] = useState<BusinessInfoForm>(() => businessInfoFormFrom(user.businessInfo));
-  const [form, setForm] = useState<BusinessInfoForm>(saved);
+  const form = useSchemaForm(ZBusinessInfoForm, saved);
+  const values = useWatch({ control: form.control });
   const [secretsSet, setSecretsSet] = useState(() => secretFlags(user));
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState('');
   const busy = saveBusiness.isPending;
-  const changed = isBusinessInfoChanged(saved, form);
+  const changed = isBusinessInfoChanged(saved, { ...saved, ...values });
   const configured = Boolean(details.data?.businessInfo ?? user.businessInfo);
 
-  const handleChange = <K extends keyof BusinessInfoForm>(field: K, value: BusinessInfoForm[K]) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    setFieldErrors((errors) => withoutField(errors, field));
-  };
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const handleSave = async (info: TBusinessInfoRequest) => {
     setError('');
-    const checked = validateBusinessInfo(form);
-    if (!checked.ok) {
-      setFieldErrors(checked.errors);
-      return;
-    }
     try {
-      await saveBusiness.mutateAsync(checked.data);
+      await saveBusiness.mutateAsync(info);
       toast.success(p.detailsSaved);
       // The form starts again from what the server now holds (spec 001: reload after a save).
       const fresh = (await details.refetch()).data;
       const next = businessInfoFormFrom(fresh?.businessInfo ?? null);
       setSaved(next);
-      setForm(next);
+      form.reset(next);
       if (fresh) setSecretsSet(secretFlags(fresh));
     } catch (caught) {
       const text = errorText(caught, p.updateBusinessFailed, messages.common.failedToConnect);
       setError(text);
-      setFieldErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, serverFieldErrors(caught));
       toast.error(text);
     }
   };
 
   return (
     <Card className="max-w-3xl">
-      <form noValidate onSubmit={handleSubmit} aria-label="Meta Cloud API settings">
+      <form noValidate onSubmit={(event) => void form.handleSubmit(handleSave)(event)} aria-label="Meta Cloud API settings">
         <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div>
             <CardTitle className="flex items-center gap-2">
@@ -154,69 +138,63 @@ export function BusinessInfoCard({ user }: { user: AdminUserView }) {
           <AdminStoppedNumbers userId={user.id} />
           {error ? <Alert tone="error">{error}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField
+            <FormTextField
+              control={form.control}
+              name="businessName"
               id="business-name"
               label="Business Name"
               autoComplete="off"
-              value={form.businessName}
-              error={fieldErrors.businessName}
               disabled={busy}
-              onChange={(e) => handleChange('businessName', e.target.value)}
             />
-            <TextField
+            <FormPhoneField
+              control={form.control}
+              name="whatsappNumber"
               id="business-whatsapp-number"
               label="WhatsApp Number"
               inputMode="tel"
               autoComplete="off"
               placeholder="+91 98765 43210"
-              value={form.whatsappNumber}
-              error={fieldErrors.whatsappNumber}
               disabled={busy}
-              onChange={(e) => handleChange('whatsappNumber', e.target.value)}
             />
-            <TextField
+            <FormTextField
+              control={form.control}
+              name="whatsappNumberId"
               id="business-number-id"
               label="Phone Number ID"
               autoComplete="off"
               spellCheck={false}
-              value={form.whatsappNumberId}
-              error={fieldErrors.whatsappNumberId}
               hint="From the WhatsApp Manager (Cloud API)."
               disabled={busy}
-              onChange={(e) => handleChange('whatsappNumberId', e.target.value)}
             />
-            <TextField
+            <FormTextField
+              control={form.control}
+              name="wabaId"
               id="business-waba-id"
               label="WhatsApp Business Account ID"
               autoComplete="off"
               spellCheck={false}
-              value={form.wabaId}
-              error={fieldErrors.wabaId}
               disabled={busy}
-              onChange={(e) => handleChange('wabaId', e.target.value)}
             />
-            <TextField
+            <FormTextField
+              control={form.control}
+              name="webhookUrl"
               id="business-webhook-url"
               label="Business Webhook URL"
               type="url"
               autoComplete="off"
               placeholder="https://"
               fieldClassName="sm:col-span-2"
-              value={form.webhookUrl}
-              error={fieldErrors.webhookUrl}
               disabled={busy}
-              onChange={(e) => handleChange('webhookUrl', e.target.value)}
             />
             {(Object.keys(secretLabels) as SecretField[]).map((field) => (
               <SecretInput
                 key={field}
+                control={form.control}
+                name={field}
                 id={`business-${field}`}
                 label={secretLabels[field]}
                 isSet={secretsSet[field]}
-                value={form[field]}
-                error={fieldErrors[field]}
                 disabled={busy}
-                onChange={(value) => handleChange(field, value)}
               />
             ))}
             <div className="flex items-center justify-between gap-4 rounded-lg border border-slate-200 p-4 sm:col-span-2 dark:border-slate-800">
@@ -226,12 +204,19 @@ export function BusinessInfoCard({ user }: { user: AdminUserView }) {
                   Off: this business's numbers stop sending.
                 </p>
               </div>
-              <Switch
-                id="business-active"
-                checked={form.isActive}
-                disabled={busy}
-                aria-describedby="business-active-hint"
-                onCheckedChange={(checked) => handleChange('isActive', checked)}
+              <Controller
+                control={form.control}
+                name="isActive"
+                render={({ field }) => (
+                  <Switch
+                    id="business-active"
+                    ref={field.ref}
+                    checked={field.value}
+                    disabled={busy}
+                    aria-describedby="business-active-hint"
+                    onCheckedChange={field.onChange}
+                  />
+                )}
               />
             </div>
           </div>

@@ -1,18 +1,19 @@
 import { RotateCcw, Save } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
-import { PRICE_CATEGORIES, type PriceCategory, type TPriceSet } from '@shared/pricing';
-import { ZPriceDefaultsRequest } from '@shared/schemas/pricing';
+import { PRICE_CATEGORIES, type TPriceSet } from '@shared/pricing';
+import { ZPriceDefaultsRequest, type TPriceDefaultsRequest } from '@shared/schemas/pricing';
 import type { TPriceDefaultsResponse } from '@shared/types';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { formatDateTime } from '../../lib/dates';
-import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
-import { isPriceFormChanged, PRICE_LABELS, priceFormFrom, sortPriceErrors, type PriceForm } from '../../lib/pricingForm';
+import { isPriceFormChanged, PRICE_LABELS, priceFormFrom } from '../../lib/pricingForm';
+import { FormAmountField } from '../form/fields';
+import { showServerFieldErrors, textFieldsCheckedBy, useSchemaForm } from '../form/useSchemaForm';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../ui/card';
-import { TextField } from '../ui/form-field';
 import { Spinner } from '../ui/spinner';
 import { ErrorCard } from './ErrorCard';
 import { PriceList } from './PriceList';
@@ -20,50 +21,39 @@ import { usePriceDefaults, useUpdatePriceDefaults } from '../../hooks/usePricing
 
 const p = messages.pricing;
 
+/** Three price texts, checked by the server's schema. */
+const ZDefaultsForm = textFieldsCheckedBy(PRICE_CATEGORIES, ZPriceDefaultsRequest);
+
 function DefaultsForm({ saved, updatedAt }: { saved: TPriceSet; updatedAt: string | null }) {
   const update = useUpdatePriceDefaults();
-  const [form, setForm] = useState<PriceForm>(() => priceFormFrom(saved));
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useSchemaForm(ZDefaultsForm, priceFormFrom(saved));
+  const values = useWatch({ control: form.control });
   const [error, setError] = useState('');
-  const changed = isPriceFormChanged(saved, form);
+  const changed = isPriceFormChanged(saved, { ...priceFormFrom(saved), ...values });
   const busy = update.isPending;
-  const sorted = sortPriceErrors(fieldErrors);
-
-  const handleChange = (category: PriceCategory) => (value: string) => {
-    setForm((current) => ({ ...current, [category]: value }));
-    setFieldErrors((errors) => withoutField(withoutField(errors, category), `pricing.${category}`));
-  };
 
   const handleReset = () => {
-    setForm(priceFormFrom(saved));
-    setFieldErrors({});
+    form.reset(priceFormFrom(saved));
     setError('');
   };
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const handleSave = async (defaults: TPriceDefaultsRequest) => {
     if (!changed) return;
     setError('');
-    const validation = validateForm(ZPriceDefaultsRequest, form);
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
     try {
-      const response = await update.mutateAsync(validation.data);
-      setForm(priceFormFrom(response.defaults));
-      setFieldErrors({});
+      const response = await update.mutateAsync(defaults);
+      form.reset(priceFormFrom(response.defaults));
       toast.success(response.message ?? p.defaultsUpdated);
     } catch (caught) {
       const text = errorText(caught, p.updateDefaultsFailed);
       setError(text);
-      setFieldErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, serverFieldErrors(caught));
       toast.error(text);
     }
   };
 
   return (
-    <form noValidate onSubmit={handleSubmit} aria-label="Global default prices">
+    <form noValidate onSubmit={(event) => void form.handleSubmit(handleSave)(event)} aria-label="Global default prices">
       <CardContent className="flex flex-col gap-5">
         <div>
           <p className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">
@@ -75,19 +65,16 @@ function DefaultsForm({ saved, updatedAt }: { saved: TPriceSet; updatedAt: strin
           ) : null}
         </div>
         {error ? <Alert tone="error">{error}</Alert> : null}
-        {sorted.form ? <Alert tone="error">{sorted.form}</Alert> : null}
         <div className="grid gap-4 sm:grid-cols-3">
           {PRICE_CATEGORIES.map((category) => (
-            <TextField
+            <FormAmountField
               key={category}
+              control={form.control}
+              name={category}
               id={`default-price-${category}`}
               label={`${PRICE_LABELS[category]} (₹ per message)`}
-              inputMode="decimal"
-              autoComplete="off"
-              value={form[category]}
-              error={sorted.fields[category]}
+              paise
               disabled={busy}
-              onChange={(e) => handleChange(category)(e.target.value)}
             />
           ))}
         </div>

@@ -1,12 +1,14 @@
 import { Ban, CheckCircle2, XCircle } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
-import { ZTemplateStatusRequest } from '@shared/schemas/templates';
+import { ZTemplateStatusRequest, type TTemplateStatusRequest } from '@shared/schemas/templates';
 import type { TTemplate } from '@shared/types';
 import { errorText } from '../../api/client';
-import { validateForm, type FieldErrors } from '../../lib/forms';
 import type { ReviewDecision } from '../../lib/templateReview';
+import { FormTextareaField } from '../form/fields';
+import { useSchemaForm } from '../form/useSchemaForm';
 import { Alert } from '../ui/alert';
 import {
   AlertDialog,
@@ -18,10 +20,7 @@ import {
   AlertDialogTitle,
 } from '../ui/alert-dialog';
 import { Button } from '../ui/button';
-import { FieldError } from '../ui/input';
-import { Label } from '../ui/label';
 import { Spinner } from '../ui/spinner';
-import { Textarea } from '../ui/textarea';
 import { useSetTemplateStatus } from '../../hooks/useAdminTemplates';
 
 const t = messages.templates;
@@ -42,26 +41,20 @@ interface ReviewFormProps {
 }
 
 function ReviewForm({ review, ownerName, setStatus, onDone }: ReviewFormProps) {
-  const reasonId = useId();
-  const [reason, setReason] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [error, setError] = useState('');
   const { template, decision } = review;
+  const form = useSchemaForm(ZTemplateStatusRequest, { status: decision, reason: '' });
+  const reason = useWatch({ control: form.control, name: 'reason' }) ?? '';
+  const [error, setError] = useState('');
   const isReject = decision === 'REJECTED';
   const isDisable = decision === 'DISABLED';
   const needsReason = isReject || isDisable;
   const busy = setStatus.isPending;
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const handleReview = async (request: TTemplateStatusRequest) => {
     setError('');
-    const validation = validateForm(ZTemplateStatusRequest, needsReason ? { status: decision, reason } : { status: decision });
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
     try {
-      const response = await setStatus.mutateAsync({ templateId: template.id, body: validation.data });
+      const body = needsReason ? request : { status: request.status };
+      const response = await setStatus.mutateAsync({ templateId: template.id, body });
       // An approval is sent to Meta at once: the answer says it is in review there, or that Meta
       // refused it (then the template is rejected with Meta's words), or that it will be sent again.
       const refusedByMeta = !needsReason && response.data.status === 'REJECTED';
@@ -78,7 +71,7 @@ function ReviewForm({ review, ownerName, setStatus, onDone }: ReviewFormProps) {
   };
 
   return (
-    <form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
+    <form noValidate onSubmit={(event) => void form.handleSubmit(handleReview)(event)} className="flex flex-col gap-4">
       <AlertDialogHeader>
         <AlertDialogTitle className="flex items-center gap-2">
           {isDisable ? (
@@ -104,33 +97,19 @@ function ReviewForm({ review, ownerName, setStatus, onDone }: ReviewFormProps) {
       {error ? <Alert tone="error">{error}</Alert> : null}
 
       {needsReason ? (
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor={reasonId}>{isDisable ? 'Reason for Disabling' : 'Rejection Reason'}</Label>
-          <Textarea
-            id={reasonId}
-            value={reason}
-            rows={4}
-            maxLength={REASON_MAX}
-            disabled={busy}
-            placeholder={isDisable ? 'e.g. Recipients reported it as spam.' : 'e.g. The body promotes a prohibited product; please remove the offer line.'}
-            invalid={Boolean(fieldErrors.reason)}
-            aria-describedby={fieldErrors.reason ? `${reasonId}-error` : `${reasonId}-hint`}
-            onChange={(e) => {
-              setReason(e.target.value);
-              setFieldErrors({});
-            }}
-            className="resize-y"
-          />
-          {fieldErrors.reason ? (
-            <FieldError id={`${reasonId}-error`} message={fieldErrors.reason} />
-          ) : (
-            <p id={`${reasonId}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
-              Shown to the user on their templates page. {reason.length}/{REASON_MAX}
-            </p>
-          )}
-        </div>
+        <FormTextareaField
+          control={form.control}
+          name="reason"
+          label={isDisable ? 'Reason for Disabling' : 'Rejection Reason'}
+          rows={4}
+          maxLength={REASON_MAX}
+          disabled={busy}
+          placeholder={isDisable ? 'e.g. Recipients reported it as spam.' : 'e.g. The body promotes a prohibited product; please remove the offer line.'}
+          hint={`Shown to the user on their templates page. ${reason.length}/${REASON_MAX}`}
+          className="resize-y"
+        />
       ) : null}
-      {fieldErrors.status ? <Alert tone="error">{fieldErrors.status}</Alert> : null}
+      {form.formState.errors.status ? <Alert tone="error">{form.formState.errors.status.message}</Alert> : null}
 
       <AlertDialogFooter>
         <AlertDialogCancel type="button" disabled={busy}>

@@ -1,14 +1,16 @@
 import { Save, Undo2 } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
-import { PRICE_CATEGORIES, type PriceCategory } from '@shared/pricing';
-import { ZUserPricingRequest } from '@shared/schemas/pricing';
+import { PRICE_CATEGORIES } from '@shared/pricing';
+import type { TUserPricingRequest } from '@shared/schemas/pricing';
 import type { TUserPricingResponse } from '@shared/types';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { useUpdateUserPricing } from '../../hooks/usePricing';
-import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
-import { buildRevertPayload, buildUserPricingPayload, PRICE_LABELS, priceFormFrom, sortPriceErrors, type PriceForm } from '../../lib/pricingForm';
+import { buildRevertPayload, PRICE_LABELS, priceFormFrom, sortPriceErrors, ZUserPricingForm, type TUserPricingForm } from '../../lib/pricingForm';
+import { FormAmountField } from '../form/fields';
+import { showServerFieldErrors, useSchemaForm } from '../form/useSchemaForm';
 import { Alert } from '../ui/alert';
 import {
   AlertDialog,
@@ -22,7 +24,6 @@ import {
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../ui/card';
-import { TextField } from '../ui/form-field';
 import { Label } from '../ui/label';
 import { Spinner } from '../ui/spinner';
 import { Switch } from '../ui/switch';
@@ -30,56 +31,46 @@ import { PriceList } from './PriceList';
 
 const p = messages.pricing;
 
+function pricingFormFrom(pricing: TUserPricingResponse): TUserPricingForm {
+  return { customEnabled: pricing.mode === 'custom', ...priceFormFrom(pricing.custom) };
+}
+
 /**
  * A user's pricing on the admin's user settings (spec 001 "User settings", Pricing tab): custom
  * prices per category or the global defaults, revert with confirmation, and the prices in effect.
  */
 export function UserPricingForm({ userId, pricing }: { userId: number; pricing: TUserPricingResponse }) {
   const update = useUpdateUserPricing(userId);
-  const [customEnabled, setCustomEnabled] = useState(pricing.mode === 'custom');
-  const [form, setForm] = useState<PriceForm>(() => priceFormFrom(pricing.custom));
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useSchemaForm(ZUserPricingForm, pricingFormFrom(pricing));
+  const customEnabled = useWatch({ control: form.control, name: 'customEnabled' });
   const [error, setError] = useState('');
   const [confirmRevert, setConfirmRevert] = useState(false);
   const [action, setAction] = useState<'save' | 'revert' | null>(null);
   const busy = update.isPending;
-  const sorted = sortPriceErrors(fieldErrors);
+  const formError = form.formState.errors.root?.pricing?.message;
+
+  // Any edit (a price, the switch) answers the "at least one price" message of the whole form.
+  const { subscribe, clearErrors } = form;
+  useEffect(() => subscribe({ formState: { values: true }, callback: ({ type }) => type && clearErrors('root.pricing') }), [subscribe, clearErrors]);
 
   const applyResponse = (response: TUserPricingResponse) => {
-    setCustomEnabled(response.mode === 'custom');
-    setForm(priceFormFrom(response.custom));
-    setFieldErrors({});
+    form.reset(pricingFormFrom(response));
     setError('');
   };
 
-  const handleChange = (category: PriceCategory) => (value: string) => {
-    setForm((current) => ({ ...current, [category]: value }));
-    // A price fixes its own message and the "at least one" message of the whole form.
-    setFieldErrors((errors) => withoutField(withoutField(errors, `pricing.${category}`), 'pricing'));
-  };
-
-  const handleToggle = (checked: boolean) => {
-    setCustomEnabled(checked);
-    setFieldErrors({});
-  };
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const handleSave = async (request: TUserPricingRequest) => {
     setError('');
-    const validation = validateForm(ZUserPricingRequest, buildUserPricingPayload(customEnabled, form));
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
     setAction('save');
     try {
-      const response = await update.mutateAsync(validation.data);
+      const response = await update.mutateAsync(request);
       applyResponse(response);
       toast.success(response.message || p.userPricingUpdated);
     } catch (caught) {
       const text = errorText(caught, p.updateFailed);
       setError(text);
-      setFieldErrors(serverFieldErrors(caught));
+      const sorted = sortPriceErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, sorted.fields);
+      if (sorted.form) form.setError('root.pricing', { type: 'server', message: sorted.form });
       toast.error(text);
     } finally {
       setAction(null);
@@ -106,7 +97,7 @@ export function UserPricingForm({ userId, pricing }: { userId: number; pricing: 
   return (
     <div className="grid gap-6 lg:grid-cols-3">
       <Card className="lg:col-span-2">
-        <form noValidate onSubmit={handleSubmit} aria-label="User pricing">
+        <form noValidate onSubmit={(event) => void form.handleSubmit(handleSave)(event)} aria-label="User pricing">
           <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
             <div>
               <CardTitle>Pricing</CardTitle>
@@ -125,37 +116,45 @@ export function UserPricingForm({ userId, pricing }: { userId: number; pricing: 
                   {customEnabled ? p.customPricingOnHint : p.customPricingOffHint}
                 </p>
               </div>
-              <Switch
-                id="custom-pricing"
-                checked={customEnabled}
-                disabled={busy}
-                aria-describedby="custom-pricing-hint"
-                onCheckedChange={handleToggle}
+              <Controller
+                control={form.control}
+                name="customEnabled"
+                render={({ field }) => (
+                  <Switch
+                    id="custom-pricing"
+                    ref={field.ref}
+                    checked={field.value}
+                    disabled={busy}
+                    aria-describedby="custom-pricing-hint"
+                    onCheckedChange={(checked) => {
+                      field.onChange(checked);
+                      form.clearErrors();
+                    }}
+                  />
+                )}
               />
             </div>
             {customEnabled ? (
               <div className="flex flex-col gap-3">
-                {sorted.form ? <Alert tone="error">{sorted.form}</Alert> : null}
+                {formError ? <Alert tone="error">{formError}</Alert> : null}
                 <div className="grid gap-4 sm:grid-cols-3">
                   {PRICE_CATEGORIES.map((category) => (
-                    <TextField
+                    <FormAmountField
                       key={category}
+                      control={form.control}
+                      name={category}
                       id={`custom-price-${category}`}
                       label={`${PRICE_LABELS[category]} (₹)`}
-                      inputMode="decimal"
-                      autoComplete="off"
+                      paise
                       placeholder={pricing.defaults[category]}
-                      value={form[category]}
-                      error={sorted.fields[category]}
                       hint={`Empty: default ₹${pricing.defaults[category]}`}
                       disabled={busy}
-                      onChange={(e) => handleChange(category)(e.target.value)}
                     />
                   ))}
                 </div>
               </div>
-            ) : sorted.form ? (
-              <Alert tone="error">{sorted.form}</Alert>
+            ) : formError ? (
+              <Alert tone="error">{formError}</Alert>
             ) : null}
           </CardContent>
           <CardFooter className="flex-wrap justify-between gap-2">

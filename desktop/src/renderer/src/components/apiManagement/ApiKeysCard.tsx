@@ -1,22 +1,22 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Plus, Trash2 } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { API_KEYS, type TApiKey, type TCreatedApiKey } from '@shared/apiKeys';
 import { fillMessage, messages } from '@shared/messages';
-import { ZCreateApiKeyRequest } from '@shared/schemas/apiKeys';
-import { zodIssuesToFieldErrors } from '@shared/schemas/common';
+import { ZCreateApiKeyRequest, type TCreateApiKeyRequest } from '@shared/schemas/apiKeys';
 import { apiKeyQueryKeys, apiKeysApi } from '../../api/apiKeys';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { keyRateLimitLabel } from '../../lib/apiConsole';
 import { formatDateTime } from '../../lib/dates';
+import { FormTextField } from '../form/fields';
+import { showServerFieldErrors, useSchemaForm } from '../form/useSchemaForm';
 import { Alert } from '../ui/alert';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
-import { TextField } from '../ui/form-field';
 import { Input } from '../ui/input';
 import { Spinner } from '../ui/spinner';
 import { CopyButton } from './CopyButton';
@@ -86,8 +86,7 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: TApiKey; onRevoke: (key: TApiKey
 export function ApiKeysCard({ onCreated }: { onCreated: (key: string) => void }) {
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: apiKeyQueryKeys.keys, queryFn: async () => (await apiKeysApi.list()).data });
-  const [name, setName] = useState('');
-  const [nameError, setNameError] = useState<string | undefined>();
+  const form = useSchemaForm(ZCreateApiKeyRequest, { name: '' });
   const [created, setCreated] = useState<TCreatedApiKey | null>(null);
   const [pendingRevoke, setPendingRevoke] = useState<TApiKey | null>(null);
 
@@ -95,13 +94,13 @@ export function ApiKeysCard({ onCreated }: { onCreated: (key: string) => void })
     mutationFn: (keyName: string) => apiKeysApi.create(keyName),
     onSuccess: (response) => {
       setCreated(response.data);
-      setName('');
+      form.reset({ name: '' });
       onCreated(response.data.key);
       toast.success(response.message || k.created);
     },
     onError: (error) => {
-      const fieldError = serverFieldErrors(error).name;
-      if (fieldError) setNameError(fieldError);
+      const fieldErrors = serverFieldErrors(error);
+      if (fieldErrors.name) showServerFieldErrors(form, { name: fieldErrors.name });
       else toast.error(errorText(error, k.createFailed));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: apiKeyQueryKeys.keys }),
@@ -120,16 +119,7 @@ export function ApiKeysCard({ onCreated }: { onCreated: (key: string) => void })
   const activeCount = keys.data?.length ?? 0;
   const atLimit = activeCount >= API_KEYS.maxActivePerUser;
 
-  const handleCreate = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = ZCreateApiKeyRequest.safeParse({ name });
-    if (!parsed.success) {
-      setNameError(zodIssuesToFieldErrors(parsed.error).name);
-      return;
-    }
-    setNameError(undefined);
-    create.mutate(parsed.data.name);
-  };
+  const handleCreate = ({ name }: TCreateApiKeyRequest) => create.mutate(name);
 
   return (
     <Card>
@@ -144,17 +134,17 @@ export function ApiKeysCard({ onCreated }: { onCreated: (key: string) => void })
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <form onSubmit={handleCreate} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
-          <TextField
+        <form
+          onSubmit={(event) => void form.handleSubmit(handleCreate)(event)}
+          className="flex flex-col gap-3 sm:flex-row sm:items-start"
+          noValidate
+        >
+          <FormTextField
+            control={form.control}
+            name="name"
             label="Key name"
             placeholder="e.g. Order system"
-            value={name}
             maxLength={API_KEYS.nameMaxLength}
-            onChange={(event) => {
-              setName(event.target.value);
-              setNameError(undefined);
-            }}
-            error={nameError}
             hint={atLimit ? fillMessage(k.limitReached, { max: API_KEYS.maxActivePerUser }) : `Up to ${API_KEYS.maxActivePerUser} active keys.`}
             fieldClassName="flex-1"
             disabled={atLimit}

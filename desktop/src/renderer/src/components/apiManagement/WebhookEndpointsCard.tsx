@@ -1,34 +1,51 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, RefreshCw, RotateCcw, Send, Trash2, Webhook } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
+import { z } from 'zod';
 import { messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
-import { zodIssuesToFieldErrors } from '@shared/schemas/common';
 import {
   WEBHOOK_EVENT_TYPES,
   ZCreateWebhookEndpointRequest,
   type TWebhookDelivery,
   type TWebhookEndpoint,
   type TWebhookEndpointCreated,
-  type TWebhookEventType,
+  type TCreateWebhookEndpointRequest,
 } from '@shared/schemas/webhookEndpoints';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { webhookEndpointsApi, webhookQueryKeys } from '../../api/webhookEndpoints';
 import { formatDateTime } from '../../lib/dates';
+import { FormTextField } from '../form/fields';
+import { showServerFieldErrors, useSchemaForm } from '../form/useSchemaForm';
 import { Alert } from '../ui/alert';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
-import { TextField } from '../ui/form-field';
 import { Input } from '../ui/input';
 import { SimpleTable } from '../ui/simple-table';
 import { Spinner } from '../ui/spinner';
 import { CopyButton } from './CopyButton';
 
 const w = messages.integrations;
+
+/** The description field is text; left empty it is not sent. */
+const ZWebhookEndpointForm = ZCreateWebhookEndpointRequest.extend({
+  description: z
+    .string()
+    .transform((description) => description || undefined)
+    .pipe(ZCreateWebhookEndpointRequest.shape.description),
+});
+
+const emptyEndpoint: z.input<typeof ZWebhookEndpointForm> = {
+  url: '',
+  description: '',
+  events: ['message.delivered', 'message.failed'],
+  batch: false,
+};
 
 /** The secret, shown once: after creation or rotation the server never answers it again. */
 function SecretDialog({ shown, onClose }: { shown: TWebhookEndpointCreated | null; onClose: () => void }) {
@@ -168,11 +185,7 @@ export function WebhookEndpointsCard() {
   const queryClient = useQueryClient();
   const formId = useId();
   const endpoints = useQuery({ queryKey: webhookQueryKeys.endpoints, queryFn: webhookEndpointsApi.list });
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<TWebhookEventType[]>(['message.delivered', 'message.failed']);
-  const [batch, setBatch] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
+  const form = useSchemaForm(ZWebhookEndpointForm, emptyEndpoint);
   const [secret, setSecret] = useState<TWebhookEndpointCreated | null>(null);
   const [pendingDelete, setPendingDelete] = useState<TWebhookEndpoint | null>(null);
 
@@ -180,13 +193,12 @@ export function WebhookEndpointsCard() {
     mutationFn: webhookEndpointsApi.create,
     onSuccess: (created) => {
       setSecret(created);
-      setUrl('');
-      setDescription('');
+      form.reset({ ...form.getValues(), url: '', description: '' });
       toast.success(w.webhookAdded);
     },
     onError: (error) => {
       const fields = serverFieldErrors(error);
-      if (fields.url || fields.events) setErrors(fields);
+      if (fields.url || fields.events) showServerFieldErrors(form, fields);
       else toast.error(errorText(error, w.webhookAddFailed));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.endpoints }),
@@ -201,18 +213,7 @@ export function WebhookEndpointsCard() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.endpoints }),
   });
 
-  const handleCreate = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = ZCreateWebhookEndpointRequest.safeParse({ url, events, description: description || undefined, batch });
-    if (!parsed.success) {
-      setErrors(zodIssuesToFieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    create.mutate(parsed.data);
-  };
-
-  const toggleEvent = (type: TWebhookEventType, on: boolean) => setEvents((current) => (on ? [...current, type] : current.filter((t) => t !== type)));
+  const handleCreate = (endpoint: TCreateWebhookEndpointRequest) => create.mutate(endpoint);
 
   return (
     <Card>
@@ -226,36 +227,55 @@ export function WebhookEndpointsCard() {
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <form onSubmit={handleCreate} className="flex flex-col gap-3" noValidate aria-label="Add webhook endpoint">
+        <form onSubmit={(event) => void form.handleSubmit(handleCreate)(event)} className="flex flex-col gap-3" noValidate aria-label="Add webhook endpoint">
           <div className="grid gap-3 sm:grid-cols-2">
-            <TextField
-              label="Endpoint URL"
-              placeholder="https://example.com/sandesh/webhooks"
-              value={url}
-              onChange={(event) => {
-                setUrl(event.target.value);
-                setErrors({});
-              }}
-              error={errors.url}
-            />
-            <TextField label="Description (optional)" placeholder="e.g. Order system" value={description} maxLength={200} onChange={(event) => setDescription(event.target.value)} />
+            <FormTextField control={form.control} name="url" label="Endpoint URL" placeholder="https://example.com/sandesh/webhooks" />
+            <FormTextField control={form.control} name="description" label="Description (optional)" placeholder="e.g. Order system" maxLength={200} />
           </div>
-          <fieldset>
-            <legend className="text-sm font-medium">Events</legend>
-            <div className="mt-2 grid gap-2 sm:grid-cols-4">
-              {WEBHOOK_EVENT_TYPES.map((type) => (
-                <label key={type} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" checked={events.includes(type)} onChange={(event) => toggleEvent(type, event.target.checked)} className="size-4 accent-emerald-600" />
-                  <span className="font-mono text-xs">{type}</span>
-                </label>
-              ))}
-            </div>
-            {errors.events ? <p className="mt-1 text-sm text-red-600 dark:text-red-400">{errors.events}</p> : null}
-          </fieldset>
-          <label className="flex items-center gap-2 text-sm" htmlFor={`${formId}-batch`}>
-            <input id={`${formId}-batch`} type="checkbox" checked={batch} onChange={(event) => setBatch(event.target.checked)} className="size-4 accent-emerald-600" />
-            Deliver in batches of up to 100 events
-          </label>
+          <Controller
+            control={form.control}
+            name="events"
+            render={({ field, fieldState }) => (
+              <fieldset>
+                <legend className="text-sm font-medium">Events</legend>
+                <div className="mt-2 grid gap-2 sm:grid-cols-4">
+                  {WEBHOOK_EVENT_TYPES.map((type, index) => (
+                    <label key={type} className="flex items-center gap-2 text-sm">
+                      <input
+                        type="checkbox"
+                        // The first box takes the focus when no event is chosen.
+                        ref={index === 0 ? field.ref : undefined}
+                        checked={field.value.includes(type)}
+                        onChange={(event) =>
+                          field.onChange(event.target.checked ? [...field.value, type] : field.value.filter((chosen) => chosen !== type))
+                        }
+                        className="size-4 accent-emerald-600"
+                      />
+                      <span className="font-mono text-xs">{type}</span>
+                    </label>
+                  ))}
+                </div>
+                {fieldState.error ? <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldState.error.message}</p> : null}
+              </fieldset>
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="batch"
+            render={({ field }) => (
+              <label className="flex items-center gap-2 text-sm" htmlFor={`${formId}-batch`}>
+                <input
+                  id={`${formId}-batch`}
+                  type="checkbox"
+                  ref={field.ref}
+                  checked={field.value ?? false}
+                  onChange={(event) => field.onChange(event.target.checked)}
+                  className="size-4 accent-emerald-600"
+                />
+                Deliver in batches of up to 100 events
+              </label>
+            )}
+          />
           <Button type="submit" disabled={create.isPending} className="self-start">
             {create.isPending ? <Spinner className="text-current" /> : <Plus aria-hidden="true" />}
             Add endpoint

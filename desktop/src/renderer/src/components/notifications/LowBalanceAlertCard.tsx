@@ -1,15 +1,15 @@
 import { BellRing } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { z } from 'zod';
 import { messages } from '@shared/messages';
-import { ZLowBalanceThresholdRequest } from '@shared/schemas/notifications';
+import { ZLowBalanceThresholdRequest, type TLowBalanceThresholdRequest } from '@shared/schemas/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorText } from '../../api/client';
 import { notificationKeys, notificationsApi } from '../../api/notifications';
+import { FormAmountField } from '../form/fields';
+import { textReadInto, useSchemaForm } from '../form/useSchemaForm';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
-import { FieldShell } from '../ui/form-field';
-import { Input } from '../ui/input';
 
 const text = messages.notifications;
 
@@ -20,11 +20,14 @@ export function LowBalanceAlertCard() {
   return current.data ? <LowBalanceAlertForm saved={current.data.thresholdRupees} /> : null;
 }
 
+/** The threshold as typed; an empty field is no number, so the schema's message shows. */
+const ZLowBalanceForm = z.object({
+  thresholdRupees: textReadInto(ZLowBalanceThresholdRequest.shape.thresholdRupees, (typed) => (typed.trim() === '' ? Number.NaN : Number(typed))),
+});
+
 function LowBalanceAlertForm({ saved }: { saved: number }) {
-  const id = useId();
   const queryClient = useQueryClient();
-  const [value, setValue] = useState(String(saved));
-  const [error, setError] = useState<string | undefined>();
+  const form = useSchemaForm(ZLowBalanceForm, { thresholdRupees: String(saved) });
   const save = useMutation({
     mutationFn: (rupees: number) => notificationsApi.setLowBalance(rupees),
     onSuccess: () => {
@@ -33,16 +36,7 @@ function LowBalanceAlertForm({ saved }: { saved: number }) {
     },
   });
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = ZLowBalanceThresholdRequest.safeParse({ thresholdRupees: value.trim() === '' ? Number.NaN : Number(value) });
-    if (!parsed.success) {
-      setError(text.lowBalanceInvalid);
-      return;
-    }
-    setError(undefined);
-    save.mutate(parsed.data.thresholdRupees);
-  };
+  const handleSave = ({ thresholdRupees }: TLowBalanceThresholdRequest) => save.mutate(thresholdRupees);
 
   return (
     <Card>
@@ -54,10 +48,8 @@ function LowBalanceAlertForm({ saved }: { saved: number }) {
         <CardDescription>{text.lowBalanceSettingHint}</CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="flex flex-wrap items-end gap-3" onSubmit={handleSubmit} noValidate>
-          <FieldShell id={id} label="₹" error={error} className="w-40">
-            <Input id={id} inputMode="decimal" value={value} invalid={Boolean(error)} onChange={(event) => setValue(event.target.value)} />
-          </FieldShell>
+        <form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void form.handleSubmit(handleSave)(event)} noValidate>
+          <FormAmountField control={form.control} name="thresholdRupees" label="₹" paise autoComplete={undefined} fieldClassName="w-40" />
           <Button type="submit" disabled={save.isPending}>
             {text.save}
           </Button>

@@ -1,25 +1,23 @@
 import { Building2, IndianRupee, Save, Settings2, UserRound, X } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
 import { formatRupees } from '@shared/money';
-import { ZUpdateUserRequest } from '@shared/schemas/admin';
+import type { TUpdateUserRequest } from '@shared/schemas/admin';
 import { errorText, serverFieldErrors } from '../../api/client';
-import { AccountIdentityFields } from '../../components/admin/AccountIdentityFields';
+import { BasicInfoFields, useBasicInfoForm } from '../../components/admin/BasicInfoFields';
 import { ADMIN_BACK_PATH, AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
 import { HeldRefundsCard } from '../../components/admin/HeldRefundsCard';
-import { RoleSelect } from '../../components/admin/RoleSelect';
 import { useAdminUserDetails, useUpdateUser } from '../../hooks/useAdminUser';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { TextField } from '../../components/ui/form-field';
+import { showServerFieldErrors } from '../../components/form/useSchemaForm';
 import { Spinner } from '../../components/ui/spinner';
-import { basicInfoFormFrom, buildBasicInfoPayload, changedBasicFields, type BasicInfoForm } from '../../lib/adminUserForms';
+import { basicInfoFormFrom } from '../../lib/adminUserForms';
 import { formatDay } from '../../lib/dates';
-import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
 
 const u = messages.adminUser;
 
@@ -32,38 +30,22 @@ function UserDetailsForm({ user }: { user: AdminUserView }) {
   const navigate = useNavigate();
   const details = useAdminUserDetails(user.id);
   const updateUser = useUpdateUser(user.id);
-  const [saved, setSaved] = useState<BasicInfoForm>(() => basicInfoFormFrom(user));
-  const [form, setForm] = useState<BasicInfoForm>(saved);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const { form, changed, markSaved } = useBasicInfoForm(user);
   const [error, setError] = useState('');
   const busy = updateUser.isPending;
-  const changed = changedBasicFields(saved, form).length > 0;
   const current = details.data ?? user;
 
-  const handleChange = (field: keyof BasicInfoForm, value: string) => {
-    setForm((existing) => ({ ...existing, [field]: value }));
-    setFieldErrors((errors) => withoutField(errors, field));
-  };
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const handleSave = async (changes: TUpdateUserRequest) => {
     setError('');
-    if (!changed) return;
-    const validation = validateForm(ZUpdateUserRequest, buildBasicInfoPayload(saved, form));
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
+    if (Object.keys(changes).length === 0) return;
     try {
-      const response = await updateUser.mutateAsync(validation.data);
-      const next = basicInfoFormFrom(response.user);
-      setSaved(next);
-      setForm(next);
+      const response = await updateUser.mutateAsync(changes);
+      markSaved(basicInfoFormFrom(response.user));
       toast.success(response.message || u.updated);
     } catch (caught) {
       const text = errorText(caught, u.updateDetailsFailed, messages.common.failedToConnect);
       setError(text);
-      setFieldErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, serverFieldErrors(caught));
       toast.error(text);
     }
   };
@@ -72,7 +54,7 @@ function UserDetailsForm({ user }: { user: AdminUserView }) {
     <>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <Card>
-          <form noValidate onSubmit={handleSubmit} aria-label="User details">
+          <form noValidate onSubmit={(event) => void form.handleSubmit(handleSave)(event)} aria-label="User details">
             <CardHeader>
               <CardTitle className="flex items-center gap-2">
                 <UserRound className="size-5 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
@@ -85,19 +67,7 @@ function UserDetailsForm({ user }: { user: AdminUserView }) {
             <CardContent className="flex flex-col gap-4">
               {error ? <Alert tone="error">{error}</Alert> : null}
               <div className="grid gap-4 sm:grid-cols-2">
-                <AccountIdentityFields idPrefix="details" values={form} errors={fieldErrors} disabled={busy} onChange={handleChange} />
-                <TextField
-                  id="details-phone"
-                  label="Phone Number"
-                  inputMode="tel"
-                  autoComplete="off"
-                  value={form.phoneNumber}
-                  error={fieldErrors.phoneNumber}
-                  hint="Country code and number. Leave empty to remove."
-                  disabled={busy}
-                  onChange={(e) => handleChange('phoneNumber', e.target.value)}
-                />
-                <RoleSelect id="details-role" value={form.role} error={fieldErrors.role} disabled={busy} onChange={(role) => handleChange('role', role)} />
+                <BasicInfoFields idPrefix="details" control={form.control} disabled={busy} />
               </div>
               <div className="flex items-center justify-end gap-2">
                 <Button variant="outline" onClick={() => navigate(ADMIN_BACK_PATH)} disabled={busy}>

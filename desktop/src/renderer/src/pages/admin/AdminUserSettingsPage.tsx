@@ -1,37 +1,32 @@
 import { IndianRupee, KeyRound, MessageCircle, Save, UserRound, X } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
-import { ZUpdateUserRequest } from '@shared/schemas/admin';
+import type { TAdminChangePasswordRequest, TUpdateUserRequest } from '@shared/schemas/admin';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { ADMIN_BACK_PATH, AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
 import { ErrorCard } from '../../components/admin/ErrorCard';
 import { ProviderSettingsTab } from '../../components/admin/ProviderSettingsTab';
 import { BusinessInfoCard } from '../../components/admin/BusinessInfoCard';
-import { AccountIdentityFields } from '../../components/admin/AccountIdentityFields';
-import { RoleSelect } from '../../components/admin/RoleSelect';
+import { BasicInfoFields, useBasicInfoForm } from '../../components/admin/BasicInfoFields';
 import { UserPricingForm } from '../../components/admin/UserPricingForm';
 import { useChangeUserPassword, useUpdateUser } from '../../hooks/useAdminUser';
 import { useUserPricing } from '../../hooks/usePricing';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
-import { PasswordField, TextField } from '../../components/ui/form-field';
+import { FormPasswordField } from '../../components/form/fields';
+import { showServerFieldErrors, useSchemaForm } from '../../components/form/useSchemaForm';
 import { Spinner } from '../../components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import {
-  basicInfoFormFrom,
-  buildBasicInfoPayload,
-  changedBasicFields,
-  validatePasswordChange,
-  type BasicInfoForm,
-} from '../../lib/adminUserForms';
-import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
+import { basicInfoFormFrom, ZPasswordChangeForm } from '../../lib/adminUserForms';
 import { NumberHealthCard } from '../../components/numberHealth/NumberHealthCard';
 
 const u = messages.adminUser;
 const p = messages.pricing;
+
+const emptyPasswordChange = { newPassword: '', confirmPassword: '' };
 
 const TABS = ['basic', 'provider', 'pricing', 'security'] as const;
 type SettingsTab = (typeof TABS)[number];
@@ -65,45 +60,29 @@ function FormActions({ busy, saveLabel, canSave = true }: { busy: boolean; saveL
 
 function BasicInfoTab({ user }: { user: AdminUserView }) {
   const update = useUpdateUser(user.id);
-  const [saved, setSaved] = useState<BasicInfoForm>(() => basicInfoFormFrom(user));
-  const [form, setForm] = useState<BasicInfoForm>(saved);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const { form, changed, markSaved } = useBasicInfoForm(user);
   const [error, setError] = useState('');
   const busy = update.isPending;
-  const changed = changedBasicFields(saved, form).length > 0;
 
-  const handleChange = (field: keyof BasicInfoForm) => (value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    setFieldErrors((errors) => withoutField(errors, field));
-  };
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const handleSave = async (changes: TUpdateUserRequest) => {
     setError('');
-    if (!changed) return;
-    const validation = validateForm(ZUpdateUserRequest, buildBasicInfoPayload(saved, form));
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
+    if (Object.keys(changes).length === 0) return;
     try {
-      const response = await update.mutateAsync(validation.data);
-      const next = basicInfoFormFrom(response.user);
-      setSaved(next);
-      setForm(next);
+      const response = await update.mutateAsync(changes);
+      markSaved(basicInfoFormFrom(response.user));
       toast.success(response.message || u.updated);
     } catch (caught) {
       // Spec 001 §8: the settings screen's own fallback, and the connection text when no answer came.
       const text = errorText(caught, u.updateSettingsFailed, messages.common.failedToConnect);
       setError(text);
-      setFieldErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, serverFieldErrors(caught));
       toast.error(text);
     }
   };
 
   return (
     <Card>
-      <form noValidate onSubmit={handleSubmit} aria-label="Basic information">
+      <form noValidate onSubmit={(event) => void form.handleSubmit(handleSave)(event)} aria-label="Basic information">
         <CardHeader>
           <CardTitle>Basic Information</CardTitle>
           <CardDescription>The user's account details and role.</CardDescription>
@@ -111,31 +90,7 @@ function BasicInfoTab({ user }: { user: AdminUserView }) {
         <CardContent className="flex flex-col gap-4">
           {error ? <Alert tone="error">{error}</Alert> : null}
           <div className="grid gap-4 sm:grid-cols-2">
-            <AccountIdentityFields
-              idPrefix="settings"
-              values={form}
-              errors={fieldErrors}
-              disabled={busy}
-              onChange={(field, value) => handleChange(field)(value)}
-            />
-            <TextField
-              id="settings-phone"
-              label="Phone Number"
-              inputMode="tel"
-              autoComplete="off"
-              value={form.phoneNumber}
-              error={fieldErrors.phoneNumber}
-              hint="Country code and number. Leave empty to remove."
-              disabled={busy}
-              onChange={(e) => handleChange('phoneNumber')(e.target.value)}
-            />
-            <RoleSelect
-              id="settings-role"
-              value={form.role}
-              error={fieldErrors.role}
-              disabled={busy}
-              onChange={(role) => handleChange('role')(role)}
-            />
+            <BasicInfoFields idPrefix="settings" control={form.control} disabled={busy} />
           </div>
         </CardContent>
         <FormActions busy={busy} canSave={changed} saveLabel="Save Changes" />
@@ -168,39 +123,27 @@ function PricingTab({ userId }: { userId: number }) {
 
 function SecurityTab({ user }: { user: AdminUserView }) {
   const change = useChangeUserPassword(user.id);
-  const [form, setForm] = useState({ newPassword: '', confirmPassword: '' });
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useSchemaForm(ZPasswordChangeForm, emptyPasswordChange);
   const [error, setError] = useState('');
   const busy = change.isPending;
 
-  const handleChange = (field: 'newPassword' | 'confirmPassword') => (value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    setFieldErrors({});
-  };
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const handleChangePassword = async (request: TAdminChangePasswordRequest) => {
     setError('');
-    const validation = validatePasswordChange(form);
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
     try {
-      const response = await change.mutateAsync(validation.data);
-      setForm({ newPassword: '', confirmPassword: '' });
+      const response = await change.mutateAsync(request);
+      form.reset(emptyPasswordChange);
       toast.success(response.message || u.passwordChanged);
     } catch (caught) {
       const text = errorText(caught, u.changePasswordFailed);
       setError(text);
-      setFieldErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, serverFieldErrors(caught));
       toast.error(text);
     }
   };
 
   return (
     <Card className="max-w-2xl">
-      <form noValidate onSubmit={handleSubmit} aria-label="Change password">
+      <form noValidate onSubmit={(event) => void form.handleSubmit(handleChangePassword)(event)} aria-label="Change password">
         <CardHeader>
           <CardTitle>Change Password</CardTitle>
           <CardDescription>
@@ -209,24 +152,22 @@ function SecurityTab({ user }: { user: AdminUserView }) {
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
           {error ? <Alert tone="error">{error}</Alert> : null}
-          <PasswordField
+          <FormPasswordField
+            control={form.control}
+            name="newPassword"
             id="settings-new-password"
             label="New Password"
             autoComplete="new-password"
-            value={form.newPassword}
-            error={fieldErrors.newPassword}
             hint="At least 6 characters."
             disabled={busy}
-            onChange={(e) => handleChange('newPassword')(e.target.value)}
           />
-          <PasswordField
+          <FormPasswordField
+            control={form.control}
+            name="confirmPassword"
             id="settings-confirm-password"
             label="Confirm Password"
             autoComplete="new-password"
-            value={form.confirmPassword}
-            error={fieldErrors.confirmPassword}
             disabled={busy}
-            onChange={(e) => handleChange('confirmPassword')(e.target.value)}
           />
         </CardContent>
         <FormActions busy={busy} saveLabel="Change Password" />

@@ -1,6 +1,8 @@
 import { MinusCircle, PlusCircle, Wallet } from 'lucide-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
+import type { z } from 'zod';
 import { messages } from '@shared/messages';
 import { formatIndianNumber, formatRupees } from '@shared/money';
 import { ZCreditAdjustmentRequest } from '@shared/schemas/admin';
@@ -11,7 +13,8 @@ import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { TextField } from '../../components/ui/form-field';
+import { FormAmountField, FormTextField } from '../../components/form/fields';
+import { showServerFieldErrors, textReadInto, useSchemaForm } from '../../components/form/useSchemaForm';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
 import {
@@ -21,7 +24,6 @@ import {
   type CreditAdjustmentMode,
 } from '../../lib/creditAdjustment';
 import { formatDay } from '../../lib/dates';
-import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
 
 const w = messages.adminWallet;
 
@@ -115,52 +117,47 @@ function ModePicker({
   );
 }
 
-interface AdjustmentForm {
-  mode: CreditAdjustmentMode;
-  amount: string;
-  reason: string;
-}
+/** The amount is typed text ("1,000.50"); an unreadable one goes in as 0 for the spec's message. */
+const ZAdjustmentForm = ZCreditAdjustmentRequest.extend({
+  amount: textReadInto(ZCreditAdjustmentRequest.shape.amount, (text) => parseAdjustmentAmount(text) ?? 0),
+});
 
-const emptyForm: AdjustmentForm = { mode: 'deduct', amount: '', reason: '' };
+const emptyForm: z.input<typeof ZAdjustmentForm> = { mode: 'deduct', amount: '', reason: '' };
 
 function AdjustmentCard({ user }: { user: AdminUserView }) {
   const adjust = useAdjustCredits(user.id);
-  const [form, setForm] = useState<AdjustmentForm>(emptyForm);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useSchemaForm(ZAdjustmentForm, emptyForm);
+  const [mode, amountText] = useWatch({ control: form.control, name: ['mode', 'amount'] });
   const [error, setError] = useState('');
   const busy = adjust.isPending;
-  const amount = parseAdjustmentAmount(form.amount);
-  const preview = amount === null ? null : previewAdjustment(user.creditBalance, form.mode, amount);
+  const amount = parseAdjustmentAmount(amountText);
+  const preview = amount === null ? null : previewAdjustment(user.creditBalance, mode, amount);
 
-  const handleChange = (field: keyof AdjustmentForm, value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    setFieldErrors((errors) => withoutField(errors, field));
+  // Any edit takes the last failure's alert away, as the field's own message goes.
+  const { subscribe } = form;
+  useEffect(() => subscribe({ formState: { values: true }, callback: ({ type }) => type && setError('') }), [subscribe]);
+
+  const handleQuickAmount = (quick: number) => {
+    form.setValue('amount', String(quick), { shouldDirty: true });
+    form.clearErrors('amount');
     setError('');
   };
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const handleAdjust = async (adjustment: z.output<typeof ZAdjustmentForm>) => {
     setError('');
-    // An unreadable amount goes in as 0 so that the shared schema gives the spec's message.
-    const validation = validateForm(ZCreditAdjustmentRequest, { mode: form.mode, amount: amount ?? 0, reason: form.reason });
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
     try {
-      const response = await adjust.mutateAsync(validation.data);
-      toast.success(response.message || (form.mode === 'add' ? w.credited : w.debited));
-      setForm((current) => ({ ...emptyForm, mode: current.mode }));
-      setFieldErrors({});
+      const response = await adjust.mutateAsync(adjustment);
+      toast.success(response.message || (adjustment.mode === 'add' ? w.credited : w.debited));
+      form.reset({ ...emptyForm, mode: adjustment.mode });
     } catch (caught) {
       const text = errorText(caught, w.updateFailed);
       setError(text);
-      setFieldErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, serverFieldErrors(caught));
       toast.error(text);
     }
   };
 
-  const isAdd = form.mode === 'add';
+  const isAdd = mode === 'add';
 
   return (
     <Card className="lg:col-span-2">
@@ -172,22 +169,33 @@ function AdjustmentCard({ user }: { user: AdminUserView }) {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form noValidate onSubmit={handleSubmit} className="flex flex-col gap-5" aria-label="Adjust credits">
+        <form
+          noValidate
+          onSubmit={(event) => void form.handleSubmit(handleAdjust)(event)}
+          className="flex flex-col gap-5"
+          aria-label="Adjust credits"
+        >
           {error ? <Alert tone="error">{error}</Alert> : null}
-          {fieldErrors.mode ? <Alert tone="error">{fieldErrors.mode}</Alert> : null}
-          <ModePicker mode={form.mode} disabled={busy} onChange={(mode) => handleChange('mode', mode)} />
+          <Controller
+            control={form.control}
+            name="mode"
+            render={({ field, fieldState }) => (
+              <>
+                {fieldState.error ? <Alert tone="error">{fieldState.error.message}</Alert> : null}
+                <ModePicker mode={field.value} disabled={busy} onChange={field.onChange} />
+              </>
+            )}
+          />
           <div className="flex flex-col gap-2">
-            <TextField
+            <FormAmountField
+              control={form.control}
+              name="amount"
               id="wallet-amount"
               label="Amount (₹)"
-              inputMode="decimal"
-              autoComplete="off"
+              paise
               placeholder="0.00"
-              value={form.amount}
-              error={fieldErrors.amount}
               hint="Greater than 0, up to 2 decimal places."
               disabled={busy}
-              onChange={(e) => handleChange('amount', e.target.value)}
             />
             <div className="flex flex-wrap gap-2" role="group" aria-label="Quick amounts">
               {ADMIN_QUICK_AMOUNTS.map((quick) => (
@@ -198,23 +206,22 @@ function AdjustmentCard({ user }: { user: AdminUserView }) {
                   disabled={busy}
                   aria-pressed={amount === quick}
                   className="aria-pressed:border-emerald-500 aria-pressed:text-emerald-700 dark:aria-pressed:text-emerald-300"
-                  onClick={() => handleChange('amount', String(quick))}
+                  onClick={() => handleQuickAmount(quick)}
                 >
                   ₹{formatIndianNumber(quick)}
                 </Button>
               ))}
             </div>
           </div>
-          <TextField
+          <FormTextField
+            control={form.control}
+            name="reason"
             id="wallet-reason"
             label="Reason"
             autoComplete="off"
             maxLength={200}
             placeholder={isAdd ? 'e.g. Bank transfer received, ref. 2231' : 'e.g. Correction of a duplicate top-up'}
-            value={form.reason}
-            error={fieldErrors.reason}
             disabled={busy}
-            onChange={(e) => handleChange('reason', e.target.value)}
           />
 
           <div

@@ -1,15 +1,18 @@
 import { ArrowLeft, KeyRound, LogIn, MessageSquareText, RotateCw, ShieldCheck } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { AUTH } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import {
-  digitsOnly,
   ZForgotPasswordRequest,
   ZLoginRequest,
   ZResetPasswordForm,
   ZVerifyOtpRequest,
+  type TLoginRequest,
+  type TResetPasswordForm,
+  type TVerifyOtpRequest,
 } from '@shared/schemas/auth';
 import { authApi } from '../../api/auth';
 import { errorText } from '../../api/client';
@@ -17,9 +20,9 @@ import { readFrom } from '../../components/guards/Guard';
 import { AuthShell } from '../../components/layout/AuthShell';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { PasswordField, TextField } from '../../components/ui/form-field';
+import { FormCodeField, FormPasswordField, FormPhoneField, FormUsernameField } from '../../components/form/fields';
+import { useSchemaForm } from '../../components/form/useSchemaForm';
 import { Spinner } from '../../components/ui/spinner';
-import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
 import { isInactivityLogout, resendWaitSeconds } from '../../lib/inactivity';
 import { useNow } from '../../hooks/useNow';
 import { postLoginTarget } from '../../lib/roles';
@@ -64,6 +67,8 @@ function ResendCode({ sentAt, disabled, onResend }: { sentAt: number; disabled: 
   );
 }
 
+const emptyReset = { newPassword: '', confirmPassword: '' };
+
 /** /login: sign in, and the forgot-password flow in three more modes (spec 000 §2.4, §4.3). */
 export function LoginPage() {
   const navigate = useNavigate();
@@ -72,17 +77,16 @@ export function LoginPage() {
   const signIn = useSessionStore((state) => state.signIn);
 
   const [mode, setMode] = useState<LoginMode>('login');
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [phone, setPhone] = useState('');
-  const [otp, setOtp] = useState('');
+  // One form per mode; the username typed in one is carried into the next.
+  const loginForm = useSchemaForm(ZLoginRequest, { username: '', password: '' });
+  const forgotForm = useSchemaForm(ZForgotPasswordRequest, { username: '', phone: '' });
+  const verifyForm = useSchemaForm(ZVerifyOtpRequest, { username: '', otp: '' });
+  const resetForm = useSchemaForm(ZResetPasswordForm, emptyReset);
+  const otp = useWatch({ control: verifyForm.control, name: 'otp' });
   const [phoneLast4, setPhoneLast4] = useState('');
   const [otpSentAt, setOtpSentAt] = useState<number | null>(null);
   const inactivityLogout = isInactivityLogout(location.search);
   const [resetToken, setResetToken] = useState<string | undefined>(undefined);
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState('');
   const [success, setSuccess] = useState('');
   const [isSubmitting, setIsSubmitting] = useState(false);
@@ -107,19 +111,15 @@ export function LoginPage() {
     successToast(TOAST_IDS.login, text);
   };
 
-  const handleFieldChange = (field: string, setter: (value: string) => void) => (value: string) => {
-    setter(value);
-    setFieldErrors((errors) => withoutField(errors, field));
-  };
-
-  const resetForgotState = () => {
-    setPhone('');
-    setOtp('');
+  /** Leaves the forgot-password flow; the login form keeps the username last typed. */
+  const resetForgotState = (password?: string) => {
+    const username = mode === 'login' ? loginForm.getValues('username') : forgotForm.getValues('username');
+    loginForm.reset({ username, password: password ?? loginForm.getValues('password') });
+    forgotForm.reset({ username, phone: '' });
+    verifyForm.reset({ username: '', otp: '' });
+    resetForm.reset(emptyReset);
     setPhoneLast4('');
     setResetToken(undefined);
-    setNewPassword('');
-    setConfirmPassword('');
-    setFieldErrors({});
     setError('');
     setSuccess('');
   };
@@ -130,54 +130,34 @@ export function LoginPage() {
   };
 
   const handleForgotPasswordClick = () => {
-    setFieldErrors({});
+    loginForm.clearErrors();
+    forgotForm.reset({ username: loginForm.getValues('username'), phone: forgotForm.getValues('phone') });
     setError('');
     setSuccess('');
     setMode('forgot-password');
   };
 
   /**
-   * Every mode submits the same way: validate with the shared schema (field errors on failure),
-   * call the server, show its error (or the mode's fallback) on failure. A successful login keeps
-   * the form busy until the redirect.
+   * Every mode submits the same way once its schema passed: call the server, show its error (or
+   * the mode's fallback) on failure. A successful login keeps the form busy until the redirect.
    */
-  const submitStep = async <S extends z.ZodType>(
-    event: FormEvent,
-    step: {
-      schema: S;
-      values: z.input<S>;
-      fallback: string;
-      onInvalid?: () => void;
-      keepBusyOnSuccess?: boolean;
-      run: (data: z.output<S>) => Promise<void>;
-    },
-  ) => {
-    event.preventDefault();
-    const validation = validateForm(step.schema, step.values);
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      step.onInvalid?.();
-      return;
-    }
+  const runStep = async (fallback: string, run: () => Promise<void>, keepBusyOnSuccess = false) => {
     setIsSubmitting(true);
     setError('');
     try {
-      await step.run(validation.data);
-      if (!step.keepBusyOnSuccess) setIsSubmitting(false);
+      await run();
+      if (!keepBusyOnSuccess) setIsSubmitting(false);
     } catch (caught) {
-      showError(errorText(caught, step.fallback));
+      showError(errorText(caught, fallback));
       setIsSubmitting(false);
     }
   };
 
-  const handleLogin = (event: FormEvent) =>
-    submitStep(event, {
-      schema: ZLoginRequest,
-      values: { username, password },
-      fallback: a.loginFailed,
-      keepBusyOnSuccess: true,
-      run: async (data) => {
-        const response = await authApi.login(data);
+  const handleLogin = (credentials: TLoginRequest) =>
+    runStep(
+      a.loginFailed,
+      async () => {
+        const response = await authApi.login(credentials);
         showSuccess(a.loginSuccess);
         // The success text stays readable for a moment before the dashboard replaces it.
         redirectTimer.current = setTimeout(() => {
@@ -187,29 +167,23 @@ export function LoginPage() {
           }).then(() => navigate(postLoginTarget(response.user.role, from), { replace: true }));
         }, AUTH.loginRedirectDelayMs);
       },
-    });
+      true,
+    );
 
-  const handleForgotPassword = (event: FormEvent) =>
-    submitStep(event, {
-      schema: ZForgotPasswordRequest,
-      values: { username, phone },
-      fallback: a.otpSendFailed,
-      onInvalid: () => showError(messages.validation.usernameAndPhoneRequired),
-      run: async (data) => {
-        const response = await authApi.forgotPassword(data);
-        if (!response.success || !response.otpSent) return showError(a.otpSendFailed);
-        setPhoneLast4(response.phoneLast4 || digitsOnly(phone).slice(-4));
-        setOtp('');
-        setFieldErrors({});
-        setOtpSentAt(Date.now());
-        setMode('verify-otp');
-        showSuccess(a.otpSent);
-      },
+  const handleForgotPassword = (request: z.output<typeof ZForgotPasswordRequest>) =>
+    runStep(a.otpSendFailed, async () => {
+      const response = await authApi.forgotPassword(request);
+      if (!response.success || !response.otpSent) return showError(a.otpSendFailed);
+      setPhoneLast4(response.phoneLast4 || request.phone.slice(-4));
+      verifyForm.reset({ username: forgotForm.getValues('username'), otp: '' });
+      setOtpSentAt(Date.now());
+      setMode('verify-otp');
+      showSuccess(a.otpSent);
     });
 
   const handleResendOtp = async () => {
-    const validation = validateForm(ZForgotPasswordRequest, { username, phone });
-    if (!validation.ok) return showError(messages.validation.usernameAndPhoneRequired);
+    const validation = ZForgotPasswordRequest.safeParse(forgotForm.getValues());
+    if (!validation.success) return showError(messages.validation.usernameAndPhoneRequired);
     setIsSubmitting(true);
     try {
       const response = await authApi.forgotPassword(validation.data);
@@ -217,7 +191,7 @@ export function LoginPage() {
         showError(a.otpSendFailed);
         return;
       }
-      setOtp('');
+      verifyForm.setValue('otp', '');
       setOtpSentAt(Date.now());
       showSuccess(a.otpResent);
     } catch (caught) {
@@ -227,40 +201,27 @@ export function LoginPage() {
     }
   };
 
-  const handleVerifyOtp = (event: FormEvent) =>
-    submitStep(event, {
-      schema: ZVerifyOtpRequest,
-      values: { username, otp },
-      fallback: a.otpVerifyFailed,
-      run: async (data) => {
-        const response = await authApi.verifyOtp(data);
-        if (!response.success || !response.resetAllowed) return showError(a.otpInvalid);
-        setResetToken(response.resetToken);
-        setNewPassword('');
-        setConfirmPassword('');
-        setFieldErrors({});
-        setMode('reset-password');
-        showSuccess(a.otpVerified);
-      },
+  const handleVerifyOtp = (request: TVerifyOtpRequest) =>
+    runStep(a.otpVerifyFailed, async () => {
+      const response = await authApi.verifyOtp(request);
+      if (!response.success || !response.resetAllowed) return showError(a.otpInvalid);
+      setResetToken(response.resetToken);
+      resetForm.reset(emptyReset);
+      setMode('reset-password');
+      showSuccess(a.otpVerified);
     });
 
-  const handleResetPassword = (event: FormEvent) =>
-    submitStep(event, {
-      schema: ZResetPasswordForm,
-      values: { newPassword, confirmPassword },
-      fallback: a.resetFailed,
-      run: async () => {
-        await authApi.resetPassword({
-          username: username.trim(),
-          newPassword,
-          // Browsers prove the verified code with the httpOnly cookie; the desktop app cannot.
-          resetToken: platform.kind === 'desktop' ? resetToken : undefined,
-        });
-        resetForgotState();
-        setPassword('');
-        setMode('login');
-        showSuccess(a.resetSuccess);
-      },
+  const handleResetPassword = ({ newPassword }: TResetPasswordForm) =>
+    runStep(a.resetFailed, async () => {
+      await authApi.resetPassword({
+        username: forgotForm.getValues('username').trim(),
+        newPassword,
+        // Browsers prove the verified code with the httpOnly cookie; the desktop app cannot.
+        resetToken: platform.kind === 'desktop' ? resetToken : undefined,
+      });
+      resetForgotState('');
+      setMode('login');
+      showSuccess(a.resetSuccess);
     });
 
   const { title, description } = titles[mode];
@@ -294,25 +255,15 @@ export function LoginPage() {
         {success ? <Alert tone="success">{success}</Alert> : null}
 
         {mode === 'login' ? (
-          <form noValidate onSubmit={handleLogin} className="flex flex-col gap-4">
-            <TextField
-              id="login-username"
-              label="Username"
-              autoComplete="username"
-              autoFocus
-              value={username}
-              error={fieldErrors.username}
-              disabled={isSubmitting}
-              onChange={(e) => handleFieldChange('username', setUsername)(e.target.value)}
-            />
-            <PasswordField
+          <form noValidate onSubmit={(event) => void loginForm.handleSubmit(handleLogin)(event)} className="flex flex-col gap-4">
+            <FormUsernameField control={loginForm.control} name="username" id="login-username" autoFocus disabled={isSubmitting} />
+            <FormPasswordField
+              control={loginForm.control}
+              name="password"
               id="login-password"
               label="Password"
               autoComplete="current-password"
-              value={password}
-              error={fieldErrors.password}
               disabled={isSubmitting}
-              onChange={(e) => handleFieldChange('password', setPassword)(e.target.value)}
             />
             <div className="flex justify-end">
               <Button variant="link" className="h-auto p-0" onClick={handleForgotPasswordClick}>
@@ -327,28 +278,30 @@ export function LoginPage() {
         ) : null}
 
         {mode === 'forgot-password' ? (
-          <form noValidate onSubmit={handleForgotPassword} className="flex flex-col gap-4">
-            <TextField
+          <form
+            noValidate
+            onSubmit={(event) =>
+              void forgotForm.handleSubmit(handleForgotPassword, () => showError(messages.validation.usernameAndPhoneRequired))(event)
+            }
+            className="flex flex-col gap-4"
+          >
+            <FormUsernameField
+              control={forgotForm.control}
+              name="username"
               id="forgot-username"
-              label="Username"
-              autoComplete="username"
               autoFocus
-              value={username}
-              invalid={Boolean(fieldErrors.username)}
+              messageElsewhere
               disabled={isSubmitting}
-              onChange={(e) => handleFieldChange('username', setUsername)(e.target.value)}
             />
-            <TextField
+            <FormPhoneField
+              control={forgotForm.control}
+              name="phone"
               id="forgot-phone"
               label="Phone Number"
-              inputMode="numeric"
-              autoComplete="tel"
-              placeholder="919876543210"
               hint="Country code and number, digits only, no + sign."
-              value={phone}
-              invalid={Boolean(fieldErrors.phone)}
+              digitsWhileTyping
+              messageElsewhere
               disabled={isSubmitting}
-              onChange={(e) => handleFieldChange('phone', setPhone)(digitsOnly(e.target.value))}
             />
             <Button type="submit" disabled={isSubmitting} className="w-full">
               {isSubmitting ? <Spinner className="text-current" /> : <MessageSquareText aria-hidden="true" />}
@@ -358,27 +311,22 @@ export function LoginPage() {
         ) : null}
 
         {mode === 'verify-otp' ? (
-          <form noValidate onSubmit={handleVerifyOtp} className="flex flex-col gap-4">
+          <form noValidate onSubmit={(event) => void verifyForm.handleSubmit(handleVerifyOtp)(event)} className="flex flex-col gap-4">
             {phoneLast4 ? (
               <p className="text-center text-sm text-slate-600 dark:text-slate-300">
                 {fillMessage(messages.app.otpSentTo, { length: AUTH.otpLength, last4: phoneLast4 })}
               </p>
             ) : null}
-            <TextField
+            <FormCodeField
+              control={verifyForm.control}
+              name="otp"
               id="verify-otp"
               label="OTP"
-              inputMode="numeric"
-              autoComplete="one-time-code"
+              length={AUTH.otpLength}
               autoFocus
-              maxLength={AUTH.otpLength}
               placeholder="••••••"
               className="text-center font-mono text-xl tracking-[0.5em]"
-              value={otp}
-              error={fieldErrors.otp}
               disabled={isSubmitting}
-              onChange={(e) =>
-                handleFieldChange('otp', setOtp)(digitsOnly(e.target.value).slice(0, AUTH.otpLength))
-              }
             />
             <Button type="submit" disabled={isSubmitting || otp.length !== AUTH.otpLength} className="w-full">
               {isSubmitting ? <Spinner className="text-current" /> : <ShieldCheck aria-hidden="true" />}
@@ -389,25 +337,23 @@ export function LoginPage() {
         ) : null}
 
         {mode === 'reset-password' ? (
-          <form noValidate onSubmit={handleResetPassword} className="flex flex-col gap-4">
-            <PasswordField
+          <form noValidate onSubmit={(event) => void resetForm.handleSubmit(handleResetPassword)(event)} className="flex flex-col gap-4">
+            <FormPasswordField
+              control={resetForm.control}
+              name="newPassword"
               id="reset-new-password"
               label="New Password"
               autoComplete="new-password"
               autoFocus
-              value={newPassword}
-              error={fieldErrors.newPassword}
               disabled={isSubmitting}
-              onChange={(e) => handleFieldChange('newPassword', setNewPassword)(e.target.value)}
             />
-            <PasswordField
+            <FormPasswordField
+              control={resetForm.control}
+              name="confirmPassword"
               id="reset-confirm-password"
               label="Confirm Password"
               autoComplete="new-password"
-              value={confirmPassword}
-              error={fieldErrors.confirmPassword}
               disabled={isSubmitting}
-              onChange={(e) => handleFieldChange('confirmPassword', setConfirmPassword)(e.target.value)}
             />
             <Button type="submit" disabled={isSubmitting} className="w-full">
               {isSubmitting ? <Spinner className="text-current" /> : <KeyRound aria-hidden="true" />}

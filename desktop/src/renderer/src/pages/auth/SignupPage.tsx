@@ -1,7 +1,9 @@
 import { UserPlus } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
-import { AUTH, PHONE_EXAMPLE } from '@shared/constants';
+import type { z } from 'zod';
+import { AUTH } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { passwordStrength, ZSignupRequest, type PasswordStrength, type TSignupRequest } from '@shared/schemas/auth';
 import { authApi } from '../../api/auth';
@@ -9,15 +11,13 @@ import { errorText, serverFieldErrors } from '../../api/client';
 import { AuthShell } from '../../components/layout/AuthShell';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { PasswordField, TextField } from '../../components/ui/form-field';
+import { FormEmailField, FormPasswordField, FormPhoneField, FormTextField, FormUsernameField } from '../../components/form/fields';
+import { showServerFieldErrors, useSchemaForm } from '../../components/form/useSchemaForm';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../lib/cn';
-import { validateForm, withoutField, type FieldErrors } from '../../lib/forms';
 import { errorToast, successToast, TOAST_IDS } from '../../lib/toasts';
 
-type SignupForm = Required<Omit<TSignupRequest, 'phoneNumber'>> & { phoneNumber: string };
-
-const emptyForm: SignupForm = {
+const emptyForm: TSignupRequest = {
   name: '',
   email: '',
   username: '',
@@ -51,8 +51,8 @@ function StrengthHint({ password }: { password: string }) {
 /** /signup (spec 000 §2.5): creates an account, then sends the person to /login. */
 export function SignupPage() {
   const navigate = useNavigate();
-  const [form, setForm] = useState<SignupForm>(emptyForm);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const form = useSchemaForm(ZSignupRequest, emptyForm);
+  const password = useWatch({ control: form.control, name: 'password' });
   const [error, setError] = useState('');
   const [success, setSuccess] = useState('');
   const [isSubmitting, setIsSubmitting] = useState(false);
@@ -65,22 +65,11 @@ export function SignupPage() {
     [],
   );
 
-  const handleChange = (field: keyof SignupForm) => (value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    setFieldErrors((errors) => withoutField(errors, field));
-  };
-
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const validation = validateForm(ZSignupRequest, form);
-    if (!validation.ok) {
-      setFieldErrors(validation.errors);
-      return;
-    }
+  const handleSignup = async (account: z.output<typeof ZSignupRequest>) => {
     setIsSubmitting(true);
     setError('');
     try {
-      await authApi.signup(validation.data);
+      await authApi.signup(account);
       setSuccess(messages.auth.signupSuccess);
       successToast(TOAST_IDS.signup, messages.auth.signupSuccess);
       redirectTimer.current = setTimeout(() => navigate('/login', { replace: true }), AUTH.signupRedirectDelayMs);
@@ -88,7 +77,7 @@ export function SignupPage() {
       const text = errorText(caught, messages.auth.signupFailed, messages.common.networkErrorRetry);
       setError(text);
       errorToast(TOAST_IDS.signup, text);
-      setFieldErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, serverFieldErrors(caught));
       setIsSubmitting(false);
     }
   };
@@ -108,71 +97,43 @@ export function SignupPage() {
         </>
       }
     >
-      <form noValidate onSubmit={handleSubmit} className="flex flex-col gap-4">
+      <form noValidate onSubmit={(event) => void form.handleSubmit(handleSignup)(event)} className="flex flex-col gap-4">
         {error ? <Alert tone="error">{error}</Alert> : null}
         {success ? <Alert tone="success">{success}</Alert> : null}
-        <TextField
-          id="signup-name"
-          label="Full Name"
-          autoComplete="name"
-          autoFocus
-          value={form.name}
-          error={fieldErrors.name}
-          disabled={disabled}
-          onChange={(e) => handleChange('name')(e.target.value)}
-        />
-        <TextField
-          id="signup-email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={form.email}
-          error={fieldErrors.email}
-          disabled={disabled}
-          onChange={(e) => handleChange('email')(e.target.value)}
-        />
-        <TextField
+        <FormTextField control={form.control} name="name" id="signup-name" label="Full Name" autoComplete="name" autoFocus disabled={disabled} />
+        <FormEmailField control={form.control} name="email" id="signup-email" disabled={disabled} />
+        <FormUsernameField
+          control={form.control}
+          name="username"
           id="signup-username"
-          label="Username"
-          autoComplete="username"
-          value={form.username}
-          error={fieldErrors.username}
           hint="Letters, numbers and underscores only."
           disabled={disabled}
-          onChange={(e) => handleChange('username')(e.target.value)}
         />
-        <TextField
+        <FormPhoneField
+          control={form.control}
+          name="phoneNumber"
           id="signup-phone"
-          label="Phone Number"
-          inputMode="numeric"
-          autoComplete="tel"
-          placeholder={PHONE_EXAMPLE}
           hint="Optional. Country code and number, no + sign."
-          value={form.phoneNumber}
-          error={fieldErrors.phoneNumber}
           disabled={disabled}
-          onChange={(e) => handleChange('phoneNumber')(e.target.value)}
         />
         <div className="flex flex-col gap-2">
-          <PasswordField
+          <FormPasswordField
+            control={form.control}
+            name="password"
             id="signup-password"
             label="Password"
             autoComplete="new-password"
-            value={form.password}
-            error={fieldErrors.password}
             disabled={disabled}
-            onChange={(e) => handleChange('password')(e.target.value)}
           />
-          <StrengthHint password={form.password} />
+          <StrengthHint password={password} />
         </div>
-        <PasswordField
+        <FormPasswordField
+          control={form.control}
+          name="confirmPassword"
           id="signup-confirm-password"
           label="Confirm Password"
           autoComplete="new-password"
-          value={form.confirmPassword}
-          error={fieldErrors.confirmPassword}
           disabled={disabled}
-          onChange={(e) => handleChange('confirmPassword')(e.target.value)}
         />
         <Button type="submit" disabled={disabled} className="w-full">
           {isSubmitting ? <Spinner className="text-current" /> : <UserPlus aria-hidden="true" />}
