@@ -109,22 +109,19 @@ function workbookParts(options: { brokenSheet?: boolean } = {}): ZipPart[] {
           '</Relationships>',
       ),
     ),
-    stored(
-      'xl/worksheets/sheet1.xml',
-      xml(
-        `<worksheet xmlns="${MAIN_NS}"><sheetData>` +
-          '<row r="1"><c r="A1" t="s"><v>0</v></c></row>' +
-          '<row r="2"><c r="A2"><v>919876543210</v></c></row>' +
-          // A sound zip whose XML the parser itself rejects (a close tag that matches nothing).
-          (options.brokenSheet ? '</sheetData></worksheet></workbook>' : '</sheetData></worksheet>'),
-      ),
-    ),
+    options.brokenSheet
+      ? // A sound zip directory whose worksheet data the inflater itself rejects (a reserved block type).
+        { name: 'xl/worksheets/sheet1.xml', method: 8, crc: 0, size: 64, body: Buffer.alloc(16, 0xff) }
+      : stored(
+          'xl/worksheets/sheet1.xml',
+          xml(`<worksheet xmlns="${MAIN_NS}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2"><v>919876543210</v></c></row></sheetData></worksheet>`),
+        ),
   ];
 }
 
 /**
  * A small, honest workbook in the same hand-built layout (Phone / 919876543210): the control.
- * `brokenSheet`: its worksheet XML is malformed, so the parser library fails on it.
+ * `brokenSheet`: its worksheet's deflate stream is corrupt, so the inflater fails on it.
  */
 export async function smallWorkbook(options: { brokenSheet?: boolean } = {}): Promise<Buffer> {
   return zip([...workbookParts(options), await deflated('xl/sharedStrings.xml', [xml(`<sst xmlns="${MAIN_NS}"><si><t>Phone</t></si></sst>`)])]);

@@ -135,13 +135,19 @@ function cleanCells(cells: string[]): string[] {
   return cells;
 }
 
-/** Collects a parser's rows until the reader hands them on. */
-function rowCollector(): { sink: RowSink; take(bytes: number, totalBytes: number): SpreadsheetBatch | null } {
+function tooManyColumns(maxColumns: number): SpreadsheetRefusal {
+  return new SpreadsheetRefusal('too_many_columns', fillMessage(messages.sending.tooManyColumns, { max: maxColumns }));
+}
+
+/** Collects a parser's rows until the reader hands them on; a value past `maxColumns` refuses the file. */
+function rowCollector(maxColumns: number): { sink: RowSink; take(bytes: number, totalBytes: number): SpreadsheetBatch | null } {
   let rows: string[][] = [];
   let lines: number[] = [];
   return {
     sink: (cells, line) => {
-      rows.push(cleanCells(cells));
+      const clean = cleanCells(cells);
+      if (clean.length > maxColumns) throw tooManyColumns(maxColumns);
+      rows.push(clean);
       lines.push(line);
     },
     take(bytes, totalBytes) {
@@ -212,7 +218,7 @@ async function* counted(chunks: AsyncIterable<Uint8Array>, onBytes: (bytes: numb
 // CSV
 
 async function* csvBatches(source: SpreadsheetSource, inflaters: SpreadsheetInflaters, gzip: boolean, options: SpreadsheetReadOptions): AsyncGenerator<SpreadsheetBatch> {
-  const collector = rowCollector();
+  const collector = rowCollector(options.maxColumns ?? DEFAULT_MAX_COLUMNS);
   const parser = createCsvParser(collector.sink);
   let bytesRead = 0;
   const raw = counted(source.chunks(0, source.size), (bytes) => (bytesRead = bytes));
@@ -321,7 +327,7 @@ async function* xlsxBatches(source: SpreadsheetSource, inflaters: SpreadsheetInf
   const stringsEntry = entries.get('xl/sharedStrings.xml');
   if (stringsEntry) await feedEntry(source, inflaters, stringsEntry, sharedStrings, limits, options.signal);
   const maxColumns = options.maxColumns ?? DEFAULT_MAX_COLUMNS;
-  const collector = rowCollector();
+  const collector = rowCollector(maxColumns);
   const parser = createSheetParser(
     {
       sharedStrings: sharedStrings.strings,
@@ -329,7 +335,7 @@ async function* xlsxBatches(source: SpreadsheetSource, inflaters: SpreadsheetInf
       date1904: workbook.date1904,
       maxColumns,
       onTooWide: () => {
-        throw new SpreadsheetRefusal('too_many_columns', fillMessage(messages.sending.tooManyColumns, { max: maxColumns }));
+        throw tooManyColumns(maxColumns);
       },
     },
     collector.sink,
@@ -355,15 +361,12 @@ async function* xlsBatches(source: SpreadsheetSource, options: SpreadsheetReadOp
   if (source.size > LEGACY_XLS_MAX_BYTES) throw refuse('too_heavy');
   const { legacyRowsOrRefusal } = await import('./legacyXls');
   const content = await source.read(0, source.size);
-  const maxColumns = options.maxColumns ?? DEFAULT_MAX_COLUMNS;
-  const collector = rowCollector();
+  const collector = rowCollector(options.maxColumns ?? DEFAULT_MAX_COLUMNS);
   let line = 0;
   // SheetJS reads the whole workbook on the first step; the rest only walks its first sheet.
   for (const cells of legacyRowsOrRefusal(content, (text) => new SpreadsheetRefusal(text === messages.sending.encryptedWorkbook ? 'encrypted' : 'unreadable', text))) {
     line += 1;
-    const clean = cleanCells(cells);
-    if (clean.length > maxColumns) throw new SpreadsheetRefusal('too_many_columns', fillMessage(messages.sending.tooManyColumns, { max: maxColumns }));
-    collector.sink(clean, line);
+    collector.sink(cells, line);
     if (line % XLS_ROWS_PER_BATCH === 0) {
       checkAborted(options.signal);
       const batch = collector.take(source.size, source.size);
