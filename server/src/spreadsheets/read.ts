@@ -237,7 +237,7 @@ async function* limitedRows(rows: AsyncGenerator<string[]>, limits: SpreadsheetL
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
-    // exceljs and unzipper report corrupt files with assorted plain errors.
+    // A failure that is no check of ours (a stream error) reads as an unreadable file.
     const unreadable = fail(messages.sending.fileUnreadable);
     libraryFailures.add(unreadable);
     throw unreadable;
