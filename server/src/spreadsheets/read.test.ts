@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { AppError } from '../errors';
+import { cellKindsCsv, cellKindsXlsx, expectedRows } from '../../../tests/spreadsheetCells';
 import { headerNames, parseSpreadsheet, readSpreadsheet, type SpreadsheetInput } from './read';
 
 type Cell = ExcelJS.CellValue;
@@ -52,6 +53,16 @@ function patchDeclaredSize(zip: Buffer, entryName: string, size: number): Buffer
   }
   throw new Error(`no entry ${entryName}`);
 }
+
+describe('the one rule for cell text', { timeout: 60_000 }, () => {
+  it('reads the table of cell kinds as the shared reader and the desktop do, from a CSV and an .xlsx', async () => {
+    for (const file of [{ filename: 'kinds.csv', buffer: cellKindsCsv() }, { filename: 'kinds.xlsx', buffer: await cellKindsXlsx() }]) {
+      const rows: string[][] = [];
+      for await (const row of parseSpreadsheet(file)) rows.push(row);
+      expect(rows).toEqual(expectedRows);
+    }
+  });
+});
 
 describe('column names', () => {
   it('names columns: empty headers, duplicates, and clashes with generated names', () => {

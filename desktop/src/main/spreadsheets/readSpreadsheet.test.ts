@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { xlsOf } from '@shared/spreadsheetReaders/legacyXlsFixtures';
+import { cellKindsCsv, cellKindsXlsx, expectedRows } from '../../../../tests/spreadsheetCells';
 import { readSpreadsheet, spreadsheetKind } from './readSpreadsheet';
 import { TEST_HEADER, testRowText, workbookZip, writeTestCsv, writeTestXlsx, zipOf } from './testFiles';
 
@@ -28,6 +29,14 @@ async function rowsOf(file: string, options: { maxColumns?: number } = {}): Prom
   await readSpreadsheet(file, { onRow: (cells, line) => rows.push([line, cells.map((cell) => cell.trim())]), ...options });
   return rows;
 }
+
+describe('readSpreadsheet: the one rule for cell text', () => {
+  it('reads the table of cell kinds as the shared reader and the server do, from a CSV and an .xlsx', async () => {
+    for (const file of [await fileOf('kinds.csv', cellKindsCsv()), await fileOf('kinds.xlsx', await cellKindsXlsx())]) {
+      expect((await rowsOf(file)).map(([, cells]) => cells).filter((cells) => cells.length > 0)).toEqual(expectedRows);
+    }
+  });
+});
 
 describe('readSpreadsheet: CSV', () => {
   it('reads quotes, CRLF and a byte-order mark, gzip-compressed or not, by content', async () => {
