@@ -216,8 +216,17 @@ export function isPhoneLike(value: string): boolean {
     if (length === 10 && first >= 54) return true;
     if (first !== 48 && length <= 15) return true;
   }
-  return checkPhone(value).ok;
+  // Values the rule must judge repeat down a column (dates, codes): each is judged once.
+  const known = phoneLikeMemo.get(value);
+  if (known !== undefined) return known;
+  const judged = checkPhone(value).ok;
+  if (phoneLikeMemo.size >= PHONE_LIKE_MEMO_MAX) phoneLikeMemo.clear();
+  phoneLikeMemo.set(value, judged);
+  return judged;
 }
+
+const PHONE_LIKE_MEMO_MAX = 4_096;
+const phoneLikeMemo = new Map<string, boolean>();
 
 export interface ColumnStatsAccumulator {
   /**

@@ -120,6 +120,12 @@ export const DEFAULT_MAX_COLUMNS = 1_000;
 /** The start of a CSV that decides its encoding. */
 const ENCODING_HEAD = 1024 * 1024;
 const SNIFF_BYTES = 4096;
+/**
+ * Decoded text fed to a parser per step, its rows handed on after each: rows that live only until
+ * the caller has seen them die young (cheap to collect), where a whole chunk's rows would outlive
+ * a collection and be promoted.
+ */
+const TEXT_STEP = 64 * 1024;
 /** Rows handed on per batch of an .xls (read whole, so it has no chunks of its own). */
 const XLS_ROWS_PER_BATCH = 5_000;
 
@@ -238,20 +244,32 @@ async function* csvBatches(source: SpreadsheetSource, inflaters: SpreadsheetInfl
   };
   for await (const bytes of text) {
     checkAborted(options.signal);
-    if (decode) parser.push(decode(bytes));
-    else {
-      head.push(bytes);
-      headBytes += bytes.length;
-      if (headBytes >= ENCODING_HEAD) decode = start();
+    if (decode) {
+      yield* stepThrough(decode(bytes), parser, collector, () => bytesRead, source.size);
+      continue;
     }
-    const batch = collector.take(bytesRead, source.size);
-    if (batch) yield batch;
+    head.push(bytes);
+    headBytes += bytes.length;
+    if (headBytes >= ENCODING_HEAD) {
+      decode = start();
+      const batch = collector.take(bytesRead, source.size);
+      if (batch) yield batch;
+    }
   }
   decode ??= start();
   parser.push(decode(new Uint8Array(0), true));
   parser.end();
   const last = collector.take(bytesRead, source.size);
   if (last) yield last;
+}
+
+/** Feeds text to a parser a step at a time, handing on the rows of each step. */
+function* stepThrough(text: string, parser: ChunkParser, collector: ReturnType<typeof rowCollector>, bytes: () => number, totalBytes: number): Generator<SpreadsheetBatch> {
+  for (let at = 0; at < text.length; at += TEXT_STEP) {
+    parser.push(at === 0 && text.length <= TEXT_STEP ? text : text.slice(at, at + TEXT_STEP));
+    const batch = collector.take(bytes(), totalBytes);
+    if (batch) yield batch;
+  }
 }
 
 function concat(parts: Uint8Array[], length: number): Uint8Array {
@@ -344,9 +362,7 @@ async function* xlsxBatches(source: SpreadsheetSource, inflaters: SpreadsheetInf
   const decoder = new TextDecoder('utf-8');
   for await (const chunk of entryChunks(source, inflaters, sheet, (bytes) => (compressed = bytes))) {
     checkAborted(options.signal);
-    parser.push(decoder.decode(chunk, { stream: true }));
-    const batch = collector.take(compressed, sheet.compressedSize);
-    if (batch) yield batch;
+    yield* stepThrough(decoder.decode(chunk, { stream: true }), parser, collector, () => compressed, sheet.compressedSize);
   }
   parser.push(decoder.decode());
   parser.end();
