@@ -1,10 +1,10 @@
 /**
  * Spreadsheet decompression bombs built in memory for the parsing tests, never
  * committed as binaries. The bomb is a valid .xlsx whose shared-strings part inflates to far more
- * than the file: exceljs caches every shared string, so reading it costs memory in proportion to
- * the inflated size, not the upload's. A stored (uncompressed) filler entry keeps the archive's
- * overall compression ratio under the zip guard's limit, as a real attacker would, so the file
- * reaches the parser.
+ * than the file: a reader holds every shared string, so reading it would cost memory in proportion
+ * to the inflated size, not the upload's. A stored (uncompressed) filler entry keeps the archive's
+ * overall compression ratio under the zip guard's limit, as a real attacker would; the reader's
+ * limit on each entry's own ratio still refuses it.
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -134,8 +134,7 @@ export interface BombOptions {
 
 /**
  * An .xlsx of about 1.3 MB whose shared strings inflate to `inflatedBytes`: five million rich-text
- * entries of one two-letter run. exceljs keeps each as an array, two objects and a string, about
- * ten bytes of heap per inflated byte (over a gigabyte for the default).
+ * entries of one two-letter run, each a string held by the reader.
  */
 export async function sharedStringsBomb(options: BombOptions = {}): Promise<Buffer> {
   const inflated = options.inflatedBytes ?? 120 * 1024 * 1024;
