@@ -96,7 +96,7 @@ function precompressAndMeasure(outDir: string): Plugin {
 export default defineConfig({
   root: RENDERER_ROOT,
   plugins: [react(), tailwindcss(), precompressAndMeasure(OUT_DIR)],
-  // The spreadsheet worker loads exceljs on demand: code splitting needs ES module workers.
+  // The spreadsheet worker loads SheetJS (legacy .xls) on demand: code splitting needs ES module workers.
   worker: { format: 'es' },
   resolve: {
     alias: ALIASES,

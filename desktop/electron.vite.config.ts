@@ -52,7 +52,7 @@ export default defineConfig({
     // because the desktop renderer routes with a HashRouter, so the document is always at `/`.
     resolve: { alias },
     plugins: [react(), tailwindcss()],
-    // As vite.web.config.mts: the spreadsheet worker splits exceljs into its own chunk.
+    // As vite.web.config.mts: the spreadsheet worker splits SheetJS into its own chunk.
     worker: { format: 'es' },
     build: {
       outDir: fromRoot('out/renderer'),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fillMessage, messages } from './messages';
+import { PARAMETER_LIMITS, parameterProblem, parameterProblemText, parameterRule } from './parameterLimits';
 import { checkPhone } from './phone';
 import {
   createColumnStats,
@@ -14,6 +15,7 @@ import {
   suggestMapping,
 } from './spreadsheetCheck';
 import type { InvalidSpreadsheetRow } from './spreadsheets';
+import type { TTemplateComponent } from './types';
 
 describe('spreadsheetColumnNames', () => {
   it('names blank headers Column N and numbers repeats, as the server does', () => {
@@ -197,5 +199,67 @@ describe('suggestMapping', () => {
 
   it('leaves the recipient empty when nothing looks like a number', () => {
     expect(suggestMapping(['Name'], [{ Name: 'Asha' }], [])).toEqual({ recipientColumn: '', variableMappings: {} });
+  });
+});
+
+describe('createSpreadsheetCheck: the parameter limits acceptance holds values to', () => {
+  const components: TTemplateComponent[] = [
+    { type: 'HEADER', format: 'TEXT', text: 'Offer for {{1}}' },
+    { type: 'BODY', text: 'Dear {{1}}, your code is ready.' },
+    { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Open', url: 'https://shop.example/{{1}}' }] },
+  ];
+  const rule = parameterRule(components);
+  const keyOf = (component: string) => rule.checks.find((check) => check.variable.component === component)?.variable.key ?? '';
+  const [header, body, button] = [keyOf('header'), keyOf('body'), keyOf('button')];
+  const mapping = { recipientColumn: 'Phone', variableMappings: { [header]: 'Head', [body]: 'Body', [button]: 'Link' }, parameterRule: rule };
+  const columns = ['Phone', 'Head', 'Body', 'Link'];
+  /** The reason the check gives for a row, or null when it passes. */
+  const reasonFor = (cells: string[], check = createSpreadsheetCheck(columns, mapping)) => {
+    const line = check.addRow(['919876543210', ...cells], 2);
+    return line === null ? (check.result().invalidSample[0]?.reason ?? null) : null;
+  };
+  /** Acceptance's words for the first problem of these values. */
+  const acceptanceReason = (values: Record<string, string>, column: string) => {
+    const problem = parameterProblem(rule, values);
+    if (!problem) throw new Error('expected a problem');
+    return fillMessage(messages.sending.skipped.invalid_value, { why: parameterProblemText(problem), column });
+  };
+
+  it('passes values within every limit', () => {
+    expect(reasonFor(['Asha', 'Asha', 'spring-sale'])).toBeNull();
+  });
+
+  it('refuses a header value over 60 characters, with acceptance\'s reason, and counts the row invalid', () => {
+    const check = createSpreadsheetCheck(columns, mapping);
+    const long = 'x'.repeat(PARAMETER_LIMITS.headerText + 1);
+    expect(reasonFor([long, 'Asha', 'sale'], check)).toBe(acceptanceReason({ [header]: long, [body]: 'Asha', [button]: 'sale' }, 'Head'));
+    expect(check.result()).toMatchObject({ validRows: 0, invalidRows: 1 });
+    expect(reasonFor(['x'.repeat(PARAMETER_LIMITS.headerText), 'Asha', 'sale'])).toBeNull();
+  });
+
+  it('refuses a body value over 1,024 characters when the body has other components, and 32,768 when it stands alone', () => {
+    const long = 'y'.repeat(PARAMETER_LIMITS.bodyText + 1);
+    expect(reasonFor(['Asha', long, 'sale'])).toBe(acceptanceReason({ [header]: 'Asha', [body]: long, [button]: 'sale' }, 'Body'));
+    const bodyOnly = parameterRule([{ type: 'BODY', text: 'Dear {{1}}' }]);
+    const only = createSpreadsheetCheck(['Phone', 'Body'], { recipientColumn: 'Phone', variableMappings: { [bodyOnly.checks[0]?.variable.key ?? '']: 'Body' }, parameterRule: bodyOnly });
+    expect(only.addRow(['919876543210', long], 2)).not.toBeNull();
+    expect(only.addRow(['919876543211', 'z'.repeat(PARAMETER_LIMITS.bodyOnlyText + 1)], 3)).toBeNull();
+    expect(only.result().invalidRows).toBe(1);
+  });
+
+  it('refuses a URL button value whose link passes 2,000 characters', () => {
+    const long = 'p'.repeat(PARAMETER_LIMITS.buttonUrl);
+    expect(reasonFor(['Asha', 'Asha', long])).toBe(acceptanceReason({ [header]: 'Asha', [body]: 'Asha', [button]: long }, 'Link'));
+  });
+
+  it('refuses control characters and more than four spaces in a row', () => {
+    expect(reasonFor(['Asha', 'line\u0007bell', 'sale'])).toBe(acceptanceReason({ [header]: 'Asha', [body]: 'line\u0007bell', [button]: 'sale' }, 'Body'));
+    expect(reasonFor(['Asha', 'wide     gap', 'sale'])).toBe(acceptanceReason({ [header]: 'Asha', [body]: 'wide     gap', [button]: 'sale' }, 'Body'));
+    expect(reasonFor(['Asha', 'four    ok', 'sale'])).toBeNull();
+  });
+
+  it('holds no limit when the mapping carries no rule', () => {
+    const check = createSpreadsheetCheck(columns, { ...mapping, parameterRule: undefined });
+    expect(check.addRow(['919876543210', 'x'.repeat(100), 'Asha', 'sale'], 2)).not.toBeNull();
   });
 });

@@ -10,6 +10,7 @@
  */
 import { csvLine } from './csv';
 import { fillMessage, messages } from './messages';
+import { parameterProblem, parameterProblemText } from './parameterLimits';
 import { checkPhone } from './phone';
 import { RepeatIndex, valuesDigest } from './repeatRows';
 import { normaliseMappings } from './sheetRows';
@@ -126,6 +127,8 @@ export function createSpreadsheetCheck(header: readonly string[], mapping: Sprea
   // A row repeats only when its number and every mapped value do (shared/repeatRows.ts).
   const seen = new RepeatIndex();
   const rowValues: string[] = variablePositions.map(() => '');
+  const rule = mapping.parameterRule;
+  const keyedValues: Record<string, string> = {};
   const invalidSample: InvalidSpreadsheetRow[] = [];
   let validRows = 0;
   let invalidRows = 0;
@@ -160,6 +163,13 @@ export function createSpreadsheetCheck(header: readonly string[], mapping: Sprea
         const value = cell(position, column);
         if (value === '') return invalid({ line, value: raw, reason: fillMessage(messages.sending.skipped.missing_value, { name: variable, column }) });
         rowValues[i] = value;
+        keyedValues[variable] = value;
+      }
+      // A value WhatsApp would refuse is not sent nor charged at acceptance: the same words here.
+      const problem = rule ? parameterProblem(rule, keyedValues) : null;
+      if (problem) {
+        const column = variablePositions.find(({ variable }) => variable === problem.key)?.column ?? '';
+        return invalid({ line, value: raw, reason: fillMessage(messages.sending.skipped.invalid_value, { why: parameterProblemText(problem), column }) });
       }
       const first = seen.repeatOf(phone.phone, valuesDigest(rowValues), line);
       if (first !== null) {
@@ -206,8 +216,17 @@ export function isPhoneLike(value: string): boolean {
     if (length === 10 && first >= 54) return true;
     if (first !== 48 && length <= 15) return true;
   }
-  return checkPhone(value).ok;
+  // Values the rule must judge repeat down a column (dates, codes): each is judged once.
+  const known = phoneLikeMemo.get(value);
+  if (known !== undefined) return known;
+  const judged = checkPhone(value).ok;
+  if (phoneLikeMemo.size >= PHONE_LIKE_MEMO_MAX) phoneLikeMemo.clear();
+  phoneLikeMemo.set(value, judged);
+  return judged;
 }
+
+const PHONE_LIKE_MEMO_MAX = 4_096;
+const phoneLikeMemo = new Map<string, boolean>();
 
 export interface ColumnStatsAccumulator {
   /**

@@ -6,6 +6,7 @@
  * file removed), written as a gzip CSV of the normalised rows and uploaded through the resumable
  * uploads API; the send then names the upload's id.
  */
+import type { ParameterRule } from './parameterLimits';
 
 /** A file the user chose; `fileId` is opaque (the desktop keeps the path in the main process). */
 export interface SpreadsheetFileRef {
@@ -60,6 +61,12 @@ export interface SpreadsheetMapping {
   recipientColumn: string;
   /** Variable name (without braces) -> column header. Empty for Quick Send. */
   variableMappings: Record<string, string>;
+  /**
+   * The template's parameter limits (shared/parameterLimits.ts `parameterRule`): a row whose value
+   * WhatsApp would refuse is invalid, with the reason acceptance gives. Without it values are not
+   * held to them.
+   */
+  parameterRule?: ParameterRule;
 }
 
 export interface InvalidSpreadsheetRow {

@@ -38,7 +38,7 @@ import { UnknownWebhookEvents } from './webhookEvents/unknownEvents';
 import { loadSecretsKey, SecretBox } from './security/secretBox';
 import { SenderNumberService } from './sending/senderNumbers';
 import { HeldRefunds } from './sending/heldRefunds';
-import { SpreadsheetParses } from './sending/spreadsheetParses';
+import { SpreadsheetParses } from './spreadsheets/spreadsheetParses';
 import { TemplateMediaStore } from './templates/media';
 import { TemplateService } from './templates/service';
 import { TemplateAccounts, TemplateApi, type TemplateAccount } from './templates/templateApi';

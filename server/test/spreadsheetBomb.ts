@@ -1,10 +1,10 @@
 /**
  * Spreadsheet decompression bombs built in memory for the parsing tests, never
  * committed as binaries. The bomb is a valid .xlsx whose shared-strings part inflates to far more
- * than the file: exceljs caches every shared string, so reading it costs memory in proportion to
- * the inflated size, not the upload's. A stored (uncompressed) filler entry keeps the archive's
- * overall compression ratio under the zip guard's limit, as a real attacker would, so the file
- * reaches the parser.
+ * than the file: a reader holds every shared string, so reading it would cost memory in proportion
+ * to the inflated size, not the upload's. A stored (uncompressed) filler entry keeps the archive's
+ * overall compression ratio under the zip guard's limit, as a real attacker would; the reader's
+ * limit on each entry's own ratio still refuses it.
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -109,22 +109,19 @@ function workbookParts(options: { brokenSheet?: boolean } = {}): ZipPart[] {
           '</Relationships>',
       ),
     ),
-    stored(
-      'xl/worksheets/sheet1.xml',
-      xml(
-        `<worksheet xmlns="${MAIN_NS}"><sheetData>` +
-          '<row r="1"><c r="A1" t="s"><v>0</v></c></row>' +
-          '<row r="2"><c r="A2"><v>919876543210</v></c></row>' +
-          // A sound zip whose XML the parser itself rejects (a close tag that matches nothing).
-          (options.brokenSheet ? '</sheetData></worksheet></workbook>' : '</sheetData></worksheet>'),
-      ),
-    ),
+    options.brokenSheet
+      ? // A sound zip directory whose worksheet data the inflater itself rejects (a reserved block type).
+        { name: 'xl/worksheets/sheet1.xml', method: 8, crc: 0, size: 64, body: Buffer.alloc(16, 0xff) }
+      : stored(
+          'xl/worksheets/sheet1.xml',
+          xml(`<worksheet xmlns="${MAIN_NS}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2"><v>919876543210</v></c></row></sheetData></worksheet>`),
+        ),
   ];
 }
 
 /**
  * A small, honest workbook in the same hand-built layout (Phone / 919876543210): the control.
- * `brokenSheet`: its worksheet XML is malformed, so the parser library fails on it.
+ * `brokenSheet`: its worksheet's deflate stream is corrupt, so the inflater fails on it.
  */
 export async function smallWorkbook(options: { brokenSheet?: boolean } = {}): Promise<Buffer> {
   return zip([...workbookParts(options), await deflated('xl/sharedStrings.xml', [xml(`<sst xmlns="${MAIN_NS}"><si><t>Phone</t></si></sst>`)])]);
@@ -137,8 +134,7 @@ export interface BombOptions {
 
 /**
  * An .xlsx of about 1.3 MB whose shared strings inflate to `inflatedBytes`: five million rich-text
- * entries of one two-letter run. exceljs keeps each as an array, two objects and a string, about
- * ten bytes of heap per inflated byte (over a gigabyte for the default).
+ * entries of one two-letter run, each a string held by the reader.
  */
 export async function sharedStringsBomb(options: BombOptions = {}): Promise<Buffer> {
   const inflated = options.inflatedBytes ?? 120 * 1024 * 1024;

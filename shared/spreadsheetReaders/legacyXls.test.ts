@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isDateFormat, isPasswordError, legacyCellText, legacyWorkbookRows } from './legacyXls';
+import { isPasswordError, legacyCellText, legacyWorkbookRows } from './legacyXls';
+import { isDateFormat } from './xlsx';
 import { xlsOf, xlsWorkbook } from './legacyXlsFixtures';
 
 describe('the shared .xls reader (server, desktop and web)', () => {

@@ -11,35 +11,27 @@
  * be streamed (the OLE container is read by sector chains), so the file is read whole, under a
  * size cap; BIFF8 holds at most 65,536 rows and 256 columns, under every row limit.
  *
- * Cells follow exceljs's path exactly: numbers through `numberText` (phone numbers without an
- * exponent), a number formatted as a date becomes the date the sheet shows (built in UTC from the
- * serial, as exceljs builds it), booleans TRUE/FALSE, errors their text (`#DIV/0!`), formulas their
- * cached result, empty cells ''.
+ * Cells follow the one rule of ./reader.ts, as the .xlsx reader makes them: numbers through
+ * `numberText` (phone numbers without an exponent), a number whose format shows a date (the .xlsx
+ * reader's `isDateFormat`) becomes the date the sheet shows (built in UTC from the serial),
+ * booleans TRUE/FALSE, errors their text (`#DIV/0!`), formulas their cached result, empty cells ''.
  */
 import * as XLSX from '@e965/xlsx';
 import { messages } from '../messages';
 import { dateText, numberText } from '../sheetRows';
+import { isDateFormat } from './xlsx';
 
 /** Days from the 1900 date system's day 0 to 1970-01-01, and the 1904 system's offset (exceljs's figures). */
 const UNIX_EPOCH_SERIAL = 25_569;
 const DATE_1904_OFFSET = 1_462;
 const DAY_MS = 24 * 3_600 * 1_000;
 
-/**
- * Whether a number format shows a date or a time: exceljs's own test (quoted text and [colour] or
- * [locale] parts removed, then any of y m d h s b), so both readers call the same cells dates.
- */
-export function isDateFormat(format: string): boolean {
-  const bare = format.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, '');
-  return /[ymdhMsb]+/.test(bare);
-}
-
 /** A date cell's serial as a Date whose UTC fields are the sheet's wall clock. */
 function serialDate(serial: number, date1904: boolean): Date {
   return new Date(Math.round((serial - UNIX_EPOCH_SERIAL + (date1904 ? DATE_1904_OFFSET : 0)) * DAY_MS));
 }
 
-/** One SheetJS cell as text, by the same rules as `cellToString` for exceljs's cells. */
+/** One SheetJS cell as text, by the rule the .xlsx reader follows. */
 export function legacyCellText(cell: XLSX.CellObject | null | undefined, date1904: boolean): string {
   if (!cell) return '';
   switch (cell.t) {

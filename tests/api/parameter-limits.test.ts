@@ -5,8 +5,13 @@
  * refused whole; a personalised send's row breaking a limit is invalid, listed with why, counted
  * with the invalid rows and not charged. On SQLite and PostgreSQL.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
+import { parameterRule } from '@shared/parameterLimits';
+import { createSpreadsheetCheck } from '@shared/spreadsheetCheck';
+import { ZUploadCompleted, ZUploadCreated } from '@shared/schemas/uploads';
+import type { TTemplateComponent } from '@shared/types';
 import type { TCampaignAccepted, TCostPreview } from '@shared/schemas/sending';
 import type { TestClient } from '../../server/test/client';
 import { buildTemplate, signedInClient } from '../../server/test/factories';
@@ -126,6 +131,63 @@ describe.skipIf(postgresUnavailable)("WhatsApp's parameter limits at acceptance"
       expect(await server.services.wallet.balance(user.id)).toBe(before - 2 * Number(campaign.priceUnits));
       const recipients = (await server.db('messages').where({ campaignId: sent.body.data.campaignId }).orderBy('id').pluck('recipient')) as string[];
       expect(recipients).toEqual(['919833370011', '919833370014']);
+    });
+  });
+
+  describe('a send from an uploaded file', () => {
+    /** Uploads `content` in one part and completes it; answers the upload's id. */
+    async function uploadFile(client: TestClient, content: Buffer, filename: string): Promise<string> {
+      const created = await client.post('/api/uploads', { filename, size: content.length, sha256: createHash('sha256').update(content).digest('hex') });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const { id } = ZUploadCreated.parse(created.body);
+      expect((await client.put(`/api/uploads/${id}/parts/1`, new Uint8Array(content))).status).toBe(200);
+      const completed = await client.post(`/api/uploads/${id}/complete`);
+      expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+      return ZUploadCompleted.parse(completed.body).id;
+    }
+
+    it('counts a row with an over-long header value invalid in the preview, with the reason the local check gave, and charges only the rest', async () => {
+      const signedIn = await signedInClient(server, { creditRupees: 10 });
+      const { client, user } = signedIn;
+      const template = await fullTemplate(signedIn);
+      const number = await sandboxNumber(client);
+      const header = ['Phone', 'Name', 'Order'];
+      const rows = [
+        ['9833370031', 'Asha', 'A-1'],
+        ['9833370032', 'N'.repeat(61), 'A-2'],
+        ['9833370033', 'Meena', 'A-3'],
+      ];
+      const variableMappings = { header_1: 'Name', '1': 'Name', '2': 'Order', button_0_url: 'Order' };
+      // The apps' check over the same rows, with the template's limits, as the screens run it before upload.
+      const check = createSpreadsheetCheck(header, { recipientColumn: 'Phone', variableMappings, parameterRule: parameterRule(template.components as TTemplateComponent[]) });
+      rows.forEach((cells, i) => check.addRow(cells, i + 2));
+      const local = check.result();
+      expect(local).toMatchObject({ validRows: 2, invalidRows: 1 });
+      const reason = fillMessage(messages.sending.skipped.invalid_value, { why: fillMessage(refused.too_long, { label: 'Header {{1}}', length: '61', limit: '60' }), column: 'Name' });
+      expect(local.invalidSample).toEqual([{ line: 3, value: '9833370032', reason }]);
+
+      const uploadId = await uploadFile(client, Buffer.from([header, ...rows].map((cells) => cells.join(',')).join('\r\n')), 'orders.csv');
+      const send = (dryRun: boolean) =>
+        client.post<{ data: TCampaignAccepted; preview: TCostPreview }>('/api/whatsapp/bulk-customize-send', {
+          templateName: template.name,
+          language: 'en_US',
+          phoneNumberId: number.phone_number_id,
+          recipientColumn: 'Phone',
+          variableMappings,
+          uploadId,
+          dry_run: dryRun,
+        });
+      const preview = await send(true);
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      expect(preview.body.preview).toMatchObject({ recipients: 3, billable: 2, invalid: 1 });
+      expect(preview.body.preview.skippedRows).toEqual([{ row: 2, value: '9833370032', reason: 'invalid_value', message: reason }]);
+
+      const before = await server.services.wallet.balance(user.id);
+      const sent = await send(false);
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect(sent.body.data).toMatchObject({ accepted: 2 });
+      const campaign = (await server.db('campaigns').where({ id: sent.body.data.campaignId }).first('priceUnits')) as { priceUnits: number | string };
+      expect(await server.services.wallet.balance(user.id)).toBe(before - 2 * Number(campaign.priceUnits));
     });
   });
 

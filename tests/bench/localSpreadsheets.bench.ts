@@ -1,7 +1,8 @@
 /**
  * Local spreadsheet parsing: 1,000,000 rows x 8 columns as .xlsx and as .csv, read by
- * the desktop's spreadsheet worker, each beside an in-run baseline (the server's readers on the
- * same file: exceljs's streaming reader, papaparse). Each figure runs in a fresh process, so the
+ * the desktop's spreadsheet worker through the one shared reader (the server's and the web app's
+ * reader too), each beside an in-run baseline (the reference libraries on the same file:
+ * exceljs's streaming reader, papaparse). Each figure runs in a fresh process, so the
  * peak RSS is the worker's and its small host's. The files are generated once and kept in the
  * system's temporary folder. Prints `bench local <figure> <value> ceiling <value> ratio <value>`.
  */

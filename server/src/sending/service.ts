@@ -32,8 +32,8 @@ import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';
 import type { MessageRow } from '../db/rows/messages';
 import { LookupCache } from '../lookupCache';
 import { checkScheduleTime } from './schedule';
-import { heavyFileError } from './parseWorkerPool';
-import { DEFAULT_SPREADSHEET_LIMITS } from './spreadsheets';
+import { heavyFileError } from '../spreadsheets/parseWorkerPool';
+import { DEFAULT_SPREADSHEET_LIMITS } from '../spreadsheets/read';
 import { UploadSheet } from './uploadRows';
 
 /** At most this many recipients in one send (a 1M-row campaign is accepted; beyond, split it). */

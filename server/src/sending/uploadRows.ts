@@ -5,7 +5,7 @@
  * the upload names them (`headerNames`: a blank header is `Column N`, a repeat gets ` (2)`), so a
  * mapping chosen from the `complete` answer means the same column here.
  */
-import { headerNames } from './spreadsheets';
+import { spreadsheetColumnNames as headerNames } from '@shared/spreadsheetCheck';
 
 /** One data row: its number among the data rows (from 1, the header and empty rows not counted) and its cells. */
 export interface UploadDataRow {

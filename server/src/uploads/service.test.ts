@@ -11,7 +11,7 @@ import { migrateToLatest } from '../db/migrations';
 import { AppError } from '../errors';
 import { createLogger } from '../logger';
 import { User, usernameKey } from '../models';
-import { SpreadsheetParses } from '../sending/spreadsheetParses';
+import { SpreadsheetParses } from '../spreadsheets/spreadsheetParses';
 import { UploadService } from './service';
 
 const PART = 1024;

@@ -21,9 +21,9 @@ import { nowIso } from '../db/columns';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Logger } from '../logger';
 import { OutageLog } from '../db/outage';
-import type { ParseRunStatus } from '../sending/parseWorkerPool';
-import type { SpreadsheetParses } from '../sending/spreadsheetParses';
-import { spreadsheetFileBatches, summariseSpreadsheetFile } from '../sending/spreadsheets';
+import type { ParseRunStatus } from '../spreadsheets/parseWorkerPool';
+import type { SpreadsheetParses } from '../spreadsheets/spreadsheetParses';
+import { spreadsheetFileBatches, summariseSpreadsheetFile } from '../spreadsheets/read';
 import { detectUploadKind, SNIFF_BYTES } from './fileKind';
 import { PartSizeError, UploadFiles } from './files';
 

@@ -113,6 +113,28 @@ const ZOpaqueId = (error: string) => z.string({ error }).regex(/^[\x21-\x7e]{1,2
 const ZFileId = ZOpaqueId(text.fileIdInvalid);
 const ZPreparedId = ZOpaqueId(text.preparedIdInvalid);
 
+/** The template's parameter limits (shared/parameterLimits.ts `parameterRule`), as the renderer built them. */
+const ZParameterRule = z.object(
+  {
+    checks: z
+      .array(
+        z.object({
+          variable: z.object({
+            key: z.string().max(100),
+            component: z.enum(['header', 'body', 'button']),
+            name: z.string().max(100),
+            buttonIndex: z.number().int().min(0).max(10).optional(),
+            label: z.string().max(200),
+          }),
+          limit: z.number().int().positive(),
+          url: z.string().max(4_000).nullable(),
+        }),
+      )
+      .max(200),
+  },
+  { error: text.mappingInvalid },
+);
+
 const ZColumn = z.string({ error: text.mappingInvalid }).min(1, { error: text.mappingInvalid }).max(500, { error: text.mappingInvalid });
 export const ZSpreadsheetMapping = z.object(
   {
@@ -120,6 +142,7 @@ export const ZSpreadsheetMapping = z.object(
     variableMappings: z
       .record(z.string({ error: text.mappingInvalid }).min(1, { error: text.mappingInvalid }).max(100, { error: text.mappingInvalid }), ZColumn, { error: text.mappingInvalid })
       .refine((mappings) => Object.keys(mappings).length <= 100, { error: text.mappingInvalid }),
+    parameterRule: ZParameterRule.optional(),
   },
   { error: text.mappingInvalid },
 );

@@ -49,18 +49,6 @@ export interface ParsedFile {
   columns: SpreadsheetColumnStats[];
 }
 
-/** A row's cells trimmed, without trailing empty cells: [] for an empty row. */
-export function cleanCells(cells: string[]): string[] {
-  let width = 0;
-  for (let i = 0; i < cells.length; i += 1) {
-    const cell = (cells[i] ?? '').trim();
-    cells[i] = cell;
-    if (cell !== '') width = i + 1;
-  }
-  cells.length = width;
-  return cells;
-}
-
 function progressReporter(phase: SpreadsheetPhase, onProgress: ProgressListener, now: () => number = Date.now) {
   let last = 0;
   let rows = 0;
@@ -99,8 +87,8 @@ export async function parseSpreadsheetFile(path: string, onProgress: ProgressLis
   await readSpreadsheet(path, {
     signal,
     onBytes: progress.bytes,
-    onRow: (raw) => {
-      const cells = cleanCells(raw);
+    // The reader hands cells trimmed, without trailing empty ones: [] is an empty row.
+    onRow: (cells) => {
       if (cells.length === 0) return;
       if (header === null) {
         header = cells;
@@ -201,8 +189,7 @@ export async function prepareSpreadsheetFile(
     await readSpreadsheet(path, {
       signal: options.signal,
       onBytes: progress.bytes,
-      onRow: (raw, line) => {
-        const cells = cleanCells(raw);
+      onRow: (cells, line) => {
         if (cells.length === 0) return;
         if (check === null) {
           try {

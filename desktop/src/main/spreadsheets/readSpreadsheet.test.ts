@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { xlsOf } from '@shared/spreadsheetReaders/legacyXlsFixtures';
+import { cellKindsCsv, cellKindsXlsx, expectedRows } from '../../../../tests/spreadsheetCells';
 import { readSpreadsheet, spreadsheetKind } from './readSpreadsheet';
 import { TEST_HEADER, testRowText, workbookZip, writeTestCsv, writeTestXlsx, zipOf } from './testFiles';
 
@@ -29,13 +30,21 @@ async function rowsOf(file: string, options: { maxColumns?: number } = {}): Prom
   return rows;
 }
 
+describe('readSpreadsheet: the one rule for cell text', () => {
+  it('reads the table of cell kinds as the shared reader and the server do, from a CSV and an .xlsx', async () => {
+    for (const file of [await fileOf('kinds.csv', cellKindsCsv()), await fileOf('kinds.xlsx', await cellKindsXlsx())]) {
+      expect((await rowsOf(file)).map(([, cells]) => cells).filter((cells) => cells.length > 0)).toEqual(expectedRows);
+    }
+  });
+});
+
 describe('readSpreadsheet: CSV', () => {
   it('reads quotes, CRLF and a byte-order mark, gzip-compressed or not, by content', async () => {
     const text = '\ufeffPhone,Name\r\n"98765 43210","Rao, ""Asha"""\r\n\r\n919876543211,Ravi\r\n';
     const expected = [
       [1, ['Phone', 'Name']],
       [2, ['98765 43210', 'Rao, "Asha"']],
-      [3, ['']],
+      [3, []],
       [4, ['919876543211', 'Ravi']],
     ];
     expect(await rowsOf(await fileOf('plain.txt', text))).toEqual(expected);
@@ -124,8 +133,8 @@ describe('readSpreadsheet: refusals', () => {
     await expect(rowsOf(await fileOf('locked.xlsx', ole))).rejects.toThrow(messages.sending.encryptedWorkbook);
     await expect(rowsOf(await fileOf('binary.csv', Buffer.from([1, 2, 0, 3])))).rejects.toThrow(messages.spreadsheets.unknownFileType);
     await expect(rowsOf(await fileOf('packed-binary.csv', gzipSync(Buffer.from([0x50, 0x4b, 3, 4, 0, 0]))))).rejects.toThrow(messages.spreadsheets.unknownFileType);
-    await expect(rowsOf(await fileOf('plain.zip', zipOf([{ name: 'readme.txt', data: Buffer.from('hi') }])))).rejects.toThrow(messages.spreadsheets.unreadable);
-    await expect(rowsOf(await fileOf('cut.xlsx', workbookZip('<row r="1"/>').subarray(0, 100)))).rejects.toThrow(messages.spreadsheets.unreadable);
+    await expect(rowsOf(await fileOf('plain.zip', zipOf([{ name: 'readme.txt', data: Buffer.from('hi') }])))).rejects.toThrow(messages.sending.fileUnreadable);
+    await expect(rowsOf(await fileOf('cut.xlsx', workbookZip('<row r="1"/>').subarray(0, 100)))).rejects.toThrow(messages.sending.fileUnreadable);
   });
 });
 

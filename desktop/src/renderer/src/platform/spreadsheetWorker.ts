@@ -1,14 +1,13 @@
 /**
- * The web shell's spreadsheet worker: reads a CSV (papaparse, by chunks), a gzip CSV
- * (DecompressionStream), an XLSX (exceljs, loaded only here) or a legacy .xls (the shared SheetJS
- * reader, shared/spreadsheetReaders/legacyXls.ts, loaded only here and only for such a file, so
- * its chunk is not part of the app's first load) off the page's thread, with
- * progress; summarises it; and checks a mapping over every row with the shared spreadsheetCheck,
- * writing the normalised rows gzip-compressed (CompressionStream) and the invalid rows as CSV.
+ * The web shell's spreadsheet worker: reads a CSV, a gzip CSV, an .xlsx or a legacy .xls off the
+ * page's thread through the one shared reader (shared/spreadsheetReaders/reader.ts, the server's
+ * and the desktop's too), the file handed to it as a Blob and the browser's DecompressionStream as
+ * its inflaters; summarises it with progress; and checks a mapping over every row with the shared
+ * spreadsheetCheck, writing the normalised rows gzip-compressed (CompressionStream) and the invalid
+ * rows as CSV. SheetJS (for .xls) is loaded by the reader only for such a file, so its chunk is not
+ * part of the app's first load.
  */
-import Papa from 'papaparse';
 import { fillMessage, messages } from '@shared/messages';
-import { cellText } from '@shared/sheetRows';
 import {
   createColumnStats,
   createSpreadsheetCheck,
@@ -17,14 +16,15 @@ import {
   SPREADSHEET_SAMPLE_ROWS,
   spreadsheetColumnNames,
 } from '@shared/spreadsheetCheck';
-import { LEGACY_XLS_MAX_BYTES } from '@shared/spreadsheetReaders/files';
+import { readSpreadsheetBatches, SpreadsheetRefusal, type SpreadsheetInflaters, type SpreadsheetSource } from '@shared/spreadsheetReaders/reader';
 import type { SpreadsheetPhase, SpreadsheetProgress, SpreadsheetSummary } from '@shared/spreadsheets';
 import type { SpreadsheetWorkerAnswer, SpreadsheetWorkerRequest } from './spreadsheetWorkerProtocol';
 
 const m = messages.sheetScreens;
 /** Progress events at most this often, so that a million rows do not flood the page. */
 const PROGRESS_EVERY_MS = 100;
-const CSV_CHUNK_BYTES = 4 * 1024 * 1024;
+/** Bytes per read of the file: large reads keep the per-chunk costs small. */
+const READ_CHUNK = 4 * 1024 * 1024;
 /** Normalised lines joined per write to the gzip stream. */
 const LINES_PER_WRITE = 2_000;
 
@@ -40,91 +40,65 @@ class CatalogueError extends Error {}
 type RowSink = (cells: string[], line: number) => void;
 type ProgressSink = (rows: number, bytes: number, percent: number) => void;
 
-/** An exceljs cell value as the one `cellText` rule reads it (rich text, formulas and links by their text). */
-function excelValue(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
-  const object = value as { richText?: unknown; result?: unknown; text?: unknown; error?: unknown; formula?: unknown; sharedFormula?: unknown };
-  if (Array.isArray(object.richText)) return object.richText.map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : '')).join('');
-  if ('result' in object) return excelValue(object.result);
-  if ('text' in object) return excelValue(object.text);
-  if ('error' in object || 'formula' in object || 'sharedFormula' in object) return '';
-  return value;
+/** A Blob as the shared reader's source. */
+function blobSource(blob: Blob): SpreadsheetSource {
+  return {
+    size: blob.size,
+    read: async (position, length) => new Uint8Array(await blob.slice(position, Math.min(blob.size, position + length)).arrayBuffer()),
+    async *chunks(start, end) {
+      for (let at = start; at < end; at += READ_CHUNK) yield new Uint8Array(await blob.slice(at, Math.min(end, at + READ_CHUNK)).arrayBuffer());
+    },
+  };
 }
 
-async function startsWith(file: Blob, signature: readonly number[]): Promise<boolean> {
-  const head = new Uint8Array(await file.slice(0, signature.length).arrayBuffer());
-  return signature.every((byte, i) => head[i] === byte);
-}
-
-async function readCsv(blob: Blob, onRow: RowSink, onProgress: ProgressSink): Promise<void> {
-  let line = 0;
-  let rows = 0;
-  await new Promise<void>((resolve, reject) => {
-    Papa.parse<string[]>(blob as File, {
-      chunkSize: CSV_CHUNK_BYTES,
-      skipEmptyLines: false,
-      chunk(results) {
-        for (const cells of results.data) {
-          line += 1;
-          if (line === 1 && cells[0] !== undefined) cells[0] = cells[0].replace(/^\uFEFF/, '');
-          rows += 1;
-          // Cells as the check and the column statistics take them: trimmed (the XLSX path's cellText trims too).
-          onRow(cells.map((cell) => cell.trim()), line);
+/** Chunks through one of the browser's decompressors. */
+function decompress(format: 'deflate-raw' | 'gzip', input: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  const iterator = input[Symbol.asyncIterator]();
+  const source = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  const output = source.pipeThrough(new DecompressionStream(format) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+  return {
+    async *[Symbol.asyncIterator]() {
+      const reader = output.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          yield value;
         }
-        const bytes = Math.min(blob.size, results.meta.cursor);
-        onProgress(rows, bytes, blob.size === 0 ? 100 : (bytes / blob.size) * 100);
-      },
-      complete: () => resolve(),
-      error: (error) => reject(error),
-    });
-  });
+      } finally {
+        reader.releaseLock();
+      }
+    },
+  };
 }
 
-async function readXlsx(file: Blob, onRow: RowSink, onProgress: ProgressSink): Promise<void> {
-  const { default: ExcelJS } = await import('exceljs');
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(await file.arrayBuffer());
-  const sheet = book.worksheets[0];
-  if (!sheet) throw new CatalogueError(m.emptyFile);
-  const total = Math.max(1, sheet.rowCount);
-  let rows = 0;
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const values = row.values as unknown[];
-    const cells: string[] = [];
-    for (let column = 1; column < values.length; column += 1) cells.push(cellText(excelValue(values[column])));
-    rows += 1;
-    onRow(cells, rowNumber);
-    onProgress(rows, Math.round((rowNumber / total) * file.size), (rowNumber / total) * 100);
-  });
-}
-
-/** Rows between progress reports of an .xls (read whole first, then walked). */
-const XLS_PROGRESS_ROWS = 1_000;
-
-async function readXls(file: Blob, onRow: RowSink, onProgress: ProgressSink): Promise<void> {
-  // BIFF cannot be streamed: the whole file is held, so it is capped as the desktop caps it.
-  if (file.size > LEGACY_XLS_MAX_BYTES) throw new CatalogueError(messages.sending.fileTooHeavy);
-  const { legacyRowsOrRefusal } = await import('@shared/spreadsheetReaders/legacyXls');
-  let line = 0;
-  for (const cells of legacyRowsOrRefusal(new Uint8Array(await file.arrayBuffer()), (text) => new CatalogueError(text))) {
-    line += 1;
-    // Cells trimmed, as the other readers hand them to the check.
-    onRow(cells.map((cell) => cell.trim()), line);
-    if (line % XLS_PROGRESS_ROWS === 0) onProgress(line, file.size, 100);
-  }
-}
+const browserInflaters: SpreadsheetInflaters = {
+  inflateRaw: (input) => decompress('deflate-raw', input),
+  gunzip: (input) => decompress('gzip', input),
+};
 
 /** Every row of the file with its line as the user sees it, whatever its format. */
 async function readRows(file: File, onRow: RowSink, onProgress: ProgressSink): Promise<void> {
-  if (await startsWith(file, [0x50, 0x4b, 0x03, 0x04])) return readXlsx(file, onRow, onProgress);
-  // An OLE container: a legacy .xls (or an .xlsx with a password, which the reader refuses as such).
-  if (await startsWith(file, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return readXls(file, onRow, onProgress);
-  if (await startsWith(file, [0x1f, 0x8b])) {
-    const csv = await new Response(file.stream().pipeThrough(new DecompressionStream('gzip'))).blob();
-    return readCsv(csv, onRow, onProgress);
+  let rows = 0;
+  try {
+    for await (const batch of readSpreadsheetBatches(blobSource(file), browserInflaters, { filename: file.name })) {
+      for (let i = 0; i < batch.rows.length; i += 1) onRow(batch.rows[i] ?? [], batch.lines[i] ?? 0);
+      rows += batch.rows.length;
+      onProgress(rows, batch.bytes, batch.totalBytes === 0 ? 100 : (batch.bytes / batch.totalBytes) * 100);
+    }
+  } catch (caught) {
+    if (caught instanceof SpreadsheetRefusal) throw new CatalogueError(caught.reason === 'unknown_type' ? m.unsupportedType : caught.message);
+    throw caught;
   }
-  if (/\.(xlsx|xls|gz)$/i.test(file.name)) throw new CatalogueError(m.unsupportedType);
-  return readCsv(file, onRow, onProgress);
 }
 
 function isEmpty(cells: readonly string[]): boolean {

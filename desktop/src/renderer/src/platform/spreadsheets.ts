@@ -12,7 +12,7 @@ function unwrap<T>(result: BridgeResult<T>): T {
 }
 
 /**
- * The browser's spreadsheets: the worker, papaparse and the upload client load on the first call,
+ * The browser's spreadsheets: the worker (with the shared reader) and the upload client load on the first call,
  * from the send screens only, so the first page load does not carry them.
  */
 export function lazyWebSpreadsheets(): SpreadsheetAccess {

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
 import { unmappedVariable } from '@shared/sheetRows';
+import { parameterRule } from '@shared/parameterLimits';
 import type { TTemplate } from '@shared/types';
 import { errorText, toApiError } from '../../api/client';
 import { sendingApi, type CustomSendBody, type SendPreviewRequest } from '../../api/sending';
@@ -187,7 +188,8 @@ function CustomizeMessage() {
     }
     // Every row is checked here and the checked rows uploaded (once per mapping); the preview is
     // then the dry run of this very send over the whole upload, screened as acceptance will.
-    const uploadId = await sheet.checkAndUpload(mapping);
+    // The template's parameter limits go with the mapping: rows acceptance would refuse are counted invalid, with its reasons.
+    const uploadId = await sheet.checkAndUpload({ ...mapping, parameterRule: parameterRule(template.components) });
     if (!uploadId) return;
     setCostRequest({ kind: 'custom', body: customSendBody(template, timing.scheduledAt, uploadId) });
   };

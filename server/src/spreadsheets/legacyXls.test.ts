@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { xlsOf, xlsWorkbook, type XlsCell } from '../../test/legacyXls';
 import { AppError } from '../errors';
-import { readSpreadsheet } from './spreadsheets';
+import { readSpreadsheet } from './read';
 
 async function xlsx(rows: XlsCell[][]): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();

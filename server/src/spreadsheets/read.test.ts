@@ -6,7 +6,8 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { AppError } from '../errors';
-import { cellToString, headerNames, parseSpreadsheet, readSpreadsheet, type SpreadsheetInput } from './spreadsheets';
+import { cellKindsCsv, cellKindsXlsx, expectedRows } from '../../../tests/spreadsheetCells';
+import { headerNames, parseSpreadsheet, readSpreadsheet, type SpreadsheetInput } from './read';
 
 type Cell = ExcelJS.CellValue;
 
@@ -53,22 +54,17 @@ function patchDeclaredSize(zip: Buffer, entryName: string, size: number): Buffer
   throw new Error(`no entry ${entryName}`);
 }
 
-describe('cell values', () => {
-  it('turns every exceljs value shape into a string', () => {
-    expect(cellToString(null)).toBe('');
-    expect(cellToString(undefined)).toBe('');
-    expect(cellToString(true)).toBe('TRUE');
-    expect(cellToString(new Date(Date.UTC(2024, 4, 6)))).toBe('2024-05-06');
-    expect(cellToString(new Date(Date.UTC(2024, 4, 6, 9, 5)))).toBe('2024-05-06 09:05');
-    expect(cellToString({ richText: [{ text: 'Zo' }, { text: 'ë' }] })).toBe('Zoë');
-    expect(cellToString({ formula: 'A1*2', result: 919876543210 })).toBe('919876543210');
-    expect(cellToString(1e21)).toBe('1000000000000000000000');
-    expect(cellToString({ sharedFormula: 'A1', result: 'x' })).toBe('x');
-    expect(cellToString({ formula: 'A1' })).toBe('');
-    expect(cellToString({ error: '#N/A' })).toBe('#N/A');
-    expect(cellToString({ text: 'site', hyperlink: 'https://example.com' })).toBe('site');
+describe('the one rule for cell text', { timeout: 60_000 }, () => {
+  it('reads the table of cell kinds as the shared reader and the desktop do, from a CSV and an .xlsx', async () => {
+    for (const file of [{ filename: 'kinds.csv', buffer: cellKindsCsv() }, { filename: 'kinds.xlsx', buffer: await cellKindsXlsx() }]) {
+      const rows: string[][] = [];
+      for await (const row of parseSpreadsheet(file)) rows.push(row);
+      expect(rows).toEqual(expectedRows);
+    }
   });
+});
 
+describe('column names', () => {
   it('names columns: empty headers, duplicates, and clashes with generated names', () => {
     expect(headerNames(['Phone', '', 'Name', 'Name', ' Name ', 'Column 2'])).toEqual([
       'Phone', 'Column 2', 'Name', 'Name (2)', 'Name (3)', 'Column 2 (2)',

@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
 import { AppError } from '../errors';
-import { summariseSpreadsheetFile, type SpreadsheetKind } from './spreadsheets';
+import { summariseSpreadsheetFile, type SpreadsheetKind } from './read';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sandesh-summary-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@
 import { fillMessage, messages } from '@shared/messages';
 import { parseRecipientList } from '@shared/phone';
 import { ValidationError } from '../errors';
-import { parseSpreadsheet, type ParseOptions, type SpreadsheetInput, type SpreadsheetLimits } from './spreadsheets';
+import { parseSpreadsheet, type ParseOptions, type SpreadsheetInput, type SpreadsheetLimits } from './read';
 
 /** The spec's recipient import result (§3). */
 export interface RecipientImportResult {

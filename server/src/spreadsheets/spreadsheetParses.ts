@@ -11,7 +11,7 @@ import { fillMessage, messages } from '@shared/messages';
 import { TooManyRequestsError } from '../errors';
 import { ParseWorkerPool, type ParseRunStatus } from './parseWorkerPool';
 import { importRecipients, type RecipientImportResult } from './recipientsImport';
-import { readSpreadsheet, type SpreadsheetData, type SpreadsheetInput } from './spreadsheets';
+import { readSpreadsheet, type SpreadsheetData, type SpreadsheetInput } from './read';
 
 /** What a client is told to wait before trying again: about as long as a large parse takes. */
 const RETRY_AFTER_SECONDS = 5;

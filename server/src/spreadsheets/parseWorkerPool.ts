@@ -1,6 +1,6 @@
 /**
- * Spreadsheet parsing off the main thread. exceljs caches every shared string,
- * so a 2 MB .xlsx that inflates to 200 MB can take hundreds of megabytes to read. Each parse runs in
+ * Spreadsheet parsing off the main thread. A workbook's shared strings are held while its sheet is
+ * read, so a small .xlsx that inflates to hundreds of megabytes can take that much to read. Each parse runs in
  * a `worker_threads` Worker whose V8 heap is capped (`resourceLimits`): a file that needs more
  * kills only its worker (ERR_WORKER_OUT_OF_MEMORY), which becomes a 413 with the catalogue's words.
  *
@@ -15,7 +15,7 @@
  * and what lives outside the heap (file buffers, inflate output) by `bufferMb`, which the worker
  * checks itself (parseWorker.ts).
  *
- * Workers start in about half a second (tsx and exceljs load in each), so one that finished a
+ * Workers start in about half a second (tsx and the reader load in each), so one that finished a
  * parse, or refused a file by one of our own checks (too many columns, a cell too long), is kept for
  * the next; any other ending (a parser library's error, abort, early stop, the memory cap)
  * terminates it, so no broken stream or bloated heap is ever reused.
@@ -24,7 +24,7 @@ import { Worker } from 'node:worker_threads';
 import { messages } from '@shared/messages';
 import { AppError, ValidationError } from '../errors';
 import type { TFieldMessage } from '@shared/schemas/common';
-import type { SpreadsheetKind, SpreadsheetLimits } from './spreadsheets';
+import type { SpreadsheetKind, SpreadsheetLimits } from './limits';
 
 /** A file on disk the worker reads itself (a resumable upload): CSV streams, gzip included. */
 export interface SpreadsheetFile {
@@ -85,9 +85,9 @@ const JOBS_PER_WORKER = 100;
 const IDLE_MS = 60_000;
 /** See ParseWorkerPoolOptions.liveHeapShare. */
 const LIVE_HEAP_SHARE = 0.75;
-/** The young generation of each worker: exceljs makes many short-lived objects, so not too small. */
+/** The young generation of each worker: a parse makes many short-lived strings, so not too small. */
 const YOUNG_GENERATION_MB = 32;
-/** Compiled code of tsx, exceljs, papaparse and SheetJS fits in a fraction of this. */
+/** Compiled code of tsx, the shared reader and SheetJS fits in a fraction of this. */
 const CODE_RANGE_MB = 64;
 /** See ParseWorkerPoolOptions.bufferMb. */
 export const DEFAULT_WORKER_BUFFER_MB = 128;

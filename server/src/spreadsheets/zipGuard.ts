@@ -1,14 +1,14 @@
 /**
- * Zip-bomb protection for uploaded .xlsx files, run on the whole (size-capped) upload before
- * exceljs streams it.
+ * Zip-bomb protection for uploaded .xlsx files, run on the whole (size-capped) upload held in
+ * memory before the shared reader reads it (a file on disk is held to its declared total instead,
+ * `declaredUncompressedBytes`, and the reader stops each entry at its declared size).
  *
- * exceljs reads the zip with unzipper's streaming parser, which trusts the *local* headers and
- * inflates whatever it finds, and it caches all shared strings in memory. So checking the sizes the
- * central directory declares is not enough on its own: a crafted file can declare small sizes and
- * inflate to gigabytes, or hide entries that the central directory does not list. This guard:
+ * Checking the sizes the central directory declares is not enough on its own: a crafted file can
+ * declare small sizes and inflate to gigabytes, or hide entries that the central directory does
+ * not list. This guard:
  *  1. reads the central directory (entry count, declared sizes, methods, encryption, zip64);
  *  2. checks that the local entries are laid out back to back exactly as the central directory
- *     says, with the same names, so the streaming parser sees exactly the listed entries;
+ *     says, with the same names, so any reader sees exactly the listed entries;
  *  3. inflates every entry into a counter (no buffering) and stops as soon as one produces more
  *     than it declared or the total passes the cap, so a lie costs at most the cap in CPU.
  */

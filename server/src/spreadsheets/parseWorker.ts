@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { messages } from '@shared/messages';
 import { AppError, ValidationError } from '../errors';
 import { heavyFileError, type FromWorker, type ToWorker, type WorkerAppError } from './parseWorkerPool';
-import { fileSheetRows, isLibraryFailure, sheetRows } from './spreadsheets';
+import { fileSheetRows, isLibraryFailure, sheetRows } from './read';
 
 const port = parentPort;
 if (!port) throw new Error('parseWorker.ts runs only as a worker thread');
