@@ -180,7 +180,7 @@ describe.skipIf(postgresUnavailable)('a large send accepted as staged recipients
       const chunks: { rows: number; left: number }[] = [];
       const materialiser = new Materialiser({
         db: server.db,
-        acceptance: server.services.campaignAcceptance,
+        jobs: server.services.engine.jobs,
         log: createLogger(server.config),
         chunkRows: 3,
         chunksAtOnce: 1,
@@ -206,7 +206,7 @@ describe.skipIf(postgresUnavailable)('a large send accepted as staged recipients
 
   /** A materialiser of three rows a chunk, as another instance's would be. */
   const chunkWriter = (chunksAtOnce = 2) =>
-    new Materialiser({ db: server.db, acceptance: server.services.campaignAcceptance, log: createLogger(server.config), chunkRows: 3, chunksAtOnce, onMaterialised: async () => {} });
+    new Materialiser({ db: server.db, jobs: server.services.engine.jobs, log: createLogger(server.config), chunkRows: 3, chunksAtOnce, onMaterialised: async () => {} });
 
   /**
    * A chunk in flight elsewhere: a transaction holding the campaign's chunk lock shared and the

@@ -23,7 +23,8 @@ import { isPostgres } from '../db/knex';
 import { PollingWorker } from '../pollingWorker';
 import type { Logger } from '../logger';
 import { OutageLog } from '../db/outage';
-import { errorOf, PG_MESSAGE_COLUMNS, STAGED_STATUS_SQL, type CampaignAcceptance } from './campaignAcceptance';
+import { errorOf, PG_MESSAGE_COLUMNS, STAGED_STATUS_SQL } from './acceptance/messageRows';
+import type { Enqueuer } from './dispatchJobs';
 
 /**
  * Rows per chunk. Measured moving 1M rows (consecutive / scattered numbers): SQLite 2,000 a chunk
@@ -85,7 +86,8 @@ export class Materialiser extends PollingWorker {
   constructor(
     private readonly deps: {
       db: Knex;
-      acceptance: CampaignAcceptance;
+      /** The queue's jobs for the queued rows of each chunk, in its transaction (none where the dispatcher polls the table). */
+      jobs: Pick<Enqueuer, 'enqueue'>;
       log: Logger;
       /** After each chunk's commit: new queued rows (the embedded dispatcher looks now); when none are left, the campaign may be complete. */
       onMaterialised: (chunk: MaterialisedChunk) => Promise<void>;
@@ -256,7 +258,7 @@ export class Materialiser extends PollingWorker {
         const { rows: left } = (await trx.raw('select exists (select 1 from campaign_recipients where campaign_id = ?) as "any"', [campaignId])) as { rows: { any: boolean }[] };
         if (left[0]?.any) return null;
       }
-      if (enqueue) await this.deps.acceptance.enqueueMessages(trx, (answer[0]?.queued ?? []).map(Number));
+      if (enqueue) await this.deps.jobs.enqueue(trx, (answer[0]?.queued ?? []).map(Number));
     } else {
       const [first] = (await trx.raw('select min(position) as first from campaign_recipients where campaign_id = ?', [campaignId])) as { first: number | null }[];
       const from = first?.first ?? 0;
