@@ -29,6 +29,7 @@ import { PricingService } from './pricing/service';
 import { CampaignAcceptance } from './sending/campaignAcceptance';
 import { PostgresAcceptanceStore } from './sending/acceptance/postgresStore';
 import { SqliteAcceptanceStore } from './sending/acceptance/sqliteStore';
+import { PostgresStagedRows, SqliteStagedRows } from './sending/acceptance/stagedRows';
 import { NO_DISPATCH_JOBS, PgBossDispatchJobs, pgBossSchemaFor } from './sending/dispatchJobs';
 import { BusinessInfoService } from './providerAccounts/businessInfo';
 import { ChannelSettingsService } from './providerAccounts/channelSettings';
@@ -212,7 +213,7 @@ export function createServices(deps: {
     registrar: new D360WebhookRegistrar({ baseUrl: config.providers.channelApiBase }),
   });
   const providerCredentials = new ProviderCredentialStore({ db, secretBox });
-  const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, outbox, credentials: providerCredentials });
+  const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), outbox, credentials: providerCredentials });
   const webhooks = new WebhookIngest({
     db,
     accounts: providerCredentials,

@@ -6,8 +6,9 @@ import type { SenderNumber } from '../sending/senderNumbers';
 import { templateSendRequest } from '../sending/messageRequest';
 import type { SimulatorOutbox } from '../simulator/outbox';
 
-/** The simulator's id for the platform's own sender number (password-reset codes). */
-export const PLATFORM_PHONE_NUMBER_ID = 'platform';
+import { PLATFORM_PHONE_NUMBER_ID } from '../sending/platformNumber';
+
+export { PLATFORM_PHONE_NUMBER_ID };
 export const PLATFORM_OTP_TEMPLATE = 'password_reset_code';
 
 /** The platform's sandbox sender on the simulator. */

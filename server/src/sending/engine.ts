@@ -10,9 +10,10 @@ import type { WalletService } from '../wallet/service';
 import { CloudApiSimulator } from '../simulator/cloudApiSimulator';
 import { databaseChannelKeys, databaseTemplateCategories, databaseTemplates } from '../simulator/databaseTemplates';
 import type { SimulatorOutbox } from '../simulator/outbox';
-import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
+import { PLATFORM_PHONE_NUMBER_ID } from './platformNumber';
 import { MessageDispatcher } from './dispatcher';
 import { Materialiser } from './materialiser';
+import type { StagedRowsStore } from './acceptance/stagedRows';
 import { MessageOutcomes } from './messageOutcomes';
 import { ProviderRegistry, SIMULATOR_ACCESS_TOKEN, type CredentialsSource } from './providerRegistry';
 import { NO_DISPATCH_JOBS, type Enqueuer, type PgBossDispatchJobs } from './dispatchJobs';
@@ -29,6 +30,8 @@ export class SendingEngine {
   readonly queue: DispatchQueue;
   /** How queued messages get the queue's jobs (none on SQLite). */
   readonly jobs: Enqueuer;
+  /** How staged rows move on this database (the materialiser's store). */
+  readonly stagedRows: StagedRowsStore;
   readonly ingest: StatusIngest;
   /** Message rows for large campaigns' staged recipients, after their acceptance (materialiser.ts). */
   readonly materialiser: Materialiser;
@@ -44,6 +47,8 @@ export class SendingEngine {
       wallet: WalletService;
       /** pg-boss's jobs on PostgreSQL (built first: acceptance makes them too); null where the dispatcher polls the table. */
       jobs: PgBossDispatchJobs | null;
+      /** How the materialiser moves staged rows on this database. */
+      stagedRows: StagedRowsStore;
       outbox: SimulatorOutbox;
       credentials: CredentialsSource | null;
     },
@@ -52,6 +57,7 @@ export class SendingEngine {
     const log = logger.child({ service: 'sending' });
     const jobs: Enqueuer = deps.jobs ?? NO_DISPATCH_JOBS;
     this.jobs = jobs;
+    this.stagedRows = deps.stagedRows;
     this.outcomes = new MessageOutcomes({ db, wallet: deps.wallet, jobs, log });
     this.providers = new ProviderRegistry({
       simulatorUrl: config.simulatorEnabled ? (config.simulator.url ?? null) : null,
@@ -95,6 +101,7 @@ export class SendingEngine {
     this.ingest = new StatusIngest({ db, outcomes: this.outcomes, log });
     this.materialiser = new Materialiser({
       db,
+      store: deps.stagedRows,
       jobs,
       log,
       onMaterialised: async ({ campaignId, left }) => {

@@ -24,7 +24,7 @@ import { Worker } from 'node:worker_threads';
 import { messages } from '@shared/messages';
 import { AppError, ValidationError } from '../errors';
 import type { TFieldMessage } from '@shared/schemas/common';
-import type { SpreadsheetKind, SpreadsheetLimits } from './spreadsheets';
+import type { SpreadsheetKind, SpreadsheetLimits } from './spreadsheetKinds';
 
 /** A file on disk the worker reads itself (a resumable upload): CSV streams, gzip included. */
 export interface SpreadsheetFile {

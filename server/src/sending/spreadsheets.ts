@@ -28,7 +28,10 @@ import { dateText, numberText } from '@shared/sheetRows';
 import { spreadsheetColumnNames } from '@shared/spreadsheetCheck';
 import { AppError, ValidationError } from '../errors';
 import { heavyFileError, parseCancelledError, ParseWorkerPool, type SpreadsheetFile } from './parseWorkerPool';
-import { assertSafeZip, declaredUncompressedBytes, DEFAULT_ZIP_LIMITS, ZIP_TAIL_BYTES, ZipRefusedError, type ZipEntryInfo, type ZipLimits } from './zipGuard';
+import type { SpreadsheetKind, SpreadsheetLimits } from './spreadsheetKinds';
+import { assertSafeZip, declaredUncompressedBytes, DEFAULT_ZIP_LIMITS, ZIP_TAIL_BYTES, ZipRefusedError, type ZipEntryInfo } from './zipGuard';
+
+export type { SpreadsheetKind, SpreadsheetLimits } from './spreadsheetKinds';
 
 export interface SpreadsheetInput {
   /** The name the user gave the file; only its extension is used. */
@@ -36,21 +39,6 @@ export interface SpreadsheetInput {
   /** The upload, either in memory (multer memory storage) or as a stream. */
   buffer?: Buffer;
   stream?: Readable;
-}
-
-export interface SpreadsheetLimits extends ZipLimits {
-  maxBytes: number;
-  /** Data rows (the header row is not counted). Rows past it are dropped and `truncated` is set. */
-  maxRows: number;
-  /** Columns that hold data; empty cells further right are ignored, a value there is refused. */
-  maxColumns: number;
-  maxCellChars: number;
-  /**
-   * Characters of cell text the parse may hand back in all. A cell holding a shared string is one
-   * string in the worker but a copy of it once posted to the main thread (and once more in a JSON
-   * answer), so a small workbook repeating one long string would otherwise multiply in memory.
-   */
-  maxTotalChars: number;
 }
 
 export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = {
@@ -67,7 +55,6 @@ export const DEFAULT_SPREADSHEET_LIMITS: SpreadsheetLimits = {
 /** The parse's V8 heap cap when the caller gives none (SPREADSHEET_WORKER_MEMORY_MB's default). */
 export const DEFAULT_WORKER_MEMORY_MB = 256;
 
-export type SpreadsheetKind = 'xlsx' | 'xls' | 'csv';
 
 export interface SpreadsheetData {
   columns: string[];

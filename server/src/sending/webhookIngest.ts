@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
+import { PLATFORM_PHONE_NUMBER_ID } from './platformNumber';
 import type { MessageOutcomes } from './messageOutcomes';
 import { channelWebhookTokenMatches } from '../providerAccounts/channelWebhook';
 import type { ProviderCredentialStore } from '../providerAccounts/credentials';
