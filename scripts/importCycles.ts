@@ -1,8 +1,9 @@
 /**
  * Import cycles among the server's and shared/'s modules, and among their folders: a module that
  * reaches itself again through its imports (type-only imports included: they still tie the files'
- * meanings together). Read with the TypeScript compiler's own import scanner, so no dependency is
- * needed; `server/src/importCycles.test.ts` fails on any cycle it finds.
+ * meanings together), and among the areas they sit in. Read with the TypeScript compiler's own
+ * import scanner, so no dependency is needed; `server/src/importCycles.test.ts` fails on any cycle
+ * between files and on any new import between areas that closes a cycle.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -98,23 +99,44 @@ export function cycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[
   return found;
 }
 
-/** The same graph between folders: an import from one folder into another is an edge between them. */
-export function folderGraph(graph: ReadonlyMap<string, ReadonlySet<string>>): Map<string, Set<string>> {
-  const folders = new Map<string, Set<string>>();
+/**
+ * The same graph between areas: each folder directly under server/src (with everything below it)
+ * is one area, each file directly in server/src its own, and shared/ one. An import from one area
+ * into another is an edge between them.
+ */
+export function areaOf(file: string): string {
+  const server = /^server\/src\/([^/]+)\//.exec(file);
+  if (server) return `server/src/${server[1]}`;
+  if (file.startsWith('shared/')) return 'shared';
+  return file;
+}
+
+export function areaGraph(graph: ReadonlyMap<string, ReadonlySet<string>>): Map<string, Set<string>> {
+  const areas = new Map<string, Set<string>>();
   for (const [file, imports] of graph) {
-    const from = dirname(file);
-    const edges = folders.get(from) ?? new Set<string>();
-    folders.set(from, edges);
-    for (const target of imports) if (dirname(target) !== from) edges.add(dirname(target));
+    const from = areaOf(file);
+    const edges = areas.get(from) ?? new Set<string>();
+    areas.set(from, edges);
+    for (const target of imports) if (areaOf(target) !== from) edges.add(areaOf(target));
   }
-  return folders;
+  return areas;
+}
+
+/** The edges of the graph that lie on a cycle (both ends in one strongly connected part), as `from -> to`. */
+export function edgesOnCycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const edges: string[] = [];
+  for (const part of cycles(graph)) {
+    const members = new Set(part);
+    for (const from of part) for (const to of graph.get(from) ?? []) if (members.has(to)) edges.push(`${from} -> ${to}`);
+  }
+  return edges.sort();
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
   const graph = importGraph();
   const files = cycles(graph);
-  const folders = cycles(folderGraph(graph));
+  const areas = edgesOnCycles(areaGraph(graph));
   for (const part of files) console.log(`files: ${part.join(' <-> ')}`);
-  for (const part of folders) console.log(`folders: ${part.join(' <-> ')}`);
-  process.exitCode = files.length + folders.length > 0 ? 1 : 0;
+  for (const edge of areas) console.log(`areas: ${edge}`);
+  process.exitCode = files.length > 0 ? 1 : 0;
 }

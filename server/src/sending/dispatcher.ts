@@ -31,7 +31,7 @@ import { LeaseKeeper, renewLeasesIn } from './leaseKeeper';
 import { TokenBucket } from './tokenBucket';
 import { SendWindow, type SendOutcome } from './sendWindow';
 import type { MessageRow } from '../db/rows/messages';
-import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES } from './templateEvents';
+import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES } from '../templates/templateEvents';
 import { metaErrorHandling, type RetryScope } from './providers/metaErrors';
 import type { MetaErrorFields, SendResult } from './providers/types';
 import type { Enqueuer } from './dispatchJobs';

@@ -10,7 +10,7 @@ import type { WalletService } from '../wallet/service';
 import { CloudApiSimulator } from '../simulator/cloudApiSimulator';
 import { databaseChannelKeys, databaseTemplateCategories, databaseTemplates } from '../simulator/databaseTemplates';
 import type { SimulatorOutbox } from '../simulator/outbox';
-import { PLATFORM_PHONE_NUMBER_ID } from './platformNumber';
+import { PLATFORM_PHONE_NUMBER_ID } from './platformSender';
 import { MessageDispatcher } from './dispatcher';
 import { Materialiser } from './materialiser';
 import type { StagedRowsStore } from './acceptance/stagedRows';

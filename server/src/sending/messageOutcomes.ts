@@ -11,7 +11,7 @@ import { messages as catalogue } from '@shared/messages';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
 import type { MessageStatus, MetaErrorFields, StatusEvent } from './providers/types';
-import type { MessageRow } from '../db/rows/messages';
+import { UNFINISHED_STATUSES, type MessageRow } from '../db/rows/messages';
 import type { CampaignRow } from '../db/rows/campaigns';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import type { Enqueuer } from './dispatchJobs';
@@ -68,8 +68,6 @@ export interface SendUnknown {
   settleBy: Date;
 }
 
-/** Statuses of a message that is not finished yet: a campaign with any is not completed. */
-export const UNFINISHED_STATUSES = ['queued', 'sending', 'unknown'] as const;
 
 type RawConnection = { prepare(sql: string): { run(...params: unknown[]): { changes: number } } } | { query(text: string, values: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }> };
 

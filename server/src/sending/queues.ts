@@ -20,7 +20,7 @@
  *   answer of the old send no longer writes.
  */
 import type { Knex } from 'knex';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Logger } from '../logger';
 import { OutageLog } from '../db/outage';
 import { IdlePause } from '../pollingWorker';

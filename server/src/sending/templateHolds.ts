@@ -30,7 +30,7 @@ import type { MessageRow } from '../db/rows/messages';
 import { PAUSED_HOLD_MS } from './dispatcher';
 import type { SendingEngine } from './engine';
 import { withConflictRetry } from './messageOutcomes';
-import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES, type TemplateCategoryMove, type TemplateStatusMove } from './templateEvents';
+import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES, type TemplateCategoryMove, type TemplateStatusMove } from '../templates/templateEvents';
 
 /** The reason a held campaign carries (campaigns.pause_reason). */
 export const TEMPLATE_PAUSED = 'template_paused';
