@@ -5,8 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { BRAND_DEFAULT_NAME, LOGS, SESSION } from '@shared/constants';
-import { isLoopbackHost } from './middleware/network';
-import type { WebhookRetry } from './simulator/cloudApiSimulator';
+import { isLoopbackHost } from './network/loopback';
 
 /** Published in this repository: it proves nothing about who sent a request. */
 export const DEFAULT_SIMULATOR_APP_SECRET = 'sandesh-simulator-app-secret';
@@ -242,6 +241,13 @@ const variables = {
 
 type Variables = typeof variables;
 type RawConfig = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
+
+/** How the simulator retries a status webhook its receiver refused (SIMULATOR_WEBHOOK_RETRY_*). */
+export interface WebhookRetry {
+  firstDelayMs: number;
+  maxDelayMs: number;
+  maxAgeMs: number;
+}
 
 export interface AppConfig {
   env: RawConfig['NODE_ENV'];

@@ -27,6 +27,10 @@ import { PasswordResetService } from './accounts/passwordResets';
 import { SessionService } from './accounts/sessions';
 import { PricingService } from './pricing/service';
 import { CampaignAcceptance } from './sending/campaignAcceptance';
+import { PostgresAcceptanceStore } from './sending/acceptance/postgresStore';
+import { SqliteAcceptanceStore } from './sending/acceptance/sqliteStore';
+import { PostgresStagedRows, SqliteStagedRows } from './sending/acceptance/stagedRows';
+import { NO_DISPATCH_JOBS, PgBossDispatchJobs, pgBossSchemaFor } from './sending/dispatchJobs';
 import { BusinessInfoService } from './providerAccounts/businessInfo';
 import { ChannelSettingsService } from './providerAccounts/channelSettings';
 import { D360WebhookRegistrar } from './providerAccounts/channelWebhook';
@@ -37,7 +41,7 @@ import { SenderHealth } from './sending/senderHealth';
 import { UnknownWebhookEvents } from './webhookEvents/unknownEvents';
 import { loadSecretsKey, SecretBox } from './security/secretBox';
 import { SenderNumberService } from './sending/senderNumbers';
-import { HeldRefunds } from './sending/heldRefunds';
+import { HeldRefunds } from './wallet/heldRefunds';
 import { SpreadsheetParses } from './spreadsheets/spreadsheetParses';
 import { TemplateMediaStore } from './templates/media';
 import { TemplateService } from './templates/service';
@@ -182,7 +186,23 @@ export function createServices(deps: {
   const wallet = new WalletService({ db });
   const users = new UserService({ db, wallet, audit, sessions });
   const pricing = new PricingService({ db, audit, wallet });
-  const campaignAcceptance = new CampaignAcceptance({ db, pricing, wallet, duplicateWindowHours: config.sending.duplicateWindowHours, stagedMinRecipients: config.sending.stagedMinRecipients });
+  // The database is chosen here once: how queued messages get jobs (pg-boss on PostgreSQL, none
+  // where the dispatcher polls the table) and where acceptance writes. Both are built before
+  // everything that uses them, so nothing is set on anything after it is made.
+  const dispatchJobs =
+    config.database.kind === 'postgresql'
+      ? new PgBossDispatchJobs({ db, url: config.database.url, schema: pgBossSchemaFor(config.database.schema), settings: config.sending.dispatch, log: logger.child({ service: 'sending' }) })
+      : null;
+  const acceptanceStore = dispatchJobs ? new PostgresAcceptanceStore({ db, wallet }) : new SqliteAcceptanceStore(db);
+  const campaignAcceptance = new CampaignAcceptance({
+    db,
+    store: acceptanceStore,
+    jobs: dispatchJobs ?? NO_DISPATCH_JOBS,
+    pricing,
+    wallet,
+    duplicateWindowHours: config.sending.duplicateWindowHours,
+    stagedMinRecipients: config.sending.stagedMinRecipients,
+  });
   const secretBox = new SecretBox(loadSecretsKey(config));
   const businessInfo = new BusinessInfoService({ db, secretBox, audit });
   const channelSettings = new ChannelSettingsService({
@@ -193,7 +213,7 @@ export function createServices(deps: {
     registrar: new D360WebhookRegistrar({ baseUrl: config.providers.channelApiBase }),
   });
   const providerCredentials = new ProviderCredentialStore({ db, secretBox });
-  const engine = new SendingEngine({ config, db, logger, wallet, acceptance: campaignAcceptance, outbox, credentials: providerCredentials });
+  const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), outbox, credentials: providerCredentials });
   const webhooks = new WebhookIngest({
     db,
     accounts: providerCredentials,
@@ -348,6 +368,7 @@ export function createServices(deps: {
   const templateHolds = new TemplateHolds({
     db,
     engine,
+    wallet,
     priceOf: (userId, category) => pricing.effectiveFor(userId, category),
     notices: notifications,
     announce: (userId, data, eventId) => integrations.webhooks.ownerEvent(userId, 'template.status_changed', data, eventId),
@@ -416,7 +437,7 @@ export function createServices(deps: {
   const reports = new ReportService({ db, log: logger.child({ service: 'reports' }) });
   const recipientNumbers = new RecipientNumberIndex({ db, log: logger.child({ service: 'recipient-numbers' }) });
   const tableStatistics = config.database.kind === 'postgresql' ? new TableStatistics({ db, log: logger.child({ service: 'table-statistics' }) }) : null;
-  const heldRefunds = new HeldRefunds({ db, outcomes: engine.outcomes, wallet, audit });
+  const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
   return { numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };

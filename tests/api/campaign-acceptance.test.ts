@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
 import { buildTemplate, buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
-import { BLOCKING_STATUSES, pgDuplicateProbe } from '../../server/src/sending/campaignAcceptance';
+import { BLOCKING_STATUSES } from '../../server/src/sending/acceptance/messageRows';
+import { pgDuplicateProbe } from '../../server/src/sending/acceptance/postgresStore';
 import { runSingleStatement, singleStatement } from '../../server/src/db/singleStatement';
 
 /** A node of PostgreSQL's JSON plan, as far as these tests read it. */

@@ -49,6 +49,7 @@ describe.skipIf(postgresUnavailable)('a campaign is looked at for completion onc
     return new MessageDispatcher({
       db: server.db,
       outcomes: server.services.engine.outcomes,
+      jobs: server.services.engine.jobs,
       providers: { prepare: async () => {}, providerFor: () => provider as unknown as WhatsAppProvider },
       log: createLogger(server.config),
       settings: SETTINGS,

@@ -6,9 +6,10 @@
  * its own order (`ensureFetchOrderIndex`) instead of sorting every waiting job.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNFINISHED_STATUSES } from '../../server/src/sending/messageOutcomes';
+import { UNFINISHED_STATUSES } from '../../server/src/db/rows/messages';
 import PgBoss from 'pg-boss';
-import { DISPATCH_QUEUE, FETCH_ORDER_INDEX, pgBossSchemaFor, recoverAbandoned } from '../../server/src/sending/queues';
+import { DISPATCH_QUEUE, FETCH_ORDER_INDEX, pgBossSchemaFor } from '../../server/src/sending/dispatchJobs';
+import { recoverAbandoned } from '../../server/src/sending/queues';
 import { buildCampaign, buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
 

@@ -8,7 +8,7 @@ import { pollUntil, waitForCampaign } from '../../server/test/polling';
 import { apiKeyFor, postApiSend, sandboxNumber } from '../../server/test/sending';
 import { numberChange, postWebhook, statusEvent, webhookBody } from '../../server/test/webhooks';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
-import { metaRejectionText } from '../../server/src/sending/templateEvents';
+import { metaRejectionText } from '../../server/src/templates/templateEvents';
 
 describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, dispatch and statuses', () => {
   let server: TestServer;

@@ -4,7 +4,8 @@ import { buildTemplate, buildUser } from '../../server/test/factories';
 import { pollUntil } from '../../server/test/polling';
 import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
 import { createLogger } from '../../server/src/logger';
-import { CAMPAIGN_CHUNKS_LOCK_KEY, Materialiser } from '../../server/src/sending/materialiser';
+import { CAMPAIGN_CHUNKS_LOCK_KEY } from '../../server/src/sending/acceptance/stagedRows';
+import { Materialiser } from '../../server/src/sending/materialiser';
 import type { Template, User } from '../../server/src/models';
 import { planQuery } from '../../server/src/reports/plan';
 import { ReportPositions } from '../../server/src/reports/positions';
@@ -180,7 +181,7 @@ describe.skipIf(postgresUnavailable)('a large send accepted as staged recipients
       const chunks: { rows: number; left: number }[] = [];
       const materialiser = new Materialiser({
         db: server.db,
-        acceptance: server.services.campaignAcceptance,
+        store: server.services.engine.stagedRows, jobs: server.services.engine.jobs,
         log: createLogger(server.config),
         chunkRows: 3,
         chunksAtOnce: 1,
@@ -206,7 +207,7 @@ describe.skipIf(postgresUnavailable)('a large send accepted as staged recipients
 
   /** A materialiser of three rows a chunk, as another instance's would be. */
   const chunkWriter = (chunksAtOnce = 2) =>
-    new Materialiser({ db: server.db, acceptance: server.services.campaignAcceptance, log: createLogger(server.config), chunkRows: 3, chunksAtOnce, onMaterialised: async () => {} });
+    new Materialiser({ db: server.db, store: server.services.engine.stagedRows, jobs: server.services.engine.jobs, log: createLogger(server.config), chunkRows: 3, chunksAtOnce, onMaterialised: async () => {} });
 
   /**
    * A chunk in flight elsewhere: a transaction holding the campaign's chunk lock shared and the

@@ -9,7 +9,7 @@ import { fillMessage, messages } from '@shared/messages';
 import type { Template, User } from '../../server/src/models';
 import type { TestClient } from '../../server/test/client';
 import { buildTemplate, buildUser, signedInClient } from '../../server/test/factories';
-import { metaRejectionText, SIMULATOR_WABA_ID } from '../../server/src/sending/templateEvents';
+import { metaRejectionText, SIMULATOR_WABA_ID } from '../../server/src/templates/templateEvents';
 import { apiKeyFor, postApiSend } from '../../server/test/sending';
 import { postWebhook, webhookBody } from '../../server/test/webhooks';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';

@@ -17,7 +17,7 @@ import type { TUnknownWebhookEventsPage } from '@shared/schemas/webhookEvents';
 import type { TWebhookEndpointCreated, TWebhookEvent } from '@shared/schemas/webhookEndpoints';
 import type { TTemplate } from '@shared/types';
 import type { Template, User } from '../../server/src/models';
-import { SIMULATOR_WABA_ID } from '../../server/src/sending/templateEvents';
+import { SIMULATOR_WABA_ID } from '../../server/src/templates/templateEvents';
 import { plainRecipients } from '../../server/test/campaignFlow';
 import type { TestClient } from '../../server/test/client';
 import { buildTemplate, signedInClient } from '../../server/test/factories';

@@ -11,7 +11,7 @@ import type { TTemplate } from '@shared/types';
 import type { TestClient } from '../../server/test/client';
 import { buildTemplate, buildUser, signedInClient, uniqueName, waitForTemplateStatus } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
-import { metaRejectionText, simulatorWabaId } from '../../server/src/sending/templateEvents';
+import { metaRejectionText, simulatorWabaId } from '../../server/src/templates/templateEvents';
 import { startSimulatorServer, type SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
 import { SimulatorOutbox } from '../../server/src/simulator/outbox';
 import type { User } from '../../server/src/models';

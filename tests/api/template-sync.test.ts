@@ -15,7 +15,7 @@ import type { TestClient } from '../../server/test/client';
 import { buildTemplate, buildUser, signedInClient } from '../../server/test/factories';
 import { apiKeyFor, postApiSend } from '../../server/test/sending';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
-import { simulatorWabaId } from '../../server/src/sending/templateEvents';
+import { simulatorWabaId } from '../../server/src/templates/templateEvents';
 import { SIMULATOR_ACCESS_TOKEN } from '../../server/src/sending/providerRegistry';
 import { createDatabase } from '../../server/src/db/knex';
 import { createLogger } from '../../server/src/logger';

@@ -3,7 +3,7 @@ import { formatIstTime, istDate } from '@shared/istTime';
 import { fillMessage, messages } from '@shared/messages';
 import type { TCreateOrderResponse, TUser } from '@shared/types';
 import type { TWalletHistoryEntry, TWalletHistoryResponse } from '@shared/walletHistory';
-import { rupeesToUnits } from '@shared/money';
+import { unitsToRupees } from '@shared/money';
 import { TestClient } from '../../server/test/client';
 import { buildTemplate, signedInClient } from '../../server/test/factories';
 import { quickSend } from '../../server/test/sending';
@@ -47,8 +47,12 @@ describe.skipIf(postgresUnavailable)('GET /api/wallet/history and top-up receipt
     await topUp(server, client, 500);
     const template = await buildTemplate(server, user, { body: 'Hello {{1}}' });
     const accepted = await quickSend(client, { template, recipients: ['919876543210', '919876543211'], variables: { '1': 'Asha' } });
-    await server.services.wallet.refundMessage({ userId: user.id, messageId: `test-${accepted.campaignId}`, campaignId: accepted.campaignId, units: rupeesToUnits(0.5), description: 'Refund: message not delivered' });
-    return { client, user };
+    // One of its messages finally fails and is refunded the way every refund is.
+    const [message] = (await server.db('messages').where({ campaignId: accepted.campaignId }).orderBy('id').limit(1).select('id', 'priceUnits')) as { id: number; priceUnits: number }[];
+    await server.db('messages').where({ id: message!.id }).update({ status: 'failed', claimToken: null });
+    const refund = await server.db.transaction((trx) => server.services.wallet.refundMessages(trx, [Number(message!.id)]));
+    expect(refund.messageIds).toEqual([Number(message!.id)]);
+    return { client, user, refundedRupees: unitsToRupees(Number(message!.priceUnits)) };
   }
 
   it('calls the charge of a campaign still waiting for its time scheduled, with its time, not sent', async () => {
@@ -95,7 +99,7 @@ describe.skipIf(postgresUnavailable)('GET /api/wallet/history and top-up receipt
   });
 
   it('pages by cursor without gaps or repeats, and filters by kind and IST day', async () => {
-    const { client } = await walletWithEverything();
+    const { client, refundedRupees } = await walletWithEverything();
     const all = (await history(client)).entries.map((entry) => entry.id);
     const walked: string[] = [];
     let cursor: string | null = null;
@@ -111,7 +115,7 @@ describe.skipIf(postgresUnavailable)('GET /api/wallet/history and top-up receipt
     expect(pages).toBe(3);
 
     expect((await history(client, '?kind=topup')).entries.map((entry) => entry.amount)).toEqual([500, 1000]);
-    expect((await history(client, '?kind=refund')).entries.map((entry) => entry.amount)).toEqual([0.5]);
+    expect((await history(client, '?kind=refund')).entries.map((entry) => entry.amount)).toEqual([refundedRupees]);
     const today = istDate();
     expect((await history(client, `?from=${today}&to=${today}`)).entries).toHaveLength(5);
     const yesterday = istDate(new Date(Date.now() - 86_400_000));

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
 import type { TCreditAdjustmentResponse, TCreditHistoryResponse } from '@shared/types';
 import { TestClient } from '../../server/test/client';
-import { buildUser, signedInClient } from '../../server/test/factories';
+import { buildTemplate, buildUser, signedInClient } from '../../server/test/factories';
+import { quickSend } from '../../server/test/sending';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 import type { AppError } from '../../server/src/errors';
 
@@ -82,18 +83,21 @@ describe.skipIf(postgresUnavailable)('wallet ledger', () => {
     expect(await assertLedgerMatchesBalance(user.id)).toBe(50_000);
   });
 
-  it('charges a campaign and refunds a failed message once each (the sending engine API)', async () => {
-    const user = await buildUser(server, { creditRupees: 10 });
+  it('charges a campaign once, and refunds a failed message of it once however often asked', async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 10 });
+    const template = await buildTemplate(server, user, { body: 'Hello {{1}}' });
+    const accepted = await quickSend(client, { template, recipients: ['919876543210', '919876543211', '919876543212'], variables: { '1': 'Asha' } });
+    // A second debit of the same campaign's key is a retry: it moves nothing.
     await server.db.transaction((trx) =>
-      server.services.wallet.debitCampaign(trx, { userId: user.id, campaignId: 77, units: 24_000, description: 'Campaign welcome (3 messages)', templateName: 'welcome', templateCategory: 'MARKETING' }),
+      server.services.wallet.debitCampaign(trx, { userId: user.id, campaignId: accepted.campaignId, units: 24_000, description: 'retry of the same campaign' }),
     );
-    await server.db.transaction((trx) =>
-      server.services.wallet.debitCampaign(trx, { userId: user.id, campaignId: 77, units: 24_000, description: 'retry of the same campaign' }),
-    );
-    const refund = { userId: user.id, messageId: 9001, campaignId: 77, units: 8_000, description: 'Refund: message failed (131026)' };
-    expect((await server.services.wallet.refundMessage(refund)).applied).toBe(true);
-    expect((await server.services.wallet.refundMessage(refund)).applied).toBe(false);
-    expect(await assertLedgerMatchesBalance(user.id)).toBe(100_000 - 24_000 + 8_000);
+    const charged = await server.services.wallet.balance(user.id);
+    const [message] = (await server.db('messages').where({ campaignId: accepted.campaignId }).orderBy('id').limit(1).select('id', 'priceUnits')) as { id: number; priceUnits: number }[];
+    await server.db('messages').where({ id: message!.id }).update({ status: 'failed', claimToken: null });
+    const refunds = await Promise.all([1, 2].map(() => server.db.transaction((trx) => server.services.wallet.refundMessages(trx, [Number(message!.id)]))));
+    expect(refunds.map((refund) => refund.messageIds.length).sort()).toEqual([0, 1]);
+    expect(await assertLedgerMatchesBalance(user.id)).toBe(charged + Number(message!.priceUnits));
+    expect(await server.db('campaigns').where({ id: accepted.campaignId }).first('refundedUnits')).toMatchObject({ refundedUnits: Number(message!.priceUnits) });
   });
 
   it('pages the credit history newest first', async () => {

@@ -1,14 +1,16 @@
 import { fillMessage, messages } from '@shared/messages';
 import { AUTH } from '@shared/constants';
-import type { TTemplateComponent } from '@shared/types';
 import type { WhatsAppProvider } from '../sending/providers/types';
 import type { SenderNumber } from '../sending/senderNumbers';
 import { templateSendRequest } from '../sending/messageRequest';
-import type { SimulatorOutbox } from '../simulator/outbox';
+import { PLATFORM_OTP_TEMPLATE, PLATFORM_PHONE_NUMBER_ID, platformAuthenticationTemplate } from '../sending/platformSender';
 
-/** The simulator's id for the platform's own sender number (password-reset codes). */
-export const PLATFORM_PHONE_NUMBER_ID = 'platform';
-export const PLATFORM_OTP_TEMPLATE = 'password_reset_code';
+export { PLATFORM_OTP_TEMPLATE, PLATFORM_PHONE_NUMBER_ID };
+
+/** What the platform's messenger needs of the simulator's outbox (simulator/outbox.ts): it keeps a message and answers its id. */
+export interface PlatformOutbox {
+  record(message: { to: string; from: string; kind: 'authentication'; text: string; template: string }): { id: string };
+}
 
 /** The platform's sandbox sender on the simulator. */
 export const PLATFORM_SIMULATOR_NUMBER: SenderNumber = {
@@ -22,15 +24,6 @@ export const PLATFORM_SIMULATOR_NUMBER: SenderNumber = {
   isSandbox: true,
   isActive: true,
 };
-
-/** The platform's authentication template as the simulator renders it. */
-export function platformAuthenticationTemplate(name: string, brandName = 'Sandesh'): TTemplateComponent[] | null {
-  if (name !== PLATFORM_OTP_TEMPLATE) return null;
-  return [
-    { type: 'BODY', text: fillMessage(messages.auth.otpMessage, { code: '{{1}}', brand: brandName, minutes: AUTH.otpTtlMinutes }) },
-    { type: 'BUTTONS', buttons: [{ type: 'OTP', text: 'Copy code', otp_type: 'COPY_CODE' }] },
-  ];
-}
 
 /**
  * Messages the platform itself sends from its own WhatsApp number (password-reset codes).
@@ -46,7 +39,7 @@ export class SimulatorPlatformMessenger implements PlatformMessenger {
   readonly available = true;
 
   constructor(
-    private readonly deps: { outbox: SimulatorOutbox; senderNumber: string; brandName: string },
+    private readonly deps: { outbox: PlatformOutbox; senderNumber: string; brandName: string },
   ) {}
 
   async sendAuthenticationCode(to: string, code: string): Promise<{ messageId: string }> {

@@ -12,7 +12,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import { OutageLog } from '../db/outage';
-import { UNFINISHED_STATUSES } from '../sending/messageOutcomes';
+import { UNFINISHED_STATUSES } from '../db/rows/messages';
 
 interface Seen {
   /** Unfinished messages when last counted (null: not counted yet). */

@@ -25,7 +25,7 @@ import { PollingWorker } from '../pollingWorker';
 import { withoutBitmapScans } from '../db/bitmapScans';
 import type { Logger } from '../logger';
 import { OutageLog } from '../db/outage';
-import { anyCampaignStaged } from '../sending/materialiser';
+import { anyCampaignStaged } from '../sending/acceptance/stagedRows';
 
 /**
  * PostgreSQL: a pending range is a statement's messages of one campaign. A batch takes up to

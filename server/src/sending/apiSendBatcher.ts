@@ -13,7 +13,9 @@
 import { AppError } from '../errors';
 import type { Template, User } from '../models';
 import { istDay } from '../istCalendar';
-import { ACCEPTED_STATUS_BY_CODE, ApiDayCampaignClosed, apiDayCampaignName, dedupeKey, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance } from './campaignAcceptance';
+import { ApiDayCampaignClosed, apiDayCampaignName, type AcceptCampaignInput, type AcceptedCampaign, type CampaignAcceptance } from './campaignAcceptance';
+import { dedupeKey } from './acceptance/dedupeKeys';
+import { ACCEPTED_STATUS_BY_CODE } from './acceptance/messageRows';
 import type { SenderNumber } from './senderNumbers';
 import type { WalletAfterDebit } from '../wallet/service';
 

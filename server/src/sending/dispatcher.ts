@@ -31,9 +31,10 @@ import { LeaseKeeper, renewLeasesIn } from './leaseKeeper';
 import { TokenBucket } from './tokenBucket';
 import { SendWindow, type SendOutcome } from './sendWindow';
 import type { MessageRow } from '../db/rows/messages';
-import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES } from './templateEvents';
+import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES } from '../templates/templateEvents';
 import { metaErrorHandling, type RetryScope } from './providers/metaErrors';
 import type { MetaErrorFields, SendResult } from './providers/types';
+import type { Enqueuer } from './dispatchJobs';
 
 /** Meta's error fields of a failed answer, as the message keeps them. */
 function metaFieldsOf(result: Extract<SendResult, { ok: false }>): MetaErrorFields {
@@ -147,10 +148,7 @@ export function parseSendReference(reference: string | null | undefined): { id: 
   return { id: Number(match[1]), claimToken: match[2] as string };
 }
 
-export type HoldHook = (messageIds: readonly number[], until: Date) => Promise<void>;
-
 export class MessageDispatcher {
-  private holdHook: HoldHook | null = null;
   /**
    * Told a template Meta holds or ended whose campaign was still running (accepted in the instant
    * before the template moved, or moved by something other than Meta's webhook), so that the
@@ -191,6 +189,8 @@ export class MessageDispatcher {
     private readonly deps: {
       db: Knex;
       outcomes: MessageOutcomes;
+      /** Held messages need a job to be seen again on PostgreSQL (SQLite's lanes find them in the table). */
+      jobs: Pick<Enqueuer, 'hold'>;
       providers: Pick<ProviderRegistry, 'prepare' | 'providerFor'>;
       log: Logger;
       settings: DispatchSettings;
@@ -207,11 +207,6 @@ export class MessageDispatcher {
       undefined,
       () => renewalFailures.recovered(),
     );
-  }
-
-  /** The PostgreSQL queue makes a job for held messages (SQLite's lanes find them in the table). */
-  setHoldHook(hook: HoldHook | null): void {
-    this.holdHook = hook;
   }
 
   get settings(): DispatchSettings {
@@ -642,7 +637,7 @@ export class MessageDispatcher {
         later.push([ids, until]);
       }
     });
-    for (const [ids, until] of later) await this.holdHook?.(ids, until);
+    for (const [ids, until] of later) await this.deps.jobs.hold(ids, until);
   }
 
   /**

@@ -10,13 +10,14 @@ import type { WalletService } from '../wallet/service';
 import { CloudApiSimulator } from '../simulator/cloudApiSimulator';
 import { databaseChannelKeys, databaseTemplateCategories, databaseTemplates } from '../simulator/databaseTemplates';
 import type { SimulatorOutbox } from '../simulator/outbox';
-import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
-import type { CampaignAcceptance } from './campaignAcceptance';
+import { PLATFORM_PHONE_NUMBER_ID } from './platformSender';
 import { MessageDispatcher } from './dispatcher';
 import { Materialiser } from './materialiser';
+import type { StagedRowsStore } from './acceptance/stagedRows';
 import { MessageOutcomes } from './messageOutcomes';
 import { ProviderRegistry, SIMULATOR_ACCESS_TOKEN, type CredentialsSource } from './providerRegistry';
-import { EmbeddedDispatchQueue, PgBossDispatchQueue, pgBossSchemaFor, type DispatchQueue } from './queues';
+import { NO_DISPATCH_JOBS, type Enqueuer, type PgBossDispatchJobs } from './dispatchJobs';
+import { EmbeddedDispatchQueue, PgBossDispatchQueue, type DispatchQueue } from './queues';
 import { StatusIngest } from './statusIngest';
 
 export const SIMULATOR_MOUNT = '/simulator';
@@ -27,6 +28,10 @@ export class SendingEngine {
   readonly providers: ProviderRegistry;
   readonly dispatcher: MessageDispatcher;
   readonly queue: DispatchQueue;
+  /** How queued messages get the queue's jobs (none on SQLite). */
+  readonly jobs: Enqueuer;
+  /** How staged rows move on this database (the materialiser's store). */
+  readonly stagedRows: StagedRowsStore;
   readonly ingest: StatusIngest;
   /** Message rows for large campaigns' staged recipients, after their acceptance (materialiser.ts). */
   readonly materialiser: Materialiser;
@@ -40,14 +45,20 @@ export class SendingEngine {
       db: Knex;
       logger: Logger;
       wallet: WalletService;
-      acceptance: CampaignAcceptance;
+      /** pg-boss's jobs on PostgreSQL (built first: acceptance makes them too); null where the dispatcher polls the table. */
+      jobs: PgBossDispatchJobs | null;
+      /** How the materialiser moves staged rows on this database. */
+      stagedRows: StagedRowsStore;
       outbox: SimulatorOutbox;
       credentials: CredentialsSource | null;
     },
   ) {
     const { config, db, logger } = deps;
     const log = logger.child({ service: 'sending' });
-    this.outcomes = new MessageOutcomes({ db, wallet: deps.wallet, log });
+    const jobs: Enqueuer = deps.jobs ?? NO_DISPATCH_JOBS;
+    this.jobs = jobs;
+    this.stagedRows = deps.stagedRows;
+    this.outcomes = new MessageOutcomes({ db, wallet: deps.wallet, jobs, log });
     this.providers = new ProviderRegistry({
       simulatorUrl: config.simulatorEnabled ? (config.simulator.url ?? null) : null,
       whatsappApiBase: config.providers.whatsappApiBase,
@@ -78,28 +89,20 @@ export class SendingEngine {
     this.dispatcher = new MessageDispatcher({
       db,
       outcomes: this.outcomes,
+      jobs,
       providers: this.providers,
       log,
       settings: config.sending.dispatch,
       mediaUrl: (path) => `${config.publicBaseUrl}/${path}`,
     });
-    this.queue =
-      config.database.kind === 'postgresql'
-        ? new PgBossDispatchQueue({
-            db,
-            url: config.database.url,
-            schema: pgBossSchemaFor(config.database.schema),
-            dispatcher: this.dispatcher,
-            acceptance: deps.acceptance,
-            outcomes: this.outcomes,
-            log,
-            work: config.sending.dispatch.enabled,
-          })
-        : new EmbeddedDispatchQueue({ db, dispatcher: this.dispatcher, log });
+    this.queue = deps.jobs
+      ? new PgBossDispatchQueue({ db, jobs: deps.jobs, dispatcher: this.dispatcher, log, work: config.sending.dispatch.enabled })
+      : new EmbeddedDispatchQueue({ db, dispatcher: this.dispatcher, log });
     this.ingest = new StatusIngest({ db, outcomes: this.outcomes, log });
     this.materialiser = new Materialiser({
       db,
-      acceptance: deps.acceptance,
+      store: deps.stagedRows,
+      jobs,
       log,
       onMaterialised: async ({ campaignId, left }) => {
         this.queue.notify();

@@ -5,16 +5,16 @@
  * applying events for one message cannot move it back), and a message is refunded at most once
  * (the `refunded` flag flips in the same transaction as the ledger row).
  */
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterCommit, isPostgres } from '../db/knex';
 import { messages as catalogue } from '@shared/messages';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
 import type { MessageStatus, MetaErrorFields, StatusEvent } from './providers/types';
-import type { MessageRow } from '../db/rows/messages';
+import { UNFINISHED_STATUSES, type MessageRow } from '../db/rows/messages';
 import type { CampaignRow } from '../db/rows/campaigns';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
+import type { Enqueuer } from './dispatchJobs';
 
 /** Cloud API code for a recipient who stopped marketing messages from this business. */
 export const OPTED_OUT_ERROR_CODE = 131050;
@@ -73,8 +73,6 @@ export interface SendUnknown {
   settleBy: Date;
 }
 
-/** Statuses of a message that is not finished yet: a campaign with any is not completed. */
-export const UNFINISHED_STATUSES = ['queued', 'sending', 'unknown'] as const;
 
 type RawConnection = { prepare(sql: string): { run(...params: unknown[]): { changes: number } } } | { query(text: string, values: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }> };
 
@@ -117,25 +115,16 @@ export interface ResultsWritten {
   checkCompletion?: boolean;
 }
 
-export type RequeueHook = (trx: Knex.Transaction, retries: readonly Pick<SendRetry, 'id' | 'nextAttemptAt'>[]) => Promise<void>;
-
 /** Which messages reached which status, in one batch of results or status events. */
 export type MessageStatusChanges = readonly { status: 'sent' | 'delivered' | 'read' | 'failed'; messageIds: readonly number[] }[];
 
 export class MessageOutcomes {
-  private requeueHook: RequeueHook | null = null;
-
-  constructor(private readonly deps: { db: Knex; wallet: WalletService; log: Logger }) {}
+  constructor(private readonly deps: { db: Knex; wallet: WalletService; jobs: Pick<Enqueuer, 'requeue'>; log: Logger }) {}
 
   /** Announced changes are already stored: a listener's failure is logged, not the write's. */
   private readonly listenerFailed = (error: unknown): void => {
     this.deps.log.error({ err: error }, 'a status listener failed');
   };
-
-  /** The PostgreSQL queue schedules a job for each retry, in the transaction that requeues it. */
-  setRequeueHook(hook: RequeueHook | null): void {
-    this.requeueHook = hook;
-  }
 
 
   /**
@@ -227,7 +216,7 @@ export class MessageOutcomes {
           });
         if (changed > 0) requeued.push(row);
       }
-      if (requeued.length > 0 && this.requeueHook) await this.requeueHook(trx, requeued);
+      if (requeued.length > 0) await this.deps.jobs.requeue(trx, requeued);
       if (results.failed.length > 0) {
         const failedIds: number[] = [];
         for (const row of results.failed) {
@@ -415,70 +404,11 @@ export class MessageOutcomes {
   }
 
   /**
-   * Refunds finally failed messages that were charged and not refunded yet: one ledger row per
-   * campaign and call, covering each message once (the flag flips in this same transaction).
-   * Answers the campaigns touched.
+   * Refunds finally failed messages that were charged and not refunded yet (the wallet's
+   * `refundMessages`). Answers the campaigns touched.
    */
   async refundFailed(trx: Knex.Transaction, messageIds: readonly number[], status: 'failed' | 'cancelled' = 'failed'): Promise<number[]> {
-    return (await this.refundMessages(trx, messageIds, status)).campaignIds;
-  }
-
-  /** As refundFailed, answering also which messages this call refunded and for how much. */
-  async refundMessages(
-    trx: Knex.Transaction,
-    messageIds: readonly number[],
-    status: 'failed' | 'cancelled' = 'failed',
-  ): Promise<{ campaignIds: number[]; messageIds: number[]; units: number }> {
-    if (messageIds.length === 0) return { campaignIds: [], messageIds: [], units: 0 };
-    const rows: { id: number; campaignId: number; userId: number; priceUnits: number }[] = [];
-    for (let start = 0; start < messageIds.length; start += 900) {
-      const chunk = messageIds.slice(start, start + 900);
-      const due = (await trx('messages')
-        .whereIn('id', chunk)
-        .where({ status, refunded: false })
-        .where('priceUnits', '>', 0)
-        .select('id', 'campaignId', 'userId', 'priceUnits')) as typeof rows;
-      if (due.length === 0) continue;
-      // The flag flips only where it is still false, and only rows this call flipped are paid:
-      // a concurrent refund of the same message cannot pay it twice.
-      const flipped = (await trx('messages')
-        .whereIn(
-          'id',
-          due.map((r) => r.id),
-        )
-        .where({ refunded: false })
-        .update({ refunded: true }, ['id'])) as Pick<MessageRow, 'id'>[];
-      const claimed = new Set(flipped.map((r) => Number(r.id)));
-      rows.push(...due.filter((r) => claimed.has(Number(r.id))));
-    }
-    const byCampaign = new Map<number, { userId: number; units: number; count: number }>();
-    for (const row of rows) {
-      const entry = byCampaign.get(row.campaignId) ?? { userId: row.userId, units: 0, count: 0 };
-      entry.units += Number(row.priceUnits);
-      entry.count += 1;
-      byCampaign.set(row.campaignId, entry);
-    }
-    for (const [campaignId, entry] of byCampaign) {
-      const campaign = (await trx('campaigns').where({ id: campaignId }).first('name', 'templateName', 'category')) as Pick<CampaignRow, 'name' | 'templateName' | 'category'> | undefined;
-      await this.deps.wallet.apply(
-        {
-          userId: entry.userId,
-          amountUnits: entry.units,
-          type: 'REFUND_ADD',
-          description: `Refund: ${entry.count} ${status} message${entry.count === 1 ? '' : 's'} in campaign "${(campaign?.name ?? String(campaignId)).slice(0, 120)}"`,
-          idempotencyKey: `campaign:${campaignId}:refund:${randomUUID()}`,
-          templateName: campaign?.templateName ?? null,
-          templateCategory: campaign?.category ?? null,
-          referenceType: 'campaign',
-          referenceId: String(campaignId),
-        },
-        trx,
-      );
-      await trx('campaigns')
-        .where({ id: campaignId })
-        .update({ refundedUnits: trx.raw('refunded_units + ?', [entry.units]), updatedAt: new Date().toISOString() });
-    }
-    return { campaignIds: [...byCampaign.keys()], messageIds: rows.map((r) => Number(r.id)), units: rows.reduce((sum, r) => sum + Number(r.priceUnits), 0) };
+    return (await this.deps.wallet.refundMessages(trx, messageIds, status)).campaignIds;
   }
 
   /**

@@ -20,15 +20,14 @@
  *   answer of the old send no longer writes.
  */
 import type { Knex } from 'knex';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Logger } from '../logger';
 import { OutageLog } from '../db/outage';
 import { IdlePause } from '../pollingWorker';
-import type { CampaignAcceptance } from './campaignAcceptance';
 import { newClaimToken, parseSendReference, sendReference, toClaimed, type MessageDispatcher } from './dispatcher';
-import { settleReferences, type MessageOutcomes } from './messageOutcomes';
+import { settleReferences } from './messageOutcomes';
 import { isPostgres } from '../db/knex';
-import { partFromNumbered, type StatementPart } from '../db/singleStatement';
+import { DISPATCH_QUEUE, type DispatchJob, type PgBossDispatchJobs } from './dispatchJobs';
 import type { MessageRow } from '../db/rows/messages';
 
 export interface DispatchQueue {
@@ -257,7 +256,6 @@ export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart:
   return { requeued: requeuedIds.length, requeuedIds };
 }
 
-export const DISPATCH_QUEUE = 'dispatch-messages';
 const SWEEP_MS = 15_000;
 /** A pg-boss worker's pause after finding no job. */
 const WORKER_POLL_MS = 500;
@@ -270,46 +268,6 @@ const DEFER_PAUSE_MAX_MS = 250;
 /** Jobs per pg-boss insert when a resumed campaign is queued again (one statement each). */
 const REQUEUE_JOBS_PER_INSERT = 500;
 
-interface DispatchJob {
-  messageIds: number[];
-}
-
-type PgClient = { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
-
-/** pg-boss's schema beside the app's tables (`pgboss` beside `public`). */
-export function pgBossSchemaFor(databaseSchema: string | null | undefined): string {
-  return `${databaseSchema ?? 'public'}_pgboss`.replace(/^public_pgboss$/, 'pgboss');
-}
-
-/** The index `ensureFetchOrderIndex` adds to pg-boss's job table. */
-export const FETCH_ORDER_INDEX = 'job_fetch_order';
-
-/**
- * pg-boss (10.x) takes the next job in the order (priority desc, created_on, id), and its own
- * index on waiting jobs is (name, start_after): every fetch read and sorted every waiting job of
- * the queue. A campaign is one job per DISPATCH_BATCH_SIZE messages, so a million recipients
- * wait as 20,000 jobs, and each fetch and complete cost 39 ms of PostgreSQL, against 3.3 ms
- * with this index, which holds the waiting jobs in that order (measured here; pg-boss issues
- * #228 and #418 describe the same). On the partitioned job table it covers every queue's
- * partition, present and future. Instances starting together take turns (advisory lock), and an
- * instance that finds it in place takes no lock on the job table.
- */
-export async function ensureFetchOrderIndex(db: Knex, schema: string): Promise<void> {
-  const exists = async (conn: Knex) => ((await conn('pg_indexes').where({ schemaname: schema, indexname: FETCH_ORDER_INDEX }).first('indexname')) as unknown) !== undefined;
-  if (await exists(db)) return;
-  await db.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${schema}.${FETCH_ORDER_INDEX}`]);
-    if (await exists(trx)) return;
-    await trx.raw(`create index ?? on ??.job (name, priority desc, created_on, id) where state < 'active'`, [FETCH_ORDER_INDEX, schema]);
-  });
-}
-
-/** pg-boss runs its statements on the caller's connection, inside the caller's transaction. */
-async function transactionExecutor(trx: Knex.Transaction): Promise<PgBoss.Db> {
-  const connection = (await (trx.client as unknown as { acquireConnection(): Promise<PgClient> }).acquireConnection()) as PgClient;
-  return { executeSql: (text, values) => connection.query(text, values) as Promise<{ rows: never[] }> };
-}
-
 export class PgBossDispatchQueue implements DispatchQueue {
   readonly kind = 'pg-boss' as const;
   private readonly boss: PgBoss;
@@ -321,88 +279,27 @@ export class PgBossDispatchQueue implements DispatchQueue {
   private readonly idle = new IdlePause(WORKER_POLL_MS);
   private readonly workFailures: OutageLog;
   private readonly sweepFailures: OutageLog;
-  private readonly bossErrors: OutageLog;
 
   constructor(
     private readonly deps: {
       db: Knex;
-      url: string;
-      schema: string;
+      /** The jobs acceptance, outcomes and the dispatcher make; this adapter works through them. */
+      jobs: PgBossDispatchJobs;
       dispatcher: MessageDispatcher;
-      acceptance: CampaignAcceptance;
-      outcomes: MessageOutcomes;
       log: Logger;
       /** False on API-only instances: they enqueue but do not send. */
       work: boolean;
     },
   ) {
-    this.boss = new PgBoss({ connectionString: deps.url, schema: deps.schema, max: 4, application_name: 'sandesh-dispatch' });
+    this.boss = deps.jobs.boss;
     this.workFailures = new OutageLog(deps.log, 'dispatching a pg-boss job');
     this.sweepFailures = new OutageLog(deps.log, 'the dispatch sweep');
-    // pg-boss reports its pool's lost idle connections and its maintenance's failures here; an
-    // EventEmitter without a listener for 'error' would throw them instead.
-    this.bossErrors = new OutageLog(deps.log, 'pg-boss');
-    this.boss.on('error', (error: Error) => void this.bossErrors.failed(error));
-  }
-
-  /** One job per dispatcher batch (DISPATCH_BATCH_SIZE message ids). */
-  private jobsFor(messageIds: readonly number[], startAfter?: Date): PgBoss.JobInsert<DispatchJob>[] {
-    const { leaseSeconds, batchSize } = this.deps.dispatcher.settings;
-    const jobs: PgBoss.JobInsert<DispatchJob>[] = [];
-    for (let start = 0; start < messageIds.length; start += batchSize) {
-      jobs.push({
-        name: DISPATCH_QUEUE,
-        data: { messageIds: messageIds.slice(start, start + batchSize) },
-        expireInSeconds: leaseSeconds,
-        retryLimit: 20,
-        retryDelay: 5,
-        ...(startAfter ? { startAfter } : {}),
-      });
-    }
-    return jobs;
   }
 
   async prepare(): Promise<void> {
     if (this.started) return;
-    await this.boss.start();
-    await this.boss.createQueue(DISPATCH_QUEUE);
-    await ensureFetchOrderIndex(this.deps.db, this.deps.schema);
+    await this.deps.jobs.prepare();
     this.started = true;
-    this.deps.acceptance.setEnqueueHook(async (trx, ids) => {
-      await this.boss.insert(this.jobsFor(ids), { db: await transactionExecutor(trx) });
-    });
-    // pg-boss's own insert, written out rather than run, as a part of acceptance's single
-    // statement. Tried once here: a pg-boss whose insert cannot be embedded leaves acceptance on
-    // its transaction.
-    const enqueueStatement = (ids: number[]) => this.insertStatement(this.jobsFor(ids));
-    try {
-      await enqueueStatement([1]);
-      this.deps.acceptance.setEnqueueStatement(enqueueStatement);
-    } catch (error) {
-      this.deps.log.warn({ err: error }, 'pg-boss insert cannot be part of one statement; acceptance writes in a transaction');
-    }
-    this.deps.outcomes.setRequeueHook(async (trx, retries) => {
-      for (const retry of retries) await this.boss.insert(this.jobsFor([retry.id], retry.nextAttemptAt), { db: await transactionExecutor(trx) });
-    });
-    // Messages of a paused or cancelled campaign go back to the queue: they need a job to be seen again.
-    this.deps.dispatcher.setHoldHook(async (ids, until) => {
-      await this.boss.insert(this.jobsFor(ids, until));
-    });
-  }
-
-  /** pg-boss's insert of these jobs as a statement part, not run. */
-  private async insertStatement(jobs: PgBoss.JobInsert<DispatchJob>[]): Promise<StatementPart> {
-    let written: StatementPart | null = null;
-    const writer: PgBoss.Db = {
-      executeSql: async (text, values) => {
-        if (written) throw new Error('pg-boss wrote more than one statement for an insert');
-        written = partFromNumbered(text, values ?? []);
-        return { rows: [] };
-      },
-    };
-    await this.boss.insert(jobs, { db: writer });
-    if (!written) throw new Error('pg-boss wrote no statement for an insert');
-    return written;
   }
 
   async start(): Promise<void> {
@@ -499,7 +396,7 @@ export class PgBossDispatchQueue implements DispatchQueue {
    * taken, never messages without a job.
    */
   private async putBehind(jobs: readonly PgBoss.Job<DispatchJob>[]): Promise<void> {
-    await this.boss.insert(jobs.flatMap((job) => this.jobsFor(job.data.messageIds)));
+    await this.boss.insert(jobs.flatMap((job) => this.deps.jobs.jobsFor(job.data.messageIds)));
     await this.boss.complete(
       DISPATCH_QUEUE,
       jobs.map((job) => job.id),
@@ -519,7 +416,7 @@ export class PgBossDispatchQueue implements DispatchQueue {
     const ids = rows.map((row) => Number(row.id));
     const { batchSize } = this.deps.dispatcher.settings;
     const idsPerInsert = batchSize * REQUEUE_JOBS_PER_INSERT;
-    for (let start = 0; start < ids.length; start += idsPerInsert) await this.boss.insert(this.jobsFor(ids.slice(start, start + idsPerInsert)));
+    for (let start = 0; start < ids.length; start += idsPerInsert) await this.deps.jobs.insertNow(ids.slice(start, start + idsPerInsert));
     return ids.length;
   }
 
@@ -552,7 +449,7 @@ export class PgBossDispatchQueue implements DispatchQueue {
       // Lapsed claims go back to the queue (handed ones wait for a status first), with their jobs.
       await this.deps.db.transaction(async (trx) => {
         const moved = await recoverAbandoned(trx, this.deps.dispatcher.settings.unknownSettleSeconds, false);
-        if (moved.requeuedIds.length > 0) await this.boss.insert(this.jobsFor(moved.requeuedIds), { db: await transactionExecutor(trx) });
+        if (moved.requeuedIds.length > 0) await this.deps.jobs.enqueue(trx, moved.requeuedIds);
       });
       this.sweepFailures.recovered();
     } catch (error) {
@@ -566,11 +463,7 @@ export class PgBossDispatchQueue implements DispatchQueue {
     this.idle.interrupt();
     await Promise.all(this.workers);
     this.workers = [];
-    this.deps.acceptance.setEnqueueHook(null);
-    this.deps.acceptance.setEnqueueStatement(null);
-    this.deps.outcomes.setRequeueHook(null);
-    this.deps.dispatcher.setHoldHook(null);
-    if (this.started) await this.boss.stop({ graceful: true, timeout: 10_000, wait: true });
+    if (this.started) await this.deps.jobs.stop();
     this.started = false;
     this.working = false;
   }

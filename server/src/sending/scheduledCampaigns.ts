@@ -19,7 +19,7 @@ import type { CampaignRow } from '../db/rows/campaigns';
 import type { MessageRow } from '../db/rows/messages';
 import type { CampaignAcceptance } from './campaignAcceptance';
 import type { MessageOutcomes } from './messageOutcomes';
-import { HELD_TEMPLATE_STATUSES } from './templateEvents';
+import { HELD_TEMPLATE_STATUSES } from '../templates/templateEvents';
 import { TEMPLATE_PAUSED } from './templateHolds';
 
 /** How often each instance looks for scheduled campaigns that are due. */

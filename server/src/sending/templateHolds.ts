@@ -25,11 +25,12 @@ import type { PriceCategory } from '@shared/pricing';
 import { templateStatusLabel, USABLE_TEMPLATE_STATUSES } from '@shared/templates';
 import { isPostgres } from '../db/knex';
 import type { Logger } from '../logger';
+import type { WalletService } from '../wallet/service';
 import type { MessageRow } from '../db/rows/messages';
 import { PAUSED_HOLD_MS } from './dispatcher';
 import type { SendingEngine } from './engine';
 import { withConflictRetry } from './messageOutcomes';
-import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES, type TemplateCategoryMove, type TemplateStatusMove } from './templateEvents';
+import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES, type TemplateCategoryMove, type TemplateStatusMove } from '../templates/templateEvents';
 
 /** The reason a held campaign carries (campaigns.pause_reason). */
 export const TEMPLATE_PAUSED = 'template_paused';
@@ -71,6 +72,7 @@ export class TemplateHolds {
     private readonly deps: {
       db: Knex;
       engine: Pick<SendingEngine, 'dispatcher' | 'outcomes' | 'materialiser' | 'requeueCampaign'>;
+      wallet: Pick<WalletService, 'refundMessages'>;
       /** A user's price per message of a category, in credit units. */
       priceOf: (userId: number, category: PriceCategory) => Promise<number>;
       notices: TemplateHoldNotices;
@@ -251,7 +253,7 @@ export class TemplateHolds {
               .where((q) => q.where({ status: 'queued' }).orWhere((w) => w.where({ status: 'sending' }).whereNull('handedAt')))
               .update({ status: 'failed', failedAt: nowIso, claimToken: null, leaseUntil: null, errorCode: null, errorMessage: catalogue.templateHolds.campaignEndedError, updatedAt: nowIso });
           }
-          const refund = await engine.outcomes.refundMessages(trx, ids);
+          const refund = await this.deps.wallet.refundMessages(trx, ids);
           failedIds = ids;
           refunded = refund.units;
           await engine.outcomes.recordMessageStatuses?.(trx, [{ status: 'failed', messageIds: ids }]);

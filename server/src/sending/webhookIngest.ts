@@ -6,12 +6,12 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import { PLATFORM_PHONE_NUMBER_ID } from '../messaging/platformMessenger';
+import { PLATFORM_PHONE_NUMBER_ID } from './platformSender';
 import type { MessageOutcomes } from './messageOutcomes';
 import { channelWebhookTokenMatches } from '../providerAccounts/channelWebhook';
 import type { ProviderCredentialStore } from '../providerAccounts/credentials';
 import { parseWebhookChanges, verifyWebhookSignature, type NumberHealthEvent, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
-import { metaRejectionText, metaTemplateStatusMove, simulatorWabaOwner, type TemplateCategoryMove, type TemplateStatusMove } from './templateEvents';
+import { metaRejectionText, metaTemplateStatusMove, simulatorWabaOwner, type TemplateCategoryMove, type TemplateStatusMove } from '../templates/templateEvents';
 import type { StatusIngest } from './statusIngest';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 

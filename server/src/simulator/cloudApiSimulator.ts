@@ -26,6 +26,7 @@ import { SimulatorNumbers, type SimulatorPricing } from './numbers';
 import { parameterLimitRefusal } from './sendLimits';
 import { sendBodyDetails, ZTemplateMessage, type TParameter, type TTemplateMessage } from './sendSchemas';
 import { META_ERROR_TABLE } from '../sending/providers/metaErrors';
+import type { WebhookRetry } from '../config';
 
 /**
  * An error the simulator is told to answer for one sender number (tests and demos), with the
@@ -110,11 +111,7 @@ export interface CloudApiSimulatorOptions {
  * frequency for up to 7 days; the simulator does the same, with a pause that doubles from
  * `firstDelayMs` up to `maxDelayMs`, and drops a status once it is `maxAgeMs` old.
  */
-export interface WebhookRetry {
-  firstDelayMs: number;
-  maxDelayMs: number;
-  maxAgeMs: number;
-}
+export type { WebhookRetry };
 
 export const DEFAULT_WEBHOOK_RETRY: WebhookRetry = { firstDelayMs: 1_000, maxDelayMs: 60_000, maxAgeMs: 7 * 24 * 3600_000 };
 

@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { TTemplateComponent } from '@shared/types';
 import { LookupCache } from '../lookupCache';
-import { PLATFORM_PHONE_NUMBER_ID, platformAuthenticationTemplate } from '../messaging/platformMessenger';
+import { PLATFORM_PHONE_NUMBER_ID, platformAuthenticationTemplate } from '../sending/platformSender';
 import type { ResolveTemplate } from './cloudApiSimulator';
 
 /**

@@ -22,7 +22,7 @@ import { isUniqueViolation } from '../db/knex';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { Template, type User } from '../models';
 import type { AuditService } from '../audit/service';
-import type { TemplateStatusMove } from '../sending/templateEvents';
+import type { TemplateStatusMove } from './templateEvents';
 import type { TemplateMediaStore, UploadedFile } from './media';
 import type { MetaSubmissions } from './metaSubmission';
 

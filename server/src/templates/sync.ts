@@ -20,7 +20,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { Template } from '../models';
 import type { AuditService } from '../audit/service';
-import { metaRejectionText, metaTemplateStatusMove, type TemplateCategoryMove, type TemplateStatusMove } from '../sending/templateEvents';
+import { metaRejectionText, metaTemplateStatusMove, type TemplateCategoryMove, type TemplateStatusMove } from './templateEvents';
 import { isInMetaReview } from './metaSubmission';
 import { importMetaComponents } from './metaComponents';
 import type { MetaTemplateListed } from './templateApi';

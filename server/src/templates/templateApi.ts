@@ -18,7 +18,7 @@ import type { ProviderSettingsRow } from '../db/rows/providerSettings';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import { secretContext, tryOpenSecret } from '../providerAccounts/secrets';
 import type { SecretBox } from '../security/secretBox';
-import { simulatorWabaId } from '../sending/templateEvents';
+import { simulatorWabaId } from './templateEvents';
 import type { MetaTemplateCreateBody } from './metaTemplateBody';
 
 export type { MetaTemplateCreateBody } from './metaTemplateBody';

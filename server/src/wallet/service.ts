@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { istDayStart } from '@shared/istTime';
 import { messages } from '@shared/messages';
@@ -9,6 +10,18 @@ import { insertPart, type StatementPart } from '../db/singleStatement';
 import { CreditTransaction, Payment, User } from '../models';
 
 const DAY_MS = 86_400_000;
+/** Message ids per lookup of a refund (under SQLite's limit of bound values). */
+const REFUND_LOOKUP_CHUNK = 900;
+
+/**
+ * The wallet's one rule on every change of a balance: it never goes below zero. SQL over the
+ * `users` row, bound to the signed change; both ways money moves use it (`write`'s conditional
+ * update and the debit of acceptance's single statement). The database's CHECK constraint refuses
+ * a negative balance too, as a last guard should code go wrong.
+ */
+const NEVER_BELOW_ZERO_SQL = 'credit_balance + ? >= 0';
+/** The balance after a signed change, bound to the change. */
+const CHANGED_BALANCE_SQL = 'credit_balance + ?';
 
 /** A top-up as its receipt needs it: the ledger entry, the payment behind it and the payer. */
 export interface TopUpReceiptSource {
@@ -72,10 +85,10 @@ export class WalletService {
     const [updated] = (await trx('users')
       .where({ id: input.userId })
       .whereNull('deletedAt')
-      .andWhereRaw('credit_balance + ? >= 0', [input.amountUnits])
+      .andWhereRaw(NEVER_BELOW_ZERO_SQL, [input.amountUnits])
       .update(
         {
-          creditBalance: trx.raw('credit_balance + ?', [input.amountUnits]),
+          creditBalance: trx.raw(CHANGED_BALANCE_SQL, [input.amountUnits]),
           updatedAt: new Date().toISOString(),
         },
         ['creditBalance'],
@@ -101,11 +114,11 @@ export class WalletService {
    */
   campaignDebitStatementParts(input: CampaignDebitInput & { at: Date }, condition?: StatementPart): { debit: StatementPart; ledger: StatementPart } {
     if (!Number.isSafeInteger(input.units)) throw new Error(`Ledger amount must be an integer: ${input.units}`);
-    // The rule of `write`'s conditional update (never below zero), written out as the CTE's text.
+    // `write`'s conditional update as the CTE's text, under the same rule (NEVER_BELOW_ZERO_SQL).
     // A condition of the caller's (a subquery of no row's) is checked once, before the row is locked.
     const debit = {
-      sql: `update users set credit_balance = credit_balance - ?, updated_at = ? where id = ? and deleted_at is null and credit_balance - ? >= 0${condition ? ` and ${condition.sql}` : ''} returning credit_balance, low_balance_threshold_units`,
-      bindings: [input.units, input.at.toISOString(), input.userId, input.units, ...(condition?.bindings ?? [])],
+      sql: `update users set credit_balance = ${CHANGED_BALANCE_SQL}, updated_at = ? where id = ? and deleted_at is null and ${NEVER_BELOW_ZERO_SQL}${condition ? ` and ${condition.sql}` : ''} returning credit_balance, low_balance_threshold_units`,
+      bindings: [-input.units, input.at.toISOString(), input.userId, -input.units, ...(condition?.bindings ?? [])],
     };
     const ledger = insertPart(this.deps.db, 'credit_transactions', ledgerRow(campaignDebitEntry(input), this.deps.db.raw('(select credit_balance from wallet_debit)'), input.at));
     return { debit, ledger };
@@ -227,25 +240,67 @@ export class WalletService {
     return entry;
   }
 
-  /** Refunds one finally failed (or cancelled) message's price; idempotent per message. */
-  async refundMessage(
-    input: { userId: number; messageId: number | string; campaignId: number | string; units: number; description: string; templateName?: string | null; templateCategory?: string | null },
-    db: Knex = this.deps.db,
-  ): Promise<{ entry: CreditTransaction; applied: boolean }> {
-    return this.apply(
-      {
-        userId: input.userId,
-        amountUnits: input.units,
-        type: 'REFUND_ADD',
-        description: input.description,
-        idempotencyKey: `message:${input.messageId}:refund`,
-        templateName: input.templateName ?? null,
-        templateCategory: input.templateCategory ?? null,
-        referenceType: 'campaign',
-        referenceId: String(input.campaignId),
-      },
-      db,
-    );
+  /**
+   * Refunds finally failed (or cancelled) messages that were charged and not refunded yet, in the
+   * caller's transaction: one ledger row per campaign and call, covering each message once (its
+   * `refunded` flag flips in this same transaction, and only rows this call flipped are paid).
+   * Answers the campaigns touched, the messages refunded and the units paid back.
+   */
+  async refundMessages(
+    trx: Knex.Transaction,
+    messageIds: readonly number[],
+    status: 'failed' | 'cancelled' = 'failed',
+  ): Promise<{ campaignIds: number[]; messageIds: number[]; units: number }> {
+    if (messageIds.length === 0) return { campaignIds: [], messageIds: [], units: 0 };
+    const rows: { id: number; campaignId: number; userId: number; priceUnits: number }[] = [];
+    for (let start = 0; start < messageIds.length; start += REFUND_LOOKUP_CHUNK) {
+      const chunk = messageIds.slice(start, start + REFUND_LOOKUP_CHUNK);
+      const due = (await trx('messages')
+        .whereIn('id', chunk)
+        .where({ status, refunded: false })
+        .where('priceUnits', '>', 0)
+        .select('id', 'campaignId', 'userId', 'priceUnits')) as typeof rows;
+      if (due.length === 0) continue;
+      // The flag flips only where it is still false, and only rows this call flipped are paid:
+      // a concurrent refund of the same message cannot pay it twice.
+      const flipped = (await trx('messages')
+        .whereIn(
+          'id',
+          due.map((r) => r.id),
+        )
+        .where({ refunded: false })
+        .update({ refunded: true }, ['id'])) as { id: number | string }[];
+      const claimed = new Set(flipped.map((r) => Number(r.id)));
+      rows.push(...due.filter((r) => claimed.has(Number(r.id))));
+    }
+    const byCampaign = new Map<number, { userId: number; units: number; count: number }>();
+    for (const row of rows) {
+      const entry = byCampaign.get(row.campaignId) ?? { userId: row.userId, units: 0, count: 0 };
+      entry.units += Number(row.priceUnits);
+      entry.count += 1;
+      byCampaign.set(row.campaignId, entry);
+    }
+    for (const [campaignId, entry] of byCampaign) {
+      const campaign = (await trx('campaigns').where({ id: campaignId }).first('name', 'templateName', 'category')) as { name: string; templateName: string | null; category: string | null } | undefined;
+      await this.apply(
+        {
+          userId: entry.userId,
+          amountUnits: entry.units,
+          type: 'REFUND_ADD',
+          description: `Refund: ${entry.count} ${status} message${entry.count === 1 ? '' : 's'} in campaign "${(campaign?.name ?? String(campaignId)).slice(0, 120)}"`,
+          idempotencyKey: `campaign:${campaignId}:refund:${randomUUID()}`,
+          templateName: campaign?.templateName ?? null,
+          templateCategory: campaign?.category ?? null,
+          referenceType: 'campaign',
+          referenceId: String(campaignId),
+        },
+        trx,
+      );
+      await trx('campaigns')
+        .where({ id: campaignId })
+        .update({ refundedUnits: trx.raw('refunded_units + ?', [entry.units]), updatedAt: new Date().toISOString() });
+    }
+    return { campaignIds: [...byCampaign.keys()], messageIds: rows.map((r) => Number(r.id)), units: rows.reduce((sum, r) => sum + Number(r.priceUnits), 0) };
   }
 }
 

@@ -10,7 +10,7 @@ import { isPostgres } from '../knex';
  * its planner uses a partial index only where a query repeats the index's condition.
  */
 /**
- * UNFINISHED_STATUSES (sending/messageOutcomes.ts), written out so that the migration stays as it
+ * UNFINISHED_STATUSES (db/rows/messages.ts), written out so that the migration stays as it
  * ran; tests/api/dispatch-index.test.ts keeps the two equal.
  */
 const OPEN_STATUSES = "('queued', 'sending', 'unknown')";

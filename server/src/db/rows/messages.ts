@@ -34,6 +34,9 @@ export interface MessageRow {
   failedAt: string | Date | null;
 }
 
+/** Statuses of a message that is not finished yet: a campaign with any is not completed. */
+export const UNFINISHED_STATUSES = ['queued', 'sending', 'unknown'] as const;
+
 /** A row's values whichever way the driver answered the JSON column. */
 export function messageVariables(variables: MessageRow['variables']): Record<string, string> {
   if (variables === null) return {};

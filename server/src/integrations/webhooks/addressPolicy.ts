@@ -3,7 +3,7 @@
  * every resolved address is public: private, loopback, link-local (cloud metadata at
  * 169.254.169.254), carrier-grade NAT, multicast and reserved ranges are refused, for IPv4 and
  * IPv6, and for IPv4 addresses carried inside IPv6 ones (mapped, compatible, translated, 6to4,
- * NAT64, Teredo: security/ipAddresses.ts), which are judged by the IPv4 address they carry.
+ * NAT64, Teredo: network/ipAddresses.ts), which are judged by the IPv4 address they carry.
  * Outside production loopback is allowed too (tests, the simulator). The check runs when an
  * endpoint is saved and again on every connection: names through undici's `connect.lookup`, so a
  * name that later resolves elsewhere (DNS rebinding) is refused, and address literals in the
@@ -13,7 +13,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import type { LookupFunction } from 'node:net';
 import { BlockList, isIP } from 'node:net';
 import { buildConnector } from 'undici';
-import { bareAddress, embeddedIPv4, isLoopbackAddress } from '../../security/ipAddresses';
+import { bareAddress, embeddedIPv4, isLoopbackAddress } from '../../network/ipAddresses';
 
 export interface AddressPolicy {
   /** Plain http and loopback addresses are accepted (never in production). */

@@ -8,7 +8,7 @@ import type { TCreateOrderResponse, TPaymentsConfig, TVerifyPaymentResponse } fr
 import type { AppConfig } from '../../config';
 import { ForbiddenError } from '../../errors';
 import { requireAuth } from '../../middleware/auth';
-import { isLoopback } from '../../middleware/network';
+import { isLoopback } from '../../network/loopback';
 import { validate } from '../../middleware/validate';
 import type { Services } from '../../container';
 import type { AppState } from '../../types';

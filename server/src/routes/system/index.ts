@@ -5,7 +5,7 @@ import { digitsOnly } from '@shared/schemas/auth';
 import type { AppConfig } from '../../config';
 import type { Services } from '../../container';
 import { ForbiddenError, NotFoundError } from '../../errors';
-import { isLoopback } from '../../middleware/network';
+import { isLoopback } from '../../network/loopback';
 import type { SimulatorOutbox } from '../../simulator/outbox';
 import type { AppState } from '../../types';
 

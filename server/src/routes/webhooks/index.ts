@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { messages } from '@shared/messages';
 import type { AppConfig } from '../../config';
 import { UnauthorizedError } from '../../errors';
-import { isLoopback } from '../../middleware/network';
+import { isLoopback } from '../../network/loopback';
 import { CHANNEL_WEBHOOK_HEADERS } from '../../providerAccounts/channelWebhook';
 import { WEBHOOK_PATH } from '../../sending/engine';
 import { looksSigned, verifyWebhookHandshake } from '../../sending/providers/webhooks';

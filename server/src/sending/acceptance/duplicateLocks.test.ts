@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dedupeKey } from './campaignAcceptance';
+import { dedupeKey } from './dedupeKeys';
 import { duplicateLocksFor, MESSAGE_LOCKS_MAX } from './duplicateLocks';
 
 const keys = (count: number) => Array.from({ length: count }, (_, i) => dedupeKey(7, 3, `9198000${String(10_000 + i)}`, { '1': 'Asha' }));

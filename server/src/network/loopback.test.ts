@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopback, isLoopbackHost } from './network';
+import { isLoopback, isLoopbackHost } from './loopback';
 
 describe('isLoopback', () => {
   it('counts 127.0.0.0/8, ::1 and loopback written as IPv4-mapped IPv6 in any spelling', () => {

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { AuditService } from '../audit/service';
-import type { WalletService } from '../wallet/service';
-import type { MessageOutcomes } from './messageOutcomes';
+import type { WalletService } from './service';
 import type { MessageRow } from '../db/rows/messages';
 
 /** How many held messages one listing shows (the count and total cover them all). */
@@ -25,7 +24,7 @@ export interface HeldRefundRow {
  * the same refund path every other refund takes (its flag flips once, so a refund pays once).
  */
 export class HeldRefunds {
-  constructor(private readonly deps: { db: Knex; outcomes: MessageOutcomes; wallet: WalletService; audit: AuditService }) {}
+  constructor(private readonly deps: { db: Knex; wallet: WalletService; audit: AuditService }) {}
 
   private held(db: Knex, userId: number) {
     return db('messages').where({ 'messages.userId': userId, 'messages.status': 'failed', 'messages.refunded': false }).where('messages.priceUnits', '>', 0);
@@ -60,7 +59,7 @@ export class HeldRefunds {
       const query = this.held(trx, userId).orderBy('messages.id');
       if (messageIds) query.whereIn('messages.id', [...messageIds]);
       const ids = ((await query.select('messages.id')) as Pick<MessageRow, 'id'>[]).map((row) => Number(row.id));
-      const result = await this.deps.outcomes.refundMessages(trx, ids);
+      const result = await this.deps.wallet.refundMessages(trx, ids);
       if (result.messageIds.length > 0) {
         await this.deps.audit.record(
           {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { dedupeKey } from './campaignAcceptance';
+import { dedupeKey } from './dedupeKeys';
 
 /** The stored key's definition: rows accepted before a change must still block identical sends. */
 function definition(userId: number, templateId: number, recipient: string, variables: Record<string, string>): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunksAtOnceFor } from './materialiser';
+import { chunksAtOnceFor } from './stagedRows';
 
 describe('chunksAtOnceFor', () => {
   it('runs the chunks asked for where the pool has room beside them', () => {

@@ -1,4 +1,4 @@
-import { isLoopbackAddress } from '../security/ipAddresses';
+import { isLoopbackAddress } from './ipAddresses';
 
 /**
  * True for 127.0.0.0/8, ::1 and IPv4-mapped loopback in any spelling (`::ffff:127.0.0.1`,

@@ -29,8 +29,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/knex';
-import type { StatementPart } from '../db/singleStatement';
+import type { StatementPart } from '../../db/singleStatement';
 
 /** The lock classes (the first of the two-key form, whose space no single-key lock shares, such as pg-boss's). */
 const SEND_LOCK_CLASS = 0x5344_0001;
@@ -73,9 +72,8 @@ export function duplicateLocksFor(userId: number, templateId: number, keys: read
   };
 }
 
-/** Takes an acceptance's locks in `trx`, held until it ends; nothing on SQLite. */
+/** Takes an acceptance's locks in `trx`, held until it ends (PostgreSQL's store; SQLite takes none). */
 export async function lockDuplicates(trx: Knex.Transaction, userId: number, templateId: number, keys: readonly string[] | null): Promise<void> {
-  if (!isPostgres(trx)) return;
   const locks = duplicateLocksFor(userId, templateId, keys);
   await trx.raw(LOCK_SQL, [locks.classes, locks.ids, locks.shared]);
 }
