@@ -10,8 +10,7 @@
 import type { Knex } from 'knex';
 import { request } from 'undici';
 import { fillMessage, messages } from '@shared/messages';
-import { IST_OFFSET_MS } from '../istCalendar';
-import { OutageLog } from '../db/outage';
+import { claimDay, DailyJob } from '../dailyJob';
 import type { Logger } from '../logger';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import type { ProviderCredentials } from '../providerAccounts/credentials';
@@ -215,21 +214,13 @@ export class NumberHealthService {
   }
 }
 
-const TICK_MS = 60_000;
-
 /**
- * Reads every Cloud API number's health once a day at `hourIst`, India's time. Every instance
- * ticks once a minute; the first tick at or after the hour claims the day by inserting
- * `numbers:<YYYY-MM-DD>` into template_sync_runs (its unique run key, shared with the daily template
- * sync: `accounts` counts the numbers read, `accounts_failed` those Meta did not answer), so with
- * several instances exactly one reads the numbers. A day missed while no instance was up runs at
- * the next start after its hour, as templates/dailySync.ts does.
+ * Reads every Cloud API number's health once a day at `hourIst`, India's time, claimed once across
+ * instances (dailyJob.ts) by `numbers:<YYYY-MM-DD>` in template_sync_runs, the run keys it shares
+ * with the daily template sync: `accounts` counts the numbers read, `accounts_failed` those Meta
+ * did not answer.
  */
-export class DailyNumberHealth {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<{ runKey: string; numbers: number; failed: number } | null> | null = null;
-  private readonly failures: OutageLog;
-
+export class DailyNumberHealth extends DailyJob<{ runKey: string; numbers: number; failed: number }> {
   constructor(
     private readonly deps: {
       db: Knex;
@@ -239,60 +230,16 @@ export class DailyNumberHealth {
       now?: () => Date;
     },
   ) {
-    this.failures = new OutageLog(deps.log, 'the daily number health read', { firstMs: TICK_MS, maxMs: 16 * TICK_MS });
+    super({ what: 'the daily number health read', hour: deps.hourIst, clock: 'IST', keyPrefix: 'numbers', log: deps.log, ...(deps.now ? { now: deps.now } : {}) });
   }
 
-  private now(): Date {
-    return this.deps.now?.() ?? new Date();
-  }
-
-  dueRunKey(now: Date = this.now()): string | null {
-    const india = new Date(now.getTime() + IST_OFFSET_MS);
-    if (india.getUTCHours() < this.deps.hourIst) return null;
-    return `numbers:${india.toISOString().slice(0, 10)}`;
-  }
-
-  /** Reads today's health if it is due and no instance has claimed it; null when nothing ran here. */
-  async tick(): Promise<{ runKey: string; numbers: number; failed: number } | null> {
-    if (this.running) return this.running;
-    const runKey = this.dueRunKey();
-    if (!runKey) return null;
-    this.running = (async () => {
-      try {
-        const { db } = this.deps;
-        const inserted = (await db('template_sync_runs').insert({ runKey, startedAt: this.now().toISOString() }).onConflict('runKey').ignore().returning('id')) as ({ id: number } | number)[];
-        const first = inserted[0];
-        if (first === undefined) return null;
-        const id = typeof first === 'number' ? first : Number(first.id);
-        const result = await this.deps.health.refreshAll();
-        await db('template_sync_runs').where({ id }).update({ finishedAt: this.now().toISOString(), accounts: result.numbers, accountsFailed: result.failed });
-        this.deps.log.info({ runKey, ...result }, 'daily number health read finished');
-        this.failures.recovered();
-        return { runKey, ...result };
-      } catch (error) {
-        this.failures.failed(error, { runKey });
-        return null;
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
-  }
-
-  start(): void {
-    if (this.timer) return;
-    const fire = () => {
-      if (!this.failures.ready()) return;
-      this.tick().catch((error: unknown) => this.failures.failed(error));
-    };
-    this.timer = setInterval(fire, TICK_MS);
-    this.timer.unref();
-    fire();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  protected async run(runKey: string): Promise<{ runKey: string; numbers: number; failed: number } | null> {
+    const { db } = this.deps;
+    const id = await claimDay(db, 'template_sync_runs', runKey, this.now());
+    if (id === null) return null;
+    const result = await this.deps.health.refreshAll();
+    await db('template_sync_runs').where({ id }).update({ finishedAt: this.now().toISOString(), accounts: result.numbers, accountsFailed: result.failed });
+    this.deps.log.info({ runKey, ...result }, 'daily number health read finished');
+    return { runKey, ...result };
   }
 }

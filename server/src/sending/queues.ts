@@ -425,10 +425,13 @@ export class PgBossDispatchQueue implements DispatchQueue {
     const now = new Date();
     const lease = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
     // Only rows no live worker holds: queued, or leased to a worker that stopped renewing and had
-    // not handed them to the provider (handed ones are the sweep's, for `unknown`).
+    // not handed them to the provider (handed ones are the sweep's, for `unknown`). Not those of a
+    // paused campaign: its resume makes new jobs for them, and a claim after the pause had answered
+    // would show them `sending` again (and only to hold them back).
     const result = (await this.deps.db.raw(
       `update messages set status = 'sending', claim_token = ?, handed_at = null, lease_until = ?, attempts = attempts + 1, updated_at = ?
         where id = any(?) and (status = 'queued' or (status = 'sending' and lease_until < ? and handed_at is null))
+          and not exists (select 1 from campaigns c where c.id = messages.campaign_id and c.status = 'paused')
         returning id, campaign_id, recipient, variables, attempts, claim_token`,
       [newClaimToken(), lease, now.toISOString(), messageIds as number[], now.toISOString()],
     )) as { rows: Record<string, unknown>[] };
