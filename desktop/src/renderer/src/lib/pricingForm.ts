@@ -10,6 +10,7 @@ export const PRICE_LABELS: Record<PriceCategory, string> = {
   marketing: 'Marketing',
   utility: 'Utility',
   authentication: 'Authentication',
+  service: 'Service replies',
 };
 
 export function priceFormFrom(prices: TPriceSet | TCustomPriceSet): PriceForm {
@@ -17,6 +18,7 @@ export function priceFormFrom(prices: TPriceSet | TCustomPriceSet): PriceForm {
     marketing: prices.marketing ?? '',
     utility: prices.utility ?? '',
     authentication: prices.authentication ?? '',
+    service: prices.service ?? '',
   };
 }
 
@@ -44,7 +46,7 @@ export function isPriceFormChanged(saved: TPriceSet, form: PriceForm): boolean {
 /** Empty inputs mean "use the global default" and go to the server as null. */
 function customPricing(form: PriceForm): TCustomPriceSet {
   const value = (text: string) => (text.trim() === '' ? null : text.trim());
-  return { marketing: value(form.marketing), utility: value(form.utility), authentication: value(form.authentication) };
+  return { marketing: value(form.marketing), utility: value(form.utility), authentication: value(form.authentication), service: value(form.service) };
 }
 
 /**
