@@ -111,8 +111,15 @@ export type TConversation = z.infer<typeof ZConversation>;
 
 export const ZConversationsPage = z
   .object({ data: z.array(ZConversation), has_more: z.boolean(), next_cursor: z.string().nullable() })
-  .meta({ id: 'ConversationsPage' });
+  .meta({ id: 'ConversationsPage', examples: [{ data: ZConversation.meta()?.examples as TConversation[], has_more: false, next_cursor: null }] });
 export type TConversationsPage = z.infer<typeof ZConversationsPage>;
+
+export const ZSentReply = z.object({ data: ZConversationMessage }).meta({
+  id: 'SentReply',
+  examples: [{ data: { ...(ZConversationMessage.meta()?.examples as TConversationMessage[])[0]!, id: 'out_5522', direction: 'out', text: 'It is ₹1,499. Shall I reserve one?', answers: null, profile_name: null, status: 'accepted' } }],
+});
+
+export const ZConversationRead = z.object({ data: ZConversation }).meta({ id: 'ConversationRead', examples: [{ data: { ...(ZConversation.meta()?.examples as TConversation[])[0]!, unread: 0 } }] });
 
 export const ZCampaignMessageInThread = z.object({
   message_id: z.string(),
@@ -131,10 +138,21 @@ export const ZConversationThread = z
     has_more: z.boolean(),
     next_cursor: z.string().nullable(),
   })
-  .meta({ id: 'ConversationThread' });
+  .meta({
+    id: 'ConversationThread',
+    examples: [
+      {
+        conversation: (ZConversation.meta()?.examples as TConversation[])[0],
+        data: ZConversationMessage.meta()?.examples as TConversationMessage[],
+        campaign_messages: [{ message_id: 'msg_48213907', campaign_id: 1289, campaign_name: 'Diwali offer', template: 'diwali_offer', status: 'read', at: '2026-11-24T09:30:01.000Z' }],
+        has_more: false,
+        next_cursor: null,
+      },
+    ],
+  });
 export type TConversationThread = z.infer<typeof ZConversationThread>;
 
-export const ZReplyMediaUploaded = z.object({ media_upload_id: z.string(), mime_type: z.string(), size: z.number().int() }).meta({ id: 'ReplyMediaUploaded' });
+export const ZReplyMediaUploaded = z.object({ media_upload_id: z.string(), mime_type: z.string(), size: z.number().int() }).meta({ id: 'ReplyMediaUploaded', examples: [{ media_upload_id: '0b9c2f5e-6a1d-4a4e-9a57-3f6f1d2c8e11.jpg', mime_type: 'image/jpeg', size: 48213 }] });
 export type TReplyMediaUploaded = z.infer<typeof ZReplyMediaUploaded>;
 
 /** "Send again to…" audiences of a campaign. */
