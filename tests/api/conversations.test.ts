@@ -183,6 +183,8 @@ describe.skipIf(postgresUnavailable || !haveMetaOpenApi)('Replies: incoming mess
 
     const campaign = (await client.get<{ data: TCampaign }>(`/api/campaigns/${accepted.campaignId}`)).body.data;
     expect(campaign).toMatchObject({ replies: 3, reply_rate: 100 });
+    const learnt = await client.get<{ data: { replies: number; button_taps: { text: string; taps: number }[] } }>(`/api/campaigns/${accepted.campaignId}/replies`);
+    expect(learnt.body.data).toMatchObject({ replies: 3, button_taps: [{ text: 'Yes, send me the price', taps: 1, contacts: 1 }] });
     const byCampaign = await client.get<TConversationsPage>(`/api/conversations?campaign_id=${accepted.campaignId}`);
     expect(byCampaign.body.data.map((c) => c.phone).sort()).toEqual([...contacts].sort());
 
