@@ -141,6 +141,8 @@ export const PRICE_DEFAULTS = {
   marketing: '0.80',
   utility: '0.15',
   authentication: '0.15',
+  /** Service replies inside the customer service window: Meta does not charge them. */
+  service: '0.00',
 } as const;
 
 export const LOGS = {
@@ -316,4 +318,39 @@ export const UPLOADS = {
   /** Parts are numbered from 1 to at most this (the S3 convention). */
   maxParts: 10_000,
   filenameMaxLength: 255,
+} as const;
+
+/** Conversations: what contacts send us and the service replies our users answer with. */
+export const CONVERSATIONS = {
+  /** Meta's customer service window: free-form replies are allowed this long after the contact's last message. */
+  serviceWindowHours: 24,
+  /**
+   * A reply without `context` or a button payload (a contact typing after a campaign) is counted
+   * as the reply to the latest campaign message sent to that contact this long before it.
+   */
+  attributionHours: 24,
+  /** The longest text stored of a message, and Meta's limit on a text message's body. */
+  textMaxChars: 4_096,
+  /** Conversations and thread messages per page. */
+  pageSize: 50,
+  /** Incoming messages applied per batch (linking, media, integrator events). */
+  applyBatch: 500,
+  /** Media fetches tried this many times before the message keeps no file. */
+  mediaTries: 3,
+  /** A fetched or uploaded file larger than this is refused (Meta's largest, a document, is 100 MB; we keep less). */
+  mediaMaxBytes: 16 * 1024 * 1024,
+  /** The file types we keep from contacts and accept as replies (Meta's supported media types). */
+  mediaTypes: {
+    'image/jpeg': 'jpg',
+    'image/png': 'png',
+    'image/webp': 'webp',
+    'video/mp4': 'mp4',
+    'video/3gpp': '3gp',
+    'audio/aac': 'aac',
+    'audio/mp4': 'm4a',
+    'audio/mpeg': 'mp3',
+    'audio/amr': 'amr',
+    'audio/ogg': 'ogg',
+    'application/pdf': 'pdf',
+  } as Readonly<Record<string, string>>,
 } as const;

@@ -1,6 +1,7 @@
 import { CREDIT_UNITS_PER_RUPEE } from './constants';
 
-export const PRICE_CATEGORIES = ['marketing', 'utility', 'authentication'] as const;
+/** Template categories, then `service`: a free-form reply inside Meta's customer service window (0 by default). */
+export const PRICE_CATEGORIES = ['marketing', 'utility', 'authentication', 'service'] as const;
 export type PriceCategory = (typeof PRICE_CATEGORIES)[number];
 
 /** Prices as the API shows them: INR decimal strings ("0.80", "0.1234"). */

@@ -152,6 +152,7 @@ export interface TPriceDefaultsResponse {
   marketing: string;
   utility: string;
   authentication: string;
+  service: string;
   currency: 'INR';
   updatedAt: string | null;
   message?: string;
@@ -173,6 +174,7 @@ export interface TPricingStats {
   averageMarketing: string;
   averageUtility: string;
   averageAuthentication: string;
+  averageService: string;
 }
 
 /** POST /api/payments/razorpay/order */

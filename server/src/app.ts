@@ -3,7 +3,7 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import cors from '@koa/cors';
 import helmet from 'koa-helmet';
-import { DESKTOP_CLIENT_HEADER, DEVICE_ID_HEADER, SENDING } from '@shared/constants';
+import { CONVERSATIONS, DESKTOP_CLIENT_HEADER, DEVICE_ID_HEADER, SENDING } from '@shared/constants';
 import { HEADER_MEDIA_MAX_BYTES } from '@shared/templates';
 import { DESKTOP_APP_ORIGIN } from '@shared/desktop';
 import { LANDING_BOOT_SCRIPT } from '@shared/landingBoot';
@@ -29,6 +29,8 @@ import { pricingRoutes } from './routes/pricing';
 import { templateRoutes } from './routes/templates';
 import { onboardingRoutes } from './routes/onboarding';
 import { uploadRoutes } from './routes/uploads';
+import { conversationRoutes, REPLY_MEDIA_UPLOAD_PATH, REPLY_PATH } from './routes/conversations';
+import { simulatorInboxRoutes } from './routes/simulatorInbox';
 import { systemRoutes } from './routes/system';
 import { mediaRoutes } from './routes/media';
 import { sendingRoutes } from './routes/sending';
@@ -109,6 +111,8 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     webhookEndpointRoutes(services, jsonBody(jsonLimit)),
     openApiRoutes(deps.version),
     uploadRoutes(services),
+    conversationRoutes(services, jsonBody(jsonLimit)),
+    simulatorInboxRoutes(services, config),
   ];
   const simulator = services.engine.simulator;
   if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));
@@ -193,7 +197,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     return null;
   };
   // One part of a resumable upload, streamed to disk by its route.
-  const rawLimit = (path: string): number | null => (UPLOAD_PART_PATH.test(path) ? config.uploads.partSizeBytes : null);
+  const rawLimit = (path: string): number | null => (UPLOAD_PART_PATH.test(path) ? config.uploads.partSizeBytes : path === REPLY_MEDIA_UPLOAD_PATH ? CONVERSATIONS.mediaMaxBytes : null);
 
   // Before any body is read: a refused request's body is never parsed.
   app.use(
@@ -218,6 +222,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         // Read by its route after the session or key is known.
         ['/api/webhook-endpoints', jsonLimit],
       ]),
+      apiKeyPatterns: [[REPLY_PATH, jsonLimit]],
       uploadLimit,
       rawLimit,
     }),

@@ -36,6 +36,7 @@ import { ChannelSettingsService } from './providerAccounts/channelSettings';
 import { D360WebhookRegistrar } from './providerAccounts/channelWebhook';
 import { ProviderCredentialStore } from './providerAccounts/credentials';
 import { WebhookIngest } from './sending/webhookIngest';
+import { ConversationService } from './conversations/service';
 import { TemplateHolds } from './sending/templateHolds';
 import { SenderHealth } from './sending/senderHealth';
 import { UnknownWebhookEvents } from './webhookEvents/unknownEvents';
@@ -76,6 +77,7 @@ export interface DatabaseInfo {
 
 export interface Services {
   database: DatabaseInfo;
+  conversations: ConversationService;
   audit: AuditService;
   sessions: SessionService;
   wallet: WalletService;
@@ -214,11 +216,23 @@ export function createServices(deps: {
   });
   const providerCredentials = new ProviderCredentialStore({ db, secretBox });
   const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), outbox, credentials: providerCredentials });
+  const conversations = new ConversationService({
+    db,
+    log: logger.child({ service: 'conversations' }),
+    dataDir: config.dataDir,
+    providers: engine.providers,
+    // Integrators' events: the outbox exists once the integrations are built below.
+    webhooks: { ownerEvent: (userId, type, data, eventId) => integrations.webhooks.ownerEvent(userId, type, data, eventId) },
+    wallet,
+    servicePrice: (userId) => pricing.serviceUnits(userId),
+    publicBaseUrl: config.publicBaseUrl,
+  });
   const webhooks = new WebhookIngest({
     db,
     accounts: providerCredentials,
     outcomes: engine.outcomes,
     statuses: engine.ingest,
+    conversations,
     log: logger.child({ service: 'webhooks' }),
     simulator: config.simulatorEnabled ? { secret: config.simulator.appSecret, loopbackOnly: config.simulator.appSecretIsDefault } : null,
     platformAppSecret: config.providers.platformAppSecret,
@@ -440,5 +454,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
+  return { conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }

@@ -90,6 +90,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
   services.uploads.start();
   services.recipientNumbers.start();
   services.tableStatistics?.start();
+  services.conversations.start();
   return {
     url: `http://${host}:${port}`,
     port,
@@ -111,6 +112,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
       await services.uploads.stop();
       await services.recipientNumbers.stop();
       await services.tableStatistics?.stop();
+      await services.conversations.stop();
       await services.engine.stop();
       await services.templateApi.close();
       await new Promise<void>((resolve) => {

@@ -58,6 +58,12 @@ function applyDiscriminators(schemas: Record<string, Schema>): Record<string, Sc
   return result;
 }
 
+/** One message schema of the file (`TextMessage`, `ImageMessage`...) with every schema it refers to. */
+export function metaMessageSchema(name: string): Record<string, unknown> {
+  const spec = parse(readFileSync(META_OPENAPI, 'utf8')) as { components: { schemas: Record<string, Schema> } & Record<string, unknown> };
+  return { components: { ...spec.components, schemas: applyDiscriminators(spec.components.schemas) }, allOf: [{ $ref: `${REF}${name}` }] };
+}
+
 /** The file's `TemplateMessage` (POST /{Version}/{Phone-Number-ID}/messages) with every schema it refers to, discriminators applied. */
 export function metaTemplateMessageSchema(): Record<string, unknown> {
   const spec = parse(readFileSync(META_OPENAPI, 'utf8')) as { components: { schemas: Record<string, Schema> } & Record<string, unknown> };

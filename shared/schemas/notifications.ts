@@ -11,6 +11,8 @@ export type TNotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const STREAM_EVENTS = {
   notification: 'notification',
   campaignProgress: 'campaign_progress',
+  /** A conversation changed (a message arrived or was sent, a status moved): `{ contact }`. */
+  conversation: 'conversation',
 } as const;
 export type TStreamEvent = (typeof STREAM_EVENTS)[keyof typeof STREAM_EVENTS];
 

@@ -30,6 +30,8 @@ export const ZPriceDefaultsRequest = z.object({
   marketing: ZPrice,
   utility: ZPrice,
   authentication: ZPrice,
+  /** Optional: a form that predates the `service` category leaves its price as it is. */
+  service: ZPrice.optional(),
 });
 export type TPriceDefaultsRequest = z.input<typeof ZPriceDefaultsRequest>;
 
@@ -37,7 +39,7 @@ export const ZUserPricingRequest = z
   .object({
     mode: z.enum(['default', 'custom'], { error: p.modeInvalid }),
     pricing: z
-      .object({ marketing: ZOptionalPrice, utility: ZOptionalPrice, authentication: ZOptionalPrice })
+      .object({ marketing: ZOptionalPrice, utility: ZOptionalPrice, authentication: ZOptionalPrice, service: ZOptionalPrice })
       .optional(),
   })
   .superRefine((data, ctx) => {

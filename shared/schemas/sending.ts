@@ -246,6 +246,10 @@ export interface TCampaign {
   billable: number;
   invalid: number;
   counts: TCampaignCounts;
+  /** Contacts who replied to the campaign (a text, a tap, a photo...; reactions aside). */
+  replies?: number;
+  /** `replies` as a percentage of the messages that reached the contact (delivered or read), one decimal. */
+  reply_rate?: number;
   /** Messages a cancel stopped before sending (`counts.cancelled`, refunded; never among the failed). */
   cancelled?: number;
   /** The campaign this one's failed messages were sent again as; null until they are. */

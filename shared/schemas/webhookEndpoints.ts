@@ -9,6 +9,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'message.delivered',
   'message.read',
   'message.failed',
+  'message.received',
+  'message.button_clicked',
   'campaign.completed',
   'wallet.low_balance',
   'template.approved',
@@ -193,3 +195,38 @@ export const ZWebhookDeliveryList = z.object({ data: z.array(ZWebhookDelivery) }
   id: 'WebhookDeliveryList',
   examples: [{ data: (ZWebhookDelivery.meta()?.examples as unknown[] | undefined) ?? [] }],
 });
+
+/**
+ * `data` of `message.received` (every message a contact sends to one of the owner's numbers) and
+ * of `message.button_clicked` (a tap on a template's quick-reply button or an interactive choice,
+ * with `button_text`). `campaign_id` and `reply_to_message_id` name the campaign message answered.
+ */
+export const ZMessageReceivedData = z
+  .object({
+    id: z.string().describe('in_<n>: the message in GET /api/conversations/{phone}/messages'),
+    from: z.string(),
+    profile_name: z.string().nullable(),
+    kind: z.string(),
+    text: z.string().nullable(),
+    campaign_id: z.number().int().nullable(),
+    reply_to_message_id: z.string().nullable(),
+    received_at: z.iso.datetime(),
+    button_text: z.string().optional().describe('message.button_clicked only: the text of the button tapped'),
+  })
+  .meta({
+    id: 'MessageReceivedData',
+    examples: [
+      {
+        id: 'in_5521',
+        from: '919876543210',
+        profile_name: 'Asha',
+        kind: 'button',
+        text: 'Yes, send me the price',
+        campaign_id: 1289,
+        reply_to_message_id: 'msg_48213907',
+        received_at: '2026-11-24T09:45:10.000Z',
+        button_text: 'Yes, send me the price',
+      },
+    ],
+  });
+export type TMessageReceivedData = z.infer<typeof ZMessageReceivedData>;

@@ -79,7 +79,7 @@ describe.skipIf(postgresUnavailable)('accepting a campaign (the sending engine c
   it('uses the user custom price for the category', async () => {
     const user = await buildUser(server, { creditRupees: 10 });
     const [admin] = (await server.db('users').where({ role: 'admin' }).limit(1)) as { id: number }[];
-    await server.services.pricing.setForUser(user.id, 'custom', { marketing: null, utility: 1234, authentication: null }, { userId: admin!.id });
+    await server.services.pricing.setForUser(user.id, 'custom', { marketing: null, utility: 1234, authentication: null, service: null }, { userId: admin!.id });
     const template = await buildTemplate(server, user, { category: 'UTILITY' });
     const sender = await server.services.senderNumbers.ensureSandbox(user.id);
     const accepted = await server.services.campaignAcceptance.accept({ user, template, senderNumberId: sender.id, name: 'Receipts', source: 'api', recipients: recipients(['919800000010']), invalidCount: 0, inSendDuplicates: 0 });

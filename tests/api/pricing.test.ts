@@ -18,7 +18,7 @@ describe.skipIf(postgresUnavailable)('pricing', () => {
     adminId = signedIn.user.id;
   });
 
-  const DEFAULTS = { marketing: '0.80', utility: '0.15', authentication: '0.15' };
+  const DEFAULTS = { marketing: '0.80', utility: '0.15', authentication: '0.15', service: '0.00' };
   /** Puts the global defaults back, so that later tests start from the spec's prices. */
   async function restoreDefaults(): Promise<void> {
     expect((await admin.put('/api/admin/pricing/defaults', DEFAULTS)).status).toBe(200);
@@ -43,6 +43,17 @@ describe.skipIf(postgresUnavailable)('pricing', () => {
       expect((await new TestClient(server.url).get('/api/admin/pricing/defaults')).status).toBe(401);
     });
 
+    it('has a service price of 0 that the admin sets like the others, kept when a form leaves it out', async () => {
+      const admin = (await signedInClient(server, { role: 'admin' })).client;
+      const before = await admin.get<{ defaults: Record<string, string> }>('/api/admin/pricing/defaults');
+      const set = await admin.put('/api/admin/pricing/defaults', { ...before.body.defaults, service: '0.05' });
+      expect(set.body).toMatchObject({ defaults: { service: '0.05' } });
+      const { service: _service, ...threeCategories } = before.body.defaults;
+      const kept = await admin.put('/api/admin/pricing/defaults', threeCategories);
+      expect(kept.body).toMatchObject({ defaults: { service: '0.05' } });
+      await admin.put('/api/admin/pricing/defaults', before.body.defaults);
+    });
+
     it('lets only admins change them, audited', async () => {
       const { client } = await signedInClient(server);
       expect((await client.put('/api/admin/pricing/defaults', { marketing: '0', utility: '0', authentication: '0' })).status).toBe(403);
@@ -61,7 +72,7 @@ describe.skipIf(postgresUnavailable)('pricing', () => {
         }[];
         expect(written).toHaveLength(1);
         expect(written[0]).toMatchObject({ actorUserId: adminId, action: 'pricing.defaults.update', targetType: 'pricing', targetId: 'defaults' });
-        expect(JSON.parse(written[0]!.details)).toEqual({ before: DEFAULTS, after: { marketing: '0.90', utility: '0.20', authentication: '0.1234' } });
+        expect(JSON.parse(written[0]!.details)).toEqual({ before: DEFAULTS, after: { marketing: '0.90', utility: '0.20', authentication: '0.1234', service: '0.00' } });
       } finally {
         await restoreDefaults();
       }
@@ -88,9 +99,9 @@ describe.skipIf(postgresUnavailable)('pricing', () => {
       expect(response.body).toEqual({
         success: true,
         mode: 'default',
-        custom: { marketing: null, utility: null, authentication: null },
-        effective: { marketing: '0.80', utility: '0.15', authentication: '0.15' },
-        defaults: { marketing: '0.80', utility: '0.15', authentication: '0.15' },
+        custom: { marketing: null, utility: null, authentication: null, service: null },
+        effective: { marketing: '0.80', utility: '0.15', authentication: '0.15', service: '0.00' },
+        defaults: { marketing: '0.80', utility: '0.15', authentication: '0.15', service: '0.00' },
       });
     });
 
@@ -101,11 +112,11 @@ describe.skipIf(postgresUnavailable)('pricing', () => {
       expect(response.body).toMatchObject({
         message: p.userPricingUpdated,
         mode: 'custom',
-        custom: { marketing: '0.50', utility: null, authentication: null },
-        effective: { marketing: '0.50', utility: '0.15', authentication: '0.15' },
+        custom: { marketing: '0.50', utility: null, authentication: null, service: null },
+        effective: { marketing: '0.50', utility: '0.15', authentication: '0.15', service: '0.00' },
       });
       const mine = await client.get('/api/send/my-pricing');
-      expect(mine.body).toEqual({ success: true, mode: 'custom', effective: { marketing: '0.50', utility: '0.15', authentication: '0.15', currency: 'INR' } });
+      expect(mine.body).toEqual({ success: true, mode: 'custom', effective: { marketing: '0.50', utility: '0.15', authentication: '0.15', service: '0.00', currency: 'INR' } });
       expect(await server.services.pricing.effectiveFor(user.id, 'marketing')).toBe(5000);
       // The one-read price a send is charged agrees with the full pricing for every category.
       const full = await server.services.pricing.forUser(user.id);
@@ -126,7 +137,7 @@ describe.skipIf(postgresUnavailable)('pricing', () => {
       try {
         expect((await admin.put('/api/admin/pricing/defaults', { ...DEFAULTS, utility: '0.25' })).status).toBe(200);
         const response = await admin.get<TUserPricingResponse>(`/api/admin/pricing/users/${user.id}/pricing`);
-        expect(response.body.effective).toEqual({ marketing: '0.70', utility: '0.25', authentication: '0.15' });
+        expect(response.body.effective).toEqual({ marketing: '0.70', utility: '0.25', authentication: '0.15', service: '0.00' });
       } finally {
         await restoreDefaults();
       }
@@ -175,6 +186,7 @@ describe.skipIf(postgresUnavailable)('pricing', () => {
         averageMarketing: '0.70',
         averageUtility: '0.1375',
         averageAuthentication: '0.15',
+        averageService: '0.00',
       });
     } finally {
       await isolated.close();

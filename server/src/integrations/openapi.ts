@@ -6,7 +6,7 @@
  * (a test compares them with the routers) and nothing else.
  */
 import { z } from 'zod';
-import { INTEGRATIONS } from '@shared/constants';
+import { CONVERSATIONS, INTEGRATIONS } from '@shared/constants';
 import { MESSAGE_API_STATUSES, MESSAGES_PAGE_SIZE, ZMessagesPage, ZPublicMessage } from '@shared/schemas/messages';
 import { ZApiError, ZApiSendBatchRequestDoc, ZApiSendBatchResponse, ZApiSendRequestDoc, ZApiSendResponse, ZReportsResponse } from '@shared/schemas/publicApi';
 import { REPORT_STATUSES } from '@shared/schemas/reports';
@@ -18,7 +18,9 @@ import {
   ZWebhookEndpointList,
   ZTemplateStatusChangedData,
   ZWebhookEvent,
+  ZMessageReceivedData,
 } from '@shared/schemas/webhookEndpoints';
+import { ZConversationRead, ZConversationThread, ZConversationsPage, ZReplyMediaUploaded, ZSendReplyRequest, ZSentReply } from '@shared/schemas/conversations';
 
 type Method = 'get' | 'post' | 'delete';
 
@@ -35,7 +37,7 @@ export interface OpenApiOperation {
   method: Method;
   /** OpenAPI form: `{messageId}`. */
   path: string;
-  tag: 'Sending' | 'Status' | 'Webhooks' | 'Reference';
+  tag: 'Sending' | 'Status' | 'Webhooks' | 'Conversations' | 'Reference';
   operationId: string;
   summary: string;
   description?: string;
@@ -54,6 +56,7 @@ const idempotencyKey: OpenApiParameter = {
   schema: { type: 'string', maxLength: INTEGRATIONS.idempotencyKeyMaxLength },
   example: 'order-4521-confirmation',
 };
+const phone: OpenApiParameter = { name: 'phone', in: 'path', required: true, description: "The contact's number with its country code, digits only", schema: { type: 'string', pattern: '^\\d{8,15}$' }, example: '919876543210' };
 const batchIdempotencyKey: OpenApiParameter = { ...idempotencyKey, example: 'daily-orders-2026-11-24' };
 const endpointId: OpenApiParameter = { name: 'id', in: 'path', required: true, description: 'The webhook endpoint id', schema: { type: 'integer', minimum: 1 }, example: 7 };
 const errors = {
@@ -202,6 +205,72 @@ export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
   },
   {
     method: 'get',
+    path: '/api/conversations',
+    tag: 'Conversations',
+    operationId: 'listConversations',
+    summary: `Contacts who wrote to your numbers, newest first, ${CONVERSATIONS.pageSize} a page`,
+    parameters: [
+      { name: 'number', in: 'query', required: false, description: 'Contacts whose number contains these digits', schema: { type: 'string' }, example: '98765' },
+      { name: 'campaign_id', in: 'query', required: false, description: 'Only contacts who answered this campaign', schema: { type: 'integer', minimum: 1 }, example: 1289 },
+      { name: 'unread', in: 'query', required: false, description: 'Only conversations with unread messages', schema: { type: 'boolean' }, example: 'true' },
+      { name: 'q', in: 'query', required: false, description: 'Search by number or profile name', schema: { type: 'string' }, example: 'asha' },
+      { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page', schema: { type: 'string' } },
+    ],
+    responses: { '200': { description: 'A page', schema: ZConversationsPage }, ...errors },
+  },
+  {
+    method: 'get',
+    path: '/api/conversations/{phone}/messages',
+    tag: 'Conversations',
+    operationId: 'listConversationMessages',
+    summary: 'A conversation: both directions, every kind, with media links, newest first',
+    parameters: [phone, { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page', schema: { type: 'string' } }],
+    responses: { '200': { description: 'A page of the thread', schema: ZConversationThread }, '401': errors['401'], '404': { description: 'No conversation with this number', schema: ZApiError }, '429': errors['429'] },
+  },
+  {
+    method: 'post',
+    path: '/api/conversations/{phone}/messages',
+    tag: 'Conversations',
+    operationId: 'sendReply',
+    summary: "Answer a contact with text or a file, within 24 hours of the contact's last message",
+    description: 'A service message through the number the contact wrote to, priced by the `service` category. `{text}` or `{media_upload_id, caption?}` (from POST /api/conversations/media). After the window: 409 outside_service_window; send a template instead.',
+    parameters: [phone],
+    request: ZSendReplyRequest,
+    responses: {
+      '201': { description: 'Sent to the provider (or refused by it: status failed)', schema: ZSentReply },
+      ...errors,
+      '404': { description: 'No conversation with this number', schema: ZApiError },
+      '409': { description: 'outside_service_window', schema: ZApiError },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/conversations/{phone}/read',
+    tag: 'Conversations',
+    operationId: 'markConversationRead',
+    summary: 'Mark a conversation read',
+    parameters: [phone],
+    responses: { '200': { description: 'The conversation', schema: ZConversationRead }, '401': errors['401'], '404': { description: 'No conversation with this number', schema: ZApiError } },
+  },
+  {
+    method: 'post',
+    path: '/api/conversations/media',
+    tag: 'Conversations',
+    operationId: 'uploadReplyMedia',
+    summary: 'Upload a file to answer with (raw bytes; X-File-Type or Content-Type its type; 16 MB at most)',
+    responses: { '201': { description: 'Its media_upload_id', schema: ZReplyMediaUploaded }, ...errors },
+  },
+  {
+    method: 'get',
+    path: '/api/conversations/media/{id}',
+    tag: 'Conversations',
+    operationId: 'getConversationMedia',
+    summary: "A contact's file (the url of a message's media); only its owner may read it",
+    parameters: [{ name: 'id', in: 'path', required: true, description: 'The number of the message (in_<id>)', schema: { type: 'integer', minimum: 1 }, example: 5521 }],
+    responses: { '200': { description: 'The file' }, '401': errors['401'], '404': { description: 'No such file of yours', schema: ZApiError } },
+  },
+  {
+    method: 'get',
     path: '/api/openapi.json',
     tag: 'Reference',
     operationId: 'getOpenApi',
@@ -212,7 +281,7 @@ export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
 ];
 
 /** Schemas that are documented but never a request or response body (webhook payloads). */
-export const OPENAPI_EXTRA_SCHEMAS: readonly z.ZodType[] = [ZWebhookEvent, ZTemplateStatusChangedData];
+export const OPENAPI_EXTRA_SCHEMAS: readonly z.ZodType[] = [ZWebhookEvent, ZTemplateStatusChangedData, ZMessageReceivedData];
 
 /** The schema's name in components (its `id` metadata). */
 function schemaId(schema: z.ZodType): string {
@@ -282,7 +351,7 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
       description: 'Send WhatsApp template messages, read their statuses, and receive signed delivery webhooks. Authenticate with your API key as X-API-Key or Authorization: Bearer.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Sending' }, { name: 'Status' }, { name: 'Webhooks' }, { name: 'Reference' }],
+    tags: [{ name: 'Sending' }, { name: 'Status' }, { name: 'Webhooks' }, { name: 'Conversations' }, { name: 'Reference' }],
     paths,
     components: {
       schemas,

@@ -48,6 +48,8 @@ export interface BodyRules {
   sendPaths: ReadonlySet<string>;
   /** API-key routes: they read their own body after the key is checked, up to this many bytes. */
   apiKeyPaths: ReadonlyMap<string, number>;
+  /** API-key routes with a parameter in their path (`/api/conversations/{phone}/messages`), read the same way. */
+  apiKeyPatterns?: readonly (readonly [RegExp, number])[];
   /** Multipart upload routes and the most bytes each takes (file and fields). */
   uploadLimit: (path: string) => number | null;
   /**
@@ -66,9 +68,10 @@ export function bodyGate(rules: BodyRules): Middleware<AppState> {
     const signedIn = ctx.state.auth !== null;
     const multipart = Boolean(ctx.is('multipart'));
     const rawLimit = rules.rawLimit(path);
+    const apiKeyLimit = rules.apiKeyPaths.get(path) ?? rules.apiKeyPatterns?.find(([pattern]) => pattern.test(path))?.[1] ?? null;
     const limit =
       rawLimit ??
-      rules.apiKeyPaths.get(path) ??
+      apiKeyLimit ??
       (multipart ? rules.uploadLimit(path) : null) ??
       (signedIn && rules.sendPaths.has(path) ? rules.sendLimit : rules.jsonLimit);
     const declared = Number(ctx.get('Content-Length') || 0);
@@ -77,7 +80,7 @@ export function bodyGate(rules: BodyRules): Middleware<AppState> {
       ctx.set('Connection', 'close');
       throw PayloadTooLargeError();
     }
-    if (rules.apiKeyPaths.has(path)) return next();
+    if (apiKeyLimit !== null) return next();
     if (rawLimit !== null) {
       if (!signedIn) ctx.set('Connection', 'close');
       return next();

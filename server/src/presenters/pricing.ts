@@ -3,12 +3,12 @@ import type { TUserPricingResponse } from '@shared/types';
 import type { CustomUnitPrices, UnitPrices, UserPricing } from '../pricing/service';
 
 export function presentPrices(units: UnitPrices): TPriceSet {
-  return { marketing: unitsToPrice(units.marketing), utility: unitsToPrice(units.utility), authentication: unitsToPrice(units.authentication) };
+  return { marketing: unitsToPrice(units.marketing), utility: unitsToPrice(units.utility), authentication: unitsToPrice(units.authentication), service: unitsToPrice(units.service) };
 }
 
 export function presentCustomPrices(units: CustomUnitPrices): TCustomPriceSet {
   const show = (value: number | null) => (value === null ? null : unitsToPrice(value));
-  return { marketing: show(units.marketing), utility: show(units.utility), authentication: show(units.authentication) };
+  return { marketing: show(units.marketing), utility: show(units.utility), authentication: show(units.authentication), service: show(units.service) };
 }
 
 export function presentUserPricing(pricing: UserPricing, message?: string): TUserPricingResponse {

@@ -15,13 +15,14 @@ export interface UserPricing {
   defaults: UnitPrices;
 }
 
-const COLUMNS: Record<PriceCategory, 'marketingUnits' | 'utilityUnits' | 'authenticationUnits'> = {
+const COLUMNS: Record<PriceCategory, 'marketingUnits' | 'utilityUnits' | 'authenticationUnits' | 'serviceUnits'> = {
   marketing: 'marketingUnits',
   utility: 'utilityUnits',
   authentication: 'authenticationUnits',
+  service: 'serviceUnits',
 };
 
-type PriceRow = { marketingUnits: number | null; utilityUnits: number | null; authenticationUnits: number | null };
+type PriceRow = { marketingUnits: number | null; utilityUnits: number | null; authenticationUnits: number | null; serviceUnits: number | null };
 
 function fromRow<T extends number | null>(row: PriceRow | undefined, fallback: T): Record<PriceCategory, number | T> {
   return Object.fromEntries(
@@ -30,7 +31,7 @@ function fromRow<T extends number | null>(row: PriceRow | undefined, fallback: T
 }
 
 function toRow(prices: Record<PriceCategory, number | null>): PriceRow {
-  return { marketingUnits: prices.marketing, utilityUnits: prices.utility, authenticationUnits: prices.authentication };
+  return { marketingUnits: prices.marketing, utilityUnits: prices.utility, authenticationUnits: prices.authentication, serviceUnits: prices.service };
 }
 
 /** `effectiveForQuery`'s row: the user's mode, the default price and their custom one (units). */
@@ -102,7 +103,7 @@ export class PricingService {
     const effective = Object.fromEntries(
       PRICE_CATEGORIES.map((category) => [category, effectiveUnits(user.pricingMode, custom[category], defaults[category])]),
     ) as UnitPrices;
-    return { mode: user.pricingMode, custom, effective, defaults: { marketing: defaults.marketing, utility: defaults.utility, authentication: defaults.authentication } };
+    return { mode: user.pricingMode, custom, effective, defaults: { marketing: defaults.marketing, utility: defaults.utility, authentication: defaults.authentication, service: defaults.service } };
   }
 
   /**
@@ -134,6 +135,11 @@ export class PricingService {
     // No such user (or no defaults row): the full read says which, with its own error.
     if (!row) return (await this.forUser(userId, db)).effective[category];
     return Number(effectiveUnits(row.pricingMode, row.customUnits, row.defaultUnits));
+  }
+
+  /** The user's price of one service reply (conversations/service.ts), in credit units. */
+  async serviceUnits(userId: number): Promise<number> {
+    return this.effectiveFor(userId, 'service');
   }
 
   /** The cost of `billable` messages of a category for a user, and whether their balance covers it. */

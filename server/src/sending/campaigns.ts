@@ -57,6 +57,8 @@ export function emptyCounts(): TCampaignCounts {
 export interface CampaignRecord {
   campaign: StoredCampaign;
   counts: TCampaignCounts;
+  /** Contacts who replied to the campaign (conversations/service.ts links each reply). */
+  replies?: number;
 }
 
 export interface CampaignPage {
@@ -134,11 +136,25 @@ export class CampaignService {
     return counts;
   }
 
+  /** Contacts who replied, per campaign: distinct senders of messages linked to it (reactions aside). */
+  private async repliesFor(campaignIds: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (campaignIds.length === 0) return out;
+    const rows = (await this.deps.db('conversation_messages')
+      .whereIn('campaignId', campaignIds)
+      .where({ direction: 'in' })
+      .whereNot({ kind: 'reaction' })
+      .groupBy('campaignId')
+      .select('campaignId', this.deps.db.raw('count(distinct ??) as n', ['contact']))) as { campaignId: number | string; n: number | string }[];
+    for (const row of rows) out.set(Number(row.campaignId), Number(row.n));
+    return out;
+  }
+
   /** Live counts of one of the user's campaigns (the send screens poll this). */
   async get(user: User, id: number): Promise<CampaignRecord> {
     const campaign = await this.find(user, id);
-    const counts = await this.countsFor([id]);
-    return { campaign, counts: counts.get(id) ?? emptyCounts() };
+    const [counts, replies] = await Promise.all([this.countsFor([id]), this.repliesFor([id])]);
+    return { campaign, counts: counts.get(id) ?? emptyCounts(), replies: replies.get(id) ?? 0 };
   }
 
   /** Who owns a campaign (its live progress goes to that user's streams); null when it is gone. */
@@ -151,8 +167,8 @@ export class CampaignService {
   async progress(id: number): Promise<CampaignRecord | null> {
     const campaign = (await this.deps.db('campaigns').where({ id }).first(...CAMPAIGN_COLUMNS)) as StoredCampaign | undefined;
     if (!campaign) return null;
-    const counts = await this.countsFor([id]);
-    return { campaign, counts: counts.get(id) ?? emptyCounts() };
+    const [counts, replies] = await Promise.all([this.countsFor([id]), this.repliesFor([id])]);
+    return { campaign, counts: counts.get(id) ?? emptyCounts(), replies: replies.get(id) ?? 0 };
   }
 
   /**
@@ -185,9 +201,10 @@ export class CampaignService {
         .select(...CAMPAIGN_COLUMNS) as Promise<StoredCampaign[]>,
     ]);
     const total = Number(totalRow?.n ?? 0);
-    const counts = await this.countsFor(rows.map((row) => Number(row.id)));
+    const ids = rows.map((row) => Number(row.id));
+    const [counts, replies] = await Promise.all([this.countsFor(ids), this.repliesFor(ids)]);
     return {
-      campaigns: rows.map((campaign) => ({ campaign, counts: counts.get(Number(campaign.id)) ?? emptyCounts() })),
+      campaigns: rows.map((campaign) => ({ campaign, counts: counts.get(Number(campaign.id)) ?? emptyCounts(), replies: replies.get(Number(campaign.id)) ?? 0 })),
       total,
       page: query.page,
       totalPages: Math.max(1, Math.ceil(total / query.limit)),

@@ -14,6 +14,8 @@ import { parseWebhookChanges, verifyWebhookSignature, type NumberHealthEvent, ty
 import { metaRejectionText, metaTemplateStatusMove, simulatorWabaOwner, type TemplateCategoryMove, type TemplateStatusMove } from '../templates/templateEvents';
 import type { StatusIngest } from './statusIngest';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
+import { REPLY_REFERENCE_PREFIX } from './replyReferences';
+import type { InboundMessage, StatusEvent } from './providers/types';
 
 /** Replies a recipient can send to stop a business's messages (WhatsApp's own wording and common ones). */
 const STOP_WORDS = new Set(['stop', 'unsubscribe', 'stop all', 'opt out', 'optout', 'cancel']);
@@ -25,6 +27,12 @@ const START_WORDS = new Set(['start', 'subscribe', 'unstop']);
  * secret could be used to report their delivered messages as failed, so those refunds wait for
  * an administrator (WebhookIngest's caller documents where).
  */
+/** Where incoming messages and the statuses of service replies go (conversations/service.ts). */
+export interface InboundHandler {
+  storeInbound(ownerIds: readonly number[], phoneNumberId: string, inbound: readonly InboundMessage[]): Promise<void>;
+  applyReplyStatuses(ownerIds: readonly number[], statuses: readonly StatusEvent[]): Promise<void>;
+}
+
 interface Signer {
   userId: number | null;
   secret: string;
@@ -36,6 +44,8 @@ export interface WebhookIngestDeps {
   accounts: Pick<ProviderCredentialStore, 'webhookSignersForNumber' | 'webhookSignersForBusiness' | 'channelWebhookKeys'>;
   outcomes: Pick<MessageOutcomes, 'addSuppressions' | 'removeSuppression'>;
   statuses: Pick<StatusIngest, 'store'>;
+  /** Incoming messages and the statuses of service replies (conversations/service.ts). */
+  conversations?: InboundHandler;
   log: Logger;
   /**
    * The simulator's signing secret, or null when the simulator is off. `loopbackOnly`: the
@@ -183,10 +193,16 @@ export class WebhookIngest {
       return;
     }
     const { phoneNumberId } = change;
+    if (change.unknown) await this.storeUnknown(change.unknown.wabaId || phoneNumberId, change.unknown);
     const refundTrusted = signers.some((s) => s.platformHeld);
     // The platform's own reset codes are not campaign messages: their statuses have nothing to update.
     if (phoneNumberId !== PLATFORM_PHONE_NUMBER_ID) {
-      await this.deps.statuses.store(change.events.statuses.map((status) => ({ ...status, phoneNumberId, refundTrusted })));
+      // Service replies carry their own reference: their statuses never reach the campaign messages.
+      const replies = change.events.statuses.filter((status) => status.callbackData?.startsWith(REPLY_REFERENCE_PREFIX));
+      const campaign = replies.length === 0 ? change.events.statuses : change.events.statuses.filter((status) => !status.callbackData?.startsWith(REPLY_REFERENCE_PREFIX));
+      await this.deps.statuses.store(campaign.map((status) => ({ ...status, phoneNumberId, refundTrusted })));
+      if (replies.length > 0) await this.deps.conversations?.applyReplyStatuses(owners, replies);
+      await this.deps.conversations?.storeInbound(owners, phoneNumberId, change.events.messages);
     }
     for (const userId of owners) {
       for (const inbound of change.events.messages) {

@@ -24,7 +24,8 @@ import { randomHex } from './randomHex';
 import { SimulatorTemplates } from './templates';
 import { SimulatorNumbers, type SimulatorPricing } from './numbers';
 import { parameterLimitRefusal } from './sendLimits';
-import { sendBodyDetails, ZTemplateMessage, type TParameter, type TTemplateMessage } from './sendSchemas';
+import { sendBodyDetails, ZServiceMessage, ZTemplateMessage, type TParameter, type TServiceMessage, type TTemplateMessage } from './sendSchemas';
+import { SimulatorInbox, type TInboxMessage } from './inbox';
 import { META_ERROR_TABLE } from '../sending/providers/metaErrors';
 import type { WebhookRetry } from '../config';
 
@@ -126,6 +127,7 @@ const ERRORS = {
   throughput: { http: 429, code: 130429, message: 'Rate limit hit', type: 'OAuthException' },
   template: { http: 400, code: 132001, message: 'Template name does not exist in the translation', type: 'OAuthException' },
   params: { http: 400, code: 132000, message: 'Number of parameters does not match the expected number of params', type: 'OAuthException' },
+  reengagement: { http: 400, code: 131047, message: 'Re-engagement message', type: 'OAuthException' },
 } as const;
 
 const UNDELIVERABLE = { code: 131026, title: 'Message undeliverable', details: 'Message Undeliverable.' };
@@ -188,6 +190,8 @@ export class CloudApiSimulator {
 
   /** Template management and review (simulator/templates.ts). */
   readonly templates: SimulatorTemplates;
+  /** The contacts' side: replies, button taps and photos (simulator/inbox.ts). */
+  readonly inbox = new SimulatorInbox();
   /** 360dialog webhooks set with `POST /v1/configs/webhook`, by API key. */
   private readonly channelWebhooks = new Map<string, { url: string; headers: Record<string, string> }>();
   /** Numbers' health and the pricing their statuses report (simulator/numbers.ts). */
@@ -290,6 +294,8 @@ export class CloudApiSimulator {
       return errorAnswer(ERRORS.auth);
     }
 
+    const type = (input.body as { type?: unknown } | null)?.type;
+    if (type !== undefined && type !== 'template') return this.sendService(sender, input.body, channelKey);
     // Held to Meta's TemplateMessage schema (sendSchemas.ts): a body Meta refuses is refused as Meta answers it.
     const parsed = ZTemplateMessage.safeParse(input.body);
     if (!parsed.success) return errorAnswer(ERRORS.param, sendBodyDetails(parsed.error));
@@ -324,6 +330,7 @@ export class CloudApiSimulator {
     } else {
       const from = this.options.displayPhoneNumber?.(sender) ?? sender;
       messageId = this.options.outbox.record({ to: waId, from, kind: 'template', text: rendered.text, template: body.template.name }).id;
+      this.inbox.rememberButtons({ messageId, sender, to: waId, buttons: quickReplies(components, body) });
       const steps: [WebhookStatus['status'], keyof SimulatorDelays][] = [
         ['sent', 'sentMs'],
         ['delivered', 'deliveredMs'],
@@ -336,6 +343,46 @@ export class CloudApiSimulator {
       status: 200,
       body: { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: waId }], messages: [{ id: messageId }] },
     };
+  }
+
+  /**
+   * A free-form message (Meta's TextMessage or a media message), held to Meta's schema and to the
+   * customer service window: outside it Meta answers 131047 (re-engagement message).
+   */
+  private async sendService(sender: string, raw: unknown, channelKey: string | undefined): Promise<SimulatorAnswer> {
+    const parsed = ZServiceMessage.safeParse(raw);
+    if (!parsed.success) return errorAnswer(ERRORS.param, sendBodyDetails(parsed.error));
+    const body: TServiceMessage = parsed.data;
+    const waId = body.to.replace(/\D+/g, '');
+    if (waId.length < 8) return errorAnswer(ERRORS.param, 'to: not a phone number');
+    this.requestsBySender.set(sender, (this.requestsBySender.get(sender) ?? 0) + 1);
+    const fault = this.faultAnswer(sender);
+    if (fault) return fault;
+    if (!this.inbox.windowOpen(sender, waId)) {
+      return errorAnswer(ERRORS.reengagement, 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.');
+    }
+    if (!this.takeToken(sender)) return errorAnswer(ERRORS.throughput, 'Message failed to send because there were too many messages sent from this phone number in a short period of time.');
+    const from = this.options.displayPhoneNumber?.(sender) ?? sender;
+    const media = body.type === 'image' ? body.image : body.type === 'video' ? body.video : body.type === 'document' ? body.document : body.type === 'audio' ? body.audio : null;
+    const caption = media && 'caption' in media && typeof media.caption === 'string' ? media.caption : '';
+    const text = body.type === 'text' ? body.text.body : `[${body.type}] ${caption} ${media?.link ?? media?.id ?? ''}`.replace(/\s+/g, ' ').trim();
+    const messageId = this.options.outbox.record({ to: waId, from, kind: body.type === 'text' ? 'text' : 'media', text, template: null }).id;
+    this.schedule(sender, messageId, waId, [['sent', 'sentMs'], ['delivered', 'deliveredMs'], ['read', 'readMs']], body.biz_opaque_callback_data, channelKey);
+    return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: waId }], messages: [{ id: messageId }] } };
+  }
+
+  /**
+   * The contact answers (a test or a demo, simulator/inbox.ts): a signed `messages` webhook to the
+   * simulator's webhook, as Meta would post it. Answers the new message's id, or why not.
+   */
+  async receive(input: TInboxMessage): Promise<{ ok: true; messageId: string } | { ok: false; error: string }> {
+    const webhook = this.webhook;
+    if (!webhook) return { ok: false, error: 'the simulator has no webhook to post to' };
+    const composed = this.inbox.compose(input, this.options.displayPhoneNumber?.(input.phone_number_id) ?? input.phone_number_id);
+    if (!composed.ok) return composed;
+    const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: webhook.wabaId ?? 'SIMULATOR_WABA', changes: [{ value: composed.value, field: 'messages' }] }] });
+    const error = await postSignedWebhook(this.agent, webhook, raw);
+    return error ? { ok: false, error: error.message } : { ok: true, messageId: composed.messageId };
   }
 
   /**
@@ -372,9 +419,42 @@ export class CloudApiSimulator {
     router.get('/received-counts', (ctx) => {
       ctx.body = this.receivedCounts();
     });
+    // Meta's media endpoint for a contact's file: its URL, then its bytes, with the bearer token.
+    router.get('/media-files/:mediaId', (ctx) => {
+      const media = this.inbox.mediaInfo(ctx.params.mediaId ?? '');
+      const answer = this.mediaAuth(ctx.get('Authorization'));
+      if (answer) {
+        ctx.status = answer.status;
+        ctx.body = answer.body;
+      } else if (!media) ctx.status = 404;
+      else {
+        ctx.type = media.mime;
+        ctx.body = media.bytes;
+      }
+    });
+    router.get('/:version/:mediaId', async (ctx, next) => {
+      const media = this.inbox.mediaInfo(ctx.params.mediaId ?? '');
+      if (!media) return next();
+      const answer = this.mediaAuth(ctx.get('Authorization'));
+      ctx.status = answer?.status ?? 200;
+      ctx.body = answer?.body ?? {
+        messaging_product: 'whatsapp',
+        url: `${ctx.protocol}://${ctx.host}${ctx.path.replace(/\/[^/]+\/[^/]+$/, '')}/media-files/${ctx.params.mediaId}`,
+        mime_type: media.mime,
+        sha256: createHash('sha256').update(media.bytes).digest('hex'),
+        file_size: media.bytes.length,
+        id: ctx.params.mediaId,
+      };
+    });
     this.templates.register(router);
     this.numbers.register(router);
     return router;
+  }
+
+  private mediaAuth(header: string): SimulatorAnswer | null {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    if (!bearer || (this.options.accessToken !== undefined && bearer !== this.options.accessToken)) return errorAnswer(ERRORS.auth);
+    return null;
   }
 
   /** The channel a D360-API-KEY stands for; null when 360dialog would refuse the key. */
@@ -641,6 +721,17 @@ function metaErrorAnswer(status: number, error: { code: number; message: string;
       },
     },
   };
+}
+
+/** A template's quick-reply buttons with the payload the send gave each (by its index), for the contact to tap. */
+function quickReplies(components: TTemplateComponent[], body: SendBody): { text: string; payload: string | null }[] {
+  const buttons = components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
+  const sent = (body.template.components ?? []).flatMap((c) => (c.type === 'button' && c.sub_type === 'quick_reply' ? [c] : []));
+  return buttons.flatMap((button, index) => {
+    if (button.type !== 'QUICK_REPLY') return [];
+    const parameter = sent.find((c) => c.index === String(index))?.parameters[0];
+    return [{ text: button.text, payload: parameter && parameter.type === 'payload' ? parameter.payload : null }];
+  });
 }
 
 type Rendered = { ok: true; text: string } | { ok: false; details: string };

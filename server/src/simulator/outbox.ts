@@ -4,7 +4,7 @@ export interface SimulatedMessage {
   id: string;
   to: string;
   from: string;
-  kind: 'authentication' | 'template';
+  kind: 'authentication' | 'template' | 'text' | 'media';
   text: string;
   template: string | null;
   createdAt: string;

@@ -71,3 +71,27 @@ export type TTemplateMessage = z.infer<typeof ZTemplateMessage>;
 export function sendBodyDetails(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'body'}: ${issue.message}`).join('; ');
 }
+
+/**
+ * Meta's free-form messages of the customer service window (`TextMessage`, `ImageMessage`,
+ * `VideoMessage`, `AudioMessage`, `DocumentMessage`): the text's body of at most 4,096 characters,
+ * or a media object by id or link with a caption (not on audio) and a document's file name.
+ */
+const ZServiceBase = {
+  messaging_product: z.literal('whatsapp'),
+  recipient_type: z.enum(['individual', 'group']),
+  to: z.string().min(1),
+  biz_opaque_callback_data: z.string().max(512).optional(),
+  context: z.looseObject({ message_id: z.string() }).optional(),
+};
+const ZCaptioned = z.looseObject({ id: z.string().optional(), link: z.string().optional(), caption: z.string().max(1024).optional() }).refine((media) => (media.id === undefined) !== (media.link === undefined), {
+  message: 'exactly one of id and link is required',
+});
+export const ZServiceMessage = z.discriminatedUnion('type', [
+  z.looseObject({ ...ZServiceBase, type: z.literal('text'), text: z.looseObject({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }) }),
+  z.looseObject({ ...ZServiceBase, type: z.literal('image'), image: ZCaptioned }),
+  z.looseObject({ ...ZServiceBase, type: z.literal('video'), video: ZCaptioned }),
+  z.looseObject({ ...ZServiceBase, type: z.literal('audio'), audio: ZMedia }),
+  z.looseObject({ ...ZServiceBase, type: z.literal('document'), document: ZCaptioned }),
+]);
+export type TServiceMessage = z.infer<typeof ZServiceMessage>;

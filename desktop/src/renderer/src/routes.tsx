@@ -42,6 +42,7 @@ const ApiManagementPage = lazyNamed(loadUser, 'ApiManagementPage');
 const CustomizeMessagePage = lazyNamed(loadUser, 'CustomizeMessagePage');
 const ManageReportsPage = lazyNamed(loadUser, 'ManageReportsPage');
 const QuickSendPage = lazyNamed(loadUser, 'QuickSendPage');
+const RepliesPage = lazyNamed(loadUser, 'RepliesPage');
 const TemplateBuilderPage = lazyNamed(loadUser, 'TemplateBuilderPage');
 const TemplatesPage = lazyNamed(loadUser, 'TemplatesPage');
 const UserDashboardPage = lazyNamed(loadUser, 'UserDashboardPage');
@@ -121,6 +122,7 @@ export function AppRoutes() {
               <Route path="/user/whatsapp-bulk" element={<QuickSendPage />} />
               <Route path="/user/customize-message" element={<CustomizeMessagePage />} />
               <Route path="/user/manage-reports" element={<ManageReportsPage />} />
+              <Route path="/user/replies" element={<RepliesPage />} />
               <Route path="/user/api-management" element={<ApiManagementPage />} />
             </Route>
 

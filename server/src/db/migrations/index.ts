@@ -96,6 +96,9 @@ import * as recordCampaignHeaderMediaName from './20261213100100_record_campaign
 import * as recordNumberHealth from './20261213300100_record_number_health';
 import * as recordMetaPricingOnMessages from './20261213300200_record_meta_pricing_on_messages';
 import * as carryPricingOnStatusEvents from './20261213300300_carry_pricing_on_status_events';
+import * as createConversationMessages from './20261214400100_create_conversation_messages';
+import * as createConversations from './20261214400200_create_conversations';
+import * as addServicePrice from './20261214400300_add_service_price';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -195,6 +198,9 @@ const migrations: [string, Migration][] = [
   ['20261213300100_record_number_health', recordNumberHealth],
   ['20261213300200_record_meta_pricing_on_messages', recordMetaPricingOnMessages],
   ['20261213300300_carry_pricing_on_status_events', carryPricingOnStatusEvents],
+  ['20261214400100_create_conversation_messages', createConversationMessages],
+  ['20261214400200_create_conversations', createConversations],
+  ['20261214400300_add_service_price', addServicePrice],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

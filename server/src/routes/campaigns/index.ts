@@ -65,6 +65,14 @@ export function campaignRoutes(services: Services): Router<AppState> {
     ctx.body = { success: true, message: fillMessage(messages.campaigns.rescheduled, { time: formatIstTime(input.scheduledAt) }), data: presentCampaign(record) };
   });
 
+  // What the campaign learnt: replies, the reply rate and taps per quick-reply button.
+  router.get('/api/campaigns/:id/replies', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const campaign = presentCampaign(await campaigns.get(user, id));
+    ctx.body = { success: true, data: { replies: campaign.replies ?? 0, reply_rate: campaign.reply_rate ?? 0, button_taps: await services.conversations.buttonTaps(id) } };
+  });
+
   router.post('/api/campaigns/:id/resend-failed', async (ctx) => {
     const { user } = requireAuth(ctx);
     const id = validate(ZIdParam, ctx.params.id);

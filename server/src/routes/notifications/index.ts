@@ -104,6 +104,10 @@ export function notificationRoutes(services: Services): Router<AppState> {
 
     const unsubscribe = notifications.subscribe(user.id, send);
     const unsubscribeProgress = services.campaignProgress.subscribe(user.id, sendProgress);
+    // Replies: the screen re-reads the conversation named (no id line: nothing to catch up on a reconnect).
+    const unsubscribeConversations = services.conversations.subscribe(user.id, (change) => {
+      if (!closed) stream.write(`event: ${STREAM_EVENTS.conversation}\ndata: ${JSON.stringify(change)}\n\n`);
+    });
     const heartbeat = setInterval(() => {
       void (async () => {
         if (token) {
@@ -122,6 +126,7 @@ export function notificationRoutes(services: Services): Router<AppState> {
       clearInterval(heartbeat);
       unsubscribe();
       unsubscribeProgress();
+      unsubscribeConversations();
       stream.end();
     };
     ctx.req.on('close', close);

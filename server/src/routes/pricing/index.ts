@@ -30,8 +30,9 @@ export function pricingRoutes(services: Services): Router<AppState> {
   router.put('/api/admin/pricing/defaults', async (ctx) => {
     const { user } = requireAdmin(ctx);
     const input = validate(ZPriceDefaultsRequest, ctx.request.body);
+    const current = await pricing.defaults();
     await pricing.setDefaults(
-      { marketing: priceToUnits(input.marketing), utility: priceToUnits(input.utility), authentication: priceToUnits(input.authentication) },
+      { marketing: priceToUnits(input.marketing), utility: priceToUnits(input.utility), authentication: priceToUnits(input.authentication), service: input.service === undefined ? current.service : priceToUnits(input.service) },
       { userId: user.id, ip: ctx.ip },
     );
     ctx.body = await defaultsBody(messages.pricing.defaultsUpdated);
@@ -47,6 +48,7 @@ export function pricingRoutes(services: Services): Router<AppState> {
       averageMarketing: unitsToPrice(stats.averages.marketing),
       averageUtility: unitsToPrice(stats.averages.utility),
       averageAuthentication: unitsToPrice(stats.averages.authentication),
+      averageService: unitsToPrice(stats.averages.service),
     };
     ctx.body = { success: true, stats: body };
   });

@@ -1,8 +1,8 @@
 import type { Agent } from 'undici';
 import { fillMessage, messages } from '@shared/messages';
 import { d360ErrorReason } from '../../providerAccounts/channelWebhook';
-import { CloudApiShapedProvider, createAgent, interpretAnswer, postTemplateMessage, templateMessageBody, type HttpSettings } from './http';
-import { MISSING_CREDENTIALS_CODE, sendFailure, type SendResult, type TemplateSendRequest, type WhatsAppProvider } from './types';
+import { CloudApiShapedProvider, createAgent, fetchMediaByUrl, interpretAnswer, postTemplateMessage, serviceMessageBody, templateMessageBody, type HttpSettings } from './http';
+import { MISSING_CREDENTIALS_CODE, sendFailure, type MediaFetchResult, type SendResult, type ServiceSendRequest, type TemplateSendRequest, type WhatsAppProvider } from './types';
 
 export interface ChannelCredentials {
   channelId: string;
@@ -75,6 +75,31 @@ export class ChannelProvider extends CloudApiShapedProvider implements WhatsAppP
       this.settings.timeoutMs ?? 15_000,
       interpretD360Answer,
     );
+  }
+
+  async sendService(input: ServiceSendRequest): Promise<SendResult> {
+    const channel = this.settings.channelFor(input.phoneNumberId);
+    if (!channel?.channelId || !channel.apiKey) return sendFailure({ code: MISSING_CREDENTIALS_CODE, title: 'No channel configured for this sender number' });
+    return postTemplateMessage(this.agent, `${this.baseUrl}/messages`, { 'd360-api-key': channel.apiKey }, serviceMessageBody(input), this.settings.timeoutMs ?? 15_000, interpretD360Answer);
+  }
+
+  /**
+   * 360dialog serves Meta's media endpoint at `GET {base}/{media-id}` with the channel's key; the
+   * URL it answers is Meta's CDN, read through 360dialog's host with the same key (its media docs).
+   */
+  async fetchMedia(phoneNumberId: string, mediaId: string, maxBytes: number): Promise<MediaFetchResult> {
+    const channel = this.settings.channelFor(phoneNumberId);
+    if (!channel?.channelId || !channel.apiKey) return { ok: false, reason: 'no channel configured for this number', retryable: false };
+    const base = new URL(this.baseUrl);
+    const rewrite = (url: string) => {
+      const target = new URL(url);
+      if (target.hostname.endsWith('fbsbx.com') || target.hostname.endsWith('facebook.com')) {
+        target.protocol = base.protocol;
+        target.host = base.host;
+      }
+      return target.toString();
+    };
+    return fetchMediaByUrl(this.agent, `${this.baseUrl}/${encodeURIComponent(mediaId)}`, { 'd360-api-key': channel.apiKey }, maxBytes, this.settings.timeoutMs ?? 15_000, rewrite);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Agent } from 'undici';
-import { CloudApiShapedProvider, createAgent, postTemplateMessage, templateMessageBody, type HttpSettings } from './http';
-import { MISSING_CREDENTIALS_CODE, sendFailure, type SendResult, type TemplateSendRequest, type WhatsAppProvider } from './types';
+import { CloudApiShapedProvider, createAgent, fetchMediaByUrl, postTemplateMessage, serviceMessageBody, templateMessageBody, type HttpSettings } from './http';
+import { MISSING_CREDENTIALS_CODE, sendFailure, type MediaFetchResult, type SendResult, type ServiceSendRequest, type TemplateSendRequest, type WhatsAppProvider } from './types';
 
 export interface CloudApiSettings extends HttpSettings {
   /** `https://graph.facebook.com` in production; the simulator's URL in development and tests. */
@@ -35,6 +35,25 @@ export class CloudApiProvider extends CloudApiShapedProvider implements WhatsApp
     if (!token) return sendFailure({ code: MISSING_CREDENTIALS_CODE, title: 'No access token for this sender number' });
     const url = `${this.baseUrl}/${encodeURIComponent(this.settings.apiVersion)}/${encodeURIComponent(input.phoneNumberId)}/messages`;
     return postTemplateMessage(this.agent, url, { authorization: `Bearer ${token}` }, templateMessageBody(input), this.settings.timeoutMs ?? 15_000);
+  }
+
+  async sendService(input: ServiceSendRequest): Promise<SendResult> {
+    const token = this.tokenFor(input.phoneNumberId);
+    if (!token) return sendFailure({ code: MISSING_CREDENTIALS_CODE, title: 'No access token for this sender number' });
+    const url = `${this.baseUrl}/${encodeURIComponent(this.settings.apiVersion)}/${encodeURIComponent(input.phoneNumberId)}/messages`;
+    return postTemplateMessage(this.agent, url, { authorization: `Bearer ${token}` }, serviceMessageBody(input), this.settings.timeoutMs ?? 15_000);
+  }
+
+  async fetchMedia(phoneNumberId: string, mediaId: string, maxBytes: number): Promise<MediaFetchResult> {
+    const token = this.tokenFor(phoneNumberId);
+    if (!token) return { ok: false, reason: 'no access token for this number', retryable: false };
+    const url = `${this.baseUrl}/${encodeURIComponent(this.settings.apiVersion)}/${encodeURIComponent(mediaId)}`;
+    return fetchMediaByUrl(this.agent, url, { authorization: `Bearer ${token}` }, maxBytes, this.settings.timeoutMs ?? 15_000);
+  }
+
+  private tokenFor(phoneNumberId: string): string | null {
+    const { accessToken } = this.settings;
+    return typeof accessToken === 'function' ? accessToken(phoneNumberId) : accessToken;
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import { Agent, request } from 'undici';
 import { parseCloudApiWebhook, verifyWebhookHandshake, verifyWebhookSignature } from './webhooks';
-import { NETWORK_ERROR_CODE, sendFailure, type HandshakeResult, type SendResult, type StatusEvent, type TemplateSendRequest, type WebhookEvents } from './types';
+import { NETWORK_ERROR_CODE, sendFailure, type HandshakeResult, type MediaFetchResult, type SendResult, type ServiceSendRequest, type StatusEvent, type TemplateSendRequest, type WebhookEvents } from './types';
 
 export interface HttpSettings {
   /** Whole-request limit (connect, headers and body). Default 15 s. */
@@ -36,6 +36,61 @@ export function templateMessageBody(input: TemplateSendRequest): Record<string, 
   const body: Record<string, unknown> = { messaging_product: 'whatsapp', recipient_type: 'individual', to: input.to, type: 'template', template };
   if (input.callbackData) body.biz_opaque_callback_data = input.callbackData;
   return body;
+}
+
+/**
+ * The Cloud API's free-form message (customer service window), the same for Meta and 360dialog:
+ * `type: text` with `text.body`, or a media type with the file's `link` (and a caption; a
+ * document's file name), Meta's `TextMessage` / media message schemas.
+ */
+export function serviceMessageBody(input: ServiceSendRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = { messaging_product: 'whatsapp', recipient_type: 'individual', to: input.to, type: input.content.type };
+  const content = input.content;
+  if (content.type === 'text') body.text = { preview_url: false, body: content.body };
+  else {
+    const media: Record<string, unknown> = { link: content.link };
+    // Meta refuses a caption on audio.
+    if (content.caption && content.type !== 'audio') media.caption = content.caption;
+    if (content.filename && content.type === 'document') media.filename = content.filename;
+    body[content.type] = media;
+  }
+  if (input.callbackData) body.biz_opaque_callback_data = input.callbackData;
+  return body;
+}
+
+/**
+ * Meta's two steps for an incoming file: `GET {mediaUrl}` answers `{ url, mime_type, file_size }`,
+ * then the file is read from `url` with the same credentials. The size is checked from Meta's
+ * answer and again while reading, so a file above `maxBytes` is never held whole.
+ */
+export async function fetchMediaByUrl(agent: Agent, mediaUrl: string, headers: Record<string, string>, maxBytes: number, timeoutMs: number, rewrite: (url: string) => string = (url) => url): Promise<MediaFetchResult> {
+  try {
+    const meta = await request(mediaUrl, { dispatcher: agent, method: 'GET', headers: { accept: 'application/json', ...headers }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const text = await meta.body.text();
+    if (meta.statusCode !== 200) return { ok: false, reason: `media lookup answered HTTP ${meta.statusCode}`, retryable: meta.statusCode >= 500 || meta.statusCode === 429 };
+    const info = JSON.parse(text) as { url?: unknown; mime_type?: unknown; file_size?: unknown };
+    if (typeof info.url !== 'string' || !info.url) return { ok: false, reason: 'media lookup gave no url', retryable: false };
+    if (Number(info.file_size) > maxBytes) return { ok: false, reason: `file of ${Number(info.file_size)} bytes is above the limit`, retryable: false };
+    const file = await request(rewrite(info.url), { dispatcher: agent, method: 'GET', headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    if (file.statusCode !== 200) {
+      await file.body.dump();
+      return { ok: false, reason: `media download answered HTTP ${file.statusCode}`, retryable: file.statusCode >= 500 || file.statusCode === 429 };
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of file.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        file.body.destroy();
+        return { ok: false, reason: 'file is above the limit', retryable: false };
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const mime = typeof info.mime_type === 'string' ? info.mime_type : String(file.headers['content-type'] ?? '');
+    return { ok: true, bytes: Buffer.concat(chunks), mime: mime.split(';')[0]?.trim().toLowerCase() ?? '' };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error), retryable: true };
+  }
 }
 
 /** Failures that prove the request never reached the provider: nothing to settle, safe to send again. */

@@ -124,6 +124,10 @@ export interface InboundMessage {
   type: string;
   /** The typed text, or the tapped button's title; null for media and other kinds. */
   text: string | null;
+  /** The sender's WhatsApp profile name (`value.contacts[].profile.name`), when Meta gives it. */
+  profileName: string | null;
+  /** Meta's message object as received: conversations/inboundMessage.ts reads every kind from it. */
+  raw: Record<string, unknown>;
 }
 
 /** `user_preferences` webhook: a recipient stopped (or resumed) marketing messages in WhatsApp. */
@@ -144,9 +148,30 @@ export interface WebhookEvents {
 /** The outcome of the `hub.mode`/`hub.verify_token`/`hub.challenge` subscription handshake. */
 export type HandshakeResult = { ok: true; challenge: string } | { ok: false };
 
+/**
+ * A free-form message of the customer service window: Meta's `TextMessage` or a media message
+ * (`ImageMessage`, `DocumentMessage`, ...) by link, with our reference echoed on its statuses.
+ */
+export interface ServiceSendRequest {
+  phoneNumberId: string;
+  to: string;
+  content: { type: 'text'; body: string } | { type: 'image' | 'video' | 'audio' | 'document'; link: string; caption?: string; filename?: string };
+  callbackData?: string;
+}
+
+/** A contact's file, fetched from the provider by Meta's media id. */
+export type MediaFetchResult = { ok: true; bytes: Buffer; mime: string } | { ok: false; reason: string; retryable: boolean };
+
 export interface WhatsAppProvider {
   readonly kind: 'cloud_api' | 'channel';
   sendTemplate(request: TemplateSendRequest): Promise<SendResult>;
+  /** Sends a service (free-form) message; absent where the adapter cannot. */
+  sendService?(request: ServiceSendRequest): Promise<SendResult>;
+  /**
+   * Fetches an incoming message's file: `GET /{version}/{media-id}` for its URL, then that URL,
+   * both with the number's credentials; a file above `maxBytes` is refused unread past the limit.
+   */
+  fetchMedia?(phoneNumberId: string, mediaId: string, maxBytes: number): Promise<MediaFetchResult>;
   /** Every event in a webhook body; malformed parts are skipped, never thrown. */
   parseWebhook(body: unknown): WebhookEvents;
   parseStatusWebhook(body: unknown): StatusEvent[];

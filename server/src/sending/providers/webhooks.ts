@@ -89,7 +89,7 @@ function toPricing(raw: unknown): MetaPricing | null {
   return { billable: billable ?? null, category: category?.toLowerCase() ?? null, pricingModel: pricingModel ?? null, type: type ?? null };
 }
 
-const ZMessage = z.object({
+const ZMessage = z.looseObject({
   id: z.string().min(1),
   from: z.string(),
   timestamp: ZTimestamp,
@@ -118,8 +118,12 @@ const ZChange = z.object({
     statuses: z.array(z.unknown()).optional(),
     messages: z.array(z.unknown()).optional(),
     user_preferences: z.array(z.unknown()).optional(),
+    contacts: z.array(z.unknown()).optional(),
   }),
 });
+
+/** The sender's WhatsApp profile, as `value.contacts[]` names it beside the messages. */
+const ZContactProfile = z.object({ wa_id: z.string(), profile: z.object({ name: z.string().optional() }).optional() });
 
 const ZEnvelope = z.object({
   entry: z.array(z.object({ changes: z.array(z.unknown()).optional() })),
@@ -146,9 +150,14 @@ export function parseCloudApiWebhook(body: unknown): WebhookEvents {
         const status = toStatusEvent(raw, phoneNumberId);
         if (status) events.statuses.push(status);
       }
+      const names = new Map<string, string>();
+      for (const raw of value.contacts ?? []) {
+        const contact = ZContactProfile.safeParse(raw);
+        if (contact.success && contact.data.profile?.name) names.set(contact.data.wa_id, contact.data.profile.name);
+      }
       for (const raw of value.messages ?? []) {
         const message = toInboundMessage(raw, phoneNumberId);
-        if (message) events.messages.push(message);
+        if (message) events.messages.push({ ...message, profileName: names.get(message.from) ?? null });
       }
       for (const raw of value.user_preferences ?? []) {
         const parsed = ZPreference.safeParse(raw);
@@ -192,7 +201,7 @@ function toInboundMessage(raw: unknown, phoneNumberId: string | null): InboundMe
   if (!parsed.success) return null;
   const m = parsed.data;
   const text = m.text?.body ?? m.button?.text ?? m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title ?? null;
-  return { providerMessageId: m.id, from: m.from, phoneNumberId, timestamp: m.timestamp, type: m.type, text };
+  return { providerMessageId: m.id, from: m.from, phoneNumberId, timestamp: m.timestamp, type: m.type, text, profileName: null, raw: raw as Record<string, unknown> };
 }
 
 /**
@@ -228,7 +237,17 @@ export interface UnknownWebhookChange {
  * against the secret of that account alone, so one body cannot speak for several customers.
  */
 export type WebhookChange =
-  | { kind: 'number'; phoneNumberId: string; events: WebhookEvents }
+  | {
+      kind: 'number';
+      phoneNumberId: string;
+      events: WebhookEvents;
+      /**
+       * A number's change of a field other than `messages` (Meta's group events:
+       * `group_lifecycle_update`, `group_settings_update`, `group_participants_update`): kept for
+       * an administrator, not acted on, with the business account of its entry.
+       */
+      unknown?: UnknownWebhookChange & { wabaId: string };
+    }
   | { kind: 'business'; wabaId: string; templates: TemplateEvent[]; unknown: UnknownWebhookChange | null; numberHealth?: NumberHealthEvent };
 
 /**
@@ -348,7 +367,9 @@ export function parseWebhookChanges(body: unknown): WebhookChange[] {
     for (const raw of changes) {
       const phoneNumberId = (raw as { value?: { metadata?: { phone_number_id?: unknown } } } | null)?.value?.metadata?.phone_number_id;
       if (typeof phoneNumberId === 'string' && phoneNumberId) {
-        out.push({ kind: 'number', phoneNumberId, events: parseCloudApiWebhook({ entry: [{ changes: [raw] }] }) });
+        const numberField = (raw as { field?: unknown } | null)?.field;
+        const other = typeof numberField === 'string' && numberField !== 'messages' ? { field: numberField.slice(0, 100), body: raw, wabaId } : null;
+        out.push({ kind: 'number', phoneNumberId, events: parseCloudApiWebhook({ entry: [{ changes: [raw] }] }), ...(other ? { unknown: other } : {}) });
         continue;
       }
       if (!wabaId) continue;

@@ -57,11 +57,11 @@ export function useSendPricing(): TPriceSet {
     queryFn: async (): Promise<TPriceSet> => {
       try {
         const { effective } = await sendingApi.myPricing();
-        return { marketing: effective.marketing, utility: effective.utility, authentication: effective.authentication };
+        return { marketing: effective.marketing, utility: effective.utility, authentication: effective.authentication, service: effective.service ?? FALLBACK_PRICES.service };
       } catch {
         try {
           const defaults = await sendingApi.priceDefaults();
-          return { marketing: defaults.marketing, utility: defaults.utility, authentication: defaults.authentication };
+          return { marketing: defaults.marketing, utility: defaults.utility, authentication: defaults.authentication, service: defaults.service ?? FALLBACK_PRICES.service };
         } catch {
           return FALLBACK_PRICES;
         }

@@ -30,6 +30,7 @@ const sections: readonly Section[] = [
   { segments: ['users'], title: 'User Management', subtitle: l.subtitleUsers },
   { segments: ['customize-message'], title: 'Personalised Messages', subtitle: l.subtitleCustomize },
   { segments: ['manage-reports'], title: 'Reports', subtitle: l.subtitleReports },
+  { segments: ['replies'], title: messages.conversations.title, subtitle: messages.conversations.subtitle },
   { segments: ['wallet'], title: 'Wallet', subtitle: l.subtitleWallet },
   { segments: ['profile'], title: 'Profile', subtitle: l.subtitleProfile },
   { segments: ['api-management'], title: 'API & Webhooks', subtitle: l.subtitleApiManagement },

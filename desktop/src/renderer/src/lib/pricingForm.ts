@@ -11,6 +11,7 @@ export const PRICE_LABELS: Record<PriceCategory, string> = {
   marketing: 'Marketing',
   utility: 'Utility',
   authentication: 'Authentication',
+  service: 'Service replies',
 };
 
 export function priceFormFrom(prices: TPriceSet | TCustomPriceSet): PriceForm {
@@ -18,6 +19,7 @@ export function priceFormFrom(prices: TPriceSet | TCustomPriceSet): PriceForm {
     marketing: prices.marketing ?? '',
     utility: prices.utility ?? '',
     authentication: prices.authentication ?? '',
+    service: prices.service ?? '',
   };
 }
 
@@ -45,7 +47,7 @@ export function isPriceFormChanged(saved: TPriceSet, form: PriceForm): boolean {
 /** Empty inputs mean "use the global default" and go to the server as null. */
 function customPricing(form: PriceForm): TCustomPriceSet {
   const value = (text: string) => (text.trim() === '' ? null : text.trim());
-  return { marketing: value(form.marketing), utility: value(form.utility), authentication: value(form.authentication) };
+  return { marketing: value(form.marketing), utility: value(form.utility), authentication: value(form.authentication), service: value(form.service) };
 }
 
 /**
@@ -93,7 +95,7 @@ export function sortPriceErrors(errors: FieldErrors): PriceFieldErrors {
  * custom price given) goes to `root.pricing`, which react-hook-form keeps for the form.
  */
 export const ZUserPricingForm = z
-  .object({ customEnabled: z.boolean(), marketing: z.string(), utility: z.string(), authentication: z.string() })
+  .object({ customEnabled: z.boolean(), marketing: z.string(), utility: z.string(), authentication: z.string(), service: z.string() })
   .transform((form, context) => {
     const result = ZUserPricingRequest.safeParse(buildUserPricingPayload(form.customEnabled, form));
     if (result.success) return result.data;

@@ -25,7 +25,7 @@ export function PriceList({
     );
   }
   return (
-    <dl className={cn('grid grid-cols-3 gap-3', className)}>
+    <dl className={cn('grid grid-cols-2 gap-3 sm:grid-cols-4', className)}>
       {PRICE_CATEGORIES.map((category) => (
         <div
           key={category}

@@ -137,7 +137,7 @@ export function UserPricingForm({ userId, pricing }: { userId: number; pricing: 
             {customEnabled ? (
               <div className="flex flex-col gap-3">
                 {formError ? <Alert tone="error">{formError}</Alert> : null}
-                <div className="grid gap-4 sm:grid-cols-3">
+                <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
                   {PRICE_CATEGORIES.map((category) => (
                     <FormAmountField
                       key={category}

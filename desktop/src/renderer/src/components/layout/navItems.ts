@@ -7,6 +7,7 @@ import {
   Scale,
   IndianRupee,
   LayoutDashboard,
+  MessageSquareReply,
   ScrollText,
   Webhook,
   Send,
@@ -38,6 +39,7 @@ export const userNav: readonly NavItem[] = [
   { to: '/user/customize-message', label: 'Customize Message', icon: FileSpreadsheet },
   { to: '/user/templates', label: 'Templates', icon: FileText },
   { to: '/user/manage-reports', label: 'Manage Reports', icon: BarChart3 },
+  { to: '/user/replies', label: messages.conversations.menuItem, icon: MessageSquareReply },
   { to: '/user/profile', label: 'Profile', icon: UserCircle },
 ];
 

@@ -1,0 +1,245 @@
+import { Check, CheckCheck, Clock, Paperclip, Send, XCircle } from 'lucide-react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { fillMessage, messages } from '@shared/messages';
+import { formatIndianNumber } from '@shared/money';
+import type { TConversation, TConversationMessage } from '@shared/schemas/conversations';
+import { STREAM_EVENTS } from '@shared/schemas/notifications';
+import { errorText } from '../../api/client';
+import { conversationKeys, conversationsApi } from '../../api/conversations';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Spinner } from '../../components/ui/spinner';
+import { Textarea } from '../../components/ui/textarea';
+import { useLiveEvent } from '../../hooks/useLiveStream';
+import { cn } from '../../lib/cn';
+
+const t = messages.conversations;
+/** The list is read again this often besides the live stream (another instance's messages). */
+const LIST_REFRESH_MS = 60_000;
+
+function formatWhen(iso: string): string {
+  return new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Kolkata' });
+}
+
+function StatusTick({ status }: { status: TConversationMessage['status'] }) {
+  if (status === 'read') return <CheckCheck aria-label="Read" className="size-4 text-sky-500" />;
+  if (status === 'delivered') return <CheckCheck aria-label="Delivered" className="size-4 text-slate-400" />;
+  if (status === 'sent' || status === 'accepted') return <Check aria-label="Sent" className="size-4 text-slate-400" />;
+  if (status === 'failed') return <XCircle aria-label="Failed" className="size-4 text-red-500" />;
+  return <Clock aria-label="Sending" className="size-4 text-slate-400" />;
+}
+
+function MessageBubble({ message }: { message: TConversationMessage }) {
+  const mine = message.direction === 'out';
+  const kindLabel = t.kinds[message.kind] ?? message.kind;
+  return (
+    <li className={cn('flex', mine ? 'justify-end' : 'justify-start')} data-testid="conversation-message">
+      <div className={cn('max-w-[80%] rounded-lg px-3 py-2 text-sm shadow-sm', mine ? 'bg-emerald-100 text-slate-900 dark:bg-emerald-900/60 dark:text-white' : 'bg-white text-slate-900 dark:bg-slate-800 dark:text-white')}>
+        {message.answers && (
+          <p className="mb-1 border-l-2 border-emerald-500 pl-2 text-xs text-slate-500 dark:text-slate-300">
+            {fillMessage(t.answers, { campaign: message.answers.campaign_name ?? `#${message.answers.campaign_id}`, template: message.answers.template ?? '' })}
+          </p>
+        )}
+        {message.kind !== 'text' && <p className="text-xs font-medium text-slate-500 dark:text-slate-300">{kindLabel}</p>}
+        {message.media?.url && message.media.mime_type?.startsWith('image/') && (
+          <img src={message.media.url} alt={message.text ?? kindLabel} className="my-1 max-h-60 rounded" />
+        )}
+        {message.media?.url && !message.media.mime_type?.startsWith('image/') && (
+          <a href={message.media.url} target="_blank" rel="noreferrer" className="text-emerald-700 underline dark:text-emerald-300">
+            {t.openFile}
+          </a>
+        )}
+        {message.media?.state === 'pending' && <p className="text-xs italic">{t.mediaPending}</p>}
+        {message.media && (message.media.state === 'failed' || message.media.state === 'refused') && message.direction === 'in' && <p className="text-xs italic">{t.mediaFailed}</p>}
+        {message.text && <p className="whitespace-pre-wrap break-words">{message.text}</p>}
+        <p className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-500 dark:text-slate-400">
+          {formatWhen(message.at)}
+          {mine && <StatusTick status={message.status} />}
+        </p>
+        {message.error?.title && <p className="text-xs text-red-600 dark:text-red-400">{message.error.title}</p>}
+      </div>
+    </li>
+  );
+}
+
+function ConversationRow({ conversation, selected, onSelect }: { conversation: TConversation; selected: boolean; onSelect(): void }) {
+  return (
+    <li>
+      <button
+        type="button"
+        onClick={onSelect}
+        aria-current={selected ? 'true' : undefined}
+        data-testid="conversation-row"
+        className={cn('w-full border-b border-slate-100 px-4 py-3 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-emerald-500 dark:border-slate-800 dark:hover:bg-slate-800/50', selected && 'bg-emerald-50 dark:bg-emerald-900/30')}
+      >
+        <span className="flex items-center justify-between gap-2">
+          <span className="truncate font-medium text-slate-900 dark:text-white">{conversation.profile_name ?? `+${conversation.phone}`}</span>
+          {conversation.unread > 0 && (
+            <span className="rounded-full bg-emerald-600 px-2 text-xs text-white" aria-label={fillMessage(t.unread, { count: formatIndianNumber(conversation.unread) })}>
+              {formatIndianNumber(conversation.unread)}
+            </span>
+          )}
+        </span>
+        <span className="block truncate text-xs text-slate-500 dark:text-slate-400">+{conversation.phone}</span>
+        <span className="block truncate text-sm text-slate-600 dark:text-slate-300">{conversation.last_message.text}</span>
+      </button>
+    </li>
+  );
+}
+
+function Thread({ phone }: { phone: string }) {
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const thread = useQuery({ queryKey: conversationKeys.thread(phone), queryFn: () => conversationsApi.thread(phone) });
+  const conversation = thread.data?.conversation;
+  useEffect(() => {
+    if (conversation && conversation.unread > 0) {
+      void conversationsApi.read(phone).then(() => queryClient.invalidateQueries({ queryKey: ['conversations', 'list'] }));
+    }
+  }, [conversation, phone, queryClient]);
+  const send = useMutation({
+    mutationFn: async (input: { text?: string; file?: File }) => {
+      if (input.file) {
+        const uploaded = await conversationsApi.uploadMedia(input.file);
+        return conversationsApi.reply(phone, { media_upload_id: uploaded.media_upload_id, ...(input.text ? { caption: input.text } : {}) });
+      }
+      return conversationsApi.reply(phone, { text: input.text ?? '' });
+    },
+    onSuccess: (answer) => {
+      setDraft('');
+      setError(answer.data.status === 'failed' ? fillMessage(t.sendFailed, { reason: answer.data.error?.title ?? '' }) : null);
+      void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
+    },
+    onError: (failure) => setError(errorText(failure, fillMessage(t.sendFailed, { reason: '' }))),
+  });
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft.trim()) return setError(t.textRequired);
+    send.mutate({ text: draft.trim() });
+  };
+  if (thread.isLoading || !thread.data || !conversation) return <Spinner />;
+  const ordered = [...thread.data.data].reverse();
+  return (
+    <section className="flex h-full flex-col" aria-label={conversation.profile_name ?? conversation.phone}>
+      <header className="border-b border-slate-200 px-4 py-3 dark:border-slate-700">
+        <h2 className="font-semibold text-slate-900 dark:text-white">{conversation.profile_name ?? `+${conversation.phone}`}</h2>
+        <p className="text-xs text-slate-500 dark:text-slate-400">+{conversation.phone}</p>
+      </header>
+      {thread.data.campaign_messages.length > 0 && (
+        <details className="border-b border-slate-200 px-4 py-2 text-xs dark:border-slate-700">
+          <summary className="cursor-pointer text-slate-600 dark:text-slate-300">{t.campaignMessages}</summary>
+          <ul className="mt-1 space-y-1">
+            {thread.data.campaign_messages.map((m) => (
+              <li key={m.message_id} className="flex items-center gap-2 text-slate-600 dark:text-slate-300">
+                <StatusTick status={(['sent', 'delivered', 'read', 'failed'] as const).find((s) => s === m.status) ?? 'queued'} />
+                {m.campaign_name} · {m.template} · {formatWhen(m.at)}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <ol className="flex-1 space-y-2 overflow-y-auto bg-slate-50 p-4 dark:bg-slate-900" data-testid="conversation-thread">
+        {ordered.map((message) => (
+          <MessageBubble key={message.id} message={message} />
+        ))}
+      </ol>
+      {conversation.service_window_open ? (
+        <form onSubmit={handleSubmit} className="flex items-end gap-2 border-t border-slate-200 p-3 dark:border-slate-700">
+          <label htmlFor="reply-text" className="sr-only">
+            {t.composerPlaceholder}
+          </label>
+          <Textarea
+            id="reply-text"
+            rows={2}
+            value={draft}
+            placeholder={t.composerPlaceholder}
+            onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !event.shiftKey) handleSubmit(event);
+            }}
+          />
+          <input
+            ref={fileInput}
+            type="file"
+            className="sr-only"
+            aria-label={t.attach}
+            accept="image/jpeg,image/png,video/mp4,audio/*,application/pdf"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              if (file) send.mutate({ text: draft.trim(), file });
+              event.target.value = '';
+            }}
+          />
+          <Button type="button" variant="outline" onClick={() => fileInput.current?.click()} aria-label={t.attach} disabled={send.isPending}>
+            <Paperclip className="size-4" />
+          </Button>
+          <Button type="submit" disabled={send.isPending} aria-label={t.send}>
+            {send.isPending ? <Spinner /> : <Send className="size-4" />}
+          </Button>
+        </form>
+      ) : (
+        <div className="border-t border-slate-200 p-3 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300" role="status">
+          <p>{t.windowClosed}</p>
+          <Link to="/user/whatsapp-bulk" className="text-emerald-700 underline dark:text-emerald-300">
+            {t.sendTemplate}
+          </Link>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="px-3 pb-2 text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** /user/replies: conversations per contact, newest first, a thread and a composer inside the 24-hour window. */
+export function RepliesPage() {
+  const queryClient = useQueryClient();
+  const [q, setQ] = useState('');
+  const [unread, setUnread] = useState(false);
+  const [selected, setSelected] = useState<string | null>(null);
+  const filters = { q, unread, campaignId: null };
+  const list = useQuery({ queryKey: conversationKeys.list(filters), queryFn: () => conversationsApi.list({ q, unread }), refetchInterval: LIST_REFRESH_MS });
+  useLiveEvent<{ contact: string }>(STREAM_EVENTS.conversation, (change) => {
+    void queryClient.invalidateQueries({ queryKey: ['conversations', 'list'] });
+    void queryClient.invalidateQueries({ queryKey: conversationKeys.thread(change.contact) });
+  });
+  const conversations = list.data?.data ?? [];
+  return (
+    <Card>
+      <CardContent className="grid h-[70vh] grid-cols-1 gap-0 p-0 md:grid-cols-[320px_1fr]">
+        <div className="flex min-h-0 flex-col border-r border-slate-200 dark:border-slate-700">
+          <div className="space-y-2 border-b border-slate-200 p-3 dark:border-slate-700">
+            <label htmlFor="replies-search" className="sr-only">
+              {t.searchPlaceholder}
+            </label>
+            <Input id="replies-search" type="search" placeholder={t.searchPlaceholder} value={q} onChange={(event) => setQ(event.target.value)} />
+            <label className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+              <input type="checkbox" checked={unread} onChange={(event) => setUnread(event.target.checked)} />
+              {t.filterUnread}
+            </label>
+          </div>
+          {list.isLoading ? (
+            <Spinner />
+          ) : conversations.length === 0 ? (
+            <p className="p-4 text-sm text-slate-500 dark:text-slate-400">{q || unread ? t.emptyFiltered : t.empty}</p>
+          ) : (
+            <ul className="min-h-0 flex-1 overflow-y-auto" aria-label={t.title}>
+              {conversations.map((conversation) => (
+                <ConversationRow key={conversation.phone} conversation={conversation} selected={conversation.phone === selected} onSelect={() => setSelected(conversation.phone)} />
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="min-h-0">{selected ? <Thread phone={selected} /> : <p className="p-6 text-sm text-slate-500 dark:text-slate-400">{t.pickOne}</p>}</div>
+      </CardContent>
+    </Card>
+  );
+}
