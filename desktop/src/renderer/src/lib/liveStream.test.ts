@@ -26,7 +26,7 @@ describe('createLiveStream', () => {
     await flush();
     expect(opened).toHaveLength(1);
     expect(opened[0]!.url).toBe('https://x.example/api/notifications/stream');
-    expect([...opened[0]!.types].sort()).toEqual(['campaign_progress', 'notification']);
+    expect([...opened[0]!.types].sort()).toEqual(Object.values(STREAM_EVENTS).sort());
 
     const changes = vi.fn();
     stream.onConnectedChange(changes);

@@ -57,11 +57,11 @@ describe('form schemas over the shared ones', () => {
 
   it('puts a price message under its field and the "at least one price" message on the form', async () => {
     const resolve = zodResolver(ZUserPricingForm);
-    const none = await resolve({ customEnabled: true, marketing: '', utility: '', authentication: '' }, undefined, submitOptions());
+    const none = await resolve({ customEnabled: true, marketing: '', utility: '', authentication: '', service: '' }, undefined, submitOptions());
     expect(none.errors.root?.pricing?.message).toBe(messages.pricing.customPriceRequired);
-    const negative = await resolve({ customEnabled: true, marketing: '-1', utility: '', authentication: '' }, undefined, submitOptions());
+    const negative = await resolve({ customEnabled: true, marketing: '-1', utility: '', authentication: '', service: '' }, undefined, submitOptions());
     expect(negative.errors.marketing?.message).toBe(messages.pricing.priceNegative);
-    const off = await resolve({ customEnabled: false, marketing: 'x', utility: '', authentication: '' }, undefined, submitOptions());
+    const off = await resolve({ customEnabled: false, marketing: 'x', utility: '', authentication: '', service: '' }, undefined, submitOptions());
     expect(off.values).toEqual({ mode: 'default' });
   });
 });
