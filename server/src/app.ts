@@ -40,6 +40,7 @@ import { logRoutes } from './routes/logs';
 import { notificationRoutes } from './routes/notifications';
 import { messageRoutes } from './routes/messages';
 import { webhookEndpointRoutes } from './routes/webhookEndpoints';
+import { suppressionRoutes } from './routes/suppressions';
 import { openApiRoutes } from './routes/openapi';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './container';
@@ -107,6 +108,7 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     notificationRoutes(services),
     messageRoutes(services),
     webhookEndpointRoutes(services, jsonBody(jsonLimit)),
+    suppressionRoutes(services, jsonBody(jsonLimit)),
     openApiRoutes(deps.version),
     uploadRoutes(services),
   ];
@@ -217,6 +219,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         ['/api/send/batch', sendLimit],
         // Read by its route after the session or key is known.
         ['/api/webhook-endpoints', jsonLimit],
+        ['/api/suppressions', jsonLimit],
+        ['/api/suppressions/import', jsonLimit],
       ]),
       uploadLimit,
       rawLimit,

@@ -124,6 +124,8 @@ export interface InboundMessage {
   type: string;
   /** The typed text, or the tapped button's title; null for media and other kinds. */
   text: string | null;
+  /** A quick-reply tap's payload (our send reference) or an interactive reply's id; null otherwise. */
+  buttonPayload?: string | null;
 }
 
 /** `user_preferences` webhook: a recipient stopped (or resumed) marketing messages in WhatsApp. */

@@ -166,9 +166,9 @@ describe('parseCloudApiWebhook', () => {
     const { messages, statuses } = parseCloudApiWebhook(inboundPayload);
     expect(statuses).toEqual([]);
     expect(messages).toEqual([
-      { providerMessageId: 'wamid.IN1', from: '16505551234', phoneNumberId: '106540352242922', timestamp: new Date(1749416383_000), type: 'text', text: 'STOP' },
-      { providerMessageId: 'wamid.IN2', from: '16505551235', phoneNumberId: '106540352242922', timestamp: new Date(1749416384_000), type: 'button', text: 'Stop promotions' },
-      { providerMessageId: 'wamid.IN3', from: '16505551236', phoneNumberId: '106540352242922', timestamp: new Date(1749416385_000), type: 'image', text: null },
+      { providerMessageId: 'wamid.IN1', from: '16505551234', phoneNumberId: '106540352242922', timestamp: new Date(1749416383_000), type: 'text', text: 'STOP', buttonPayload: null },
+      { providerMessageId: 'wamid.IN2', from: '16505551235', phoneNumberId: '106540352242922', timestamp: new Date(1749416384_000), type: 'button', text: 'Stop promotions', buttonPayload: 'Stop promotions' },
+      { providerMessageId: 'wamid.IN3', from: '16505551236', phoneNumberId: '106540352242922', timestamp: new Date(1749416385_000), type: 'image', text: null, buttonPayload: null },
     ]);
   });
 
