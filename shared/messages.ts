@@ -408,6 +408,7 @@ export const messages = {
     subtitleCustomize: 'Send personalised messages from a spreadsheet.',
     subtitleReports: 'Delivery status of every message you sent (times in IST).',
     subtitleApiManagement: 'API keys, webhooks and the API reference.',
+    subtitleSuppressionList: 'Numbers that opted out, and the words that opt out.',
     subtitlePricing: 'Default message prices for every user.',
     subtitleSettings: 'Platform-wide settings.',
     profileSettings: 'Profile Settings',

@@ -42,6 +42,7 @@ const ApiManagementPage = lazyNamed(loadUser, 'ApiManagementPage');
 const CustomizeMessagePage = lazyNamed(loadUser, 'CustomizeMessagePage');
 const ManageReportsPage = lazyNamed(loadUser, 'ManageReportsPage');
 const QuickSendPage = lazyNamed(loadUser, 'QuickSendPage');
+const SuppressionListPage = lazyNamed(loadUser, 'SuppressionListPage');
 const TemplateBuilderPage = lazyNamed(loadUser, 'TemplateBuilderPage');
 const TemplatesPage = lazyNamed(loadUser, 'TemplatesPage');
 const UserDashboardPage = lazyNamed(loadUser, 'UserDashboardPage');
@@ -122,6 +123,7 @@ export function AppRoutes() {
               <Route path="/user/customize-message" element={<CustomizeMessagePage />} />
               <Route path="/user/manage-reports" element={<ManageReportsPage />} />
               <Route path="/user/api-management" element={<ApiManagementPage />} />
+              <Route path="/user/suppression-list" element={<SuppressionListPage />} />
             </Route>
 
             <Route element={<RequireAdmin />}>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { navFor } from './navItems';
 
 describe('navFor', () => {
-  it('gives users the seven user screens in the spec order', () => {
+  it('gives users their screens in the spec order, the suppression list after reports', () => {
     expect(navFor('user', 'sidebar').map((item) => item.to)).toEqual([
       '/user/dashboard',
       '/user/whatsapp-bulk',
@@ -10,6 +10,7 @@ describe('navFor', () => {
       '/user/customize-message',
       '/user/templates',
       '/user/manage-reports',
+      '/user/suppression-list',
       '/user/profile',
     ]);
     expect(navFor('user', 'drawer')).toEqual(navFor('user', 'sidebar'));

@@ -1,4 +1,5 @@
 import {
+  Ban,
   BarChart3,
   Code2,
   FileSpreadsheet,
@@ -38,6 +39,7 @@ export const userNav: readonly NavItem[] = [
   { to: '/user/customize-message', label: 'Customize Message', icon: FileSpreadsheet },
   { to: '/user/templates', label: 'Templates', icon: FileText },
   { to: '/user/manage-reports', label: 'Manage Reports', icon: BarChart3 },
+  { to: '/user/suppression-list', label: 'Suppression list', icon: Ban },
   { to: '/user/profile', label: 'Profile', icon: UserCircle },
 ];
 
