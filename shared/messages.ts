@@ -1292,6 +1292,9 @@ export const messages = {
     flagDecided: 'Decision saved.',
     flagNotFound: 'This reply is not waiting for a decision.',
     menu: 'Suppression list',
+    stopPromotionsAdd: 'Add "Stop promotions"',
+    stopPromotionsHint: "Meta's marketing opt-out: a quick reply whose tap puts the sender on your suppression list.",
+    optOutBadge: 'Opt-out',
   },
 
   server: {
