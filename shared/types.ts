@@ -297,7 +297,7 @@ export interface TTemplateComponent {
   type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS';
   format?: 'TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT';
   text?: string;
-  buttons?: { type: string; text: string; url?: string; phone_number?: string; otp_type?: string }[];
+  buttons?: { type: string; text: string; url?: string; phone_number?: string; otp_type?: string; opt_out?: boolean }[];
   add_security_recommendation?: boolean;
   code_expiration_minutes?: number;
 }

@@ -42,6 +42,7 @@ import { logRoutes } from './routes/logs';
 import { notificationRoutes } from './routes/notifications';
 import { messageRoutes } from './routes/messages';
 import { webhookEndpointRoutes } from './routes/webhookEndpoints';
+import { suppressionRoutes } from './routes/suppressions';
 import { openApiRoutes } from './routes/openapi';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './container';
@@ -109,6 +110,7 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     notificationRoutes(services),
     messageRoutes(services),
     webhookEndpointRoutes(services, jsonBody(jsonLimit)),
+    suppressionRoutes(services, jsonBody(jsonLimit)),
     openApiRoutes(deps.version),
     uploadRoutes(services),
     conversationRoutes(services, jsonBody(jsonLimit)),
@@ -221,6 +223,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         ['/api/send/batch', sendLimit],
         // Read by its route after the session or key is known.
         ['/api/webhook-endpoints', jsonLimit],
+        ['/api/suppressions', jsonLimit],
+        ['/api/suppressions/import', jsonLimit],
       ]),
       apiKeyPatterns: [[REPLY_PATH, jsonLimit]],
       uploadLimit,

@@ -66,6 +66,7 @@ import { ScheduledCampaigns } from './sending/scheduledCampaigns';
 import { RetentionService } from './retention/service';
 import { LOGS, NOTIFICATIONS, NUMBER_HEALTH, TEMPLATE_SYNC } from '@shared/constants';
 import { presentCampaign } from './presenters/campaign';
+import { SuppressionService } from './suppressions/service';
 import { createIntegrations, type Integrations } from './integrations';
 import { UploadService } from './uploads/service';
 
@@ -122,6 +123,7 @@ export interface Services {
   providerCredentials: ProviderCredentialStore;
   engine: SendingEngine;
   webhooks: WebhookIngest;
+  suppressions: SuppressionService;
   /** Signed webhook changes stored without acting on them, for the admin's view. */
   unknownWebhookEvents: UnknownWebhookEvents;
   sending: SendingService;
@@ -227,10 +229,12 @@ export function createServices(deps: {
     servicePrice: (userId) => pricing.serviceUnits(userId),
     publicBaseUrl: config.publicBaseUrl,
   });
+  const suppressions = new SuppressionService({ db });
   const webhooks = new WebhookIngest({
     db,
     accounts: providerCredentials,
     outcomes: engine.outcomes,
+    suppressions,
     statuses: engine.ingest,
     conversations,
     log: logger.child({ service: 'webhooks' }),
@@ -454,5 +458,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
+  return { conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }

@@ -39,6 +39,8 @@ export const ZTemplateButton = z.object({
   text: z.string().optional().default(''),
   url: z.string().optional(),
   phone_number: z.string().optional(),
+  /** A quick reply whose tap opts the sender out (Meta's "Stop promotions" on marketing templates). Ours only: never sent to Meta. */
+  opt_out: z.boolean().optional(),
 });
 export type TTemplateButton = z.infer<typeof ZTemplateButton>;
 

@@ -1,4 +1,5 @@
 import { conversationRoutes } from '../../server/src/routes/conversations';
+import { suppressionRoutes } from '../../server/src/routes/suppressions';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type Router from '@koa/router';
@@ -54,6 +55,8 @@ describe.skipIf(postgresUnavailable)('GET /api/openapi.json', () => {
       ...registered(webhookEndpointRoutes(services, noBody)),
       ...registered(openApiRoutes('test')),
       ...registered(conversationRoutes(services, noBody)),
+      // The suppression list; its keyword and flag routes are the signed-in user's only.
+      ...registered(suppressionRoutes(services, noBody)).filter((r) => !r.includes('/keywords') && !r.includes('/flags')),
       // The API-key routes of routers that also serve the web app.
       ...registered(sendingRoutes(services, { apiSend: noBody, apiSendBatch: noBody })).filter((r) => r === 'POST /api/send' || r === 'POST /api/send/batch'),
       ...registered(reportRoutes(services)).filter((r) => r === 'GET /api/whatsapp/reports'),

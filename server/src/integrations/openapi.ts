@@ -10,6 +10,7 @@ import { CONVERSATIONS, INTEGRATIONS } from '@shared/constants';
 import { MESSAGE_API_STATUSES, MESSAGES_PAGE_SIZE, ZMessagesPage, ZPublicMessage } from '@shared/schemas/messages';
 import { ZApiError, ZApiSendBatchRequestDoc, ZApiSendBatchResponse, ZApiSendRequestDoc, ZApiSendResponse, ZReportsResponse } from '@shared/schemas/publicApi';
 import { REPORT_STATUSES } from '@shared/schemas/reports';
+import { SUPPRESSION_IMPORT_MAX_ROWS, SUPPRESSIONS_PAGE_SIZE, ZCreateSuppressionRequest, ZImportSuppressionsRequest, ZImportSuppressionsResult, ZSuppression, ZSuppressionsPage } from '@shared/schemas/suppressions';
 import {
   ZCreateWebhookEndpointRequest,
   ZWebhookDelivery,
@@ -37,7 +38,7 @@ export interface OpenApiOperation {
   method: Method;
   /** OpenAPI form: `{messageId}`. */
   path: string;
-  tag: 'Sending' | 'Status' | 'Webhooks' | 'Conversations' | 'Reference';
+  tag: 'Sending' | 'Status' | 'Webhooks' | 'Conversations' | 'Suppressions' | 'Reference';
   operationId: string;
   summary: string;
   description?: string;
@@ -271,6 +272,54 @@ export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
   },
   {
     method: 'get',
+    path: '/api/suppressions',
+    tag: 'Suppressions',
+    operationId: 'listSuppressions',
+    summary: `Numbers that get none of your messages, newest first, ${SUPPRESSIONS_PAGE_SIZE} a page`,
+    description: 'Sends skip these numbers (stored as opted_out, not charged) and cost previews count them. Sources: keyword_reply, button, preference_webhook, send_error, manual, import.',
+    parameters: [
+      { name: 'q', in: 'query', required: false, description: 'Digits of the number, or words of the reason', schema: { type: 'string', maxLength: 100 }, example: '98765' },
+      { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page', schema: { type: 'string' } },
+    ],
+    responses: { '200': { description: 'A page', schema: ZSuppressionsPage }, ...errors },
+  },
+  {
+    method: 'post',
+    path: '/api/suppressions',
+    tag: 'Suppressions',
+    operationId: 'createSuppression',
+    summary: 'Add a number (source manual)',
+    request: ZCreateSuppressionRequest,
+    responses: { '201': { description: 'Added', schema: ZSuppression }, '200': { description: 'Already listed: the existing entry', schema: ZSuppression }, ...errors },
+  },
+  {
+    method: 'post',
+    path: '/api/suppressions/import',
+    tag: 'Suppressions',
+    operationId: 'importSuppressions',
+    summary: `Add the numbers of a CSV (a phone column, an optional reason column; up to ${SUPPRESSION_IMPORT_MAX_ROWS.toLocaleString('en-IN')} rows)`,
+    request: ZImportSuppressionsRequest,
+    responses: { '200': { description: 'Counts of added, already listed and unreadable rows', schema: ZImportSuppressionsResult }, ...errors },
+  },
+  {
+    method: 'get',
+    path: '/api/suppressions/export',
+    tag: 'Suppressions',
+    operationId: 'exportSuppressions',
+    summary: 'The whole list as CSV: phone, source, reason, created_at',
+    responses: { '200': { description: 'text/csv' }, '401': errors['401'], '429': errors['429'] },
+  },
+  {
+    method: 'delete',
+    path: '/api/suppressions/{phone}',
+    tag: 'Suppressions',
+    operationId: 'deleteSuppression',
+    summary: 'Remove a number: it gets your messages again',
+    parameters: [{ name: 'phone', in: 'path', required: true, description: 'The number, with its country code', schema: { type: 'string' }, example: '919876543210' }],
+    responses: { '204': { description: 'Removed' }, '401': errors['401'], '404': { description: 'Not on your list', schema: ZApiError } },
+  },
+  {
+    method: 'get',
     path: '/api/openapi.json',
     tag: 'Reference',
     operationId: 'getOpenApi',
@@ -351,7 +400,7 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
       description: 'Send WhatsApp template messages, read their statuses, and receive signed delivery webhooks. Authenticate with your API key as X-API-Key or Authorization: Bearer.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Sending' }, { name: 'Status' }, { name: 'Webhooks' }, { name: 'Conversations' }, { name: 'Reference' }],
+    tags: [{ name: 'Sending' }, { name: 'Status' }, { name: 'Webhooks' }, { name: 'Conversations' }, { name: 'Suppressions' }, { name: 'Reference' }],
     paths,
     components: {
       schemas,

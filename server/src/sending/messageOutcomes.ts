@@ -5,6 +5,7 @@
  * applying events for one message cannot move it back), and a message is refunded at most once
  * (the `refunded` flag flips in the same transaction as the ledger row).
  */
+import type { TSuppressionSource } from '@shared/schemas/suppressions';
 import type { Knex } from 'knex';
 import { afterCommit, isPostgres } from '../db/knex';
 import { messages as catalogue } from '@shared/messages';
@@ -452,15 +453,16 @@ export class MessageOutcomes {
     const rows = (await trx('messages').whereIn('id', messageIds).select('userId', 'recipient')) as Pick<MessageRow, 'userId' | 'recipient'>[];
     await this.addSuppressions(
       trx,
-      rows.map((r) => ({ userId: r.userId, recipient: r.recipient, reason: 'error_131050' })),
+      rows.map((r) => ({ userId: r.userId, recipient: r.recipient, source: 'send_error', reason: '' })),
     );
   }
 
-  async addSuppressions(db: Knex, rows: readonly { userId: number; recipient: string; reason: string }[]): Promise<void> {
+  /** `source`: how the number came onto the list (shared/schemas/suppressions.ts SUPPRESSION_SOURCES). */
+  async addSuppressions(db: Knex, rows: readonly { userId: number; recipient: string; source: TSuppressionSource; reason: string }[]): Promise<void> {
     if (rows.length === 0) return;
     const nowIso = new Date().toISOString();
     await db('suppressions')
-      .insert(rows.map((r) => ({ userId: r.userId, recipient: r.recipient, reason: r.reason.slice(0, 40), createdAt: nowIso })))
+      .insert(rows.map((r) => ({ userId: r.userId, recipient: r.recipient, source: r.source, reason: r.reason.slice(0, 200), createdAt: nowIso })))
       .onConflict(['userId', 'recipient'])
       .ignore();
   }

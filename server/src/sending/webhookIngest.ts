@@ -1,7 +1,7 @@
 /**
  * Provider webhooks after parsing (providers/webhooks.ts): every change is verified against the
  * secret of its own account, then statuses are stored for StatusIngest (scoped to the sender
- * number that signed them), opt-outs are recorded for that number's owner, and template review
+ * number that signed them), replies go through the opt-out rule for that number's owner, and template review
  * events touch only that business's PENDING templates. See SECURITY.md for the threat model.
  */
 import type { Knex } from 'knex';
@@ -16,10 +16,6 @@ import type { StatusIngest } from './statusIngest';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import { REPLY_REFERENCE_PREFIX } from './replyReferences';
 import type { InboundMessage, StatusEvent } from './providers/types';
-
-/** Replies a recipient can send to stop a business's messages (WhatsApp's own wording and common ones). */
-const STOP_WORDS = new Set(['stop', 'unsubscribe', 'stop all', 'opt out', 'optout', 'cancel']);
-const START_WORDS = new Set(['start', 'subscribe', 'unstop']);
 
 /**
  * A secret that may vouch for an account. `platformHeld`: the platform keeps it (the simulator,
@@ -43,6 +39,11 @@ export interface WebhookIngestDeps {
   db: Knex;
   accounts: Pick<ProviderCredentialStore, 'webhookSignersForNumber' | 'webhookSignersForBusiness' | 'channelWebhookKeys'>;
   outcomes: Pick<MessageOutcomes, 'addSuppressions' | 'removeSuppression'>;
+  /**
+   * Applies the one opt-out rule to each reply (suppressions/service.ts; typed here so that the
+   * sending engine does not import the suppression area, which reads our send references).
+   */
+  suppressions: { applyReply(userId: number, inbound: InboundMessage, button: { payload: string | null }): Promise<unknown> };
   statuses: Pick<StatusIngest, 'store'>;
   /** Incoming messages and the statuses of service replies (conversations/service.ts). */
   conversations?: InboundHandler;
@@ -206,12 +207,10 @@ export class WebhookIngest {
     }
     for (const userId of owners) {
       for (const inbound of change.events.messages) {
-        const word = inbound.text?.trim().toLowerCase() ?? '';
-        if (STOP_WORDS.has(word)) await this.deps.outcomes.addSuppressions(this.deps.db, [{ userId, recipient: inbound.from, reason: 'stop_reply' }]);
-        else if (START_WORDS.has(word)) await this.deps.outcomes.removeSuppression(userId, inbound.from);
+        await this.deps.suppressions.applyReply(userId, inbound, { payload: inbound.buttonPayload ?? null });
       }
       for (const preference of change.events.preferences) {
-        if (preference.value === 'stop') await this.deps.outcomes.addSuppressions(this.deps.db, [{ userId, recipient: preference.waId, reason: 'user_preferences' }]);
+        if (preference.value === 'stop') await this.deps.outcomes.addSuppressions(this.deps.db, [{ userId, recipient: preference.waId, source: 'preference_webhook', reason: '' }]);
         else await this.deps.outcomes.removeSuppression(userId, preference.waId);
       }
     }

@@ -57,6 +57,8 @@ function buildComponents(input: TemplateInput, headerType: HeaderType): TTemplat
         text: button.text.trim(),
         ...(button.type === 'URL' ? { url: button.url?.trim() ?? '' } : {}),
         ...(button.type === 'PHONE_NUMBER' ? { phone_number: button.phone_number?.trim() ?? '' } : {}),
+        // Our own mark: a tap on this quick reply opts the sender out (suppressions/optOutRule.ts).
+        ...(button.type === 'QUICK_REPLY' && button.opt_out ? { opt_out: true } : {}),
       })),
     });
   }

@@ -43,6 +43,7 @@ const CustomizeMessagePage = lazyNamed(loadUser, 'CustomizeMessagePage');
 const ManageReportsPage = lazyNamed(loadUser, 'ManageReportsPage');
 const QuickSendPage = lazyNamed(loadUser, 'QuickSendPage');
 const RepliesPage = lazyNamed(loadUser, 'RepliesPage');
+const SuppressionListPage = lazyNamed(loadUser, 'SuppressionListPage');
 const TemplateBuilderPage = lazyNamed(loadUser, 'TemplateBuilderPage');
 const TemplatesPage = lazyNamed(loadUser, 'TemplatesPage');
 const UserDashboardPage = lazyNamed(loadUser, 'UserDashboardPage');
@@ -124,6 +125,7 @@ export function AppRoutes() {
               <Route path="/user/manage-reports" element={<ManageReportsPage />} />
               <Route path="/user/replies" element={<RepliesPage />} />
               <Route path="/user/api-management" element={<ApiManagementPage />} />
+              <Route path="/user/suppression-list" element={<SuppressionListPage />} />
             </Route>
 
             <Route element={<RequireAdmin />}>

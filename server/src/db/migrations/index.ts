@@ -20,6 +20,10 @@ import * as createWhatsappNumbers from './20261121001300_create_whatsapp_numbers
 import * as createCampaigns from './20261121001400_create_campaigns';
 import * as createMessages from './20261121001500_create_messages';
 import * as createSuppressions from './20261121001600_create_suppressions';
+import * as recordSuppressionSource from './20261214500100_record_suppression_source';
+import * as backfillSuppressionSource from './20261214500200_backfill_suppression_source';
+import * as addOptOutKeywordsToUsers from './20261214500300_add_opt_out_keywords_to_users';
+import * as createReplyFlags from './20261214500400_create_reply_flags';
 import * as addHeaderMediaToCampaigns from './20261121002000_add_header_media_to_campaigns';
 import * as createStatusEvents from './20261121002010_create_status_events';
 import * as addRefundedUnitsToCampaigns from './20261121002030_add_refunded_units_to_campaigns';
@@ -201,6 +205,10 @@ const migrations: [string, Migration][] = [
   ['20261214400100_create_conversation_messages', createConversationMessages],
   ['20261214400200_create_conversations', createConversations],
   ['20261214400300_add_service_price', addServicePrice],
+  ['20261214500100_record_suppression_source', recordSuppressionSource],
+  ['20261214500200_backfill_suppression_source', backfillSuppressionSource],
+  ['20261214500300_add_opt_out_keywords_to_users', addOptOutKeywordsToUsers],
+  ['20261214500400_create_reply_flags', createReplyFlags],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

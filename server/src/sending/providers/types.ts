@@ -128,6 +128,8 @@ export interface InboundMessage {
   profileName: string | null;
   /** Meta's message object as received: conversations/inboundMessage.ts reads every kind from it. */
   raw: Record<string, unknown>;
+  /** A quick-reply tap's payload (our send reference) or an interactive reply's id; null otherwise. */
+  buttonPayload?: string | null;
 }
 
 /** `user_preferences` webhook: a recipient stopped (or resumed) marketing messages in WhatsApp. */

@@ -167,9 +167,9 @@ describe('parseCloudApiWebhook', () => {
     expect(statuses).toEqual([]);
     // Each carries Meta's object as received (conversations/inboundMessage.ts reads every kind from it).
     expect(messages.map(({ raw, profileName: _profileName, ...rest }) => ({ ...rest, rawId: raw.id }))).toEqual([
-      { providerMessageId: 'wamid.IN1', from: '16505551234', phoneNumberId: '106540352242922', timestamp: new Date(1749416383_000), type: 'text', text: 'STOP', rawId: 'wamid.IN1' },
-      { providerMessageId: 'wamid.IN2', from: '16505551235', phoneNumberId: '106540352242922', timestamp: new Date(1749416384_000), type: 'button', text: 'Stop promotions', rawId: 'wamid.IN2' },
-      { providerMessageId: 'wamid.IN3', from: '16505551236', phoneNumberId: '106540352242922', timestamp: new Date(1749416385_000), type: 'image', text: null, rawId: 'wamid.IN3' },
+      { providerMessageId: 'wamid.IN1', from: '16505551234', phoneNumberId: '106540352242922', timestamp: new Date(1749416383_000), type: 'text', text: 'STOP', buttonPayload: null, rawId: 'wamid.IN1' },
+      { providerMessageId: 'wamid.IN2', from: '16505551235', phoneNumberId: '106540352242922', timestamp: new Date(1749416384_000), type: 'button', text: 'Stop promotions', buttonPayload: 'Stop promotions', rawId: 'wamid.IN2' },
+      { providerMessageId: 'wamid.IN3', from: '16505551236', phoneNumberId: '106540352242922', timestamp: new Date(1749416385_000), type: 'image', text: null, buttonPayload: null, rawId: 'wamid.IN3' },
     ]);
   });
 

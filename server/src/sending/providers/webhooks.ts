@@ -98,7 +98,7 @@ const ZMessage = z.looseObject({
   button: z.object({ text: z.string().optional(), payload: z.string().optional() }).optional(),
   interactive: z
     .object({
-      button_reply: z.object({ title: z.string() }).optional(),
+      button_reply: z.object({ id: z.string().optional(), title: z.string() }).optional(),
       list_reply: z.object({ title: z.string() }).optional(),
     })
     .optional(),
@@ -201,7 +201,8 @@ function toInboundMessage(raw: unknown, phoneNumberId: string | null): InboundMe
   if (!parsed.success) return null;
   const m = parsed.data;
   const text = m.text?.body ?? m.button?.text ?? m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title ?? null;
-  return { providerMessageId: m.id, from: m.from, phoneNumberId, timestamp: m.timestamp, type: m.type, text, profileName: null, raw: raw as Record<string, unknown> };
+  const buttonPayload = m.button?.payload ?? m.interactive?.button_reply?.id ?? null;
+  return { providerMessageId: m.id, from: m.from, phoneNumberId, timestamp: m.timestamp, type: m.type, text, buttonPayload, profileName: null, raw: raw as Record<string, unknown> };
 }
 
 /**

@@ -4,6 +4,7 @@ export { CustomizeMessagePage } from '../pages/user/CustomizeMessagePage';
 export { ManageReportsPage } from '../pages/user/ManageReportsPage';
 export { QuickSendPage } from '../pages/user/QuickSendPage';
 export { RepliesPage } from '../pages/user/RepliesPage';
+export { SuppressionListPage } from '../pages/user/SuppressionListPage';
 export { TemplateBuilderPage } from '../pages/user/TemplateBuilderPage';
 export { TemplatesPage } from '../pages/user/TemplatesPage';
 export { UserDashboardPage } from '../pages/user/UserDashboardPage';

@@ -34,6 +34,7 @@ const sections: readonly Section[] = [
   { segments: ['wallet'], title: 'Wallet', subtitle: l.subtitleWallet },
   { segments: ['profile'], title: 'Profile', subtitle: l.subtitleProfile },
   { segments: ['api-management'], title: 'API & Webhooks', subtitle: l.subtitleApiManagement },
+  { segments: ['suppression-list'], title: 'Suppression list', subtitle: l.subtitleSuppressionList },
 ];
 
 /** Admin screens that are not the user's own (spec 001): checked first under /admin. */

@@ -4,6 +4,7 @@
  * authentication category clearing the free-form parts, default examples for new variables) live
  * in one tested place instead of in event handlers.
  */
+import { META_STOP_PROMOTIONS_BUTTON_TEXT } from '@shared/optOutKeywords';
 import { TEMPLATE_LIMITS } from '@shared/constants';
 import {
   BUTTON_TYPES,
@@ -32,6 +33,8 @@ export interface ButtonDraft {
   text: string;
   url: string;
   phone_number: string;
+  /** A quick reply whose tap opts the sender out (Meta's "Stop promotions"). */
+  optOut?: boolean;
 }
 
 /** A header file already stored on the server (edit mode): kept unless the user replaces it. */
@@ -114,6 +117,7 @@ export function templateFormFrom(template: TTemplate): TemplateForm {
       text: button.text ?? '',
       url: button.url ?? '',
       phone_number: button.phone_number ?? '',
+      ...(button.opt_out === true ? { optOut: true } : {}),
     }));
   const otpButton = storedButtons.find((button) => button.type === 'OTP');
   const body = component(template, 'BODY');
@@ -189,6 +193,7 @@ export type BuilderAction =
   | { type: 'addVariable' }
   | { type: 'setExample'; variable: string; value: string }
   | { type: 'addButton' }
+  | { type: 'addStopPromotions' }
   | { type: 'updateButton'; index: number; patch: ButtonPatch }
   | { type: 'removeButton'; index: number };
 
@@ -245,6 +250,13 @@ export function builderReducer(form: TemplateForm, action: BuilderAction): Templ
       return {
         ...form,
         buttons: [...form.buttons, { key: form.nextButtonKey, type: 'QUICK_REPLY', text: '', url: '', phone_number: '' }],
+        nextButtonKey: form.nextButtonKey + 1,
+      };
+    case 'addStopPromotions':
+      if (form.buttons.length >= TEMPLATE_LIMITS.buttonsMax || form.buttons.some((button) => button.optOut)) return form;
+      return {
+        ...form,
+        buttons: [...form.buttons, { key: form.nextButtonKey, type: 'QUICK_REPLY', text: META_STOP_PROMOTIONS_BUTTON_TEXT, url: '', phone_number: '', optOut: true }],
         nextButtonKey: form.nextButtonKey + 1,
       };
     case 'updateButton':

@@ -69,6 +69,7 @@ export function buildTemplateRequest(form: TemplateForm, submit: boolean): TTemp
       text: button.text.trim(),
       ...(button.type === 'URL' ? { url: button.url.trim() } : {}),
       ...(button.type === 'PHONE_NUMBER' ? { phone_number: button.phone_number.trim() } : {}),
+      ...(button.type === 'QUICK_REPLY' && button.optOut ? { opt_out: true } : {}),
     })),
     // Examples of variables the user has since deleted are left behind.
     variableExamples: Object.fromEntries(variables.map((variable) => [variable, form.variableExamples[variable] ?? ''])),

@@ -1,4 +1,5 @@
 import {
+  Ban,
   BarChart3,
   Code2,
   FileSpreadsheet,
@@ -40,6 +41,7 @@ export const userNav: readonly NavItem[] = [
   { to: '/user/templates', label: 'Templates', icon: FileText },
   { to: '/user/manage-reports', label: 'Manage Reports', icon: BarChart3 },
   { to: '/user/replies', label: messages.conversations.menuItem, icon: MessageSquareReply },
+  { to: '/user/suppression-list', label: 'Suppression list', icon: Ban },
   { to: '/user/profile', label: 'Profile', icon: UserCircle },
 ];
 

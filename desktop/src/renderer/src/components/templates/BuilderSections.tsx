@@ -1,12 +1,14 @@
 import { FileText, Plus, Trash2, Upload, X } from 'lucide-react';
 import { useId, type ChangeEvent, type Dispatch, type ReactNode } from 'react';
 import { TEMPLATE_LIMITS } from '@shared/constants';
+import { messages } from '@shared/messages';
 import { BUTTON_TYPE_LABELS, BUTTON_TYPES, HEADER_TYPES, OTP_TYPES, type HeaderType, type OtpType } from '@shared/templates';
 import type { FieldErrors } from '../../lib/forms';
 import { formatFileSize, HEADER_MEDIA_ACCEPT, HEADER_MEDIA_MAX_MB, isMediaHeaderType } from '../../lib/headerMedia';
 import { buttonErrorField } from '../../lib/templatePayload';
 import { formVariableDefinitions, keepsStoredHeader, type BuilderAction, type BuilderButtonType, type TemplateForm } from '../../lib/templateBuilder';
 import { cn } from '../../lib/cn';
+import { Badge } from '../ui/badge';
 import { Button, focusRing } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
 import { FieldShell, TextField } from '../ui/form-field';
@@ -376,7 +378,10 @@ function ButtonRow({ index, form, dispatch, errors, clearError, disabled }: Sect
   return (
     <li className="flex flex-col gap-2 rounded-lg border border-slate-200 p-3 dark:border-slate-800">
       <div className="flex items-center justify-between">
-        <span className="text-sm font-medium">Button {n}</span>
+        <span className="text-sm font-medium">
+          Button {n}
+          {button.optOut ? <Badge className="ml-2">{messages.suppressions.optOutBadge}</Badge> : null}
+        </span>
         <Button
           variant="ghost"
           size="icon"
@@ -466,10 +471,24 @@ export function ButtonsSection(props: SectionProps) {
       title="Buttons"
       description={`Optional: up to ${TEMPLATE_LIMITS.buttonsMax} quick replies, website links or phone calls.`}
       action={
-        <Button variant="outline" size="sm" disabled={disabled || full} onClick={() => dispatch({ type: 'addButton' })}>
-          <Plus aria-hidden="true" />
-          Add Button
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          {form.category === 'MARKETING' ? (
+            <Button
+              variant="outline"
+              size="sm"
+              title={messages.suppressions.stopPromotionsHint}
+              disabled={disabled || full || form.buttons.some((button) => button.optOut)}
+              onClick={() => dispatch({ type: 'addStopPromotions' })}
+            >
+              <Plus aria-hidden="true" />
+              {messages.suppressions.stopPromotionsAdd}
+            </Button>
+          ) : null}
+          <Button variant="outline" size="sm" disabled={disabled || full} onClick={() => dispatch({ type: 'addButton' })}>
+            <Plus aria-hidden="true" />
+            Add Button
+          </Button>
+        </div>
       }
     >
       {errors.buttons ? <FieldError id="template-buttons-error" message={errors.buttons} /> : null}

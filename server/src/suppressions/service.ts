@@ -1,0 +1,266 @@
+/**
+ * The suppression list: numbers that get none of an account's messages. The `suppressions` table
+ * is the one source of truth (acceptance skips and counts its numbers); this service lists,
+ * searches, adds, removes, imports and exports it, keeps the account's opt-out keywords, applies
+ * the opt-out rule to incoming replies and keeps the replies flagged for the user to decide.
+ */
+import type { Knex } from 'knex';
+import { DEFAULT_OPT_OUT_KEYWORDS } from '@shared/optOutKeywords';
+import { checkPhone } from '@shared/phone';
+import { csvLine } from '@shared/csv';
+import { messages } from '@shared/messages';
+import { SUPPRESSION_IMPORT_MAX_ROWS, SUPPRESSION_REASON_MAX_LENGTH, SUPPRESSIONS_PAGE_SIZE, type TSuppressionSource } from '@shared/schemas/suppressions';
+import { NotFoundError, ValidationError } from '../errors';
+import { parseSendReference } from '../sending/dispatcher';
+import { classifyReply, type IncomingReply, type ReplyEffect } from './optOutRule';
+
+export interface SuppressionRecord {
+  id: number;
+  phone: string;
+  source: TSuppressionSource;
+  reason: string;
+  createdAt: Date;
+}
+
+export interface SuppressionPage {
+  entries: SuppressionRecord[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+export interface ReplyFlagRecord {
+  id: number;
+  phone: string;
+  text: string;
+  receivedAt: Date;
+}
+
+export interface ImportResult {
+  added: number;
+  skipped: number;
+  invalid: number;
+}
+
+/** An incoming reply as today's webhook path knows it (providers/types.ts InboundMessage). */
+export interface InboundReply {
+  providerMessageId: string;
+  from: string;
+  timestamp: Date;
+  type: string;
+  text: string | null;
+}
+
+interface SuppressionRow {
+  id: number | string;
+  recipient: string;
+  source: string;
+  reason: string | null;
+  createdAt: string | Date;
+}
+
+const INSERT_CHUNK = 500;
+
+function toRecord(row: SuppressionRow): SuppressionRecord {
+  return { id: Number(row.id), phone: row.recipient, source: row.source as TSuppressionSource, reason: row.reason ?? '', createdAt: new Date(row.createdAt) };
+}
+
+/** Cells of a CSV text (RFC 4180 quoting), one array per non-empty line. */
+export function csvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i] as string;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',' || ch === ';' || ch === '\t') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i += 1;
+      row.push(cell);
+      if (row.some((c) => c.trim() !== '')) rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  row.push(cell);
+  if (row.some((c) => c.trim() !== '')) rows.push(row);
+  return rows;
+}
+
+const PHONE_HEADERS = new Set(['phone', 'number', 'mobile', 'phone number', 'whatsapp', 'recipient', 'wa_id']);
+
+export class SuppressionService {
+  constructor(private readonly deps: { db: Knex }) {}
+
+  async list(userId: number, query: { q?: string; cursor?: string }): Promise<SuppressionPage> {
+    const builder = this.deps.db('suppressions').where({ userId });
+    const q = query.q?.trim();
+    if (q) {
+      const digits = q.replace(/[\s+\-()]/g, '');
+      const pattern = `%${q.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+      builder.where((w) => {
+        if (/^\d+$/.test(digits)) w.orWhere('recipient', 'like', `%${digits}%`);
+        w.orWhereRaw("lower(reason) like ? escape '\\'", [pattern]);
+      });
+    }
+    const cursor = query.cursor && /^\d{1,15}$/.test(query.cursor) ? Number(query.cursor) : null;
+    if (cursor !== null) builder.where('id', '<', cursor);
+    const rows = (await builder.orderBy('id', 'desc').limit(SUPPRESSIONS_PAGE_SIZE + 1).select('id', 'recipient', 'source', 'reason', 'createdAt')) as SuppressionRow[];
+    const hasMore = rows.length > SUPPRESSIONS_PAGE_SIZE;
+    const entries = rows.slice(0, SUPPRESSIONS_PAGE_SIZE).map(toRecord);
+    return { entries, hasMore, nextCursor: hasMore ? String(entries[entries.length - 1]!.id) : null };
+  }
+
+  /** Adds a number; `created` false when it was listed already (the first entry is kept). */
+  async add(userId: number, phone: string, source: TSuppressionSource, reason = ''): Promise<{ created: boolean; entry: SuppressionRecord }> {
+    const inserted = await this.insert(this.deps.db, userId, [{ phone, reason }], source);
+    const row = (await this.deps.db('suppressions').where({ userId, recipient: phone }).first('id', 'recipient', 'source', 'reason', 'createdAt')) as SuppressionRow;
+    return { created: inserted > 0, entry: toRecord(row) };
+  }
+
+  async remove(userId: number, phone: string): Promise<void> {
+    const removed = await this.deps.db('suppressions').where({ userId, recipient: phone }).delete();
+    if (removed === 0) throw NotFoundError(messages.suppressions.notListed, 'not_suppressed');
+  }
+
+  /** A CSV with a phone column (by header, else the first column) and an optional reason column. */
+  async importCsv(userId: number, csv: string): Promise<ImportResult> {
+    const rows = csvRows(csv);
+    if (rows.length === 0) throw ValidationError('csv', messages.suppressions.importEmpty);
+    const header = rows[0]!.map((c) => c.trim().toLowerCase());
+    const hasHeader = !checkPhone(rows[0]![0] ?? '').ok && header.some((c) => PHONE_HEADERS.has(c) || c === 'reason');
+    const phoneColumn = hasHeader ? Math.max(0, header.findIndex((c) => PHONE_HEADERS.has(c))) : 0;
+    const reasonColumn = hasHeader ? header.indexOf('reason') : -1;
+    const body = hasHeader ? rows.slice(1) : rows;
+    if (body.length > SUPPRESSION_IMPORT_MAX_ROWS) throw ValidationError('csv', messages.suppressions.importTooBig.replace('{max}', String(SUPPRESSION_IMPORT_MAX_ROWS)));
+    const wanted = new Map<string, string>();
+    let invalid = 0;
+    for (const row of body) {
+      const checked = checkPhone(row[phoneColumn] ?? '');
+      if (!checked.ok) {
+        invalid += 1;
+        continue;
+      }
+      if (!wanted.has(checked.phone)) wanted.set(checked.phone, reasonColumn >= 0 ? (row[reasonColumn] ?? '').trim() : '');
+    }
+    if (wanted.size === 0 && invalid === 0) throw ValidationError('csv', messages.suppressions.importEmpty);
+    const entries = [...wanted].map(([phone, reason]) => ({ phone, reason }));
+    const added = await this.deps.db.transaction((trx) => this.insert(trx, userId, entries, 'import'));
+    return { added, skipped: entries.length - added, invalid };
+  }
+
+  /** The whole list as CSV (phone, source, reason, added at), oldest first. */
+  async exportCsv(userId: number): Promise<string> {
+    const rows = (await this.deps.db('suppressions').where({ userId }).orderBy('id').select('id', 'recipient', 'source', 'reason', 'createdAt')) as SuppressionRow[];
+    return csvLine(['phone', 'source', 'reason', 'created_at']) + rows.map(toRecord).map((r) => csvLine([r.phone, r.source, r.reason, r.createdAt.toISOString()])).join('');
+  }
+
+  /** The account's opt-out keywords, and whether they are its own or the defaults. */
+  async keywords(userId: number): Promise<{ keywords: string[]; custom: boolean }> {
+    const row = (await this.deps.db('users').where({ id: userId }).first('optOutKeywords')) as { optOutKeywords: string | null } | undefined;
+    const own = parseKeywords(row?.optOutKeywords ?? null);
+    return own ? { keywords: own, custom: true } : { keywords: [...DEFAULT_OPT_OUT_KEYWORDS], custom: false };
+  }
+
+  /** Sets the account's keywords; null restores the defaults. */
+  async setKeywords(userId: number, keywords: readonly string[] | null): Promise<{ keywords: string[]; custom: boolean }> {
+    const unique = keywords ? [...new Set(keywords.map((k) => k.trim()))] : null;
+    await this.deps.db('users').where({ id: userId }).update({ optOutKeywords: unique ? JSON.stringify(unique) : null });
+    return this.keywords(userId);
+  }
+
+  /**
+   * Applies the opt-out rule to one incoming reply of `userId`'s recipient: opts out, opts back
+   * in, or keeps a flag for the user; answers what it did. A repeat of the same message is harmless.
+   */
+  async applyReply(userId: number, inbound: InboundReply, button: { payload: string | null } | null): Promise<ReplyEffect> {
+    if (inbound.text === null) return 'none';
+    const isTap = inbound.type === 'button' || inbound.type === 'interactive';
+    const reply: IncomingReply = isTap ? { buttonText: inbound.text, buttonPayload: button?.payload ?? null } : { text: inbound.text };
+    if (isTap && button?.payload) reply.optOutButton = await this.isOptOutButton(userId, button.payload, inbound.text);
+    const effect = classifyReply(reply, (await this.keywords(userId)).keywords);
+    const reason = inbound.text.trim().slice(0, SUPPRESSION_REASON_MAX_LENGTH);
+    if (effect === 'opt_out') await this.insert(this.deps.db, userId, [{ phone: inbound.from, reason }], isTap ? 'button' : 'keyword_reply');
+    else if (effect === 'opt_in') await this.deps.db('suppressions').where({ userId, recipient: inbound.from }).delete();
+    else if (effect === 'flag') {
+      await this.deps
+        .db('reply_flags')
+        .insert({ userId, recipient: inbound.from.slice(0, 15), providerMessageId: inbound.providerMessageId.slice(0, 200), text: inbound.text.slice(0, 1000), receivedAt: inbound.timestamp.toISOString() })
+        .onConflict(['userId', 'providerMessageId'])
+        .ignore();
+    }
+    return effect;
+  }
+
+  /** Replies waiting for the user's decision, newest first. */
+  async openFlags(userId: number): Promise<ReplyFlagRecord[]> {
+    const rows = (await this.deps.db('reply_flags').where({ userId }).whereNull('decidedAt').orderBy('id', 'desc').limit(200).select('id', 'recipient', 'text', 'receivedAt')) as {
+      id: number | string;
+      recipient: string;
+      text: string;
+      receivedAt: string | Date;
+    }[];
+    return rows.map((r) => ({ id: Number(r.id), phone: r.recipient, text: r.text, receivedAt: new Date(r.receivedAt) }));
+  }
+
+  /** The user's decision on a flagged reply: suppress its sender (source keyword reply), or keep sending. */
+  async decideFlag(userId: number, flagId: number, decision: 'suppress' | 'dismiss'): Promise<void> {
+    await this.deps.db.transaction(async (trx) => {
+      const flag = (await trx('reply_flags').where({ id: flagId, userId }).whereNull('decidedAt').first('recipient', 'text')) as { recipient: string; text: string } | undefined;
+      if (!flag) throw NotFoundError(messages.suppressions.flagNotFound, 'flag_not_found');
+      const decided = await trx('reply_flags').where({ id: flagId, userId }).whereNull('decidedAt').update({ decidedAt: new Date().toISOString(), decision });
+      if (decided === 0) throw NotFoundError(messages.suppressions.flagNotFound, 'flag_not_found');
+      if (decision === 'suppress') await this.insert(trx, userId, [{ phone: flag.recipient, reason: flag.text.slice(0, SUPPRESSION_REASON_MAX_LENGTH) }], 'keyword_reply');
+    });
+  }
+
+  /** The tapped button is marked opt-out on the template of the message the payload names (ours only). */
+  private async isOptOutButton(userId: number, payload: string, buttonText: string): Promise<boolean> {
+    const reference = parseSendReference(payload);
+    if (!reference) return false;
+    const row = (await this.deps
+      .db('messages')
+      .join('campaigns', 'campaigns.id', 'messages.campaignId')
+      .join('templates', 'templates.id', 'campaigns.templateId')
+      .where('messages.id', reference.id)
+      .where('messages.userId', userId)
+      .first('templates.components')) as { components: unknown } | undefined;
+    if (!row) return false;
+    const components = (typeof row.components === 'string' ? JSON.parse(row.components) : row.components) as { type?: string; buttons?: { text?: string; opt_out?: boolean }[] }[] | null;
+    const buttons = (components ?? []).find((c) => c.type === 'BUTTONS')?.buttons ?? [];
+    return buttons.some((b) => b.opt_out === true && (b.text ?? '').trim() === buttonText.trim());
+  }
+
+  private async insert(db: Knex, userId: number, entries: readonly { phone: string; reason: string }[], source: TSuppressionSource): Promise<number> {
+    const createdAt = new Date().toISOString();
+    let inserted = 0;
+    for (let i = 0; i < entries.length; i += INSERT_CHUNK) {
+      const chunk = entries.slice(i, i + INSERT_CHUNK);
+      const before = Number(((await db('suppressions').where({ userId }).whereIn('recipient', chunk.map((e) => e.phone)).count({ n: '*' }).first()) as { n: number | string }).n);
+      await db('suppressions')
+        .insert(chunk.map((e) => ({ userId, recipient: e.phone, source, reason: e.reason.slice(0, SUPPRESSION_REASON_MAX_LENGTH), createdAt })))
+        .onConflict(['userId', 'recipient'])
+        .ignore();
+      inserted += chunk.length - before;
+    }
+    return inserted;
+  }
+}
+
+function parseKeywords(stored: string | null): string[] | null {
+  if (!stored) return null;
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    return Array.isArray(parsed) && parsed.length > 0 && parsed.every((k) => typeof k === 'string') ? (parsed as string[]) : null;
+  } catch {
+    return null;
+  }
+}
