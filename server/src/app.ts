@@ -41,6 +41,7 @@ import { notificationRoutes } from './routes/notifications';
 import { messageRoutes } from './routes/messages';
 import { webhookEndpointRoutes } from './routes/webhookEndpoints';
 import { openApiRoutes } from './routes/openapi';
+import { contactRoutes } from './routes/contacts';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './container';
 import type { SimulatorOutbox } from './simulator/outbox';
@@ -107,6 +108,7 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     notificationRoutes(services),
     messageRoutes(services),
     webhookEndpointRoutes(services, jsonBody(jsonLimit)),
+    contactRoutes(services, { json: jsonBody(jsonLimit), bulk: jsonBody(sendLimit) }),
     openApiRoutes(deps.version),
     uploadRoutes(services),
   ];
@@ -217,6 +219,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         ['/api/send/batch', sendLimit],
         // Read by its route after the session or key is known.
         ['/api/webhook-endpoints', jsonLimit],
+        // Ten thousand contacts at once: the send batch's limit.
+        ['/api/contacts/bulk', sendLimit],
       ]),
       uploadLimit,
       rawLimit,

@@ -9,6 +9,7 @@ import { openApiRoutes } from '../../server/src/routes/openapi';
 import { reportRoutes } from '../../server/src/routes/reports';
 import { sendingRoutes } from '../../server/src/routes/sending';
 import { webhookEndpointRoutes } from '../../server/src/routes/webhookEndpoints';
+import { contactRoutes } from '../../server/src/routes/contacts';
 import type { AppState } from '../../server/src/types';
 import { signedInClient } from '../../server/test/factories';
 import { approvedTemplate, keyedClient } from '../../server/test/integrators';
@@ -51,6 +52,7 @@ describe.skipIf(postgresUnavailable)('GET /api/openapi.json', () => {
     const publicRoutes = [
       ...registered(messageRoutes(services)),
       ...registered(webhookEndpointRoutes(services, noBody)),
+      ...registered(contactRoutes(services, { json: noBody, bulk: noBody })),
       ...registered(openApiRoutes('test')),
       // The API-key routes of routers that also serve the web app.
       ...registered(sendingRoutes(services, { apiSend: noBody, apiSendBatch: noBody })).filter((r) => r === 'POST /api/send' || r === 'POST /api/send/batch'),

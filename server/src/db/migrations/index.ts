@@ -96,6 +96,11 @@ import * as recordCampaignHeaderMediaName from './20261213100100_record_campaign
 import * as recordNumberHealth from './20261213300100_record_number_health';
 import * as recordMetaPricingOnMessages from './20261213300200_record_meta_pricing_on_messages';
 import * as carryPricingOnStatusEvents from './20261213300300_carry_pricing_on_status_events';
+import * as createContacts from './20261214600100_create_contacts';
+import * as createContactAttributes from './20261214600200_create_contact_attributes';
+import * as createContactAttributeValues from './20261214600300_create_contact_attribute_values';
+import * as createContactTags from './20261214600400_create_contact_tags';
+import * as createSegments from './20261214600500_create_segments';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -195,6 +200,11 @@ const migrations: [string, Migration][] = [
   ['20261213300100_record_number_health', recordNumberHealth],
   ['20261213300200_record_meta_pricing_on_messages', recordMetaPricingOnMessages],
   ['20261213300300_carry_pricing_on_status_events', carryPricingOnStatusEvents],
+  ['20261214600100_create_contacts', createContacts],
+  ['20261214600200_create_contact_attributes', createContactAttributes],
+  ['20261214600300_create_contact_attribute_values', createContactAttributeValues],
+  ['20261214600400_create_contact_tags', createContactTags],
+  ['20261214600500_create_segments', createSegments],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,456 @@
+import type { Knex } from 'knex';
+import { CONTACTS } from '@shared/constants';
+import { fillMessage, messages } from '@shared/messages';
+import { checkPhone } from '@shared/phone';
+import {
+  ATTRIBUTE_DATE_PATTERN,
+  ZContactInput,
+  type TContactAttributeType,
+  type TContactInputParsed,
+  type TContactPatch,
+  type TContactsQuery,
+  type TOptInInput,
+  type TSegmentFilter,
+} from '@shared/schemas/contacts';
+import { zodIssuesToDetails } from '@shared/schemas/common';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { compileSegmentFilter, type AttributeDefinition, type ContactIdQuery } from './segmentSql';
+import { containsPattern, type ContactSqlDialect } from './sqlDialect';
+
+/** A contact as the presenter shapes it. */
+export interface ContactRecord {
+  id: number;
+  phone: string;
+  name: string | null;
+  attributes: Record<string, string | number>;
+  tags: string[];
+  optIn: { source: string; at: string; evidence: string | null } | null;
+  optedOutAt: string | null;
+  counts: { sent: number; delivered: number; read: number; replied: number };
+  lastMessageAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ContactPage {
+  rows: ContactRecord[];
+  nextCursor: string | null;
+}
+
+export interface BulkResult {
+  created: number;
+  updated: number;
+  skipped: number;
+  invalid: { index: number; error: string }[];
+}
+
+interface ContactRow {
+  id: number | string;
+  phone: string;
+  name: string | null;
+  optInSource: string | null;
+  optInAt: string | Date | null;
+  optInEvidence: string | null;
+  lastMessageAt: string | Date | null;
+  sentCount: number;
+  deliveredCount: number;
+  readCount: number;
+  repliedCount: number;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+}
+
+/** One valid entry of a write, its number already in the stored form. */
+interface ContactWrite {
+  index: number;
+  phone: string;
+  name?: string | null;
+  attributes?: Record<string, string | number | null>;
+  tags?: string[];
+  /** `replace`: the tags become these; `add`: these are added to the contact's. */
+  tagMode: 'replace' | 'add';
+  optIn?: TOptInInput | null;
+}
+
+/** Rows a statement writes at once: well under SQLite's bound-variable limit for every table here. */
+const WRITE_CHUNK = 500;
+
+const iso = (value: string | Date | null): string | null => (value === null ? null : new Date(value).toISOString());
+
+function decodeCursor(cursor: string): number | null {
+  const id = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+const encodeCursor = (id: number): string => Buffer.from(String(id), 'utf8').toString('base64url');
+
+/** The value a typed attribute stores, or why it cannot hold it. */
+function storedValue(attribute: { name: string; type: TContactAttributeType }, value: string | number): { value: string; numberValue: number | null } | string {
+  if (attribute.type === 'number') {
+    const number = typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value);
+    if (!Number.isFinite(number)) return fillMessage(messages.contacts.attributeNotNumber, { name: attribute.name });
+    return { value: String(number), numberValue: number };
+  }
+  if (attribute.type === 'date') {
+    const text = String(value).trim();
+    if (!ATTRIBUTE_DATE_PATTERN.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
+      return fillMessage(messages.contacts.attributeNotDate, { name: attribute.name });
+    }
+    return { value: text, numberValue: null };
+  }
+  return { value: String(value), numberValue: null };
+}
+
+/** The type an attribute gets when a value first names it. */
+function inferredType(value: string | number): TContactAttributeType {
+  if (typeof value === 'number') return 'number';
+  return ATTRIBUTE_DATE_PATTERN.test(value.trim()) ? 'date' : 'text';
+}
+
+/**
+ * The owner's contact book: contacts by number, their typed attributes and tags, opt-in, and the
+ * opt-out state read from the suppression list (never stored twice). Segments are saved filters
+ * compiled to SQL by {@link compileSegmentFilter}.
+ */
+export class ContactService {
+  private readonly db: Knex;
+  private readonly dialect: ContactSqlDialect;
+  private readonly now: () => Date;
+
+  constructor(deps: { db: Knex; dialect: ContactSqlDialect; now?: () => Date }) {
+    this.db = deps.db;
+    this.dialect = deps.dialect;
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  // Reads.
+
+  /** A page of the owner's contacts, newest first, narrowed by a tag, a search and a segment's filter. */
+  async list(ownerId: number, query: TContactsQuery, segmentFilter?: TSegmentFilter): Promise<ContactPage> {
+    const segmentIds = segmentFilter ? await this.segmentQuery(ownerId, segmentFilter) : undefined;
+    const q = this.db('contacts').where('user_id', ownerId).select('*').orderBy('id', 'desc').limit(CONTACTS.pageSize + 1);
+    if (query.cursor !== undefined) {
+      const after = decodeCursor(query.cursor);
+      if (after === null) throw ValidationError('cursor', messages.integrations.invalidCursor);
+      void q.where('id', '<', after);
+    }
+    if (query.tag !== undefined) {
+      void q.whereIn('id', this.db('contact_tags').where({ userId: ownerId, tag: query.tag }).select('contact_id'));
+    }
+    if (query.q) {
+      const pattern = containsPattern(query.q);
+      const digits = query.q.replace(/[\s\-+()]/g, '');
+      void q.where((w) => {
+        void w.whereRaw(this.dialect.containsSql('name'), [pattern]);
+        if (/^\d+$/.test(digits)) void w.orWhere('phone', 'like', `%${digits}%`);
+      });
+    }
+    if (segmentIds) void q.whereRaw(`id in (${segmentIds.sql})`, segmentIds.bindings);
+    const rows = (await q) as ContactRow[];
+    const page = rows.slice(0, CONTACTS.pageSize);
+    const last = page.at(-1);
+    return { rows: await this.records(ownerId, page), nextCursor: rows.length > CONTACTS.pageSize && last ? encodeCursor(Number(last.id)) : null };
+  }
+
+  async get(ownerId: number, rawPhone: string): Promise<ContactRecord> {
+    const row = await this.findRow(ownerId, rawPhone);
+    const [record] = await this.records(ownerId, [row]);
+    return record!;
+  }
+
+  // Writes.
+
+  async create(ownerId: number, input: TContactInputParsed): Promise<ContactRecord> {
+    const write = this.toWrite(0, input, 'replace');
+    if (typeof write === 'string') throw ValidationError('phone', write);
+    const existing = await this.db('contacts').where({ userId: ownerId, phone: write.phone }).first('id');
+    if (existing) throw ConflictError('contact_exists', messages.contacts.alreadyExists, 'phone');
+    const result = await this.write(ownerId, [write], 'update');
+    if (result.invalid[0]) throw ValidationError('attributes', result.invalid[0].error);
+    return this.get(ownerId, write.phone);
+  }
+
+  async update(ownerId: number, rawPhone: string, patch: TContactPatch): Promise<ContactRecord> {
+    const row = await this.findRow(ownerId, rawPhone);
+    const write: ContactWrite = { index: 0, phone: row.phone, tagMode: 'replace' };
+    if (patch.name !== undefined) write.name = patch.name === '' ? null : patch.name;
+    if (patch.attributes !== undefined) write.attributes = patch.attributes;
+    if (patch.tags !== undefined) write.tags = patch.tags;
+    if (patch.opt_in !== undefined) write.optIn = patch.opt_in;
+    const result = await this.write(ownerId, [write], 'update');
+    if (result.invalid[0]) throw ValidationError('attributes', result.invalid[0].error);
+    return this.get(ownerId, row.phone);
+  }
+
+  async remove(ownerId: number, rawPhone: string): Promise<void> {
+    const row = await this.findRow(ownerId, rawPhone);
+    await this.db('contacts').where({ id: row.id }).delete();
+  }
+
+  /**
+   * Creates or updates many contacts by number (idempotent: the same call twice changes nothing
+   * more). An entry that is not valid is reported by its index and the others are written. A number
+   * given twice in one call is written once, with its last entry. Tags are added to an existing
+   * contact's, attributes merged into its own.
+   */
+  async bulk(ownerId: number, entries: readonly unknown[], existing: 'update' | 'skip' = 'update'): Promise<BulkResult> {
+    const invalid: BulkResult['invalid'] = [];
+    const byPhone = new Map<string, ContactWrite>();
+    entries.forEach((entry, index) => {
+      const parsed = ZContactInput.safeParse(entry);
+      if (!parsed.success) {
+        invalid.push({ index, error: zodIssuesToDetails(parsed.error)[0]?.message ?? messages.contacts.invalidContact });
+        return;
+      }
+      const write = this.toWrite(index, parsed.data, 'add');
+      if (typeof write === 'string') invalid.push({ index, error: write });
+      else byPhone.set(write.phone, write);
+    });
+    const result = await this.write(ownerId, [...byPhone.values()], existing);
+    return { ...result, invalid: [...invalid, ...result.invalid].sort((a, b) => a.index - b.index) };
+  }
+
+  /** The owner's attribute definitions by name. */
+  async attributeDefinitions(ownerId: number): Promise<Map<string, AttributeDefinition>> {
+    const rows = (await this.db('contact_attributes').where('user_id', ownerId).select('id', 'name', 'type')) as AttributeDefinition[];
+    return new Map(rows.map((row) => [row.name, { ...row, id: Number(row.id) }]));
+  }
+
+  /** A segment filter as a SELECT of the owner's contact ids. */
+  async segmentQuery(ownerId: number, filter: TSegmentFilter): Promise<ContactIdQuery> {
+    return compileSegmentFilter(this.dialect, ownerId, filter, await this.attributeDefinitions(ownerId), this.now());
+  }
+
+  /** How many contacts a filter matches that can be messaged, and how many it matches that opted out. */
+  async countSegment(ownerId: number, filter: TSegmentFilter): Promise<{ count: number; optedOut: number }> {
+    const ids = await this.segmentQuery(ownerId, filter);
+    const [total] = (await this.db.raw(`select count(*) as n from (${ids.sql}) matched`, ids.bindings).then(rowsOf)) as { n: number | string }[];
+    // Opt-outs are few beside the book: the suppressed contacts are found first and intersected.
+    const suppressed = `select c.id from suppressions s join contacts c on c.user_id = s.user_id and c.phone = s.recipient where s.user_id = ?`;
+    const [opted] = (await this.db
+      // Wrapped: PostgreSQL binds INTERSECT tighter than the filter's own EXCEPT.
+      .raw(`select count(*) as n from (select id from (${ids.sql}) matched intersect ${suppressed}) opted`, [...ids.bindings, ownerId])
+      .then(rowsOf)) as { n: number | string }[];
+    const optedOut = Number(opted?.n ?? 0);
+    return { count: Number(total?.n ?? 0) - optedOut, optedOut };
+  }
+
+  // Internals.
+
+  private async findRow(ownerId: number, rawPhone: string): Promise<ContactRow> {
+    const checked = checkPhone(decodeURIComponent(rawPhone));
+    if (!checked.ok) throw NotFoundError(messages.contacts.notFound, 'contact_not_found');
+    const row = (await this.db('contacts').where({ userId: ownerId, phone: checked.phone }).first()) as ContactRow | undefined;
+    if (!row) throw NotFoundError(messages.contacts.notFound, 'contact_not_found');
+    return row;
+  }
+
+  private toWrite(index: number, input: TContactInputParsed, tagMode: ContactWrite['tagMode']): ContactWrite | string {
+    const checked = checkPhone(input.phone);
+    if (!checked.ok) return messages.phone.invalid[checked.reason];
+    const write: ContactWrite = { index, phone: checked.phone, tagMode };
+    if (input.name !== undefined) write.name = input.name === '' ? null : input.name;
+    if (input.attributes !== undefined) write.attributes = input.attributes;
+    if (input.tags !== undefined) write.tags = input.tags;
+    if (input.opt_in !== undefined) write.optIn = input.opt_in;
+    return write;
+  }
+
+  /** Defines the attributes the writes name for the first time, typed by their first value. */
+  private async defineAttributes(trx: Knex.Transaction, ownerId: number, writes: readonly ContactWrite[]): Promise<Map<string, AttributeDefinition>> {
+    const known = await this.attributeDefinitionsIn(trx, ownerId);
+    const fresh = new Map<string, TContactAttributeType>();
+    for (const write of writes) {
+      for (const [name, value] of Object.entries(write.attributes ?? {})) {
+        if (value === null || known.has(name) || fresh.has(name)) continue;
+        fresh.set(name, inferredType(value));
+      }
+    }
+    if (fresh.size === 0) return known;
+    if (known.size + fresh.size > CONTACTS.attributesMaxPerOwner) {
+      throw ConflictError('contact_attributes_limit', fillMessage(messages.contacts.attributesLimit, { max: CONTACTS.attributesMaxPerOwner }));
+    }
+    const createdAt = this.now().toISOString();
+    await trx('contact_attributes')
+      .insert([...fresh].map(([name, type]) => ({ userId: ownerId, name, type, createdAt })))
+      .onConflict(['user_id', 'name'])
+      .ignore();
+    return this.attributeDefinitionsIn(trx, ownerId);
+  }
+
+  private async attributeDefinitionsIn(trx: Knex | Knex.Transaction, ownerId: number): Promise<Map<string, AttributeDefinition>> {
+    const rows = (await trx('contact_attributes').where('user_id', ownerId).select('id', 'name', 'type')) as AttributeDefinition[];
+    return new Map(rows.map((row) => [row.name, { ...row, id: Number(row.id) }]));
+  }
+
+  private async write(ownerId: number, writes: readonly ContactWrite[], existingMode: 'update' | 'skip'): Promise<BulkResult> {
+    const result: BulkResult = { created: 0, updated: 0, skipped: 0, invalid: [] };
+    if (writes.length === 0) return result;
+    await this.db.transaction(async (trx) => {
+      const attributes = await this.defineAttributes(trx, ownerId, writes);
+      const now = this.now().toISOString();
+      for (let start = 0; start < writes.length; start += WRITE_CHUNK) {
+        const chunk = writes.slice(start, start + WRITE_CHUNK);
+        const found = (await trx('contacts')
+          .where('user_id', ownerId)
+          .whereIn(
+            'phone',
+            chunk.map((w) => w.phone),
+          )
+          .select('id', 'phone')) as { id: number | string; phone: string }[];
+        const existingIds = new Map(found.map((row) => [row.phone, Number(row.id)]));
+
+        // Values are checked before any row is written, so an invalid entry leaves no trace.
+        const values = new Map<string, { attributeId: number; value: string | null; numberValue: number | null }[]>();
+        const accepted: ContactWrite[] = [];
+        for (const write of chunk) {
+          if (existingMode === 'skip' && existingIds.has(write.phone)) {
+            result.skipped += 1;
+            continue;
+          }
+          const stored: { attributeId: number; value: string | null; numberValue: number | null }[] = [];
+          let error: string | null = null;
+          for (const [name, value] of Object.entries(write.attributes ?? {})) {
+            const attribute = attributes.get(name);
+            if (value === null) {
+              if (attribute) stored.push({ attributeId: attribute.id, value: null, numberValue: null });
+              continue;
+            }
+            if (!attribute) continue;
+            const checked = storedValue(attribute, value);
+            if (typeof checked === 'string') {
+              error = checked;
+              break;
+            }
+            stored.push({ attributeId: attribute.id, value: checked.value, numberValue: checked.numberValue });
+          }
+          if (error !== null) {
+            result.invalid.push({ index: write.index, error });
+            continue;
+          }
+          values.set(write.phone, stored);
+          accepted.push(write);
+        }
+        if (accepted.length === 0) continue;
+
+        const fresh = accepted.filter((w) => !existingIds.has(w.phone));
+        if (fresh.length > 0) {
+          await trx('contacts').insert(
+            fresh.map((w) => ({
+              userId: ownerId,
+              phone: w.phone,
+              name: w.name ?? null,
+              optInSource: w.optIn?.source ?? null,
+              optInAt: w.optIn ? new Date(w.optIn.at ?? now).toISOString() : null,
+              optInEvidence: w.optIn?.evidence ?? null,
+              createdAt: now,
+              updatedAt: now,
+            })),
+          );
+          const inserted = (await trx('contacts')
+            .where('user_id', ownerId)
+            .whereIn(
+              'phone',
+              fresh.map((w) => w.phone),
+            )
+            .select('id', 'phone')) as { id: number | string; phone: string }[];
+          for (const row of inserted) existingIds.set(row.phone, Number(row.id));
+          result.created += fresh.length;
+        }
+        for (const write of accepted) {
+          if (fresh.includes(write)) continue;
+          const changes: Record<string, string | null> = { updatedAt: now };
+          if (write.name !== undefined) changes.name = write.name;
+          if (write.optIn !== undefined) {
+            changes.optInSource = write.optIn?.source ?? null;
+            changes.optInAt = write.optIn ? new Date(write.optIn.at ?? now).toISOString() : null;
+            changes.optInEvidence = write.optIn?.evidence ?? null;
+          }
+          await trx('contacts').where('id', existingIds.get(write.phone)!).update(changes);
+          result.updated += 1;
+        }
+
+        const upserts: { contactId: number; attributeId: number; value: string; numberValue: number | null }[] = [];
+        const removals: { contactId: number; attributeId: number }[] = [];
+        const tagRows: { contactId: number; userId: number; tag: string }[] = [];
+        const replacedTags: number[] = [];
+        for (const write of accepted) {
+          const contactId = existingIds.get(write.phone)!;
+          for (const v of values.get(write.phone) ?? []) {
+            if (v.value === null) removals.push({ contactId, attributeId: v.attributeId });
+            else upserts.push({ contactId, attributeId: v.attributeId, value: v.value, numberValue: v.numberValue });
+          }
+          if (write.tags !== undefined) {
+            if (write.tagMode === 'replace') replacedTags.push(contactId);
+            for (const tag of new Set(write.tags)) tagRows.push({ contactId, userId: ownerId, tag });
+          }
+        }
+        for (let i = 0; i < upserts.length; i += WRITE_CHUNK) {
+          await trx('contact_attribute_values')
+            .insert(upserts.slice(i, i + WRITE_CHUNK))
+            .onConflict(['contact_id', 'attribute_id'])
+            .merge(['value', 'number_value']);
+        }
+        for (const removal of removals) await trx('contact_attribute_values').where(removal).delete();
+        if (replacedTags.length > 0) await trx('contact_tags').whereIn('contact_id', replacedTags).delete();
+        for (let i = 0; i < tagRows.length; i += WRITE_CHUNK) {
+          await trx('contact_tags')
+            .insert(tagRows.slice(i, i + WRITE_CHUNK))
+            .onConflict(['contact_id', 'tag'])
+            .ignore();
+        }
+      }
+    });
+    return result;
+  }
+
+  /** Contact rows with their attributes, tags and opt-out state, in the rows' order. */
+  private async records(ownerId: number, rows: readonly ContactRow[]): Promise<ContactRecord[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => Number(row.id));
+    const [values, tags, suppressions] = await Promise.all([
+      this.db('contact_attribute_values as v')
+        .join('contact_attributes as a', 'a.id', 'v.attribute_id')
+        .whereIn('v.contact_id', ids)
+        .select('v.contact_id', 'a.name', 'a.type', 'v.value', 'v.number_value') as Promise<
+        { contactId: number | string; name: string; type: TContactAttributeType; value: string; numberValue: number | null }[]
+      >,
+      this.db('contact_tags').whereIn('contact_id', ids).orderBy('tag').select('contact_id', 'tag') as Promise<{ contactId: number | string; tag: string }[]>,
+      this.db('suppressions')
+        .where('user_id', ownerId)
+        .whereIn(
+          'recipient',
+          rows.map((row) => row.phone),
+        )
+        .select('recipient', 'created_at') as Promise<{ recipient: string; createdAt: string | Date }[]>,
+    ]);
+    const attributesOf = new Map<number, Record<string, string | number>>();
+    for (const v of values) {
+      const into = attributesOf.get(Number(v.contactId)) ?? {};
+      into[v.name] = v.type === 'number' && v.numberValue !== null ? Number(v.numberValue) : v.value;
+      attributesOf.set(Number(v.contactId), into);
+    }
+    const tagsOf = new Map<number, string[]>();
+    for (const t of tags) tagsOf.set(Number(t.contactId), [...(tagsOf.get(Number(t.contactId)) ?? []), t.tag]);
+    const optedOut = new Map(suppressions.map((s) => [s.recipient, iso(s.createdAt)]));
+    return rows.map((row) => ({
+      id: Number(row.id),
+      phone: row.phone,
+      name: row.name,
+      attributes: attributesOf.get(Number(row.id)) ?? {},
+      tags: tagsOf.get(Number(row.id)) ?? [],
+      optIn: row.optInSource !== null && row.optInAt !== null ? { source: row.optInSource, at: iso(row.optInAt)!, evidence: row.optInEvidence } : null,
+      optedOutAt: optedOut.get(row.phone) ?? null,
+      counts: { sent: Number(row.sentCount), delivered: Number(row.deliveredCount), read: Number(row.readCount), replied: Number(row.repliedCount) },
+      lastMessageAt: iso(row.lastMessageAt),
+      createdAt: iso(row.createdAt)!,
+      updatedAt: iso(row.updatedAt)!,
+    }));
+  }
+}
+
+/** Rows of a raw query on either driver (PostgreSQL answers `{rows}`, SQLite the array). */
+function rowsOf(result: unknown): unknown[] {
+  if (Array.isArray(result)) return result;
+  return (result as { rows: unknown[] }).rows;
+}

@@ -1,0 +1,33 @@
+import type { Knex } from 'knex';
+import { createdUpdated, timestamp } from '../columns';
+
+/**
+ * The owner's contact book: one row per owner and number (the one phone rule, digits with the
+ * country code). Opt-in is recorded here; opt-out is not: it is the `suppressions` row of the same
+ * owner and number, read by joining, so the two can never disagree. The counts and the last
+ * message time are caches the sending and reply paths keep.
+ */
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.createTable('contacts', (table) => {
+    table.bigIncrements('id').primary();
+    table.integer('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+    table.string('phone', 15).notNullable();
+    table.string('name', 200).nullable();
+    table.string('opt_in_source', 100).nullable();
+    timestamp(table, 'opt_in_at').nullable();
+    table.string('opt_in_evidence', 1000).nullable();
+    timestamp(table, 'last_message_at').nullable();
+    // The latest incoming reply: what "replied within N days" reads (replies are not otherwise kept).
+    timestamp(table, 'last_replied_at').nullable();
+    table.integer('sent_count').notNullable().defaultTo(0);
+    table.integer('delivered_count').notNullable().defaultTo(0);
+    table.integer('read_count').notNullable().defaultTo(0);
+    table.integer('replied_count').notNullable().defaultTo(0);
+    createdUpdated(table);
+    table.unique(['user_id', 'phone'], { indexName: 'contacts_user_phone_unique' });
+  });
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTable('contacts');
+}
