@@ -328,8 +328,8 @@ export const CONTACTS = {
   /** Attribute names: a letter, then letters, digits and underscores. */
   attributeNameMaxLength: 64,
   attributeValueMaxLength: 500,
-  /** Attributes one owner may define. */
-  attributesMaxPerOwner: 100,
+  /** Attributes one owner may define, by type: each is a column of the contacts table. */
+  attributeSlots: { text: 20, number: 10, date: 10 },
   tagMaxLength: 64,
   tagsMaxPerContact: 50,
   optInSourceMaxLength: 100,

@@ -1030,7 +1030,7 @@ export const messages = {
     attributeValueTooLong: 'An attribute value has at most {max} characters',
     attributeNotNumber: 'The attribute {name} holds numbers',
     attributeNotDate: 'The attribute {name} holds dates written YYYY-MM-DD',
-    attributesLimit: 'You can define at most {max} contact attributes',
+    attributesLimit: 'You can define at most {max} {type} attributes for contacts',
     tagInvalid: 'A tag is 1 to {max} characters',
     tagsTooMany: 'A contact has at most {max} tags',
     optInSourceRequired: 'Say where the opt-in came from (for example: website form)',

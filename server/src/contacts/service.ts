@@ -14,7 +14,7 @@ import {
 } from '@shared/schemas/contacts';
 import { zodIssuesToDetails } from '@shared/schemas/common';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
-import { compileSegmentFilter, type AttributeDefinition, type ContactIdQuery } from './segmentSql';
+import { attributeColumn, compileSegmentFilter, type AttributeDefinition, type ContactCondition } from './segmentSql';
 import { containsPattern, type ContactSqlDialect } from './sqlDialect';
 
 /** A contact as the presenter shapes it. */
@@ -44,7 +44,8 @@ export interface BulkResult {
   invalid: { index: number; error: string }[];
 }
 
-interface ContactRow {
+/** A contacts row: the fixed columns, and the attribute slots by column name (`text_1`, `number_2`, ...). */
+interface ContactRow extends Record<string, unknown> {
   id: number | string;
   phone: string;
   name: string | null;
@@ -127,34 +128,35 @@ export class ContactService {
 
   /** A page of the owner's contacts, newest first, narrowed by a tag, a search and a segment's filter. */
   async list(ownerId: number, query: TContactsQuery, segmentFilter?: TSegmentFilter): Promise<ContactPage> {
-    const segmentIds = segmentFilter ? await this.segmentQuery(ownerId, segmentFilter) : undefined;
-    const q = this.db('contacts').where('user_id', ownerId).select('*').orderBy('id', 'desc').limit(CONTACTS.pageSize + 1);
+    const segment = segmentFilter ? await this.segmentQuery(ownerId, segmentFilter) : undefined;
+    const q = this.db('contacts as c').where('c.user_id', ownerId).select('c.*').orderBy('c.id', 'desc').limit(CONTACTS.pageSize + 1);
     if (query.cursor !== undefined) {
       const after = decodeCursor(query.cursor);
       if (after === null) throw ValidationError('cursor', messages.integrations.invalidCursor);
-      void q.where('id', '<', after);
+      void q.where('c.id', '<', after);
     }
     if (query.tag !== undefined) {
-      void q.whereIn('id', this.db('contact_tags').where({ userId: ownerId, tag: query.tag }).select('contact_id'));
+      void q.whereIn('c.id', this.db('contact_tags').where({ userId: ownerId, tag: query.tag }).select('contact_id'));
     }
     if (query.q) {
       const pattern = containsPattern(query.q);
       const digits = query.q.replace(/[\s\-+()]/g, '');
       void q.where((w) => {
-        void w.whereRaw(this.dialect.containsSql('name'), [pattern]);
-        if (/^\d+$/.test(digits)) void w.orWhere('phone', 'like', `%${digits}%`);
+        void w.whereRaw(this.dialect.containsSql('c.name'), [pattern]);
+        if (/^\d+$/.test(digits)) void w.orWhere('c.phone', 'like', `%${digits}%`);
       });
     }
-    if (segmentIds) void q.whereRaw(`id in (${segmentIds.sql})`, segmentIds.bindings);
+    if (segment) void q.whereRaw(segment.sql, segment.bindings);
     const rows = (await q) as ContactRow[];
     const page = rows.slice(0, CONTACTS.pageSize);
+    const attributes = await this.attributeDefinitions(ownerId);
     const last = page.at(-1);
-    return { rows: await this.records(ownerId, page), nextCursor: rows.length > CONTACTS.pageSize && last ? encodeCursor(Number(last.id)) : null };
+    return { rows: await this.records(ownerId, page, attributes), nextCursor: rows.length > CONTACTS.pageSize && last ? encodeCursor(Number(last.id)) : null };
   }
 
   async get(ownerId: number, rawPhone: string): Promise<ContactRecord> {
     const row = await this.findRow(ownerId, rawPhone);
-    const [record] = await this.records(ownerId, [row]);
+    const [record] = await this.records(ownerId, [row], await this.attributeDefinitions(ownerId));
     return record!;
   }
 
@@ -212,24 +214,20 @@ export class ContactService {
 
   /** The owner's attribute definitions by name. */
   async attributeDefinitions(ownerId: number): Promise<Map<string, AttributeDefinition>> {
-    const rows = (await this.db('contact_attributes').where('user_id', ownerId).select('id', 'name', 'type')) as AttributeDefinition[];
-    return new Map(rows.map((row) => [row.name, { ...row, id: Number(row.id) }]));
+    return this.attributeDefinitionsIn(this.db, ownerId);
   }
 
-  /** A segment filter as a SELECT of the owner's contact ids. */
-  async segmentQuery(ownerId: number, filter: TSegmentFilter): Promise<ContactIdQuery> {
+  /** A segment filter as a condition on the owner's `contacts c`. */
+  async segmentQuery(ownerId: number, filter: TSegmentFilter): Promise<ContactCondition> {
     return compileSegmentFilter(this.dialect, ownerId, filter, await this.attributeDefinitions(ownerId), this.now());
   }
 
   /** How many contacts a filter matches that can be messaged, and how many it matches that opted out. */
   async countSegment(ownerId: number, filter: TSegmentFilter): Promise<{ count: number; optedOut: number }> {
-    const ids = await this.segmentQuery(ownerId, filter);
-    const [total] = (await this.db.raw(`select count(*) as n from (${ids.sql}) matched`, ids.bindings).then(rowsOf)) as { n: number | string }[];
-    // Opt-outs are few beside the book: the suppressed contacts are found first and intersected.
-    const suppressed = `select c.id from suppressions s join contacts c on c.user_id = s.user_id and c.phone = s.recipient where s.user_id = ?`;
+    const where = await this.segmentQuery(ownerId, filter);
+    const [total] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql}`, where.bindings).then(rowsOf)) as { n: number | string }[];
     const [opted] = (await this.db
-      // Wrapped: PostgreSQL binds INTERSECT tighter than the filter's own EXCEPT.
-      .raw(`select count(*) as n from (select id from (${ids.sql}) matched intersect ${suppressed}) opted`, [...ids.bindings, ownerId])
+      .raw(`select count(*) as n from contacts c where ${where.sql} and c.phone in (select recipient from suppressions where user_id = ?)`, [...where.bindings, ownerId])
       .then(rowsOf)) as { n: number | string }[];
     const optedOut = Number(opted?.n ?? 0);
     return { count: Number(total?.n ?? 0) - optedOut, optedOut };
@@ -267,20 +265,25 @@ export class ContactService {
       }
     }
     if (fresh.size === 0) return known;
-    if (known.size + fresh.size > CONTACTS.attributesMaxPerOwner) {
-      throw ConflictError('contact_attributes_limit', fillMessage(messages.contacts.attributesLimit, { max: CONTACTS.attributesMaxPerOwner }));
-    }
+    const taken = new Set([...known.values()].map(attributeColumn));
     const createdAt = this.now().toISOString();
-    await trx('contact_attributes')
-      .insert([...fresh].map(([name, type]) => ({ userId: ownerId, name, type, createdAt })))
-      .onConflict(['user_id', 'name'])
-      .ignore();
+    const rows: { userId: number; name: string; type: TContactAttributeType; slot: number; createdAt: string }[] = [];
+    for (const [name, type] of fresh) {
+      let slot = 1;
+      while (taken.has(attributeColumn({ type, slot }))) slot += 1;
+      if (slot > CONTACTS.attributeSlots[type]) {
+        throw ConflictError('contact_attributes_limit', fillMessage(messages.contacts.attributesLimit, { max: CONTACTS.attributeSlots[type], type }));
+      }
+      taken.add(attributeColumn({ type, slot }));
+      rows.push({ userId: ownerId, name, type, slot, createdAt });
+    }
+    await trx('contact_attributes').insert(rows);
     return this.attributeDefinitionsIn(trx, ownerId);
   }
 
   private async attributeDefinitionsIn(trx: Knex | Knex.Transaction, ownerId: number): Promise<Map<string, AttributeDefinition>> {
-    const rows = (await trx('contact_attributes').where('user_id', ownerId).select('id', 'name', 'type')) as AttributeDefinition[];
-    return new Map(rows.map((row) => [row.name, { ...row, id: Number(row.id) }]));
+    const rows = (await trx('contact_attributes').where('user_id', ownerId).select('id', 'name', 'type', 'slot')) as AttributeDefinition[];
+    return new Map(rows.map((row) => [row.name, { ...row, id: Number(row.id), slot: Number(row.slot) }]));
   }
 
   private async write(ownerId: number, writes: readonly ContactWrite[], existingMode: 'update' | 'skip'): Promise<BulkResult> {
@@ -301,34 +304,34 @@ export class ContactService {
         const existingIds = new Map(found.map((row) => [row.phone, Number(row.id)]));
 
         // Values are checked before any row is written, so an invalid entry leaves no trace.
-        const values = new Map<string, { attributeId: number; value: string | null; numberValue: number | null }[]>();
+        const columnsOf = new Map<string, Record<string, string | number | null>>();
         const accepted: ContactWrite[] = [];
         for (const write of chunk) {
           if (existingMode === 'skip' && existingIds.has(write.phone)) {
             result.skipped += 1;
             continue;
           }
-          const stored: { attributeId: number; value: string | null; numberValue: number | null }[] = [];
+          const columns: Record<string, string | number | null> = {};
           let error: string | null = null;
           for (const [name, value] of Object.entries(write.attributes ?? {})) {
             const attribute = attributes.get(name);
+            if (!attribute) continue;
             if (value === null) {
-              if (attribute) stored.push({ attributeId: attribute.id, value: null, numberValue: null });
+              columns[attributeColumn(attribute)] = null;
               continue;
             }
-            if (!attribute) continue;
             const checked = storedValue(attribute, value);
             if (typeof checked === 'string') {
               error = checked;
               break;
             }
-            stored.push({ attributeId: attribute.id, value: checked.value, numberValue: checked.numberValue });
+            columns[attributeColumn(attribute)] = checked.numberValue ?? checked.value;
           }
           if (error !== null) {
             result.invalid.push({ index: write.index, error });
             continue;
           }
-          values.set(write.phone, stored);
+          columnsOf.set(write.phone, columns);
           accepted.push(write);
         }
         if (accepted.length === 0) continue;
@@ -345,6 +348,7 @@ export class ContactService {
               optInEvidence: w.optIn?.evidence ?? null,
               createdAt: now,
               updatedAt: now,
+              ...columnsOf.get(w.phone),
             })),
           );
           const inserted = (await trx('contacts')
@@ -357,9 +361,10 @@ export class ContactService {
           for (const row of inserted) existingIds.set(row.phone, Number(row.id));
           result.created += fresh.length;
         }
+        const freshPhones = new Set(fresh.map((w) => w.phone));
         for (const write of accepted) {
-          if (fresh.includes(write)) continue;
-          const changes: Record<string, string | null> = { updatedAt: now };
+          if (freshPhones.has(write.phone)) continue;
+          const changes: Record<string, string | number | null> = { updatedAt: now, ...columnsOf.get(write.phone) };
           if (write.name !== undefined) changes.name = write.name;
           if (write.optIn !== undefined) {
             changes.optInSource = write.optIn?.source ?? null;
@@ -370,28 +375,14 @@ export class ContactService {
           result.updated += 1;
         }
 
-        const upserts: { contactId: number; attributeId: number; value: string; numberValue: number | null }[] = [];
-        const removals: { contactId: number; attributeId: number }[] = [];
         const tagRows: { contactId: number; userId: number; tag: string }[] = [];
         const replacedTags: number[] = [];
         for (const write of accepted) {
+          if (write.tags === undefined) continue;
           const contactId = existingIds.get(write.phone)!;
-          for (const v of values.get(write.phone) ?? []) {
-            if (v.value === null) removals.push({ contactId, attributeId: v.attributeId });
-            else upserts.push({ contactId, attributeId: v.attributeId, value: v.value, numberValue: v.numberValue });
-          }
-          if (write.tags !== undefined) {
-            if (write.tagMode === 'replace') replacedTags.push(contactId);
-            for (const tag of new Set(write.tags)) tagRows.push({ contactId, userId: ownerId, tag });
-          }
+          if (write.tagMode === 'replace') replacedTags.push(contactId);
+          for (const tag of new Set(write.tags)) tagRows.push({ contactId, userId: ownerId, tag });
         }
-        for (let i = 0; i < upserts.length; i += WRITE_CHUNK) {
-          await trx('contact_attribute_values')
-            .insert(upserts.slice(i, i + WRITE_CHUNK))
-            .onConflict(['contact_id', 'attribute_id'])
-            .merge(['value', 'number_value']);
-        }
-        for (const removal of removals) await trx('contact_attribute_values').where(removal).delete();
         if (replacedTags.length > 0) await trx('contact_tags').whereIn('contact_id', replacedTags).delete();
         for (let i = 0; i < tagRows.length; i += WRITE_CHUNK) {
           await trx('contact_tags')
@@ -405,16 +396,10 @@ export class ContactService {
   }
 
   /** Contact rows with their attributes, tags and opt-out state, in the rows' order. */
-  private async records(ownerId: number, rows: readonly ContactRow[]): Promise<ContactRecord[]> {
+  private async records(ownerId: number, rows: readonly ContactRow[], attributes: ReadonlyMap<string, AttributeDefinition>): Promise<ContactRecord[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => Number(row.id));
-    const [values, tags, suppressions] = await Promise.all([
-      this.db('contact_attribute_values as v')
-        .join('contact_attributes as a', 'a.id', 'v.attribute_id')
-        .whereIn('v.contact_id', ids)
-        .select('v.contact_id', 'a.name', 'a.type', 'v.value', 'v.number_value') as Promise<
-        { contactId: number | string; name: string; type: TContactAttributeType; value: string; numberValue: number | null }[]
-      >,
+    const [tags, suppressions] = await Promise.all([
       this.db('contact_tags').whereIn('contact_id', ids).orderBy('tag').select('contact_id', 'tag') as Promise<{ contactId: number | string; tag: string }[]>,
       this.db('suppressions')
         .where('user_id', ownerId)
@@ -424,28 +409,32 @@ export class ContactService {
         )
         .select('recipient', 'created_at') as Promise<{ recipient: string; createdAt: string | Date }[]>,
     ]);
-    const attributesOf = new Map<number, Record<string, string | number>>();
-    for (const v of values) {
-      const into = attributesOf.get(Number(v.contactId)) ?? {};
-      into[v.name] = v.type === 'number' && v.numberValue !== null ? Number(v.numberValue) : v.value;
-      attributesOf.set(Number(v.contactId), into);
-    }
     const tagsOf = new Map<number, string[]>();
     for (const t of tags) tagsOf.set(Number(t.contactId), [...(tagsOf.get(Number(t.contactId)) ?? []), t.tag]);
     const optedOut = new Map(suppressions.map((s) => [s.recipient, iso(s.createdAt)]));
-    return rows.map((row) => ({
-      id: Number(row.id),
-      phone: row.phone,
-      name: row.name,
-      attributes: attributesOf.get(Number(row.id)) ?? {},
-      tags: tagsOf.get(Number(row.id)) ?? [],
-      optIn: row.optInSource !== null && row.optInAt !== null ? { source: row.optInSource, at: iso(row.optInAt)!, evidence: row.optInEvidence } : null,
-      optedOutAt: optedOut.get(row.phone) ?? null,
-      counts: { sent: Number(row.sentCount), delivered: Number(row.deliveredCount), read: Number(row.readCount), replied: Number(row.repliedCount) },
-      lastMessageAt: iso(row.lastMessageAt),
-      createdAt: iso(row.createdAt)!,
-      updatedAt: iso(row.updatedAt)!,
-    }));
+    const definitions = [...attributes.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return rows.map((row) => {
+      const values: Record<string, string | number> = {};
+      for (const attribute of definitions) {
+        // knex's mappers answer `text_1` as `text1`.
+        const value = row[attributeColumn(attribute).replace('_', '')];
+        if (value === null || value === undefined) continue;
+        values[attribute.name] = attribute.type === 'number' ? Number(value) : String(value);
+      }
+      return {
+        id: Number(row.id),
+        phone: row.phone,
+        name: row.name,
+        attributes: values,
+        tags: tagsOf.get(Number(row.id)) ?? [],
+        optIn: row.optInSource !== null && row.optInAt !== null ? { source: row.optInSource, at: iso(row.optInAt)!, evidence: row.optInEvidence } : null,
+        optedOutAt: optedOut.get(row.phone) ?? null,
+        counts: { sent: Number(row.sentCount), delivered: Number(row.deliveredCount), read: Number(row.readCount), replied: Number(row.repliedCount) },
+        lastMessageAt: iso(row.lastMessageAt),
+        createdAt: iso(row.createdAt)!,
+        updatedAt: iso(row.updatedAt)!,
+      };
+    });
   }
 }
 

@@ -1,11 +1,22 @@
 import type { Knex } from 'knex';
 import { createdUpdated, timestamp } from '../columns';
 
+/** Attribute columns of each type (a definition in `contact_attributes` names its slot). */
+const TEXT_SLOTS = 20;
+const NUMBER_SLOTS = 10;
+const DATE_SLOTS = 10;
+
 /**
  * The owner's contact book: one row per owner and number (the one phone rule, digits with the
  * country code). Opt-in is recorded here; opt-out is not: it is the `suppressions` row of the same
  * owner and number, read by joining, so the two can never disagree. The counts and the last
- * message time are caches the sending and reply paths keep.
+ * message and reply times are caches the sending and reply paths keep.
+ *
+ * Attributes live in typed slot columns of the row (`text_1`, `number_1`, `date_1`, ...), the
+ * owner's definitions saying which attribute each slot holds
+ * (docs/decisions/2026-12-07-contacts-and-segments.md): a segment over a million contacts is then
+ * one pass over one table, not an intersection of per-attribute id sets, and an import writes one
+ * row per contact. Dates are `YYYY-MM-DD` text, which sorts.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('contacts', (table) => {
@@ -23,6 +34,9 @@ export async function up(knex: Knex): Promise<void> {
     table.integer('delivered_count').notNullable().defaultTo(0);
     table.integer('read_count').notNullable().defaultTo(0);
     table.integer('replied_count').notNullable().defaultTo(0);
+    for (let slot = 1; slot <= TEXT_SLOTS; slot += 1) table.string(`text_${slot}`, 500).nullable();
+    for (let slot = 1; slot <= NUMBER_SLOTS; slot += 1) table.double(`number_${slot}`).nullable();
+    for (let slot = 1; slot <= DATE_SLOTS; slot += 1) table.string(`date_${slot}`, 10).nullable();
     createdUpdated(table);
     table.unique(['user_id', 'phone'], { indexName: 'contacts_user_phone_unique' });
   });

@@ -98,7 +98,6 @@ import * as recordMetaPricingOnMessages from './20261213300200_record_meta_prici
 import * as carryPricingOnStatusEvents from './20261213300300_carry_pricing_on_status_events';
 import * as createContacts from './20261214600100_create_contacts';
 import * as createContactAttributes from './20261214600200_create_contact_attributes';
-import * as createContactAttributeValues from './20261214600300_create_contact_attribute_values';
 import * as createContactTags from './20261214600400_create_contact_tags';
 import * as createSegments from './20261214600500_create_segments';
 
@@ -202,7 +201,6 @@ const migrations: [string, Migration][] = [
   ['20261213300300_carry_pricing_on_status_events', carryPricingOnStatusEvents],
   ['20261214600100_create_contacts', createContacts],
   ['20261214600200_create_contact_attributes', createContactAttributes],
-  ['20261214600300_create_contact_attribute_values', createContactAttributeValues],
   ['20261214600400_create_contact_tags', createContactTags],
   ['20261214600500_create_segments', createSegments],
 ];
