@@ -333,6 +333,7 @@ export function createServices(deps: {
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
     onApiSpent: (userId, walletAfter) => notifications.lowBalanceAfterSpend(userId, walletAfter),
+    segments,
     ...(deps.apiClock ? { apiClock: deps.apiClock } : {}),
   });
   const integrations = createIntegrations({

@@ -5,6 +5,7 @@ import type { TContact, TContactBulkResponse, TContactsPage, TSegment, TSegmentC
 import type { TCreatedApiKey } from '@shared/apiKeys';
 import { TestClient } from '../../server/test/client';
 import { buildCampaign, signedInClient } from '../../server/test/factories';
+import { approvedTemplate, keyedClient } from '../../server/test/integrators';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 const c = messages.contacts;
@@ -256,6 +257,56 @@ describe.skipIf(postgresUnavailable)('contacts and segments', () => {
       expect((await other.delete(`/api/segments/${id}`)).status).toBe(404);
       expect((await client.delete(`/api/segments/${id}`)).status).toBe(204);
       expect((await client.get(`/api/segments/${id}`)).status).toBe(404);
+    });
+  });
+
+  describe('POST /api/send/batch with segment_id', () => {
+    it('sends to the segment with attribute variables and fallbacks, leaves out and counts opt-outs, and records the segment', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(server, user, 'Hi {{1}}, your {{2}} offer is ready');
+      const { api } = await keyedClient(server, client);
+      await bulk(client, [
+        { phone: '9876570001', tags: ['diwali'], attributes: { first_name: 'Asha', plan: 'gold' } },
+        { phone: '9876570002', tags: ['diwali'], attributes: { plan: 'silver' } },
+        { phone: '9876570003', tags: ['diwali'], attributes: { first_name: 'Stopped' } },
+        { phone: '9876570004', tags: ['other'], attributes: { first_name: 'Elsewhere' } },
+      ]);
+      await server.db('suppressions').insert({ userId: user.id, recipient: '919876570003', reason: 'STOP', createdAt: new Date().toISOString() });
+      const segment = (await client.post<TSegment>('/api/segments', { name: 'Diwali', filter: { tags_any: ['diwali'] } })).body;
+      expect((await client.get<TSegmentCount>(`/api/segments/${segment.id}/count`)).body).toEqual({ count: 2, opted_out: 1 });
+
+      const sent = await api.post<{ data: { campaignId: number; optedOutExcluded: number } }>('/api/send/batch', {
+        username: user.username,
+        templatename: template.name,
+        segment_id: segment.id,
+        variables: { '1': 'attr:first_name', '2': 'attr:plan' },
+        fallbacks: { '1': 'Customer' },
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect(sent.body.data.optedOutExcluded).toBe(1);
+      const rows = (await server.db('messages').where({ campaignId: sent.body.data.campaignId }).orderBy('recipient').select('recipient', 'variables')) as { recipient: string; variables: string }[];
+      expect(rows.map((row) => row.recipient)).toEqual(['919876570001', '919876570002']);
+      expect(rows.map((row) => Object.values(JSON.parse(row.variables) as Record<string, string>))).toEqual([
+        ['Asha', 'gold'],
+        ['Customer', 'silver'],
+      ]);
+      const campaign = (await server.db('campaigns').where({ id: sent.body.data.campaignId }).first('segment_id', 'segment_filter')) as { segmentId: number; segmentFilter: string };
+      expect(campaign.segmentId).toBe(segment.id);
+      expect(JSON.parse(campaign.segmentFilter)).toEqual({ tags_any: ['diwali'] });
+      // The campaign keeps the filter as it was when the segment changes later.
+      await client.patch(`/api/segments/${segment.id}`, { filter: { tags_any: ['other'] } });
+      expect(JSON.parse(((await server.db('campaigns').where({ id: sent.body.data.campaignId }).first('segment_filter')) as { segmentFilter: string }).segmentFilter)).toEqual({ tags_any: ['diwali'] });
+    });
+
+    it("refuses another owner's segment, and both messages and segment_id", async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(server, user);
+      const { api } = await keyedClient(server, client);
+      const { client: other } = await signedInClient(server);
+      const foreign = (await other.post<TSegment>('/api/segments', { name: 'Theirs', filter: {} })).body;
+      const body = { username: user.username, templatename: template.name, segment_id: foreign.id, variables: { '1': 'there' } };
+      expect((await api.post('/api/send/batch', body)).status).toBe(404);
+      expect((await api.post('/api/send/batch', { ...body, messages: [{ recipient_number: '919876570001', var1: 'A' }] })).status).toBe(400);
     });
   });
 });

@@ -91,6 +91,12 @@ export class SegmentService {
     return this.contacts.list(ownerId, query, filter);
   }
 
+  /** Whom a send to this segment reaches now, with the segment as it is (the campaign keeps it). */
+  async recipients(ownerId: number, id: number, attributeNames: readonly string[]) {
+    const segment = await this.get(ownerId, id);
+    return { segment, ...(await this.contacts.segmentRecipients(ownerId, segment.filter, attributeNames)) };
+  }
+
   async count(ownerId: number, id: number): Promise<{ count: number; optedOut: number }> {
     return this.contacts.countSegment(ownerId, (await this.get(ownerId, id)).filter);
   }

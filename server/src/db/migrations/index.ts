@@ -100,6 +100,7 @@ import * as createContacts from './20261214600100_create_contacts';
 import * as createContactAttributes from './20261214600200_create_contact_attributes';
 import * as createContactTags from './20261214600400_create_contact_tags';
 import * as createSegments from './20261214600500_create_segments';
+import * as recordSegmentOnCampaigns from './20261214600600_record_segment_on_campaigns';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -203,6 +204,7 @@ const migrations: [string, Migration][] = [
   ['20261214600200_create_contact_attributes', createContactAttributes],
   ['20261214600400_create_contact_tags', createContactTags],
   ['20261214600500_create_segments', createSegments],
+  ['20261214600600_record_segment_on_campaigns', recordSegmentOnCampaigns],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
