@@ -26,6 +26,7 @@ const serverDomainFolders = [
   'accounts',
   'apiKeys',
   'audit',
+  'contacts',
   'db',
   'integrations',
   'messaging',

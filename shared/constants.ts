@@ -354,3 +354,27 @@ export const CONVERSATIONS = {
     'application/pdf': 'pdf',
   } as Readonly<Record<string, string>>,
 } as const;
+
+/** The contact book and its segments. */
+export const CONTACTS = {
+  /** Contacts one `POST /api/contacts/bulk` call may carry. */
+  bulkMax: 10_000,
+  /** Contacts a list page answers. */
+  pageSize: 100,
+  nameMaxLength: 200,
+  /** Attribute names: a letter, then letters, digits and underscores. */
+  attributeNameMaxLength: 64,
+  attributeValueMaxLength: 500,
+  /** Attributes one owner may define, by type: each is a column of the contacts table. */
+  attributeSlots: { text: 20, number: 10, date: 10 },
+  tagMaxLength: 64,
+  tagsMaxPerContact: 50,
+  optInSourceMaxLength: 100,
+  optInEvidenceMaxLength: 1000,
+  segmentNameMaxLength: 100,
+  segmentsMaxPerOwner: 200,
+  /** Conditions of each kind one segment filter may hold. */
+  segmentConditionsMax: 20,
+  /** "Replied within N days": at most this many days. */
+  activityDaysMax: 3650,
+} as const;

@@ -1084,6 +1084,33 @@ export const messages = {
     webhookEndpointDisabled: 'Deliveries to {url} failed for {days} days, so the endpoint was disabled. Fix the receiver, then retry a delivery to turn it back on.',
   },
 
+  /** The contact book and segments. */
+  contacts: {
+    notFound: 'Contact not found',
+    alreadyExists: 'A contact with this number already exists',
+    phoneRequired: 'Enter the contact\'s phone number',
+    nameTooLong: 'A name has at most {max} characters',
+    attributeNameInvalid: 'Attribute names start with a letter and hold only letters, digits and underscores (at most {max})',
+    attributeValueTooLong: 'An attribute value has at most {max} characters',
+    attributeNotNumber: 'The attribute {name} holds numbers',
+    attributeNotDate: 'The attribute {name} holds dates written YYYY-MM-DD',
+    attributesLimit: 'You can define at most {max} {type} attributes for contacts',
+    tagInvalid: 'A tag is 1 to {max} characters',
+    tagsTooMany: 'A contact has at most {max} tags',
+    optInSourceRequired: 'Say where the opt-in came from (for example: website form)',
+    optInEvidenceTooLong: 'Opt-in evidence has at most {max} characters',
+    bulkTooMany: 'Send at most {max} contacts a call',
+    bulkEmpty: 'Send at least one contact',
+    invalidContact: 'This contact is not valid',
+    segmentNotFound: 'Segment not found',
+    segmentNameRequired: 'Name the segment',
+    segmentsLimit: 'You can keep at most {max} segments',
+    segmentFilterInvalid: 'This segment filter is not valid',
+    segmentUnknownAttribute: 'No contact attribute is named {name}',
+    segmentValueRequired: 'Give a value to compare {name} with',
+    campaignNotFound: 'No such campaign of yours: {id}',
+  },
+
   /** Spreadsheets read on this computer (the desktop's parse worker, the browser's Web Worker). */
   spreadsheets: {
     recipientColumnRequired: 'Please choose the column that holds the phone numbers.',

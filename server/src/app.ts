@@ -44,6 +44,7 @@ import { messageRoutes } from './routes/messages';
 import { webhookEndpointRoutes } from './routes/webhookEndpoints';
 import { suppressionRoutes } from './routes/suppressions';
 import { openApiRoutes } from './routes/openapi';
+import { contactRoutes } from './routes/contacts';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './container';
 import type { SimulatorOutbox } from './simulator/outbox';
@@ -111,6 +112,7 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     messageRoutes(services),
     webhookEndpointRoutes(services, jsonBody(jsonLimit)),
     suppressionRoutes(services, jsonBody(jsonLimit)),
+    contactRoutes(services, { json: jsonBody(jsonLimit), bulk: jsonBody(sendLimit) }),
     openApiRoutes(deps.version),
     uploadRoutes(services),
     conversationRoutes(services, jsonBody(jsonLimit)),
@@ -225,6 +227,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         ['/api/webhook-endpoints', jsonLimit],
         ['/api/suppressions', jsonLimit],
         ['/api/suppressions/import', jsonLimit],
+        // Ten thousand contacts at once: the send batch's limit.
+        ['/api/contacts/bulk', sendLimit],
       ]),
       apiKeyPatterns: [[REPLY_PATH, jsonLimit]],
       uploadLimit,

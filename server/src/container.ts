@@ -69,6 +69,9 @@ import { presentCampaign } from './presenters/campaign';
 import { SuppressionService } from './suppressions/service';
 import { createIntegrations, type Integrations } from './integrations';
 import { UploadService } from './uploads/service';
+import { ContactService } from './contacts/service';
+import { SegmentService } from './contacts/segments';
+import { POSTGRES_CONTACT_SQL, SQLITE_CONTACT_SQL } from './contacts/sqlDialect';
 
 /** What the health check says about the database. */
 export interface DatabaseInfo {
@@ -154,6 +157,10 @@ export interface Services {
   integrations: Integrations;
   /** Resumable uploads: parts on disk, completion with a checksum and a parse, the expiry sweep. */
   uploads: UploadService;
+  /** The owner's contact book: contacts, typed attributes, tags, opt-in (opt-out is the suppression list). */
+  contacts: ContactService;
+  /** Saved filters over the contact book, counted and listed. */
+  segments: SegmentService;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -197,6 +204,8 @@ export function createServices(deps: {
     config.database.kind === 'postgresql'
       ? new PgBossDispatchJobs({ db, url: config.database.url, schema: pgBossSchemaFor(config.database.schema), settings: config.sending.dispatch, log: logger.child({ service: 'sending' }) })
       : null;
+  const contacts = new ContactService({ db, dialect: config.database.kind === 'postgresql' ? POSTGRES_CONTACT_SQL : SQLITE_CONTACT_SQL });
+  const segments = new SegmentService({ db, contacts });
   const acceptanceStore = dispatchJobs ? new PostgresAcceptanceStore({ db, wallet }) : new SqliteAcceptanceStore(db);
   const campaignAcceptance = new CampaignAcceptance({
     db,
@@ -342,6 +351,7 @@ export function createServices(deps: {
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
     onApiSpent: (userId, walletAfter) => notifications.lowBalanceAfterSpend(userId, walletAfter),
+    segments,
     ...(deps.apiClock ? { apiClock: deps.apiClock } : {}),
   });
   const integrations = createIntegrations({
@@ -458,5 +468,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
+  return { contacts, segments, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }

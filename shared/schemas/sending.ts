@@ -301,7 +301,14 @@ export const ZApiSendBatchRequest = z.object({
   messages: z
     .array(z.looseObject({ recipient_number: z.union([z.string(), z.number()]).transform(String) }), { error: messages.publicApi.missingFields })
     .min(1, { error: messages.publicApi.missingFields })
-    .max(10_000, { error: messages.publicApi.batchTooLarge }),
+    .max(10_000, { error: messages.publicApi.batchTooLarge })
+    .optional(),
   scheduled_at: ZScheduleTime,
-});
+  /** Instead of `messages`: every contact of this segment who has not opted out. */
+  segment_id: z.number().int().min(1).max(2 ** 31 - 1).optional(),
+  /** With `segment_id`: each template field (`1`, `2`, `button_0_url`) as `attr:<attribute>`, `attr:name`, or a fixed text. */
+  variables: z.record(z.string().max(40), z.string().max(1000)).optional(),
+  /** With `segment_id`: the value a field takes where the contact has no value for its attribute. */
+  fallbacks: z.record(z.string().max(40), z.string().max(1000)).optional(),
+}).refine((input) => (input.messages === undefined) !== (input.segment_id === undefined), { error: messages.publicApi.missingFields, path: ['messages'] });
 export type TApiSendBatchRequest = z.infer<typeof ZApiSendBatchRequest>;

@@ -11,6 +11,7 @@ import { openApiRoutes } from '../../server/src/routes/openapi';
 import { reportRoutes } from '../../server/src/routes/reports';
 import { sendingRoutes } from '../../server/src/routes/sending';
 import { webhookEndpointRoutes } from '../../server/src/routes/webhookEndpoints';
+import { contactRoutes } from '../../server/src/routes/contacts';
 import type { AppState } from '../../server/src/types';
 import { signedInClient } from '../../server/test/factories';
 import { approvedTemplate, keyedClient } from '../../server/test/integrators';
@@ -53,6 +54,7 @@ describe.skipIf(postgresUnavailable)('GET /api/openapi.json', () => {
     const publicRoutes = [
       ...registered(messageRoutes(services)),
       ...registered(webhookEndpointRoutes(services, noBody)),
+      ...registered(contactRoutes(services, { json: noBody, bulk: noBody })),
       ...registered(openApiRoutes('test')),
       ...registered(conversationRoutes(services, noBody)),
       // The suppression list; its keyword and flag routes are the signed-in user's only.

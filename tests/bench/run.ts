@@ -14,6 +14,7 @@ import { LOCAL_POSTGRES, localPostgresAnswers } from '../../scripts/local-postgr
 import { acceptanceBench } from './acceptance.bench';
 import { authBench } from './auth.bench';
 import { cleanupBench } from './cleanup.bench';
+import { contactsBench } from './contacts.bench';
 import { dispatchBench } from './dispatch.bench';
 import { firstLoadBench } from './firstLoad.bench';
 import { fourNumbersBench } from './fourNumbers.bench';
@@ -52,7 +53,7 @@ interface Bench {
   databases?: readonly ('sqlite' | 'postgres')[];
 }
 
-const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, fourNumbersBench, scaleOutBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, uploadSendBench];
+const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, fourNumbersBench, scaleOutBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, uploadSendBench, contactsBench];
 /** Benches that touch no database run once, labelled by what they measure. */
 const machineBenches = [
   { bench: firstLoadBench, label: 'web' },

@@ -22,8 +22,22 @@ import {
   ZMessageReceivedData,
 } from '@shared/schemas/webhookEndpoints';
 import { ZConversationRead, ZConversationThread, ZConversationsPage, ZReplyMediaUploaded, ZSendReplyRequest, ZSentReply } from '@shared/schemas/conversations';
+import {
+  ZContact,
+  ZContactBulkRequest,
+  ZContactBulkResponse,
+  ZContactInput,
+  ZContactPatch,
+  ZContactsPage,
+  ZCreateSegmentRequest,
+  ZSegment,
+  ZSegmentCount,
+  ZSegmentList,
+  ZUpdateSegmentRequest,
+} from '@shared/schemas/contacts';
+import { CONTACTS } from '@shared/constants';
 
-type Method = 'get' | 'post' | 'delete';
+type Method = 'get' | 'post' | 'patch' | 'delete';
 
 export interface OpenApiParameter {
   name: string;
@@ -38,7 +52,7 @@ export interface OpenApiOperation {
   method: Method;
   /** OpenAPI form: `{messageId}`. */
   path: string;
-  tag: 'Sending' | 'Status' | 'Webhooks' | 'Conversations' | 'Suppressions' | 'Reference';
+  tag: 'Sending' | 'Status' | 'Webhooks' | 'Conversations' | 'Suppressions' | 'Contacts' | 'Reference';
   operationId: string;
   summary: string;
   description?: string;
@@ -60,6 +74,8 @@ const idempotencyKey: OpenApiParameter = {
 const phone: OpenApiParameter = { name: 'phone', in: 'path', required: true, description: "The contact's number with its country code, digits only", schema: { type: 'string', pattern: '^\\d{8,15}$' }, example: '919876543210' };
 const batchIdempotencyKey: OpenApiParameter = { ...idempotencyKey, example: 'daily-orders-2026-11-24' };
 const endpointId: OpenApiParameter = { name: 'id', in: 'path', required: true, description: 'The webhook endpoint id', schema: { type: 'integer', minimum: 1 }, example: 7 };
+const contactPhone: OpenApiParameter = { name: 'phone', in: 'path', required: true, description: 'The number, digits with the country code', schema: { type: 'string' }, example: '919876543210' };
+const segmentId: OpenApiParameter = { name: 'id', in: 'path', required: true, description: 'The segment id', schema: { type: 'integer', minimum: 1 }, example: 12 };
 const errors = {
   '400': { description: 'Missing or invalid parameters', schema: ZApiError },
   '401': { description: 'Missing, wrong or revoked API key', schema: ZApiError },
@@ -320,6 +336,122 @@ export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
   },
   {
     method: 'get',
+    path: '/api/contacts',
+    tag: 'Contacts',
+    operationId: 'listContacts',
+    summary: `Your contacts, newest first, ${CONTACTS.pageSize} a page`,
+    parameters: [
+      { name: 'tag', in: 'query', required: false, description: 'Only contacts with this tag', schema: { type: 'string' }, example: 'vip' },
+      { name: 'q', in: 'query', required: false, description: 'Part of a name or number', schema: { type: 'string' }, example: 'asha' },
+      { name: 'segment_id', in: 'query', required: false, description: 'Only contacts this segment matches', schema: { type: 'integer', minimum: 1 }, example: 12 },
+      { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page', schema: { type: 'string' } },
+    ],
+    responses: { '200': { description: 'A page', schema: ZContactsPage }, ...errors },
+  },
+  {
+    method: 'post',
+    path: '/api/contacts',
+    tag: 'Contacts',
+    operationId: 'createContact',
+    summary: 'Add a contact',
+    description: 'Attributes named for the first time are defined with the type of their value: a number, a date written YYYY-MM-DD, or text.',
+    request: ZContactInput,
+    responses: { '201': { description: 'Created', schema: ZContact }, ...errors, '409': { description: 'A contact with this number exists', schema: ZApiError } },
+  },
+  {
+    method: 'post',
+    path: '/api/contacts/bulk',
+    tag: 'Contacts',
+    operationId: 'bulkContacts',
+    summary: `Create or update up to ${CONTACTS.bulkMax.toLocaleString('en-IN')} contacts by number`,
+    description: 'Idempotent by number. Existing contacts are updated (attributes merged, tags added) unless existing is "skip". Invalid entries are answered by index; the others are written.',
+    request: ZContactBulkRequest,
+    responses: { '200': { description: 'What was written', schema: ZContactBulkResponse }, ...errors },
+  },
+  {
+    method: 'get',
+    path: '/api/contacts/{phone}',
+    tag: 'Contacts',
+    operationId: 'getContact',
+    summary: 'One contact',
+    parameters: [contactPhone],
+    responses: { '200': { description: 'The contact', schema: ZContact }, '401': errors['401'], '404': { description: 'No such contact of yours', schema: ZApiError } },
+  },
+  {
+    method: 'patch',
+    path: '/api/contacts/{phone}',
+    tag: 'Contacts',
+    operationId: 'updateContact',
+    summary: 'Change a contact (attributes merge, null removes one; tags replace)',
+    parameters: [contactPhone],
+    request: ZContactPatch,
+    responses: { '200': { description: 'The contact', schema: ZContact }, ...errors, '404': { description: 'No such contact of yours', schema: ZApiError } },
+  },
+  {
+    method: 'delete',
+    path: '/api/contacts/{phone}',
+    tag: 'Contacts',
+    operationId: 'deleteContact',
+    summary: 'Delete a contact (an opt-out stays on the suppression list)',
+    parameters: [contactPhone],
+    responses: { '204': { description: 'Deleted' }, '401': errors['401'], '404': { description: 'No such contact of yours', schema: ZApiError } },
+  },
+  {
+    method: 'get',
+    path: '/api/segments',
+    tag: 'Contacts',
+    operationId: 'listSegments',
+    summary: 'Your segments',
+    responses: { '200': { description: 'The segments', schema: ZSegmentList }, '401': errors['401'], '429': errors['429'] },
+  },
+  {
+    method: 'post',
+    path: '/api/segments',
+    tag: 'Contacts',
+    operationId: 'createSegment',
+    summary: 'Save a filter over your contacts',
+    request: ZCreateSegmentRequest,
+    responses: { '201': { description: 'Created', schema: ZSegment }, ...errors, '409': { description: 'Too many segments', schema: ZApiError } },
+  },
+  {
+    method: 'get',
+    path: '/api/segments/{id}',
+    tag: 'Contacts',
+    operationId: 'getSegment',
+    summary: 'One segment',
+    parameters: [segmentId],
+    responses: { '200': { description: 'The segment', schema: ZSegment }, '401': errors['401'], '404': { description: 'No such segment of yours', schema: ZApiError } },
+  },
+  {
+    method: 'patch',
+    path: '/api/segments/{id}',
+    tag: 'Contacts',
+    operationId: 'updateSegment',
+    summary: 'Rename a segment or change its filter',
+    parameters: [segmentId],
+    request: ZUpdateSegmentRequest,
+    responses: { '200': { description: 'The segment', schema: ZSegment }, ...errors, '404': { description: 'No such segment of yours', schema: ZApiError } },
+  },
+  {
+    method: 'delete',
+    path: '/api/segments/{id}',
+    tag: 'Contacts',
+    operationId: 'deleteSegment',
+    summary: 'Delete a segment (its contacts stay)',
+    parameters: [segmentId],
+    responses: { '204': { description: 'Deleted' }, '401': errors['401'], '404': { description: 'No such segment of yours', schema: ZApiError } },
+  },
+  {
+    method: 'get',
+    path: '/api/segments/{id}/count',
+    tag: 'Contacts',
+    operationId: 'countSegment',
+    summary: 'Contacts the segment matches now: count can be messaged, opted_out cannot',
+    parameters: [segmentId],
+    responses: { '200': { description: 'The counts', schema: ZSegmentCount }, '401': errors['401'], '404': { description: 'No such segment of yours', schema: ZApiError } },
+  },
+  {
+    method: 'get',
     path: '/api/openapi.json',
     tag: 'Reference',
     operationId: 'getOpenApi',
@@ -400,7 +532,7 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
       description: 'Send WhatsApp template messages, read their statuses, and receive signed delivery webhooks. Authenticate with your API key as X-API-Key or Authorization: Bearer.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Sending' }, { name: 'Status' }, { name: 'Webhooks' }, { name: 'Conversations' }, { name: 'Suppressions' }, { name: 'Reference' }],
+    tags: [{ name: 'Sending' }, { name: 'Status' }, { name: 'Webhooks' }, { name: 'Conversations' }, { name: 'Suppressions' }, { name: 'Contacts' }, { name: 'Reference' }],
     paths,
     components: {
       schemas,

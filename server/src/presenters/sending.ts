@@ -44,10 +44,11 @@ export function acceptedText(data: TCampaignAccepted, sendNowText: string): stri
 }
 
 /** A send call's answer: the campaign, the count of unsendable rows (personalised sends) and the rows set aside. */
-export function presentSendAccepted(send: SendAccepted): TCampaignAccepted & { skipped?: number } {
+export function presentSendAccepted(send: SendAccepted): TCampaignAccepted & { skipped?: number; optedOutExcluded?: number } {
   return {
     ...presentAcceptedCampaign(send.campaign),
     ...(send.unsendableRows === undefined ? {} : { skipped: send.unsendableRows }),
+    ...(send.optedOutExcluded === undefined ? {} : { optedOutExcluded: send.optedOutExcluded }),
     skippedRows: send.setAside.listed,
     skippedCount: send.setAside.count,
   };

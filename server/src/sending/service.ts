@@ -17,7 +17,7 @@ import { RepeatIndex, valuesRecordDigest } from '@shared/repeatRows';
 import { parameterProblem, parameterProblemText, parameterRule, type ParameterRule } from '@shared/parameterLimits';
 import { normaliseMappings, rowMessage, type RowMessage } from '@shared/sheetRows';
 import type { TApiSendBatchRequest, TApiSendRequest, TCustomSendRequest, TQuickSendRequest, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
-import { AppError, BadRequestError, ValidationError } from '../errors';
+import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
 import type { CostQuote, PricingService } from '../pricing/service';
 import type { TemplateService } from '../templates/service';
@@ -293,9 +293,23 @@ export interface SendPreview {
 export interface SendAccepted {
   campaign: AcceptedCampaign;
   setAside: SetAsideRows;
+  /** A send to a segment: its contacts who opted out, left out before acceptance. */
+  optedOutExcluded?: number;
   /** Personalised sends only: rows that could not be sent (invalid numbers, missing values). */
   unsendableRows?: number;
 }
+
+/** Where a send to a segment reads its recipients: numbers and the attribute values named, opt-outs left out and counted. */
+export interface SegmentRecipientSource {
+  recipients(
+    ownerId: number,
+    segmentId: number,
+    attributeNames: readonly string[],
+  ): Promise<{ segment: { id: number; filter: unknown }; recipients: { phone: string; values: Record<string, string | null> }[]; optedOut: number }>;
+}
+
+/** A variable mapped to a contact's attribute: `attr:first_name` (`attr:name` is the contact's name). */
+const ATTRIBUTE_VARIABLE = /^attr:([A-Za-z][A-Za-z0-9_]*)$/;
 
 /** A send call answers either its own cost preview (`dry_run`) or the accepted campaign. */
 export type SendOutcome = { kind: 'preview'; preview: SendPreview } | { kind: 'accepted'; accepted: SendAccepted };
@@ -348,6 +362,8 @@ export class SendingService {
       apiClock?: () => Date;
       /** What the cost preview warns of for this many unique recipients from this number (its health at Meta). */
       previewWarnings?: (numberId: number, uniqueRecipients: number) => Promise<PreviewWarning[]>;
+      /** A segment's recipients for a send to it (contacts/segments.ts). */
+      segments?: SegmentRecipientSource;
     },
   ) {
     this.apiBatcher = new ApiSendBatcher({
@@ -774,10 +790,12 @@ export class SendingService {
   async apiSendBatch(user: User, input: TApiSendBatchRequest): Promise<SendAccepted> {
     const template = await this.apiTemplate(user, input.templatename, input.language);
     const number = await this.defaultNumber(user);
+    const segment = input.segment_id !== undefined ? await this.segmentEntries(user, input.segment_id, input.variables ?? {}, input.fallbacks ?? {}) : null;
+    const entries = segment?.entries ?? input.messages ?? [];
     // Values are read (and a missing one refused) for every row with a valid number: a row repeats
     // an earlier one only when its values do too, so they are known before repeats are screened.
     const screened = screenEntries(
-      input.messages.map((entry, index) => ({
+      entries.map((entry, index) => ({
         row: index + 1,
         raw: entry.recipient_number,
         values: checkPhone(entry.recipient_number).ok ? this.apiValues(template, entry as Record<string, unknown>) : {},
@@ -788,7 +806,7 @@ export class SendingService {
       user,
       template,
       senderNumberId: number.id,
-      name: `API batch - ${template.name}`,
+      name: segment ? `API segment - ${template.name}` : `API batch - ${template.name}`,
       source: 'api',
       recipients: screened.recipients,
       invalidCount: screened.invalid,
@@ -797,7 +815,38 @@ export class SendingService {
       scheduledAt: input.scheduled_at && checkScheduleTime(input.scheduled_at, 'api'),
     });
     if (result.accepted > 0) this.deps.onApiSpent?.(user.id, result.walletAfter);
-    return { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours) };
+    if (segment) {
+      // Beside acceptance, not in it: the rule stays the one every send takes, and the segment is a label.
+      await this.deps.db('campaigns')
+        .where('id', result.campaignId)
+        .update({ segmentId: segment.segmentId, segmentFilter: JSON.stringify(segment.filter) });
+    }
+    return {
+      campaign: result,
+      setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours),
+      ...(segment ? { optedOutExcluded: segment.optedOut } : {}),
+    };
+  }
+
+  /**
+   * A segment's contacts as batch entries: each mapped field takes the contact's attribute
+   * (`attr:<name>`), else its fallback; any other text is the same for everyone.
+   */
+  private async segmentEntries(user: User, segmentId: number, variables: Record<string, string>, fallbacks: Record<string, string>) {
+    if (!this.deps.segments) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
+    const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
+    const names = [...new Set(Object.values(variables).flatMap((spec) => attributeOf(spec) ?? []))];
+    const found = await this.deps.segments.recipients(user.id, segmentId, names);
+    const entries = found.recipients.map((contact) => {
+      const entry: Record<string, string> = { recipient_number: contact.phone };
+      for (const [field, spec] of Object.entries(variables)) {
+        const attribute = attributeOf(spec);
+        const value = attribute === undefined ? spec : (contact.values[attribute] ?? fallbacks[field]);
+        if (value !== undefined && value !== null) entry[field] = value;
+      }
+      return entry as { recipient_number: string } & Record<string, string>;
+    });
+    return { entries, segmentId: found.segment.id, filter: found.segment.filter, optedOut: found.optedOut };
   }
 }
 

@@ -103,6 +103,11 @@ import * as carryPricingOnStatusEvents from './20261213300300_carry_pricing_on_s
 import * as createConversationMessages from './20261214400100_create_conversation_messages';
 import * as createConversations from './20261214400200_create_conversations';
 import * as addServicePrice from './20261214400300_add_service_price';
+import * as createContacts from './20261214600100_create_contacts';
+import * as createContactAttributes from './20261214600200_create_contact_attributes';
+import * as createContactTags from './20261214600400_create_contact_tags';
+import * as createSegments from './20261214600500_create_segments';
+import * as recordSegmentOnCampaigns from './20261214600600_record_segment_on_campaigns';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -209,6 +214,11 @@ const migrations: [string, Migration][] = [
   ['20261214500200_backfill_suppression_source', backfillSuppressionSource],
   ['20261214500300_add_opt_out_keywords_to_users', addOptOutKeywordsToUsers],
   ['20261214500400_create_reply_flags', createReplyFlags],
+  ['20261214600100_create_contacts', createContacts],
+  ['20261214600200_create_contact_attributes', createContactAttributes],
+  ['20261214600400_create_contact_tags', createContactTags],
+  ['20261214600500_create_segments', createSegments],
+  ['20261214600600_record_segment_on_campaigns', recordSegmentOnCampaigns],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,478 @@
+import type { Knex } from 'knex';
+import { CONTACTS } from '@shared/constants';
+import { fillMessage, messages } from '@shared/messages';
+import { checkPhone } from '@shared/phone';
+import {
+  ATTRIBUTE_DATE_PATTERN,
+  ZContactInput,
+  type TContactAttributeType,
+  type TContactInputParsed,
+  type TContactPatch,
+  type TContactsQuery,
+  type TOptInInput,
+  type TSegmentFilter,
+} from '@shared/schemas/contacts';
+import { zodIssuesToDetails } from '@shared/schemas/common';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { attributeColumn, compileSegmentFilter, type AttributeDefinition, type ContactCondition } from './segmentSql';
+import { containsPattern, type ContactSqlDialect } from './sqlDialect';
+
+/** A contact as the presenter shapes it. */
+export interface ContactRecord {
+  id: number;
+  phone: string;
+  name: string | null;
+  attributes: Record<string, string | number>;
+  tags: string[];
+  optIn: { source: string; at: string; evidence: string | null } | null;
+  optedOutAt: string | null;
+  counts: { sent: number; delivered: number; read: number; replied: number };
+  lastMessageAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ContactPage {
+  rows: ContactRecord[];
+  nextCursor: string | null;
+}
+
+export interface BulkResult {
+  created: number;
+  updated: number;
+  skipped: number;
+  invalid: { index: number; error: string }[];
+}
+
+/** A contacts row: the fixed columns, and the attribute slots by column name (`text_1`, `number_2`, ...). */
+interface ContactRow extends Record<string, unknown> {
+  id: number | string;
+  phone: string;
+  name: string | null;
+  optInSource: string | null;
+  optInAt: string | Date | null;
+  optInEvidence: string | null;
+  lastMessageAt: string | Date | null;
+  sentCount: number;
+  deliveredCount: number;
+  readCount: number;
+  repliedCount: number;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+}
+
+/** One valid entry of a write, its number already in the stored form. */
+interface ContactWrite {
+  index: number;
+  phone: string;
+  name?: string | null;
+  attributes?: Record<string, string | number | null>;
+  tags?: string[];
+  /** `replace`: the tags become these; `add`: these are added to the contact's. */
+  tagMode: 'replace' | 'add';
+  optIn?: TOptInInput | null;
+}
+
+/** Rows a statement writes at once: well under SQLite's bound-variable limit for every table here. */
+const WRITE_CHUNK = 500;
+
+const iso = (value: string | Date | null): string | null => (value === null ? null : new Date(value).toISOString());
+
+function decodeCursor(cursor: string): number | null {
+  const id = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+const encodeCursor = (id: number): string => Buffer.from(String(id), 'utf8').toString('base64url');
+
+/** The value a typed attribute stores, or why it cannot hold it. */
+function storedValue(attribute: { name: string; type: TContactAttributeType }, value: string | number): { value: string; numberValue: number | null } | string {
+  if (attribute.type === 'number') {
+    const number = typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value);
+    if (!Number.isFinite(number)) return fillMessage(messages.contacts.attributeNotNumber, { name: attribute.name });
+    return { value: String(number), numberValue: number };
+  }
+  if (attribute.type === 'date') {
+    const text = String(value).trim();
+    if (!ATTRIBUTE_DATE_PATTERN.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
+      return fillMessage(messages.contacts.attributeNotDate, { name: attribute.name });
+    }
+    return { value: text, numberValue: null };
+  }
+  return { value: String(value), numberValue: null };
+}
+
+/** The type an attribute gets when a value first names it. */
+function inferredType(value: string | number): TContactAttributeType {
+  if (typeof value === 'number') return 'number';
+  return ATTRIBUTE_DATE_PATTERN.test(value.trim()) ? 'date' : 'text';
+}
+
+/**
+ * The owner's contact book: contacts by number, their typed attributes and tags, opt-in, and the
+ * opt-out state read from the suppression list (never stored twice). Segments are saved filters
+ * compiled to SQL by {@link compileSegmentFilter}.
+ */
+export class ContactService {
+  private readonly db: Knex;
+  private readonly dialect: ContactSqlDialect;
+  private readonly now: () => Date;
+
+  constructor(deps: { db: Knex; dialect: ContactSqlDialect; now?: () => Date }) {
+    this.db = deps.db;
+    this.dialect = deps.dialect;
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  // Reads.
+
+  /** A page of the owner's contacts, newest first, narrowed by a tag, a search and a segment's filter. */
+  async list(ownerId: number, query: TContactsQuery, segmentFilter?: TSegmentFilter): Promise<ContactPage> {
+    const segment = segmentFilter ? await this.segmentQuery(ownerId, segmentFilter) : undefined;
+    const q = this.db('contacts as c').where('c.user_id', ownerId).select('c.*').orderBy('c.id', 'desc').limit(CONTACTS.pageSize + 1);
+    if (query.cursor !== undefined) {
+      const after = decodeCursor(query.cursor);
+      if (after === null) throw ValidationError('cursor', messages.integrations.invalidCursor);
+      void q.where('c.id', '<', after);
+    }
+    if (query.tag !== undefined) {
+      void q.whereIn('c.id', this.db('contact_tags').where({ userId: ownerId, tag: query.tag }).select('contact_id'));
+    }
+    if (query.q) {
+      const pattern = containsPattern(query.q);
+      const digits = query.q.replace(/[\s\-+()]/g, '');
+      void q.where((w) => {
+        void w.whereRaw(this.dialect.containsSql('c.name'), [pattern]);
+        if (/^\d+$/.test(digits)) void w.orWhere('c.phone', 'like', `%${digits}%`);
+      });
+    }
+    if (segment) void q.whereRaw(segment.sql, segment.bindings);
+    const rows = (await q) as ContactRow[];
+    const page = rows.slice(0, CONTACTS.pageSize);
+    const attributes = await this.attributeDefinitions(ownerId);
+    const last = page.at(-1);
+    return { rows: await this.records(ownerId, page, attributes), nextCursor: rows.length > CONTACTS.pageSize && last ? encodeCursor(Number(last.id)) : null };
+  }
+
+  async get(ownerId: number, rawPhone: string): Promise<ContactRecord> {
+    const row = await this.findRow(ownerId, rawPhone);
+    const [record] = await this.records(ownerId, [row], await this.attributeDefinitions(ownerId));
+    return record!;
+  }
+
+  // Writes.
+
+  async create(ownerId: number, input: TContactInputParsed): Promise<ContactRecord> {
+    const write = this.toWrite(0, input, 'replace');
+    if (typeof write === 'string') throw ValidationError('phone', write);
+    const existing = await this.db('contacts').where({ userId: ownerId, phone: write.phone }).first('id');
+    if (existing) throw ConflictError('contact_exists', messages.contacts.alreadyExists, 'phone');
+    const result = await this.write(ownerId, [write], 'update');
+    if (result.invalid[0]) throw ValidationError('attributes', result.invalid[0].error);
+    return this.get(ownerId, write.phone);
+  }
+
+  async update(ownerId: number, rawPhone: string, patch: TContactPatch): Promise<ContactRecord> {
+    const row = await this.findRow(ownerId, rawPhone);
+    const write: ContactWrite = { index: 0, phone: row.phone, tagMode: 'replace' };
+    if (patch.name !== undefined) write.name = patch.name === '' ? null : patch.name;
+    if (patch.attributes !== undefined) write.attributes = patch.attributes;
+    if (patch.tags !== undefined) write.tags = patch.tags;
+    if (patch.opt_in !== undefined) write.optIn = patch.opt_in;
+    const result = await this.write(ownerId, [write], 'update');
+    if (result.invalid[0]) throw ValidationError('attributes', result.invalid[0].error);
+    return this.get(ownerId, row.phone);
+  }
+
+  async remove(ownerId: number, rawPhone: string): Promise<void> {
+    const row = await this.findRow(ownerId, rawPhone);
+    await this.db('contacts').where({ id: row.id }).delete();
+  }
+
+  /**
+   * Creates or updates many contacts by number (idempotent: the same call twice changes nothing
+   * more). An entry that is not valid is reported by its index and the others are written. A number
+   * given twice in one call is written once, with its last entry. Tags are added to an existing
+   * contact's, attributes merged into its own.
+   */
+  async bulk(ownerId: number, entries: readonly unknown[], existing: 'update' | 'skip' = 'update'): Promise<BulkResult> {
+    const invalid: BulkResult['invalid'] = [];
+    const byPhone = new Map<string, ContactWrite>();
+    entries.forEach((entry, index) => {
+      const parsed = ZContactInput.safeParse(entry);
+      if (!parsed.success) {
+        invalid.push({ index, error: zodIssuesToDetails(parsed.error)[0]?.message ?? messages.contacts.invalidContact });
+        return;
+      }
+      const write = this.toWrite(index, parsed.data, 'add');
+      if (typeof write === 'string') invalid.push({ index, error: write });
+      else byPhone.set(write.phone, write);
+    });
+    const result = await this.write(ownerId, [...byPhone.values()], existing);
+    return { ...result, invalid: [...invalid, ...result.invalid].sort((a, b) => a.index - b.index) };
+  }
+
+  /** The owner's attribute definitions by name. */
+  async attributeDefinitions(ownerId: number): Promise<Map<string, AttributeDefinition>> {
+    return this.attributeDefinitionsIn(this.db, ownerId);
+  }
+
+  /** A segment filter as a condition on the owner's `contacts c`. */
+  async segmentQuery(ownerId: number, filter: TSegmentFilter): Promise<ContactCondition> {
+    return compileSegmentFilter(this.dialect, ownerId, filter, await this.attributeDefinitions(ownerId), this.now());
+  }
+
+  /** How many contacts a filter matches that can be messaged, and how many it matches that opted out. */
+  async countSegment(ownerId: number, filter: TSegmentFilter): Promise<{ count: number; optedOut: number }> {
+    const where = await this.segmentQuery(ownerId, filter);
+    const [total] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql}`, where.bindings).then(rowsOf)) as { n: number | string }[];
+    const [opted] = (await this.db
+      .raw(`select count(*) as n from contacts c where ${where.sql} and c.phone in (select recipient from suppressions where user_id = ?)`, [...where.bindings, ownerId])
+      .then(rowsOf)) as { n: number | string }[];
+    const optedOut = Number(opted?.n ?? 0);
+    return { count: Number(total?.n ?? 0) - optedOut, optedOut };
+  }
+
+  /**
+   * A segment's recipients, without those who opted out (counted instead): each contact's number,
+   * name and the values of the attributes named. Only the columns asked for are read, so a
+   * million recipients stay small in memory.
+   */
+  async segmentRecipients(
+    ownerId: number,
+    filter: TSegmentFilter,
+    attributeNames: readonly string[],
+  ): Promise<{ recipients: { phone: string; values: Record<string, string | null> }[]; optedOut: number }> {
+    const where = await this.segmentQuery(ownerId, filter);
+    const definitions = await this.attributeDefinitions(ownerId);
+    const wanted = attributeNames.filter((name) => name !== 'name');
+    for (const name of wanted) {
+      if (!definitions.has(name)) throw ValidationError('variables', fillMessage(messages.contacts.segmentUnknownAttribute, { name }));
+    }
+    // Positional aliases: the same key on both drivers, whatever the snake_case mapper does to raw rows.
+    const columns = wanted.map((name, i) => `c.${attributeColumn(definitions.get(name)!)} as v${i}`);
+    const suppressed = 'c.phone in (select recipient from suppressions where user_id = ?)';
+    const rows = (await this.db
+      .raw(`select c.phone, c.name${columns.map((col) => `, ${col}`).join('')} from contacts c where ${where.sql} and not ${suppressed} order by c.id`, [...where.bindings, ownerId])
+      .then(rowsOf)) as Record<string, unknown>[];
+    const [opted] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql} and ${suppressed}`, [...where.bindings, ownerId]).then(rowsOf)) as { n: number | string }[];
+    const text = (value: unknown): string | null => (value === null || value === undefined || value === '' ? null : String(value));
+    return {
+      recipients: rows.map((row) => ({
+        phone: String(row.phone),
+        values: Object.fromEntries([['name', text(row.name)], ...wanted.map((name, i) => [name, text(row[`v${i}`])])]),
+      })),
+      optedOut: Number(opted?.n ?? 0),
+    };
+  }
+
+  // Internals.
+
+  private async findRow(ownerId: number, rawPhone: string): Promise<ContactRow> {
+    const checked = checkPhone(decodeURIComponent(rawPhone));
+    if (!checked.ok) throw NotFoundError(messages.contacts.notFound, 'contact_not_found');
+    const row = (await this.db('contacts').where({ userId: ownerId, phone: checked.phone }).first()) as ContactRow | undefined;
+    if (!row) throw NotFoundError(messages.contacts.notFound, 'contact_not_found');
+    return row;
+  }
+
+  private toWrite(index: number, input: TContactInputParsed, tagMode: ContactWrite['tagMode']): ContactWrite | string {
+    const checked = checkPhone(input.phone);
+    if (!checked.ok) return messages.phone.invalid[checked.reason];
+    const write: ContactWrite = { index, phone: checked.phone, tagMode };
+    if (input.name !== undefined) write.name = input.name === '' ? null : input.name;
+    if (input.attributes !== undefined) write.attributes = input.attributes;
+    if (input.tags !== undefined) write.tags = input.tags;
+    if (input.opt_in !== undefined) write.optIn = input.opt_in;
+    return write;
+  }
+
+  /** Defines the attributes the writes name for the first time, typed by their first value. */
+  private async defineAttributes(trx: Knex.Transaction, ownerId: number, writes: readonly ContactWrite[]): Promise<Map<string, AttributeDefinition>> {
+    const known = await this.attributeDefinitionsIn(trx, ownerId);
+    const fresh = new Map<string, TContactAttributeType>();
+    for (const write of writes) {
+      for (const [name, value] of Object.entries(write.attributes ?? {})) {
+        if (value === null || known.has(name) || fresh.has(name)) continue;
+        fresh.set(name, inferredType(value));
+      }
+    }
+    if (fresh.size === 0) return known;
+    const taken = new Set([...known.values()].map(attributeColumn));
+    const createdAt = this.now().toISOString();
+    const rows: { userId: number; name: string; type: TContactAttributeType; slot: number; createdAt: string }[] = [];
+    for (const [name, type] of fresh) {
+      let slot = 1;
+      while (taken.has(attributeColumn({ type, slot }))) slot += 1;
+      if (slot > CONTACTS.attributeSlots[type]) {
+        throw ConflictError('contact_attributes_limit', fillMessage(messages.contacts.attributesLimit, { max: CONTACTS.attributeSlots[type], type }));
+      }
+      taken.add(attributeColumn({ type, slot }));
+      rows.push({ userId: ownerId, name, type, slot, createdAt });
+    }
+    await trx('contact_attributes').insert(rows);
+    return this.attributeDefinitionsIn(trx, ownerId);
+  }
+
+  private async attributeDefinitionsIn(trx: Knex | Knex.Transaction, ownerId: number): Promise<Map<string, AttributeDefinition>> {
+    const rows = (await trx('contact_attributes').where('user_id', ownerId).select('id', 'name', 'type', 'slot')) as AttributeDefinition[];
+    return new Map(rows.map((row) => [row.name, { ...row, id: Number(row.id), slot: Number(row.slot) }]));
+  }
+
+  private async write(ownerId: number, writes: readonly ContactWrite[], existingMode: 'update' | 'skip'): Promise<BulkResult> {
+    const result: BulkResult = { created: 0, updated: 0, skipped: 0, invalid: [] };
+    if (writes.length === 0) return result;
+    await this.db.transaction(async (trx) => {
+      const attributes = await this.defineAttributes(trx, ownerId, writes);
+      const now = this.now().toISOString();
+      for (let start = 0; start < writes.length; start += WRITE_CHUNK) {
+        const chunk = writes.slice(start, start + WRITE_CHUNK);
+        const found = (await trx('contacts')
+          .where('user_id', ownerId)
+          .whereIn(
+            'phone',
+            chunk.map((w) => w.phone),
+          )
+          .select('id', 'phone')) as { id: number | string; phone: string }[];
+        const existingIds = new Map(found.map((row) => [row.phone, Number(row.id)]));
+
+        // Values are checked before any row is written, so an invalid entry leaves no trace.
+        const columnsOf = new Map<string, Record<string, string | number | null>>();
+        const accepted: ContactWrite[] = [];
+        for (const write of chunk) {
+          if (existingMode === 'skip' && existingIds.has(write.phone)) {
+            result.skipped += 1;
+            continue;
+          }
+          const columns: Record<string, string | number | null> = {};
+          let error: string | null = null;
+          for (const [name, value] of Object.entries(write.attributes ?? {})) {
+            const attribute = attributes.get(name);
+            if (!attribute) continue;
+            if (value === null) {
+              columns[attributeColumn(attribute)] = null;
+              continue;
+            }
+            const checked = storedValue(attribute, value);
+            if (typeof checked === 'string') {
+              error = checked;
+              break;
+            }
+            columns[attributeColumn(attribute)] = checked.numberValue ?? checked.value;
+          }
+          if (error !== null) {
+            result.invalid.push({ index: write.index, error });
+            continue;
+          }
+          columnsOf.set(write.phone, columns);
+          accepted.push(write);
+        }
+        if (accepted.length === 0) continue;
+
+        const fresh = accepted.filter((w) => !existingIds.has(w.phone));
+        if (fresh.length > 0) {
+          await trx('contacts').insert(
+            fresh.map((w) => ({
+              userId: ownerId,
+              phone: w.phone,
+              name: w.name ?? null,
+              optInSource: w.optIn?.source ?? null,
+              optInAt: w.optIn ? new Date(w.optIn.at ?? now).toISOString() : null,
+              optInEvidence: w.optIn?.evidence ?? null,
+              createdAt: now,
+              updatedAt: now,
+              ...columnsOf.get(w.phone),
+            })),
+          );
+          const inserted = (await trx('contacts')
+            .where('user_id', ownerId)
+            .whereIn(
+              'phone',
+              fresh.map((w) => w.phone),
+            )
+            .select('id', 'phone')) as { id: number | string; phone: string }[];
+          for (const row of inserted) existingIds.set(row.phone, Number(row.id));
+          result.created += fresh.length;
+        }
+        const freshPhones = new Set(fresh.map((w) => w.phone));
+        for (const write of accepted) {
+          if (freshPhones.has(write.phone)) continue;
+          const changes: Record<string, string | number | null> = { updatedAt: now, ...columnsOf.get(write.phone) };
+          if (write.name !== undefined) changes.name = write.name;
+          if (write.optIn !== undefined) {
+            changes.optInSource = write.optIn?.source ?? null;
+            changes.optInAt = write.optIn ? new Date(write.optIn.at ?? now).toISOString() : null;
+            changes.optInEvidence = write.optIn?.evidence ?? null;
+          }
+          await trx('contacts').where('id', existingIds.get(write.phone)!).update(changes);
+          result.updated += 1;
+        }
+
+        const tagRows: { contactId: number; userId: number; tag: string }[] = [];
+        const replacedTags: number[] = [];
+        for (const write of accepted) {
+          if (write.tags === undefined) continue;
+          const contactId = existingIds.get(write.phone)!;
+          if (write.tagMode === 'replace') replacedTags.push(contactId);
+          for (const tag of new Set(write.tags)) tagRows.push({ contactId, userId: ownerId, tag });
+        }
+        if (replacedTags.length > 0) await trx('contact_tags').whereIn('contact_id', replacedTags).delete();
+        for (let i = 0; i < tagRows.length; i += WRITE_CHUNK) {
+          await trx('contact_tags')
+            .insert(tagRows.slice(i, i + WRITE_CHUNK))
+            .onConflict(['contact_id', 'tag'])
+            .ignore();
+        }
+      }
+    });
+    return result;
+  }
+
+  /** Contact rows with their attributes, tags and opt-out state, in the rows' order. */
+  private async records(ownerId: number, rows: readonly ContactRow[], attributes: ReadonlyMap<string, AttributeDefinition>): Promise<ContactRecord[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => Number(row.id));
+    const [tags, suppressions] = await Promise.all([
+      this.db('contact_tags').whereIn('contact_id', ids).orderBy('tag').select('contact_id', 'tag') as Promise<{ contactId: number | string; tag: string }[]>,
+      this.db('suppressions')
+        .where('user_id', ownerId)
+        .whereIn(
+          'recipient',
+          rows.map((row) => row.phone),
+        )
+        .select('recipient', 'created_at') as Promise<{ recipient: string; createdAt: string | Date }[]>,
+    ]);
+    const tagsOf = new Map<number, string[]>();
+    for (const t of tags) tagsOf.set(Number(t.contactId), [...(tagsOf.get(Number(t.contactId)) ?? []), t.tag]);
+    const optedOut = new Map(suppressions.map((s) => [s.recipient, iso(s.createdAt)]));
+    const definitions = [...attributes.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return rows.map((row) => {
+      const values: Record<string, string | number> = {};
+      for (const attribute of definitions) {
+        // knex's mappers answer `text_1` as `text1`.
+        const value = row[attributeColumn(attribute).replace('_', '')];
+        if (value === null || value === undefined) continue;
+        values[attribute.name] = attribute.type === 'number' ? Number(value) : String(value);
+      }
+      return {
+        id: Number(row.id),
+        phone: row.phone,
+        name: row.name,
+        attributes: values,
+        tags: tagsOf.get(Number(row.id)) ?? [],
+        optIn: row.optInSource !== null && row.optInAt !== null ? { source: row.optInSource, at: iso(row.optInAt)!, evidence: row.optInEvidence } : null,
+        optedOutAt: optedOut.get(row.phone) ?? null,
+        counts: { sent: Number(row.sentCount), delivered: Number(row.deliveredCount), read: Number(row.readCount), replied: Number(row.repliedCount) },
+        lastMessageAt: iso(row.lastMessageAt),
+        createdAt: iso(row.createdAt)!,
+        updatedAt: iso(row.updatedAt)!,
+      };
+    });
+  }
+}
+
+/** Rows of a raw query on either driver (PostgreSQL answers `{rows}`, SQLite the array). */
+function rowsOf(result: unknown): unknown[] {
+  if (Array.isArray(result)) return result;
+  return (result as { rows: unknown[] }).rows;
+}

@@ -1,0 +1,86 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import {
+  ZContactBulkRequest,
+  ZContactInput,
+  ZContactPatch,
+  ZContactsQuery,
+  ZCreateSegmentRequest,
+  ZUpdateSegmentRequest,
+} from '@shared/schemas/contacts';
+import { callerOf, sessionOrApiKey, type SessionOrKeyState } from '../../middleware/sessionOrApiKey';
+import { validate } from '../../middleware/validate';
+import { presentContact, presentContactBulk, presentContactsPage, presentSegment, presentSegmentCount } from '../../presenters/contacts';
+import type { Services } from '../../container';
+import type { AppState } from '../../types';
+
+const ZId = z.coerce.number().int().min(1).max(2 ** 31 - 1);
+
+/**
+ * The contact book and its segments, by session or API key. Bodies are read after the caller is
+ * known; the bulk call has the send batch's larger body limit (ten thousand contacts).
+ */
+export function contactRoutes(services: Services, bodies: { json: Middleware<AppState>; bulk: Middleware<AppState> }): Router<AppState> {
+  const router = new Router<SessionOrKeyState>();
+  const caller = sessionOrApiKey({ apiKeys: services.apiKeys, apiRateLimit: services.integrations.readRateLimit });
+  const body = bodies.json as Middleware<SessionOrKeyState>;
+  const { contacts, segments } = services;
+
+  router.get('/api/contacts', caller, async (ctx) => {
+    ctx.body = presentContactsPage(await segments.contactsPage(callerOf(ctx).id, validate(ZContactsQuery, ctx.query)));
+  });
+
+  router.post('/api/contacts', caller, body, async (ctx) => {
+    const created = await contacts.create(callerOf(ctx).id, validate(ZContactInput, ctx.request.body));
+    ctx.status = 201;
+    ctx.body = presentContact(created);
+  });
+
+  router.post('/api/contacts/bulk', caller, bodies.bulk as Middleware<SessionOrKeyState>, async (ctx) => {
+    const input = validate(ZContactBulkRequest, ctx.request.body);
+    ctx.body = presentContactBulk(await contacts.bulk(callerOf(ctx).id, input.contacts, input.existing));
+  });
+
+  router.get('/api/contacts/:phone', caller, async (ctx) => {
+    ctx.body = presentContact(await contacts.get(callerOf(ctx).id, ctx.params.phone ?? ''));
+  });
+
+  router.patch('/api/contacts/:phone', caller, body, async (ctx) => {
+    ctx.body = presentContact(await contacts.update(callerOf(ctx).id, ctx.params.phone ?? '', validate(ZContactPatch, ctx.request.body)));
+  });
+
+  router.delete('/api/contacts/:phone', caller, async (ctx) => {
+    await contacts.remove(callerOf(ctx).id, ctx.params.phone ?? '');
+    ctx.status = 204;
+  });
+
+  router.get('/api/segments', caller, async (ctx) => {
+    ctx.body = { data: (await segments.list(callerOf(ctx).id)).map(presentSegment) };
+  });
+
+  router.post('/api/segments', caller, body, async (ctx) => {
+    const created = await segments.create(callerOf(ctx).id, validate(ZCreateSegmentRequest, ctx.request.body));
+    ctx.status = 201;
+    ctx.body = presentSegment(created);
+  });
+
+  router.get('/api/segments/:id', caller, async (ctx) => {
+    ctx.body = presentSegment(await segments.get(callerOf(ctx).id, validate(ZId, ctx.params.id)));
+  });
+
+  router.patch('/api/segments/:id', caller, body, async (ctx) => {
+    ctx.body = presentSegment(await segments.update(callerOf(ctx).id, validate(ZId, ctx.params.id), validate(ZUpdateSegmentRequest, ctx.request.body)));
+  });
+
+  router.delete('/api/segments/:id', caller, async (ctx) => {
+    await segments.remove(callerOf(ctx).id, validate(ZId, ctx.params.id));
+    ctx.status = 204;
+  });
+
+  router.get('/api/segments/:id/count', caller, async (ctx) => {
+    ctx.body = presentSegmentCount(await segments.count(callerOf(ctx).id, validate(ZId, ctx.params.id)));
+  });
+
+  return router as unknown as Router<AppState>;
+}
