@@ -840,6 +840,13 @@ export const messages = {
     failuresResent: 'Failed messages resent',
     resendName: 'Resend: {name}',
     resendAccepted: 'Resend accepted: {count} {count|message|messages} queued for delivery.',
+    // Send again to those who replied, tapped a button, or read without replying.
+    nobodyInAudience: 'Nobody in this campaign is in that group, so there is nothing to send.',
+    sendAgainName: 'Again ({audience}): {name}',
+    audienceReplied: 'replied',
+    audienceTapped: 'tapped {button}',
+    audienceReadNoReply: 'read, no reply',
+    sendAgainAccepted: 'Sent again: {count} {count|message|messages} queued for delivery.',
     // Scheduled sends.
     cannotReschedule: 'Only a scheduled campaign that has not started can be given a new time.',
     rescheduled: 'Scheduled for {time} IST.',
