@@ -436,6 +436,7 @@ export const messages = {
     emptyFiltered: 'No conversation matches these filters.',
     pickOne: 'Choose a conversation to read it.',
     loadOlder: 'Load older messages',
+    loadMore: 'Load more',
     answers: 'Replying to {campaign} ({template})',
     composerPlaceholder: 'Type a reply',
     send: 'Send',
