@@ -213,4 +213,66 @@ describe.skipIf(postgresUnavailable || !haveMetaOpenApi)('Replies: incoming mess
     const simulatorAnswer = await server.services.engine.providers.providerFor({ ...number, provider: 'simulator' } as never)?.sendService?.({ phoneNumberId: number.phone_number_id, to: '919811100199', content: { type: 'text', body: 'Hi' } });
     expect(simulatorAnswer).toMatchObject({ ok: false, code: 131047 });
   }, 90_000);
+
+  it('sends a campaign again to those who replied, tapped a given button, or read without replying, previewed first', async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 50 });
+    const { client: stranger } = await signedInClient(server, { creditRupees: 5 });
+    const buttons = [
+      { type: 'QUICK_REPLY' as const, text: 'Yes, send me the price' },
+      { type: 'QUICK_REPLY' as const, text: 'Not now' },
+    ];
+    const template = await buildTemplate(server, user, { buttons });
+    const followUp = await buildTemplate(server, user, { body: 'Hi {{1}}, the price for {{2}} is inside', category: 'UTILITY' });
+    const contacts = ['919811200101', '919811200102', '919811200103', '919811200104'];
+    const accepted = await quickSend(client, { template, recipients: contacts, variables: { '1': 'Asha', '2': 'A-1' }, campaignName: 'Again' });
+    await waitForCampaign(client, accepted.campaignId, (c) => campaignSettled(c) && c.counts.read === 4);
+    const number = await sandboxNumber(client);
+    const inbox = (body: Record<string, unknown>) =>
+      fetch(`${server.url}/simulator/inbox/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone_number_id: number.phone_number_id, ...body }) });
+    expect((await inbox({ from: contacts[0], text: 'Tell me more' })).status).toBe(201);
+    expect((await inbox({ from: contacts[1], button: 'Yes, send me the price' })).status).toBe(201);
+    expect((await inbox({ from: contacts[2], button: 'Not now' })).status).toBe(201);
+    await pollUntil(
+      () => client.get<{ data: TCampaign }>(`/api/campaigns/${accepted.campaignId}`),
+      (res) => res.body.data.replies === 3,
+      { what: 'three replies linked' },
+    );
+    type Preview = { preview: { recipients: number; billable: number; duplicates: number; totalCost: number } };
+    const path = `/api/campaigns/${accepted.campaignId}/send-again`;
+
+    // The same template to the same people is a duplicate inside the window: shown, not charged.
+    const same = await client.post<Preview>(path, { audience: 'replied' });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body.preview).toMatchObject({ recipients: 3, billable: 0, duplicates: 3 });
+
+    const replied = await client.post<Preview>(path, { audience: 'replied', template_id: followUp.id });
+    expect(replied.body.preview).toMatchObject({ recipients: 3, billable: 3, duplicates: 0 });
+    expect(replied.body.preview.totalCost).toBeGreaterThan(0);
+    const tapped = await client.post<Preview>(path, { audience: 'tapped', button: 'Yes, send me the price', template_id: followUp.id });
+    expect(tapped.body.preview).toMatchObject({ recipients: 1, billable: 1 });
+    const silent = await client.post<Preview>(path, { audience: 'read_no_reply', template_id: followUp.id });
+    expect(silent.body.preview).toMatchObject({ recipients: 1, billable: 1 });
+    // A button nobody tapped, a tap without its button, another user's campaign or template.
+    expect((await client.post<{ code: string }>(path, { audience: 'tapped', button: 'Maybe' })).body.code).toBe('nobody_in_audience');
+    expect((await client.post(path, { audience: 'tapped' })).status).toBe(400);
+    expect((await stranger.post(path, { audience: 'replied' })).status).toBe(404);
+    const otherTemplate = await buildTemplate(server, (await signedInClient(server, {})).user, {});
+    expect((await client.post(path, { audience: 'replied', template_id: otherTemplate.id })).status).toBe(404);
+    // "failed" is today's resend: this campaign has none.
+    expect((await client.post<{ code: string }>(path, { audience: 'failed' })).body.code).toBe('nothing_to_resend');
+
+    // Confirmed: a new campaign to those who replied, each with the values it was first sent.
+    const sent = await client.post<{ data: { campaignId: number; accepted: number }; message: string }>(path, { audience: 'replied', template_id: followUp.id, confirm: true });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.data.accepted).toBe(3);
+    expect(sent.body.message).toContain('3');
+    const again = await waitForCampaign(client, sent.body.data.campaignId, (c) => campaignSettled(c));
+    expect(again.name).toBe('Again (replied): Again');
+    const outbox = await pollUntil(
+      () => fetch(`${server.url}/simulator/messages?to=${contacts[1]}`).then((r) => r.json() as Promise<{ data: { text?: string }[] }>),
+      (box) => box.data.some((m) => (m.text ?? '').includes('the price for A-1 is inside')),
+      { what: 'the follow-up in the simulator' },
+    );
+    expect(outbox.data.length).toBeGreaterThan(0);
+  }, 90_000);
 });

@@ -66,7 +66,18 @@ test.describe('admin wallet and user pricing', () => {
     await expect(settings.customPricing).toBeChecked();
     await expect(settings.price('marketing')).toHaveValue('0.65');
     await expect(settings.price('utility')).toHaveValue('');
+    // Service replies (inside the 24-hour window) are priced like the template categories.
+    await expect(settings.price('service')).toHaveValue('');
+    await expect(settings.price('service')).toBeEditable();
     await expect(settings.effectivePrices).toContainText('₹0.65');
     await expect(page.getByRole('button', { name: 'Revert to Defaults' })).toBeVisible();
+
+    // The global defaults show and edit the service price too, ₹0 unless an admin sets one.
+    await page.goto('/admin/pricing');
+    const defaults = page.getByRole('form', { name: 'Global default prices' });
+    await expect(defaults.getByText('Service replies', { exact: true })).toBeVisible();
+    const service = defaults.getByLabel('Service replies (₹ per message)');
+    await expect(service).toBeEditable();
+    expect(Number(await service.inputValue())).toBe(0);
   });
 });

@@ -36,6 +36,8 @@ const DAY_MS = 86_400_000;
  * created up to this long before its first day, so that the user's index bounds the scan.
  */
 const TIMELINE_LOOKBACK_MS = 30 * 24 * 3_600_000;
+/** Contacts per query when finding a group of recipients: under every database's bound-parameter limit. */
+const RECIPIENT_CHUNK = 500;
 
 /**
  * A pause or cancel waits for the sends already handed to the provider until each is answered or
@@ -358,19 +360,86 @@ export class CampaignService {
     if (campaign.resentCampaignId !== null && campaign.resentCampaignId !== undefined) throw ConflictError('already_resent', messages.campaigns.alreadyResent);
     const recipients = await this.failedRecipients(id);
     if (recipients.length === 0) throw BadRequestError('nothing_to_resend', messages.campaigns.nothingToResend);
-    // The campaign's own template, not one of the same name made since: it may have been deleted.
-    const template = campaign.templateId === null ? undefined : await Template.query(this.deps.db).findOne({ id: campaign.templateId, userId: user.id });
+    return { campaign, recipients, ...(await this.sendingPlan(user, campaign)) };
+  }
+
+  /**
+   * The campaign's own template (not one of the same name made since: it may have been deleted),
+   * or the follow-up template the user chose, and the campaign's number.
+   */
+  private async sendingPlan(user: User, campaign: StoredCampaign, followUpTemplateId?: number) {
+    const templateId = followUpTemplateId ?? campaign.templateId;
+    const template = templateId === null ? undefined : await Template.query(this.deps.db).findOne({ id: templateId, userId: user.id });
     if (!template) throw new AppError(404, 'template_not_found', messages.templates.notFound);
     if (!USABLE_TEMPLATE_STATUSES.includes(template.status as never)) {
       throw new AppError(404, 'template_not_usable', fillMessage(messages.templates.notUsable, { name: template.name, status: templateStatusLabel(template.status) }));
     }
     const number = await this.deps.sending.resolveNumber(user, String(campaign.senderNumberId));
-    return { campaign, recipients, template, number };
+    return { template, number };
   }
 
-  /** The cost of sending the failed messages again, priced like any send. */
-  async resendPreview(user: User, id: number): Promise<SendPreview> {
-    const { recipients, template } = await this.resendPlan(user, id);
+  /** A campaign's recipients among `contacts`, each once with the values it was first sent with. */
+  private async recipientsAmong(campaignId: number, contacts: readonly string[]): Promise<RecipientRow[]> {
+    const seen = new Set<string>();
+    const out: RecipientRow[] = [];
+    for (let i = 0; i < contacts.length; i += RECIPIENT_CHUNK) {
+      const rows = (await this.deps.db('messages')
+        .where({ campaignId })
+        .whereIn('recipient', contacts.slice(i, i + RECIPIENT_CHUNK))
+        .orderBy('id')
+        .select('recipient', 'variables')) as Pick<MessageRow, 'recipient' | 'variables'>[];
+      for (const row of rows) {
+        if (seen.has(row.recipient)) continue;
+        seen.add(row.recipient);
+        out.push({ to: row.recipient, variables: messageVariables(row.variables) });
+      }
+    }
+    return out;
+  }
+
+  /** What "Send again to…" needs for one group of a campaign's contacts (found by the caller). */
+  private async audiencePlan(user: User, id: number, contacts: readonly string[], templateId: number | undefined) {
+    const campaign = await this.find(user, id);
+    const recipients = await this.recipientsAmong(id, contacts);
+    if (recipients.length === 0) throw BadRequestError('nobody_in_audience', messages.campaigns.nobodyInAudience);
+    return { campaign, recipients, ...(await this.sendingPlan(user, campaign, templateId)) };
+  }
+
+  /** The cost of sending a campaign again to some of its contacts, priced like any send. */
+  async sendAgainPreview(user: User, id: number, contacts: readonly string[], templateId?: number): Promise<SendPreview> {
+    const { recipients, template } = await this.audiencePlan(user, id, contacts, templateId);
+    return this.previewFor(user, template, recipients);
+  }
+
+  /**
+   * A new campaign for some of a campaign's contacts (those who replied, tapped a button, read
+   * without replying), accepted and charged like any send. Unlike resend-failed it may be done
+   * more than once: each group is a separate decision of the user. The same template with the
+   * same values inside the duplicate window is blocked as any duplicate is, hence the follow-up
+   * template; each recipient keeps the values it was first sent with.
+   */
+  async sendAgain(user: User, id: number, contacts: readonly string[], audienceLabel: string, templateId?: number): Promise<AcceptedCampaign> {
+    const { campaign, recipients, template, number } = await this.audiencePlan(user, id, contacts, templateId);
+    const result = await this.deps.acceptance.accept({
+      user,
+      template,
+      senderNumberId: number.id,
+      name: fillMessage(messages.campaigns.sendAgainName, { name: campaign.name, audience: audienceLabel }),
+      source: campaign.source as TCampaign['source'],
+      recipients,
+      invalidCount: 0,
+      inSendDuplicates: 0,
+      headerMedia: this.headerMediaOf(campaign),
+    });
+    if (result.accepted > 0) this.deps.engine.notifyAccepted();
+    return result;
+  }
+
+  private headerMediaOf(campaign: StoredCampaign) {
+    return campaign.headerMediaPath ? { type: campaign.headerMediaType as 'image' | 'video' | 'document', path: campaign.headerMediaPath, name: campaign.headerMediaName } : null;
+  }
+
+  private async previewFor(user: User, template: Template, recipients: RecipientRow[]): Promise<SendPreview> {
     const screened = await this.deps.acceptance.screen(user.id, template.id, recipients);
     const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, screened.billable);
     return {
@@ -384,10 +453,16 @@ export class CampaignService {
     };
   }
 
+  /** The cost of sending the failed messages again, priced like any send. */
+  async resendPreview(user: User, id: number): Promise<SendPreview> {
+    const { recipients, template } = await this.resendPlan(user, id);
+    return this.previewFor(user, template, recipients);
+  }
+
   /** A new campaign for the failed recipients, accepted (and charged) like any send. */
   async resendFailed(user: User, id: number): Promise<AcceptedCampaign> {
     const { campaign, recipients, template, number } = await this.resendPlan(user, id);
-    const headerMedia = campaign.headerMediaPath ? { type: campaign.headerMediaType as 'image' | 'video' | 'document', path: campaign.headerMediaPath, name: campaign.headerMediaName } : null;
+    const headerMedia = this.headerMediaOf(campaign);
     // Claimed before accepting (0 stands for "in progress"), so two clicks cannot both resend.
     const claimed = await this.deps.db('campaigns').where({ id, userId: user.id }).whereNull('resentCampaignId').update({ resentCampaignId: 0 });
     if (claimed === 0) throw ConflictError('already_resent', messages.campaigns.alreadyResent);

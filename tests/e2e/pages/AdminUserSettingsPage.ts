@@ -1,11 +1,12 @@
 import type { Locator, Page } from '@playwright/test';
 
-export type PriceCategory = 'marketing' | 'utility' | 'authentication';
+export type PriceCategory = 'marketing' | 'utility' | 'authentication' | 'service';
 
 const priceLabels: Record<PriceCategory, string> = {
   marketing: 'Marketing (₹)',
   utility: 'Utility (₹)',
   authentication: 'Authentication (₹)',
+  service: 'Service replies (₹)',
 };
 
 /** /admin/users/:id/settings and its tabs. */

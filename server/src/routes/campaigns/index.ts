@@ -1,7 +1,7 @@
 import { formatIndianNumber } from '@shared/money';
 import Router from '@koa/router';
 import { fillMessage, messages } from '@shared/messages';
-import { ZResendFailedRequest, ZTimelineQuery } from '@shared/schemas/campaigns';
+import { ZResendFailedRequest, ZSendAgainRequest, ZTimelineQuery, type TSendAgainRequest } from '@shared/schemas/campaigns';
 import { ZIdParam } from '@shared/schemas/common';
 import { ZCampaignListQuery } from '@shared/schemas/reports';
 import { ZRescheduleRequest } from '@shared/schemas/sending';
@@ -85,10 +85,42 @@ export function campaignRoutes(services: Services): Router<AppState> {
     ctx.body = { success: true, message: fillMessage(messages.campaigns.resendAccepted, { count: formatIndianNumber(data.accepted) }), data };
   });
 
+  // "Send again to…" those who failed (as resend-failed), replied, tapped a button, or read without replying.
+  router.post('/api/campaigns/:id/send-again', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    const id = validate(ZIdParam, ctx.params.id);
+    const input = validate(ZSendAgainRequest, ctx.request.body);
+    if (input.audience === 'failed') {
+      if (!input.confirm) {
+        ctx.body = { success: true, preview: presentCostPreview(await campaigns.resendPreview(user, id)) };
+        return;
+      }
+      const data = presentAcceptedCampaign(await campaigns.resendFailed(user, id));
+      ctx.body = { success: true, message: fillMessage(messages.campaigns.resendAccepted, { count: formatIndianNumber(data.accepted) }), data };
+      return;
+    }
+    // Owned first: another user's campaign answers 404 before its contacts are looked at.
+    await campaigns.get(user, id);
+    const contacts = await services.conversations.audience(user.id, id, input.audience, input.button);
+    if (!input.confirm) {
+      ctx.body = { success: true, preview: presentCostPreview(await campaigns.sendAgainPreview(user, id, contacts, input.template_id)) };
+      return;
+    }
+    const data = presentAcceptedCampaign(await campaigns.sendAgain(user, id, contacts, audienceLabel(input), input.template_id));
+    ctx.body = { success: true, message: fillMessage(messages.campaigns.sendAgainAccepted, { count: formatIndianNumber(data.accepted) }), data };
+  });
+
   router.get('/api/dashboard/overview', async (ctx) => {
     const { user } = requireAuth(ctx);
     ctx.body = { success: true, data: presentAccountOverview(await campaigns.overview(user)) };
   });
 
   return router;
+}
+
+/** The group in the new campaign's name, in the product's words. */
+function audienceLabel(input: TSendAgainRequest): string {
+  if (input.audience === 'tapped') return fillMessage(messages.campaigns.audienceTapped, { button: `"${input.button ?? ''}"` });
+  if (input.audience === 'read_no_reply') return messages.campaigns.audienceReadNoReply;
+  return messages.campaigns.audienceReplied;
 }

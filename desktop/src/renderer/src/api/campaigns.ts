@@ -1,3 +1,4 @@
+import type { TSendAgainAudience } from '@shared/schemas/campaigns';
 import type { TCampaignList, TTimelinePoint } from '@shared/schemas/reports';
 import type { TCampaign, TCampaignAccepted, TCostPreview } from '@shared/schemas/sending';
 import { campaignListParams, type CampaignAction } from '../lib/reports';
@@ -24,6 +25,20 @@ export interface ResendAcceptedResponse {
   success: true;
   message: string;
   data: TCampaignAccepted;
+}
+
+/** Who a campaign goes to again, and with which template (the campaign's own when absent). */
+export interface SendAgainChoice {
+  audience: TSendAgainAudience;
+  button?: string | undefined;
+  template_id?: number | undefined;
+}
+
+/** GET /api/campaigns/{id}/replies: what the campaign learnt. */
+export interface CampaignReplies {
+  replies: number;
+  reply_rate: number;
+  button_taps: { text: string; taps: number; contacts: number }[];
 }
 
 export interface CampaignListQuery {
@@ -54,6 +69,13 @@ export const campaignsApi = {
 
   resendFailed: (id: number) => apiPost<ResendAcceptedResponse>(`/api/campaigns/${id}/resend-failed`, { confirm: true }),
 
+  /** "Send again to…": without `confirm` only the cost preview. */
+  sendAgainPreview: (id: number, choice: SendAgainChoice) => apiPost<ResendPreviewResponse>(`/api/campaigns/${id}/send-again`, { ...choice, confirm: false }),
+
+  sendAgain: (id: number, choice: SendAgainChoice) => apiPost<ResendAcceptedResponse>(`/api/campaigns/${id}/send-again`, { ...choice, confirm: true }),
+
+  replies: (id: number) => apiGet<DataResponse<CampaignReplies>>(`/api/campaigns/${id}/replies`),
+
   timeline: (days: number = TIMELINE_DAYS) => apiGet<DataResponse<TTimelinePoint[]>>('/api/campaigns/timeline', { params: { days } }),
 };
 
@@ -61,5 +83,7 @@ export const campaignKeys = {
   all: ['campaigns'] as const,
   list: (query: CampaignListQuery) => ['campaigns', 'list', query] as const,
   resendPreview: (id: number | null) => ['campaigns', 'resend-preview', id] as const,
+  sendAgainPreview: (id: number | null, choice: SendAgainChoice | null) => ['campaigns', 'send-again-preview', id, choice] as const,
+  replies: (id: number) => ['campaigns', 'replies', id] as const,
   timeline: (days: number) => ['campaigns', 'timeline', days] as const,
 };

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { campaignKeys, campaignsApi, TIMELINE_DAYS, type CampaignListQuery } from '../api/campaigns';
+import { campaignKeys, campaignsApi, TIMELINE_DAYS, type CampaignListQuery, type SendAgainChoice } from '../api/campaigns';
 import { reportKeys } from '../api/reports';
 import { campaignListPollMs, type CampaignAction } from '../lib/reports';
 import { useInvalidateCredits } from './useCreditBalance';
@@ -70,5 +70,34 @@ export function useResendFailed() {
   return useMutation({
     mutationFn: (id: number) => campaignsApi.resendFailed(id),
     onSettled: () => invalidate(),
+  });
+}
+
+/** The cost of sending a campaign again to one group, asked afresh for each choice. */
+export function useSendAgainPreview(campaignId: number | null, choice: SendAgainChoice | null) {
+  return useQuery({
+    queryKey: campaignKeys.sendAgainPreview(campaignId, choice),
+    queryFn: async () => (await campaignsApi.sendAgainPreview(campaignId ?? 0, choice ?? { audience: 'replied' })).preview,
+    enabled: campaignId !== null && choice !== null,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
+export function useSendAgain() {
+  const invalidate = useInvalidateCampaignData();
+  return useMutation({
+    mutationFn: ({ id, choice }: { id: number; choice: SendAgainChoice }) => campaignsApi.sendAgain(id, choice),
+    onSettled: () => invalidate(),
+  });
+}
+
+/** Replies, the reply rate and taps per button of one campaign (asked only when it has replies). */
+export function useCampaignReplies(campaignId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: campaignKeys.replies(campaignId),
+    queryFn: async () => (await campaignsApi.replies(campaignId)).data,
+    enabled,
   });
 }

@@ -21,7 +21,7 @@ import { usePriceDefaults, useUpdatePriceDefaults } from '../../hooks/usePricing
 
 const p = messages.pricing;
 
-/** Three price texts, checked by the server's schema. */
+/** The price texts (the three template categories and service replies), checked by the server's schema. */
 const ZDefaultsForm = textFieldsCheckedBy(PRICE_CATEGORIES, ZPriceDefaultsRequest);
 
 function DefaultsForm({ saved, updatedAt }: { saved: TPriceSet; updatedAt: string | null }) {
@@ -65,7 +65,7 @@ function DefaultsForm({ saved, updatedAt }: { saved: TPriceSet; updatedAt: strin
           ) : null}
         </div>
         {error ? <Alert tone="error">{error}</Alert> : null}
-        <div className="grid gap-4 sm:grid-cols-3">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {PRICE_CATEGORIES.map((category) => (
             <FormAmountField
               key={category}
@@ -94,8 +94,8 @@ function DefaultsForm({ saved, updatedAt }: { saved: TPriceSet; updatedAt: strin
 }
 
 /**
- * The global default prices (spec 001 "Pricing Management"): the current figures and three
- * fields; Save is enabled only when a value differs. Shown on /admin/pricing and /admin/settings.
+ * The global default prices (spec 001 "Pricing Management"): the current figures and a field
+ * per category (service replies included); Save is enabled only when a value differs. Shown on /admin/pricing and /admin/settings.
  */
 export function GlobalDefaultsCard() {
   const defaults = usePriceDefaults();

@@ -2,7 +2,7 @@ import { PRICE_CATEGORIES, type TPriceSet } from '@shared/pricing';
 import { cn } from '../../lib/cn';
 import { PRICE_LABELS } from '../../lib/pricingForm';
 
-/** Three prices, read-only: side by side, or one per row where the space is narrow. */
+/** The prices of every category, read-only: side by side, or one per row where the space is narrow. */
 export function PriceList({
   prices,
   layout = 'row',

@@ -1,8 +1,9 @@
-import { Ban, CalendarClock, Pause, Play, RotateCcw } from 'lucide-react';
+import { Ban, CalendarClock, MessageSquareReply, Pause, Play, RotateCcw } from 'lucide-react';
 import { messageFigures } from '@shared/figures';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import type { TCampaign } from '@shared/schemas/sending';
+import { useCampaignReplies } from '../../hooks/useCampaigns';
 import { cn } from '../../lib/cn';
 import { campaignActions, formatCount, formatReportTime, type CampaignAction } from '../../lib/reports';
 import { CAMPAIGN_STATUS_LABELS, campaignProgress } from '../../lib/sending/campaign';
@@ -44,11 +45,14 @@ export function CampaignCard({
   campaign,
   onAction,
   onResendFailed,
+  onSendAgain,
   onReschedule,
 }: {
   campaign: TCampaign;
   onAction: (action: CampaignAction) => void;
   onResendFailed: () => void;
+  /** "Send again to…" those who replied, tapped a button, or read without replying. */
+  onSendAgain: () => void;
   /** Edit time of a scheduled campaign. */
   onReschedule: () => void;
 }) {
@@ -112,12 +116,20 @@ export function CampaignCard({
               </p>
             </div>
 
-            <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+            <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
               <Count label="Sent" value={figures.sent} />
               <Count label="Delivered" value={figures.delivered} tone="text-emerald-700 dark:text-emerald-300" />
               <Count label="Read" value={figures.read} tone="text-sky-700 dark:text-sky-300" />
               <Count label="Failed" value={failed} tone={failed > 0 ? 'text-red-600 dark:text-red-400' : undefined} />
+              <Count label={messages.reportsScreen.replies} value={campaign.replies ?? 0} tone="text-violet-700 dark:text-violet-300" />
+              <div className="flex flex-col rounded-lg border border-slate-200 px-3 py-2 dark:border-slate-800">
+                <dt className="text-xs text-slate-500 dark:text-slate-400">{messages.reportsScreen.replyRate}</dt>
+                <dd className="text-base font-semibold tabular-nums" data-testid="campaign-reply-rate">
+                  {formatIndianNumber(campaign.reply_rate ?? 0, 1)}%
+                </dd>
+              </div>
             </dl>
+            {(campaign.replies ?? 0) > 0 ? <ButtonTaps campaignId={campaign.id} /> : null}
           </>
         )}
 
@@ -171,6 +183,13 @@ export function CampaignCard({
                 Cancel<span className="sr-only"> {campaign.name}</span>
               </Button>
             ) : null}
+            {!notStarted && figures.read + (campaign.replies ?? 0) > 0 ? (
+              <Button variant="outline" size="sm" onClick={onSendAgain}>
+                <MessageSquareReply aria-hidden="true" />
+                {messages.reportsScreen.sendAgain}
+                <span className="sr-only"> {campaign.name}</span>
+              </Button>
+            ) : null}
             {actions.resendFailed ? (
               <Button size="sm" onClick={onResendFailed}>
                 <RotateCcw aria-hidden="true" />
@@ -181,5 +200,24 @@ export function CampaignCard({
         </div>
       </CardContent>
     </Card>
+  );
+}
+
+/** Taps per quick-reply button of a campaign that has replies. */
+function ButtonTaps({ campaignId }: { campaignId: number }) {
+  const replies = useCampaignReplies(campaignId, true);
+  const taps = replies.data?.button_taps ?? [];
+  if (taps.length === 0) return null;
+  return (
+    <div className="flex flex-col gap-1 text-sm" data-testid="campaign-button-taps">
+      <p className="text-xs text-slate-500 dark:text-slate-400">{messages.reportsScreen.buttonTaps}</p>
+      <ul className="flex flex-wrap gap-2">
+        {taps.map((tap) => (
+          <li key={tap.text} className="rounded-full border border-slate-200 px-2.5 py-0.5 text-slate-700 dark:border-slate-700 dark:text-slate-200">
+            {fillMessage(messages.reportsScreen.buttonTapCount, { text: tap.text, count: formatIndianNumber(tap.taps) })}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

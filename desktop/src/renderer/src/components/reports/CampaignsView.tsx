@@ -6,7 +6,7 @@ import { fillMessage, messages } from '@shared/messages';
 import type { TCampaign } from '@shared/schemas/sending';
 import { TIMELINE_DAYS } from '../../api/campaigns';
 import { errorText, toApiError } from '../../api/client';
-import { useCampaignAction, useCampaignList, useCampaignTimeline, useRescheduleCampaign, useResendFailed } from '../../hooks/useCampaigns';
+import { useCampaignAction, useCampaignList, useCampaignTimeline, useRescheduleCampaign, useResendFailed, useSendAgain } from '../../hooks/useCampaigns';
 import { useNow } from '../../hooks/useNow';
 import { CAMPAIGN_STATUS_OPTIONS, formatCount, pageLabel, type CampaignAction } from '../../lib/reports';
 import { formatIstTime } from '../../lib/sending/schedule';
@@ -20,6 +20,8 @@ import { CAMPAIGN_ACTION_TEXT, CampaignActionDialog } from './CampaignActionDial
 import { CampaignCard } from './CampaignCard';
 import { RescheduleDialog } from './RescheduleDialog';
 import { ResendFailedDialog } from './ResendFailedDialog';
+import { SendAgainDialog } from './SendAgainDialog';
+import type { SendAgainChoice } from '../../api/campaigns';
 import { TimelineChart } from './TimelineChart';
 
 const r = messages.reportsScreen;
@@ -97,6 +99,8 @@ export function CampaignsView() {
   const resendFailed = useResendFailed();
   const [pendingAction, setPendingAction] = useState<{ campaign: TCampaign; action: CampaignAction } | null>(null);
   const [resending, setResending] = useState<TCampaign | null>(null);
+  const sendAgain = useSendAgain();
+  const [sendingAgain, setSendingAgain] = useState<TCampaign | null>(null);
   const reschedule = useRescheduleCampaign();
   const [rescheduling, setRescheduling] = useState<TCampaign | null>(null);
 
@@ -124,6 +128,17 @@ export function CampaignsView() {
       setResending(null);
     } catch (error) {
       toast.error(r.resendFailed, { description: errorText(error, r.resendFailed) });
+    }
+  };
+
+  const handleConfirmSendAgain = async (choice: SendAgainChoice) => {
+    if (!sendingAgain) return;
+    try {
+      const response = await sendAgain.mutateAsync({ id: sendingAgain.id, choice });
+      toast.success(response.message);
+      setSendingAgain(null);
+    } catch (error) {
+      toast.error(r.sendAgainFailed, { description: errorText(error, r.sendAgainFailed) });
     }
   };
 
@@ -195,6 +210,7 @@ export function CampaignsView() {
               campaign={campaign}
               onAction={(action) => setPendingAction({ campaign, action })}
               onResendFailed={() => setResending(campaign)}
+              onSendAgain={() => setSendingAgain(campaign)}
               onReschedule={() => setRescheduling(campaign)}
             />
           ))}
@@ -236,6 +252,12 @@ export function CampaignsView() {
         onClose={() => setResending(null)}
         onConfirm={() => void handleConfirmResend()}
         isSending={resendFailed.isPending}
+      />
+      <SendAgainDialog
+        campaign={sendingAgain}
+        onClose={() => setSendingAgain(null)}
+        onConfirm={(choice) => void handleConfirmSendAgain(choice)}
+        isSending={sendAgain.isPending}
       />
     </div>
   );

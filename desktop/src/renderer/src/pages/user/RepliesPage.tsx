@@ -1,16 +1,18 @@
 import { Check, CheckCheck, Clock, Paperclip, Send, XCircle } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import type { TConversation, TConversationMessage } from '@shared/schemas/conversations';
 import { STREAM_EVENTS } from '@shared/schemas/notifications';
 import { errorText } from '../../api/client';
+import { campaignsApi } from '../../api/campaigns';
 import { conversationKeys, conversationsApi } from '../../api/conversations';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
+import { NativeSelect } from '../../components/ui/native-select';
 import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { useLiveEvent } from '../../hooks/useLiveStream';
@@ -95,7 +97,13 @@ function Thread({ phone }: { phone: string }) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const thread = useQuery({ queryKey: conversationKeys.thread(phone), queryFn: () => conversationsApi.thread(phone) });
+  const pages = useInfiniteQuery({
+    queryKey: conversationKeys.thread(phone),
+    queryFn: ({ pageParam }) => conversationsApi.thread(phone, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+  const thread = { isLoading: pages.isLoading, data: pages.data?.pages[0] };
   const conversation = thread.data?.conversation;
   useEffect(() => {
     if (conversation && conversation.unread > 0) {
@@ -123,7 +131,7 @@ function Thread({ phone }: { phone: string }) {
     send.mutate({ text: draft.trim() });
   };
   if (thread.isLoading || !thread.data || !conversation) return <Spinner />;
-  const ordered = [...thread.data.data].reverse();
+  const ordered = (pages.data?.pages ?? []).flatMap((page) => page.data).reverse();
   return (
     <section className="flex h-full flex-col" aria-label={conversation.profile_name ?? conversation.phone}>
       <header className="border-b border-slate-200 px-4 py-3 dark:border-slate-700">
@@ -144,6 +152,13 @@ function Thread({ phone }: { phone: string }) {
         </details>
       )}
       <ol className="flex-1 space-y-2 overflow-y-auto bg-slate-50 p-4 dark:bg-slate-900" data-testid="conversation-thread">
+        {pages.hasNextPage ? (
+          <li className="flex justify-center">
+            <Button variant="outline" size="sm" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+              {t.loadOlder}
+            </Button>
+          </li>
+        ) : null}
         {ordered.map((message) => (
           <MessageBubble key={message.id} message={message} />
         ))}
@@ -204,14 +219,25 @@ export function RepliesPage() {
   const queryClient = useQueryClient();
   const [q, setQ] = useState('');
   const [unread, setUnread] = useState(false);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const campaignId = Number(searchParams.get('campaign')) || null;
   const [selected, setSelected] = useState<string | null>(null);
-  const filters = { q, unread, campaignId: null };
-  const list = useQuery({ queryKey: conversationKeys.list(filters), queryFn: () => conversationsApi.list({ q, unread }), refetchInterval: LIST_REFRESH_MS });
+  const filters = { q, unread, campaignId };
+  const list = useInfiniteQuery({
+    queryKey: conversationKeys.list(filters),
+    queryFn: ({ pageParam }) => conversationsApi.list({ q, unread, ...(campaignId ? { campaign_id: campaignId } : {}), ...(pageParam ? { cursor: pageParam } : {}) }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    refetchInterval: LIST_REFRESH_MS,
+  });
+  // The most recent campaigns to filter by (a campaign card's link names any other).
+  const campaigns = useQuery({ queryKey: ['campaigns', 'list', 'replies-filter'], queryFn: () => campaignsApi.list({ page: 1, status: 'all' }) });
+  const campaignOptions = campaigns.data?.data.campaigns ?? [];
   useLiveEvent<{ contact: string }>(STREAM_EVENTS.conversation, (change) => {
     void queryClient.invalidateQueries({ queryKey: ['conversations', 'list'] });
     void queryClient.invalidateQueries({ queryKey: conversationKeys.thread(change.contact) });
   });
-  const conversations = list.data?.data ?? [];
+  const conversations = (list.data?.pages ?? []).flatMap((page) => page.data);
   return (
     <Card>
       <CardContent className="grid h-[70vh] grid-cols-1 gap-0 p-0 md:grid-cols-[320px_1fr]">
@@ -225,16 +251,39 @@ export function RepliesPage() {
               <input type="checkbox" checked={unread} onChange={(event) => setUnread(event.target.checked)} />
               {t.filterUnread}
             </label>
+            <label htmlFor="replies-campaign" className="sr-only">
+              {t.filterCampaign}
+            </label>
+            <NativeSelect
+              id="replies-campaign"
+              value={campaignId ? String(campaignId) : ''}
+              onChange={(event) => setSearchParams(event.target.value ? { campaign: event.target.value } : {})}
+            >
+              <option value="">{t.allCampaigns}</option>
+              {campaignId && !campaignOptions.some((c) => c.id === campaignId) ? <option value={String(campaignId)}>#{campaignId}</option> : null}
+              {campaignOptions.map((c) => (
+                <option key={c.id} value={String(c.id)}>
+                  {c.name}
+                </option>
+              ))}
+            </NativeSelect>
           </div>
           {list.isLoading ? (
             <Spinner />
           ) : conversations.length === 0 ? (
-            <p className="p-4 text-sm text-slate-500 dark:text-slate-400">{q || unread ? t.emptyFiltered : t.empty}</p>
+            <p className="p-4 text-sm text-slate-500 dark:text-slate-400">{q || unread || campaignId ? t.emptyFiltered : t.empty}</p>
           ) : (
             <ul className="min-h-0 flex-1 overflow-y-auto" aria-label={t.title}>
               {conversations.map((conversation) => (
                 <ConversationRow key={conversation.phone} conversation={conversation} selected={conversation.phone === selected} onSelect={() => setSelected(conversation.phone)} />
               ))}
+              {list.hasNextPage ? (
+                <li className="flex justify-center p-2">
+                  <Button variant="outline" size="sm" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+                    {t.loadMore}
+                  </Button>
+                </li>
+              ) : null}
             </ul>
           )}
         </div>
