@@ -477,7 +477,6 @@ export const messages = {
     sendAgainReplied: 'Those who replied',
     sendAgainTapped: 'Those who tapped "{button}"',
     sendAgainReadNoReply: 'Those who read but did not reply',
-    sendAgainNobody: 'Nobody in this campaign is in that group.',
   },
 
   admin: {
