@@ -10,6 +10,8 @@ import type { Logger } from './logger';
 import { PLATFORM_PHONE_NUMBER_ID, PLATFORM_SIMULATOR_NUMBER, ProviderPlatformMessenger, UnavailablePlatformMessenger, type PlatformMessenger } from './platformMessages/platformMessenger';
 import { CloudApiProvider } from './sending/providers/cloudApi';
 import { SendingEngine } from './sending/engine';
+import type { CloudApiSimulator } from './simulator/cloudApiSimulator';
+import { createEmbeddedSimulator } from './simulator/embedded';
 import { SendingService } from './sending/service';
 import { CampaignService } from './sending/campaigns';
 import { ReportService } from './reports/service';
@@ -125,6 +127,8 @@ export interface Services {
   /** Provider secrets for sends, webhook signatures and the verify handshake. */
   providerCredentials: ProviderCredentialStore;
   engine: SendingEngine;
+  /** The simulator mounted at /simulator when it is on and no separate one is configured. */
+  simulator: CloudApiSimulator | null;
   webhooks: WebhookIngest;
   suppressions: SuppressionService;
   /** Signed webhook changes stored without acting on them, for the admin's view. */
@@ -226,7 +230,8 @@ export function createServices(deps: {
     registrar: new D360WebhookRegistrar({ baseUrl: config.providers.channelApiBase }),
   });
   const providerCredentials = new ProviderCredentialStore({ db, secretBox });
-  const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), outbox, credentials: providerCredentials });
+  const simulator = createEmbeddedSimulator({ config, db, outbox, credentials: providerCredentials, log: logger.child({ service: 'sending' }) });
+  const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), simulator, credentials: providerCredentials });
   const conversations = new ConversationService({
     db,
     log: logger.child({ service: 'conversations' }),
@@ -468,5 +473,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { contacts, segments, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
+  return { contacts, segments, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }
