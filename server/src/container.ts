@@ -12,6 +12,8 @@ import { CloudApiProvider } from './sending/providers/cloudApi';
 import { SendingEngine } from './sending/engine';
 import type { CloudApiSimulator } from './simulator/cloudApiSimulator';
 import { createEmbeddedSimulator } from './simulator/embedded';
+import { PostgresDispatchStore } from './sending/dispatchStore/postgresStore';
+import { SqliteDispatchStore } from './sending/dispatchStore/sqliteStore';
 import { SendingService } from './sending/service';
 import { CampaignService } from './sending/campaigns';
 import { ReportService } from './reports/service';
@@ -231,7 +233,7 @@ export function createServices(deps: {
   });
   const providerCredentials = new ProviderCredentialStore({ db, secretBox });
   const simulator = createEmbeddedSimulator({ config, db, outbox, credentials: providerCredentials, log: logger.child({ service: 'sending' }) });
-  const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), simulator, credentials: providerCredentials });
+  const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), dispatchStore: dispatchJobs ? new PostgresDispatchStore() : new SqliteDispatchStore(), simulator, credentials: providerCredentials });
   const conversations = new ConversationService({
     db,
     log: logger.child({ service: 'conversations' }),

@@ -15,6 +15,7 @@ import { ProviderRegistry, type CredentialsSource } from './providerRegistry';
 import { NO_DISPATCH_JOBS, type Enqueuer, type PgBossDispatchJobs } from './dispatchJobs';
 import { EmbeddedDispatchQueue, PgBossDispatchQueue, type DispatchQueue } from './queues';
 import { StatusIngest } from './statusIngest';
+import type { DispatchStore } from './dispatchStore/store';
 
 export const SIMULATOR_MOUNT = '/simulator';
 export const WEBHOOK_PATH = '/api/webhooks/whatsapp';
@@ -37,6 +38,8 @@ export class SendingEngine {
   readonly jobs: Enqueuer;
   /** How staged rows move on this database (the materialiser's store). */
   readonly stagedRows: StagedRowsStore;
+  /** How the dispatcher and the queues lock and fence rows on this database. */
+  readonly dispatchStore: DispatchStore;
   readonly ingest: StatusIngest;
   /** Message rows for large campaigns' staged recipients, after their acceptance (materialiser.ts). */
   readonly materialiser: Materialiser;
@@ -53,6 +56,8 @@ export class SendingEngine {
       jobs: PgBossDispatchJobs | null;
       /** How the materialiser moves staged rows on this database. */
       stagedRows: StagedRowsStore;
+      /** How the dispatcher and the queues lock and fence rows on this database. */
+      dispatchStore: DispatchStore;
       /** Mounted at /simulator when the simulator is on and no separate one is configured. */
       simulator: EmbeddedSimulator | null;
       credentials: CredentialsSource | null;
@@ -63,6 +68,7 @@ export class SendingEngine {
     const jobs: Enqueuer = deps.jobs ?? NO_DISPATCH_JOBS;
     this.jobs = jobs;
     this.stagedRows = deps.stagedRows;
+    this.dispatchStore = deps.dispatchStore;
     this.outcomes = new MessageOutcomes({ db, wallet: deps.wallet, jobs, log });
     this.providers = new ProviderRegistry({
       simulatorUrl: config.simulatorEnabled ? (config.simulator.url ?? null) : null,
@@ -75,6 +81,7 @@ export class SendingEngine {
     this.simulator = deps.simulator;
     this.dispatcher = new MessageDispatcher({
       db,
+      store: deps.dispatchStore,
       outcomes: this.outcomes,
       jobs,
       providers: this.providers,
@@ -83,8 +90,8 @@ export class SendingEngine {
       mediaUrl: (path) => `${config.publicBaseUrl}/${path}`,
     });
     this.queue = deps.jobs
-      ? new PgBossDispatchQueue({ db, jobs: deps.jobs, dispatcher: this.dispatcher, log, work: config.sending.dispatch.enabled })
-      : new EmbeddedDispatchQueue({ db, dispatcher: this.dispatcher, log });
+      ? new PgBossDispatchQueue({ db, store: deps.dispatchStore, jobs: deps.jobs, dispatcher: this.dispatcher, log, work: config.sending.dispatch.enabled })
+      : new EmbeddedDispatchQueue({ db, store: deps.dispatchStore, dispatcher: this.dispatcher, log });
     this.ingest = new StatusIngest({ db, outcomes: this.outcomes, log });
     this.materialiser = new Materialiser({
       db,
