@@ -5,9 +5,9 @@
  * Each batch used to renew its own rows on its own timer, whether or not its last renewal had
  * come back. On a loaded machine (three instances beside busy loops and the unit suite, pool of
  * five), a statement waited longer than a third of a lease for a connection, so renewals queued
- * behind renewals: 300 acquires were pending in each instance's pool, claims, handoffs and result
- * writes waited behind them, and 1,113 handed sends whose lease lapsed meanwhile were moved to
- * `unknown` by the sweep, to wait out the settle window (ten minutes in production) though no
+ * behind renewals: hundreds of acquires were pending in each instance's pool, claims, handoffs
+ * and result writes waited behind them, and handed sends whose lease lapsed meanwhile were moved
+ * to `unknown` by the sweep, to wait out the settle window (ten minutes in production) though no
  * provider had them. Now an instance has at most one renewal in flight, and it renews every batch.
  */
 /** Renewals per lease period while batches are in flight. */

@@ -165,7 +165,7 @@ export class CloudApiSimulator {
   /**
    * Statuses waiting for their time, earliest first (then in the order scheduled, so a message's
    * statuses leave in order). A heap: sorting an array on every send made the simulator itself the
-   * bottleneck of long sends (its CPU grew with the backlog, 200,000 messages at 500/s).
+   * bottleneck of long sends (its CPU grew with the backlog).
    */
   private pending = newPendingQueue();
   private seq = 0;
