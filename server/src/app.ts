@@ -118,7 +118,7 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     conversationRoutes(services, jsonBody(jsonLimit)),
     simulatorInboxRoutes(services, config),
   ];
-  const simulator = services.engine.simulator;
+  const simulator = services.simulator;
   if (simulator) routers.push(simulator.router<AppState>(SIMULATOR_MOUNT));
   return routers;
 }

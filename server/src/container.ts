@@ -7,9 +7,13 @@ import type { Knex } from 'knex';
 import { databaseVersion, type DatabaseKind } from './db/knex';
 import type { AppConfig } from './config';
 import type { Logger } from './logger';
-import { PLATFORM_PHONE_NUMBER_ID, PLATFORM_SIMULATOR_NUMBER, ProviderPlatformMessenger, UnavailablePlatformMessenger, type PlatformMessenger } from './messaging/platformMessenger';
+import { PLATFORM_PHONE_NUMBER_ID, PLATFORM_SIMULATOR_NUMBER, ProviderPlatformMessenger, UnavailablePlatformMessenger, type PlatformMessenger } from './platformMessages/platformMessenger';
 import { CloudApiProvider } from './sending/providers/cloudApi';
 import { SendingEngine } from './sending/engine';
+import type { CloudApiSimulator } from './simulator/cloudApiSimulator';
+import { createEmbeddedSimulator } from './simulator/embedded';
+import { PostgresDispatchStore } from './sending/dispatchStore/postgresStore';
+import { SqliteDispatchStore } from './sending/dispatchStore/sqliteStore';
 import { SendingService } from './sending/service';
 import { CampaignService } from './sending/campaigns';
 import { ReportService } from './reports/service';
@@ -67,7 +71,7 @@ import { RetentionService } from './retention/service';
 import { LOGS, NOTIFICATIONS, NUMBER_HEALTH, TEMPLATE_SYNC } from '@shared/constants';
 import { presentCampaign } from './presenters/campaign';
 import { SuppressionService } from './suppressions/service';
-import { createIntegrations, type Integrations } from './integrations';
+import { createIntegrations, type Integrations } from './integratorApi';
 import { UploadService } from './uploads/service';
 import { ContactService } from './contacts/service';
 import { SegmentService } from './contacts/segments';
@@ -125,6 +129,8 @@ export interface Services {
   /** Provider secrets for sends, webhook signatures and the verify handshake. */
   providerCredentials: ProviderCredentialStore;
   engine: SendingEngine;
+  /** The simulator mounted at /simulator when it is on and no separate one is configured. */
+  simulator: CloudApiSimulator | null;
   webhooks: WebhookIngest;
   suppressions: SuppressionService;
   /** Signed webhook changes stored without acting on them, for the admin's view. */
@@ -226,7 +232,8 @@ export function createServices(deps: {
     registrar: new D360WebhookRegistrar({ baseUrl: config.providers.channelApiBase }),
   });
   const providerCredentials = new ProviderCredentialStore({ db, secretBox });
-  const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), outbox, credentials: providerCredentials });
+  const simulator = createEmbeddedSimulator({ config, db, outbox, credentials: providerCredentials, log: logger.child({ service: 'sending' }) });
+  const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), dispatchStore: dispatchJobs ? new PostgresDispatchStore() : new SqliteDispatchStore(), simulator, credentials: providerCredentials });
   const conversations = new ConversationService({
     db,
     log: logger.child({ service: 'conversations' }),
@@ -468,5 +475,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { contacts, segments, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
+  return { contacts, segments, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }

@@ -11,7 +11,7 @@ export interface BusyLoops {
   stop(): Promise<void>;
 }
 
-/** How many loops the tests run by default: more than this machine has cores, as in the issue. */
+/** How many loops the tests run by default: more than a small machine has cores. */
 export const DEFAULT_BUSY_LOOPS = 3;
 
 export function startBusyLoops(count = DEFAULT_BUSY_LOOPS, maxMs = 180_000): BusyLoops {

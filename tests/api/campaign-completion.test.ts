@@ -48,6 +48,7 @@ describe.skipIf(postgresUnavailable)('a campaign is looked at for completion onc
   function instance(provider: AnsweringProvider): MessageDispatcher {
     return new MessageDispatcher({
       db: server.db,
+      store: server.services.engine.dispatchStore,
       outcomes: server.services.engine.outcomes,
       jobs: server.services.engine.jobs,
       providers: { prepare: async () => {}, providerFor: () => provider as unknown as WhatsAppProvider },

@@ -43,7 +43,7 @@ describe.skipIf(postgresUnavailable)('the dispatch index and the sweeps that rea
     const ids = await messagesInEveryState();
     const before = (await server.db('messages').whereNotIn('status', ['queued', 'sending', 'unknown']).select('id', 'status', 'updatedAt')) as { id: number; status: string; updatedAt: unknown }[];
 
-    const moved = await recoverAbandoned(server.db, SETTLE_SECONDS, false);
+    const moved = await recoverAbandoned(server.db, server.services.engine.dispatchStore, SETTLE_SECONDS, false);
 
     const statusOf = async (id: number | undefined) => ((await server.db('messages').where({ id }).first('status')) as { status: string }).status;
     expect(await statusOf(ids.handed)).toBe('unknown');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
-import { IdempotencyService, requestHash } from '../../server/src/integrations/idempotency';
+import { IdempotencyService, requestHash } from '../../server/src/integratorApi/idempotency';
 import type { TestClient } from '../../server/test/client';
 import { signedInClient } from '../../server/test/factories';
 import { approvedTemplate, keyedClient } from '../../server/test/integrators';

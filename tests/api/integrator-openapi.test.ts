@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import type Router from '@koa/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curlSample, docEntries, javascriptSample, pythonSample, type OpenApiDoc } from '@shared/openapiSamples';
-import { OPENAPI_EXTRA_SCHEMAS, OPENAPI_OPERATIONS, schemaExamples } from '../../server/src/integrations/openapi';
+import { OPENAPI_EXTRA_SCHEMAS, OPENAPI_OPERATIONS, schemaExamples } from '../../server/src/integratorApi/openapi';
 import { messageRoutes } from '../../server/src/routes/messages';
 import { openApiRoutes } from '../../server/src/routes/openapi';
 import { reportRoutes } from '../../server/src/routes/reports';

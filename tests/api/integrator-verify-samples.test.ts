@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_VERIFY_SAMPLES } from '@shared/webhookSamples';
-import { signatureHeader } from '../../server/src/integrations/webhooks/signature';
+import { signatureHeader } from '../../server/src/integratorApi/webhooks/signature';
 
 const sample = (label: string) => WEBHOOK_VERIFY_SAMPLES.find((s) => s.label === label)?.code ?? '';
 const hasPython = (() => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
 import { ZPublicMessage, type TPublicMessage } from '@shared/schemas/messages';
 import { ZWebhookDelivery, ZWebhookEndpoint, ZWebhookEndpointCreated, type TWebhookDelivery, type TWebhookEndpoint, type TWebhookEndpointCreated, type TWebhookEvent } from '@shared/schemas/webhookEndpoints';
-import { verifySignature } from '../../server/src/integrations/webhooks/signature';
+import { verifySignature } from '../../server/src/integratorApi/webhooks/signature';
 import type { TestClient } from '../../server/test/client';
 import type { StatusEvent } from '../../server/src/sending/providers/types';
 import { buildCampaign, signedInClient } from '../../server/test/factories';

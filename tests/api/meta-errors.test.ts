@@ -29,7 +29,7 @@ describe.skipIf(postgresUnavailable)("Meta's errors: retry, fail and refund, sto
   beforeAll(async () => {
     // A standard number: 80 messages a second, as Meta's default throughput.
     server = await startTestServer({ SANDBOX_MESSAGES_PER_SECOND: '80' });
-    const embedded = server.services.engine.simulator;
+    const embedded = server.services.simulator;
     if (!embedded) throw new Error('the test server runs the simulator');
     simulator = embedded;
     admin = new TestClient(server.url);

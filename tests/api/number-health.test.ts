@@ -29,7 +29,7 @@ describe.skipIf(postgresUnavailable)("Numbers' health at Meta", () => {
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), WHATSAPP_API_BASE: `http://127.0.0.1:${port}/simulator` });
     admin = (await signedInClient(server, { role: 'admin' })).client;
-    meta = server.services.engine.simulator!.numbers;
+    meta = server.services.simulator!.numbers;
   });
   afterAll(async () => {
     await server?.close();

@@ -45,7 +45,7 @@ describe.skipIf(postgresUnavailable)("Meta's bill reconciled with ours", () => {
     const { client: adminClient } = await signedInClient(server, { role: 'admin' });
     const { client: stranger } = await signedInClient(server);
     const number = await sandboxNumber(client);
-    const simulator = server.services.engine.simulator!;
+    const simulator = server.services.simulator!;
     simulator.numbers.setBilling(number.phone_number_id, { category: 'MARKETING', everyNth: 2 });
     const template = await buildTemplate(server, user, { category: 'UTILITY', body: 'Hello {{1}}' });
     const accepted = await quickSend(client, { template, recipients: plainRecipients(6, 9_400_000_000), variables: { '1': 'Asha' } });

@@ -52,7 +52,7 @@ describe.skipIf(postgresUnavailable)('scheduled sends', () => {
 
   const sentTo = (to: readonly string[]) => {
     const wanted = new Set(to);
-    return server.services.engine.simulator!.receivedCounts().repeated.filter((entry) => wanted.has(entry.to));
+    return server.services.simulator!.receivedCounts().repeated.filter((entry) => wanted.has(entry.to));
   };
 
   it('accepts and debits at once, waits as scheduled, takes a new time, then sends each message once when due', async () => {

@@ -1,6 +1,6 @@
 /**
  * The right message to the right number for the right count. Each block reproduces one
- * defect of the issue through the HTTP API, on SQLite and on PostgreSQL.
+ * defect once found in sending through the HTTP API, on SQLite and on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageFigures, type MessageStatusCounts } from '@shared/figures';

@@ -10,7 +10,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Handoff } from '../../server/src/sending/dispatcher';
-import { renewLeasesIn } from '../../server/src/sending/leaseKeeper';
 import { buildCampaign, buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
@@ -45,7 +44,7 @@ describe.skipIf(postgresUnavailable)('a stale claim never passes the handoff', (
     const [busy, contested] = (await claimedMessages(2)) as [number, number];
     await claim(busy, OTHER_TOKEN);
     await claim(contested, CURRENT_TOKEN);
-    const handoff = new Handoff(server.db, 60);
+    const handoff = new Handoff(server.db, server.services.engine.dispatchStore, 60);
     // The first handoff starts a round and waits on the database; the two asked for meanwhile
     // share the next round, as the stale and the current worker did.
     const first = handoff.handOver(busy, OTHER_TOKEN);
@@ -61,7 +60,7 @@ describe.skipIf(postgresUnavailable)('a stale claim never passes the handoff', (
   it('hands nothing to a stale claim alone, and a message only once', async () => {
     const [id] = (await claimedMessages(1)) as [number];
     await claim(id, CURRENT_TOKEN);
-    const handoff = new Handoff(server.db, 60);
+    const handoff = new Handoff(server.db, server.services.engine.dispatchStore, 60);
     expect(await handoff.handOver(id, STALE_TOKEN)).toBe(false);
     expect(await handoff.handOver(id, CURRENT_TOKEN)).toBe(true);
     // Handed already: the same claim asking again (a retried round) is not handed twice.
@@ -73,7 +72,7 @@ describe.skipIf(postgresUnavailable)('a stale claim never passes the handoff', (
     // Claimed long ago: the lease is nearly out when the send's turn comes.
     await server.db('messages').where({ id }).update({ claimToken: CURRENT_TOKEN, handedAt: null, leaseUntil: new Date(Date.now() + 1_000).toISOString() });
     const before = Date.now();
-    expect(await new Handoff(server.db, 60).handOver(id, CURRENT_TOKEN)).toBe(true);
+    expect(await new Handoff(server.db, server.services.engine.dispatchStore, 60).handOver(id, CURRENT_TOKEN)).toBe(true);
     const row = (await server.db('messages').where({ id }).first('leaseUntil')) as { leaseUntil: string | Date };
     expect(new Date(row.leaseUntil).getTime()).toBeGreaterThanOrEqual(before + 59_000);
   });
@@ -89,7 +88,7 @@ describe.skipIf(postgresUnavailable)('a stale claim never passes the handoff', (
     await server.db('messages').where({ id: taken }).update({ claimToken: OTHER_TOKEN, leaseUntil: old });
 
     const leaseUntil = new Date(Date.now() + 60_000);
-    await renewLeasesIn(server.db)([{ claimToken: CURRENT_TOKEN, ids: [mine, handed, unknown, answered] }, { claimToken: STALE_TOKEN, ids: [taken] }], leaseUntil);
+    await server.services.engine.dispatchStore.renewLeases(server.db, [{ claimToken: CURRENT_TOKEN, ids: [mine, handed, unknown, answered] }, { claimToken: STALE_TOKEN, ids: [taken] }], leaseUntil);
     const rows = (await server.db('messages').whereIn('id', [mine, handed, unknown, taken, answered]).select('id', 'leaseUntil')) as { id: number; leaseUntil: string | Date }[];
     const renewed = rows.filter((row) => new Date(row.leaseUntil).getTime() === leaseUntil.getTime()).map((row) => Number(row.id));
     expect(renewed.sort((x, y) => x - y)).toEqual([mine, handed, unknown].sort((x, y) => x - y));

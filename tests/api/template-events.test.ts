@@ -182,7 +182,7 @@ describe.skipIf(postgresUnavailable)('POST /api/webhooks/whatsapp with template 
   it("applies the simulator's signed review to the template it names by the simulator's id", async () => {
     const { user } = await signedInClient(server, { creditRupees: 1 });
     const template = await buildTemplate(server, user, { status: 'PENDING', name: `please_reject_${Date.now() % 1e9}` });
-    const simulator = server.services.engine.simulator!;
+    const simulator = server.services.simulator!;
     const created = simulator.templates.create(SIMULATOR_WABA_ID, { name: template.name, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Hi' }] });
     await server.db('templates').where({ id: template.id }).update({ providerTemplateId: created.body.id as string });
     const deadline = Date.now() + 20_000;

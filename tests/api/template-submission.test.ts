@@ -34,7 +34,7 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     await meta?.close();
   });
 
-  const sandbox = () => server.services.engine.simulator!;
+  const sandbox = () => server.services.simulator!;
   const approve = (id: number) => admin.put<{ success: boolean; message: string; data: TTemplate }>(`/api/admin/templates/${id}/status`, { status: 'APPROVED' });
   const row = async (id: number) =>
     (await server.db('templates').where({ id }).first()) as {

@@ -45,7 +45,7 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
     const port = await freePort();
     server = await startTestServer({ PORT: String(port), WHATSAPP_API_BASE: `http://127.0.0.1:${port}/simulator` });
     admin = (await signedInClient(server, { role: 'admin' })).client;
-    meta = server.services.engine.simulator!.templates;
+    meta = server.services.simulator!.templates;
   });
   afterAll(async () => {
     await server?.close();
@@ -95,7 +95,7 @@ describe.skipIf(postgresUnavailable)('Sync from Meta and delete at Meta', () => 
   it('reads every page, imports approved templates, updates known ones and counts each; a second sync changes nothing', async () => {
     const owner = await business();
     // Approved here and submitted to Meta, whose review webhook never came: still in review here.
-    const simulator = server.services.engine.simulator!;
+    const simulator = server.services.simulator!;
     simulator.setWebhook(null);
     let inReview: Template;
     try {

@@ -5,7 +5,7 @@ import { bareInsertSeconds } from './bareInsert';
 import { figureDb, printFigure } from './figures';
 import { approvedBenchTemplate, withPeakRss } from './support';
 
-/** The targets: acceptance within 3x a bare insert of the same rows, and under 1 GB. */
+/** The targets: acceptance within 3x a bare insert of the same rows, and under 1 GB. */
 const BARE_INSERT_FACTOR = 3;
 const PEAK_RSS_CEILING_MB = 1000;
 /** The fixed acceptance targets, held by the time until every message row is written (staged rows moved). */

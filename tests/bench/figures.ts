@@ -3,7 +3,7 @@
  * `bench <db> <figure> <value> ceiling <value> ratio <value>`, beside the benches' own readable
  * lines. The ceiling is measured in the same run on the same machine wherever the figure has one
  * (a bare insert, the simulator with a no-op client, a bare Koa route), so that the ratio means
- * something on a noisy 2-core machine; a fixed target is the ceiling only where the issue gives
+ * something on a noisy 2-core machine; a fixed target is the ceiling only where there is
  * nothing to measure against (peak RSS, latency, export time).
  */
 

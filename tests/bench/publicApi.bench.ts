@@ -29,7 +29,7 @@ const WARM_UP_FIRST_RECIPIENT = '500000000';
 const PAIRS = 3;
 /** Each pair's recipients start this far from the one before: more than a pair sends in its 10 s. */
 const RECIPIENTS_PER_PAIR = 100_000_000;
-/** The issue's latency target for `POST /api/send`. */
+/** The latency target for `POST /api/send`. */
 const P99_CEILING_MS = 100;
 
 interface LoadResult {

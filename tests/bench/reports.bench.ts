@@ -31,7 +31,7 @@ function statusOf(i: number): string {
 function recipientOf(i: number): string {
   return `91${7_000_000_000 + ((i * 2_654_435_761) % 2_999_999_999)}`;
 }
-/** The issue's targets: every report request's p95, and the CSV export of 1M rows with the memory it adds. */
+/** The targets: every report request's p95, and the CSV export of 1M rows with the memory it adds. */
 const REPORTS_P95_CEILING_MS = 100;
 const EXPORT_CSV_CEILING_SECONDS = 15;
 const EXPORT_ADDED_CEILING_MB = 200;

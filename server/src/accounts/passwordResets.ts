@@ -7,7 +7,7 @@ import { digitsOnly } from '@shared/schemas/auth';
 import { AppError, BadRequestError, ServiceUnavailableError, TooManyRequestsError } from '../errors';
 import { PasswordReset, usernameKey } from '../models';
 import type { Logger } from '../logger';
-import type { PlatformMessenger } from '../messaging/platformMessenger';
+import type { PlatformMessenger } from '../platformMessages/platformMessenger';
 import type { AuditService } from '../audit/service';
 import { isRateLimited, type ThrottleFactory } from '../throttling/throttle';
 import type { UserService } from './users';

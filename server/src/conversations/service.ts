@@ -27,7 +27,7 @@ export { REPLY_REFERENCE_PREFIX, parseReplyReference, replyReference } from '../
 import { withConflictRetry } from '../sending/messageOutcomes';
 import type { ProviderRegistry } from '../sending/providerRegistry';
 import type { InboundMessage, ServiceSendRequest, StatusEvent } from '../sending/providers/types';
-import type { WebhookService } from '../integrations/webhooks/service';
+import type { WebhookService } from '../integratorApi/webhooks/service';
 import type { WalletService } from '../wallet/service';
 import { describeInbound, previewText } from './inboundMessage';
 import { checkedExtension, REPLY_MEDIA_FOLDER, REPLY_MEDIA_ID, replyMediaType, storeInboundFile, storeReplyFile } from './mediaFiles';

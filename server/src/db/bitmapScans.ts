@@ -8,8 +8,8 @@ import type { Knex } from 'knex';
  * trigram index behind the reports' search by part of a number. pg_trgm's GIN operator class
  * serves `=` as well (PostgreSQL 14 and later), and once the table has statistics the planner
  * takes it for an equality probe: it reads the posting lists of trigrams that every number shares
- * ('919', '000'), 2.5 ms a probe on 7,000 numbers and growing with the table, where the btree
- * answers in microseconds (the numbers worker's batches took 250 ms instead of a few).
+ * ('919', '000'), milliseconds a probe and growing with the table, where the btree answers in
+ * microseconds (the numbers worker's batches took a hundred times longer).
  * GIN is read by bitmap scans only, so with them off the planner is left the btree, and hash
  * joins on the number stay open to it; writing the equality as a range, tried first, closed
  * those and joined by the user alone. The search, which wants the trigram index, never runs here.

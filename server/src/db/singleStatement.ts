@@ -56,7 +56,7 @@ function isRaw(value: unknown): value is Knex.Raw {
 /**
  * An insert of one row as a part. knex compiles it once per table and set of columns and the text
  * is kept: compiling an insert costs more of the server's thread than PostgreSQL takes to run it
- * (measured at about 0.2 ms a statement under the public API's load). A value may be SQL
+ * under the public API's load. A value may be SQL
  * (`db.raw` without bindings), which is then part of the text.
  */
 export function insertPart(db: Knex, table: string, row: Record<string, unknown>): StatementPart {
@@ -97,7 +97,7 @@ export async function runSingleStatement<Row>(db: Knex, statement: StatementPart
  * five runs, then keeps one generic plan where that is not dearer than the plans made for values.
  * That suits writes by key, and reads whose tables have statistics: without them (a table never
  * analysed) the generic plan of the public API's read took the user's report index for its
- * Duplicate Blocked probe, 12 ms a run (docs/decisions/2026-11-29-postgresql-prepared-write.md), which is why
+ * Duplicate Blocked probe (docs/decisions/2026-11-29-postgresql-prepared-write.md), which is why
  * `db/tableStatistics.ts` gives every table statistics where autovacuum would not.
  */
 export function asPrepared(query: Knex.Raw): Knex.Raw {

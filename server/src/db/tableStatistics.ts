@@ -4,9 +4,8 @@
  * operator may turn it off) no table is ever analysed, and the planner guesses. The public send
  * API felt it first: for its Duplicate Blocked probe, a never-analysed `messages` gave
  * the user's report index the same estimated cost as the (user, recipient) index, the planner
- * took the report index, and it filtered every message of the user for each recipient, 15–22 ms a
- * round after a few seconds of the bench's load and growing with the table, against under 1 ms
- * through the recipient index.
+ * took the report index, and it filtered every message of the user for each recipient, a round
+ * growing with the table to many times what the recipient index takes.
  *
  * Where autovacuum is off, this worker analyses the schema's tables by autovacuum's own rule for
  * analysis (rows changed since the last one at least 50 plus a tenth of the table), a table never
@@ -17,8 +16,7 @@
  * statement's, a foreign key's check) is made on the table's size at its last analysis and is
  * only made again when the table is analysed. `campaigns`, analysed near empty as the public API's
  * load began, grew tenfold in the minute after, and every message's check of its campaign stayed a
- * scan of the whole table: 62,602 scans reading 105 million rows in 10 s, PostgreSQL's CPU a
- * request from 131 to 200 µs, the API from 0.24 to 0.17 of the bare route
+ * scan of the whole table, and the API's throughput fell with it
  * (docs/decisions/2026-12-05-plans-kept-for-a-young-table.md).
  * Analysed once it has doubled, a table is analysed a few times while young and as rarely as
  * before once grown; a table whose rows only change (a wallet's) never doubles.
@@ -57,7 +55,7 @@ export const TABLE_STATISTICS_LOCK = 7_204_117;
  * The schema's tables that autovacuum would analyse now, where autovacuum is off: none where it
  * is on. `reltuples` is -1 for a table never analysed (PostgreSQL 14 and later). Read from
  * `pg_class` and the statistics functions for this schema alone: `pg_stat_user_tables` builds a
- * row for every table of the database (10 ms a read where the tests' schemas come and go).
+ * row for every table of the database (slow where the tests' schemas come and go).
  */
 const DUE_TABLES_SQL = `select c.relname as name from pg_class c
   where current_setting('autovacuum') = 'off'

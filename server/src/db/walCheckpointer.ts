@@ -22,8 +22,8 @@ type WorkerReport = ({ type: 'checkpointed' } & CheckpointResult & { request: nu
 /**
  * SQLite in WAL mode copies the log into the database file at the end of the commit that takes the
  * log past 1,000 pages, on the connection that committed: the server's only connection, on its only
- * thread. After a million-recipient campaign that copy held the event loop about 2 s (measured in a
- * CPU profile of the 1M-row upload send), and every request waited for it. Here a worker thread with
+ * thread. After a million-recipient campaign that copy held the event loop for seconds (seen in a
+ * CPU profile of a million-row upload send), and every request waited for it. Here a worker thread with
  * a connection of its own makes the copy every 250 ms, and the server's connection never
  * checkpoints (`wal_autocheckpoint = 0`). Should the thread end unasked, the server's connection
  * checkpoints by itself again, so the log never grows without bound.

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { messages } from '@shared/messages';
 import { BadRequestError } from '../errors';
-import { IDEMPOTENCY_KEY_PATTERN, requestHash, type IdempotencyService } from '../integrations/idempotency';
+import { IDEMPOTENCY_KEY_PATTERN, requestHash, type IdempotencyService } from '../integratorApi/idempotency';
 import type { ApiKeyState } from './apiKey';
 
 /**

@@ -1,6 +1,6 @@
 import type { TMessagesPage, TPublicMessage } from '@shared/schemas/messages';
-import { toPublicMessage, type PublicMessageRow } from '../integrations/publicMessage';
-import type { MessageStatusPage } from '../integrations/messageStatus';
+import { toPublicMessage, type PublicMessageRow } from '../integratorApi/publicMessage';
+import type { MessageStatusPage } from '../integratorApi/messageStatus';
 
 /** GET /api/messages/{messageId}; webhook events carry the same object. */
 export function presentPublicMessage(row: PublicMessageRow): TPublicMessage {

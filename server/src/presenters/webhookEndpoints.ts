@@ -1,5 +1,5 @@
 import type { TWebhookDelivery, TWebhookEndpoint, TWebhookEndpointCreated, TWebhookEventType } from '@shared/schemas/webhookEndpoints';
-import type { WebhookDeliveryRow, WebhookEndpointRow } from '../integrations/webhooks/service';
+import type { WebhookDeliveryRow, WebhookEndpointRow } from '../integratorApi/webhooks/service';
 
 function iso(value: string | Date | null): string | null {
   return value === null ? null : new Date(value).toISOString();

@@ -12,7 +12,7 @@ import { csvCell, csvLine } from '@shared/csv';
 import { fillMessage, messages } from '@shared/messages';
 import { unitsToRupees } from '@shared/money';
 import { formatIstDateTime, REPORT_EXPORT_COLUMNS, reportExportCells, type ReportExportSource } from '@shared/reports';
-import { publicMessageId } from '../integrations/publicMessage';
+import { publicMessageId } from '../integratorApi/publicMessage';
 import { cursorColumn, cursorParams, filterSql, messagesFrom, type Cursor, type ReportDb } from './sql';
 import type { ReportQueryPlan } from './plan';
 import { reportErrorOf, reportStatusOf } from './status';

@@ -44,8 +44,8 @@ async function matchingNumbers(rdb: ReportDb, recipientOnly: ReportFilter, digit
   const limit = EXACT_COUNT_MAX + 1;
   // Both indexes also read what they do not hold yet (reports/recipientNumbers.ts), so a message is
   // found as soon as it is committed. Without DISTINCT the read stops at the limit: with it,
-  // PostgreSQL gathered every match of four common digits first (44 ms against 11 ms on a million
-  // numbers). SQLite's index is of messages, so a number comes once per message; PostgreSQL's
+  // PostgreSQL gathered every match of four common digits first (several times slower on a
+  // million numbers). SQLite's index is of messages, so a number comes once per message; PostgreSQL's
   // lists a number twice only after a race or a cleanup. The repeats are dropped here, and a full
   // page of rows counts as "more" even if some repeat: the walk of the list index is right either way.
   let rows: [string][];

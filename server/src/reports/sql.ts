@@ -79,8 +79,8 @@ export function filterSql(filter: ReportFilter, access: Access, dialect: Dialect
   } else if (filter.recipientContains) {
     // Any part of the number: no range to seek, so the recipient index is read as a covering list
     // of the user's numbers (user_id = ?, each entry tested, no table access). The test each
-    // database runs fastest: SQLite tests a million numbers in 46 ms with instr against 67 ms with
-    // LIKE; PostgreSQL in 65-68 ms with LIKE against 77-80 ms with strpos (2026-11-28). The
+    // database runs fastest: instr on SQLite, LIKE on PostgreSQL (each ahead of the other on a
+    // million numbers, docs/decisions/2026-12-07-figures-out-of-code-comments.md). The
     // filter is digits, so the pattern has no wildcards but its own (escaped all the same).
     // SQLite takes that index whenever the column is visible; a unary + hides it when the digits
     // are common enough that walking the ordered index is the cheaper way.

@@ -26,8 +26,8 @@ export const CLEANUP_BATCH_SIZE = 2_000;
 /**
  * On SQLite a batch should take about this long. better-sqlite3 runs each statement on the event
  * loop, so while a batch runs the whole server waits (requests, the dispatcher, the in-process
- * simulator); a batch's time follows its rows (about 0.1 ms each with their index entries), and
- * the machine's load, so batches are sized to this budget rather than to a count.
+ * simulator); a batch's time follows its rows (with their index entries) and the machine's load,
+ * so batches are sized to this budget rather than to a count.
  */
 const SQLITE_BATCH_BUDGET_MS = 50;
 const SQLITE_FIRST_BATCH = 250;

@@ -52,23 +52,21 @@ const LINGER_UNTIL = 64;
 /**
  * A round also stops waiting once this share of the last round's requests is queued again. Under
  * load the clients of a round come back together; the few slowest would otherwise hold the rest
- * for the whole linger. Measured on PostgreSQL with 32 connections (alternating runs): 3,727 and
- * 3,814 requests a second against 3,313 and 3,397 with the fixed linger; SQLite unchanged.
+ * for the whole linger. On PostgreSQL this served more requests a second than a fixed linger; on
+ * SQLite it changed nothing (docs/decisions/2026-12-07-figures-out-of-code-comments.md).
  */
 const LINGER_UNTIL_SHARE_OF_LAST = 0.9;
 /**
- * How long a round waits for company, by database: measured with 32 connections in alternating
- * runs, 1 ms on SQLite 5,025/s -> 5,990/s against 2 ms (the server stood idle a quarter of the
- * time), while on PostgreSQL 2 ms stayed ahead (1,796/s against 1,690/s at 1 ms).
+ * How long a round waits for company, by database: SQLite's writes are quick enough that a longer
+ * wait left the server idle, while PostgreSQL's round trips gain from gathering a little longer
+ * (the runs that chose them: docs/decisions/2026-12-07-figures-out-of-code-comments.md).
  */
 export const LINGER_MS = { sqlite: 1, postgres: 2 } as const;
 /**
  * Rounds at once. With one, every request that arrived while a round wrote waited for that round
  * and then for its own linger; with two, the next round gathers and reads while the one before it
- * writes. Measured on a 2-core AMD EPYC machine with 32 connections, alternating runs of the
- * bench: PostgreSQL 0.23-0.30 of the bare route (median 0.27) against 0.20-0.26 (median 0.24) with
- * one; SQLite 0.39-0.45 against 0.35-0.41. On the Intel machines of earlier sessions two rounds
- * measured the same as one.
+ * writes. Two rounds were ahead of one on both databases on a 2-core machine, and never behind
+ * (docs/decisions/2026-12-07-figures-out-of-code-comments.md).
  */
 export const PARALLEL_ROUNDS = 2;
 

@@ -64,9 +64,10 @@ export const FETCH_ORDER_INDEX = 'job_fetch_order';
  * pg-boss (10.x) takes the next job in the order (priority desc, created_on, id), and its own
  * index on waiting jobs is (name, start_after): every fetch read and sorted every waiting job of
  * the queue. A campaign is one job per DISPATCH_BATCH_SIZE messages, so a million recipients
- * wait as 20,000 jobs, and each fetch and complete cost 39 ms of PostgreSQL, against 3.3 ms
- * with this index, which holds the waiting jobs in that order (measured here; pg-boss issues
- * #228 and #418 describe the same). On the partitioned job table it covers every queue's
+ * wait as tens of thousands of jobs, and each fetch and complete cost PostgreSQL a sort of them
+ * all; this index holds the waiting jobs in that order, so a fetch reads the first ones (pg-boss's
+ * own issue tracker describes the same, issues 228 and 418 there). On the partitioned job table
+ * it covers every queue's
  * partition, present and future. Instances starting together take turns (advisory lock), and an
  * instance that finds it in place takes no lock on the job table.
  */

@@ -19,18 +19,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/knex';
 import type { TTemplateComponent } from '@shared/types';
 import type { Logger } from '../logger';
 import { OutageLog } from '../db/outage';
 import { templateSendRequest, type HeaderMedia, type TemplateShape } from './messageRequest';
-import { claimKey, rawConnection, withConflictRetry, type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
+import { claimKey, withConflictRetry, type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
 import type { ProviderRegistry } from './providerRegistry';
 import type { SenderNumber } from './senderNumbers';
-import { LeaseKeeper, renewLeasesIn } from './leaseKeeper';
+import { LeaseKeeper } from './leaseKeeper';
+import type { DispatchStore } from './dispatchStore/store';
 import { TokenBucket } from './tokenBucket';
 import { SendWindow, type SendOutcome } from './sendWindow';
-import type { MessageRow } from '../db/rows/messages';
 import { ENDED_TEMPLATE_STATUSES, HELD_TEMPLATE_STATUSES } from '../templates/templateEvents';
 import { metaErrorHandling, type RetryScope } from './providers/metaErrors';
 import type { MetaErrorFields, SendResult } from './providers/types';
@@ -188,6 +187,8 @@ export class MessageDispatcher {
   constructor(
     private readonly deps: {
       db: Knex;
+      /** How row locks and the handoff's fence run on this database (chosen in container.ts). */
+      store: DispatchStore;
       outcomes: MessageOutcomes;
       /** Held messages need a job to be seen again on PostgreSQL (SQLite's lanes find them in the table). */
       jobs: Pick<Enqueuer, 'hold'>;
@@ -198,10 +199,10 @@ export class MessageDispatcher {
       mediaUrl: (path: string) => string;
     },
   ) {
-    this.handoff = new Handoff(deps.db, deps.settings.leaseSeconds);
+    this.handoff = new Handoff(deps.db, deps.store, deps.settings.leaseSeconds);
     const renewalFailures = new OutageLog(deps.log, 'renewing dispatch leases');
     this.leases = new LeaseKeeper(
-      renewLeasesIn(deps.db),
+      (batches, leaseUntil) => deps.store.renewLeases(deps.db, batches, leaseUntil),
       deps.settings.leaseSeconds,
       (error) => void renewalFailures.failed(error),
       undefined,
@@ -598,17 +599,12 @@ export class MessageDispatcher {
     // first, then takes the messages), and the messages requeued in the same transaction: a cancel
     // either waits for this and then fails what was requeued, or has committed and is seen here.
     await this.deps.db.transaction(async (trx) => {
-      let query = trx('campaigns').whereIn('id', campaignIds).select('id', 'status');
-      if (isPostgres(trx)) query = query.forShare();
-      const rows = (await query) as Pick<MessageRow, 'id' | 'status'>[];
-      const statusOf = new Map(rows.map((row) => [Number(row.id), String(row.status)]));
+      const statusOf = await this.deps.store.campaignStatuses(trx, campaignIds);
       const byToken = new Map<string, number[]>();
       for (const message of messages) appendTo(byToken, message.claimToken, message.id);
       const mine = new Set<number>();
       for (const [claimToken, ids] of byToken) {
-        let owned = trx('messages').whereIn('id', ids).where({ claimToken, status: 'sending' }).whereNull('handedAt').select('id');
-        if (isPostgres(trx)) owned = owned.forUpdate();
-        for (const row of (await owned) as Pick<MessageRow, 'id'>[]) mine.add(Number(row.id));
+        for (const id of await this.deps.store.ownedUnhanded(trx, ids, claimToken)) mine.add(id);
       }
       const cancelled = new Map<number, number[]>();
       const byDelay = new Map<number, number[]>();
@@ -697,6 +693,7 @@ export class Handoff {
   /** The handoff restarts the lease: a send waits in no queue of ours long enough to be taken for a stall. */
   constructor(
     private readonly db: Knex,
+    private readonly store: DispatchStore,
     private readonly leaseSeconds: number,
   ) {}
 
@@ -734,30 +731,7 @@ export class Handoff {
     const nowIso = now.toISOString();
     const leaseUntil = new Date(now.getTime() + this.leaseSeconds * 1000).toISOString();
     const handed = new Set<string>();
-    if (isPostgres(this.db)) {
-      const result = (await this.db.raw(
-        `update messages as m set handed_at = ?, updated_at = ?, lease_until = ?
-           from unnest(?::bigint[], ?::text[]) as t(id, token)
-          where m.id = t.id and m.claim_token = t.token and m.status = 'sending' and m.handed_at is null
-            and exists (select 1 from campaigns c where c.id = m.campaign_id and c.status = 'running')
-          returning m.id, m.claim_token as token`,
-        [nowIso, nowIso, leaseUntil, round.map((r) => r.id), round.map((r) => r.claimToken)],
-      )) as { rows: { id: number | string; token: string }[] };
-      // A raw statement's rows keep the database's column names; the alias needs no mapping.
-      for (const row of result.rows) handed.add(claimKey({ id: Number(row.id), claimToken: row.token }));
-      return handed;
-    }
-    await this.db.transaction(async (trx) => {
-      const connection = await rawConnection(trx);
-      if (!('prepare' in connection)) throw new Error('the embedded handoff needs SQLite');
-      // One prepared statement run per send: a statement built per row cost more than the row.
-      const statement = connection.prepare(
-        `update messages set handed_at = ?, updated_at = ?, lease_until = ?
-          where id = ? and claim_token = ? and status = 'sending' and handed_at is null
-            and exists (select 1 from campaigns where campaigns.id = messages.campaign_id and campaigns.status = 'running')`,
-      );
-      for (const entry of round) if (statement.run(nowIso, nowIso, leaseUntil, entry.id, entry.claimToken).changes > 0) handed.add(claimKey(entry));
-    });
+    for (const claim of await this.store.handOver(this.db, round, { nowIso, leaseUntilIso: leaseUntil })) handed.add(claimKey(claim));
     return handed;
   }
 }

@@ -1,27 +1,33 @@
 /**
  * The sending engine's moving parts, assembled once per process: provider adapters, the
- * dispatcher and its queue (embedded on SQLite, pg-boss on PostgreSQL), status ingestion, and the
- * in-process simulator that sandbox numbers send to in development and tests.
+ * dispatcher and its queue (embedded on SQLite, pg-boss on PostgreSQL), status ingestion; and,
+ * when container.ts built one, the in-process simulator's start and stop.
  */
 import type { Knex } from 'knex';
 import type { AppConfig } from '../config';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
-import { CloudApiSimulator } from '../simulator/cloudApiSimulator';
-import { databaseChannelKeys, databaseTemplateCategories, databaseTemplates } from '../simulator/databaseTemplates';
-import type { SimulatorOutbox } from '../simulator/outbox';
-import { PLATFORM_PHONE_NUMBER_ID } from './platformSender';
 import { MessageDispatcher } from './dispatcher';
 import { Materialiser } from './materialiser';
 import type { StagedRowsStore } from './acceptance/stagedRows';
 import { MessageOutcomes } from './messageOutcomes';
-import { ProviderRegistry, SIMULATOR_ACCESS_TOKEN, type CredentialsSource } from './providerRegistry';
+import { ProviderRegistry, type CredentialsSource } from './providerRegistry';
 import { NO_DISPATCH_JOBS, type Enqueuer, type PgBossDispatchJobs } from './dispatchJobs';
 import { EmbeddedDispatchQueue, PgBossDispatchQueue, type DispatchQueue } from './queues';
 import { StatusIngest } from './statusIngest';
+import type { DispatchStore } from './dispatchStore/store';
 
 export const SIMULATOR_MOUNT = '/simulator';
 export const WEBHOOK_PATH = '/api/webhooks/whatsapp';
+
+/**
+ * What the engine needs of the simulator mounted in this server (simulator/embedded.ts): it learns
+ * where to post status webhooks once the server listens, and closes with the engine.
+ */
+export interface EmbeddedSimulator {
+  setWebhook(webhook: { url: string; appSecret: string }): void;
+  close(): Promise<void>;
+}
 
 export class SendingEngine {
   readonly outcomes: MessageOutcomes;
@@ -32,11 +38,12 @@ export class SendingEngine {
   readonly jobs: Enqueuer;
   /** How staged rows move on this database (the materialiser's store). */
   readonly stagedRows: StagedRowsStore;
+  /** How the dispatcher and the queues lock and fence rows on this database. */
+  readonly dispatchStore: DispatchStore;
   readonly ingest: StatusIngest;
   /** Message rows for large campaigns' staged recipients, after their acceptance (materialiser.ts). */
   readonly materialiser: Materialiser;
-  /** Mounted at /simulator when the simulator is on and no separate one is configured. */
-  readonly simulator: CloudApiSimulator | null;
+  private readonly simulator: EmbeddedSimulator | null;
   private started = false;
 
   constructor(
@@ -49,7 +56,10 @@ export class SendingEngine {
       jobs: PgBossDispatchJobs | null;
       /** How the materialiser moves staged rows on this database. */
       stagedRows: StagedRowsStore;
-      outbox: SimulatorOutbox;
+      /** How the dispatcher and the queues lock and fence rows on this database. */
+      dispatchStore: DispatchStore;
+      /** Mounted at /simulator when the simulator is on and no separate one is configured. */
+      simulator: EmbeddedSimulator | null;
       credentials: CredentialsSource | null;
     },
   ) {
@@ -58,6 +68,7 @@ export class SendingEngine {
     const jobs: Enqueuer = deps.jobs ?? NO_DISPATCH_JOBS;
     this.jobs = jobs;
     this.stagedRows = deps.stagedRows;
+    this.dispatchStore = deps.dispatchStore;
     this.outcomes = new MessageOutcomes({ db, wallet: deps.wallet, jobs, log });
     this.providers = new ProviderRegistry({
       simulatorUrl: config.simulatorEnabled ? (config.simulator.url ?? null) : null,
@@ -67,27 +78,10 @@ export class SendingEngine {
       credentials: deps.credentials,
       timeoutMs: config.sending.dispatch.sendTimeoutSeconds * 1000,
     });
-    this.simulator =
-      config.simulatorEnabled && !config.simulator.url
-        ? new CloudApiSimulator({
-            outbox: deps.outbox,
-            resolveTemplate: databaseTemplates(db, config.brand.name),
-            resolveCategory: databaseTemplateCategories(db),
-            accessToken: SIMULATOR_ACCESS_TOKEN,
-            channelForKey: databaseChannelKeys(deps.credentials),
-            messagesPerSecond: config.sending.sandboxMessagesPerSecond,
-            delays: { ...config.simulator.delays, jitterRatio: 0.2 },
-            reviewMs: config.simulator.reviewMs,
-            displayPhoneNumber: (phoneNumberId) => (phoneNumberId === PLATFORM_PHONE_NUMBER_ID ? config.platformWhatsappNumber : phoneNumberId),
-            webhookRetry: config.simulator.webhookRetry,
-            onWebhookError: (error, { willRetry, statuses }) =>
-              willRetry
-                ? log.warn({ err: error }, 'simulator status webhook failed; retrying with backoff')
-                : log.error({ err: error, statuses }, 'simulator status webhooks dropped after their retries'),
-          })
-        : null;
+    this.simulator = deps.simulator;
     this.dispatcher = new MessageDispatcher({
       db,
+      store: deps.dispatchStore,
       outcomes: this.outcomes,
       jobs,
       providers: this.providers,
@@ -96,8 +90,8 @@ export class SendingEngine {
       mediaUrl: (path) => `${config.publicBaseUrl}/${path}`,
     });
     this.queue = deps.jobs
-      ? new PgBossDispatchQueue({ db, jobs: deps.jobs, dispatcher: this.dispatcher, log, work: config.sending.dispatch.enabled })
-      : new EmbeddedDispatchQueue({ db, dispatcher: this.dispatcher, log });
+      ? new PgBossDispatchQueue({ db, store: deps.dispatchStore, jobs: deps.jobs, dispatcher: this.dispatcher, log, work: config.sending.dispatch.enabled })
+      : new EmbeddedDispatchQueue({ db, store: deps.dispatchStore, dispatcher: this.dispatcher, log });
     this.ingest = new StatusIngest({ db, outcomes: this.outcomes, log });
     this.materialiser = new Materialiser({
       db,

@@ -5,14 +5,11 @@
  * Each batch used to renew its own rows on its own timer, whether or not its last renewal had
  * come back. On a loaded machine (three instances beside busy loops and the unit suite, pool of
  * five), a statement waited longer than a third of a lease for a connection, so renewals queued
- * behind renewals: 300 acquires were pending in each instance's pool, claims, handoffs and result
- * writes waited behind them, and 1,113 handed sends whose lease lapsed meanwhile were moved to
- * `unknown` by the sweep, to wait out the settle window (ten minutes in production) though no
+ * behind renewals: hundreds of acquires were pending in each instance's pool, claims, handoffs
+ * and result writes waited behind them, and handed sends whose lease lapsed meanwhile were moved
+ * to `unknown` by the sweep, to wait out the settle window (ten minutes in production) though no
  * provider had them. Now an instance has at most one renewal in flight, and it renews every batch.
  */
-import type { Knex } from 'knex';
-import { isPostgres } from '../db/knex';
-
 /** Renewals per lease period while batches are in flight. */
 export const RENEWALS_PER_LEASE = 3;
 
@@ -73,45 +70,4 @@ export class LeaseKeeper {
   get size(): number {
     return this.batches.size;
   }
-}
-
-/**
- * Extends the lease of rows that still carry their batch's token (handed ones too, and those the
- * sweep moved to `unknown` meanwhile, whose answer may yet come), in one statement on PostgreSQL.
- */
-export function renewLeasesIn(db: Knex): RenewLeases {
-  return async (batches, leaseUntil) => {
-    const until = leaseUntil.toISOString();
-    if (isPostgres(db)) {
-      const ids: number[] = [];
-      const tokens: string[] = [];
-      for (const batch of batches) {
-        for (const id of batch.ids) {
-          ids.push(id);
-          tokens.push(batch.claimToken);
-        }
-      }
-      // Rows are locked in id order and rows another transaction holds (a result write or a status
-      // batch, both brief) are skipped until the next renewal: a renewal then never deadlocks
-      // against them, where locking in scan order did.
-      await db.raw(
-        `update messages set lease_until = ? where id in (
-           select m.id from messages m join unnest(?::bigint[], ?::text[]) as t(id, token) on m.id = t.id and m.claim_token = t.token
-            where m.status in ('sending', 'unknown') order by m.id for update of m skip locked)`,
-        [until, ids, tokens],
-      );
-      return;
-    }
-    await db.transaction(async (trx) => {
-      for (const batch of batches) {
-        for (let start = 0; start < batch.ids.length; start += 900) {
-          await trx('messages')
-            .whereIn('id', batch.ids.slice(start, start + 900))
-            .where({ claimToken: batch.claimToken })
-            .whereIn('status', ['sending', 'unknown'])
-            .update({ leaseUntil: until });
-        }
-      }
-    });
-  };
 }

@@ -1,7 +1,7 @@
 /**
  * The platform's own sender (password-reset codes) as sending and the simulator see it: its
  * number's id in the simulator and its authentication template. The messenger that sends through
- * it is messaging/platformMessenger.ts.
+ * it is platformMessages/platformMessenger.ts.
  */
 import { AUTH } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';

@@ -26,9 +26,9 @@ import { OutageLog } from '../db/outage';
 import { IdlePause } from '../pollingWorker';
 import { newClaimToken, parseSendReference, sendReference, toClaimed, type MessageDispatcher } from './dispatcher';
 import { settleReferences } from './messageOutcomes';
-import { isPostgres } from '../db/knex';
 import { DISPATCH_QUEUE, type DispatchJob, type PgBossDispatchJobs } from './dispatchJobs';
 import type { MessageRow } from '../db/rows/messages';
+import type { DispatchStore } from './dispatchStore/store';
 
 export interface DispatchQueue {
   readonly kind: 'embedded' | 'pg-boss';
@@ -61,7 +61,7 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
   private readonly laneFailures: OutageLog;
   private readonly sweepFailures: OutageLog;
 
-  constructor(private readonly deps: { db: Knex; dispatcher: MessageDispatcher; log: Logger }) {
+  constructor(private readonly deps: { db: Knex; store: DispatchStore; dispatcher: MessageDispatcher; log: Logger }) {
     this.laneFailures = new OutageLog(deps.log, 'a dispatch lane');
     this.sweepFailures = new OutageLog(deps.log, 'the lease sweep');
   }
@@ -74,7 +74,7 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
     if (this.running) return;
     // One process owns the embedded database: whatever it left `sending` died with it. Messages
     // it had handed to the provider may have gone out: they wait for a status, not a resend.
-    await recoverAbandoned(this.deps.db, this.deps.dispatcher.settings.unknownSettleSeconds, true);
+    await recoverAbandoned(this.deps.db, this.deps.store, this.deps.dispatcher.settings.unknownSettleSeconds, true);
     this.running = true;
     const lanes = this.deps.dispatcher.settings.workers;
     this.lanes = Array.from({ length: lanes }, (_, lane) => this.lane(lane));
@@ -181,7 +181,7 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
 
   private async reclaimLapsedLeases(): Promise<void> {
     try {
-      const moved = await recoverAbandoned(this.deps.db, this.deps.dispatcher.settings.unknownSettleSeconds, false);
+      const moved = await recoverAbandoned(this.deps.db, this.deps.store, this.deps.dispatcher.settings.unknownSettleSeconds, false);
       if (moved.requeued > 0) this.notify();
       this.sweepFailures.recovered();
     } catch (error) {
@@ -199,7 +199,7 @@ export class EmbeddedDispatchQueue implements DispatchQueue {
  * - `unknown` rows whose window passed without a status carrying our reference are queued again,
  *   their token cleared so that a late answer of the old send cannot write.
  */
-export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart: boolean): Promise<{ requeued: number; requeuedIds: number[] }> {
+export async function recoverAbandoned(db: Knex, store: DispatchStore, settleSeconds: number, atStart: boolean): Promise<{ requeued: number; requeuedIds: number[] }> {
   const now = new Date();
   const nowIso = now.toISOString();
   const handed = db('messages').where({ status: 'sending' }).whereNotNull('handedAt');
@@ -213,11 +213,7 @@ export async function recoverAbandoned(db: Knex, settleSeconds: number, atStart:
   const waitedMs = oldest?.at ? now.getTime() - new Date(oldest.at).getTime() : 0;
   const settleMs = Math.min(Math.max(settleSeconds * 1000, waitedMs), PROVIDER_STATUS_RETRY_MS);
   const settleBy = new Date(now.getTime() + settleMs).toISOString();
-  // On PostgreSQL two sweeps (or a sweep and a lease renewal) updating the same rows in different
-  // orders deadlocked: lock them in id order and skip rows another transaction holds; the next
-  // sweep takes those if their lease is still lapsed.
-  const handedRows = isPostgres(db) ? db('messages').whereIn('id', handed.select('id').orderBy('id').forUpdate().skipLocked()) : handed;
-  await handedRows.update({ status: 'unknown', nextAttemptAt: settleBy, leaseUntil: null, updatedAt: nowIso });
+  await store.updateHanded(db, handed, { status: 'unknown', nextAttemptAt: settleBy, leaseUntil: null, updatedAt: nowIso });
   const unhanded = db('messages').where({ status: 'sending' }).whereNull('handedAt');
   if (!atStart) unhanded.where('leaseUntil', '<', nowIso);
   const lapsed = ((await unhanded.clone().limit(10_000).select('id')) as Pick<MessageRow, 'id'>[]).map((row) => Number(row.id));
@@ -283,6 +279,7 @@ export class PgBossDispatchQueue implements DispatchQueue {
   constructor(
     private readonly deps: {
       db: Knex;
+      store: DispatchStore;
       /** The jobs acceptance, outcomes and the dispatcher make; this adapter works through them. */
       jobs: PgBossDispatchJobs;
       dispatcher: MessageDispatcher;
@@ -451,7 +448,7 @@ export class PgBossDispatchQueue implements DispatchQueue {
       await this.boss.expire();
       // Lapsed claims go back to the queue (handed ones wait for a status first), with their jobs.
       await this.deps.db.transaction(async (trx) => {
-        const moved = await recoverAbandoned(trx, this.deps.dispatcher.settings.unknownSettleSeconds, false);
+        const moved = await recoverAbandoned(trx, this.deps.store, this.deps.dispatcher.settings.unknownSettleSeconds, false);
         if (moved.requeuedIds.length > 0) await this.deps.jobs.enqueue(trx, moved.requeuedIds);
       });
       this.sweepFailures.recovered();

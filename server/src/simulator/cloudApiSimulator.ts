@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { extractVariables, renderTemplateText } from '@shared/templates';
 import type { TTemplateComponent } from '@shared/types';
 import type { SimulatorOutbox } from './outbox';
-import { postForwardedWebhook, postSignedWebhook } from './signedWebhookPost';
+import { postWebhook } from './signedWebhookPost';
 import { randomHex } from './randomHex';
 import { SimulatorTemplates } from './templates';
 import { SimulatorNumbers, type SimulatorPricing } from './numbers';
@@ -165,7 +165,7 @@ export class CloudApiSimulator {
   /**
    * Statuses waiting for their time, earliest first (then in the order scheduled, so a message's
    * statuses leave in order). A heap: sorting an array on every send made the simulator itself the
-   * bottleneck of long sends (its CPU grew with the backlog, 200,000 messages at 500/s).
+   * bottleneck of long sends (its CPU grew with the backlog).
    */
   private pending = newPendingQueue();
   private seq = 0;
@@ -381,7 +381,7 @@ export class CloudApiSimulator {
     const composed = this.inbox.compose(input, this.options.displayPhoneNumber?.(input.phone_number_id) ?? input.phone_number_id);
     if (!composed.ok) return composed;
     const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: webhook.wabaId ?? 'SIMULATOR_WABA', changes: [{ value: composed.value, field: 'messages' }] }] });
-    const error = await postSignedWebhook(this.agent, webhook, raw);
+    const error = await postWebhook(this.agent, webhook, raw);
     return error ? { ok: false, error: error.message } : { ok: true, messageId: composed.messageId };
   }
 
@@ -666,13 +666,13 @@ export class CloudApiSimulator {
   private async postToMeta(items: PendingStatus[]): Promise<Error | null> {
     const webhook = this.webhook;
     if (!webhook) return null;
-    return postSignedWebhook(this.agent, webhook, this.envelope(items, webhook.wabaId ?? 'SIMULATOR_WABA'));
+    return postWebhook(this.agent, webhook, this.envelope(items, webhook.wabaId ?? 'SIMULATOR_WABA'));
   }
 
   private async postToChannel(key: string, items: PendingStatus[]): Promise<Error | null> {
     const webhook = this.channelWebhooks.get(key);
     if (!webhook) return null;
-    return postForwardedWebhook(this.agent, webhook, this.envelope(items, 'SIMULATOR_D360_WABA'));
+    return postWebhook(this.agent, webhook, this.envelope(items, 'SIMULATOR_D360_WABA'));
   }
 
   private notifyIdle(): void {

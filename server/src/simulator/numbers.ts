@@ -12,7 +12,7 @@
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import { Agent } from 'undici';
-import { postSignedWebhook } from './signedWebhookPost';
+import { postWebhook } from './signedWebhookPost';
 
 /** A number's health in Meta's words (the fields of `GET /{phone-number-id}`). */
 export interface SimulatorNumberHealth {
@@ -114,7 +114,7 @@ export class SimulatorNumbers {
     // A business's own app signs its account's webhooks: `appSecret` stands in for it.
     const webhook = appSecret ? { url: target.url, appSecret } : target;
     const body = { object: 'whatsapp_business_account', entry: [{ id: wabaId, time: Math.floor(Date.now() / 1000), changes: [{ value, field }] }] };
-    return postSignedWebhook(this.agent, webhook, JSON.stringify(body));
+    return postWebhook(this.agent, webhook, JSON.stringify(body));
   }
 
   /** `GET /:version/:phoneNumberId`, registered after every other route of the layout. */

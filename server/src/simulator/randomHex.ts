@@ -8,8 +8,8 @@ let offset = 0;
 
 /**
  * `bytes` random bytes as lowercase hex, cut from a pooled buffer. The simulator names every send
- * (`wamid.SIM…`); a `randomBytes` call per send measured 2.9 µs alone, and took 5.7 s of the
- * simulator's thread over the two-instance bench's 200,000 sends, on the cores the instances share.
+ * (`wamid.SIM…`); a `randomBytes` call per send took seconds of the simulator's thread over a long
+ * send, on the cores the instances share.
  */
 export function randomHex(bytes: number): string {
   if (bytes > POOL_BYTES) return randomBytes(bytes).toString('hex');

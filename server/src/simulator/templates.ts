@@ -14,7 +14,7 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import { Agent } from 'undici';
 import { z } from 'zod';
-import { postSignedWebhook } from './signedWebhookPost';
+import { postWebhook } from './signedWebhookPost';
 import { randomHex } from './randomHex';
 
 /** Where review webhooks go, read at each post (the embedded server learns its address late). */
@@ -406,7 +406,7 @@ export class SimulatorTemplates {
     const raw = JSON.stringify(envelope);
     let lastError: Error | null = null;
     for (let attempt = 1; attempt <= WEBHOOK_ATTEMPTS && !this.closed; attempt++) {
-      lastError = await postSignedWebhook(this.agent, target, raw);
+      lastError = await postWebhook(this.agent, target, raw);
       if (!lastError) return;
       if (attempt < WEBHOOK_ATTEMPTS && !this.closed) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }

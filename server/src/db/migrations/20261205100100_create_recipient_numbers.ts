@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../knex';
 
 /**
- * Each user's distinct recipient numbers, for the reports' search by any part of a number (issue
- * 17). That search has no range to seek, so it tested every message row's number of the user (a
+ * Each user's distinct recipient numbers, for the reports' search by any part of a number. That
+ * search has no range to seek, so it tested every message row's number of the user (a
  * million for a heavy sender): at the 100 ms limit on PostgreSQL, over it on slower machines. The
  * numbers are searched here instead (by trigram where PostgreSQL has pg_trgm, next migration), and
  * the messages then sought by the numbers found. Sending never updates these rows, so the index

@@ -196,7 +196,7 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
   // The simulator's fault control (tests, demos): a number's sends answered with a Meta error.
   router.put('/simulator/numbers/:phoneNumberId/fault', async (ctx) => {
     requireAdmin(ctx);
-    const simulator = services.engine.simulator;
+    const simulator = services.simulator;
     if (!simulator) throw NotFoundError();
     const body = validate(ZSimulatorFaultRequest, ctx.request.body);
     const phoneNumberId = ctx.params.phoneNumberId ?? '';
@@ -216,7 +216,7 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
 
   router.delete('/simulator/numbers/:phoneNumberId/fault', async (ctx) => {
     requireAdmin(ctx);
-    const simulator = services.engine.simulator;
+    const simulator = services.simulator;
     if (!simulator) throw NotFoundError();
     const phoneNumberId = ctx.params.phoneNumberId ?? '';
     simulator.setFault(phoneNumberId, null);

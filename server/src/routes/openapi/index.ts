@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { buildOpenApiDocument } from '../../integrations/openapi';
+import { buildOpenApiDocument } from '../../integratorApi/openapi';
 import type { AppState } from '../../types';
 
 /** GET /api/openapi.json: the public API's contract, built once per process. */

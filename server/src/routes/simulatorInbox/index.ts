@@ -16,7 +16,7 @@ import type { AppState } from '../../types';
 export function simulatorInboxRoutes(services: Services, config: AppConfig): Router<AppState> {
   const router = new Router<AppState>();
   router.post('/simulator/inbox/messages', async (ctx) => {
-    const simulator = services.engine.simulator;
+    const simulator = services.simulator;
     if (!config.simulatorEnabled || !simulator) throw NotFoundError(messages.server.simulatorDisabled, 'simulator_disabled');
     if (config.loopbackOnly.simulatorInbox && !isLoopback(ctx.ip)) throw ForbiddenError(messages.server.localOnly, 'local_only');
     const input = validate(ZInboxMessage, ctx.request.body);

@@ -22,7 +22,7 @@
  * `accept_messages_guard` (migration 20261208100100), which then looks again for what it is about
  * to queue with a snapshot taken under them. Found, the statement is refused (`isDuplicateRace`)
  * and the send is accepted again in a transaction, locks first. A transaction costs this path
- * three more round trips, a third of the public API's requests a second (measured).
+ * three more round trips, a large share of the public API's requests a second.
  *
  * SQLite needs none of this: its one connection runs one transaction at a time, and acceptance
  * reads inside its transaction.

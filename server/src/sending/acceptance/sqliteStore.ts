@@ -64,8 +64,8 @@ export class SqliteAcceptanceStore extends KnexAcceptanceStore {
 
   /**
    * One prepared statement reused per `ROWS_PER_INSERT` rows where no ids are wanted, and the rest
-   * in one more: measured on the messages table with its indexes, a fifth less time per row than
-   * one statement each at 50, and faster again at 200
+   * in one more: on the messages table with its indexes, less time per row than one statement
+   * each, and less again with more rows per statement
    * (docs/decisions/2026-11-24-acceptance-speed-and-memory.md). Rows whose ids are wanted go one
    * to a statement. The dispatcher finds queued rows in the table: no jobs to make.
    */

@@ -128,8 +128,8 @@ export async function postTemplateMessage(
   let statusCode: number;
   let text: string;
   // A timer cleared once the answer is read: `AbortSignal.timeout`'s timer is never cleared, and
-  // fired for every send long after its answer, building a TimeoutError each time (0.9 s of an
-  // instance's thread in the two-instance bench).
+  // fired for every send long after its answer, building a TimeoutError each time: a visible
+  // share of an instance's thread under a long send.
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
   try {
