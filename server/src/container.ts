@@ -227,8 +227,10 @@ export function createServices(deps: {
   });
   const providerCredentials = new ProviderCredentialStore({ db, secretBox });
   const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), outbox, credentials: providerCredentials });
+  const suppressions = new SuppressionService({ db });
   const conversations = new ConversationService({
     db,
+    replies: suppressions,
     log: logger.child({ service: 'conversations' }),
     dataDir: config.dataDir,
     providers: engine.providers,
@@ -238,12 +240,10 @@ export function createServices(deps: {
     servicePrice: (userId) => pricing.serviceUnits(userId),
     publicBaseUrl: config.publicBaseUrl,
   });
-  const suppressions = new SuppressionService({ db });
   const webhooks = new WebhookIngest({
     db,
     accounts: providerCredentials,
     outcomes: engine.outcomes,
-    suppressions,
     statuses: engine.ingest,
     conversations,
     log: logger.child({ service: 'webhooks' }),

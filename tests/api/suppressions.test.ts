@@ -33,6 +33,8 @@ describe.skipIf(postgresUnavailable)('opt-outs and the suppression list', () => 
       const body = webhookBody({ id: 'sim', changes: [numberChange(number.phone_number_id, { messages: [{ id: `wamid.in.${Date.now()}.${sequence}`, from, timestamp: t(), ...message }] })] });
       const answer = await postWebhook(server.url, body, server.config.simulator.appSecret);
       expect(answer.status).toBe(200);
+      // The rule runs in the batch that applies the stored message, after the webhook's answer.
+      await server.services.conversations.drain();
     };
     const text = (from: string, body: string) => reply(from, { type: 'text', text: { body } });
     return { client, user, number, reply, text };

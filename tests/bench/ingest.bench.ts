@@ -41,7 +41,7 @@ async function postAll(server: TestServer, bodies: readonly string[], secret: st
       while (next < bodies.length) {
         const body = bodies[next++] as string;
         const res = await fetch(`${server.url}/api/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(body, secret) }, body });
-        if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+        if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
       }
     }),
   );
