@@ -196,6 +196,10 @@ export class SuppressionService {
     if (wanted.length === 0) return effects;
     const keywords = await this.keywordsOf(db, [...new Set(wanted.map((index) => replies[index]!.userId))]);
     const optOutButtons = await this.optOutButtons(db, wanted.map((index) => replies[index]!));
+    // A contact's last opt-out or opt-in of the batch is the one that stands: STOP then START
+    // leaves them subscribed, as it would one message at a time.
+    const last = new Map<string, { userId: number; phone: string; effect: 'opt_out' | 'opt_in'; reason: string; source: TSuppressionSource }>();
+    const flags: Record<string, unknown>[] = [];
     for (const index of wanted) {
       const stored = replies[index]!;
       const text = said(stored) as string;
@@ -204,16 +208,31 @@ export class SuppressionService {
       const reply: IncomingReply = isTap ? { buttonText: text, buttonPayload: stored.buttonPayload, optOutButton: reference !== null && (optOutButtons.get(`${stored.userId}:${reference.id}`) ?? []).includes(text.trim()) } : { text };
       const effect = classifyReply(reply, keywords.get(stored.userId) ?? DEFAULT_OPT_OUT_KEYWORDS);
       effects[index] = effect;
-      const reason = text.trim().slice(0, SUPPRESSION_REASON_MAX_LENGTH);
-      if (effect === 'opt_out') await this.insert(db, stored.userId, [{ phone: stored.contact, reason }], isTap ? 'button' : 'keyword_reply');
-      else if (effect === 'opt_in') await db('suppressions').where({ userId: stored.userId, recipient: stored.contact }).delete();
-      else if (effect === 'flag' && stored.providerMessageId) {
-        await db('reply_flags')
-          .insert({ userId: stored.userId, recipient: stored.contact.slice(0, 15), providerMessageId: stored.providerMessageId.slice(0, 200), text: text.slice(0, 1000), receivedAt: new Date(stored.occurredAt).toISOString() })
-          .onConflict(['userId', 'providerMessageId'])
-          .ignore();
+      if (effect === 'opt_out' || effect === 'opt_in') {
+        const key = `${stored.userId}:${stored.contact}`;
+        last.delete(key);
+        last.set(key, { userId: stored.userId, phone: stored.contact, effect, reason: text.trim(), source: isTap ? 'button' : 'keyword_reply' });
+      } else if (effect === 'flag' && stored.providerMessageId) {
+        flags.push({ userId: stored.userId, recipient: stored.contact.slice(0, 15), providerMessageId: stored.providerMessageId.slice(0, 200), text: text.slice(0, 1000), receivedAt: new Date(stored.occurredAt).toISOString() });
       }
     }
+    const outs = new Map<string, { userId: number; source: TSuppressionSource; entries: { phone: string; reason: string }[] }>();
+    const ins = new Map<number, string[]>();
+    for (const change of last.values()) {
+      if (change.effect === 'opt_in') {
+        ins.set(change.userId, [...(ins.get(change.userId) ?? []), change.phone]);
+        continue;
+      }
+      const key = `${change.userId}:${change.source}`;
+      const group = outs.get(key) ?? { userId: change.userId, source: change.source, entries: [] };
+      group.entries.push({ phone: change.phone, reason: change.reason });
+      outs.set(key, group);
+    }
+    for (const group of outs.values()) await this.insert(db, group.userId, group.entries, group.source);
+    for (const [userId, phones] of ins) {
+      for (let start = 0; start < phones.length; start += INSERT_CHUNK) await db('suppressions').where({ userId }).whereIn('recipient', phones.slice(start, start + INSERT_CHUNK)).delete();
+    }
+    for (let start = 0; start < flags.length; start += 200) await db('reply_flags').insert(flags.slice(start, start + 200)).onConflict(['userId', 'providerMessageId']).ignore();
     return effects;
   }
 
