@@ -165,19 +165,23 @@ export class WebhookIngest {
     if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) {
       return [...(simulatorSigner ? [{ userId: null, secret: simulatorSigner, platformHeld: true }] : []), ...(platformAppSecret ? [{ userId: null, secret: platformAppSecret, platformHeld: true }] : [])];
     }
-    const numbers = (await this.deps
-      .db('whatsapp_numbers')
-      .join('users', 'users.id', 'whatsapp_numbers.userId')
-      .where('users.isActive', true)
-      .whereNull('users.deletedAt')
-      .where('whatsapp_numbers.phoneNumberId', phoneNumberId)
-      .select('whatsapp_numbers.userId', 'whatsapp_numbers.provider')) as Pick<WhatsappNumberRow, 'userId' | 'provider'>[];
+    // Both lookups at once: every POST waits on them before it is answered.
+    const [numbers, own] = await Promise.all([
+      this.deps
+        .db('whatsapp_numbers')
+        .join('users', 'users.id', 'whatsapp_numbers.userId')
+        .where('users.isActive', true)
+        .whereNull('users.deletedAt')
+        .where('whatsapp_numbers.phoneNumberId', phoneNumberId)
+        .select('whatsapp_numbers.userId', 'whatsapp_numbers.provider') as Promise<Pick<WhatsappNumberRow, 'userId' | 'provider'>[]>,
+      this.deps.accounts.webhookSignersForNumber(phoneNumberId),
+    ]);
     const signers: Signer[] = [];
     for (const number of numbers) {
       if (number.provider === 'simulator' && simulatorSigner) signers.push({ userId: number.userId, secret: simulatorSigner, platformHeld: true });
       if (number.provider === 'cloud_api' && platformAppSecret) signers.push({ userId: number.userId, secret: platformAppSecret, platformHeld: true });
     }
-    for (const own of await this.deps.accounts.webhookSignersForNumber(phoneNumberId)) signers.push({ ...own, platformHeld: false });
+    for (const signer of own) signers.push({ ...signer, platformHeld: false });
     return signers;
   }
 
