@@ -589,9 +589,7 @@ export const messages = {
     cancelBody: 'Messages not yet sent will not be sent, and their cost is refunded to your wallet. This cannot be undone.',
     cancelFailed: 'Failed to cancel campaign',
     cancelled: 'Campaign cancelled',
-    resendTitle: 'Resend to failed recipients',
     resendBody: 'The messages that failed go out again as a new campaign, charged at your current price.',
-    resendPreviewFailed: 'The cost of resending could not be checked',
     resendFailed: 'Failed to resend failed messages',
     resendAccepted: '{count} failed {count|message|messages} queued again',
     // Send again to a group of a campaign's contacts; replies and taps per button.
@@ -599,6 +597,7 @@ export const messages = {
     sendAgainTitle: 'Send again to…',
     sendAgainBody: 'The chosen contacts get a new campaign, charged at your current price. The same template with the same values is blocked as a duplicate for 24 hours: choose a follow-up template to send sooner.',
     sendAgainAudience: 'Who gets it',
+    sendAgainFailedGroup: 'Those whose message failed',
     sendAgainReplied: 'Those who replied',
     sendAgainTapped: 'Those who tapped a button',
     sendAgainReadNoReply: 'Those who read but did not reply',

@@ -234,8 +234,10 @@ export function createServices(deps: {
   const providerCredentials = new ProviderCredentialStore({ db, secretBox });
   const simulator = createEmbeddedSimulator({ config, db, outbox, credentials: providerCredentials, log: logger.child({ service: 'sending' }) });
   const engine = new SendingEngine({ config, db, logger, wallet, jobs: dispatchJobs, stagedRows: dispatchJobs ? new PostgresStagedRows(db) : new SqliteStagedRows(), dispatchStore: dispatchJobs ? new PostgresDispatchStore() : new SqliteDispatchStore(), simulator, credentials: providerCredentials });
+  const suppressions = new SuppressionService({ db });
   const conversations = new ConversationService({
     db,
+    replies: suppressions,
     log: logger.child({ service: 'conversations' }),
     dataDir: config.dataDir,
     providers: engine.providers,
@@ -245,12 +247,10 @@ export function createServices(deps: {
     servicePrice: (userId) => pricing.serviceUnits(userId),
     publicBaseUrl: config.publicBaseUrl,
   });
-  const suppressions = new SuppressionService({ db });
   const webhooks = new WebhookIngest({
     db,
     accounts: providerCredentials,
     outcomes: engine.outcomes,
-    suppressions,
     statuses: engine.ingest,
     conversations,
     log: logger.child({ service: 'webhooks' }),

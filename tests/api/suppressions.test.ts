@@ -33,6 +33,8 @@ describe.skipIf(postgresUnavailable)('opt-outs and the suppression list', () => 
       const body = webhookBody({ id: 'sim', changes: [numberChange(number.phone_number_id, { messages: [{ id: `wamid.in.${Date.now()}.${sequence}`, from, timestamp: t(), ...message }] })] });
       const answer = await postWebhook(server.url, body, server.config.simulator.appSecret);
       expect(answer.status).toBe(200);
+      // The rule runs in the batch that applies the stored message, after the webhook's answer.
+      await server.services.conversations.drain();
     };
     const text = (from: string, body: string) => reply(from, { type: 'text', text: { body } });
     return { client, user, number, reply, text };
@@ -109,6 +111,37 @@ describe.skipIf(postgresUnavailable)('opt-outs and the suppression list', () => 
       const reset = await client.put<{ keywords: string[]; custom: boolean }>('/api/suppressions/keywords', { keywords: null });
       expect(reset.body.custom).toBe(false);
       expect(reset.body.keywords).toContain('STOP');
+    });
+
+    it('keeps the effect on the stored message, lets the last of STOP and START in one body stand, and never reads a caption', async () => {
+      const { user, number } = await account();
+      const at = t();
+      const message = (id: string, from: string, extra: Record<string, unknown>) => ({ id: `wamid.batch.${Date.now()}.${id}`, from, timestamp: at, ...extra });
+      const body = webhookBody({
+        id: 'sim',
+        changes: [
+          numberChange(number.phone_number_id, {
+            messages: [
+              message('1', '919811100061', { type: 'text', text: { body: 'STOP' } }),
+              message('2', '919811100061', { type: 'text', text: { body: 'start' } }),
+              message('3', '919811100062', { type: 'text', text: { body: 'Stop' } }),
+              message('4', '919811100063', { type: 'image', image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'STOP' } }),
+              message('5', '919811100064', { type: 'text', text: { body: 'please stop sending' } }),
+            ],
+          }),
+        ],
+      });
+      expect((await postWebhook(server.url, body, server.config.simulator.appSecret)).status).toBe(200);
+      await server.services.conversations.drain();
+      expect((await listed(user)).map((r) => r.recipient)).toEqual(['919811100062']);
+      const stored = (await server.db('conversation_messages').where({ userId: user.id, direction: 'in' }).orderBy('id').select('contact', 'replyEffect')) as { contact: string; replyEffect: string | null }[];
+      expect(stored).toEqual([
+        { contact: '919811100061', replyEffect: 'opt_out' },
+        { contact: '919811100061', replyEffect: 'opt_in' },
+        { contact: '919811100062', replyEffect: 'opt_out' },
+        { contact: '919811100063', replyEffect: null },
+        { contact: '919811100064', replyEffect: 'flag' },
+      ]);
     });
 
     it('records the preference webhook as its source', async () => {

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { freePort } from '../../server/test/campaignFlow';
 import { buildUser } from '../../server/test/factories';
 import { startTestServer } from '../../server/test/server';
-import { signWebhookBody } from '../../server/src/sending/providers/webhooks';
 import { CloudApiProvider } from '../../server/src/sending/providers/cloudApi';
 import { templateSendRequest } from '../../server/src/sending/messageRequest';
 import { runWithConcurrency } from '../../server/src/sending/dispatcher';
@@ -133,43 +132,6 @@ export const dispatchBench = {
       console.log(`  ...with every status webhook applied: ${result.totalSeconds.toFixed(2)} s = ${Math.round(MESSAGES / result.totalSeconds)}/s, peak RSS ${peakMb} MB`);
       // First to last send: the dispatch rate itself, without the acceptance before it.
       printFigure({ db: figureDb(server.config.database.kind), figure: 'dispatch_per_second', value: Math.round(MESSAGES / result.steadySeconds), ceiling: Math.round(Math.min(LIMIT, ceiling)), unit: 'messages/s' });
-
-      // Webhook ingest alone: signed POSTs of 100 statuses each for messages the provider took.
-      const EVENTS = 30_000;
-      const now = new Date().toISOString();
-      const [campaign] = (await server.db('campaigns').where({ userId: user.id }).limit(1).select('id')) as { id: number }[];
-      const rows = Array.from({ length: EVENTS }, (_, i) => ({
-        campaignId: campaign!.id, userId: user.id, recipient: `91${8_000_000_000 + i}`, status: 'sent', priceUnits: 0, dedupeKey: `bench${i}`.padEnd(64, '0'),
-        providerMessageId: `wamid.bench.${i}`, attempts: 1, refunded: false, createdAt: now, updatedAt: now, sentAt: now,
-      }));
-      for (let i = 0; i < rows.length; i += 500) await server.db('messages').insert(rows.slice(i, i + 500));
-      const secret = server.config.simulator.appSecret;
-      const bodies: string[] = [];
-      const ts = String(Math.floor(Date.now() / 1000));
-      for (let i = 0; i < EVENTS; i += 100) {
-        const statuses = Array.from({ length: 100 }, (_, j) => ({ id: `wamid.bench.${i + j}`, status: 'delivered', timestamp: ts, recipient_id: `91${8_000_000_000 + i + j}` }));
-        bodies.push(JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'WABA', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '1555', phone_number_id: sender.phoneNumberId }, statuses } }] }] }));
-      }
-      const started = performance.now();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (next < bodies.length) {
-            const body = bodies[next++] as string;
-            const res = await fetch(`${server.url}/api/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhookBody(body, secret) }, body });
-            if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-          }
-        }),
-      );
-      const acked = (performance.now() - started) / 1000;
-      await server.services.engine.ingest.drain();
-      for (;;) {
-        const left = (await server.db('messages').where('providerMessageId', 'like', 'wamid.bench.%').where({ status: 'sent' }).count({ n: '*' })) as { n: number | string }[];
-        if (Number(left[0]?.n) === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const applied = (performance.now() - started) / 1000;
-      console.log(`  webhook ingest ${EVENTS.toLocaleString('en-IN')} events (100 per POST, 8 at once): acknowledged ${Math.round(EVENTS / acked)}/s, applied ${Math.round(EVENTS / applied)}/s`);
     } finally {
       await stopProcess(simulator);
       await server.close();

@@ -18,6 +18,7 @@ import { contactsBench } from './contacts.bench';
 import { dispatchBench } from './dispatch.bench';
 import { firstLoadBench } from './firstLoad.bench';
 import { fourNumbersBench } from './fourNumbers.bench';
+import { ingestBench } from './ingest.bench';
 import { localSpreadsheetsBench } from './localSpreadsheets.bench';
 import { publicApiBench } from './publicApi.bench';
 import { reportsBench } from './reports.bench';
@@ -53,7 +54,7 @@ interface Bench {
   databases?: readonly ('sqlite' | 'postgres')[];
 }
 
-const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, fourNumbersBench, scaleOutBench, publicApiBench, reportsBench, cleanupBench, webhooksBench, uploadSendBench, contactsBench];
+const benches: Bench[] = [authBench, walletBench, acceptanceBench, dispatchBench, fourNumbersBench, scaleOutBench, publicApiBench, reportsBench, cleanupBench, ingestBench, webhooksBench, uploadSendBench, contactsBench];
 /** Benches that touch no database run once, labelled by what they measure. */
 const machineBenches = [
   { bench: firstLoadBench, label: 'web' },

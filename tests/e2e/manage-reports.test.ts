@@ -154,7 +154,7 @@ test.describe('manage reports', () => {
 
     // Resend to failed shows its cost first (one utility message at ₹0.15), then sends.
     await card.getByRole('button', { name: new RegExp(`Resend to failed \\(1\\) of ${campaignName}`) }).click();
-    await expect(reports.resendDialog.getByTestId('resend-cost')).toContainText('₹0.15');
+    await expect(reports.resendDialog.getByTestId('send-again-cost')).toContainText('₹0.15');
     await reports.resendDialog.getByRole('button', { name: 'Resend for ₹0.15' }).click();
     await expect(reports.resendDialog).toBeHidden();
     await expect(reports.campaignCard(`Resend: ${campaignName}`)).toBeVisible();

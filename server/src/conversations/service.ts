@@ -17,7 +17,7 @@ import type { Knex } from 'knex';
 import { CONVERSATIONS } from '@shared/constants';
 import { messages as texts } from '@shared/messages';
 import { isPostgres } from '../db/knex';
-import { OutageLog } from '../db/outage';
+import { BatchApplier } from '../db/batchApplier';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
@@ -29,6 +29,8 @@ import type { ProviderRegistry } from '../sending/providerRegistry';
 import type { InboundMessage, ServiceSendRequest, StatusEvent } from '../sending/providers/types';
 import type { WebhookService } from '../integratorApi/webhooks/service';
 import type { WalletService } from '../wallet/service';
+import type { ReplyEffect } from '../suppressions/optOutRule';
+import type { SuppressionService } from '../suppressions/service';
 import { describeInbound, previewText } from './inboundMessage';
 import { checkedExtension, REPLY_MEDIA_FOLDER, REPLY_MEDIA_ID, replyMediaType, storeInboundFile, storeReplyFile } from './mediaFiles';
 
@@ -55,6 +57,8 @@ export interface ConversationMessageRow {
   mediaPath: string | null;
   mediaSize: number | null;
   mediaState: string | null;
+  /** What the opt-out rule made of an incoming message (suppressions/optOutRule.ts); null for none. */
+  replyEffect: ReplyEffect | null;
   status: string | null;
   errorCode: number | null;
   errorMessage: string | null;
@@ -120,11 +124,14 @@ export interface ConversationServiceDeps {
   servicePrice: (userId: number) => Promise<number>;
   /** The public address media links start with (the provider fetches reply files by link). */
   publicBaseUrl: string;
+  /**
+   * The one opt-out rule, run on every incoming message in the batch that applies it, inside its
+   * transaction (suppressions/service.ts).
+   */
+  replies: Pick<SuppressionService, 'applyReplies'>;
   now?: () => Date;
 }
 
-const FLUSH_DELAY_MS = 20;
-const SWEEP_MS = 1_000;
 const STATUS_RANK: Record<string, number> = { queued: 0, accepted: 1, sent: 2, delivered: 3, read: 4, failed: 5 };
 
 const encodeCursor = (parts: (string | number)[]) => Buffer.from(parts.join('|')).toString('base64url');
@@ -133,16 +140,11 @@ const iso = (value: string | Date) => new Date(value).toISOString();
 
 export class ConversationService {
   private readonly hub = new EventEmitter();
-  private flushTimer: NodeJS.Timeout | null = null;
-  private sweepTimer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
-  private again = false;
-  private stopped = true;
-  private readonly failures: OutageLog;
+  private readonly applier: BatchApplier;
 
   constructor(private readonly deps: ConversationServiceDeps) {
     this.hub.setMaxListeners(0);
-    this.failures = new OutageLog(deps.log, 'applying incoming messages');
+    this.applier = new BatchApplier({ applyOnce: () => this.applyBatch(), batchSize: CONVERSATIONS.applyBatch, log: deps.log, what: 'applying incoming messages' });
   }
 
   private now(): Date {
@@ -150,18 +152,11 @@ export class ConversationService {
   }
 
   start(): void {
-    this.stopped = false;
-    this.sweepTimer = setInterval(() => this.schedule(this.failures.pauseMs()), SWEEP_MS);
-    this.sweepTimer.unref();
-    this.schedule(0);
+    this.applier.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
-    this.flushTimer = null;
-    await this.flushing;
+    await this.applier.stop();
   }
 
   subscribe(userId: number, listener: ConversationListener): () => void {
@@ -211,49 +206,18 @@ export class ConversationService {
     for (let start = 0; start < rows.length; start += 200) {
       await this.deps.db('conversation_messages').insert(rows.slice(start, start + 200)).onConflict(['userId', 'direction', 'providerMessageId']).ignore();
     }
-    this.schedule(FLUSH_DELAY_MS);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.flushing) {
-      this.again = true;
-      return;
-    }
-    if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      this.flushing = this.flushAll().finally(() => {
-        this.flushing = null;
-        if (this.again) {
-          this.again = false;
-          this.schedule(FLUSH_DELAY_MS);
-        }
-      });
-    }, delayMs);
+    this.applier.stored();
   }
 
   /** Applies everything stored before the call (tests, the bench, shutdown). */
-  async drain(): Promise<void> {
-    do {
-      await this.flushing;
-      await this.flushAll();
-    } while (this.flushing);
+  drain(): Promise<void> {
+    return this.applier.drain();
   }
 
-  private async flushAll(): Promise<void> {
-    try {
-      for (;;) {
-        const taken = await this.applyBatch();
-        if (taken < CONVERSATIONS.applyBatch) break;
-      }
-      this.failures.recovered();
-    } catch (error) {
-      this.failures.failed(error);
-    }
-  }
-
-  /** Links, lists and announces one batch of stored incoming messages; answers how many it took. */
+  /**
+   * Links, runs the opt-out rule on, lists and announces one batch of stored incoming messages;
+   * answers how many it took.
+   */
   async applyBatch(): Promise<number> {
     const appliedAt = this.now().toISOString();
     let applied: ConversationMessageRow[] = [];
@@ -265,14 +229,18 @@ export class ConversationService {
         applied = rows;
         if (rows.length === 0) return;
         const links = await this.linkToCampaigns(trx, rows);
+        const incoming = rows.filter((row) => row.direction === 'in');
+        const effects = await this.deps.replies.applyReplies(trx, incoming.map((row) => ({ ...row, userId: Number(row.userId) })));
+        incoming.forEach((row, index) => {
+          const effect = effects[index] ?? 'none';
+          row.replyEffect = effect === 'none' ? null : effect;
+        });
         for (const row of rows) {
           const link = links.get(row.id);
-          const update: Record<string, unknown> = { appliedAt };
-          if (link) Object.assign(update, { answersMessageId: link.messageId, campaignId: link.campaignId });
-          await trx('conversation_messages').where({ id: row.id }).update(update);
           if (link) Object.assign(row, { answersMessageId: link.messageId, campaignId: link.campaignId });
         }
-        await this.keepConversations(trx, rows.filter((row) => row.direction === 'in'));
+        await this.markApplied(trx, rows, appliedAt);
+        await this.keepConversations(trx, incoming);
       }),
     );
     if (applied.length === 0) return 0;
@@ -282,6 +250,29 @@ export class ConversationService {
     }
     for (const row of applied) if (row.mediaState === 'pending') await this.fetchMedia(row);
     return applied.length;
+  }
+
+  /**
+   * Marks a batch applied, with its links and the rule's effects, a few hundred rows a statement:
+   * a row's own values are picked by `case id when ...` (cast, so PostgreSQL types the parameters).
+   */
+  private async markApplied(trx: Knex, rows: readonly ConversationMessageRow[], appliedAt: string): Promise<void> {
+    const plain = rows.filter((row) => row.answersMessageId === null && row.replyEffect === null).map((row) => row.id);
+    for (let start = 0; start < plain.length; start += 500) await trx('conversation_messages').whereIn('id', plain.slice(start, start + 500)).update({ appliedAt });
+    const marked = rows.filter((row) => row.answersMessageId !== null || row.replyEffect !== null);
+    const pick = (chunk: readonly ConversationMessageRow[], type: string, value: (row: ConversationMessageRow) => string | number | null) =>
+      trx.raw(`case ?? ${chunk.map(() => `when ? then cast(? as ${type})`).join(' ')} end`, ['id', ...chunk.flatMap((row) => [row.id, value(row)])]);
+    for (let start = 0; start < marked.length; start += 200) {
+      const chunk = marked.slice(start, start + 200);
+      await trx('conversation_messages')
+        .whereIn('id', chunk.map((row) => row.id))
+        .update({
+          appliedAt,
+          answersMessageId: pick(chunk, 'bigint', (row) => (row.answersMessageId === null ? null : Number(row.answersMessageId))),
+          campaignId: pick(chunk, 'integer', (row) => (row.campaignId === null ? null : Number(row.campaignId))),
+          replyEffect: pick(chunk, 'varchar(10)', (row) => row.replyEffect),
+        });
+    }
   }
 
   /**
@@ -341,7 +332,11 @@ export class ConversationService {
     return links;
   }
 
-  /** The list's row of each contact: created when new, moved to the newest message, unread counted. */
+  /**
+   * The list's row of each contact: created when new, moved to the newest message, unread
+   * counted. One upsert per chunk of contacts; a row kept already takes the newer of its own
+   * values and the batch's (an older message arriving late does not move the list back).
+   */
   private async keepConversations(trx: Knex, rows: readonly ConversationMessageRow[]): Promise<void> {
     const groups = new Map<string, ConversationMessageRow[]>();
     for (const row of rows) {
@@ -349,30 +344,40 @@ export class ConversationService {
       groups.set(key, [...(groups.get(key) ?? []), row]);
     }
     const createdAt = this.now().toISOString();
-    for (const group of groups.values()) {
+    const values = [...groups.values()].map((group) => {
       const latest = group.reduce((a, b) => (new Date(b.occurredAt).getTime() >= new Date(a.occurredAt).getTime() ? b : a));
       const at = iso(latest.occurredAt);
-      const named = [...group].reverse().find((row) => row.profileName)?.profileName ?? null;
-      const userId = Number(latest.userId);
-      const campaignId = [...group].reverse().find((row) => row.campaignId)?.campaignId ?? null;
+      return {
+        userId: Number(latest.userId),
+        contact: latest.contact,
+        phoneNumberId: latest.phoneNumberId,
+        profileName: [...group].reverse().find((row) => row.profileName)?.profileName ?? null,
+        lastCampaignId: [...group].reverse().find((row) => row.campaignId)?.campaignId ?? null,
+        unreadCount: group.length,
+        lastInboundAt: at,
+        lastMessageAt: at,
+        lastKind: latest.kind,
+        lastText: previewText(latest.kind, latest.text),
+        lastDirection: 'in',
+        createdAt,
+      };
+    });
+    const newer = (column: string) => trx.raw('case when ?? <= ?? then ?? else ?? end', ['conversations.last_message_at', 'excluded.last_message_at', `excluded.${column}`, `conversations.${column}`]);
+    for (let start = 0; start < values.length; start += 200) {
       await trx('conversations')
-        .insert({ userId, contact: latest.contact, phoneNumberId: latest.phoneNumberId, profileName: named, unreadCount: 0, lastMessageAt: at, createdAt })
+        .insert(values.slice(start, start + 200))
         .onConflict(['userId', 'contact'])
-        .ignore();
-      const counted = group.length;
-      await trx('conversations')
-        .where({ userId, contact: latest.contact })
-        .update({
-          unreadCount: trx.raw('?? + ?', ['unread_count', counted]),
-          lastInboundAt: trx.raw('case when ?? is null or ?? < ? then ? else ?? end', ['last_inbound_at', 'last_inbound_at', at, at, 'last_inbound_at']),
-          phoneNumberId: latest.phoneNumberId,
-          ...(named ? { profileName: named } : {}),
-          ...(campaignId ? { lastCampaignId: campaignId } : {}),
+        .merge({
+          unreadCount: trx.raw('?? + ??', ['conversations.unread_count', 'excluded.unread_count']),
+          lastInboundAt: trx.raw('case when ?? is null or ?? < ?? then ?? else ?? end', ['conversations.last_inbound_at', 'conversations.last_inbound_at', 'excluded.last_inbound_at', 'excluded.last_inbound_at', 'conversations.last_inbound_at']),
+          phoneNumberId: trx.raw('??', ['excluded.phone_number_id']),
+          profileName: trx.raw('coalesce(??, ??)', ['excluded.profile_name', 'conversations.profile_name']),
+          lastCampaignId: trx.raw('coalesce(??, ??)', ['excluded.last_campaign_id', 'conversations.last_campaign_id']),
+          lastKind: newer('last_kind'),
+          lastText: newer('last_text'),
+          lastDirection: newer('last_direction'),
+          lastMessageAt: newer('last_message_at'),
         });
-      await trx('conversations')
-        .where({ userId, contact: latest.contact })
-        .where('lastMessageAt', '<=', at)
-        .update({ lastMessageAt: at, lastKind: latest.kind, lastText: previewText(latest.kind, latest.text), lastDirection: 'in' });
     }
   }
 

@@ -11,14 +11,13 @@
  */
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/knex';
-import { OutageLog } from '../db/outage';
+import { BatchApplier } from '../db/batchApplier';
 import type { Logger } from '../logger';
 import { parseSendReference } from './dispatcher';
 import { withConflictRetry, type MessageOutcomes } from './messageOutcomes';
 import type { MessageStatus, StatusEvent } from './providers/types';
 
 const APPLY_BATCH = 2_000;
-const FLUSH_DELAY_MS = 20;
 const RETRY_SWEEP_MS = 1_000;
 const MAX_TRIES = 10;
 /**
@@ -62,32 +61,24 @@ function storedError(row: StoredEvent): NonNullable<StatusEvent['error']> {
 }
 
 export class StatusIngest {
-  private flushTimer: NodeJS.Timeout | null = null;
-  private sweepTimer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-  private readonly failures: OutageLog;
+  private readonly applier: BatchApplier;
 
   constructor(private readonly deps: { db: Knex; outcomes: MessageOutcomes; log: Logger }) {
-    this.failures = new OutageLog(deps.log, 'applying status events');
+    this.applier = new BatchApplier({ applyOnce: () => this.flushOnce(), batchSize: APPLY_BATCH, log: deps.log, what: 'applying status events', sweepMs: RETRY_SWEEP_MS });
   }
 
-
+  /** Starts applying (and retrying) stored events in the background. */
   start(): void {
-    this.stopped = false;
-    // Events waiting for a retry, and a flush that failed: while flushes fail, they back off.
-    this.sweepTimer = setInterval(() => this.schedule(this.failures.pauseMs()), RETRY_SWEEP_MS);
-    this.sweepTimer.unref();
-    this.schedule(0);
+    this.applier.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
-    this.flushTimer = null;
-    await this.flushing;
+    await this.applier.stop();
+  }
+
+  /** Applies everything stored before the call (tests, bench, shutdown). */
+  drain(): Promise<void> {
+    return this.applier.drain();
   }
 
   /** Stores the events (the webhook is answered after this) and schedules their application. */
@@ -113,46 +104,7 @@ export class StatusIngest {
       createdAt: nowIso,
     }));
     for (let start = 0; start < rows.length; start += 500) await this.deps.db('status_events').insert(rows.slice(start, start + 500));
-    this.schedule(FLUSH_DELAY_MS);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.flushing) {
-      this.again = true;
-      return;
-    }
-    if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      this.flushing = this.flushAll().finally(() => {
-        this.flushing = null;
-        if (this.again) {
-          this.again = false;
-          this.schedule(FLUSH_DELAY_MS);
-        }
-      });
-    }, delayMs);
-  }
-
-  /** Waits for a flush in progress, then applies everything available now (tests, bench, shutdown). */
-  async drain(): Promise<void> {
-    // A scheduled flush may start while this one runs and hold rows this one then skips (skip
-    // locked on PostgreSQL): wait for it and look again, so that everything stored before the
-    // call is applied when it returns. Seen in the loaded suite as a status left unapplied.
-    do {
-      await this.flushing;
-      await this.flushAll();
-    } while (this.flushing);
-  }
-
-  private async flushAll(): Promise<void> {
-    try {
-      while (!this.stopped && (await this.flushOnce()) === APPLY_BATCH);
-      this.failures.recovered();
-    } catch (error) {
-      this.failures.failed(error);
-    }
+    this.applier.stored();
   }
 
   /** One batch; answers how many events it took. */

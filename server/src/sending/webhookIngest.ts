@@ -1,8 +1,9 @@
 /**
  * Provider webhooks after parsing (providers/webhooks.ts): every change is verified against the
  * secret of its own account, then statuses are stored for StatusIngest (scoped to the sender
- * number that signed them), replies go through the opt-out rule for that number's owner, and template review
- * events touch only that business's PENDING templates. See SECURITY.md for the threat model.
+ * number that signed them), incoming messages are stored for ConversationService (which runs the
+ * opt-out rule on each for that number's owner), and template review events touch only that
+ * business's PENDING templates. See SECURITY.md for the threat model.
  */
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
@@ -39,14 +40,13 @@ export interface WebhookIngestDeps {
   db: Knex;
   accounts: Pick<ProviderCredentialStore, 'webhookSignersForNumber' | 'webhookSignersForBusiness' | 'channelWebhookKeys'>;
   outcomes: Pick<MessageOutcomes, 'addSuppressions' | 'removeSuppression'>;
-  /**
-   * Applies the one opt-out rule to each reply (suppressions/service.ts; typed here so that the
-   * sending engine does not import the suppression area, which reads our send references).
-   */
-  suppressions: { applyReply(userId: number, inbound: InboundMessage, button: { payload: string | null }): Promise<unknown> };
   statuses: Pick<StatusIngest, 'store'>;
-  /** Incoming messages and the statuses of service replies (conversations/service.ts). */
-  conversations?: InboundHandler;
+  /**
+   * Incoming messages and the statuses of service replies (conversations/service.ts): every
+   * incoming message is stored there and, in the batch that applies it, goes through the one
+   * opt-out rule for the number's owner.
+   */
+  conversations: InboundHandler;
   log: Logger;
   /**
    * The simulator's signing secret, or null when the simulator is off. `loopbackOnly`: the
@@ -165,19 +165,23 @@ export class WebhookIngest {
     if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) {
       return [...(simulatorSigner ? [{ userId: null, secret: simulatorSigner, platformHeld: true }] : []), ...(platformAppSecret ? [{ userId: null, secret: platformAppSecret, platformHeld: true }] : [])];
     }
-    const numbers = (await this.deps
-      .db('whatsapp_numbers')
-      .join('users', 'users.id', 'whatsapp_numbers.userId')
-      .where('users.isActive', true)
-      .whereNull('users.deletedAt')
-      .where('whatsapp_numbers.phoneNumberId', phoneNumberId)
-      .select('whatsapp_numbers.userId', 'whatsapp_numbers.provider')) as Pick<WhatsappNumberRow, 'userId' | 'provider'>[];
+    // Both lookups at once: every POST waits on them before it is answered.
+    const [numbers, own] = await Promise.all([
+      this.deps
+        .db('whatsapp_numbers')
+        .join('users', 'users.id', 'whatsapp_numbers.userId')
+        .where('users.isActive', true)
+        .whereNull('users.deletedAt')
+        .where('whatsapp_numbers.phoneNumberId', phoneNumberId)
+        .select('whatsapp_numbers.userId', 'whatsapp_numbers.provider') as Promise<Pick<WhatsappNumberRow, 'userId' | 'provider'>[]>,
+      this.deps.accounts.webhookSignersForNumber(phoneNumberId),
+    ]);
     const signers: Signer[] = [];
     for (const number of numbers) {
       if (number.provider === 'simulator' && simulatorSigner) signers.push({ userId: number.userId, secret: simulatorSigner, platformHeld: true });
       if (number.provider === 'cloud_api' && platformAppSecret) signers.push({ userId: number.userId, secret: platformAppSecret, platformHeld: true });
     }
-    for (const own of await this.deps.accounts.webhookSignersForNumber(phoneNumberId)) signers.push({ ...own, platformHeld: false });
+    for (const signer of own) signers.push({ ...signer, platformHeld: false });
     return signers;
   }
 
@@ -202,13 +206,10 @@ export class WebhookIngest {
       const replies = change.events.statuses.filter((status) => status.callbackData?.startsWith(REPLY_REFERENCE_PREFIX));
       const campaign = replies.length === 0 ? change.events.statuses : change.events.statuses.filter((status) => !status.callbackData?.startsWith(REPLY_REFERENCE_PREFIX));
       await this.deps.statuses.store(campaign.map((status) => ({ ...status, phoneNumberId, refundTrusted })));
-      if (replies.length > 0) await this.deps.conversations?.applyReplyStatuses(owners, replies);
-      await this.deps.conversations?.storeInbound(owners, phoneNumberId, change.events.messages);
+      if (replies.length > 0) await this.deps.conversations.applyReplyStatuses(owners, replies);
+      await this.deps.conversations.storeInbound(owners, phoneNumberId, change.events.messages);
     }
     for (const userId of owners) {
-      for (const inbound of change.events.messages) {
-        await this.deps.suppressions.applyReply(userId, inbound, { payload: inbound.buttonPayload ?? null });
-      }
       for (const preference of change.events.preferences) {
         if (preference.value === 'stop') await this.deps.outcomes.addSuppressions(this.deps.db, [{ userId, recipient: preference.waId, source: 'preference_webhook', reason: '' }]);
         else await this.deps.outcomes.removeSuppression(userId, preference.waId);

@@ -41,13 +41,19 @@ export interface ImportResult {
   invalid: number;
 }
 
-/** An incoming reply as today's webhook path knows it (providers/types.ts InboundMessage). */
-export interface InboundReply {
-  providerMessageId: string;
-  from: string;
-  timestamp: Date;
-  type: string;
+/**
+ * An incoming message as the batch that applies it has stored it (conversations/service.ts):
+ * the rule reads typed text and taps; other kinds (media captions, locations...) never opt out.
+ */
+export interface StoredReply {
+  userId: number;
+  contact: string;
+  providerMessageId: string | null;
+  kind: string;
   text: string | null;
+  buttonText: string | null;
+  buttonPayload: string | null;
+  occurredAt: string | Date;
 }
 
 interface SuppressionRow {
@@ -178,26 +184,62 @@ export class SuppressionService {
   }
 
   /**
-   * Applies the opt-out rule to one incoming reply of `userId`'s recipient: opts out, opts back
-   * in, or keeps a flag for the user; answers what it did. A repeat of the same message is harmless.
+   * Applies the opt-out rule to a batch of incoming messages, in the order given, inside the
+   * caller's transaction (the one that marks them applied): opts out, opts back in, or keeps a
+   * flag for the user. Each account's keywords and the tapped buttons' templates are read once
+   * per batch. Answers each message's effect, by position. A repeat of a message is harmless.
    */
-  async applyReply(userId: number, inbound: InboundReply, button: { payload: string | null } | null): Promise<ReplyEffect> {
-    if (inbound.text === null) return 'none';
-    const isTap = inbound.type === 'button' || inbound.type === 'interactive';
-    const reply: IncomingReply = isTap ? { buttonText: inbound.text, buttonPayload: button?.payload ?? null } : { text: inbound.text };
-    if (isTap && button?.payload) reply.optOutButton = await this.isOptOutButton(userId, button.payload, inbound.text);
-    const effect = classifyReply(reply, (await this.keywords(userId)).keywords);
-    const reason = inbound.text.trim().slice(0, SUPPRESSION_REASON_MAX_LENGTH);
-    if (effect === 'opt_out') await this.insert(this.deps.db, userId, [{ phone: inbound.from, reason }], isTap ? 'button' : 'keyword_reply');
-    else if (effect === 'opt_in') await this.deps.db('suppressions').where({ userId, recipient: inbound.from }).delete();
-    else if (effect === 'flag') {
-      await this.deps
-        .db('reply_flags')
-        .insert({ userId, recipient: inbound.from.slice(0, 15), providerMessageId: inbound.providerMessageId.slice(0, 200), text: inbound.text.slice(0, 1000), receivedAt: inbound.timestamp.toISOString() })
-        .onConflict(['userId', 'providerMessageId'])
-        .ignore();
+  async applyReplies(db: Knex, replies: readonly StoredReply[]): Promise<ReplyEffect[]> {
+    const effects: ReplyEffect[] = replies.map(() => 'none');
+    const said = (reply: StoredReply) => (reply.kind === 'text' ? reply.text : reply.kind === 'button' || reply.kind === 'interactive' ? reply.buttonText : null);
+    const wanted = replies.flatMap((reply, index) => (said(reply) ? [index] : []));
+    if (wanted.length === 0) return effects;
+    const keywords = await this.keywordsOf(db, [...new Set(wanted.map((index) => replies[index]!.userId))]);
+    const optOutButtons = await this.optOutButtons(db, wanted.map((index) => replies[index]!));
+    // A contact's last opt-out or opt-in of the batch is the one that stands: STOP then START
+    // leaves them subscribed, as it would one message at a time.
+    const last = new Map<string, { userId: number; phone: string; effect: 'opt_out' | 'opt_in'; reason: string; source: TSuppressionSource }>();
+    const flags: Record<string, unknown>[] = [];
+    for (const index of wanted) {
+      const stored = replies[index]!;
+      const text = said(stored) as string;
+      const isTap = stored.kind !== 'text';
+      const reference = isTap ? parseSendReference(stored.buttonPayload) : null;
+      const reply: IncomingReply = isTap ? { buttonText: text, buttonPayload: stored.buttonPayload, optOutButton: reference !== null && (optOutButtons.get(`${stored.userId}:${reference.id}`) ?? []).includes(text.trim()) } : { text };
+      const effect = classifyReply(reply, keywords.get(stored.userId) ?? DEFAULT_OPT_OUT_KEYWORDS);
+      effects[index] = effect;
+      if (effect === 'opt_out' || effect === 'opt_in') {
+        const key = `${stored.userId}:${stored.contact}`;
+        last.delete(key);
+        last.set(key, { userId: stored.userId, phone: stored.contact, effect, reason: text.trim(), source: isTap ? 'button' : 'keyword_reply' });
+      } else if (effect === 'flag' && stored.providerMessageId) {
+        flags.push({ userId: stored.userId, recipient: stored.contact.slice(0, 15), providerMessageId: stored.providerMessageId.slice(0, 200), text: text.slice(0, 1000), receivedAt: new Date(stored.occurredAt).toISOString() });
+      }
     }
-    return effect;
+    const outs = new Map<string, { userId: number; source: TSuppressionSource; entries: { phone: string; reason: string }[] }>();
+    const ins = new Map<number, string[]>();
+    for (const change of last.values()) {
+      if (change.effect === 'opt_in') {
+        ins.set(change.userId, [...(ins.get(change.userId) ?? []), change.phone]);
+        continue;
+      }
+      const key = `${change.userId}:${change.source}`;
+      const group = outs.get(key) ?? { userId: change.userId, source: change.source, entries: [] };
+      group.entries.push({ phone: change.phone, reason: change.reason });
+      outs.set(key, group);
+    }
+    for (const group of outs.values()) await this.insert(db, group.userId, group.entries, group.source);
+    for (const [userId, phones] of ins) {
+      for (let start = 0; start < phones.length; start += INSERT_CHUNK) await db('suppressions').where({ userId }).whereIn('recipient', phones.slice(start, start + INSERT_CHUNK)).delete();
+    }
+    for (let start = 0; start < flags.length; start += 200) await db('reply_flags').insert(flags.slice(start, start + 200)).onConflict(['userId', 'providerMessageId']).ignore();
+    return effects;
+  }
+
+  /** Each account's opt-out keywords (its own, else the defaults). */
+  private async keywordsOf(db: Knex, userIds: readonly number[]): Promise<Map<number, readonly string[]>> {
+    const rows = (await db('users').whereIn('id', userIds).select('id', 'optOutKeywords')) as { id: number | string; optOutKeywords: string | null }[];
+    return new Map(rows.map((row) => [Number(row.id), parseKeywords(row.optOutKeywords) ?? DEFAULT_OPT_OUT_KEYWORDS]));
   }
 
   /** Replies waiting for the user's decision, newest first. */
@@ -222,21 +264,26 @@ export class SuppressionService {
     });
   }
 
-  /** The tapped button is marked opt-out on the template of the message the payload names (ours only). */
-  private async isOptOutButton(userId: number, payload: string, buttonText: string): Promise<boolean> {
-    const reference = parseSendReference(payload);
-    if (!reference) return false;
-    const row = (await this.deps
-      .db('messages')
-      .join('campaigns', 'campaigns.id', 'messages.campaignId')
-      .join('templates', 'templates.id', 'campaigns.templateId')
-      .where('messages.id', reference.id)
-      .where('messages.userId', userId)
-      .first('templates.components')) as { components: unknown } | undefined;
-    if (!row) return false;
-    const components = (typeof row.components === 'string' ? JSON.parse(row.components) : row.components) as { type?: string; buttons?: { text?: string; opt_out?: boolean }[] }[] | null;
-    const buttons = (components ?? []).find((c) => c.type === 'BUTTONS')?.buttons ?? [];
-    return buttons.some((b) => b.opt_out === true && (b.text ?? '').trim() === buttonText.trim());
+  /**
+   * The texts of the buttons marked opt-out on the template of each message the taps' payloads
+   * name (our send references), keyed `userId:messageId`; only a user's own messages count.
+   */
+  private async optOutButtons(db: Knex, replies: readonly StoredReply[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    const ids = [...new Set(replies.flatMap((reply) => (reply.kind === 'text' ? [] : [parseSendReference(reply.buttonPayload)?.id ?? null])).filter((id): id is number => id !== null))];
+    for (let start = 0; start < ids.length; start += INSERT_CHUNK) {
+      const rows = (await db('messages')
+        .join('campaigns', 'campaigns.id', 'messages.campaignId')
+        .join('templates', 'templates.id', 'campaigns.templateId')
+        .whereIn('messages.id', ids.slice(start, start + INSERT_CHUNK))
+        .select('messages.id', 'messages.userId', 'templates.components')) as { id: number | string; userId: number | string; components: unknown }[];
+      for (const row of rows) {
+        const components = (typeof row.components === 'string' ? JSON.parse(row.components) : row.components) as { type?: string; buttons?: { text?: string; opt_out?: boolean }[] }[] | null;
+        const buttons = (components ?? []).find((c) => c.type === 'BUTTONS')?.buttons ?? [];
+        out.set(`${Number(row.userId)}:${Number(row.id)}`, buttons.filter((b) => b.opt_out === true).map((b) => (b.text ?? '').trim()));
+      }
+    }
+    return out;
   }
 
   private async insert(db: Knex, userId: number, entries: readonly { phone: string; reason: string }[], source: TSuppressionSource): Promise<number> {

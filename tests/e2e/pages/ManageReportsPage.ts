@@ -47,7 +47,7 @@ export class ManageReportsPage {
     this.exportCsvButton = page.getByRole('button', { name: r.exportCsv, exact: true });
     this.exportExcelButton = page.getByRole('button', { name: r.exportExcel, exact: true });
     this.chart = page.getByTestId('timeline-chart');
-    this.resendDialog = page.getByTestId('resend-dialog');
+    this.resendDialog = page.getByTestId('send-again-dialog');
     this.campaignStatus = page.getByLabel('Campaign Status', { exact: true });
     this.rescheduleDialog = page.getByTestId('reschedule-dialog');
     this.actionDialog = page.getByTestId('campaign-action-dialog');

@@ -64,12 +64,7 @@ export const campaignsApi = {
   /** A new time (ISO with its offset) for a campaign still waiting for its own; 409 once it started. */
   reschedule: (id: number, scheduledAt: string) => apiPatch<CampaignActionResponse>(`/api/campaigns/${id}/schedule`, { scheduledAt }),
 
-  /** The cost of resending the failed messages; nothing is charged or sent. */
-  resendPreview: (id: number) => apiPost<ResendPreviewResponse>(`/api/campaigns/${id}/resend-failed`, { confirm: false }),
-
-  resendFailed: (id: number) => apiPost<ResendAcceptedResponse>(`/api/campaigns/${id}/resend-failed`, { confirm: true }),
-
-  /** "Send again to…": without `confirm` only the cost preview. */
+  /** "Send again to…" a group (`failed` as resend-failed): without `confirm` only the cost preview. */
   sendAgainPreview: (id: number, choice: SendAgainChoice) => apiPost<ResendPreviewResponse>(`/api/campaigns/${id}/send-again`, { ...choice, confirm: false }),
 
   sendAgain: (id: number, choice: SendAgainChoice) => apiPost<ResendAcceptedResponse>(`/api/campaigns/${id}/send-again`, { ...choice, confirm: true }),
@@ -82,7 +77,6 @@ export const campaignsApi = {
 export const campaignKeys = {
   all: ['campaigns'] as const,
   list: (query: CampaignListQuery) => ['campaigns', 'list', query] as const,
-  resendPreview: (id: number | null) => ['campaigns', 'resend-preview', id] as const,
   sendAgainPreview: (id: number | null, choice: SendAgainChoice | null) => ['campaigns', 'send-again-preview', id, choice] as const,
   replies: (id: number) => ['campaigns', 'replies', id] as const,
   timeline: (days: number) => ['campaigns', 'timeline', days] as const,

@@ -54,26 +54,6 @@ export function useRescheduleCampaign() {
 }
 
 /** The cost of resending a campaign's failed messages, asked afresh each time the dialog opens. */
-export function useResendPreview(campaignId: number | null) {
-  return useQuery({
-    queryKey: campaignKeys.resendPreview(campaignId),
-    queryFn: async () => (await campaignsApi.resendPreview(campaignId ?? 0)).preview,
-    enabled: campaignId !== null,
-    staleTime: 0,
-    gcTime: 0,
-    retry: false,
-  });
-}
-
-export function useResendFailed() {
-  const invalidate = useInvalidateCampaignData();
-  return useMutation({
-    mutationFn: (id: number) => campaignsApi.resendFailed(id),
-    onSettled: () => invalidate(),
-  });
-}
-
-/** The cost of sending a campaign again to one group, asked afresh for each choice. */
 export function useSendAgainPreview(campaignId: number | null, choice: SendAgainChoice | null) {
   return useQuery({
     queryKey: campaignKeys.sendAgainPreview(campaignId, choice),

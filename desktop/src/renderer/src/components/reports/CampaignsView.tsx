@@ -3,10 +3,11 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
+import type { TSendAgainAudience } from '@shared/schemas/campaigns';
 import type { TCampaign } from '@shared/schemas/sending';
 import { TIMELINE_DAYS } from '../../api/campaigns';
 import { errorText, toApiError } from '../../api/client';
-import { useCampaignAction, useCampaignList, useCampaignTimeline, useRescheduleCampaign, useResendFailed, useSendAgain } from '../../hooks/useCampaigns';
+import { useCampaignAction, useCampaignList, useCampaignTimeline, useRescheduleCampaign, useSendAgain } from '../../hooks/useCampaigns';
 import { useNow } from '../../hooks/useNow';
 import { CAMPAIGN_STATUS_OPTIONS, formatCount, pageLabel, type CampaignAction } from '../../lib/reports';
 import { formatIstTime } from '../../lib/sending/schedule';
@@ -19,7 +20,6 @@ import { Spinner } from '../ui/spinner';
 import { CAMPAIGN_ACTION_TEXT, CampaignActionDialog } from './CampaignActionDialog';
 import { CampaignCard } from './CampaignCard';
 import { RescheduleDialog } from './RescheduleDialog';
-import { ResendFailedDialog } from './ResendFailedDialog';
 import { SendAgainDialog } from './SendAgainDialog';
 import type { SendAgainChoice } from '../../api/campaigns';
 import { TimelineChart } from './TimelineChart';
@@ -88,19 +88,17 @@ function EmptyCampaigns({ filtered }: { filtered: boolean }) {
 
 /**
  * The campaigns view of Manage Reports: the activity chart, then each campaign with its progress
- * and the actions its state allows (pause, resume, cancel with the refund said plainly, resend to
- * failed after its cost is shown, a scheduled one's new time). Running campaigns are followed live.
+ * and the actions its state allows (pause, resume, cancel with the refund said plainly, send again to
+ * a group (those who failed, replied, tapped a button, read without replying) after its cost is shown, a scheduled one's new time). Running campaigns are followed live.
  */
 export function CampaignsView() {
   const [status, setStatus] = useState('all');
   const [page, setPage] = useState(1);
   const list = useCampaignList({ page, status });
   const campaignAction = useCampaignAction();
-  const resendFailed = useResendFailed();
   const [pendingAction, setPendingAction] = useState<{ campaign: TCampaign; action: CampaignAction } | null>(null);
-  const [resending, setResending] = useState<TCampaign | null>(null);
   const sendAgain = useSendAgain();
-  const [sendingAgain, setSendingAgain] = useState<TCampaign | null>(null);
+  const [sendingAgain, setSendingAgain] = useState<{ campaign: TCampaign; audience: TSendAgainAudience } | null>(null);
   const reschedule = useRescheduleCampaign();
   const [rescheduling, setRescheduling] = useState<TCampaign | null>(null);
 
@@ -120,25 +118,15 @@ export function CampaignsView() {
     }
   };
 
-  const handleConfirmResend = async () => {
-    if (!resending) return;
-    try {
-      const response = await resendFailed.mutateAsync(resending.id);
-      toast.success(response.message || fillMessage(r.resendAccepted, { count: formatCount(response.data.accepted) }));
-      setResending(null);
-    } catch (error) {
-      toast.error(r.resendFailed, { description: errorText(error, r.resendFailed) });
-    }
-  };
-
   const handleConfirmSendAgain = async (choice: SendAgainChoice) => {
     if (!sendingAgain) return;
     try {
-      const response = await sendAgain.mutateAsync({ id: sendingAgain.id, choice });
-      toast.success(response.message);
+      const response = await sendAgain.mutateAsync({ id: sendingAgain.campaign.id, choice });
+      toast.success(response.message || fillMessage(r.resendAccepted, { count: formatCount(response.data.accepted) }));
       setSendingAgain(null);
     } catch (error) {
-      toast.error(r.sendAgainFailed, { description: errorText(error, r.sendAgainFailed) });
+      const failed = choice.audience === 'failed' ? r.resendFailed : r.sendAgainFailed;
+      toast.error(failed, { description: errorText(error, failed) });
     }
   };
 
@@ -209,8 +197,8 @@ export function CampaignsView() {
               key={campaign.id}
               campaign={campaign}
               onAction={(action) => setPendingAction({ campaign, action })}
-              onResendFailed={() => setResending(campaign)}
-              onSendAgain={() => setSendingAgain(campaign)}
+              onResendFailed={() => setSendingAgain({ campaign, audience: 'failed' })}
+              onSendAgain={() => setSendingAgain({ campaign, audience: 'replied' })}
               onReschedule={() => setRescheduling(campaign)}
             />
           ))}
@@ -247,14 +235,9 @@ export function CampaignsView() {
         onConfirm={(scheduledAt) => void handleConfirmReschedule(scheduledAt)}
         onClose={() => setRescheduling(null)}
       />
-      <ResendFailedDialog
-        campaign={resending}
-        onClose={() => setResending(null)}
-        onConfirm={() => void handleConfirmResend()}
-        isSending={resendFailed.isPending}
-      />
       <SendAgainDialog
-        campaign={sendingAgain}
+        campaign={sendingAgain?.campaign ?? null}
+        audience={sendingAgain?.audience ?? 'replied'}
         onClose={() => setSendingAgain(null)}
         onConfirm={(choice) => void handleConfirmSendAgain(choice)}
         isSending={sendAgain.isPending}

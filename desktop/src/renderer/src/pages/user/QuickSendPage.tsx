@@ -1,4 +1,5 @@
 import { CalendarClock, Send } from 'lucide-react';
+import { useSearchParams } from 'react-router-dom';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
@@ -69,7 +70,9 @@ export function QuickSendPage() {
   const pricing = useSendPricing();
   const invalidateCredits = useInvalidateCredits();
 
-  const [form, setForm] = useState<QuickSendForm>(emptyForm);
+  // `?to=` (Replies, a contact outside the service window): that number is filled in.
+  const [searchParams] = useSearchParams();
+  const [form, setForm] = useState<QuickSendForm>(() => ({ ...emptyForm(), recipientsText: searchParams.get('to')?.replace(/[^\d+]/g, '') ?? '' }));
   const [image, setImage] = useState<ChosenImage | null>(null);
   const [showMissing, setShowMissing] = useState(false);
   const [source, setSource] = useState<RecipientSource>('typed');

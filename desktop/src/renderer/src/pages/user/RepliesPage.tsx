@@ -49,7 +49,11 @@ function MessageBubble({ message }: { message: TConversationMessage }) {
         {message.media?.url && message.media.mime_type?.startsWith('image/') && (
           <img src={message.media.url} alt={message.text ?? kindLabel} className="my-1 max-h-60 rounded" />
         )}
-        {message.media?.url && !message.media.mime_type?.startsWith('image/') && (
+        {message.media?.url && message.media.mime_type?.startsWith('video/') && (
+          <video src={message.media.url} controls preload="metadata" className="my-1 max-h-60 rounded" aria-label={message.text ?? kindLabel} />
+        )}
+        {message.media?.url && message.media.mime_type?.startsWith('audio/') && <audio src={message.media.url} controls preload="metadata" className="my-1 max-w-full" aria-label={message.text ?? kindLabel} />}
+        {message.media?.url && !/^(image|video|audio)\//.test(message.media.mime_type ?? '') && (
           <a href={message.media.url} target="_blank" rel="noreferrer" className="text-emerald-700 underline dark:text-emerald-300">
             {t.openFile}
           </a>
@@ -200,7 +204,7 @@ function Thread({ phone }: { phone: string }) {
       ) : (
         <div className="border-t border-slate-200 p-3 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300" role="status">
           <p>{t.windowClosed}</p>
-          <Link to="/user/whatsapp-bulk" className="text-emerald-700 underline dark:text-emerald-300">
+          <Link to={`/user/whatsapp-bulk?to=${encodeURIComponent(phone)}`} className="text-emerald-700 underline dark:text-emerald-300">
             {t.sendTemplate}
           </Link>
         </div>
