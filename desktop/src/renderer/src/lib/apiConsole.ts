@@ -3,11 +3,13 @@
  * to the public send API, the cURL / JavaScript / Python samples built from the same form, and
  * the message preview with the entered values.
  */
+import { z } from 'zod';
 import { variableKeyLabel } from '@shared/templates';
 import type { TTemplateParam } from '@shared/apiKeys';
 import { PUBLIC_API } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
+import { ZApiSendRequest } from '@shared/schemas/sending';
 import type { TTemplate } from '@shared/types';
 import { templatePreview, type TemplatePreview } from './templatePreview';
 
@@ -54,6 +56,23 @@ export function variableFields(variables: readonly string[]): { variable: string
 export function paramValue(param: TTemplateParam, values: Readonly<Record<string, string>>): string {
   return values[param.name] ?? param.example;
 }
+
+/**
+ * The console's own fields. Only the recipient is checked here, with the public API's own rule
+ * for it: everything else is sent as typed, since showing the API's answer (an error included)
+ * is what the console is for.
+ */
+export const ZApiConsoleForm = z.object({
+  templateId: z.string(),
+  recipient: z.string().transform((typed, context) => {
+    const result = ZApiSendRequest.shape.recipient_number.safeParse(cleanRecipient(typed));
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) context.addIssue({ code: 'custom', message: issue.message });
+    return z.NEVER;
+  }),
+  values: z.record(z.string(), z.string()),
+});
+export type TApiConsoleForm = z.input<typeof ZApiConsoleForm>;
 
 export interface ConsoleForm {
   username: string;

@@ -7,7 +7,11 @@ import { ZUpdateProfileRequest } from '@shared/schemas/auth';
 import { zodIssuesToFieldErrors } from '@shared/schemas/common';
 import { basicInfoFormFrom, basicInfoFormSchema, ZPasswordChangeForm } from '../../lib/adminUserForms';
 import { parseCreditInput } from '../../lib/adminUsers';
+import { ZApiConsoleForm } from '../../lib/apiConsole';
 import { ZUserPricingForm } from '../../lib/pricingForm';
+import { ZProviderSettingsForm } from '../../lib/providerSettingsForm';
+import { rescheduleFormSchema } from '../../lib/sending/schedule';
+import { ZTopUpForm } from '../../lib/topupAmount';
 import { textFieldsCheckedBy, textReadInto } from './useSchemaForm';
 
 const v = messages.validation;
@@ -63,5 +67,40 @@ describe('form schemas over the shared ones', () => {
     expect(negative.errors.marketing?.message).toBe(messages.pricing.priceNegative);
     const off = await resolve({ customEnabled: false, marketing: 'x', utility: '', authentication: '', service: '' }, undefined, submitOptions());
     expect(off.values).toEqual({ mode: 'default' });
+  });
+
+  it('sends the provider payload with the key left out when none was typed, and names a short key', async () => {
+    const resolve = zodResolver(ZProviderSettingsForm);
+    const kept = await resolve({ channelId: ' channel-1 ', apiKey: '' }, undefined, submitOptions());
+    expect(kept.values).toEqual({ channelId: 'channel-1' });
+    const short = await resolve({ channelId: 'channel-1', apiKey: 'short' }, undefined, submitOptions());
+    expect(short.errors).toEqual({ apiKey: expect.objectContaining({ message: messages.providers.apiKeyLength }) });
+  });
+
+  it('orders the typed amount when there is one, the preset otherwise, and puts a typed amount\'s message under it', async () => {
+    const resolve = zodResolver(ZTopUpForm);
+    const typed = await resolve({ preset: 500, custom: '1,00,000' }, undefined, submitOptions());
+    expect(typed.values).toEqual({ amountCredits: 100_000 });
+    const preset = await resolve({ preset: 500, custom: ' ' }, undefined, submitOptions());
+    expect(preset.values).toEqual({ amountCredits: 500 });
+    const over = await resolve({ preset: null, custom: '1,00,001' }, undefined, submitOptions());
+    expect(over.errors.custom?.message).toBe(messages.wallet.amountMax);
+  });
+
+  it('checks the console recipient with the public API rule, without its plus sign', async () => {
+    const resolve = zodResolver(ZApiConsoleForm);
+    const sent = await resolve({ templateId: '', recipient: '+91 98765 43210', values: { var1: 'Asha' } }, undefined, submitOptions());
+    expect(sent.values).toEqual({ templateId: '', recipient: '919876543210', values: { var1: 'Asha' } });
+    const empty = await resolve({ templateId: '3', recipient: ' + ', values: {} }, undefined, submitOptions());
+    expect(empty.errors.recipient?.message).toBe(messages.publicApi.missingFields);
+  });
+
+  it('turns a new IST time into the reschedule request and refuses one in the past', async () => {
+    const now = new Date('2026-12-07T06:30:00Z');
+    const resolve = zodResolver(rescheduleFormSchema(() => now));
+    const later = await resolve({ schedule: { mode: 'later', local: '2026-12-08T10:30' } }, undefined, submitOptions());
+    expect(later.values).toEqual({ scheduledAt: '2026-12-08T10:30:00+05:30' });
+    const past = await resolve({ schedule: { mode: 'later', local: '2026-12-07T09:00' } }, undefined, submitOptions());
+    expect(past.errors.schedule?.message).toBe(messages.schedule.tooSoon);
   });
 });
