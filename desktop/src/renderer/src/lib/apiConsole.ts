@@ -53,7 +53,7 @@ export function variableFields(variables: readonly string[]): { variable: string
 }
 
 /** A parameter's value: what was typed, or the template's example until the field is touched. */
-export function paramValue(param: TTemplateParam, values: Readonly<Record<string, string>>): string {
+export function paramValue(param: TTemplateParam, values: Readonly<Record<string, string | undefined>>): string {
   return values[param.name] ?? param.example;
 }
 
@@ -70,7 +70,8 @@ export const ZApiConsoleForm = z.object({
     for (const issue of result.error.issues) context.addIssue({ code: 'custom', message: issue.message });
     return z.NEVER;
   }),
-  values: z.record(z.string(), z.string()),
+  /** A parameter's field holds nothing until it is typed in (its example is shown and sent until then). */
+  values: z.record(z.string(), z.string().optional()),
 });
 export type TApiConsoleForm = z.input<typeof ZApiConsoleForm>;
 
@@ -79,7 +80,7 @@ export interface ConsoleForm {
   templatename: string;
   recipient: string;
   params: readonly TTemplateParam[];
-  values: Readonly<Record<string, string>>;
+  values: Readonly<Record<string, string | undefined>>;
   /** Sent only when the template's name exists in several languages. */
   language?: string | undefined;
 }
@@ -196,7 +197,7 @@ function buttonUrlParam(params: readonly TTemplateParam[], index: number): TTemp
  * body's; a button URL value fills its button's link. A value left empty keeps its {{token}}
  * visible.
  */
-export function consolePreview(template: TTemplate, params: readonly TTemplateParam[], values: Readonly<Record<string, string>>): TemplatePreview {
+export function consolePreview(template: TTemplate, params: readonly TTemplateParam[], values: Readonly<Record<string, string | undefined>>): TemplatePreview {
   const byVariable: Record<string, string> = {};
   for (const { variable, field } of variableFields(template.variables)) {
     const param = params.find((candidate) => candidate.name === field);

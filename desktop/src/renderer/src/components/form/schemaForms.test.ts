@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldValues, ResolverOptions } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
+import type { TTemplate } from '@shared/types';
 import { ZCreateUserRequest } from '@shared/schemas/admin';
 import { ZUpdateProfileRequest } from '@shared/schemas/auth';
 import { zodIssuesToFieldErrors } from '@shared/schemas/common';
@@ -10,6 +11,7 @@ import { parseCreditInput } from '../../lib/adminUsers';
 import { ZApiConsoleForm } from '../../lib/apiConsole';
 import { ZUserPricingForm } from '../../lib/pricingForm';
 import { ZProviderSettingsForm } from '../../lib/providerSettingsForm';
+import { emptyQuickSendForm, quickSendFormSchema, VARIABLES_LOADING, type QuickSendChecks } from '../../lib/sending/quickSendForm';
 import { rescheduleFormSchema } from '../../lib/sending/schedule';
 import { ZTopUpForm } from '../../lib/topupAmount';
 import { textFieldsCheckedBy, textReadInto } from './useSchemaForm';
@@ -102,5 +104,32 @@ describe('form schemas over the shared ones', () => {
     expect(later.values).toEqual({ scheduledAt: '2026-12-08T10:30:00+05:30' });
     const past = await resolve({ schedule: { mode: 'later', local: '2026-12-07T09:00' } }, undefined, submitOptions());
     expect(past.errors.schedule?.message).toBe(messages.schedule.tooSoon);
+  });
+
+  it('tells the first problem of a quick send, in the screen\'s order, and sends the values of the template\'s variables', async () => {
+    const template = { name: 'order_update', category: 'UTILITY' } as TTemplate;
+    const ready: QuickSendChecks = {
+      count: 2,
+      invalidTyped: 0,
+      sheetColumn: '',
+      details: { status: 'success', failure: '' },
+      variables: [{ index: '1', placeholder: '{{1}}', required: true, value: '' }],
+      needsImage: false,
+      now: () => new Date('2026-12-07T06:30:00Z'),
+    };
+    const form = { ...emptyQuickSendForm(), numberId: '7', template, recipientsText: '919876543210' };
+    const resolveWith = (checks: QuickSendChecks) => zodResolver(quickSendFormSchema(() => checks));
+    const noNumber = await resolveWith(ready)({ ...form, numberId: '' }, undefined, submitOptions());
+    expect(noNumber.errors.numberId?.message).toBe(messages.sending.missingFields);
+    const noneValid = await resolveWith({ ...ready, count: 0, invalidTyped: 1 })(form, undefined, submitOptions());
+    expect(noneValid.errors.recipientsText?.message).toBe(messages.sending.noValidRecipients);
+    const loading = await resolveWith({ ...ready, details: { status: 'pending', failure: '' } })(form, undefined, submitOptions());
+    expect(loading.errors.template?.message).toBe(VARIABLES_LOADING);
+    const noImage = await resolveWith({ ...ready, needsImage: true })(form, undefined, submitOptions());
+    expect(noImage.errors.image?.message).toBe(messages.sending.imageRequired);
+    const missing = await resolveWith(ready)(form, undefined, submitOptions());
+    expect(missing.errors.values?.message).toBe(fillMessage(messages.sending.variableMissing, { name: '1' }));
+    const filled = await resolveWith(ready)({ ...form, values: { '1': 'Asha', stale: 'x' } }, undefined, submitOptions());
+    expect(filled.values).toMatchObject({ template, variables: { '1': 'Asha' }, scheduledAt: undefined });
   });
 });
