@@ -3,11 +3,13 @@
  * to the public send API, the cURL / JavaScript / Python samples built from the same form, and
  * the message preview with the entered values.
  */
+import { z } from 'zod';
 import { variableKeyLabel } from '@shared/templates';
 import type { TTemplateParam } from '@shared/apiKeys';
 import { PUBLIC_API } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
+import { ZApiSendRequest } from '@shared/schemas/sending';
 import type { TTemplate } from '@shared/types';
 import { templatePreview, type TemplatePreview } from './templatePreview';
 
@@ -51,16 +53,34 @@ export function variableFields(variables: readonly string[]): { variable: string
 }
 
 /** A parameter's value: what was typed, or the template's example until the field is touched. */
-export function paramValue(param: TTemplateParam, values: Readonly<Record<string, string>>): string {
+export function paramValue(param: TTemplateParam, values: Readonly<Record<string, string | undefined>>): string {
   return values[param.name] ?? param.example;
 }
+
+/**
+ * The console's own fields. Only the recipient is checked here, with the public API's own rule
+ * for it: everything else is sent as typed, since showing the API's answer (an error included)
+ * is what the console is for.
+ */
+export const ZApiConsoleForm = z.object({
+  templateId: z.string(),
+  recipient: z.string().transform((typed, context) => {
+    const result = ZApiSendRequest.shape.recipient_number.safeParse(cleanRecipient(typed));
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) context.addIssue({ code: 'custom', message: issue.message });
+    return z.NEVER;
+  }),
+  /** A parameter's field holds nothing until it is typed in (its example is shown and sent until then). */
+  values: z.record(z.string(), z.string().optional()),
+});
+export type TApiConsoleForm = z.input<typeof ZApiConsoleForm>;
 
 export interface ConsoleForm {
   username: string;
   templatename: string;
   recipient: string;
   params: readonly TTemplateParam[];
-  values: Readonly<Record<string, string>>;
+  values: Readonly<Record<string, string | undefined>>;
   /** Sent only when the template's name exists in several languages. */
   language?: string | undefined;
 }
@@ -177,7 +197,7 @@ function buttonUrlParam(params: readonly TTemplateParam[], index: number): TTemp
  * body's; a button URL value fills its button's link. A value left empty keeps its {{token}}
  * visible.
  */
-export function consolePreview(template: TTemplate, params: readonly TTemplateParam[], values: Readonly<Record<string, string>>): TemplatePreview {
+export function consolePreview(template: TTemplate, params: readonly TTemplateParam[], values: Readonly<Record<string, string | undefined>>): TemplatePreview {
   const byVariable: Record<string, string> = {};
   for (const { variable, field } of variableFields(template.variables)) {
     const param = params.find((candidate) => candidate.name === field);

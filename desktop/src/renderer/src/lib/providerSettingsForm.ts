@@ -1,4 +1,5 @@
 /** The WhatsApp Business (provider settings) tab of User Settings (spec 001 §2, §4, §5, §8). */
+import { z } from 'zod';
 import { fillMessage, messages } from '@shared/messages';
 import { ZProviderSettingsRequest, type TProviderSettingsRequest } from '@shared/schemas/providers';
 import type { TProviderSettings } from '@shared/types';
@@ -45,6 +46,18 @@ export function validateProviderForm(form: ProviderSettingsForm): FormValidation
   const result = validateForm(ZProviderSettingsRequest, buildProviderPayload(form));
   return result.ok ? { ok: true, data: buildProviderPayload(form) } : result;
 }
+
+/**
+ * The form's schema: both fields stay text while typed; on a check the shared
+ * `ZProviderSettingsRequest` (the server's) runs on the payload, and the payload is what is sent.
+ */
+export const ZProviderSettingsForm = z.object({ channelId: z.string(), apiKey: z.string() }).transform((form, context): TProviderSettingsRequest => {
+  const payload = buildProviderPayload(form);
+  const result = ZProviderSettingsRequest.safeParse(payload);
+  if (result.success) return payload;
+  for (const issue of result.error.issues) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  return z.NEVER;
+});
 
 /** Spec 001: Save is enabled only when the form is changed, valid and not busy. */
 export function canSaveProvider(saved: ProviderSettingsForm, form: ProviderSettingsForm, busy: boolean): boolean {

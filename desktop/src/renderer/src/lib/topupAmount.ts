@@ -1,6 +1,7 @@
 import { TOPUP } from '@shared/constants';
 import { formatIndianNumber } from '@shared/money';
-import { ZTopUpAmount } from '@shared/schemas/payments';
+import { z } from 'zod';
+import { ZCreateOrderRequest, ZTopUpAmount } from '@shared/schemas/payments';
 
 /** What the custom amount field holds: an amount, an error, or (empty field) neither. */
 export type TopUpAmountInput = { amount: number; error: null } | { amount: null; error: string | null };
@@ -57,3 +58,17 @@ export function initialAmountFromQuery(value: string | null | undefined): number
 export function isPresetAmount(amount: number): boolean {
   return (TOPUP.presets as readonly number[]).includes(amount);
 }
+
+/**
+ * The Add Credits form: a preset button or the custom field (which wins once it holds digits),
+ * checked with the order request's shared schema; its messages go under the custom field when
+ * that is the amount chosen. The output is the order request itself.
+ */
+export const ZTopUpForm = z.object({ preset: z.number().nullable(), custom: z.string() }).transform((form, context) => {
+  const typed = stripGrouping(form.custom) !== '';
+  const result = ZCreateOrderRequest.safeParse({ amountCredits: typed ? form.custom : (form.preset ?? '') });
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) context.addIssue({ code: 'custom', path: [typed ? 'custom' : 'preset'], message: issue.message });
+  return z.NEVER;
+});
+export type TTopUpForm = z.input<typeof ZTopUpForm>;

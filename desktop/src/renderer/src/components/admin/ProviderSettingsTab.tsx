@@ -1,5 +1,5 @@
 import { Check, Copy, Eye, EyeOff, KeyRound, RefreshCw, RotateCcw, Save } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { PROVIDERS } from '@shared/constants';
 import { messages } from '@shared/messages';
@@ -7,14 +7,13 @@ import type { TProviderSettings } from '@shared/types';
 import { serverFieldErrors } from '../../api/client';
 import { formatDateTime } from '../../lib/dates';
 import { formatPhoneForDisplay } from '../../lib/format';
-import { withoutField, type FieldErrors } from '../../lib/forms';
 import {
   canSaveProvider,
   defaultProviderSettings,
   providerFormFrom,
   providerLoadFailure,
   providerSaveFailure,
-  validateProviderForm,
+  ZProviderSettingsForm,
   type ProviderSettingsForm,
 } from '../../lib/providerSettingsForm';
 import { cn } from '../../lib/cn';
@@ -22,7 +21,9 @@ import { Alert } from '../ui/alert';
 import { Badge } from '../ui/badge';
 import { Button, focusRing } from '../ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../ui/card';
-import { FieldShell, TextField } from '../ui/form-field';
+import { FormTextField, useBoundInput } from '../form/fields';
+import { showServerFieldErrors, useSchemaForm } from '../form/useSchemaForm';
+import { FieldShell } from '../ui/form-field';
 import { Input } from '../ui/input';
 import { Spinner } from '../ui/spinner';
 import { useProviderSettings, useSaveProviderSettings } from '../../hooks/useProviders';
@@ -149,57 +150,42 @@ function ProviderSettingsFormCard({
 }) {
   const save = useSaveProviderSettings(userId);
   const [saved, setSaved] = useState<ProviderSettingsForm>(() => providerFormFrom(settings));
-  const [form, setForm] = useState<ProviderSettingsForm>(saved);
-  const [touched, setTouched] = useState<Partial<Record<keyof ProviderSettingsForm, boolean>>>({});
-  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  // Spec 001 checks each field as it is typed, once it has been edited.
+  const form = useSchemaForm(ZProviderSettingsForm, saved, { checkWhileTyping: true });
+  const { control } = form;
   const [revealed, setRevealed] = useState(false);
   const busy = save.isPending;
-  const validation = validateProviderForm(form);
-  const liveErrors = validation.ok ? {} : validation.errors;
-  const errorFor = (field: keyof ProviderSettingsForm) => serverErrors[field] ?? (touched[field] ? liveErrors[field] : undefined);
-  const changed = saved.channelId !== form.channelId || form.apiKey !== '';
+  const values = form.watch();
+  const apiKey = useBoundInput({ control, name: 'apiKey' });
+  const changed = saved.channelId !== values.channelId || values.apiKey !== '';
   const whatsappNumber =
     settings.whatsappNumber === p.whatsappNumberDefault ? settings.whatsappNumber : (formatPhoneForDisplay(settings.whatsappNumber) ?? settings.whatsappNumber);
 
-  const handleChange = (field: keyof ProviderSettingsForm) => (value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    setTouched((current) => ({ ...current, [field]: true }));
-    setServerErrors((errors) => withoutField(errors, field));
-  };
-
   const handleReset = () => {
-    setForm(saved);
-    setTouched({});
-    setServerErrors({});
+    form.reset(saved);
     setRevealed(false);
   };
 
-  const handleSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!validation.ok) {
-      setTouched({ channelId: true, apiKey: true });
-      return;
-    }
+  const handleSubmit = form.handleSubmit(async (payload) => {
     try {
-      const response = await save.mutateAsync(validation.data);
+      const response = await save.mutateAsync(payload);
       const next = providerFormFrom({ channelId: response.channelId });
       setSaved(next);
-      setForm(next);
-      setTouched({});
+      form.reset(next);
       setRevealed(false);
       // Saved either way; the webhook registration at 360dialog is reported beside it.
       if (response.webhook && !response.webhook.registered) toast.warning(response.message || p.settingsSaved, { description: response.webhook.error ?? undefined });
       else toast.success(response.message || p.settingsSaved, response.webhook?.registered ? { description: p.d360WebhookRegistered } : undefined);
     } catch (caught) {
       const failure = providerSaveFailure(caught);
-      setServerErrors(serverFieldErrors(caught));
+      showServerFieldErrors(form, serverFieldErrors(caught));
       toast.error(failure.title, { description: failure.description });
     }
-  };
+  });
 
   return (
     <Card className="max-w-3xl">
-      <form noValidate onSubmit={handleSubmit} aria-label="Channel provider settings">
+      <form noValidate onSubmit={(event) => void handleSubmit(event)} aria-label="Channel provider settings">
         <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div>
             <CardTitle>Channel Provider</CardTitle>
@@ -224,38 +210,31 @@ function ProviderSettingsFormCard({
             <ReadOnlyItem label="Provider">{p.channelProviderName}</ReadOnlyItem>
             <ReadOnlyItem label="Last updated">{settings.updatedAt ? formatDateTime(settings.updatedAt) : '—'}</ReadOnlyItem>
           </dl>
-          <TextField
+          <FormTextField
+            control={control}
+            name="channelId"
             id="provider-channel-id"
             label="Channel ID"
             autoComplete="off"
             spellCheck={false}
-            value={form.channelId}
-            error={errorFor('channelId')}
             hint={`${PROVIDERS.channelIdMin} to ${PROVIDERS.channelIdMax} letters, numbers, dots, underscores or hyphens.`}
             disabled={busy}
-            onChange={(e) => handleChange('channelId')(e.target.value)}
           />
-          <FieldShell
-            id="provider-api-key"
-            label="API Key"
-            error={errorFor('apiKey')}
-            hint={`${settings.apiKeySet ? 'A key is stored and never shown. ' : ''}${API_KEY_HINT}`}
-          >
+          <FieldShell id="provider-api-key" label="API Key" error={apiKey.error} hint={`${settings.apiKeySet ? 'A key is stored and never shown. ' : ''}${API_KEY_HINT}`}>
             <div className="relative">
               <Input
+                {...apiKey.input}
                 id="provider-api-key"
                 type={revealed ? 'text' : 'password'}
                 autoComplete="new-password"
                 spellCheck={false}
                 placeholder={settings.apiKeySet ? '••••••••••••' : ''}
-                value={form.apiKey}
-                invalid={Boolean(errorFor('apiKey'))}
-                aria-describedby={errorFor('apiKey') ? 'provider-api-key-error' : 'provider-api-key-hint'}
+                invalid={Boolean(apiKey.error)}
+                aria-describedby={apiKey.error ? 'provider-api-key-error' : 'provider-api-key-hint'}
                 className="pr-10"
                 disabled={busy}
-                onChange={(e) => handleChange('apiKey')(e.target.value)}
               />
-              <HoldToRevealButton controls="provider-api-key" revealed={revealed} onRevealChange={setRevealed} disabled={busy || form.apiKey === ''} />
+              <HoldToRevealButton controls="provider-api-key" revealed={revealed} onRevealChange={setRevealed} disabled={busy || values.apiKey === ''} />
             </div>
           </FieldShell>
           <WebhookUrlField url={settings.webhookUrl} />
@@ -265,7 +244,7 @@ function ProviderSettingsFormCard({
             <RotateCcw aria-hidden="true" />
             Reset
           </Button>
-          <Button type="submit" disabled={!canSaveProvider(saved, form, busy)}>
+          <Button type="submit" disabled={!canSaveProvider(saved, values, busy)}>
             {busy ? <Spinner className="text-current" /> : <Save aria-hidden="true" />}
             Save Settings
           </Button>

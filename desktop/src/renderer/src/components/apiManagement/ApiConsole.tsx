@@ -1,6 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CheckCircle2, FlaskConical, Send, XCircle } from 'lucide-react';
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { Controller, type Control } from 'react-hook-form';
+import type { z } from 'zod';
 import { messages } from '@shared/messages';
 import type { TTemplate } from '@shared/types';
 import { apiKeyQueryKeys, apiKeysApi, sendTestRequest } from '../../api/apiKeys';
@@ -13,8 +15,12 @@ import {
   isSuccessStatus,
   languageToSend,
   paramValue,
+  ZApiConsoleForm,
   type ConsoleResult,
+  type TApiConsoleForm,
 } from '../../lib/apiConsole';
+import { useBoundInput } from '../form/fields';
+import { useSchemaForm } from '../form/useSchemaForm';
 import { cn } from '../../lib/cn';
 import { templateLanguageName } from '../../lib/templateReview';
 import { CodeBlock } from '../public/CodeBlock';
@@ -74,6 +80,22 @@ function ResponsePanel({ result, isSending }: { result: ConsoleResult | null; is
   );
 }
 
+/** The test recipient: a plus sign is dropped as it is typed (spec 002 §5: enter it without the +). */
+function RecipientField({ control }: { control: Control<TApiConsoleForm, unknown, z.output<typeof ZApiConsoleForm>> }) {
+  const { input, error } = useBoundInput({ control, name: 'recipient' }, (typed) => typed.replace(/\+/g, ''));
+  return (
+    <TextField
+      label="Recipient number"
+      {...input}
+      error={error}
+      inputMode="tel"
+      autoComplete="off"
+      placeholder="919876543210"
+      hint={k.recipientHint}
+    />
+  );
+}
+
 /**
  * The API testing console (spec 002 "API Management", §4, §5): it sends `POST /api/send` with the
  * key the way an integrator would, shows the status and body, previews the message and writes
@@ -81,9 +103,11 @@ function ResponsePanel({ result, isSending }: { result: ConsoleResult | null; is
  */
 export function ApiConsole({ username, baseUrl, apiKey, onApiKeyChange, templates, templatesLoading, templatesError }: ApiConsoleProps) {
   const ids = useId();
-  const [templateId, setTemplateId] = useState('');
-  const [recipient, setRecipient] = useState('');
-  const [values, setValues] = useState<Record<string, string>>({});
+  const form = useSchemaForm(ZApiConsoleForm, { templateId: '', recipient: '', values: {} } satisfies TApiConsoleForm);
+  const { control } = form;
+  const templateId = form.watch('templateId');
+  const recipient = form.watch('recipient');
+  const values = form.watch('values');
   const [result, setResult] = useState<ConsoleResult | null>(null);
 
   const template = templates.find((candidate) => String(candidate.id) === templateId);
@@ -107,16 +131,16 @@ export function ApiConsole({ username, baseUrl, apiKey, onApiKeyChange, template
   });
 
   const handleTemplateChange = (id: string) => {
-    setTemplateId(id);
-    setValues({});
+    form.setValue('templateId', id);
+    // Another template's parameters start again from its examples.
+    form.setValue('values', {});
     setResult(null);
   };
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!payload.recipient_number || send.isPending) return;
+  const handleSubmit = form.handleSubmit(() => {
+    if (send.isPending) return;
     send.mutate();
-  };
+  });
 
   return (
     <div className="flex flex-col gap-6">
@@ -131,7 +155,7 @@ export function ApiConsole({ username, baseUrl, apiKey, onApiKeyChange, template
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-6 lg:grid-cols-2">
-          <form onSubmit={handleSubmit} className="flex flex-col gap-4" noValidate aria-label="API test request">
+          <form onSubmit={(event) => void handleSubmit(event)} className="flex flex-col gap-4" noValidate aria-label="API test request">
             <TextField
               label="API key"
               value={apiKey}
@@ -144,54 +168,65 @@ export function ApiConsole({ username, baseUrl, apiKey, onApiKeyChange, template
             />
             <TextField label="Username" value={username} readOnly hint="The send API requires the key owner's username." />
             <FieldShell id={`${ids}-template`} label="Template" hint={templateHint}>
-              <NativeSelect
-                id={`${ids}-template`}
-                value={templateId}
-                onChange={(event) => handleTemplateChange(event.target.value)}
-                disabled={templatesLoading}
-                aria-describedby={templateHint ? `${ids}-template-hint` : undefined}
-              >
-                <option value="">{templatesLoading ? messages.common.loading : 'Select a template'}</option>
-                {templates.map((candidate) => (
-                  <option key={candidate.id} value={String(candidate.id)}>
-                    {candidate.name} ({templateLanguageName(candidate.language)})
-                  </option>
-                ))}
-              </NativeSelect>
+              <Controller
+                control={control}
+                name="templateId"
+                render={({ field }) => (
+                  <NativeSelect
+                    id={`${ids}-template`}
+                    name={field.name}
+                    ref={field.ref}
+                    value={field.value}
+                    onBlur={field.onBlur}
+                    onChange={(event) => handleTemplateChange(event.target.value)}
+                    disabled={templatesLoading}
+                    aria-describedby={templateHint ? `${ids}-template-hint` : undefined}
+                  >
+                    <option value="">{templatesLoading ? messages.common.loading : 'Select a template'}</option>
+                    {templates.map((candidate) => (
+                      <option key={candidate.id} value={String(candidate.id)}>
+                        {candidate.name} ({templateLanguageName(candidate.language)})
+                      </option>
+                    ))}
+                  </NativeSelect>
+                )}
+              />
             </FieldShell>
-            <TextField
-              label="Recipient number"
-              value={recipient}
-              onChange={(event) => setRecipient(event.target.value.replace(/\+/g, ''))}
-              inputMode="tel"
-              autoComplete="off"
-              placeholder="919876543210"
-              hint={k.recipientHint}
-            />
+            <RecipientField control={control} />
             {info.isError ? <Alert tone="warning">{k.templateInfoFailed}</Alert> : null}
             {info.isFetching ? <Spinner label="Loading template parameters" /> : null}
             {params.length > 0 ? (
               <fieldset className="flex flex-col gap-3">
                 <legend className="mb-2 text-sm font-semibold">Template parameters</legend>
                 {params.map((param) => (
-                  <TextField
+                  <Controller
                     key={param.name}
-                    label={
-                      <>
-                        <code className="font-mono">{param.name}</code>
-                        {param.required ? (
-                          <span className="text-red-600 dark:text-red-400" aria-hidden="true">
-                            {' '}
-                            *
-                          </span>
-                        ) : null}
-                      </>
-                    }
-                    aria-label={param.name}
-                    value={paramValue(param, values)}
-                    placeholder={param.example}
-                    hint={param.description}
-                    onChange={(event) => setValues((current) => ({ ...current, [param.name]: event.target.value }))}
+                    control={control}
+                    name={`values.${param.name}`}
+                    render={({ field }) => (
+                      <TextField
+                        label={
+                          <>
+                            <code className="font-mono">{param.name}</code>
+                            {param.required ? (
+                              <span className="text-red-600 dark:text-red-400" aria-hidden="true">
+                                {' '}
+                                *
+                              </span>
+                            ) : null}
+                          </>
+                        }
+                        aria-label={param.name}
+                        name={field.name}
+                        ref={field.ref}
+                        onBlur={field.onBlur}
+                        // Untouched, a parameter shows (and sends) the template's example.
+                        value={paramValue(param, values)}
+                        placeholder={param.example}
+                        hint={param.description}
+                        onChange={(event) => field.onChange(event.target.value)}
+                      />
+                    )}
                   />
                 ))}
               </fieldset>

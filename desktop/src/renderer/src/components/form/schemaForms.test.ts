@@ -1,13 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldValues, ResolverOptions } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
-import { messages } from '@shared/messages';
+import { fillMessage, messages } from '@shared/messages';
+import type { TTemplate } from '@shared/types';
 import { ZCreateUserRequest } from '@shared/schemas/admin';
 import { ZUpdateProfileRequest } from '@shared/schemas/auth';
 import { zodIssuesToFieldErrors } from '@shared/schemas/common';
 import { basicInfoFormFrom, basicInfoFormSchema, ZPasswordChangeForm } from '../../lib/adminUserForms';
 import { parseCreditInput } from '../../lib/adminUsers';
+import { ZApiConsoleForm } from '../../lib/apiConsole';
 import { ZUserPricingForm } from '../../lib/pricingForm';
+import { ZProviderSettingsForm } from '../../lib/providerSettingsForm';
+import { emptyQuickSendForm, quickSendFormSchema, VARIABLES_LOADING, type QuickSendChecks } from '../../lib/sending/quickSendForm';
+import { rescheduleFormSchema } from '../../lib/sending/schedule';
+import { ZTopUpForm } from '../../lib/topupAmount';
 import { textFieldsCheckedBy, textReadInto } from './useSchemaForm';
 
 const v = messages.validation;
@@ -63,5 +69,67 @@ describe('form schemas over the shared ones', () => {
     expect(negative.errors.marketing?.message).toBe(messages.pricing.priceNegative);
     const off = await resolve({ customEnabled: false, marketing: 'x', utility: '', authentication: '', service: '' }, undefined, submitOptions());
     expect(off.values).toEqual({ mode: 'default' });
+  });
+
+  it('sends the provider payload with the key left out when none was typed, and names a short key', async () => {
+    const resolve = zodResolver(ZProviderSettingsForm);
+    const kept = await resolve({ channelId: ' channel-1 ', apiKey: '' }, undefined, submitOptions());
+    expect(kept.values).toEqual({ channelId: 'channel-1' });
+    const short = await resolve({ channelId: 'channel-1', apiKey: 'short' }, undefined, submitOptions());
+    expect(short.errors).toEqual({ apiKey: expect.objectContaining({ message: messages.providers.apiKeyLength }) });
+  });
+
+  it('orders the typed amount when there is one, the preset otherwise, and puts a typed amount\'s message under it', async () => {
+    const resolve = zodResolver(ZTopUpForm);
+    const typed = await resolve({ preset: 500, custom: '1,00,000' }, undefined, submitOptions());
+    expect(typed.values).toEqual({ amountCredits: 100_000 });
+    const preset = await resolve({ preset: 500, custom: ' ' }, undefined, submitOptions());
+    expect(preset.values).toEqual({ amountCredits: 500 });
+    const over = await resolve({ preset: null, custom: '1,00,001' }, undefined, submitOptions());
+    expect(over.errors.custom?.message).toBe(messages.wallet.amountMax);
+  });
+
+  it('checks the console recipient with the public API rule, without its plus sign', async () => {
+    const resolve = zodResolver(ZApiConsoleForm);
+    const sent = await resolve({ templateId: '', recipient: '+91 98765 43210', values: { var1: 'Asha' } }, undefined, submitOptions());
+    expect(sent.values).toEqual({ templateId: '', recipient: '919876543210', values: { var1: 'Asha' } });
+    const empty = await resolve({ templateId: '3', recipient: ' + ', values: {} }, undefined, submitOptions());
+    expect(empty.errors.recipient?.message).toBe(messages.publicApi.missingFields);
+  });
+
+  it('turns a new IST time into the reschedule request and refuses one in the past', async () => {
+    const now = new Date('2026-12-07T06:30:00Z');
+    const resolve = zodResolver(rescheduleFormSchema(() => now));
+    const later = await resolve({ schedule: { mode: 'later', local: '2026-12-08T10:30' } }, undefined, submitOptions());
+    expect(later.values).toEqual({ scheduledAt: '2026-12-08T10:30:00+05:30' });
+    const past = await resolve({ schedule: { mode: 'later', local: '2026-12-07T09:00' } }, undefined, submitOptions());
+    expect(past.errors.schedule?.message).toBe(messages.schedule.tooSoon);
+  });
+
+  it('tells the first problem of a quick send, in the screen\'s order, and sends the values of the template\'s variables', async () => {
+    const template = { name: 'order_update', category: 'UTILITY' } as TTemplate;
+    const ready: QuickSendChecks = {
+      count: 2,
+      invalidTyped: 0,
+      sheetColumn: '',
+      details: { status: 'success', failure: '' },
+      variables: [{ index: '1', placeholder: '{{1}}', required: true, value: '' }],
+      needsImage: false,
+      now: () => new Date('2026-12-07T06:30:00Z'),
+    };
+    const form = { ...emptyQuickSendForm(), numberId: '7', template, recipientsText: '919876543210' };
+    const resolveWith = (checks: QuickSendChecks) => zodResolver(quickSendFormSchema(() => checks));
+    const noNumber = await resolveWith(ready)({ ...form, numberId: '' }, undefined, submitOptions());
+    expect(noNumber.errors.numberId?.message).toBe(messages.sending.missingFields);
+    const noneValid = await resolveWith({ ...ready, count: 0, invalidTyped: 1 })(form, undefined, submitOptions());
+    expect(noneValid.errors.recipientsText?.message).toBe(messages.sending.noValidRecipients);
+    const loading = await resolveWith({ ...ready, details: { status: 'pending', failure: '' } })(form, undefined, submitOptions());
+    expect(loading.errors.template?.message).toBe(VARIABLES_LOADING);
+    const noImage = await resolveWith({ ...ready, needsImage: true })(form, undefined, submitOptions());
+    expect(noImage.errors.image?.message).toBe(messages.sending.imageRequired);
+    const missing = await resolveWith(ready)(form, undefined, submitOptions());
+    expect(missing.errors.values?.message).toBe(fillMessage(messages.sending.variableMissing, { name: '1' }));
+    const filled = await resolveWith(ready)({ ...form, values: { '1': 'Asha', stale: 'x' } }, undefined, submitOptions());
+    expect(filled.values).toMatchObject({ template, variables: { '1': 'Asha' }, scheduledAt: undefined });
   });
 });

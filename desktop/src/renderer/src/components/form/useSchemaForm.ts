@@ -7,30 +7,34 @@ import { z } from 'zod';
  * A react-hook-form form validated by a shared zod schema, the one the server runs on the same
  * request. Errors show on submit, focus goes to the first invalid field, and a field's error goes
  * away as soon as that field is edited (spec 000 §5) rather than being re-checked on every key.
+ *
+ * `checkWhileTyping` is for the few screens whose spec checks a field as it is typed (provider
+ * settings): an edited field is checked on every change instead.
  */
 export function useSchemaForm<Input extends FieldValues, Output>(
   schema: z.ZodType<Output, Input>,
   defaultValues: DefaultValues<Input>,
+  { checkWhileTyping = false }: { checkWhileTyping?: boolean } = {},
 ): UseFormReturn<Input, unknown, Output> {
   const form = useForm<Input, unknown, Output>({
     resolver: zodResolver(schema),
     defaultValues,
-    mode: 'onSubmit',
-    reValidateMode: 'onSubmit',
+    mode: checkWhileTyping ? 'onChange' : 'onSubmit',
+    reValidateMode: checkWhileTyping ? 'onChange' : 'onSubmit',
     shouldFocusError: true,
   });
   const { subscribe, clearErrors } = form;
-  useEffect(
-    () =>
-      subscribe({
-        formState: { values: true },
-        callback: ({ name, type }) => {
-          // Only a person's edit clears it: `type` is set for change events, not for reset or setValue.
-          if (name && type) clearErrors(name as Path<Input>);
-        },
-      }),
-    [subscribe, clearErrors],
-  );
+  useEffect(() => {
+    // Checked while typing, the check itself says whether the edited field is still wrong.
+    if (checkWhileTyping) return undefined;
+    return subscribe({
+      formState: { values: true },
+      callback: ({ name, type }) => {
+        // Only a person's edit clears it: `type` is set for change events, not for reset or setValue.
+        if (name && type) clearErrors(name as Path<Input>);
+      },
+    });
+  }, [subscribe, clearErrors, checkWhileTyping]);
   return form;
 }
 

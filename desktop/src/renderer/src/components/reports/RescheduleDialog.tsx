@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
 import type { TCampaign } from '@shared/schemas/sending';
-import { formatIstLabel, resolveSchedule, toIstLocal, type ScheduleChoice } from '../../lib/sending/schedule';
+import { formatIstLabel, rescheduleFormSchema, toIstLocal, type TRescheduleForm } from '../../lib/sending/schedule';
+import { useSchemaForm } from '../form/useSchemaForm';
 import { ScheduleControl } from '../sending/ScheduleControl';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
@@ -12,21 +13,18 @@ const r = messages.reportsScreen;
 
 /** The dialog's body, mounted on each opening so that it starts from the campaign's current time. */
 function RescheduleForm({ campaign, busy, onConfirm, onClose }: { campaign: TCampaign; busy: boolean; onConfirm: (scheduledAt: string) => void; onClose: () => void }) {
-  const [choice, setChoice] = useState<ScheduleChoice>(() => ({ mode: 'later', local: campaign.scheduledAt ? toIstLocal(campaign.scheduledAt) : '' }));
+  const form = useSchemaForm(rescheduleFormSchema(), {
+    schedule: { mode: 'later', local: campaign.scheduledAt ? toIstLocal(campaign.scheduledAt) : '' },
+  } satisfies TRescheduleForm);
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const timing = resolveSchedule(choice);
-    if (!timing.ok || !timing.scheduledAt) {
-      // The control already shows why under the field; the toast makes sure it is heard.
-      toast.error(timing.ok ? messages.schedule.invalidTime : timing.problem);
-      return;
-    }
-    onConfirm(timing.scheduledAt);
-  };
+  const handleSubmit = form.handleSubmit(
+    ({ scheduledAt }) => onConfirm(scheduledAt),
+    // The control already shows why under the field; the toast makes sure it is heard.
+    (errors) => toast.error(errors.schedule?.message ?? messages.schedule.invalidTime),
+  );
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="flex flex-col gap-4">
+    <form onSubmit={(event) => void handleSubmit(event)} noValidate className="flex flex-col gap-4">
       <DialogHeader>
         <DialogTitle>{r.rescheduleTitle}</DialogTitle>
         <DialogDescription>
@@ -35,7 +33,11 @@ function RescheduleForm({ campaign, busy, onConfirm, onClose }: { campaign: TCam
           <span className="mt-1 block">{r.rescheduleBody}</span>
         </DialogDescription>
       </DialogHeader>
-      <ScheduleControl idPrefix={`reschedule-${campaign.id}`} value={choice} onChange={setChoice} disabled={busy} hideModes />
+      <Controller
+        control={form.control}
+        name="schedule"
+        render={({ field }) => <ScheduleControl idPrefix={`reschedule-${campaign.id}`} value={field.value} onChange={field.onChange} disabled={busy} hideModes />}
+      />
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onClose} disabled={busy}>
           {messages.common.goBack}

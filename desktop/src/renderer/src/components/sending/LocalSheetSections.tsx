@@ -1,4 +1,4 @@
-import { Download, FileSpreadsheet, FolderOpen, History, Pause, Play, ShieldCheck, Upload, X } from 'lucide-react';
+import { FileSpreadsheet, FolderOpen, History, Pause, Play, ShieldCheck, Upload, X } from 'lucide-react';
 import { useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
@@ -16,6 +16,7 @@ import { Button } from '../ui/button';
 import { FieldShell } from '../ui/form-field';
 import { NativeSelect } from '../ui/native-select';
 import { ProgressBar } from './SetupProgress';
+import { NotSentRowsTable } from './SkippedRowsList';
 
 const m = messages.sheetScreens;
 /** Invalid rows listed on screen; the CSV holds all of them. */
@@ -330,46 +331,23 @@ export function SheetCheckPanel({ sheet, mapping, canCheck, disabled = false }: 
             <Figure label={m.duplicatesRemoved} value={prepared.duplicatesRemoved} testId="sheet-duplicates" />
           </dl>
           {notSent > 0 ? (
-            <section aria-label={m.invalidListTitle} className="flex flex-col gap-2" data-testid="sheet-invalid-list">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <h3 className="text-sm font-medium">{m.invalidListTitle}</h3>
-                <Button type="button" variant="outline" size="sm" onClick={sheet.downloadInvalidRows}>
-                  <Download aria-hidden="true" />
-                  {m.downloadInvalid}
-                </Button>
-              </div>
-              <div className="max-h-48 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800">
-                <table className="w-full text-left text-xs">
-                  <thead className="sticky top-0 bg-slate-50 dark:bg-slate-900">
-                    <tr>
-                      <th scope="col" className="px-2 py-1 font-medium">
-                        {m.lineColumn}
-                      </th>
-                      <th scope="col" className="px-2 py-1 font-medium">
-                        {m.valueColumn}
-                      </th>
-                      <th scope="col" className="px-2 py-1 font-medium">
-                        {m.reasonColumn}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                    {invalidShown.map((row) => (
-                      <tr key={row.line}>
-                        <td className="px-2 py-1 tabular-nums">{row.line}</td>
-                        <td className="px-2 py-1 font-mono break-all">{row.value || '—'}</td>
-                        <td className="px-2 py-1">{row.reason}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              {notSent > invalidShown.length ? (
-                <p className="text-xs text-slate-500 dark:text-slate-400">
-                  {fillMessage(m.invalidShown, { shown: formatIndianNumber(invalidShown.length), total: formatIndianNumber(notSent) })}
-                </p>
-              ) : null}
-            </section>
+            <NotSentRowsTable
+              title={m.invalidListTitle}
+              heading={m.invalidListTitle}
+              columns={[m.lineColumn, m.valueColumn, m.reasonColumn]}
+              rows={invalidShown}
+              downloadLabel={m.downloadInvalid}
+              onDownload={sheet.downloadInvalidRows}
+              testId="sheet-invalid-list"
+              tall
+              footer={
+                notSent > invalidShown.length ? (
+                  <p className="text-xs text-slate-500 dark:text-slate-400">
+                    {fillMessage(m.invalidShown, { shown: formatIndianNumber(invalidShown.length), total: formatIndianNumber(notSent) })}
+                  </p>
+                ) : null
+              }
+            />
           ) : null}
         </>
       ) : null}

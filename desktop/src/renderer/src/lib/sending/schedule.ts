@@ -9,7 +9,8 @@
 import { fillMessage, messages } from '@shared/messages';
 import { formatIstTime } from '@shared/istTime';
 import { formatIndianNumber } from '@shared/money';
-import { SCHEDULE_MAX_DAYS, SCHEDULE_MIN_LEAD_MS, scheduleTimeProblem } from '@shared/schemas/sending';
+import { z } from 'zod';
+import { SCHEDULE_MAX_DAYS, SCHEDULE_MIN_LEAD_MS, ZRescheduleRequest, scheduleTimeProblem } from '@shared/schemas/sending';
 
 export { SCHEDULE_MAX_DAYS, SCHEDULE_MIN_LEAD_MS, formatIstTime };
 
@@ -134,3 +135,22 @@ export function scheduledNotice(local: string): string {
   const time = formatIstLocal(local);
   return time ? fillMessage(messages.sendScreens.scheduledFor, { time }) : '';
 }
+
+/**
+ * The Edit time form: the IST time chosen in the schedule control, checked with the send screens'
+ * rules (how far ahead) and then with the shared `ZRescheduleRequest` the server runs on the
+ * same request. Its output is the ISO time the request carries.
+ */
+export function rescheduleFormSchema(now: () => Date = () => new Date()) {
+  return z.object({ schedule: z.object({ mode: z.enum(['now', 'later']), local: z.string() }) }).transform((form, context) => {
+    const timing = resolveSchedule({ ...form.schedule, mode: 'later' }, now());
+    const scheduledAt = timing.ok ? timing.scheduledAt : undefined;
+    const checked = ZRescheduleRequest.safeParse({ scheduledAt });
+    if (!timing.ok || scheduledAt === undefined || !checked.success) {
+      context.addIssue({ code: 'custom', path: ['schedule'], message: timing.ok ? messages.schedule.invalidTime : timing.problem });
+      return z.NEVER;
+    }
+    return { scheduledAt };
+  });
+}
+export type TRescheduleForm = z.input<ReturnType<typeof rescheduleFormSchema>>;

@@ -1,18 +1,19 @@
 import { CalendarClock, Send } from 'lucide-react';
 import { useSearchParams } from 'react-router-dom';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type BaseSyntheticEvent } from 'react';
+import { Controller, type FieldErrors } from 'react-hook-form';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
 import { formatPhone, normalisePhone } from '@shared/phone';
 import type { SpreadsheetMapping } from '@shared/spreadsheets';
-import { DEFAULT_TEMPLATE_LANGUAGE } from '@shared/templates';
 import type { TTemplate } from '@shared/types';
 import { errorText, toApiError } from '../../api/client';
 import { sendingApi, type QuickSendBody, type SendPreviewRequest } from '../../api/sending';
 import { CampaignResultDialog } from '../../components/sending/CampaignResultDialog';
 import { CostPreviewDialog } from '../../components/sending/CostPreviewDialog';
 import { ScheduleControl } from '../../components/sending/ScheduleControl';
-import { HeaderImageUpload, type ChosenImage } from '../../components/sending/HeaderImageUpload';
+import { HeaderImageUpload } from '../../components/sending/HeaderImageUpload';
+import { useSchemaForm } from '../../components/form/useSchemaForm';
 import { QuickSendSidePanel } from '../../components/sending/QuickSendSidePanel';
 import { RecipientsField } from '../../components/sending/RecipientsField';
 import { SheetCheckPanel, SheetDropZone, SheetSummaryView } from '../../components/sending/LocalSheetSections';
@@ -22,15 +23,25 @@ import { VariableInputs } from '../../components/sending/VariableInputs';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
-import { TextField } from '../../components/ui/form-field';
+import { FormTextField } from '../../components/form/fields';
 import { Spinner } from '../../components/ui/spinner';
 import { useInvalidateCredits } from '../../hooks/useCreditBalance';
 import { useSendPricing, useTemplateDetails } from '../../hooks/useSending';
 import { useLocalSheet } from '../../hooks/useLocalSheet';
 import { useSendSubmission } from '../../hooks/useSendSubmission';
 import { sendFailure } from '../../lib/sending/campaign';
-import { defaultCampaignName, firstMissingVariable, parseRecipientList, quickCampaignPreview, quickSendLabel, quickSendProgress, variablesComplete, variablesPayload } from '../../lib/sending/quickSend';
-import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendLabel, SEND_NOW, type ScheduleChoice } from '../../lib/sending/schedule';
+import { defaultCampaignName, parseRecipientList, quickCampaignPreview, quickSendLabel, quickSendProgress, variablesComplete, variablesPayload } from '../../lib/sending/quickSend';
+import {
+  emptyQuickSendForm,
+  QUICK_SEND_CHECK_ORDER,
+  quickSendFormSchema,
+  RECIPIENT_SOURCES,
+  type QuickSendChecks,
+  type TQuickSendChecked,
+  type TQuickSendForm,
+  VARIABLES_LOADING,
+} from '../../lib/sending/quickSendForm';
+import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendLabel } from '../../lib/sending/schedule';
 import { effectiveMapping, mappingFieldInvalid, RECIPIENT_FIELD, sheetRowCount } from '../../lib/sending/localSheet';
 import { isBulkSend, messageText, priceFor, SEND_SCREEN, type SendVariable } from '../../lib/sending/setup';
 import { errorToast, TOAST_IDS } from '../../lib/toasts';
@@ -39,29 +50,13 @@ import { StepCard } from '../../components/sending/StepCard';
 const s = messages.sending;
 const ui = messages.sendScreens;
 const NO_VARIABLES: readonly SendVariable[] = [];
+/** Before a send is tried nothing is checked. */
+const NO_CHECKS: QuickSendChecks = { count: 0, invalidTyped: 0, sheetColumn: '', details: { status: 'pending', failure: '' }, variables: NO_VARIABLES, needsImage: false };
 const sheetText = messages.sheetScreens;
-
-/** Where the numbers come from: typed or pasted, or a spreadsheet read on this computer. */
-type RecipientSource = 'typed' | 'spreadsheet';
-
-interface QuickSendForm {
-  numberId: string;
-  language: string;
-  template: TTemplate | null;
-  campaignName: string;
-  recipientsText: string;
-  values: Record<string, string>;
-  /** Send now, or at a time in IST. */
-  schedule: ScheduleChoice;
-}
-
-function emptyForm(): QuickSendForm {
-  return { numberId: '', language: DEFAULT_TEMPLATE_LANGUAGE, template: null, campaignName: '', recipientsText: '', values: {}, schedule: SEND_NOW };
-}
 
 /** What a refused send can put back, since the form was reset when the dialog appeared. */
 interface SentSnapshot {
-  form: QuickSendForm;
+  form: Omit<TQuickSendForm, 'image'>;
   imageFile: File | null;
 }
 
@@ -70,14 +65,21 @@ export function QuickSendPage() {
   const pricing = useSendPricing();
   const invalidateCredits = useInvalidateCredits();
 
-  // `?to=` (Replies, a contact outside the service window): that number is filled in.
   const [searchParams] = useSearchParams();
-  const [form, setForm] = useState<QuickSendForm>(() => ({ ...emptyForm(), recipientsText: searchParams.get('to')?.replace(/[^\d+]/g, '') ?? '' }));
-  const [image, setImage] = useState<ChosenImage | null>(null);
+  // What the checks know besides the fields (numbers counted, variables loaded), as of the send.
+  const sendChecks = useRef<QuickSendChecks>(NO_CHECKS);
+  const sendForm = useSchemaForm(
+    // eslint-disable-next-line react-hooks/refs -- the getter is called when a send is checked (an event), never while rendering
+    useMemo(() => quickSendFormSchema(() => sendChecks.current), []),
+    // `?to=` (Replies, a contact outside the service window): that number is filled in.
+    { ...emptyQuickSendForm(), recipientsText: searchParams.get('to')?.replace(/[^\d+]/g, '') ?? '' },
+  );
+  const { control, setValue, getValues } = sendForm;
+  const form = sendForm.watch();
+  const image = form.image;
   const [showMissing, setShowMissing] = useState(false);
-  const [source, setSource] = useState<RecipientSource>('typed');
   const sheet = useLocalSheet();
-  const fromSheet = source === 'spreadsheet';
+  const fromSheet = form.source === 'spreadsheet';
   const [costRequest, setCostRequest] = useState<SendPreviewRequest | null>(null);
   // Spec §4: the success dialog appears after about a second while the request carries on.
   const submission = useSendSubmission<SentSnapshot>(SEND_SCREEN.successDialogDelayMs);
@@ -120,80 +122,81 @@ export function QuickSendPage() {
     [],
   );
 
-  const chooseImage = useCallback((file: File | null) => {
-    if (imageUrl.current) URL.revokeObjectURL(imageUrl.current);
-    const url = file ? URL.createObjectURL(file) : null;
-    imageUrl.current = url;
-    setImage(file && url ? { file, url } : null);
-  }, []);
+  const chooseImage = useCallback(
+    (file: File | null) => {
+      if (imageUrl.current) URL.revokeObjectURL(imageUrl.current);
+      const url = file ? URL.createObjectURL(file) : null;
+      imageUrl.current = url;
+      setValue('image', file && url ? { file, url } : null);
+    },
+    [setValue],
+  );
 
-  const update = (patch: Partial<QuickSendForm>) => setForm((current) => ({ ...current, ...patch }));
-  const handleNumberChange = useCallback((numberId: string) => setForm((current) => ({ ...current, numberId })), []);
+  const handleNumberChange = useCallback((numberId: string) => setValue('numberId', numberId), [setValue]);
   const handleLanguageChange = useCallback(
     (language: string) => {
       // Spec §4: changing the language clears the chosen template.
-      setForm((current) => ({ ...current, language, template: null, values: {} }));
+      setValue('language', language);
+      setValue('template', null);
+      setValue('values', {});
       chooseImage(null);
     },
-    [chooseImage],
+    [chooseImage, setValue],
   );
-  const chosenName = form.template?.name;
   const handleTemplateChange = useCallback(
     (template: TTemplate | null) => {
-      if (template?.name === chosenName) return;
+      if (template?.name === getValues('template')?.name) return;
       // Values and the header image belong to the template they were entered for.
-      setForm((current) => ({ ...current, template, values: {} }));
+      setValue('template', template);
+      setValue('values', {});
       chooseImage(null);
       setShowMissing(false);
     },
-    [chooseImage, chosenName],
+    [chooseImage, getValues, setValue],
   );
 
   const resetForm = () => {
     // The sender number and language stay: the next campaign usually goes out the same way.
-    setForm((current) => ({ ...emptyForm(), numberId: current.numberId, language: current.language }));
+    // So does where the numbers come from.
+    const { numberId, language, source } = getValues();
     chooseImage(null);
+    sendForm.reset({ ...emptyQuickSendForm(), numberId, language, source });
     setShowMissing(false);
     sheet.clear();
   };
 
-  const handleSend = async (event?: FormEvent) => {
-    event?.preventDefault();
-    const template = form.template;
-    if (!form.numberId || !template || count === 0) {
-      toast.error(!fromSheet && count === 0 && recipients.invalid.length > 0 ? s.noValidRecipients : s.missingFields);
-      return;
-    }
-    if (fromSheet && !sheetMapping?.recipientColumn) {
-      toast.error(messages.spreadsheets.recipientColumnRequired);
-      return;
-    }
-    if (!details.isSuccess) {
-      // The variables are not known yet (still loading, or the load failed and says so).
-      if (details.isError) toast.error(errorText(details.error, s.templatesLoadFailed));
-      return;
-    }
-    if (needsImage && !image) {
-      setShowMissing(true);
-      errorToast(TOAST_IDS.headerImage, s.imageRequired);
-      return;
-    }
-    const missing = firstMissingVariable(variables, form.values);
-    if (missing) {
-      setShowMissing(true);
-      toast.error(fillMessage(s.variableMissing, { name: missing.index }));
-      return;
-    }
-    const schedule = resolveSchedule(form.schedule);
-    if (!schedule.ok) {
-      toast.error(schedule.problem);
-      return;
-    }
+  /** The first problem of a refused send, told as the screen always has: a toast, and the missing fields marked. */
+  const handleInvalid = (errors: FieldErrors<TQuickSendForm>) => {
+    const field = QUICK_SEND_CHECK_ORDER.find((name) => errors[name]);
+    const error = field ? errors[field] : undefined;
+    const message = typeof error?.message === 'string' ? error.message : undefined;
+    if (field === 'image' || field === 'values') setShowMissing(true);
+    // No message while the template's variables load: the spinner in their step says so.
+    if (!message || message === VARIABLES_LOADING) return;
+    if (field === 'image') errorToast(TOAST_IDS.headerImage, message);
+    else toast.error(message);
+  };
+
+  const handleValid = async (checked: TQuickSendChecked) => {
     // A spreadsheet's rows are checked and uploaded first (once per column choice).
     const uploadId = fromSheet && sheetMapping ? await sheet.checkAndUpload(sheetMapping) : null;
     if (fromSheet && !uploadId) return;
     // The preview is the dry run of this very send: every recipient, screened as acceptance will.
-    setCostRequest({ kind: 'quick', body: quickSendBody(template, schedule.scheduledAt, uploadId), recipientCount: count });
+    setCostRequest({ kind: 'quick', body: quickSendBody(checked.template, checked.scheduledAt, uploadId), recipientCount: count });
+  };
+
+  const checksNow: QuickSendChecks = {
+    count,
+    invalidTyped: recipients.invalid.length,
+    sheetColumn: sheetMapping?.recipientColumn ?? '',
+    details: { status: details.status, failure: details.isError ? errorText(details.error, s.templatesLoadFailed) : '' },
+    variables,
+    needsImage,
+  };
+
+  const handleSend = (event?: BaseSyntheticEvent) => {
+    sendChecks.current = checksNow;
+    void sendForm.handleSubmit(handleValid, handleInvalid)(event);
   };
 
   /**
@@ -225,6 +228,7 @@ export function QuickSendPage() {
     const body = quickSendBody(template, schedule.scheduledAt, uploadId);
     const imageFile = needsImage ? (image?.file ?? null) : null;
     setCostRequest(null);
+    const { image: _image, ...fields } = getValues();
     // A refusal before the dialog keeps the form; a later one offers this snapshot back (the form was reset).
     submission.submit({
       send: async () => {
@@ -238,7 +242,7 @@ export function QuickSendPage() {
       },
       // Unlike the spec's client, which only logs it: a refused send must be seen (docs/sending.md).
       describeFailure: (caught) => sendFailure(toApiError(caught), bulk),
-      snapshot: { form, imageFile },
+      snapshot: { form: fields, imageFile },
       onDialogShown: resetForm,
     });
   };
@@ -246,11 +250,10 @@ export function QuickSendPage() {
   const handleRestore = () => {
     const restorable = submission.takeRestorable();
     if (!restorable) return;
-    setForm(restorable.form);
+    sendForm.reset({ ...restorable.form, source: getValues('source'), image: null });
     chooseImage(restorable.imageFile);
     toast.success(ui.formRestored);
   };
-
   const detailsError = details.isError ? errorText(details.error, s.templatesLoadFailed) : '';
   const sendDisabled = !form.numberId || !form.template || count === 0 || processing || (fromSheet && sheetBusy);
   const scheduled = form.schedule.mode === 'later';
@@ -282,27 +285,25 @@ export function QuickSendPage() {
           </StepCard>
 
           <StepCard step={2} title="Recipients" description="Numbers with the country code, one per line or separated by commas.">
-            <TextField
+            <FormTextField
+              control={control}
+              name="campaignName"
               id="quick-send-campaign-name"
               label="Campaign Name (optional)"
-              value={form.campaignName}
               maxLength={200}
               disabled={processing}
               placeholder={form.template ? defaultCampaignName(form.template.name, new Date()) : 'Quick Send'}
-              onChange={(event) => update({ campaignName: event.target.value })}
             />
             <fieldset className="flex flex-col gap-2">
               <legend className="mb-1 text-sm font-medium">{sheetText.modeLabel}</legend>
               <div className="flex flex-wrap gap-4 text-sm">
-                {(['typed', 'spreadsheet'] as const).map((option) => (
+                {RECIPIENT_SOURCES.map((option) => (
                   <label key={option} className="flex items-center gap-2">
                     <input
                       type="radio"
-                      name="quick-send-source"
+                      {...sendForm.register('source')}
                       value={option}
-                      checked={source === option}
                       disabled={processing || sheetBusy}
-                      onChange={() => setSource(option)}
                       className="size-4 accent-emerald-600"
                     />
                     {option === 'typed' ? sheetText.modeTyped : sheetText.modeSpreadsheet}
@@ -328,11 +329,10 @@ export function QuickSendPage() {
                 ) : null}
               </>
             ) : (
-              <RecipientsField
-                value={form.recipientsText}
-                onChange={(recipientsText) => update({ recipientsText })}
-                summary={recipients}
-                disabled={processing}
+              <Controller
+                control={control}
+                name="recipientsText"
+                render={({ field }) => <RecipientsField value={field.value} onChange={field.onChange} summary={recipients} disabled={processing} />}
               />
             )}
           </StepCard>
@@ -362,14 +362,18 @@ export function QuickSendPage() {
                 examples={form.template.variableExamples}
                 disabled={processing}
                 showMissing={showMissing}
-                onChange={(index, value) => setForm((current) => ({ ...current, values: { ...current.values, [index]: value } }))}
+                onChange={(index, value) => setValue(`values.${index}`, value)}
               />
             )}
           </StepCard>
 
           <Card>
             <CardContent className="flex flex-col gap-4 p-4">
-              <ScheduleControl idPrefix="quick-send" value={form.schedule} onChange={(schedule) => update({ schedule })} disabled={processing} />
+              <Controller
+                control={control}
+                name="schedule"
+                render={({ field }) => <ScheduleControl idPrefix="quick-send" value={field.value} onChange={field.onChange} disabled={processing} />}
+              />
               <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
                 <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="send-timing-note">
                   {notice || 'You confirm the cost before anything is sent.'}

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LowBalanceAlertCard } from '../../components/notifications/LowBalanceAlertCard';
 import { ArrowLeft, CreditCard, FlaskConical, Landmark, RefreshCw, ShieldCheck, Smartphone, Wallet } from 'lucide-react';
-import { useLayoutEffect, useRef, useState, type FocusEvent, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FocusEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { TOPUP } from '@shared/constants';
@@ -33,7 +33,11 @@ import {
   isPresetAmount,
   parseTopUpAmount,
   stripGrouping,
+  ZTopUpForm,
+  type TTopUpForm,
 } from '../../lib/topupAmount';
+import { useBoundInput } from '../../components/form/fields';
+import { useSchemaForm } from '../../components/form/useSchemaForm';
 import { isTopUpWorking, runTopUp, type TopUpPhase } from '../../lib/topupFlow';
 import { platform } from '../../platform';
 import { useUIStore } from '../../stores/uiStore';
@@ -119,12 +123,18 @@ export function WalletPage() {
   const [searchParams] = useSearchParams();
   // `?amount=` preselects once, on arrival; later changes of the query are not the person's choice.
   const [initialAmount] = useState(() => initialAmountFromQuery(searchParams.get('amount')));
-  const [preset, setPreset] = useState<number | null>(() =>
-    initialAmount !== null && isPresetAmount(initialAmount) ? initialAmount : null,
+  // Spec 000 §5 says what is wrong with a custom amount as it is typed.
+  const form = useSchemaForm(
+    ZTopUpForm,
+    {
+      preset: initialAmount !== null && isPresetAmount(initialAmount) ? initialAmount : null,
+      custom: initialAmount !== null && !isPresetAmount(initialAmount) ? formatAmountForDisplay(String(initialAmount)) : '',
+    } satisfies TTopUpForm,
+    { checkWhileTyping: true },
   );
-  const [customText, setCustomText] = useState(() =>
-    initialAmount !== null && !isPresetAmount(initialAmount) ? formatAmountForDisplay(String(initialAmount)) : '',
-  );
+  const preset = form.watch('preset');
+  const customText = form.watch('custom');
+  const customField = useBoundInput({ control: form.control, name: 'custom' });
   const [phase, setPhase] = useState<TopUpPhase>('idle');
   const { balance, isRefreshing, refresh: refreshBalance } = useCreditBalance();
   const invalidateCredits = useInvalidateCredits();
@@ -143,19 +153,17 @@ export function WalletPage() {
   const canPay = amount !== null && !working && !config.isPending && !notConfigured;
 
   const handlePreset = (value: number) => {
-    setPreset(value);
-    setCustomText('');
+    form.setValue('preset', value);
+    form.setValue('custom', '', { shouldValidate: true });
   };
 
   const handleCustomChange = (value: string) => {
-    setCustomText(value);
-    if (stripGrouping(value) !== '') setPreset(null);
+    if (stripGrouping(value) !== '') form.setValue('preset', null);
   };
 
-  const handlePay = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!canPay || amount === null) return;
-    const outcome = await runTopUp(amount, {
+  const handlePay = form.handleSubmit(async ({ amountCredits }) => {
+    if (!canPay) return;
+    const outcome = await runTopUp(amountCredits, {
       createOrder: (amountCredits) => paymentsApi.createOrder({ amountCredits }),
       loadCheckout,
       verify: paymentsApi.verify,
@@ -177,9 +185,9 @@ export function WalletPage() {
     });
     // The verify answer already holds the new balance; show it before /me confirms it.
     if (outcome.status === 'succeeded') setCreditBalance(outcome.response.creditBalance);
-  };
+  });
 
-  const customError = hasCustom ? custom.error : null;
+  const customError = hasCustom ? (customField.error ?? null) : null;
 
   /**
    * Tabbing into a field selects its text, so typing replaces it. Re-formatting "3,000" to "3000"
@@ -192,7 +200,7 @@ export function WalletPage() {
     // Only a changed text re-renders (and runs the effect below); an unchanged one keeps its selection.
     if (editing === input.value) return;
     selectAllAfterFormat.current = input.selectionStart === 0 && input.selectionEnd === input.value.length;
-    setCustomText(editing);
+    form.setValue('custom', editing);
   };
 
   useLayoutEffect(() => {
@@ -270,14 +278,24 @@ export function WalletPage() {
                     autoComplete="off"
                     placeholder="Enter amount"
                     className="pl-7 tabular-nums"
-                    value={customText}
+                    name={customField.input.name}
+                    value={customField.input.value}
                     disabled={working}
                     invalid={Boolean(customError)}
                     aria-describedby={customError ? `${CUSTOM_AMOUNT_ID}-error` : `${CUSTOM_AMOUNT_ID}-hint`}
-                    onChange={(event) => handleCustomChange(event.target.value)}
-                    ref={customInput}
+                    onChange={(event) => {
+                      customField.input.onChange(event);
+                      handleCustomChange(event.target.value);
+                    }}
+                    ref={(element) => {
+                      customInput.current = element;
+                      customField.input.ref(element);
+                    }}
                     onFocus={handleCustomFocus}
-                    onBlur={() => setCustomText((text) => formatAmountForDisplay(text))}
+                    onBlur={() => {
+                      form.setValue('custom', formatAmountForDisplay(form.getValues('custom')));
+                      customField.input.onBlur();
+                    }}
                   />
                 </div>
               </FieldShell>
