@@ -15,6 +15,7 @@ import {
 import { zodIssuesToDetails } from '@shared/schemas/common';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { attributeColumn, compileSegmentFilter, type AttributeDefinition, type ContactCondition } from './segmentSql';
+import type { ContactValue } from './bulkStore';
 import { containsPattern, type ContactSqlDialect } from './sqlDialect';
 
 /** A contact as the presenter shapes it. */
@@ -73,8 +74,8 @@ interface ContactWrite {
   optIn?: TOptInInput | null;
 }
 
-/** Rows a statement writes at once: well under SQLite's bound-variable limit for every table here. */
-const WRITE_CHUNK = 500;
+/** The opt-in columns, in the order `optInValues` gives their values. */
+const OPT_IN_COLUMNS = ['opt_in_source', 'opt_in_at', 'opt_in_evidence'] as const;
 
 const iso = (value: string | Date | null): string | null => (value === null ? null : new Date(value).toISOString());
 
@@ -225,12 +226,15 @@ export class ContactService {
   /** How many contacts a filter matches that can be messaged, and how many it matches that opted out. */
   async countSegment(ownerId: number, filter: TSegmentFilter): Promise<{ count: number; optedOut: number }> {
     const where = await this.segmentQuery(ownerId, filter);
-    const [total] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql}`, where.bindings).then(rowsOf)) as { n: number | string }[];
-    const [opted] = (await this.db
-      .raw(`select count(*) as n from contacts c where ${where.sql} and c.phone in (select recipient from suppressions where user_id = ?)`, [...where.bindings, ownerId])
-      .then(rowsOf)) as { n: number | string }[];
-    const optedOut = Number(opted?.n ?? 0);
-    return { count: Number(total?.n ?? 0) - optedOut, optedOut };
+    // One pass over the matches, each looked up in the owner's suppressions read once as a set.
+    const [row] = (await this.db
+      .raw(`select count(*) as n, sum(case when c.phone in (select recipient from suppressions where user_id = ?) then 1 else 0 end) as opted from contacts c where ${where.sql}`, [
+        ownerId,
+        ...where.bindings,
+      ])
+      .then(rowsOf)) as { n: number | string; opted: number | string | null }[];
+    const optedOut = Number(row?.opted ?? 0);
+    return { count: Number(row?.n ?? 0) - optedOut, optedOut };
   }
 
   /**
@@ -322,29 +326,27 @@ export class ContactService {
   private async write(ownerId: number, writes: readonly ContactWrite[], existingMode: 'update' | 'skip'): Promise<BulkResult> {
     const result: BulkResult = { created: 0, updated: 0, skipped: 0, invalid: [] };
     if (writes.length === 0) return result;
+    const store = this.dialect.bulk;
     await this.db.transaction(async (trx) => {
       const attributes = await this.defineAttributes(trx, ownerId, writes);
       const now = this.now().toISOString();
-      for (let start = 0; start < writes.length; start += WRITE_CHUNK) {
-        const chunk = writes.slice(start, start + WRITE_CHUNK);
-        const found = (await trx('contacts')
-          .where('user_id', ownerId)
-          .whereIn(
-            'phone',
-            chunk.map((w) => w.phone),
-          )
-          .select('id', 'phone')) as { id: number | string; phone: string }[];
-        const existingIds = new Map(found.map((row) => [row.phone, Number(row.id)]));
+      for (let start = 0; start < writes.length; start += store.chunk) {
+        const chunk = writes.slice(start, start + store.chunk);
+        const existingIds = await store.existingIds(
+          trx,
+          ownerId,
+          chunk.map((w) => w.phone),
+        );
 
         // Values are checked before any row is written, so an invalid entry leaves no trace.
-        const columnsOf = new Map<string, Record<string, string | number | null>>();
+        const columnsOf = new Map<string, Record<string, ContactValue>>();
         const accepted: ContactWrite[] = [];
         for (const write of chunk) {
           if (existingMode === 'skip' && existingIds.has(write.phone)) {
             result.skipped += 1;
             continue;
           }
-          const columns: Record<string, string | number | null> = {};
+          const columns: Record<string, ContactValue> = {};
           let error: string | null = null;
           for (const [name, value] of Object.entries(write.attributes ?? {})) {
             const attribute = attributes.get(name);
@@ -368,61 +370,59 @@ export class ContactService {
           accepted.push(write);
         }
         if (accepted.length === 0) continue;
+        const optInValues = (optIn: TOptInInput | null | undefined): ContactValue[] =>
+          optIn ? [optIn.source, new Date(optIn.at ?? now).toISOString(), optIn.evidence ?? null] : [null, null, null];
 
+        // New contacts: one insert of every column any of them sets (the others null).
         const fresh = accepted.filter((w) => !existingIds.has(w.phone));
         if (fresh.length > 0) {
-          await trx('contacts').insert(
-            fresh.map((w) => ({
-              userId: ownerId,
-              phone: w.phone,
-              name: w.name ?? null,
-              optInSource: w.optIn?.source ?? null,
-              optInAt: w.optIn ? new Date(w.optIn.at ?? now).toISOString() : null,
-              optInEvidence: w.optIn?.evidence ?? null,
-              createdAt: now,
-              updatedAt: now,
-              ...columnsOf.get(w.phone),
-            })),
-          );
-          const inserted = (await trx('contacts')
-            .where('user_id', ownerId)
-            .whereIn(
-              'phone',
-              fresh.map((w) => w.phone),
-            )
-            .select('id', 'phone')) as { id: number | string; phone: string }[];
-          for (const row of inserted) existingIds.set(row.phone, Number(row.id));
+          const slots = [...new Set(fresh.flatMap((w) => Object.keys(columnsOf.get(w.phone)!)))];
+          const inserted = await store.insert(trx, {
+            ownerId,
+            nowIso: now,
+            columns: ['phone', 'name', ...OPT_IN_COLUMNS, ...slots],
+            rows: fresh.map((w) => {
+              const columns = columnsOf.get(w.phone)!;
+              return [w.phone, w.name ?? null, ...optInValues(w.optIn), ...slots.map((slot) => columns[slot] ?? null)];
+            }),
+          });
+          for (const [phone, id] of inserted) existingIds.set(phone, id);
           result.created += fresh.length;
         }
+
+        // Existing contacts: only what the entry names changes; entries naming the same columns are written together.
         const freshPhones = new Set(fresh.map((w) => w.phone));
+        const byShape = new Map<string, { columns: string[]; rows: { id: number; values: ContactValue[] }[] }>();
         for (const write of accepted) {
           if (freshPhones.has(write.phone)) continue;
-          const changes: Record<string, string | number | null> = { updatedAt: now, ...columnsOf.get(write.phone) };
-          if (write.name !== undefined) changes.name = write.name;
+          const changes: [string, ContactValue][] = Object.entries(columnsOf.get(write.phone)!);
+          if (write.name !== undefined) changes.push(['name', write.name]);
           if (write.optIn !== undefined) {
-            changes.optInSource = write.optIn?.source ?? null;
-            changes.optInAt = write.optIn ? new Date(write.optIn.at ?? now).toISOString() : null;
-            changes.optInEvidence = write.optIn?.evidence ?? null;
+            const values = optInValues(write.optIn);
+            OPT_IN_COLUMNS.forEach((column, i) => changes.push([column, values[i]!]));
           }
-          await trx('contacts').where('id', existingIds.get(write.phone)!).update(changes);
+          changes.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+          const key = changes.map(([column]) => column).join(',');
+          let group = byShape.get(key);
+          if (!group) {
+            group = { columns: changes.map(([column]) => column), rows: [] };
+            byShape.set(key, group);
+          }
+          group.rows.push({ id: existingIds.get(write.phone)!, values: changes.map(([, value]) => value) });
           result.updated += 1;
         }
+        for (const group of byShape.values()) await store.update(trx, { nowIso: now, ...group });
 
-        const tagRows: { contactId: number; userId: number; tag: string }[] = [];
+        const tagRows: { contactId: number; tag: string }[] = [];
         const replacedTags: number[] = [];
         for (const write of accepted) {
           if (write.tags === undefined) continue;
           const contactId = existingIds.get(write.phone)!;
           if (write.tagMode === 'replace') replacedTags.push(contactId);
-          for (const tag of new Set(write.tags)) tagRows.push({ contactId, userId: ownerId, tag });
+          for (const tag of new Set(write.tags)) tagRows.push({ contactId, tag });
         }
-        if (replacedTags.length > 0) await trx('contact_tags').whereIn('contact_id', replacedTags).delete();
-        for (let i = 0; i < tagRows.length; i += WRITE_CHUNK) {
-          await trx('contact_tags')
-            .insert(tagRows.slice(i, i + WRITE_CHUNK))
-            .onConflict(['contact_id', 'tag'])
-            .ignore();
-        }
+        if (replacedTags.length > 0) await store.deleteTags(trx, replacedTags);
+        if (tagRows.length > 0) await store.addTags(trx, ownerId, tagRows);
       }
     });
     return result;
