@@ -10,29 +10,32 @@ import type { Knex } from 'knex';
 /** A value of a contact column as bound. */
 export type ContactValue = string | number | null;
 
-/** New contacts of one owner: `columns` (snake_case, `phone` among them) and a row of values each. */
-export interface ContactInsert {
+/**
+ * Contacts of one owner by number: `columns` (snake_case, `phone` first) and a row of values each.
+ * A new number is inserted with these columns (the others null); an existing one takes the
+ * columns after `phone` (and a new `updated_at`), or is left as it is where `skipExisting`.
+ */
+export interface ContactUpsert {
   ownerId: number;
   nowIso: string;
   columns: readonly string[];
   rows: readonly ContactValue[][];
+  skipExisting: boolean;
 }
 
-/** Changes to existing contacts, every row changing the same `columns` (its `updated_at` too). */
-export interface ContactUpdate {
-  nowIso: string;
-  columns: readonly string[];
-  rows: readonly { id: number; values: ContactValue[] }[];
+/** What became of a number: its contact's id (absent where it was skipped) and whether it was created. */
+export interface UpsertedContact {
+  id?: number;
+  created: boolean;
 }
 
 export interface ContactBulkStore {
-  /** Entries a transaction handles per round of lookups and writes. */
+  /** Entries a transaction handles per round of writes. */
   readonly chunk: number;
   /** The ids of the owner's contacts among these numbers, by number. */
   existingIds(trx: Knex.Transaction, ownerId: number, phones: readonly string[]): Promise<Map<string, number>>;
-  /** Inserts the rows; answers their ids by number. */
-  insert(trx: Knex.Transaction, insert: ContactInsert): Promise<Map<string, number>>;
-  update(trx: Knex.Transaction, update: ContactUpdate): Promise<void>;
+  /** Creates or updates the rows (see `ContactUpsert`); answers each number's fate. */
+  upsert(trx: Knex.Transaction, upsert: ContactUpsert): Promise<Map<string, UpsertedContact>>;
   deleteTags(trx: Knex.Transaction, contactIds: readonly number[]): Promise<void>;
   /** Adds tags, those a contact already has left as they are. */
   addTags(trx: Knex.Transaction, ownerId: number, tags: readonly { contactId: number; tag: string }[]): Promise<void>;
@@ -75,9 +78,10 @@ function prepared(connection: SqliteConnection, sql: string): SqliteStatement {
 }
 
 /**
- * SQLite: one multi-row statement per chunk of 500 entries (under the 32,766 bound variables for
- * the widest row), and a prepared single-row update per changed contact, which costs SQLite a few
- * microseconds on its one connection.
+ * SQLite: the chunk's existing numbers read by one statement, its new contacts written by one
+ * multi-row insert (500 rows stay under the 32,766 bound variables for the widest row), and a
+ * prepared single-row update per existing contact, which costs SQLite a few microseconds on its
+ * one connection.
  */
 export const SQLITE_CONTACT_BULK: ContactBulkStore = {
   chunk: 500,
@@ -91,21 +95,38 @@ export const SQLITE_CONTACT_BULK: ContactBulkStore = {
     return new Map(rows.map((row) => [row.phone, Number(row.id)]));
   },
 
-  async insert(trx, { ownerId, nowIso, columns, rows }) {
-    if (rows.length === 0) return new Map();
+  async upsert(trx, { ownerId, nowIso, columns, rows, skipExisting }) {
+    const answer = new Map<string, UpsertedContact>();
+    if (rows.length === 0) return answer;
     const connection = await connectionOf<SqliteConnection>(trx);
-    const row = `(?, ?, ?, ${placeholders(columns.length)})`;
-    const sql = `insert into contacts (user_id, created_at, updated_at, ${columns.join(', ')}) values ${new Array<string>(rows.length).fill(row).join(', ')} returning id, phone`;
-    const params: unknown[] = [];
-    for (const values of rows) params.push(ownerId, nowIso, nowIso, ...values);
-    const inserted = prepared(connection, sql).all(...params) as { id: number | bigint; phone: string }[];
-    return new Map(inserted.map((r) => [r.phone, Number(r.id)]));
-  },
-
-  async update(trx, { nowIso, columns, rows }) {
-    const connection = await connectionOf<SqliteConnection>(trx);
-    const statement = prepared(connection, `update contacts set ${[...columns, 'updated_at'].map((column) => `${column} = ?`).join(', ')} where id = ?`);
-    for (const row of rows) statement.run(...row.values, nowIso, row.id);
+    const existing = await SQLITE_CONTACT_BULK.existingIds(
+      trx,
+      ownerId,
+      rows.map((row) => row[0] as string),
+    );
+    const fresh = rows.filter((row) => !existing.has(row[0] as string));
+    if (fresh.length > 0) {
+      const row = `(?, ?, ?, ${placeholders(columns.length)})`;
+      const sql = `insert into contacts (user_id, created_at, updated_at, ${columns.join(', ')}) values ${new Array<string>(fresh.length).fill(row).join(', ')} returning id, phone`;
+      const params: unknown[] = [];
+      for (const values of fresh) params.push(ownerId, nowIso, nowIso, ...values);
+      const inserted = prepared(connection, sql).all(...params) as { id: number | bigint; phone: string }[];
+      for (const r of inserted) answer.set(r.phone, { id: Number(r.id), created: true });
+    }
+    if (existing.size === 0) return answer;
+    const changed = columns.slice(1);
+    const update = skipExisting ? null : prepared(connection, `update contacts set ${[...changed, 'updated_at'].map((column) => `${column} = ?`).join(', ')} where id = ?`);
+    for (const values of rows) {
+      const id = existing.get(values[0] as string);
+      if (id === undefined) continue;
+      if (!update) {
+        answer.set(values[0] as string, { created: false });
+        continue;
+      }
+      update.run(...values.slice(1), nowIso, id);
+      answer.set(values[0] as string, { id, created: false });
+    }
+    return answer;
   },
 
   async deleteTags(trx, contactIds) {
@@ -146,11 +167,12 @@ function pgArrayType(column: string): string {
 const columnValues = (rows: readonly ContactValue[][], i: number) => rows.map((row) => row[i] ?? null);
 
 /**
- * PostgreSQL: one statement per chunk of 10,000 entries (a whole bulk call), each column bound as
- * one array and unnested, so a statement has a fixed handful of parameters whatever its size.
- * Existing contacts are looked up one number at a time through the `(user_id, phone)` index
- * (a lateral join): asked for ten thousand numbers at once, a table the planner has no statistics
- * for yet (a fresh import) was read whole, once per chunk.
+ * PostgreSQL: one `INSERT ... ON CONFLICT` per chunk of 10,000 entries (a whole bulk call), each
+ * column bound as one array and unnested, so a statement has a fixed handful of parameters
+ * whatever its size, and no number is looked up before it is written. Where numbers are looked up
+ * (`existingIds`), it is one at a time through the `(user_id, phone)` index (a lateral join):
+ * asked for ten thousand at once, a table the planner has no statistics for yet (a fresh import)
+ * was read whole.
  */
 export const POSTGRES_CONTACT_BULK: ContactBulkStore = {
   chunk: 10_000,
@@ -164,29 +186,23 @@ export const POSTGRES_CONTACT_BULK: ContactBulkStore = {
     return new Map((rows as { id: string | number; phone: string }[]).map((row) => [row.phone, Number(row.id)]));
   },
 
-  async insert(trx, { ownerId, nowIso, columns, rows }) {
-    if (rows.length === 0) return new Map();
+  async upsert(trx, { ownerId, nowIso, columns, rows, skipExisting }) {
+    const answer = new Map<string, UpsertedContact>();
+    if (rows.length === 0) return answer;
     const connection = await connectionOf<PgConnection>(trx);
     const arrays = columns.map((column, i) => `$${i + 3}::${pgArrayType(column)}`).join(', ');
+    // `xmax` is 0 on a row version this statement inserted, and set where ON CONFLICT updated it.
+    const onConflict = skipExisting
+      ? 'do nothing returning id, phone, true as created'
+      : `do update set ${[...columns.slice(1), 'updated_at'].map((column) => `${column} = excluded.${column}`).join(', ')} returning id, phone, (xmax = 0) as created`;
     const sql = `insert into contacts (user_id, created_at, updated_at, ${columns.join(', ')})
       select $1, $2, $2, ${columns.map((column) => `v.${column}`).join(', ')} from unnest(${arrays}) as v(${columns.join(', ')})
-      returning id, phone`;
-    const { rows: inserted } = await connection.query(sql, [ownerId, nowIso, ...columns.map((_, i) => columnValues(rows, i))]);
-    return new Map((inserted as { id: string | number; phone: string }[]).map((row) => [row.phone, Number(row.id)]));
-  },
-
-  async update(trx, { nowIso, columns, rows }) {
-    if (rows.length === 0) return;
-    const connection = await connectionOf<PgConnection>(trx);
-    const values = rows.map((row) => row.values);
-    const arrays = ['$2::bigint[]', ...columns.map((column, i) => `$${i + 3}::${pgArrayType(column)}`)].join(', ');
-    const sql = `update contacts as c set ${[...columns.map((column) => `${column} = v.${column}`), 'updated_at = $1'].join(', ')}
-      from unnest(${arrays}) as v(id${columns.map((column) => `, ${column}`).join('')}) where c.id = v.id`;
-    await connection.query(sql, [
-      nowIso,
-      rows.map((row) => row.id),
-      ...columns.map((_, i) => columnValues(values, i)),
-    ]);
+      on conflict (user_id, phone) ${onConflict}`;
+    const { rows: written } = await connection.query(sql, [ownerId, nowIso, ...columns.map((_, i) => columnValues(rows, i))]);
+    for (const row of written as { id: string | number; phone: string; created: boolean }[]) answer.set(row.phone, { id: Number(row.id), created: row.created });
+    // Skipped: the numbers DO NOTHING answered no row for.
+    for (const values of rows) if (!answer.has(values[0] as string)) answer.set(values[0] as string, { created: false });
+    return answer;
   },
 
   async deleteTags(trx, contactIds) {

@@ -38,6 +38,15 @@ export interface ContactPage {
   nextCursor: string | null;
 }
 
+/** A contact a send to a segment reaches: its number and the values of the attributes asked for. */
+export interface SegmentRecipient {
+  phone: string;
+  values: Record<string, string | null>;
+}
+
+/** Contacts a send to a segment reads per query (by id, after the last page's). */
+const SEGMENT_PAGE = 10_000;
+
 export interface BulkResult {
   created: number;
   updated: number;
@@ -187,7 +196,11 @@ export class ContactService {
 
   async remove(ownerId: number, rawPhone: string): Promise<void> {
     const row = await this.findRow(ownerId, rawPhone);
-    await this.db('contacts').where({ id: row.id }).delete();
+    // On PostgreSQL the tags hold no foreign key to the contact (a per-row check an import could not afford).
+    await this.db.transaction(async (trx) => {
+      await trx('contact_tags').where({ contactId: row.id }).delete();
+      await trx('contacts').where({ id: row.id }).delete();
+    });
   }
 
   /**
@@ -238,15 +251,17 @@ export class ContactService {
   }
 
   /**
-   * A segment's recipients, without those who opted out (counted instead): each contact's number,
-   * name and the values of the attributes named. Only the columns asked for are read, so a
-   * million recipients stay small in memory.
+   * A segment's recipients, without those who opted out (counted instead), handed to `onPage` a
+   * page at a time in the order of the contacts' ids: each contact's number, name and the values
+   * of the attributes named. Only those columns are read, a page at a time, so a send to a million
+   * holds no million database rows at once.
    */
   async segmentRecipients(
     ownerId: number,
     filter: TSegmentFilter,
     attributeNames: readonly string[],
-  ): Promise<{ recipients: { phone: string; values: Record<string, string | null> }[]; optedOut: number }> {
+    onPage: (page: SegmentRecipient[]) => void,
+  ): Promise<{ optedOut: number }> {
     const where = await this.segmentQuery(ownerId, filter);
     const definitions = await this.attributeDefinitions(ownerId);
     const wanted = attributeNames.filter((name) => name !== 'name');
@@ -256,18 +271,23 @@ export class ContactService {
     // Positional aliases: the same key on both drivers, whatever the snake_case mapper does to raw rows.
     const columns = wanted.map((name, i) => `c.${attributeColumn(definitions.get(name)!)} as v${i}`);
     const suppressed = 'c.phone in (select recipient from suppressions where user_id = ?)';
-    const rows = (await this.db
-      .raw(`select c.phone, c.name${columns.map((col) => `, ${col}`).join('')} from contacts c where ${where.sql} and not ${suppressed} order by c.id`, [...where.bindings, ownerId])
-      .then(rowsOf)) as Record<string, unknown>[];
-    const [opted] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql} and ${suppressed}`, [...where.bindings, ownerId]).then(rowsOf)) as { n: number | string }[];
     const text = (value: unknown): string | null => (value === null || value === undefined || value === '' ? null : String(value));
-    return {
-      recipients: rows.map((row) => ({
-        phone: String(row.phone),
-        values: Object.fromEntries([['name', text(row.name)], ...wanted.map((name, i) => [name, text(row[`v${i}`])])]),
-      })),
-      optedOut: Number(opted?.n ?? 0),
-    };
+    const page = `select c.id, c.phone, c.name${columns.map((col) => `, ${col}`).join('')} from contacts c
+      where ${where.sql} and not ${suppressed} and c.id > ? order by c.id limit ${SEGMENT_PAGE}`;
+    for (let after = 0; ; ) {
+      const rows = (await this.db.raw(page, [...where.bindings, ownerId, after]).then(rowsOf)) as Record<string, unknown>[];
+      if (rows.length === 0) break;
+      onPage(
+        rows.map((row) => ({
+          phone: String(row.phone),
+          values: Object.fromEntries([['name', text(row.name)], ...wanted.map((name, i) => [name, text(row[`v${i}`])])]) as Record<string, string | null>,
+        })),
+      );
+      if (rows.length < SEGMENT_PAGE) break;
+      after = Number(rows.at(-1)!.id);
+    }
+    const [opted] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql} and ${suppressed}`, [...where.bindings, ownerId]).then(rowsOf)) as { n: number | string }[];
+    return { optedOut: Number(opted?.n ?? 0) };
   }
 
   // Internals.
@@ -330,29 +350,25 @@ export class ContactService {
     await this.db.transaction(async (trx) => {
       const attributes = await this.defineAttributes(trx, ownerId, writes);
       const now = this.now().toISOString();
+      const optInValues = (optIn: TOptInInput | null | undefined): ContactValue[] =>
+        optIn ? [optIn.source, new Date(optIn.at ?? now).toISOString(), optIn.evidence ?? null] : [null, null, null];
       for (let start = 0; start < writes.length; start += store.chunk) {
         const chunk = writes.slice(start, start + store.chunk);
-        const existingIds = await store.existingIds(
-          trx,
-          ownerId,
-          chunk.map((w) => w.phone),
-        );
 
         // Values are checked before any row is written, so an invalid entry leaves no trace.
-        const columnsOf = new Map<string, Record<string, ContactValue>>();
+        // Entries naming the same columns are written together: a new contact takes them (the
+        // others empty), an existing one changes only them.
+        const byShape = new Map<string, { columns: string[]; rows: ContactValue[][] }>();
         const accepted: ContactWrite[] = [];
+        const refused: { write: ContactWrite; error: string }[] = [];
         for (const write of chunk) {
-          if (existingMode === 'skip' && existingIds.has(write.phone)) {
-            result.skipped += 1;
-            continue;
-          }
-          const columns: Record<string, ContactValue> = {};
+          const changes: [string, ContactValue][] = [];
           let error: string | null = null;
           for (const [name, value] of Object.entries(write.attributes ?? {})) {
             const attribute = attributes.get(name);
             if (!attribute) continue;
             if (value === null) {
-              columns[attributeColumn(attribute)] = null;
+              changes.push([attributeColumn(attribute), null]);
               continue;
             }
             const checked = storedValue(attribute, value);
@@ -360,64 +376,50 @@ export class ContactService {
               error = checked;
               break;
             }
-            columns[attributeColumn(attribute)] = checked.numberValue ?? checked.value;
+            changes.push([attributeColumn(attribute), checked.numberValue ?? checked.value]);
           }
           if (error !== null) {
-            result.invalid.push({ index: write.index, error });
+            refused.push({ write, error });
             continue;
           }
-          columnsOf.set(write.phone, columns);
-          accepted.push(write);
-        }
-        if (accepted.length === 0) continue;
-        const optInValues = (optIn: TOptInInput | null | undefined): ContactValue[] =>
-          optIn ? [optIn.source, new Date(optIn.at ?? now).toISOString(), optIn.evidence ?? null] : [null, null, null];
-
-        // New contacts: one insert of every column any of them sets (the others null).
-        const fresh = accepted.filter((w) => !existingIds.has(w.phone));
-        if (fresh.length > 0) {
-          const slots = [...new Set(fresh.flatMap((w) => Object.keys(columnsOf.get(w.phone)!)))];
-          const inserted = await store.insert(trx, {
-            ownerId,
-            nowIso: now,
-            columns: ['phone', 'name', ...OPT_IN_COLUMNS, ...slots],
-            rows: fresh.map((w) => {
-              const columns = columnsOf.get(w.phone)!;
-              return [w.phone, w.name ?? null, ...optInValues(w.optIn), ...slots.map((slot) => columns[slot] ?? null)];
-            }),
-          });
-          for (const [phone, id] of inserted) existingIds.set(phone, id);
-          result.created += fresh.length;
-        }
-
-        // Existing contacts: only what the entry names changes; entries naming the same columns are written together.
-        const freshPhones = new Set(fresh.map((w) => w.phone));
-        const byShape = new Map<string, { columns: string[]; rows: { id: number; values: ContactValue[] }[] }>();
-        for (const write of accepted) {
-          if (freshPhones.has(write.phone)) continue;
-          const changes: [string, ContactValue][] = Object.entries(columnsOf.get(write.phone)!);
           if (write.name !== undefined) changes.push(['name', write.name]);
           if (write.optIn !== undefined) {
             const values = optInValues(write.optIn);
             OPT_IN_COLUMNS.forEach((column, i) => changes.push([column, values[i]!]));
           }
-          changes.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
           const key = changes.map(([column]) => column).join(',');
           let group = byShape.get(key);
           if (!group) {
-            group = { columns: changes.map(([column]) => column), rows: [] };
+            group = { columns: ['phone', ...changes.map(([column]) => column)], rows: [] };
             byShape.set(key, group);
           }
-          group.rows.push({ id: existingIds.get(write.phone)!, values: changes.map(([, value]) => value) });
-          result.updated += 1;
+          group.rows.push([write.phone, ...changes.map(([, value]) => value)]);
+          accepted.push(write);
         }
-        for (const group of byShape.values()) await store.update(trx, { nowIso: now, ...group });
+
+        // "Skip existing" skips an existing contact whatever its entry holds.
+        const existingRefused = existingMode === 'skip' && refused.length > 0 ? await store.existingIds(trx, ownerId, refused.map(({ write }) => write.phone)) : new Map<string, number>();
+        for (const { write, error } of refused) {
+          if (existingRefused.has(write.phone)) result.skipped += 1;
+          else result.invalid.push({ index: write.index, error });
+        }
+
+        const ids = new Map<string, number>();
+        for (const group of byShape.values()) {
+          const written = await store.upsert(trx, { ownerId, nowIso: now, ...group, skipExisting: existingMode === 'skip' });
+          for (const [phone, fate] of written) {
+            if (fate.created) result.created += 1;
+            else if (existingMode === 'skip') result.skipped += 1;
+            else result.updated += 1;
+            if (fate.id !== undefined && (fate.created || existingMode === 'update')) ids.set(phone, fate.id);
+          }
+        }
 
         const tagRows: { contactId: number; tag: string }[] = [];
         const replacedTags: number[] = [];
         for (const write of accepted) {
-          if (write.tags === undefined) continue;
-          const contactId = existingIds.get(write.phone)!;
+          const contactId = ids.get(write.phone);
+          if (write.tags === undefined || contactId === undefined) continue;
           if (write.tagMode === 'replace') replacedTags.push(contactId);
           for (const tag of new Set(write.tags)) tagRows.push({ contactId, tag });
         }

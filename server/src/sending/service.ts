@@ -299,13 +299,17 @@ export interface SendAccepted {
   unsendableRows?: number;
 }
 
-/** Where a send to a segment reads its recipients: numbers and the attribute values named, opt-outs left out and counted. */
+/**
+ * Where a send to a segment reads its recipients, a page at a time: numbers and the attribute
+ * values named, opt-outs left out and counted.
+ */
 export interface SegmentRecipientSource {
   recipients(
     ownerId: number,
     segmentId: number,
     attributeNames: readonly string[],
-  ): Promise<{ segment: { id: number; filter: unknown }; recipients: { phone: string; values: Record<string, string | null> }[]; optedOut: number }>;
+    onPage: (page: { phone: string; values: Record<string, string | null> }[]) => void,
+  ): Promise<{ segment: { id: number; filter: unknown }; optedOut: number }>;
 }
 
 /** A variable mapped to a contact's attribute: `attr:first_name` (`attr:name` is the contact's name). */
@@ -836,15 +840,18 @@ export class SendingService {
     if (!this.deps.segments) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
     const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
     const names = [...new Set(Object.values(variables).flatMap((spec) => attributeOf(spec) ?? []))];
-    const found = await this.deps.segments.recipients(user.id, segmentId, names);
-    const entries = found.recipients.map((contact) => {
-      const entry: Record<string, string> = { recipient_number: contact.phone };
-      for (const [field, spec] of Object.entries(variables)) {
-        const attribute = attributeOf(spec);
-        const value = attribute === undefined ? spec : (contact.values[attribute] ?? fallbacks[field]);
-        if (value !== undefined && value !== null) entry[field] = value;
+    // Entries are made page by page: no array of the contacts is held beside them.
+    const entries: ({ recipient_number: string } & Record<string, string>)[] = [];
+    const found = await this.deps.segments.recipients(user.id, segmentId, names, (page) => {
+      for (const contact of page) {
+        const entry: Record<string, string> = { recipient_number: contact.phone };
+        for (const [field, spec] of Object.entries(variables)) {
+          const attribute = attributeOf(spec);
+          const value = attribute === undefined ? spec : (contact.values[attribute] ?? fallbacks[field]);
+          if (value !== undefined && value !== null) entry[field] = value;
+        }
+        entries.push(entry as { recipient_number: string } & Record<string, string>);
       }
-      return entry as { recipient_number: string } & Record<string, string>;
     });
     return { entries, segmentId: found.segment.id, filter: found.segment.filter, optedOut: found.optedOut };
   }
