@@ -715,17 +715,25 @@ export class SendingService {
    * button's {{1}} are different values.
    */
   private apiValues(template: Template, fields: Record<string, unknown>): Record<string, string> {
-    const values: Record<string, string> = {};
+    return this.apiValueReader(template)(fields);
+  }
+
+  /** `apiValues` for one template, its fields and rule worked out once for a batch's every entry. */
+  private apiValueReader(template: Template): (fields: Record<string, unknown>) => Record<string, string> {
     const apiFields = templateApiFields(templateVariableDefinitions(template));
-    for (const { variable, field: name } of apiFields) {
-      const value = fields[name] ?? (variable.component === 'body' ? fields[variable.name] : undefined);
-      if (value === undefined || value === null || !String(value).trim()) throw ValidationError(name, fillMessage(messages.sending.variableMissing, { name: variable.label.replace(/^.*\{\{|\}\}$/g, '') }));
-      values[variable.key] = String(value);
-    }
-    // A value WhatsApp refuses is refused here, before anything is charged.
-    const problem = parameterProblem(parameterRule(template.components), values);
-    if (problem) throw ValidationError(apiFields.find(({ variable }) => variable.key === problem.key)?.field ?? 'templatename', parameterProblemText(problem));
-    return values;
+    const rule = parameterRule(template.components);
+    return (fields) => {
+      const values: Record<string, string> = {};
+      for (const { variable, field: name } of apiFields) {
+        const value = fields[name] ?? (variable.component === 'body' ? fields[variable.name] : undefined);
+        if (value === undefined || value === null || !String(value).trim()) throw ValidationError(name, fillMessage(messages.sending.variableMissing, { name: variable.label.replace(/^.*\{\{|\}\}$/g, '') }));
+        values[variable.key] = String(value);
+      }
+      // A value WhatsApp refuses is refused here, before anything is charged.
+      const problem = parameterProblem(rule, values);
+      if (problem) throw ValidationError(apiFields.find(({ variable }) => variable.key === problem.key)?.field ?? 'templatename', parameterProblemText(problem));
+      return values;
+    };
   }
 
   /**
@@ -796,13 +804,14 @@ export class SendingService {
     const number = await this.defaultNumber(user);
     const segment = input.segment_id !== undefined ? await this.segmentEntries(user, input.segment_id, input.variables ?? {}, input.fallbacks ?? {}) : null;
     const entries = segment?.entries ?? input.messages ?? [];
+    const valuesOf = this.apiValueReader(template);
     // Values are read (and a missing one refused) for every row with a valid number: a row repeats
     // an earlier one only when its values do too, so they are known before repeats are screened.
     const screened = screenEntries(
       entries.map((entry, index) => ({
         row: index + 1,
         raw: entry.recipient_number,
-        values: checkPhone(entry.recipient_number).ok ? this.apiValues(template, entry as Record<string, unknown>) : {},
+        values: checkPhone(entry.recipient_number).ok ? valuesOf(entry as Record<string, unknown>) : {},
       })),
     );
     if (screened.recipients.length === 0) throw ValidationError('messages', messages.publicApi.invalidRecipient);
