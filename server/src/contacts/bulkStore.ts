@@ -37,8 +37,11 @@ export interface ContactBulkStore {
   /** Creates or updates the rows (see `ContactUpsert`); answers each number's fate. */
   upsert(trx: Knex.Transaction, upsert: ContactUpsert): Promise<Map<string, UpsertedContact>>;
   deleteTags(trx: Knex.Transaction, contactIds: readonly number[]): Promise<void>;
-  /** Adds tags, those a contact already has left as they are. */
-  addTags(trx: Knex.Transaction, ownerId: number, tags: readonly { contactId: number; tag: string }[]): Promise<void>;
+  /**
+   * Adds tags, those a contact already has left as they are. `created`: the contacts were created
+   * in this transaction and have no tags yet, so no conflict is looked for.
+   */
+  addTags(trx: Knex.Transaction, ownerId: number, tags: readonly { contactId: number; tag: string }[], created: boolean): Promise<void>;
 }
 
 /** The transaction's connection, as the driver gives it. */
@@ -137,13 +140,14 @@ export const SQLITE_CONTACT_BULK: ContactBulkStore = {
     }
   },
 
-  async addTags(trx, ownerId, tags) {
+  async addTags(trx, ownerId, tags, created) {
     const connection = await connectionOf<SqliteConnection>(trx);
+    const onConflict = created ? '' : ' on conflict (contact_id, tag) do nothing';
     for (let start = 0; start < tags.length; start += 500) {
       const chunk = tags.slice(start, start + 500);
       const params: unknown[] = [];
       for (const { contactId, tag } of chunk) params.push(contactId, ownerId, tag);
-      prepared(connection, `insert into contact_tags (contact_id, user_id, tag) values ${new Array<string>(chunk.length).fill('(?, ?, ?)').join(', ')} on conflict (contact_id, tag) do nothing`).run(
+      prepared(connection, `insert into contact_tags (contact_id, user_id, tag) values ${new Array<string>(chunk.length).fill('(?, ?, ?)').join(', ')}${onConflict}`).run(
         ...params,
       );
     }
@@ -210,11 +214,12 @@ export const POSTGRES_CONTACT_BULK: ContactBulkStore = {
     await connection.query('delete from contact_tags where contact_id = any($1::bigint[])', [contactIds]);
   },
 
-  async addTags(trx, ownerId, tags) {
+  async addTags(trx, ownerId, tags, created) {
     if (tags.length === 0) return;
     const connection = await connectionOf<PgConnection>(trx);
+    // ON CONFLICT makes each row a speculative insertion: only where a tag may already be there.
     await connection.query(
-      'insert into contact_tags (contact_id, user_id, tag) select t.id, $1, t.tag from unnest($2::bigint[], $3::text[]) as t(id, tag) on conflict (contact_id, tag) do nothing',
+      `insert into contact_tags (contact_id, user_id, tag) select t.id, $1, t.tag from unnest($2::bigint[], $3::text[]) as t(id, tag)${created ? '' : ' on conflict (contact_id, tag) do nothing'}`,
       [ownerId, tags.map((t) => t.contactId), tags.map((t) => t.tag)],
     );
   },

@@ -44,8 +44,11 @@ export interface SegmentRecipient {
   values: Record<string, string | null>;
 }
 
-/** Contacts a send to a segment reads per query (by id, after the last page's). */
-const SEGMENT_PAGE = 10_000;
+/**
+ * Contacts a send to a segment reads per query (by id, after the last page's). Each page reads
+ * the filter's sets (a tag's contacts) again, so pages are large: ten of them for a million.
+ */
+const SEGMENT_PAGE = 100_000;
 
 export interface BulkResult {
   created: number;
@@ -405,26 +408,31 @@ export class ContactService {
         }
 
         const ids = new Map<string, number>();
+        const created = new Set<string>();
         for (const group of byShape.values()) {
           const written = await store.upsert(trx, { ownerId, nowIso: now, ...group, skipExisting: existingMode === 'skip' });
           for (const [phone, fate] of written) {
-            if (fate.created) result.created += 1;
-            else if (existingMode === 'skip') result.skipped += 1;
+            if (fate.created) {
+              result.created += 1;
+              created.add(phone);
+            } else if (existingMode === 'skip') result.skipped += 1;
             else result.updated += 1;
             if (fate.id !== undefined && (fate.created || existingMode === 'update')) ids.set(phone, fate.id);
           }
         }
 
-        const tagRows: { contactId: number; tag: string }[] = [];
+        const tagRows = { created: [] as { contactId: number; tag: string }[], existing: [] as { contactId: number; tag: string }[] };
         const replacedTags: number[] = [];
         for (const write of accepted) {
           const contactId = ids.get(write.phone);
           if (write.tags === undefined || contactId === undefined) continue;
           if (write.tagMode === 'replace') replacedTags.push(contactId);
-          for (const tag of new Set(write.tags)) tagRows.push({ contactId, tag });
+          const rows = created.has(write.phone) ? tagRows.created : tagRows.existing;
+          for (const tag of new Set(write.tags)) rows.push({ contactId, tag });
         }
         if (replacedTags.length > 0) await store.deleteTags(trx, replacedTags);
-        if (tagRows.length > 0) await store.addTags(trx, ownerId, tagRows);
+        if (tagRows.created.length > 0) await store.addTags(trx, ownerId, tagRows.created, true);
+        if (tagRows.existing.length > 0) await store.addTags(trx, ownerId, tagRows.existing, false);
       }
     });
     return result;

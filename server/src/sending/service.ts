@@ -807,12 +807,15 @@ export class SendingService {
     const valuesOf = this.apiValueReader(template);
     // Values are read (and a missing one refused) for every row with a valid number: a row repeats
     // an earlier one only when its values do too, so they are known before repeats are screened.
+    // Screened as they are made: a million-contact segment holds no second array of its entries.
     const screened = screenEntries(
-      entries.map((entry, index) => ({
-        row: index + 1,
-        raw: entry.recipient_number,
-        values: checkPhone(entry.recipient_number).ok ? valuesOf(entry as Record<string, unknown>) : {},
-      })),
+      (function* () {
+        let row = 0;
+        for (const entry of entries) {
+          row += 1;
+          yield { row, raw: entry.recipient_number, values: checkPhone(entry.recipient_number).ok ? valuesOf(entry as Record<string, unknown>) : {} };
+        }
+      })(),
     );
     if (screened.recipients.length === 0) throw ValidationError('messages', messages.publicApi.invalidRecipient);
     const result = await this.accept({
