@@ -56,6 +56,7 @@ const placeholders = (count: number) => new Array<string>(count).fill('?').join(
 interface SqliteStatement {
   run(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
 }
 interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
@@ -130,6 +131,19 @@ export const SQLITE_CONTACT_BULK: ContactBulkStore = {
       answer.set(values[0] as string, { id, created: false });
     }
     return answer;
+  },
+
+  async readPages(trx, sql, bindings, pageSize, onPage) {
+    const connection = await connectionOf<SqliteConnection>(trx);
+    let page: Record<string, unknown>[] = [];
+    for (const row of connection.prepare(sql).iterate(...bindings)) {
+      page.push(row as Record<string, unknown>);
+      if (page.length === pageSize) {
+        onPage(page);
+        page = [];
+      }
+    }
+    if (page.length > 0) onPage(page);
   },
 
   async deleteTags(trx, contactIds) {
@@ -207,6 +221,16 @@ export const POSTGRES_CONTACT_BULK: ContactBulkStore = {
     // Skipped: the numbers DO NOTHING answered no row for.
     for (const values of rows) if (!answer.has(values[0] as string)) answer.set(values[0] as string, { created: false });
     return answer;
+  },
+
+  async readPages(trx, sql, bindings, pageSize, onPage) {
+    await trx.raw(`declare contact_pages no scroll cursor for ${sql}`, [...bindings]);
+    for (;;) {
+      const { rows } = (await trx.raw(`fetch ${pageSize} from contact_pages`)) as { rows: Record<string, unknown>[] };
+      if (rows.length === 0) break;
+      onPage(rows);
+    }
+    await trx.raw('close contact_pages');
   },
 
   async deleteTags(trx, contactIds) {

@@ -44,11 +44,8 @@ export interface SegmentRecipient {
   values: Record<string, string | null>;
 }
 
-/**
- * Contacts a send to a segment reads per query (by id, after the last page's). Each page reads
- * the filter's sets (a tag's contacts) again, so pages are large: ten of them for a million.
- */
-const SEGMENT_PAGE = 100_000;
+/** Contacts a send to a segment hands on at a time, read by one query. */
+const SEGMENT_PAGE = 10_000;
 
 export interface BulkResult {
   created: number;
@@ -256,8 +253,8 @@ export class ContactService {
   /**
    * A segment's recipients, without those who opted out (counted instead), handed to `onPage` a
    * page at a time in the order of the contacts' ids: each contact's number, name and the values
-   * of the attributes named. Only those columns are read, a page at a time, so a send to a million
-   * holds no million database rows at once.
+   * of the attributes named. Only those columns are read, by one query whose rows are taken a
+   * page at a time, so a send to a million holds no million database rows at once.
    */
   async segmentRecipients(
     ownerId: number,
@@ -275,20 +272,17 @@ export class ContactService {
     const columns = wanted.map((name, i) => `c.${attributeColumn(definitions.get(name)!)} as v${i}`);
     const suppressed = 'c.phone in (select recipient from suppressions where user_id = ?)';
     const text = (value: unknown): string | null => (value === null || value === undefined || value === '' ? null : String(value));
-    const page = `select c.id, c.phone, c.name${columns.map((col) => `, ${col}`).join('')} from contacts c
-      where ${where.sql} and not ${suppressed} and c.id > ? order by c.id limit ${SEGMENT_PAGE}`;
-    for (let after = 0; ; ) {
-      const rows = (await this.db.raw(page, [...where.bindings, ownerId, after]).then(rowsOf)) as Record<string, unknown>[];
-      if (rows.length === 0) break;
-      onPage(
-        rows.map((row) => ({
-          phone: String(row.phone),
-          values: Object.fromEntries([['name', text(row.name)], ...wanted.map((name, i) => [name, text(row[`v${i}`])])]) as Record<string, string | null>,
-        })),
-      );
-      if (rows.length < SEGMENT_PAGE) break;
-      after = Number(rows.at(-1)!.id);
-    }
+    const query = `select c.phone, c.name${columns.map((col) => `, ${col}`).join('')} from contacts c where ${where.sql} and not ${suppressed} order by c.id`;
+    await this.db.transaction((trx) =>
+      this.dialect.bulk.readPages(trx, query, [...where.bindings, ownerId], SEGMENT_PAGE, (rows) =>
+        onPage(
+          rows.map((row) => ({
+            phone: String(row.phone),
+            values: Object.fromEntries([['name', text(row.name)], ...wanted.map((name, i) => [name, text(row[`v${i}`])])]) as Record<string, string | null>,
+          })),
+        ),
+      ),
+    );
     const [opted] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql} and ${suppressed}`, [...where.bindings, ownerId]).then(rowsOf)) as { n: number | string }[];
     return { optedOut: Number(opted?.n ?? 0) };
   }
