@@ -42,6 +42,12 @@ export interface ContactBulkStore {
    * in this transaction and have no tags yet, so no conflict is looked for.
    */
   addTags(trx: Knex.Transaction, ownerId: number, tags: readonly { contactId: number; tag: string }[], created: boolean): Promise<void>;
+  /**
+   * Runs a query once and hands its rows on `pageSize` at a time, in its order: a cursor on
+   * PostgreSQL, the statement stepped through on SQLite. Paging by key instead would evaluate the
+   * query's sets (a tag's contacts) again for every page.
+   */
+  readPages(trx: Knex.Transaction, sql: string, bindings: readonly (string | number)[], pageSize: number, onPage: (rows: Record<string, unknown>[]) => void): Promise<void>;
 }
 
 /** The transaction's connection, as the driver gives it. */
