@@ -111,6 +111,38 @@ describe.skipIf(postgresUnavailable)('contacts and segments', () => {
       expect((await contact(client, '919876510001')).name).toBe('One');
     });
 
+    it('changes only what each entry names when entries of one call name different fields, and skips an existing number whatever its entry holds', async () => {
+      const { client } = await signedInClient(server);
+      await bulk(client, [
+        { phone: '9876511001', name: 'Asha', attributes: { city: 'Pune', orders: 3 }, opt_in: { source: 'counter', at: '2026-11-01T00:00:00Z' } },
+        { phone: '9876511002', name: 'Ravi', attributes: { city: 'Delhi', orders: 5 } },
+      ]);
+      const mixed = await bulk(client, [
+        { phone: '9876511001', attributes: { orders: 4 } },
+        { phone: '9876511002', name: 'Ravi Kumar', opt_in: { source: 'website form', at: '2026-12-01T00:00:00Z' } },
+        { phone: '9876511003', attributes: { city: 'Surat' } },
+      ]);
+      expect(mixed).toEqual({ created: 1, updated: 2, skipped: 0, invalid: [] });
+      expect(await contact(client, '919876511001')).toMatchObject({ name: 'Asha', attributes: { city: 'Pune', orders: 4 }, opt_in: { source: 'counter' } });
+      expect(await contact(client, '919876511002')).toMatchObject({ name: 'Ravi Kumar', attributes: { city: 'Delhi', orders: 5 }, opt_in: { source: 'website form' } });
+      expect(await contact(client, '919876511003')).toMatchObject({ name: null, attributes: { city: 'Surat' }, opt_in: null });
+
+      const skipped = await bulk(client, [{ phone: '9876511001', attributes: { orders: 'many' } }, { phone: '9876511004', attributes: { orders: 'few' } }], 'skip');
+      expect(skipped.created).toBe(0);
+      expect(skipped.skipped).toBe(1);
+      expect(skipped.invalid.map((i) => i.index)).toEqual([1]);
+      expect((await contact(client, '919876511001')).attributes).toEqual({ city: 'Pune', orders: 4 });
+    });
+
+    it('deletes a contact with its tags: the number imported again starts untagged', async () => {
+      const { client } = await signedInClient(server);
+      await bulk(client, [{ phone: '9876512001', tags: ['vip'] }]);
+      expect((await client.delete('/api/contacts/9876512001')).status).toBe(204);
+      await bulk(client, [{ phone: '9876512001', name: 'Back' }]);
+      expect((await contact(client, '919876512001')).tags).toEqual([]);
+      expect(await countOf(client, { tags_any: ['vip'] })).toEqual({ count: 0, opted_out: 0 });
+    });
+
     it(`refuses more than ${CONTACTS.bulkMax} contacts in one call`, async () => {
       const { client } = await signedInClient(server);
       const response = await client.post('/api/contacts/bulk', { contacts: Array.from({ length: CONTACTS.bulkMax + 1 }, () => ({ phone: '9876500000' })) });

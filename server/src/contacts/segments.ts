@@ -3,7 +3,7 @@ import { CONTACTS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { ZSegmentFilter, type TContactsQuery, type TCreateSegmentRequest, type TSegmentFilter, type TUpdateSegmentRequest } from '@shared/schemas/contacts';
 import { ConflictError, NotFoundError } from '../errors';
-import type { ContactPage, ContactService } from './service';
+import type { ContactPage, ContactService, SegmentRecipient } from './service';
 
 export interface SegmentRecord {
   id: number;
@@ -91,10 +91,10 @@ export class SegmentService {
     return this.contacts.list(ownerId, query, filter);
   }
 
-  /** Whom a send to this segment reaches now, with the segment as it is (the campaign keeps it). */
-  async recipients(ownerId: number, id: number, attributeNames: readonly string[]) {
+  /** Whom a send to this segment reaches now, a page at a time, with the segment as it is (the campaign keeps it). */
+  async recipients(ownerId: number, id: number, attributeNames: readonly string[], onPage: (page: SegmentRecipient[]) => void) {
     const segment = await this.get(ownerId, id);
-    return { segment, ...(await this.contacts.segmentRecipients(ownerId, segment.filter, attributeNames)) };
+    return { segment, ...(await this.contacts.segmentRecipients(ownerId, segment.filter, attributeNames, onPage)) };
   }
 
   async count(ownerId: number, id: number): Promise<{ count: number; optedOut: number }> {

@@ -15,6 +15,7 @@ import {
 import { zodIssuesToDetails } from '@shared/schemas/common';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { attributeColumn, compileSegmentFilter, type AttributeDefinition, type ContactCondition } from './segmentSql';
+import type { ContactValue } from './bulkStore';
 import { containsPattern, type ContactSqlDialect } from './sqlDialect';
 
 /** A contact as the presenter shapes it. */
@@ -36,6 +37,15 @@ export interface ContactPage {
   rows: ContactRecord[];
   nextCursor: string | null;
 }
+
+/** A contact a send to a segment reaches: its number and the values of the attributes asked for. */
+export interface SegmentRecipient {
+  phone: string;
+  values: Record<string, string | null>;
+}
+
+/** Contacts a send to a segment hands on at a time, read by one query. */
+const SEGMENT_PAGE = 10_000;
 
 export interface BulkResult {
   created: number;
@@ -73,8 +83,8 @@ interface ContactWrite {
   optIn?: TOptInInput | null;
 }
 
-/** Rows a statement writes at once: well under SQLite's bound-variable limit for every table here. */
-const WRITE_CHUNK = 500;
+/** The opt-in columns, in the order `optInValues` gives their values. */
+const OPT_IN_COLUMNS = ['opt_in_source', 'opt_in_at', 'opt_in_evidence'] as const;
 
 const iso = (value: string | Date | null): string | null => (value === null ? null : new Date(value).toISOString());
 
@@ -186,7 +196,11 @@ export class ContactService {
 
   async remove(ownerId: number, rawPhone: string): Promise<void> {
     const row = await this.findRow(ownerId, rawPhone);
-    await this.db('contacts').where({ id: row.id }).delete();
+    // On PostgreSQL the tags hold no foreign key to the contact (a per-row check an import could not afford).
+    await this.db.transaction(async (trx) => {
+      await trx('contact_tags').where({ contactId: row.id }).delete();
+      await trx('contacts').where({ id: row.id }).delete();
+    });
   }
 
   /**
@@ -225,24 +239,29 @@ export class ContactService {
   /** How many contacts a filter matches that can be messaged, and how many it matches that opted out. */
   async countSegment(ownerId: number, filter: TSegmentFilter): Promise<{ count: number; optedOut: number }> {
     const where = await this.segmentQuery(ownerId, filter);
-    const [total] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql}`, where.bindings).then(rowsOf)) as { n: number | string }[];
-    const [opted] = (await this.db
-      .raw(`select count(*) as n from contacts c where ${where.sql} and c.phone in (select recipient from suppressions where user_id = ?)`, [...where.bindings, ownerId])
-      .then(rowsOf)) as { n: number | string }[];
-    const optedOut = Number(opted?.n ?? 0);
-    return { count: Number(total?.n ?? 0) - optedOut, optedOut };
+    // One pass over the matches, each looked up in the owner's suppressions read once as a set.
+    const [row] = (await this.db
+      .raw(`select count(*) as n, sum(case when c.phone in (select recipient from suppressions where user_id = ?) then 1 else 0 end) as opted from contacts c where ${where.sql}`, [
+        ownerId,
+        ...where.bindings,
+      ])
+      .then(rowsOf)) as { n: number | string; opted: number | string | null }[];
+    const optedOut = Number(row?.opted ?? 0);
+    return { count: Number(row?.n ?? 0) - optedOut, optedOut };
   }
 
   /**
-   * A segment's recipients, without those who opted out (counted instead): each contact's number,
-   * name and the values of the attributes named. Only the columns asked for are read, so a
-   * million recipients stay small in memory.
+   * A segment's recipients, without those who opted out (counted instead), handed to `onPage` a
+   * page at a time in the order of the contacts' ids: each contact's number, name and the values
+   * of the attributes named. Only those columns are read, by one query whose rows are taken a
+   * page at a time, so a send to a million holds no million database rows at once.
    */
   async segmentRecipients(
     ownerId: number,
     filter: TSegmentFilter,
     attributeNames: readonly string[],
-  ): Promise<{ recipients: { phone: string; values: Record<string, string | null> }[]; optedOut: number }> {
+    onPage: (page: SegmentRecipient[]) => void,
+  ): Promise<{ optedOut: number }> {
     const where = await this.segmentQuery(ownerId, filter);
     const definitions = await this.attributeDefinitions(ownerId);
     const wanted = attributeNames.filter((name) => name !== 'name');
@@ -252,18 +271,20 @@ export class ContactService {
     // Positional aliases: the same key on both drivers, whatever the snake_case mapper does to raw rows.
     const columns = wanted.map((name, i) => `c.${attributeColumn(definitions.get(name)!)} as v${i}`);
     const suppressed = 'c.phone in (select recipient from suppressions where user_id = ?)';
-    const rows = (await this.db
-      .raw(`select c.phone, c.name${columns.map((col) => `, ${col}`).join('')} from contacts c where ${where.sql} and not ${suppressed} order by c.id`, [...where.bindings, ownerId])
-      .then(rowsOf)) as Record<string, unknown>[];
-    const [opted] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql} and ${suppressed}`, [...where.bindings, ownerId]).then(rowsOf)) as { n: number | string }[];
     const text = (value: unknown): string | null => (value === null || value === undefined || value === '' ? null : String(value));
-    return {
-      recipients: rows.map((row) => ({
-        phone: String(row.phone),
-        values: Object.fromEntries([['name', text(row.name)], ...wanted.map((name, i) => [name, text(row[`v${i}`])])]),
-      })),
-      optedOut: Number(opted?.n ?? 0),
-    };
+    const query = `select c.phone, c.name${columns.map((col) => `, ${col}`).join('')} from contacts c where ${where.sql} and not ${suppressed} order by c.id`;
+    await this.db.transaction((trx) =>
+      this.dialect.bulk.readPages(trx, query, [...where.bindings, ownerId], SEGMENT_PAGE, (rows) =>
+        onPage(
+          rows.map((row) => ({
+            phone: String(row.phone),
+            values: Object.fromEntries([['name', text(row.name)], ...wanted.map((name, i) => [name, text(row[`v${i}`])])]) as Record<string, string | null>,
+          })),
+        ),
+      ),
+    );
+    const [opted] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql} and ${suppressed}`, [...where.bindings, ownerId]).then(rowsOf)) as { n: number | string }[];
+    return { optedOut: Number(opted?.n ?? 0) };
   }
 
   // Internals.
@@ -322,35 +343,29 @@ export class ContactService {
   private async write(ownerId: number, writes: readonly ContactWrite[], existingMode: 'update' | 'skip'): Promise<BulkResult> {
     const result: BulkResult = { created: 0, updated: 0, skipped: 0, invalid: [] };
     if (writes.length === 0) return result;
+    const store = this.dialect.bulk;
     await this.db.transaction(async (trx) => {
       const attributes = await this.defineAttributes(trx, ownerId, writes);
       const now = this.now().toISOString();
-      for (let start = 0; start < writes.length; start += WRITE_CHUNK) {
-        const chunk = writes.slice(start, start + WRITE_CHUNK);
-        const found = (await trx('contacts')
-          .where('user_id', ownerId)
-          .whereIn(
-            'phone',
-            chunk.map((w) => w.phone),
-          )
-          .select('id', 'phone')) as { id: number | string; phone: string }[];
-        const existingIds = new Map(found.map((row) => [row.phone, Number(row.id)]));
+      const optInValues = (optIn: TOptInInput | null | undefined): ContactValue[] =>
+        optIn ? [optIn.source, new Date(optIn.at ?? now).toISOString(), optIn.evidence ?? null] : [null, null, null];
+      for (let start = 0; start < writes.length; start += store.chunk) {
+        const chunk = writes.slice(start, start + store.chunk);
 
         // Values are checked before any row is written, so an invalid entry leaves no trace.
-        const columnsOf = new Map<string, Record<string, string | number | null>>();
+        // Entries naming the same columns are written together: a new contact takes them (the
+        // others empty), an existing one changes only them.
+        const byShape = new Map<string, { columns: string[]; rows: ContactValue[][] }>();
         const accepted: ContactWrite[] = [];
+        const refused: { write: ContactWrite; error: string }[] = [];
         for (const write of chunk) {
-          if (existingMode === 'skip' && existingIds.has(write.phone)) {
-            result.skipped += 1;
-            continue;
-          }
-          const columns: Record<string, string | number | null> = {};
+          const changes: [string, ContactValue][] = [];
           let error: string | null = null;
           for (const [name, value] of Object.entries(write.attributes ?? {})) {
             const attribute = attributes.get(name);
             if (!attribute) continue;
             if (value === null) {
-              columns[attributeColumn(attribute)] = null;
+              changes.push([attributeColumn(attribute), null]);
               continue;
             }
             const checked = storedValue(attribute, value);
@@ -358,71 +373,60 @@ export class ContactService {
               error = checked;
               break;
             }
-            columns[attributeColumn(attribute)] = checked.numberValue ?? checked.value;
+            changes.push([attributeColumn(attribute), checked.numberValue ?? checked.value]);
           }
           if (error !== null) {
-            result.invalid.push({ index: write.index, error });
+            refused.push({ write, error });
             continue;
           }
-          columnsOf.set(write.phone, columns);
+          if (write.name !== undefined) changes.push(['name', write.name]);
+          if (write.optIn !== undefined) {
+            const values = optInValues(write.optIn);
+            OPT_IN_COLUMNS.forEach((column, i) => changes.push([column, values[i]!]));
+          }
+          const key = changes.map(([column]) => column).join(',');
+          let group = byShape.get(key);
+          if (!group) {
+            group = { columns: ['phone', ...changes.map(([column]) => column)], rows: [] };
+            byShape.set(key, group);
+          }
+          group.rows.push([write.phone, ...changes.map(([, value]) => value)]);
           accepted.push(write);
         }
-        if (accepted.length === 0) continue;
 
-        const fresh = accepted.filter((w) => !existingIds.has(w.phone));
-        if (fresh.length > 0) {
-          await trx('contacts').insert(
-            fresh.map((w) => ({
-              userId: ownerId,
-              phone: w.phone,
-              name: w.name ?? null,
-              optInSource: w.optIn?.source ?? null,
-              optInAt: w.optIn ? new Date(w.optIn.at ?? now).toISOString() : null,
-              optInEvidence: w.optIn?.evidence ?? null,
-              createdAt: now,
-              updatedAt: now,
-              ...columnsOf.get(w.phone),
-            })),
-          );
-          const inserted = (await trx('contacts')
-            .where('user_id', ownerId)
-            .whereIn(
-              'phone',
-              fresh.map((w) => w.phone),
-            )
-            .select('id', 'phone')) as { id: number | string; phone: string }[];
-          for (const row of inserted) existingIds.set(row.phone, Number(row.id));
-          result.created += fresh.length;
+        // "Skip existing" skips an existing contact whatever its entry holds.
+        const existingRefused = existingMode === 'skip' && refused.length > 0 ? await store.existingIds(trx, ownerId, refused.map(({ write }) => write.phone)) : new Map<string, number>();
+        for (const { write, error } of refused) {
+          if (existingRefused.has(write.phone)) result.skipped += 1;
+          else result.invalid.push({ index: write.index, error });
         }
-        const freshPhones = new Set(fresh.map((w) => w.phone));
-        for (const write of accepted) {
-          if (freshPhones.has(write.phone)) continue;
-          const changes: Record<string, string | number | null> = { updatedAt: now, ...columnsOf.get(write.phone) };
-          if (write.name !== undefined) changes.name = write.name;
-          if (write.optIn !== undefined) {
-            changes.optInSource = write.optIn?.source ?? null;
-            changes.optInAt = write.optIn ? new Date(write.optIn.at ?? now).toISOString() : null;
-            changes.optInEvidence = write.optIn?.evidence ?? null;
+
+        const ids = new Map<string, number>();
+        const created = new Set<string>();
+        for (const group of byShape.values()) {
+          const written = await store.upsert(trx, { ownerId, nowIso: now, ...group, skipExisting: existingMode === 'skip' });
+          for (const [phone, fate] of written) {
+            if (fate.created) {
+              result.created += 1;
+              created.add(phone);
+            } else if (existingMode === 'skip') result.skipped += 1;
+            else result.updated += 1;
+            if (fate.id !== undefined && (fate.created || existingMode === 'update')) ids.set(phone, fate.id);
           }
-          await trx('contacts').where('id', existingIds.get(write.phone)!).update(changes);
-          result.updated += 1;
         }
 
-        const tagRows: { contactId: number; userId: number; tag: string }[] = [];
+        const tagRows = { created: [] as { contactId: number; tag: string }[], existing: [] as { contactId: number; tag: string }[] };
         const replacedTags: number[] = [];
         for (const write of accepted) {
-          if (write.tags === undefined) continue;
-          const contactId = existingIds.get(write.phone)!;
+          const contactId = ids.get(write.phone);
+          if (write.tags === undefined || contactId === undefined) continue;
           if (write.tagMode === 'replace') replacedTags.push(contactId);
-          for (const tag of new Set(write.tags)) tagRows.push({ contactId, userId: ownerId, tag });
+          const rows = created.has(write.phone) ? tagRows.created : tagRows.existing;
+          for (const tag of new Set(write.tags)) rows.push({ contactId, tag });
         }
-        if (replacedTags.length > 0) await trx('contact_tags').whereIn('contact_id', replacedTags).delete();
-        for (let i = 0; i < tagRows.length; i += WRITE_CHUNK) {
-          await trx('contact_tags')
-            .insert(tagRows.slice(i, i + WRITE_CHUNK))
-            .onConflict(['contact_id', 'tag'])
-            .ignore();
-        }
+        if (replacedTags.length > 0) await store.deleteTags(trx, replacedTags);
+        if (tagRows.created.length > 0) await store.addTags(trx, ownerId, tagRows.created, true);
+        if (tagRows.existing.length > 0) await store.addTags(trx, ownerId, tagRows.existing, false);
       }
     });
     return result;

@@ -299,13 +299,17 @@ export interface SendAccepted {
   unsendableRows?: number;
 }
 
-/** Where a send to a segment reads its recipients: numbers and the attribute values named, opt-outs left out and counted. */
+/**
+ * Where a send to a segment reads its recipients, a page at a time: numbers and the attribute
+ * values named, opt-outs left out and counted.
+ */
 export interface SegmentRecipientSource {
   recipients(
     ownerId: number,
     segmentId: number,
     attributeNames: readonly string[],
-  ): Promise<{ segment: { id: number; filter: unknown }; recipients: { phone: string; values: Record<string, string | null> }[]; optedOut: number }>;
+    onPage: (page: { phone: string; values: Record<string, string | null> }[]) => void,
+  ): Promise<{ segment: { id: number; filter: unknown }; optedOut: number }>;
 }
 
 /** A variable mapped to a contact's attribute: `attr:first_name` (`attr:name` is the contact's name). */
@@ -711,17 +715,25 @@ export class SendingService {
    * button's {{1}} are different values.
    */
   private apiValues(template: Template, fields: Record<string, unknown>): Record<string, string> {
-    const values: Record<string, string> = {};
+    return this.apiValueReader(template)(fields);
+  }
+
+  /** `apiValues` for one template, its fields and rule worked out once for a batch's every entry. */
+  private apiValueReader(template: Template): (fields: Record<string, unknown>) => Record<string, string> {
     const apiFields = templateApiFields(templateVariableDefinitions(template));
-    for (const { variable, field: name } of apiFields) {
-      const value = fields[name] ?? (variable.component === 'body' ? fields[variable.name] : undefined);
-      if (value === undefined || value === null || !String(value).trim()) throw ValidationError(name, fillMessage(messages.sending.variableMissing, { name: variable.label.replace(/^.*\{\{|\}\}$/g, '') }));
-      values[variable.key] = String(value);
-    }
-    // A value WhatsApp refuses is refused here, before anything is charged.
-    const problem = parameterProblem(parameterRule(template.components), values);
-    if (problem) throw ValidationError(apiFields.find(({ variable }) => variable.key === problem.key)?.field ?? 'templatename', parameterProblemText(problem));
-    return values;
+    const rule = parameterRule(template.components);
+    return (fields) => {
+      const values: Record<string, string> = {};
+      for (const { variable, field: name } of apiFields) {
+        const value = fields[name] ?? (variable.component === 'body' ? fields[variable.name] : undefined);
+        if (value === undefined || value === null || !String(value).trim()) throw ValidationError(name, fillMessage(messages.sending.variableMissing, { name: variable.label.replace(/^.*\{\{|\}\}$/g, '') }));
+        values[variable.key] = String(value);
+      }
+      // A value WhatsApp refuses is refused here, before anything is charged.
+      const problem = parameterProblem(rule, values);
+      if (problem) throw ValidationError(apiFields.find(({ variable }) => variable.key === problem.key)?.field ?? 'templatename', parameterProblemText(problem));
+      return values;
+    };
   }
 
   /**
@@ -792,14 +804,18 @@ export class SendingService {
     const number = await this.defaultNumber(user);
     const segment = input.segment_id !== undefined ? await this.segmentEntries(user, input.segment_id, input.variables ?? {}, input.fallbacks ?? {}) : null;
     const entries = segment?.entries ?? input.messages ?? [];
+    const valuesOf = this.apiValueReader(template);
     // Values are read (and a missing one refused) for every row with a valid number: a row repeats
     // an earlier one only when its values do too, so they are known before repeats are screened.
+    // Screened as they are made: a million-contact segment holds no second array of its entries.
     const screened = screenEntries(
-      entries.map((entry, index) => ({
-        row: index + 1,
-        raw: entry.recipient_number,
-        values: checkPhone(entry.recipient_number).ok ? this.apiValues(template, entry as Record<string, unknown>) : {},
-      })),
+      (function* () {
+        let row = 0;
+        for (const entry of entries) {
+          row += 1;
+          yield { row, raw: entry.recipient_number, values: checkPhone(entry.recipient_number).ok ? valuesOf(entry as Record<string, unknown>) : {} };
+        }
+      })(),
     );
     if (screened.recipients.length === 0) throw ValidationError('messages', messages.publicApi.invalidRecipient);
     const result = await this.accept({
@@ -836,15 +852,18 @@ export class SendingService {
     if (!this.deps.segments) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
     const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
     const names = [...new Set(Object.values(variables).flatMap((spec) => attributeOf(spec) ?? []))];
-    const found = await this.deps.segments.recipients(user.id, segmentId, names);
-    const entries = found.recipients.map((contact) => {
-      const entry: Record<string, string> = { recipient_number: contact.phone };
-      for (const [field, spec] of Object.entries(variables)) {
-        const attribute = attributeOf(spec);
-        const value = attribute === undefined ? spec : (contact.values[attribute] ?? fallbacks[field]);
-        if (value !== undefined && value !== null) entry[field] = value;
+    // Entries are made page by page: no array of the contacts is held beside them.
+    const entries: ({ recipient_number: string } & Record<string, string>)[] = [];
+    const found = await this.deps.segments.recipients(user.id, segmentId, names, (page) => {
+      for (const contact of page) {
+        const entry: Record<string, string> = { recipient_number: contact.phone };
+        for (const [field, spec] of Object.entries(variables)) {
+          const attribute = attributeOf(spec);
+          const value = attribute === undefined ? spec : (contact.values[attribute] ?? fallbacks[field]);
+          if (value !== undefined && value !== null) entry[field] = value;
+        }
+        entries.push(entry as { recipient_number: string } & Record<string, string>);
       }
-      return entry as { recipient_number: string } & Record<string, string>;
     });
     return { entries, segmentId: found.segment.id, filter: found.segment.filter, optedOut: found.optedOut };
   }

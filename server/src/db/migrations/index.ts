@@ -104,6 +104,7 @@ import * as createConversationMessages from './20261214400100_create_conversatio
 import * as createConversations from './20261214400200_create_conversations';
 import * as addServicePrice from './20261214400300_add_service_price';
 import * as createContacts from './20261214600100_create_contacts';
+import * as dropContactTagsForeignKeys from './20261215500100_drop_contact_tags_foreign_keys';
 import * as createContactAttributes from './20261214600200_create_contact_attributes';
 import * as createContactTags from './20261214600400_create_contact_tags';
 import * as createSegments from './20261214600500_create_segments';
@@ -221,6 +222,7 @@ const migrations: [string, Migration][] = [
   ['20261214600500_create_segments', createSegments],
   ['20261214600600_record_segment_on_campaigns', recordSegmentOnCampaigns],
   ['20261215100000_add_reply_effect_to_conversation_messages', addReplyEffectToConversationMessages],
+  ['20261215500100_drop_contact_tags_foreign_keys', dropContactTagsForeignKeys],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
