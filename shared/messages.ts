@@ -1133,6 +1133,11 @@ export const messages = {
     segmentUnknownAttribute: 'No contact attribute is named {name}',
     segmentValueRequired: 'Give a value to compare {name} with',
     campaignNotFound: 'No such campaign of yours: {id}',
+    attributeTypeInvalid: 'Choose text, number or date',
+    attributeExists: 'An attribute named {name} already exists',
+    attributeNotFound: 'No contact attribute is named {name}',
+    audienceRequired: 'Choose a segment or tags to send to',
+    historyCursorInvalid: 'This page link is not valid',
   },
 
   /** Spreadsheets read on this computer (the desktop's parse worker, the browser's Web Worker). */

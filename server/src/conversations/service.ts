@@ -22,6 +22,7 @@ import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
 import { parseSendReference } from '../sending/dispatcher';
+import { recordReplies } from '../contacts/activity';
 import { parseReplyReference, replyReference } from '../sending/replyReferences';
 export { REPLY_REFERENCE_PREFIX, parseReplyReference, replyReference } from '../sending/replyReferences';
 import { withConflictRetry } from '../sending/messageOutcomes';
@@ -273,6 +274,7 @@ export class ConversationService {
           if (link) Object.assign(row, { answersMessageId: link.messageId, campaignId: link.campaignId });
         }
         await this.keepConversations(trx, rows.filter((row) => row.direction === 'in'));
+        await recordReplies(trx, rows, this.now());
       }),
     );
     if (applied.length === 0) return 0;

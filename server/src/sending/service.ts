@@ -16,6 +16,7 @@ import type { PriceCategory } from '@shared/pricing';
 import { RepeatIndex, valuesRecordDigest } from '@shared/repeatRows';
 import { parameterProblem, parameterProblemText, parameterRule, type ParameterRule } from '@shared/parameterLimits';
 import { normaliseMappings, rowMessage, type RowMessage } from '@shared/sheetRows';
+import type { TAudienceSendRequest, TSegmentFilter } from '@shared/schemas/contacts';
 import type { TApiSendBatchRequest, TApiSendRequest, TCustomSendRequest, TQuickSendRequest, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
 import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
@@ -306,6 +307,21 @@ export interface SegmentRecipientSource {
     segmentId: number,
     attributeNames: readonly string[],
   ): Promise<{ segment: { id: number; filter: unknown }; recipients: { phone: string; values: Record<string, string | null> }[]; optedOut: number }>;
+  /** The same for a filter not saved as a segment (the app's send to tagged contacts). */
+  recipientsOf?(
+    ownerId: number,
+    filter: TSegmentFilter,
+    attributeNames: readonly string[],
+  ): Promise<{ recipients: { phone: string; values: Record<string, string | null> }[]; optedOut: number }>;
+}
+
+/** What a send to an audience would do, before it is sent. */
+export interface AudiencePreview {
+  recipients: number;
+  optedOut: number;
+  usingFallback: number;
+  category: string;
+  quote: CostQuote;
 }
 
 /** A variable mapped to a contact's attribute: `attr:first_name` (`attr:name` is the contact's name). */
@@ -826,6 +842,60 @@ export class SendingService {
       setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours),
       ...(segment ? { optedOutExcluded: segment.optedOut } : {}),
     };
+  }
+
+  /**
+   * The app's send to a segment or to tagged contacts, or with `dry_run` its preview: the
+   * recipients (opted-out contacts left out and counted), how many take a fallback, and the cost.
+   * The campaign keeps the filter as it was, as a send to a segment by the API does.
+   */
+  async audienceSend(user: User, input: TAudienceSendRequest): Promise<{ kind: 'preview'; preview: AudiencePreview } | { kind: 'accepted'; accepted: SendAccepted }> {
+    const source = this.deps.segments;
+    if (!source?.recipientsOf) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
+    const template = await this.apiTemplate(user, input.templatename, input.language);
+    const number = input.phone_number_id ? await this.resolveNumber(user, input.phone_number_id) : await this.defaultNumber(user);
+    const variables = input.variables ?? {};
+    const fallbacks = input.fallbacks ?? {};
+    const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
+    const names = [...new Set(Object.values(variables).flatMap((spec) => attributeOf(spec) ?? []))];
+    const filter: TSegmentFilter = input.segment_id !== undefined ? {} : { tags_any: input.tags ?? [] };
+    const found =
+      input.segment_id !== undefined ? await source.recipients(user.id, input.segment_id, names) : { segment: null, ...(await source.recipientsOf(user.id, filter, names)) };
+    let usingFallback = 0;
+    const entries = found.recipients.map((contact) => {
+      const entry: Record<string, string> = { recipient_number: contact.phone };
+      let fellBack = false;
+      for (const [field, spec] of Object.entries(variables)) {
+        const attribute = attributeOf(spec);
+        const own = attribute === undefined ? spec : contact.values[attribute];
+        const value = own ?? fallbacks[field];
+        if (own === null || own === undefined) fellBack = true;
+        if (value !== undefined && value !== null) entry[field] = value;
+      }
+      if (fellBack) usingFallback += 1;
+      return entry as { recipient_number: string } & Record<string, string>;
+    });
+    if (input.dry_run) {
+      const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, entries.length);
+      return { kind: 'preview', preview: { recipients: entries.length, optedOut: found.optedOut, usingFallback, category: template.category, quote } };
+    }
+    const screened = screenEntries(entries.map((entry, index) => ({ row: index + 1, raw: entry.recipient_number, values: this.apiValues(template, entry) })));
+    if (screened.recipients.length === 0) throw ValidationError('segment_id', messages.publicApi.invalidRecipient);
+    const result = await this.accept({
+      user,
+      template,
+      senderNumberId: number.id,
+      name: input.campaign_name || `Segment - ${template.name}`,
+      source: 'quick',
+      recipients: screened.recipients,
+      invalidCount: screened.invalid,
+      inSendDuplicates: screened.inSendDuplicates,
+      headerMedia: await this.apiHeaderMedia(template),
+    });
+    await this.deps.db('campaigns')
+      .where('id', result.campaignId)
+      .update({ segmentId: found.segment?.id ?? null, segmentFilter: JSON.stringify(found.segment?.filter ?? filter) });
+    return { kind: 'accepted', accepted: { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours), optedOutExcluded: found.optedOut } };
   }
 
   /**
