@@ -1443,7 +1443,7 @@ export const messages = {
     existing: { update: 'Update them', skip: 'Skip them' },
     startImport: 'Import',
     phoneColumnRequired: 'Choose the column that holds the phone numbers.',
-    progress: '{done} of {total} rows imported',
+    progress: '{done} of {total} {total|row|rows} imported',
     resultTitle: 'Import finished',
     result: '{created} created, {updated} updated, {skipped} skipped, {invalid} invalid',
     downloadInvalid: 'Download invalid rows',
