@@ -75,6 +75,8 @@ import { createIntegrations, type Integrations } from './integratorApi';
 import { UploadService } from './uploads/service';
 import { ContactService } from './contacts/service';
 import { SegmentService } from './contacts/segments';
+import { ContactActivity } from './contacts/activity';
+import { ContactDirectory } from './contacts/directory';
 import { POSTGRES_CONTACT_SQL, SQLITE_CONTACT_SQL } from './contacts/sqlDialect';
 
 /** What the health check says about the database. */
@@ -167,6 +169,10 @@ export interface Services {
   contacts: ContactService;
   /** Saved filters over the contact book, counted and listed. */
   segments: SegmentService;
+  /** Records each campaign's recipients as contacts after acceptance (contacts/activity.ts). */
+  contactActivity: ContactActivity;
+  /** Attribute definitions, tags in use and a contact's messages across campaigns and replies. */
+  contactDirectory: ContactDirectory;
 }
 
 /** Wires the domain services; each takes its dependencies explicitly so tests can do the same. */
@@ -212,6 +218,8 @@ export function createServices(deps: {
       : null;
   const contacts = new ContactService({ db, dialect: config.database.kind === 'postgresql' ? POSTGRES_CONTACT_SQL : SQLITE_CONTACT_SQL });
   const segments = new SegmentService({ db, contacts });
+  const contactActivity = new ContactActivity({ db, log: logger.child({ service: 'contact-activity' }) });
+  const contactDirectory = new ContactDirectory({ db });
   const acceptanceStore = dispatchJobs ? new PostgresAcceptanceStore({ db, wallet }) : new SqliteAcceptanceStore(db);
   const campaignAcceptance = new CampaignAcceptance({
     db,
@@ -475,5 +483,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { contacts, segments, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
+  return { contacts, segments, contactActivity, contactDirectory, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }

@@ -89,6 +89,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
   services.integrations.webhookDeliverer.start();
   services.uploads.start();
   services.recipientNumbers.start();
+  services.contactActivity.start();
   services.tableStatistics?.start();
   services.conversations.start();
   return {
@@ -111,6 +112,7 @@ export async function startServer(config: AppConfig, options: { logger?: Logger;
       await services.integrations.webhookDeliverer.stop();
       await services.uploads.stop();
       await services.recipientNumbers.stop();
+      await services.contactActivity.stop();
       await services.tableStatistics?.stop();
       await services.conversations.stop();
       await services.engine.stop();

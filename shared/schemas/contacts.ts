@@ -236,3 +236,108 @@ export const ZSegmentCount = z
   })
   .meta({ id: 'SegmentCount', examples: [{ count: 1520, opted_out: 12 }] });
 export type TSegmentCount = z.infer<typeof ZSegmentCount>;
+
+// Attribute definitions, tags in use, history, counts of unsaved filters, sends to an audience.
+
+export const ZContactAttributeDefinition = z
+  .object({ name: z.string(), type: z.enum(CONTACT_ATTRIBUTE_TYPES), contacts: z.number().int() })
+  .meta({ id: 'ContactAttributeDefinition', examples: [{ name: 'city', type: 'text', contacts: 1520 }] });
+export type TContactAttributeDefinition = z.infer<typeof ZContactAttributeDefinition>;
+
+export const ZContactAttributeList = z
+  .object({ data: z.array(ZContactAttributeDefinition) })
+  .meta({ id: 'ContactAttributeList', examples: [{ data: [{ name: 'city', type: 'text', contacts: 1520 }] }] });
+export type TContactAttributeList = z.infer<typeof ZContactAttributeList>;
+
+/** POST /api/contacts/attributes: an attribute defined before any contact holds it. */
+export const ZDefineAttributeRequest = z
+  .object({ name: ZAttributeName, type: z.enum(CONTACT_ATTRIBUTE_TYPES, { error: c.attributeTypeInvalid }) })
+  .meta({ id: 'DefineAttributeRequest', examples: [{ name: 'birthday', type: 'date' }] });
+export type TDefineAttributeRequest = z.infer<typeof ZDefineAttributeRequest>;
+
+export const ZContactTagList = z
+  .object({ data: z.array(z.object({ tag: z.string(), contacts: z.number().int() })) })
+  .meta({ id: 'ContactTagList', examples: [{ data: [{ tag: 'vip', contacts: 120 }] }] });
+export type TContactTagList = z.infer<typeof ZContactTagList>;
+
+export const CONTACT_HISTORY_KINDS = ['campaign', 'reply_in', 'reply_out'] as const;
+
+/** One entry of a contact's history: a campaign's template message, a message from them, or an answer to them. */
+export const ZContactHistoryEntry = z.object({
+  kind: z.enum(CONTACT_HISTORY_KINDS),
+  at: z.iso.datetime(),
+  campaign_id: z.number().int().nullable(),
+  campaign_name: z.string().nullable(),
+  template_name: z.string().nullable(),
+  /** A campaign message's status (queued ... read, failed), or an answer's. */
+  status: z.string().nullable(),
+  /** A message's text; the kind of message (image, button, ...) where it has none. */
+  text: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type TContactHistoryEntry = z.infer<typeof ZContactHistoryEntry>;
+
+export const ZContactHistory = z
+  .object({ data: z.array(ZContactHistoryEntry), has_more: z.boolean(), next_cursor: z.string().nullable() })
+  .meta({
+    id: 'ContactHistory',
+    examples: [
+      {
+        data: [
+          { kind: 'reply_in', at: '2026-12-01T09:05:00.000Z', campaign_id: 41, campaign_name: null, template_name: null, status: null, text: 'Yes please', error: null },
+          { kind: 'campaign', at: '2026-12-01T09:00:00.000Z', campaign_id: 41, campaign_name: 'December offers', template_name: 'offer_dec', status: 'read', text: null, error: null },
+        ],
+        has_more: false,
+        next_cursor: null,
+      },
+    ],
+  });
+export type TContactHistory = z.infer<typeof ZContactHistory>;
+
+/** POST /api/segments/count: the count of a filter not saved yet (the segment screen, as it is edited). */
+export const ZSegmentCountRequest = z
+  .object({ filter: ZSegmentFilter })
+  .meta({ id: 'SegmentCountRequest', examples: [{ filter: { tags_any: ['vip'], opt_in: true } }] });
+export type TSegmentCountRequest = z.infer<typeof ZSegmentCountRequest>;
+
+/**
+ * POST /api/whatsapp/audience-send: the app's send to a segment or to tagged contacts. Each
+ * template field takes `attr:<attribute>` (or `attr:name`) or a fixed text, with a fallback where
+ * the contact has no value; `dry_run` answers the preview instead of sending.
+ */
+export const ZAudienceSendRequest = z
+  .object({
+    templatename: z.string({ error: messages.publicApi.missingFields }).trim().min(1, { error: messages.publicApi.missingFields }),
+    language: z.string().trim().optional(),
+    phone_number_id: z.string().trim().optional(),
+    campaign_name: z.string().trim().max(200).optional(),
+    segment_id: z.number().int().min(1).max(2 ** 31 - 1).optional(),
+    /** Instead of a segment: contacts with any of these tags. */
+    tags: ZSegmentTags.optional(),
+    variables: z.record(z.string().max(40), z.string().max(1000)).optional(),
+    fallbacks: z.record(z.string().max(40), z.string().max(1000)).optional(),
+    dry_run: z.boolean().optional(),
+  })
+  .refine((input) => (input.segment_id === undefined) !== (input.tags === undefined), { error: c.audienceRequired, path: ['segment_id'] })
+  .meta({ id: 'AudienceSendRequest', examples: [{ templatename: 'offer_dec', language: 'en', segment_id: 12, variables: { '1': 'attr:first_name' }, fallbacks: { '1': 'there' } }] });
+export type TAudienceSendRequest = z.infer<typeof ZAudienceSendRequest>;
+
+export const ZAudiencePreview = z
+  .object({
+    recipients: z.number().int(),
+    opted_out: z.number().int(),
+    /** Recipients with no value for a mapped attribute, who get its fallback. */
+    using_fallback: z.number().int(),
+    category: z.string(),
+    /** Money in units of 1/10,000 rupee, as the wallet keeps it. */
+    price_units: z.number().int(),
+    cost_units: z.number().int(),
+    balance_units: z.number().int(),
+    /** The wallet covers the cost. */
+    sufficient: z.boolean(),
+  })
+  .meta({
+    id: 'AudiencePreview',
+    examples: [{ recipients: 1520, opted_out: 12, using_fallback: 40, category: 'MARKETING', price_units: 8700, cost_units: 13_224_000, balance_units: 50_000_000, sufficient: true }],
+  });
+export type TAudiencePreview = z.infer<typeof ZAudiencePreview>;

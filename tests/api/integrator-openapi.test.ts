@@ -54,7 +54,8 @@ describe.skipIf(postgresUnavailable)('GET /api/openapi.json', () => {
     const publicRoutes = [
       ...registered(messageRoutes(services)),
       ...registered(webhookEndpointRoutes(services, noBody)),
-      ...registered(contactRoutes(services, { json: noBody, bulk: noBody })),
+      // The app's own send to an audience is the signed-in user's only.
+      ...registered(contactRoutes(services, { json: noBody, bulk: noBody })).filter((r) => r !== 'POST /api/whatsapp/audience-send'),
       ...registered(openApiRoutes('test')),
       ...registered(conversationRoutes(services, noBody)),
       // The suppression list; its keyword and flag routes are the signed-in user's only.

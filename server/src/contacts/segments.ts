@@ -97,6 +97,16 @@ export class SegmentService {
     return { segment, ...(await this.contacts.segmentRecipients(ownerId, segment.filter, attributeNames, onPage)) };
   }
 
+  /** Whom a send to a filter not saved as a segment reaches now (the app's send to tagged contacts). */
+  async recipientsOf(ownerId: number, filter: TSegmentFilter, attributeNames: readonly string[], onPage: (page: SegmentRecipient[]) => void) {
+    return this.contacts.segmentRecipients(ownerId, filter, attributeNames, onPage);
+  }
+
+  /** The count of a filter as it is being edited, before it is saved. */
+  async countFilter(ownerId: number, filter: TSegmentFilter): Promise<{ count: number; optedOut: number }> {
+    return this.contacts.countSegment(ownerId, filter);
+  }
+
   async count(ownerId: number, id: number): Promise<{ count: number; optedOut: number }> {
     return this.contacts.countSegment(ownerId, (await this.get(ownerId, id)).filter);
   }

@@ -22,6 +22,7 @@ import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
 import { parseSendReference } from '../sending/dispatcher';
+import { recordReplies } from '../contacts/activity';
 import { parseReplyReference, replyReference } from '../sending/replyReferences';
 export { REPLY_REFERENCE_PREFIX, parseReplyReference, replyReference } from '../sending/replyReferences';
 import { withConflictRetry } from '../sending/messageOutcomes';
@@ -241,6 +242,7 @@ export class ConversationService {
         }
         await this.markApplied(trx, rows, appliedAt);
         await this.keepConversations(trx, incoming);
+        await recordReplies(trx, incoming, this.now());
       }),
     );
     if (applied.length === 0) return 0;

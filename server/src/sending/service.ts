@@ -16,6 +16,7 @@ import type { PriceCategory } from '@shared/pricing';
 import { RepeatIndex, valuesRecordDigest } from '@shared/repeatRows';
 import { parameterProblem, parameterProblemText, parameterRule, type ParameterRule } from '@shared/parameterLimits';
 import { normaliseMappings, rowMessage, type RowMessage } from '@shared/sheetRows';
+import type { TAudienceSendRequest, TSegmentFilter } from '@shared/schemas/contacts';
 import type { TApiSendBatchRequest, TApiSendRequest, TCustomSendRequest, TQuickSendRequest, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
 import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
@@ -310,10 +311,48 @@ export interface SegmentRecipientSource {
     attributeNames: readonly string[],
     onPage: (page: { phone: string; values: Record<string, string | null> }[]) => void,
   ): Promise<{ segment: { id: number; filter: unknown }; optedOut: number }>;
+  /** The same for a filter not saved as a segment (the app's send to tagged contacts). */
+  recipientsOf?(
+    ownerId: number,
+    filter: TSegmentFilter,
+    attributeNames: readonly string[],
+    onPage: (page: { phone: string; values: Record<string, string | null> }[]) => void,
+  ): Promise<{ optedOut: number }>;
+}
+
+/** What a send to an audience would do, before it is sent. */
+export interface AudiencePreview {
+  recipients: number;
+  optedOut: number;
+  usingFallback: number;
+  category: string;
+  quote: CostQuote;
 }
 
 /** A variable mapped to a contact's attribute: `attr:first_name` (`attr:name` is the contact's name). */
 const ATTRIBUTE_VARIABLE = /^attr:([A-Za-z][A-Za-z0-9_]*)$/;
+
+/**
+ * A contact as a batch entry: each mapped field takes the contact's attribute (`attr:<name>`),
+ * else its fallback; any other text is the same for everyone. `fellBack` says a fallback (or
+ * nothing) stood in for a missing attribute.
+ */
+function contactEntry(
+  contact: { phone: string; values: Record<string, string | null> },
+  variables: Record<string, string>,
+  fallbacks: Record<string, string>,
+): { entry: { recipient_number: string } & Record<string, string>; fellBack: boolean } {
+  const entry: Record<string, string> = { recipient_number: contact.phone };
+  let fellBack = false;
+  for (const [field, spec] of Object.entries(variables)) {
+    const attribute = ATTRIBUTE_VARIABLE.exec(spec)?.[1];
+    const own = attribute === undefined ? spec : contact.values[attribute];
+    const value = own ?? fallbacks[field];
+    if (own === null || own === undefined) fellBack = true;
+    if (value !== undefined && value !== null) entry[field] = value;
+  }
+  return { entry: entry as { recipient_number: string } & Record<string, string>, fellBack };
+}
 
 /** A send call answers either its own cost preview (`dry_run`) or the accepted campaign. */
 export type SendOutcome = { kind: 'preview'; preview: SendPreview } | { kind: 'accepted'; accepted: SendAccepted };
@@ -845,6 +884,58 @@ export class SendingService {
   }
 
   /**
+   * The app's send to a segment or to tagged contacts, or with `dry_run` its preview: the
+   * recipients (opted-out contacts left out and counted), how many take a fallback, and the cost.
+   * The campaign keeps the filter as it was, as a send to a segment by the API does.
+   */
+  async audienceSend(user: User, input: TAudienceSendRequest): Promise<{ kind: 'preview'; preview: AudiencePreview } | { kind: 'accepted'; accepted: SendAccepted }> {
+    const source = this.deps.segments;
+    if (!source?.recipientsOf) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
+    const template = await this.apiTemplate(user, input.templatename, input.language);
+    const number = input.phone_number_id ? await this.resolveNumber(user, input.phone_number_id) : await this.defaultNumber(user);
+    const variables = input.variables ?? {};
+    const fallbacks = input.fallbacks ?? {};
+    const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
+    const names = [...new Set(Object.values(variables).flatMap((spec) => attributeOf(spec) ?? []))];
+    const filter: TSegmentFilter = input.segment_id !== undefined ? {} : { tags_any: input.tags ?? [] };
+    let usingFallback = 0;
+    // Entries are made page by page: no array of the contacts is held beside them.
+    const entries: ({ recipient_number: string } & Record<string, string>)[] = [];
+    const onPage = (page: { phone: string; values: Record<string, string | null> }[]) => {
+      for (const contact of page) {
+        const { entry, fellBack } = contactEntry(contact, variables, fallbacks);
+        if (fellBack) usingFallback += 1;
+        entries.push(entry);
+      }
+    };
+    const found =
+      input.segment_id !== undefined
+        ? await source.recipients(user.id, input.segment_id, names, onPage)
+        : { segment: null, ...(await source.recipientsOf(user.id, filter, names, onPage)) };
+    if (input.dry_run) {
+      const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, entries.length);
+      return { kind: 'preview', preview: { recipients: entries.length, optedOut: found.optedOut, usingFallback, category: template.category, quote } };
+    }
+    const screened = screenEntries(entries.map((entry, index) => ({ row: index + 1, raw: entry.recipient_number, values: this.apiValues(template, entry) })));
+    if (screened.recipients.length === 0) throw ValidationError('segment_id', messages.publicApi.invalidRecipient);
+    const result = await this.accept({
+      user,
+      template,
+      senderNumberId: number.id,
+      name: input.campaign_name || `Segment - ${template.name}`,
+      source: 'quick',
+      recipients: screened.recipients,
+      invalidCount: screened.invalid,
+      inSendDuplicates: screened.inSendDuplicates,
+      headerMedia: await this.apiHeaderMedia(template),
+    });
+    await this.deps.db('campaigns')
+      .where('id', result.campaignId)
+      .update({ segmentId: found.segment?.id ?? null, segmentFilter: JSON.stringify(found.segment?.filter ?? filter) });
+    return { kind: 'accepted', accepted: { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours), optedOutExcluded: found.optedOut } };
+  }
+
+  /**
    * A segment's contacts as batch entries: each mapped field takes the contact's attribute
    * (`attr:<name>`), else its fallback; any other text is the same for everyone.
    */
@@ -855,15 +946,7 @@ export class SendingService {
     // Entries are made page by page: no array of the contacts is held beside them.
     const entries: ({ recipient_number: string } & Record<string, string>)[] = [];
     const found = await this.deps.segments.recipients(user.id, segmentId, names, (page) => {
-      for (const contact of page) {
-        const entry: Record<string, string> = { recipient_number: contact.phone };
-        for (const [field, spec] of Object.entries(variables)) {
-          const attribute = attributeOf(spec);
-          const value = attribute === undefined ? spec : (contact.values[attribute] ?? fallbacks[field]);
-          if (value !== undefined && value !== null) entry[field] = value;
-        }
-        entries.push(entry as { recipient_number: string } & Record<string, string>);
-      }
+      for (const contact of page) entries.push(contactEntry(contact, variables, fallbacks).entry);
     });
     return { entries, segmentId: found.segment.id, filter: found.segment.filter, optedOut: found.optedOut };
   }

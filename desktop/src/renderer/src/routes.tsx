@@ -39,6 +39,12 @@ export const SessionManager = lazyNamed(loadSignedIn, 'SessionManager');
 const ProfilePage = lazyNamed(loadSignedIn, 'ProfilePage');
 
 const ApiManagementPage = lazyNamed(loadUser, 'ApiManagementPage');
+const AudienceSendPage = lazyNamed(loadUser, 'AudienceSendPage');
+const ContactAttributesPage = lazyNamed(loadUser, 'ContactAttributesPage');
+const ContactImportPage = lazyNamed(loadUser, 'ContactImportPage');
+const ContactDetailsPage = lazyNamed(loadUser, 'ContactDetailsPage');
+const ContactsPage = lazyNamed(loadUser, 'ContactsPage');
+const SegmentsPage = lazyNamed(loadUser, 'SegmentsPage');
 const CustomizeMessagePage = lazyNamed(loadUser, 'CustomizeMessagePage');
 const ManageReportsPage = lazyNamed(loadUser, 'ManageReportsPage');
 const QuickSendPage = lazyNamed(loadUser, 'QuickSendPage');
@@ -126,6 +132,12 @@ export function AppRoutes() {
               <Route path="/user/replies" element={<RepliesPage />} />
               <Route path="/user/api-management" element={<ApiManagementPage />} />
               <Route path="/user/suppression-list" element={<SuppressionListPage />} />
+              <Route path="/user/contacts" element={<ContactsPage />} />
+              <Route path="/user/contacts/import" element={<ContactImportPage />} />
+              <Route path="/user/contacts/attributes" element={<ContactAttributesPage />} />
+              <Route path="/user/contacts/send" element={<AudienceSendPage />} />
+              <Route path="/user/contacts/:phone" element={<ContactDetailsPage />} />
+              <Route path="/user/segments" element={<SegmentsPage />} />
             </Route>
 
             <Route element={<RequireAdmin />}>

@@ -110,6 +110,7 @@ import * as createContactTags from './20261214600400_create_contact_tags';
 import * as createSegments from './20261214600500_create_segments';
 import * as recordSegmentOnCampaigns from './20261214600600_record_segment_on_campaigns';
 import * as addReplyEffectToConversationMessages from './20261215100000_add_reply_effect_to_conversation_messages';
+import * as recordContactProgressOnCampaigns from './20261215400100_record_contact_progress_on_campaigns';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -222,6 +223,7 @@ const migrations: [string, Migration][] = [
   ['20261214600500_create_segments', createSegments],
   ['20261214600600_record_segment_on_campaigns', recordSegmentOnCampaigns],
   ['20261215100000_add_reply_effect_to_conversation_messages', addReplyEffectToConversationMessages],
+  ['20261215400100_record_contact_progress_on_campaigns', recordContactProgressOnCampaigns],
   ['20261215500100_drop_contact_tags_foreign_keys', dropContactTagsForeignKeys],
 ];
 

@@ -1,8 +1,12 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
+import { messages } from '@shared/messages';
 import {
+  ZAudienceSendRequest,
   ZContactBulkRequest,
+  ZDefineAttributeRequest,
+  ZSegmentCountRequest,
   ZContactInput,
   ZContactPatch,
   ZContactsQuery,
@@ -11,7 +15,18 @@ import {
 } from '@shared/schemas/contacts';
 import { callerOf, sessionOrApiKey, type SessionOrKeyState } from '../../middleware/sessionOrApiKey';
 import { validate } from '../../middleware/validate';
-import { presentContact, presentContactBulk, presentContactsPage, presentSegment, presentSegmentCount } from '../../presenters/contacts';
+import { requireAuth } from '../../middleware/auth';
+import {
+  presentAttributeList,
+  presentAudiencePreview,
+  presentContact,
+  presentContactBulk,
+  presentContactHistory,
+  presentContactsPage,
+  presentSegment,
+  presentSegmentCount,
+} from '../../presenters/contacts';
+import { acceptedText, presentSendAccepted } from '../../presenters/sending';
 import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
@@ -25,7 +40,7 @@ export function contactRoutes(services: Services, bodies: { json: Middleware<App
   const router = new Router<SessionOrKeyState>();
   const caller = sessionOrApiKey({ apiKeys: services.apiKeys, apiRateLimit: services.integrations.readRateLimit });
   const body = bodies.json as Middleware<SessionOrKeyState>;
-  const { contacts, segments } = services;
+  const { contacts, segments, contactDirectory } = services;
 
   router.get('/api/contacts', caller, async (ctx) => {
     ctx.body = presentContactsPage(await segments.contactsPage(callerOf(ctx).id, validate(ZContactsQuery, ctx.query)));
@@ -40,6 +55,31 @@ export function contactRoutes(services: Services, bodies: { json: Middleware<App
   router.post('/api/contacts/bulk', caller, bodies.bulk as Middleware<SessionOrKeyState>, async (ctx) => {
     const input = validate(ZContactBulkRequest, ctx.request.body);
     ctx.body = presentContactBulk(await contacts.bulk(callerOf(ctx).id, input.contacts, input.existing));
+  });
+
+  // The book's own resources come before `/api/contacts/:phone`, which would otherwise take their names as numbers.
+  router.get('/api/contacts/attributes', caller, async (ctx) => {
+    ctx.body = presentAttributeList(await contactDirectory.attributes(callerOf(ctx).id));
+  });
+
+  router.post('/api/contacts/attributes', caller, body, async (ctx) => {
+    const defined = await contactDirectory.defineAttribute(callerOf(ctx).id, validate(ZDefineAttributeRequest, ctx.request.body));
+    ctx.status = 201;
+    ctx.body = defined;
+  });
+
+  router.delete('/api/contacts/attributes/:name', caller, async (ctx) => {
+    await contactDirectory.removeAttribute(callerOf(ctx).id, ctx.params.name ?? '');
+    ctx.status = 204;
+  });
+
+  router.get('/api/contacts/tags', caller, async (ctx) => {
+    ctx.body = { data: await contactDirectory.tags(callerOf(ctx).id) };
+  });
+
+  router.get('/api/contacts/:phone/history', caller, async (ctx) => {
+    const cursor = typeof ctx.query.cursor === 'string' ? ctx.query.cursor : undefined;
+    ctx.body = presentContactHistory(await contactDirectory.history(callerOf(ctx).id, ctx.params.phone ?? '', cursor));
   });
 
   router.get('/api/contacts/:phone', caller, async (ctx) => {
@@ -65,6 +105,10 @@ export function contactRoutes(services: Services, bodies: { json: Middleware<App
     ctx.body = presentSegment(created);
   });
 
+  router.post('/api/segments/count', caller, body, async (ctx) => {
+    ctx.body = presentSegmentCount(await segments.countFilter(callerOf(ctx).id, validate(ZSegmentCountRequest, ctx.request.body).filter));
+  });
+
   router.get('/api/segments/:id', caller, async (ctx) => {
     ctx.body = presentSegment(await segments.get(callerOf(ctx).id, validate(ZId, ctx.params.id)));
   });
@@ -80,6 +124,22 @@ export function contactRoutes(services: Services, bodies: { json: Middleware<App
 
   router.get('/api/segments/:id/count', caller, async (ctx) => {
     ctx.body = presentSegmentCount(await segments.count(callerOf(ctx).id, validate(ZId, ctx.params.id)));
+  });
+
+  // The app's send to a segment or to tagged contacts, signed in only (integrators send with
+  // `segment_id` on /api/send/batch); `dry_run` answers its preview.
+  const signedIn: Middleware<SessionOrKeyState> = async (ctx, next) => {
+    requireAuth(ctx);
+    await next();
+  };
+  router.post('/api/whatsapp/audience-send', signedIn, body, async (ctx) => {
+    const outcome = await services.sending.audienceSend(requireAuth(ctx).user, validate(ZAudienceSendRequest, ctx.request.body));
+    if (outcome.kind === 'preview') {
+      ctx.body = { success: true, preview: presentAudiencePreview(outcome.preview) };
+      return;
+    }
+    const data = presentSendAccepted(outcome.accepted);
+    ctx.body = { success: true, message: acceptedText(data, messages.sending.quickSendAccepted), data };
   });
 
   return router as unknown as Router<AppState>;

@@ -16,15 +16,14 @@ import {
   SPREADSHEET_SAMPLE_ROWS,
   spreadsheetColumnNames,
 } from '@shared/spreadsheetCheck';
-import { readSpreadsheetBatches, SpreadsheetRefusal, type SpreadsheetInflaters, type SpreadsheetSource } from '@shared/spreadsheetReaders/reader';
+import { readSpreadsheetBatches, SpreadsheetRefusal } from '@shared/spreadsheetReaders/reader';
 import type { SpreadsheetPhase, SpreadsheetProgress, SpreadsheetSummary } from '@shared/spreadsheets';
+import { blobSource, browserInflaters } from './browserSpreadsheetSource';
 import type { SpreadsheetWorkerAnswer, SpreadsheetWorkerRequest } from './spreadsheetWorkerProtocol';
 
 const m = messages.sheetScreens;
 /** Progress events at most this often, so that a million rows do not flood the page. */
 const PROGRESS_EVERY_MS = 100;
-/** Bytes per read of the file: large reads keep the per-chunk costs small. */
-const READ_CHUNK = 4 * 1024 * 1024;
 /** Normalised lines joined per write to the gzip stream. */
 const LINES_PER_WRITE = 2_000;
 
@@ -39,52 +38,6 @@ class CatalogueError extends Error {}
 
 type RowSink = (cells: string[], line: number) => void;
 type ProgressSink = (rows: number, bytes: number, percent: number) => void;
-
-/** A Blob as the shared reader's source. */
-function blobSource(blob: Blob): SpreadsheetSource {
-  return {
-    size: blob.size,
-    read: async (position, length) => new Uint8Array(await blob.slice(position, Math.min(blob.size, position + length)).arrayBuffer()),
-    async *chunks(start, end) {
-      for (let at = start; at < end; at += READ_CHUNK) yield new Uint8Array(await blob.slice(at, Math.min(end, at + READ_CHUNK)).arrayBuffer());
-    },
-  };
-}
-
-/** Chunks through one of the browser's decompressors. */
-function decompress(format: 'deflate-raw' | 'gzip', input: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  const iterator = input[Symbol.asyncIterator]();
-  const source = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await iterator.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await iterator.return?.();
-    },
-  });
-  const output = source.pipeThrough(new DecompressionStream(format) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
-  return {
-    async *[Symbol.asyncIterator]() {
-      const reader = output.getReader();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          yield value;
-        }
-      } finally {
-        reader.releaseLock();
-      }
-    },
-  };
-}
-
-const browserInflaters: SpreadsheetInflaters = {
-  inflateRaw: (input) => decompress('deflate-raw', input),
-  gunzip: (input) => decompress('gzip', input),
-};
 
 /** Every row of the file with its line as the user sees it, whatever its format. */
 async function readRows(file: File, onRow: RowSink, onProgress: ProgressSink): Promise<void> {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { navFor } from './navItems';
 
 describe('navFor', () => {
-  it('gives users the user screens in the spec order, Replies and the suppression list after the reports', () => {
+  it('gives users the user screens in the spec order, Replies, Contacts and the suppression list after the reports', () => {
     expect(navFor('user', 'sidebar').map((item) => item.to)).toEqual([
       '/user/dashboard',
       '/user/whatsapp-bulk',
@@ -11,6 +11,7 @@ describe('navFor', () => {
       '/user/templates',
       '/user/manage-reports',
       '/user/replies',
+      '/user/contacts',
       '/user/suppression-list',
       '/user/profile',
     ]);

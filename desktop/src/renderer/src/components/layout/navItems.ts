@@ -10,6 +10,7 @@ import {
   LayoutDashboard,
   MessageSquareReply,
   ScrollText,
+  Contact,
   Webhook,
   Send,
   UserCircle,
@@ -41,6 +42,7 @@ export const userNav: readonly NavItem[] = [
   { to: '/user/templates', label: 'Templates', icon: FileText },
   { to: '/user/manage-reports', label: 'Manage Reports', icon: BarChart3 },
   { to: '/user/replies', label: messages.conversations.menuItem, icon: MessageSquareReply },
+  { to: '/user/contacts', label: messages.contactScreens.menuItem, icon: Contact },
   { to: '/user/suppression-list', label: 'Suppression list', icon: Ban },
   { to: '/user/profile', label: 'Profile', icon: UserCircle },
 ];

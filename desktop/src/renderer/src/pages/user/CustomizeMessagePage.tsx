@@ -40,6 +40,7 @@ import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendL
 import { isBulkSend, priceFor } from '../../lib/sending/setup';
 import { useSessionStore } from '../../stores/sessionStore';
 import { StepCard } from '../../components/sending/StepCard';
+import { AudienceSendLink } from '../../components/contacts/AudienceSendLink';
 
 const s = messages.sending;
 const ui = messages.sendScreens;
@@ -253,6 +254,7 @@ function CustomizeMessage() {
         <p className="text-sm text-slate-500 dark:text-slate-400">
           Send each row of a spreadsheet its own message, with the template's variables filled from the row.
         </p>
+        <AudienceSendLink />
       </div>
 
       <SetupProgress progress={progress} label="Campaign setup" />

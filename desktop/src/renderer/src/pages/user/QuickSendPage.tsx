@@ -46,6 +46,7 @@ import { effectiveMapping, mappingFieldInvalid, RECIPIENT_FIELD, sheetRowCount }
 import { isBulkSend, messageText, priceFor, SEND_SCREEN, type SendVariable } from '../../lib/sending/setup';
 import { errorToast, TOAST_IDS } from '../../lib/toasts';
 import { StepCard } from '../../components/sending/StepCard';
+import { AudienceSendLink } from '../../components/contacts/AudienceSendLink';
 
 const s = messages.sending;
 const ui = messages.sendScreens;
@@ -264,6 +265,7 @@ export function QuickSendPage() {
       <div>
         <h2 className="text-2xl font-bold tracking-tight">{ui.quickSendTitle}</h2>
         <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">Send an approved template to a list of WhatsApp numbers.</p>
+        <AudienceSendLink />
       </div>
 
       <SetupProgress progress={progress} label="Campaign setup" />

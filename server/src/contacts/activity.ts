@@ -1,0 +1,175 @@
+/**
+ * The contact book kept from what the account sends and receives, off the send path: acceptance
+ * writes only message rows, and this worker then records each campaign's recipients as contacts
+ * (created when new; the sent count and the last message time moved), a batch of messages at a
+ * time, one statement per batch (docs/decisions/2026-12-07-contacts-from-sends.md). Replies are
+ * few and arrive in the conversations' own batches, so they are recorded there, by
+ * {@link recordReplies}.
+ *
+ * A campaign is due while it has no staged rows left to write and the recipients recorded fall
+ * short of its recipients; its mark (`contacts_last_message_id`) moves in the same transaction as
+ * the batch, so a batch is recorded once. A campaign the public API keeps adding to each day is
+ * due again as its recipient count grows.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Knex } from 'knex';
+import { isPostgres } from '../db/knex';
+import { OutageLog } from '../db/outage';
+import type { Logger } from '../logger';
+import { PollingWorker } from '../pollingWorker';
+import { anyCampaignStaged } from '../sending/acceptance/stagedRows';
+
+/** Messages read per batch: the grouped upsert of 5,000 contacts is one statement on either database. */
+const BATCH_MESSAGES = 5_000;
+/** With nothing due, look again this often. */
+const IDLE_POLL_MS = 1_000;
+
+/** Message fates that never reached the contact: not counted as sent, no last-message time. */
+const NOT_SENT_STATUSES = "('duplicate', 'suppressed')";
+
+/**
+ * One batch of a campaign's messages as contacts (bindings: now twice, the campaign, after, up to).
+ * `on conflict` on the (owner, number) key works alike on SQLite and PostgreSQL; the `where`
+ * before it keeps SQLite's parser from reading `on` as a join's.
+ */
+const RECORD_SENDS_SQL = `insert into contacts (user_id, phone, sent_count, last_message_at, created_at, updated_at)
+  select m.user_id, m.recipient,
+    sum(case when m.status in ${NOT_SENT_STATUSES} then 0 else 1 end),
+    max(case when m.status in ${NOT_SENT_STATUSES} then null else m.created_at end), ?, ?
+  from messages m where m.campaign_id = ? and m.id > ? and m.id <= ?
+  group by m.user_id, m.recipient
+  on conflict (user_id, phone) do update set
+    sent_count = contacts.sent_count + excluded.sent_count,
+    last_message_at = case when contacts.last_message_at is null or contacts.last_message_at < excluded.last_message_at
+      then excluded.last_message_at else contacts.last_message_at end,
+    updated_at = excluded.updated_at`;
+
+/** One reply batch's contacts (bindings per row: owner, number, name, count, time, now, now). */
+const RECORD_REPLY_SQL = `insert into contacts (user_id, phone, name, replied_count, last_replied_at, created_at, updated_at)
+  values (?, ?, ?, ?, ?, ?, ?)
+  on conflict (user_id, phone) do update set
+    name = coalesce(contacts.name, excluded.name),
+    replied_count = contacts.replied_count + excluded.replied_count,
+    last_replied_at = case when contacts.last_replied_at is null or contacts.last_replied_at < excluded.last_replied_at
+      then excluded.last_replied_at else contacts.last_replied_at end,
+    updated_at = excluded.updated_at`;
+
+interface DueCampaign {
+  id: number | string;
+  contactsLastMessageId: number | string;
+  contactsRecorded: number | string;
+  totalRecipients: number | string;
+}
+
+/** An incoming message as the reply batch holds it. */
+export interface RecordedReply {
+  userId: number | string;
+  contact: string;
+  direction: string;
+  profileName: string | null;
+  occurredAt: string | Date;
+}
+
+/**
+ * Records a batch of incoming messages on their senders' contacts, inside the caller's
+ * transaction: created when new (named by their WhatsApp profile), the reply count and the last
+ * reply time moved. Outgoing rows are left out.
+ */
+export async function recordReplies(trx: Knex | Knex.Transaction, rows: readonly RecordedReply[], now: Date): Promise<void> {
+  const groups = new Map<string, { userId: number; contact: string; name: string | null; count: number; at: string }>();
+  for (const row of rows) {
+    if (row.direction !== 'in') continue;
+    const key = `${row.userId}:${row.contact}`;
+    const at = new Date(row.occurredAt).toISOString();
+    const group = groups.get(key);
+    if (!group) {
+      groups.set(key, { userId: Number(row.userId), contact: row.contact, name: row.profileName, count: 1, at });
+      continue;
+    }
+    group.count += 1;
+    if (at > group.at) group.at = at;
+    group.name = row.profileName ?? group.name;
+  }
+  const nowIso = now.toISOString();
+  for (const group of groups.values()) {
+    // A contact's number is the stored E.164 digits, as the conversation's is.
+    await trx.raw(RECORD_REPLY_SQL, [group.userId, group.contact, group.name, group.count, group.at, nowIso, nowIso]);
+  }
+}
+
+export class ContactActivity extends PollingWorker {
+  private readonly failures: OutageLog;
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: { db: Knex; log: Logger; batchMessages?: number; now?: () => Date }) {
+    super(IDLE_POLL_MS);
+    this.failures = new OutageLog(deps.log, 'recording sends on contacts');
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Until no campaign is due (tests and the bench). */
+  async drain(): Promise<void> {
+    while (await this.recordBatch());
+  }
+
+  /** Records one batch of one due campaign's messages; answers whether a campaign was due. */
+  async recordBatch(): Promise<boolean> {
+    const limit = this.deps.batchMessages ?? BATCH_MESSAGES;
+    const db = this.deps.db;
+    return db.transaction(async (trx) => {
+      let query = trx('campaigns')
+        .where('stagedRecipients', 0)
+        .where('contactsRecorded', '<', trx.ref('totalRecipients'))
+        .orderBy('id')
+        .first('id', 'contactsLastMessageId', 'contactsRecorded', 'totalRecipients');
+      if (isPostgres(db)) query = query.forUpdate().skipLocked();
+      const campaign = (await query) as DueCampaign | undefined;
+      if (!campaign) return false;
+      const after = Number(campaign.contactsLastMessageId);
+      const [batch] = rowsOf(
+        await trx.raw('select max(id) as "upTo", count(*) as "messages" from (select id from messages where id > ? and campaign_id = ? order by id limit ?) batch', [
+          after,
+          Number(campaign.id),
+          limit,
+        ]),
+      ) as { upTo: number | string | null; messages: number | string }[];
+      const taken = Number(batch?.messages ?? 0);
+      const total = Number(campaign.totalRecipients);
+      if (taken === 0 || batch?.upTo === null || batch?.upTo === undefined) {
+        await trx('campaigns').where('id', campaign.id).update({ contactsRecorded: total });
+        return true;
+      }
+      const upTo = Number(batch.upTo);
+      const nowIso = this.now().toISOString();
+      await trx.raw(RECORD_SENDS_SQL, [nowIso, nowIso, Number(campaign.id), after, upTo]);
+      // A short batch took all there is; a full one leaves the campaign due for the next.
+      const recorded = taken < limit ? total : Math.min(Number(campaign.contactsRecorded) + taken, total - 1);
+      await trx('campaigns').where('id', campaign.id).update({ contactsLastMessageId: upTo, contactsRecorded: recorded });
+      return true;
+    });
+  }
+
+  protected async run(): Promise<void> {
+    while (this.running) {
+      let took = false;
+      const started = performance.now();
+      try {
+        // A large send's rows being written come first: its figure would pay for this work.
+        if (!(await anyCampaignStaged(this.deps.db))) took = await this.recordBatch();
+        this.failures.recovered();
+      } catch (error) {
+        await this.pause.wait(Math.max(this.pause.ms, this.failures.failed(error)));
+        continue;
+      }
+      // Rest as long as the batch took, so the dispatcher's writes keep at least half the time.
+      if (took) await sleep(performance.now() - started, undefined, { ref: false });
+      else await this.pause.wait();
+    }
+  }
+}
+
+/** Rows of a raw query on either driver (PostgreSQL answers `{rows}`, SQLite the array). */
+function rowsOf(result: unknown): unknown[] {
+  if (Array.isArray(result)) return result;
+  return (result as { rows: unknown[] }).rows;
+}

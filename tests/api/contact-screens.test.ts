@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillMessage, messages } from '@shared/messages';
+import type { TAudiencePreview, TContact, TContactAttributeList, TContactBulkResponse, TContactHistory, TContactTagList, TSegment, TSegmentCount } from '@shared/schemas/contacts';
+import type { TestClient } from '../../server/test/client';
+import { buildCampaign, signedInClient } from '../../server/test/factories';
+import { approvedTemplate } from '../../server/test/integrators';
+import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+
+const c = messages.contacts;
+
+describe.skipIf(postgresUnavailable)('the contact screens: attributes, tags, history, unsaved counts, sends to an audience, contacts from sends and replies', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function bulk(client: TestClient, contacts: unknown[]): Promise<TContactBulkResponse> {
+    const response = await client.post<TContactBulkResponse>('/api/contacts/bulk', { contacts });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body;
+  }
+
+  async function contact(client: TestClient, phone: string): Promise<TContact> {
+    const response = await client.get<TContact>(`/api/contacts/${phone}`);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body;
+  }
+
+  describe('/api/contacts/attributes', () => {
+    it('defines an attribute ahead of its values, lists each with how many hold it, and removes one with its values', async () => {
+      const { client } = await signedInClient(server);
+      const defined = await client.post('/api/contacts/attributes', { name: 'birthday', type: 'date' });
+      expect(defined.status, JSON.stringify(defined.body)).toBe(201);
+      expect((await client.post('/api/contacts/attributes', { name: 'birthday', type: 'text' })).status).toBe(409);
+      expect((await client.post('/api/contacts/attributes', { name: '1bad', type: 'text' })).status).toBe(400);
+      await bulk(client, [{ phone: '9876580001', attributes: { city: 'Pune', birthday: '1990-05-01' } }, { phone: '9876580002', attributes: { city: 'Agra' } }]);
+      // The defined type holds: a value that is not a date is refused for it.
+      expect((await bulk(client, [{ phone: '9876580003', attributes: { birthday: 'soon' } }])).invalid).toEqual([{ index: 0, error: fillMessage(c.attributeNotDate, { name: 'birthday' }) }]);
+      expect((await client.get<TContactAttributeList>('/api/contacts/attributes')).body.data).toEqual([
+        { name: 'birthday', type: 'date', contacts: 1 },
+        { name: 'city', type: 'text', contacts: 2 },
+      ]);
+      expect((await client.delete('/api/contacts/attributes/city')).status).toBe(204);
+      expect((await client.delete('/api/contacts/attributes/city')).status).toBe(404);
+      expect((await contact(client, '919876580001')).attributes).toEqual({ birthday: '1990-05-01' });
+      // Its column is free again: a new text attribute starts empty.
+      await client.post('/api/contacts/attributes', { name: 'area', type: 'text' });
+      expect((await contact(client, '919876580002')).attributes).toEqual({});
+    });
+  });
+
+  it('GET /api/contacts/tags lists the tags in use with their counts', async () => {
+    const { client } = await signedInClient(server);
+    await bulk(client, [
+      { phone: '9876581001', tags: ['vip', 'pune'] },
+      { phone: '9876581002', tags: ['vip'] },
+    ]);
+    expect((await client.get<TContactTagList>('/api/contacts/tags')).body.data).toEqual([
+      { tag: 'pune', contacts: 1 },
+      { tag: 'vip', contacts: 2 },
+    ]);
+  });
+
+  it('POST /api/segments/count counts a filter not saved, and refuses an attribute nobody has', async () => {
+    const { client, user } = await signedInClient(server);
+    await bulk(client, [
+      { phone: '9876582001', tags: ['vip'], attributes: { city: 'Pune' } },
+      { phone: '9876582002', tags: ['vip'], attributes: { city: 'Delhi' } },
+      { phone: '9876582003', tags: ['vip'], attributes: { city: 'Pune' } },
+    ]);
+    await server.db('suppressions').insert({ userId: user.id, recipient: '919876582003', reason: 'STOP', createdAt: new Date().toISOString() });
+    const counted = await client.post<TSegmentCount>('/api/segments/count', { filter: { tags_all: ['vip'], attributes: [{ name: 'city', op: 'eq', value: 'Pune' }] } });
+    expect(counted.status, JSON.stringify(counted.body)).toBe(200);
+    expect(counted.body).toEqual({ count: 1, opted_out: 1 });
+    const unknown = await client.post('/api/segments/count', { filter: { attributes: [{ name: 'nope', op: 'eq', value: 'x' }] } });
+    expect(unknown.status).toBe(400);
+    expect((await client.post('/api/segments/count', { filter: { colour: 'red' } })).status).toBe(400);
+  });
+
+  describe('POST /api/whatsapp/audience-send', () => {
+    it('previews and sends to tagged contacts with attribute variables and fallbacks, opt-outs left out and counted', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(server, user, 'Hi {{1}}, your {{2}} offer is ready');
+      await bulk(client, [
+        { phone: '9876583001', tags: ['diwali'], attributes: { first_name: 'Asha', plan: 'gold' } },
+        { phone: '9876583002', tags: ['diwali'], attributes: { plan: 'silver' } },
+        { phone: '9876583003', tags: ['diwali'], attributes: { first_name: 'Stopped', plan: 'gold' } },
+        { phone: '9876583004', tags: ['other'], attributes: { first_name: 'Elsewhere', plan: 'gold' } },
+      ]);
+      await server.db('suppressions').insert({ userId: user.id, recipient: '919876583003', reason: 'STOP', createdAt: new Date().toISOString() });
+      const body = { templatename: template.name, tags: ['diwali'], variables: { '1': 'attr:first_name', '2': 'attr:plan' }, fallbacks: { '1': 'Customer' } };
+
+      const preview = await client.post<{ preview: TAudiencePreview }>('/api/whatsapp/audience-send', { ...body, dry_run: true });
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      expect(preview.body.preview).toMatchObject({ recipients: 2, opted_out: 1, using_fallback: 1, category: template.category, sufficient: true });
+      expect(preview.body.preview.cost_units).toBe(2 * preview.body.preview.price_units);
+      expect(await server.db('campaigns').where({ userId: user.id }).first('id')).toBeUndefined();
+
+      const sent = await client.post<{ data: { campaignId: number; optedOutExcluded: number } }>('/api/whatsapp/audience-send', { ...body, campaign_name: 'Diwali by tag' });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect(sent.body.data.optedOutExcluded).toBe(1);
+      const rows = (await server.db('messages').where({ campaignId: sent.body.data.campaignId }).orderBy('recipient').select('recipient', 'variables')) as { recipient: string; variables: string }[];
+      expect(rows.map((row) => [row.recipient, Object.values(JSON.parse(row.variables) as Record<string, string>)])).toEqual([
+        ['919876583001', ['Asha', 'gold']],
+        ['919876583002', ['Customer', 'silver']],
+      ]);
+      const campaign = (await server.db('campaigns').where({ id: sent.body.data.campaignId }).first('name', 'segment_id', 'segment_filter')) as { name: string; segmentId: number | null; segmentFilter: string };
+      expect(campaign).toMatchObject({ name: 'Diwali by tag', segmentId: null });
+      expect(JSON.parse(campaign.segmentFilter)).toEqual({ tags_any: ['diwali'] });
+    });
+
+    it('sends to a saved segment, refuses a missing value with no fallback, and asks for a segment or tags', async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(server, user, 'Hi {{1}}');
+      await bulk(client, [{ phone: '9876584001', tags: ['a'], attributes: { first_name: 'Ravi' } }, { phone: '9876584002', tags: ['a'] }]);
+      const segment = (await client.post<TSegment>('/api/segments', { name: 'A', filter: { tags_any: ['a'] } })).body;
+      const missing = await client.post('/api/whatsapp/audience-send', { templatename: template.name, segment_id: segment.id, variables: { '1': 'attr:first_name' } });
+      expect(missing.status).toBe(400);
+      const sent = await client.post<{ data: { campaignId: number } }>('/api/whatsapp/audience-send', {
+        templatename: template.name,
+        segment_id: segment.id,
+        variables: { '1': 'attr:first_name' },
+        fallbacks: { '1': 'friend' },
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect(((await server.db('campaigns').where({ id: sent.body.data.campaignId }).first('segment_id')) as { segmentId: number }).segmentId).toBe(segment.id);
+      const neither = await client.post<{ error: string }>('/api/whatsapp/audience-send', { templatename: template.name });
+      expect(neither.status).toBe(400);
+      expect(neither.body.error).toBe(c.audienceRequired);
+    });
+  });
+
+  describe('contacts from sends and replies', () => {
+    // The factory writes a campaign before its messages, which acceptance never does: the worker
+    // must not see one half-written, so these tests drain it themselves.
+    beforeAll(async () => {
+      await server.services.contactActivity.stop();
+    });
+    afterAll(() => {
+      server.services.contactActivity.start();
+    });
+
+    it('makes every recipient a contact after acceptance, counting sends and keeping the last message time once', async () => {
+      const { client, user } = await signedInClient(server);
+      await bulk(client, [{ phone: '9876585001', name: 'Known', tags: ['old'] }]);
+      const campaign = await buildCampaign(server, user, {
+        messages: [
+          { status: 'delivered', recipient: '919876585001' },
+          { status: 'read', recipient: '919876585002' },
+          { status: 'duplicate', recipient: '919876585003' },
+        ],
+      });
+      await server.services.contactActivity.drain();
+      const known = await contact(client, '919876585001');
+      expect(known).toMatchObject({ name: 'Known', tags: ['old'], counts: { sent: 1, delivered: 0, read: 0, replied: 0 } });
+      expect(known.last_message_at).not.toBeNull();
+      expect((await contact(client, '919876585002')).counts.sent).toBe(1);
+      // A send blocked as a duplicate reached nobody: the number is kept, nothing is counted.
+      expect(await contact(client, '919876585003')).toMatchObject({ counts: { sent: 0 }, last_message_at: null });
+      // Recorded once: draining again changes nothing.
+      await server.services.contactActivity.drain();
+      expect((await contact(client, '919876585001')).counts.sent).toBe(1);
+
+      const history = await client.get<TContactHistory>('/api/contacts/919876585002/history');
+      expect(history.status, JSON.stringify(history.body)).toBe(200);
+      expect(history.body.data).toEqual([expect.objectContaining({ kind: 'campaign', campaign_id: campaign.campaignId, status: 'read' })]);
+      expect(history.body.has_more).toBe(false);
+    });
+
+    it('makes every sender of a reply a contact, counting replies, named by their profile, and shows replies in the history', async () => {
+      const { client, user } = await signedInClient(server);
+      await bulk(client, [{ phone: '9876586001', name: 'Already named' }]);
+      const now = Date.now();
+      const reply = (contactPhone: string, text: string, at: number, id: string) => ({
+        userId: user.id,
+        contact: contactPhone,
+        phoneNumberId: 'sandbox',
+        direction: 'in',
+        kind: 'text',
+        providerMessageId: id,
+        text,
+        profileName: 'Profile Name',
+        occurredAt: new Date(at).toISOString(),
+        createdAt: new Date(at).toISOString(),
+      });
+      await server.db('conversation_messages').insert([
+        reply('919876586001', 'Hello', now - 60_000, `wamid.a${user.id}`),
+        reply('919876586001', 'Are you there?', now - 30_000, `wamid.b${user.id}`),
+        reply('919876586002', 'Price?', now - 10_000, `wamid.c${user.id}`),
+      ]);
+      await server.services.conversations.drain();
+      const first = await contact(client, '919876586001');
+      expect(first).toMatchObject({ name: 'Already named', counts: { replied: 2 } });
+      expect(await contact(client, '919876586002')).toMatchObject({ name: 'Profile Name', counts: { replied: 1 } });
+      const replied = await client.post<TSegmentCount>('/api/segments/count', { filter: { activity: [{ kind: 'replied_within_days', days: 1 }] } });
+      expect(replied.body.count).toBe(2);
+      const history = await client.get<TContactHistory>('/api/contacts/919876586001/history');
+      expect(history.body.data.map((entry) => [entry.kind, entry.text])).toEqual([
+        ['reply_in', 'Are you there?'],
+        ['reply_in', 'Hello'],
+      ]);
+      expect((await client.get('/api/contacts/919876586009/history')).status).toBe(404);
+      expect((await client.get('/api/contacts/919876586001/history?cursor=nonsense')).status).toBe(400);
+    });
+  });
+});
