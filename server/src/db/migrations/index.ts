@@ -108,6 +108,9 @@ import * as createContactAttributes from './20261214600200_create_contact_attrib
 import * as createContactTags from './20261214600400_create_contact_tags';
 import * as createSegments from './20261214600500_create_segments';
 import * as recordSegmentOnCampaigns from './20261214600600_record_segment_on_campaigns';
+import * as addTaxToPayments from './20261215600100_add_tax_to_payments';
+import * as createTaxDocuments from './20261215600200_create_tax_documents';
+import * as createTaxDocumentCounters from './20261215600300_create_tax_document_counters';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -219,6 +222,9 @@ const migrations: [string, Migration][] = [
   ['20261214600400_create_contact_tags', createContactTags],
   ['20261214600500_create_segments', createSegments],
   ['20261214600600_record_segment_on_campaigns', recordSegmentOnCampaigns],
+  ['20261215600100_add_tax_to_payments', addTaxToPayments],
+  ['20261215600200_create_tax_documents', createTaxDocuments],
+  ['20261215600300_create_tax_document_counters', createTaxDocumentCounters],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
