@@ -5,6 +5,8 @@
 import type { Role } from './constants';
 import type { TFieldMessage } from './schemas/common';
 import type { TCustomPriceSet, TPriceSet } from './pricing';
+import type { z } from 'zod';
+import type { ZTaxDocument, ZTaxDocumentsPage } from './schemas/wallet';
 
 /** The session user (spec 000 §3), kept by the browser under the storage key `user`. */
 export interface TUser {
@@ -239,30 +241,8 @@ export interface TOrderTax {
 }
 
 /** GET /api/wallet/invoices: one tax invoice or credit note. Amounts are rupee strings exact to the paisa. */
-export interface TTaxDocument {
-  id: string;
-  kind: 'invoice' | 'credit_note';
-  number: string;
-  /** ISO instant of issue. */
-  date: string;
-  taxable: string;
-  cgst: string;
-  sgst: string;
-  igst: string;
-  total: string;
-  buyer_gstin: string | null;
-  /** "36-Telangana" */
-  place_of_supply: string;
-  /** A credit note's invoice number. */
-  against: string | null;
-  pdf_url: string;
-}
-
-export interface TTaxDocumentsResponse {
-  success: true;
-  invoices: TTaxDocument[];
-  nextCursor: string | null;
-}
+export type TTaxDocument = z.infer<typeof ZTaxDocument>;
+export type TTaxDocumentsResponse = z.infer<typeof ZTaxDocumentsPage>;
 
 /** GET /api/admin/invoices?format=json */
 export interface TInvoiceRegisterResponse {

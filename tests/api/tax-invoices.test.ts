@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../../server/src/server';
 import { TestClient } from '../../server/test/client';
 import { testDeployment, type TestDeployment } from '../../server/test/deployment';
 import { buildUser, signedInClient } from '../../server/test/factories';
+import { apiKeyFor } from '../../server/test/sending';
 import { postgresUnavailable, startTestServer, testDatabaseKind, TEST_ADMIN, type TestServer } from '../../server/test/server';
 
 /** Telangana: buyers in state 36 pay CGST + SGST, others IGST. */
@@ -107,6 +108,12 @@ describe.skipIf(postgresUnavailable)('GST tax invoices, exclusive mode (the defa
     // The wallet history's top-up downloads the tax invoice instead of the receipt.
     const history = (await client.get<TWalletHistoryResponse>('/api/wallet/history?kind=topup')).body;
     expect(history.entries[0]!.receiptUrl).toBe(invoice!.pdf_url);
+
+    // The public API lists them by key, for an accounting system.
+    const key = await apiKeyFor(client);
+    const byKey = await new TestClient(server.url).withHeaders({ 'X-API-Key': key }).get<TTaxDocumentsResponse>('/api/wallet/invoices');
+    expect(byKey.status).toBe(200);
+    expect(byKey.body.invoices.map((d) => d.number)).toEqual([invoice!.number]);
 
     const { client: stranger } = await signedInClient(server);
     expect((await stranger.get(invoice!.pdf_url)).status).toBe(404);

@@ -10,13 +10,14 @@ import { GSTR1_COLUMNS, gstr1Sections } from '../../invoices/gstr1';
 import { renderStatement, renderTaxDocument, statementCsvRows, taxDocumentFilename } from '../../invoices/pdf';
 import type { TaxDocumentWithInvoice } from '../../invoices/service';
 import { requireAdmin, requireAuth } from '../../middleware/auth';
+import { callerOf, sessionOrApiKey, type SessionOrKeyState } from '../../middleware/sessionOrApiKey';
 import { validate } from '../../middleware/validate';
 import { adminInvoicePdfPath, presentTaxDocument, walletInvoicePdfPath } from '../../presenters/invoices';
 import type { AppState } from '../../types';
 import type { User } from '../../models';
 import type { ParameterizedContext } from 'koa';
 
-type Context = ParameterizedContext<AppState>;
+type Context = ParameterizedContext<SessionOrKeyState>;
 
 async function sendPdf(ctx: Context, document: TaxDocumentWithInvoice): Promise<void> {
   const pdf = await renderTaxDocument(document);
@@ -48,11 +49,13 @@ async function sendStatement(ctx: Context, services: Services, user: User, issue
 
 /** Tax invoices and credit notes: the owner's list, PDFs and statements; the administrator's register. */
 export function invoiceRoutes(services: Services, issuerName: string): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = new Router<SessionOrKeyState>();
   const invoices = services.invoices;
+  // The invoice list and PDFs are also the public API's (an accounting system fetches them by key).
+  const caller = sessionOrApiKey({ apiKeys: services.apiKeys, apiRateLimit: services.integrations.readRateLimit });
 
-  router.get('/api/wallet/invoices', async (ctx) => {
-    const { user } = requireAuth(ctx);
+  router.get('/api/wallet/invoices', caller, async (ctx) => {
+    const user = callerOf(ctx);
     const query = validate(ZInvoicesQuery, ctx.query);
     const { documents, nextCursor } = await invoices.page(user.id, query.cursor ? Number(query.cursor) : null, query.limit);
     const body: TTaxDocumentsResponse = { success: true, invoices: documents.map((d) => presentTaxDocument(d, walletInvoicePdfPath(d.id))), nextCursor };
@@ -60,8 +63,8 @@ export function invoiceRoutes(services: Services, issuerName: string): Router<Ap
     ctx.body = body;
   });
 
-  router.get('/api/wallet/invoices/:id/pdf', async (ctx) => {
-    const { user } = requireAuth(ctx);
+  router.get('/api/wallet/invoices/:id/pdf', caller, async (ctx) => {
+    const user = callerOf(ctx);
     await sendPdf(ctx, await invoices.find(ctx.params.id ?? '', user.id));
   });
 
@@ -122,5 +125,5 @@ export function invoiceRoutes(services: Services, issuerName: string): Router<Ap
     await sendStatement(ctx, services, user, issuerName);
   });
 
-  return router;
+  return router as unknown as Router<AppState>;
 }
