@@ -128,7 +128,7 @@ export const messages = {
     businessNameLabel: 'Business Name',
     businessNameHint: 'Printed on your top-up receipts (optional).',
     gstinLabel: 'GSTIN',
-    gstinHint: 'Your 15-character GST number, printed on your top-up receipts (optional).',
+    gstinHint: 'Your 15-character GST number, printed on your tax invoices (optional).',
     gstinInvalid: 'Enter a valid 15-character GSTIN, e.g. 27AAPFU0939F1ZV',
     businessNameTooLong: 'Business name must be at most 120 characters',
   },
@@ -167,7 +167,7 @@ export const messages = {
     taxBreakdownInclusive: 'You pay {total}, of which GST {tax}: {taxable} of credits',
     taxCgstSgst: 'CGST {cgst} + SGST {sgst}',
     taxIgst: 'IGST {igst}',
-    searchUser: 'Buyer',
+    refundHint: 'A reason starting with "Refund" issues a GST credit note against the top-up\'s tax invoice.',
   },
 
   walletHistory: {

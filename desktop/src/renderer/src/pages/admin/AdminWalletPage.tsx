@@ -223,6 +223,7 @@ function AdjustmentCard({ user }: { user: AdminUserView }) {
             autoComplete="off"
             maxLength={200}
             placeholder={isAdd ? 'e.g. Bank transfer received, ref. 2231' : 'e.g. Correction of a duplicate top-up'}
+            hint={isAdd ? undefined : messages.invoices.refundHint}
             disabled={busy}
           />
 
