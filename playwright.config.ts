@@ -4,9 +4,10 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './tests/chromium';
 /** Debian's Chromium (never a downloaded browser), with the flags this closed network needs. */
 const chromiumLaunch = { executablePath: CHROMIUM_EXECUTABLE, args: CHROMIUM_ARGS };
 
-/** Two servers on consecutive ports from E2E_PORT (default 3101), so parallel runs can differ. */
+/** Three servers on consecutive ports from E2E_PORT (default 3101), so parallel runs can differ. */
 const basePort = Number(process.env.E2E_PORT ?? 3101);
-export const E2E_PORTS = { main: basePort, shortSession: basePort + 1 } as const;
+/** `gst`: a server with a supplier GSTIN, whose top-ups get GST tax invoices (the main one keeps receipts). */
+export const E2E_PORTS = { main: basePort, shortSession: basePort + 1, gst: basePort + 2 } as const;
 /** The short-session server ends idle sessions after this many seconds. */
 export const E2E_SHORT_IDLE_SECONDS = 12;
 
@@ -41,6 +42,13 @@ export default defineConfig({
     {
       command: `node scripts/e2e-server.mjs ${E2E_PORTS.shortSession} ${E2E_SHORT_IDLE_SECONDS}`,
       url: `http://127.0.0.1:${E2E_PORTS.shortSession}/api/health`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'pipe',
+    },
+    {
+      command: `node scripts/e2e-server.mjs ${E2E_PORTS.gst} 600 gst`,
+      url: `http://127.0.0.1:${E2E_PORTS.gst}/api/health`,
       reuseExistingServer: false,
       timeout: 180_000,
       stdout: 'pipe',

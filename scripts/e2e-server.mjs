@@ -1,11 +1,12 @@
 // Starts a server for the end-to-end suite on a fresh SQLite database in test-results/.
-// Usage: node scripts/e2e-server.mjs <port> [idleTimeoutSeconds]
+// Usage: node scripts/e2e-server.mjs <port> [idleTimeoutSeconds] [gst]
+// `gst`: a supplier GSTIN (Telangana) is configured, so top-ups get GST tax invoices.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const [port = '3101', idle = '600'] = process.argv.slice(2);
+const [port = '3101', idle = '600', flavour = ''] = process.argv.slice(2);
 const dataDir = path.join(root, 'test-results', `e2e-data-${port}`);
 rmSync(dataDir, { recursive: true, force: true });
 
@@ -25,4 +26,11 @@ Object.assign(process.env, {
   // there, never at the real 360dialog.
   CHANNEL_API_BASE: process.env.CHANNEL_API_BASE ?? `http://127.0.0.1:${port}/simulator`,
 });
+if (flavour === 'gst') {
+  Object.assign(process.env, {
+    GST_SUPPLIER_GSTIN: '36AAPFU0939F1ZW',
+    GST_SUPPLIER_NAME: 'Sandesh Technologies Pvt Ltd',
+    GST_SUPPLIER_ADDRESS: 'Madhapur, Hyderabad, Telangana 500081',
+  });
+}
 await import('./start.mjs');

@@ -15,3 +15,12 @@ describe('GSTIN', () => {
     expect(isValidGstin(normaliseGstin(' 27aapfu 0939f1zv '))).toBe(true);
   });
 });
+
+describe('GSTIN state code', () => {
+  it('refuses a GSTIN whose check character matches but whose state code does not exist', () => {
+    const first14 = '99AAPFU0939F1Z';
+    expect(isValidGstin(`${first14}${gstinCheckCharacter(first14)}`)).toBe(false);
+    const telangana = '36AAPFU0939F1Z';
+    expect(isValidGstin(`${telangana}${gstinCheckCharacter(telangana)}`)).toBe(true);
+  });
+});

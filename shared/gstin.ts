@@ -4,6 +4,8 @@
  * computed over the first 14 (the GSTN's published mod-36 scheme). Checking the character
  * catches a mistyped number before it is printed on a receipt.
  */
+import { isGstStateCode } from './gst';
+
 const GSTIN_SHAPE = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
 const CODE_POINTS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -23,7 +25,12 @@ export function normaliseGstin(text: string): string {
   return text.replace(/\s+/g, '').toUpperCase();
 }
 
-/** Whether a normalised GSTIN has the right shape and check character. */
+/** Whether a normalised GSTIN has the right shape, a state code that exists and the right check character. */
 export function isValidGstin(gstin: string): boolean {
-  return GSTIN_SHAPE.test(gstin) && gstinCheckCharacter(gstin.slice(0, 14)) === gstin[14];
+  return GSTIN_SHAPE.test(gstin) && isGstStateCode(gstin.slice(0, 2)) && gstinCheckCharacter(gstin.slice(0, 14)) === gstin[14];
+}
+
+/** The state code of a valid GSTIN: its first two digits. */
+export function gstinStateCode(gstin: string): string {
+  return gstin.slice(0, 2);
 }

@@ -47,3 +47,11 @@ export function istDate(now: Date = new Date()): string {
 export function istDayStart(day: string): Date {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) - IST_OFFSET_MS);
 }
+
+/** The IST calendar month YYYY-MM as the instants it starts and ends. */
+export function istMonthRange(month: string): { from: Date; to: Date } {
+  const year = Number(month.slice(0, 4));
+  const monthIndex = Number(month.slice(5, 7));
+  const next = monthIndex === 12 ? `${year + 1}-01-01` : `${year}-${String(monthIndex + 1).padStart(2, '0')}-01`;
+  return { from: istDayStart(`${month}-01`), to: istDayStart(next) };
+}

@@ -5,6 +5,8 @@
 import type { Role } from './constants';
 import type { TFieldMessage } from './schemas/common';
 import type { TCustomPriceSet, TPriceSet } from './pricing';
+import type { z } from 'zod';
+import type { ZTaxDocument, ZTaxDocumentsPage } from './schemas/wallet';
 
 /** The session user (spec 000 §3), kept by the browser under the storage key `user`. */
 export interface TUser {
@@ -187,6 +189,8 @@ export interface TCreateOrderResponse {
   orderId: string;
   /** Credits the order will add. */
   amountCredits: number;
+  /** The GST in `amount`; null without GST. */
+  tax: TOrderTax | null;
   /** The checkout script to load on demand. */
   checkoutUrl: string;
   /** True for the development sandbox checkout (no real money). */
@@ -212,6 +216,41 @@ export interface TPaymentsConfig {
   enabled: boolean;
   sandbox: boolean;
   checkoutUrl: string | null;
+  /** GST on top-ups, for the tax shown before payment; null when off. */
+  gst: TGstTerms | null;
+}
+
+export interface TGstTerms {
+  mode: 'exclusive' | 'inclusive';
+  /** 18 % is 1800. */
+  rateBasisPoints: number;
+  /** The supplier's state code: a buyer in it pays CGST + SGST, others IGST. */
+  supplierStateCode: string;
+  /** This user's place of supply (their GSTIN's state, else the supplier's). */
+  placeOfSupply: string;
+}
+
+/** A top-up order's tax, rupee strings exact to the paisa. */
+export interface TOrderTax {
+  taxable: string;
+  cgst: string;
+  sgst: string;
+  igst: string;
+  total: string;
+  place_of_supply: string;
+}
+
+/** GET /api/wallet/invoices: one tax invoice or credit note. Amounts are rupee strings exact to the paisa. */
+export type TTaxDocument = z.infer<typeof ZTaxDocument>;
+export type TTaxDocumentsResponse = z.infer<typeof ZTaxDocumentsPage>;
+
+/** GET /api/admin/invoices?format=json */
+export interface TInvoiceRegisterResponse {
+  success: true;
+  month: string;
+  documents: (TTaxDocument & { user_id: number; buyer_name: string })[];
+  gstr1: { b2b: string[][]; b2cl: string[][]; b2cs: string[][]; cdnr: string[][] };
+  columns: { b2b: readonly string[]; b2cl: readonly string[]; b2cs: readonly string[]; cdnr: readonly string[] };
 }
 
 /** POST /api/admin/users/{id}/credits */

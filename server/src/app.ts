@@ -24,6 +24,7 @@ import { apiKeyRoutes } from './routes/apiKeys';
 import { authRoutes } from './routes/auth';
 import { creditRoutes } from './routes/credits';
 import { walletRoutes } from './routes/wallet';
+import { invoiceRoutes } from './routes/invoices';
 import { paymentRoutes } from './routes/payments';
 import { pricingRoutes } from './routes/pricing';
 import { templateRoutes } from './routes/templates';
@@ -101,6 +102,7 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     onboardingRoutes(services),
     creditRoutes(services),
     walletRoutes(services, config),
+    invoiceRoutes(services, config.brand.name),
     apiKeyRoutes(services),
     campaignRoutes(services),
     reportRoutes(services),

@@ -5,6 +5,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { BRAND_DEFAULT_NAME, LOGS, SESSION } from '@shared/constants';
+import { isValidGstin, normaliseGstin } from '@shared/gstin';
+import type { GstMode } from '@shared/gst';
 import { isLoopbackHost } from './network/loopback';
 
 /** Published in this repository: it proves nothing about who sent a request. */
@@ -112,6 +114,29 @@ const variables = {
   PAYMENTS_SANDBOX: {
     schema: booleanString.optional(),
     doc: 'Offer the visibly marked sandbox checkout (no real money) when Razorpay keys are absent (default on outside production; never in production). Unset, it pays only for requests from this machine; `true` opens it to the network.',
+  },
+  GST_SUPPLIER_NAME: { schema: z.string().trim().min(1).max(200).optional(), doc: 'Legal name printed as the supplier on tax invoices (default: BRAND_NAME).' },
+  GST_SUPPLIER_ADDRESS: { schema: z.string().trim().min(1).max(500).optional(), doc: "Supplier's registered address on tax invoices (default: SUPPORT_ADDRESS)." },
+  GST_SUPPLIER_GSTIN: {
+    schema: z
+      .string()
+      .transform(normaliseGstin)
+      .refine(isValidGstin, { error: 'must be a valid GSTIN (state code and check character)' })
+      .optional(),
+    doc: "The supplier's GSTIN. Its state code decides intra-state (CGST + SGST) or inter-state (IGST) supplies. Set, top-ups get tax invoices.",
+  },
+  GST_SAC: { schema: z.string().regex(/^\d{6}$/, { error: 'must be a 6-digit SAC code' }).default('998319'), doc: 'SAC code of the service on tax invoices (default: other IT services n.e.c.; use the code your tax adviser confirms).' },
+  GST_RATE_PERCENT: {
+    schema: z.coerce.number({ error: 'must be a number' }).min(0, { error: 'must be between 0 and 28' }).max(28, { error: 'must be between 0 and 28' }).refine((value) => Number.isInteger(value * 100), { error: 'must have at most two decimals' }).default(18),
+    doc: 'GST rate in percent.',
+  },
+  INVOICE_PREFIX: {
+    schema: z.string().regex(/^[A-Z][A-Z0-9]{0,3}$/, { error: 'must be 1-4 capital letters or digits, starting with a letter' }).default('SND'),
+    doc: 'Prefix of tax invoice numbers (SND2627/00001); credit notes add CN (SNDCN2627/00001). Numbers stay within 16 characters.',
+  },
+  GST_MODE: {
+    schema: z.enum(['exclusive', 'inclusive', 'off'], { error: 'must be exclusive, inclusive or off' }).optional(),
+    doc: '`exclusive`: GST is added to the credits bought (₹1,000 of credits costs ₹1,180); `inclusive`: the amount paid includes GST and the taxable value becomes credits; `off`: a receipt without tax. Unset: `exclusive` when GST_SUPPLIER_GSTIN is set, else `off`.',
   },
   DUPLICATE_WINDOW_HOURS: {
     schema: positiveInt(24 * 30).default(24),
@@ -302,10 +327,25 @@ export interface AppConfig {
   providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined; platformAppSecret: string | null; appId: string | null; templateSubmitRetryMs: number };
   /** `appSecretIsDefault`: the public default secret, which vouches only for requests from this machine. */
   simulator: { appSecret: string; appSecretIsDefault: boolean; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number }; reviewMs: number; webhookRetry: WebhookRetry };
+  /** Tax invoices; null when GST_MODE is off (receipts without tax, as before). */
+  gst: GstSettings | null;
   payments: {
     razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined; apiBase: string; checkoutUrl: string } | null;
     sandbox: boolean;
   };
+}
+
+export interface GstSettings {
+  mode: Exclude<GstMode, 'off'>;
+  supplierName: string;
+  supplierAddress: string;
+  supplierGstin: string;
+  /** The supplier GSTIN's state code. */
+  supplierStateCode: string;
+  sac: string;
+  /** 18 % is 1800. */
+  rateBasisPoints: number;
+  invoicePrefix: string;
 }
 
 export class ConfigError extends Error {
@@ -338,6 +378,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Parts are numbered 1..10 000 (the S3 convention): a part size that small would need more.
   if (partSize < 1024 || partSize > 256 * MB) rules.push('UPLOAD_PART_SIZE: must be between 1kb and 256mb');
   else if (Math.ceil((c.UPLOAD_MAX_MB * MB) / partSize) > 10_000) rules.push('UPLOAD_PART_SIZE: too small for UPLOAD_MAX_MB (at most 10000 parts per upload)');
+  const gstMode = c.GST_MODE ?? (c.GST_SUPPLIER_GSTIN ? 'exclusive' : 'off');
+  if (gstMode !== 'off' && !c.GST_SUPPLIER_GSTIN) rules.push(`GST_MODE: ${gstMode} needs GST_SUPPLIER_GSTIN`);
   if (Boolean(c.RAZORPAY_KEY_ID) !== Boolean(c.RAZORPAY_KEY_SECRET)) rules.push('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET: set both or neither');
   const host = c.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1');
   if (!isProduction && !isLoopbackHost(host) && !c.ALLOW_DEV_ON_NETWORK) {
@@ -436,6 +478,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       reviewMs: c.SIMULATOR_REVIEW_MS,
       webhookRetry: { firstDelayMs: c.SIMULATOR_WEBHOOK_RETRY_FIRST_MS, maxDelayMs: c.SIMULATOR_WEBHOOK_RETRY_MAX_DELAY_MS, maxAgeMs: c.SIMULATOR_WEBHOOK_RETRY_MAX_AGE_MS },
     },
+    gst:
+      gstMode !== 'off' && c.GST_SUPPLIER_GSTIN
+        ? {
+            mode: gstMode,
+            supplierName: c.GST_SUPPLIER_NAME ?? c.BRAND_NAME,
+            supplierAddress: c.GST_SUPPLIER_ADDRESS ?? c.SUPPORT_ADDRESS,
+            supplierGstin: c.GST_SUPPLIER_GSTIN,
+            supplierStateCode: c.GST_SUPPLIER_GSTIN.slice(0, 2),
+            sac: c.GST_SAC,
+            rateBasisPoints: Math.round(c.GST_RATE_PERCENT * 100),
+            invoicePrefix: c.INVOICE_PREFIX,
+          }
+        : null,
     payments: {
       razorpay,
       sandbox: isProduction ? false : (c.PAYMENTS_SANDBOX ?? !razorpay),

@@ -22,6 +22,7 @@ import { TableStatistics } from './db/tableStatistics';
 import type { SimulatorOutbox } from './simulator/outbox';
 import { RazorpayGateway, SandboxGateway } from './payments/gateway';
 import { PaymentService } from './payments/service';
+import { InvoiceService } from './invoices/service';
 import { ApiKeyService } from './apiKeys/service';
 import { ApiRateLimiter } from './apiKeys/rateLimit';
 import { AuditService } from './audit/service';
@@ -98,6 +99,8 @@ export interface Services {
   messenger: PlatformMessenger;
   pricing: PricingService;
   payments: PaymentService;
+  /** GST tax invoices and credit notes. */
+  invoices: InvoiceService;
   templates: TemplateService;
   /** Where each user's templates are managed (Meta, the channel provider, the simulator). */
   templateAccounts: TemplateAccounts;
@@ -291,9 +294,11 @@ export function createServices(deps: {
     log: logger.child({ service: 'password-resets' }),
   });
   const razorpaySettings = config.payments.razorpay;
+  const invoices = new InvoiceService({ db, gst: config.gst });
   const payments = new PaymentService({
     db,
     wallet,
+    invoices,
     log: logger.child({ service: 'payments' }),
     razorpay: razorpaySettings ? new RazorpayGateway(razorpaySettings) : null,
     sandbox: config.payments.sandbox ? new SandboxGateway() : null,
@@ -483,5 +488,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { contacts, segments, contactActivity, contactDirectory, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
+  return { contacts, segments, contactActivity, contactDirectory, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, invoices, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }

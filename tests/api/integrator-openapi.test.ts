@@ -12,6 +12,7 @@ import { reportRoutes } from '../../server/src/routes/reports';
 import { sendingRoutes } from '../../server/src/routes/sending';
 import { webhookEndpointRoutes } from '../../server/src/routes/webhookEndpoints';
 import { contactRoutes } from '../../server/src/routes/contacts';
+import { invoiceRoutes } from '../../server/src/routes/invoices';
 import type { AppState } from '../../server/src/types';
 import { signedInClient } from '../../server/test/factories';
 import { approvedTemplate, keyedClient } from '../../server/test/integrators';
@@ -63,6 +64,7 @@ describe.skipIf(postgresUnavailable)('GET /api/openapi.json', () => {
       // The API-key routes of routers that also serve the web app.
       ...registered(sendingRoutes(services, { apiSend: noBody, apiSendBatch: noBody })).filter((r) => r === 'POST /api/send' || r === 'POST /api/send/batch'),
       ...registered(reportRoutes(services)).filter((r) => r === 'GET /api/whatsapp/reports'),
+      ...registered(invoiceRoutes(services, 'test')).filter((r) => r.startsWith('GET /api/wallet/invoices')),
     ];
     expect(new Set(publicRoutes)).toEqual(documented());
     expect(documented()).toContain('GET /api/messages/{messageId}');

@@ -50,7 +50,7 @@ describe.skipIf(postgresUnavailable)('Razorpay top-up against a local stand-in',
   it('reports that online payments are on, with the real checkout script', async () => {
     const { client } = await signedInClient(server);
     const config = await client.get('/api/payments/config');
-    expect(config.body).toEqual({ success: true, enabled: true, sandbox: false, checkoutUrl: 'https://checkout.razorpay.com/v1/checkout.js' });
+    expect(config.body).toEqual({ success: true, enabled: true, sandbox: false, checkoutUrl: 'https://checkout.razorpay.com/v1/checkout.js', gst: null });
   });
 
   it('creates an order in paise with the spec notes, stored for its owner', async () => {

@@ -42,6 +42,7 @@ import {
   ZUpdateSegmentRequest,
 } from '@shared/schemas/contacts';
 import { CONTACTS } from '@shared/constants';
+import { ZTaxDocumentsPage } from '@shared/schemas/wallet';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
@@ -58,7 +59,7 @@ export interface OpenApiOperation {
   method: Method;
   /** OpenAPI form: `{messageId}`. */
   path: string;
-  tag: 'Sending' | 'Status' | 'Webhooks' | 'Conversations' | 'Suppressions' | 'Contacts' | 'Reference';
+  tag: 'Sending' | 'Status' | 'Webhooks' | 'Conversations' | 'Suppressions' | 'Contacts' | 'Billing' | 'Reference';
   operationId: string;
   summary: string;
   description?: string;
@@ -518,6 +519,28 @@ export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
   },
   {
     method: 'get',
+    path: '/api/wallet/invoices',
+    tag: 'Billing',
+    operationId: 'listTaxInvoices',
+    summary: 'Your GST tax invoices and credit notes, newest first',
+    description: 'Every paid top-up has a tax invoice (CGST + SGST within the supplier state, IGST otherwise); a refund has a credit note against its invoice. Amounts are rupee strings exact to the paisa.',
+    parameters: [
+      { name: 'cursor', in: 'query', required: false, description: 'nextCursor of the previous page', schema: { type: 'string' } },
+      { name: 'limit', in: 'query', required: false, description: 'Documents per page (1-500, default 50)', schema: { type: 'integer', minimum: 1, maximum: 500 } },
+    ],
+    responses: { '200': { description: 'A page of documents', schema: ZTaxDocumentsPage }, '400': errors['400'], '401': errors['401'], '429': errors['429'] },
+  },
+  {
+    method: 'get',
+    path: '/api/wallet/invoices/{id}/pdf',
+    tag: 'Billing',
+    operationId: 'getTaxInvoicePdf',
+    summary: 'A tax invoice or credit note as PDF (application/pdf)',
+    parameters: [{ name: 'id', in: 'path', required: true, description: 'The document id from the list', schema: { type: 'string' }, example: '42' }],
+    responses: { '200': { description: 'The PDF file' }, '401': errors['401'], '404': { description: 'No such document of yours', schema: ZApiError } },
+  },
+  {
+    method: 'get',
     path: '/api/openapi.json',
     tag: 'Reference',
     operationId: 'getOpenApi',
@@ -598,7 +621,7 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
       description: 'Send WhatsApp template messages, read their statuses, and receive signed delivery webhooks. Authenticate with your API key as X-API-Key or Authorization: Bearer.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Sending' }, { name: 'Status' }, { name: 'Webhooks' }, { name: 'Conversations' }, { name: 'Suppressions' }, { name: 'Contacts' }, { name: 'Reference' }],
+    tags: [{ name: 'Sending' }, { name: 'Status' }, { name: 'Webhooks' }, { name: 'Conversations' }, { name: 'Suppressions' }, { name: 'Contacts' }, { name: 'Billing' }, { name: 'Reference' }],
     paths,
     components: {
       schemas,

@@ -20,4 +20,11 @@ export class Payment extends BaseModel {
   createdAt!: Date;
   updatedAt!: Date;
   paidAt!: Date | null;
+  /** The tax the order was priced with; null without GST. */
+  taxablePaise!: number | null;
+  cgstPaise!: number | null;
+  sgstPaise!: number | null;
+  igstPaise!: number | null;
+  /** The buyer's state code when the order was priced. */
+  placeOfSupply!: string | null;
 }

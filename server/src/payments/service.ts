@@ -5,15 +5,19 @@ import { messages } from '@shared/messages';
 import { AppError, BadRequestError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { forUpdateIfSupported } from '../db/knex';
 import type { Logger } from '../logger';
-import { Payment, type PaymentProvider, type User } from '../models';
+import { Payment, User, type PaymentProvider } from '../models';
 import { constantTimeEqual } from '../security/tokens';
+import type { InvoiceService, TopUpQuote } from '../invoices/service';
 import type { WalletService } from '../wallet/service';
 import { hmacHex, type PaymentGateway, type SandboxGateway } from './gateway';
 
 export interface CreatedOrder {
   orderId: string;
   amountPaise: number;
-  creditRupees: number;
+  /** Credit units the order adds when paid. */
+  creditUnits: number;
+  /** The tax priced into the order. */
+  quote: TopUpQuote;
   gateway: PaymentGateway;
 }
 
@@ -60,6 +64,7 @@ export class PaymentService {
     private readonly deps: {
       db: Knex;
       wallet: WalletService;
+      invoices: InvoiceService;
       log: Logger;
       razorpay: PaymentGateway | null;
       sandbox: SandboxGateway | null;
@@ -81,10 +86,17 @@ export class PaymentService {
     return provider === 'razorpay' ? this.deps.razorpay : this.deps.sandbox;
   }
 
-  async createOrder(user: User, creditRupees: number): Promise<CreatedOrder> {
+  /**
+   * An order for a top-up of `amountRupees`: the credits bought (GST added on top) in exclusive
+   * mode, the amount paid (GST included) in inclusive mode, both without GST. The tax is priced
+   * now and kept on the order, so the invoice matches what the checkout showed.
+   */
+  async createOrder(user: User, amountRupees: number): Promise<CreatedOrder> {
     const gateway = this.activeGateway;
     if (!gateway) throw ServiceUnavailableError('payments_not_configured', messages.wallet.notConfigured);
-    const amountPaise = creditRupees * 100;
+    const quote = this.deps.invoices.quote(user, amountRupees);
+    const amountPaise = quote.split.totalPaise;
+    const creditRupees = quote.creditUnits / CREDIT_UNITS_PER_RUPEE;
     const receipt = `topup_${user.id}_${Date.now()}_${randomBytes(3).toString('hex')}`;
     const order = await gateway.createOrder({
       amountPaise,
@@ -102,15 +114,18 @@ export class PaymentService {
       orderId: order.id,
       paymentId: null,
       amountPaise,
-      creditUnits: creditRupees * CREDIT_UNITS_PER_RUPEE,
+      creditUnits: quote.creditUnits,
       currency: 'INR',
       status: 'created',
       creditedBy: null,
       createdAt: now,
       updatedAt: now,
       paidAt: null,
+      ...(quote.placeOfSupply
+        ? { taxablePaise: quote.split.taxablePaise, cgstPaise: quote.split.cgstPaise, sgstPaise: quote.split.sgstPaise, igstPaise: quote.split.igstPaise, placeOfSupply: quote.placeOfSupply }
+        : { taxablePaise: null, cgstPaise: null, sgstPaise: null, igstPaise: null, placeOfSupply: null }),
     });
-    return { orderId: order.id, amountPaise, creditRupees, gateway };
+    return { orderId: order.id, amountPaise, creditUnits: quote.creditUnits, quote, gateway };
   }
 
   /** The checkout result from the browser: signature, then the provider's word, then the credit. */
@@ -195,6 +210,10 @@ export class PaymentService {
       );
       const now = new Date();
       await Payment.query(trx).patch({ status: 'paid', paymentId, paidAt: now, updatedAt: now, creditedBy: by }).where({ id: payment.id });
+      if (applied) {
+        const buyer = await User.query(trx).findById(payment.userId);
+        if (buyer) await this.deps.invoices.issueForPayment(trx, payment, entry, buyer, now);
+      }
       return { result: { credited: applied, balanceUnits: entry.balanceAfter }, userId: payment.userId };
     });
   }

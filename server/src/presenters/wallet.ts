@@ -3,13 +3,15 @@ import { fillMessage, messages } from '@shared/messages';
 import { formatRupees, unitsToRupees } from '@shared/money';
 import { formatSignedRupees, walletEntryKind, walletEntryTitle, type TWalletHistoryEntry } from '@shared/walletHistory';
 import type { CreditTransaction } from '../models';
+import { walletInvoicePdfPath } from './invoices';
 
 export function walletReceiptPath(entryId: number | string): string {
   return `/api/wallet/topups/${entryId}/receipt.pdf`;
 }
 
 /** `scheduledAt`: when the entry's campaign is due, while it still waits (its messages are not sent yet). */
-export function presentWalletEntry(entry: CreditTransaction, scheduledAt?: Date): TWalletHistoryEntry {
+/** `invoiceId`: the top-up's tax invoice, which replaces its receipt. */
+export function presentWalletEntry(entry: CreditTransaction, scheduledAt?: Date, invoiceId?: number): TWalletHistoryEntry {
   const amount = unitsToRupees(entry.amount);
   const balanceAfter = unitsToRupees(entry.balanceAfter);
   const campaignId = entry.referenceType === 'campaign' && entry.referenceId && /^\d+$/.test(entry.referenceId) ? Number(entry.referenceId) : null;
@@ -26,6 +28,6 @@ export function presentWalletEntry(entry: CreditTransaction, scheduledAt?: Date)
     createdAt: entry.createdAt.toISOString(),
     templateName: entry.templateName,
     campaignId,
-    receiptUrl: entry.type === 'TOPUP_ADD' ? walletReceiptPath(entry.id) : null,
+    receiptUrl: entry.type === 'TOPUP_ADD' ? (invoiceId !== undefined ? walletInvoicePdfPath(invoiceId) : walletReceiptPath(entry.id)) : null,
   };
 }

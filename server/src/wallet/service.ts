@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { istDayStart } from '@shared/istTime';
+import { istDayStart, istMonthRange } from '@shared/istTime';
 import { messages } from '@shared/messages';
 import type { TWalletHistoryQuery } from '@shared/schemas/wallet';
 import { WALLET_TYPES_BY_KIND } from '@shared/walletHistory';
@@ -150,6 +150,12 @@ export class WalletService {
     return { entries, nextCursor: rows.length > query.limit && last ? String(last.id) : null };
   }
 
+  /** Every ledger entry of a user in an IST month (YYYY-MM), oldest first: the monthly statement's. */
+  async monthEntries(userId: number, month: string): Promise<CreditTransaction[]> {
+    const { from, to } = istMonthRange(month);
+    return CreditTransaction.query(this.deps.db).where({ userId }).where('createdAt', '>=', from.toISOString()).where('createdAt', '<', to.toISOString()).orderBy('id');
+  }
+
   /**
    * When each of these ledger entries' campaigns is due, for those still waiting for their time:
    * their debit reserves the cost of messages not sent yet.
@@ -199,6 +205,8 @@ export class WalletService {
     idempotencyKey: string;
     ip?: string | null;
     audit: (trx: Knex, details: Record<string, unknown>) => Promise<void>;
+    /** Runs in the adjustment's transaction once it is applied (a refund's credit notes). */
+    onApplied?: (trx: Knex, entry: CreditTransaction) => Promise<void>;
   }): Promise<{ entry: CreditTransaction | null; movedUnits: number; balanceUnits: number }> {
     return this.deps.db.transaction(async (trx) => {
       const locked = (await forUpdateIfSupported(trx('users').where({ id: input.userId }).whereNull('deletedAt'), trx).first('creditBalance')) as { creditBalance: number } | undefined;
@@ -222,6 +230,7 @@ export class WalletService {
       // A retry of an adjustment already made answers that adjustment and records nothing new.
       if (!applied) return { entry, movedUnits: Math.abs(entry.amount), balanceUnits: await this.balance(input.userId, trx) };
       await input.audit(trx, { mode: input.mode, requestedUnits: input.units, movedUnits: moved, balanceAfter: entry.balanceAfter, reason: input.reason });
+      await input.onApplied?.(trx, entry);
       return { entry, movedUnits: moved, balanceUnits: entry.balanceAfter };
     });
   }

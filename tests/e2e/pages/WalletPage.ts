@@ -52,9 +52,19 @@ export class WalletPage {
     return this.page.getByRole('button', { name: label, exact: true });
   }
 
-  /** The form's pay button: 'Add ₹1,000 Credits', or 'Processing...' while a top-up runs. */
+  /** The form's pay button: 'Add ₹1,000 Credits' ('Pay ₹1,180.00' with GST), or 'Processing...' while a top-up runs. */
   payButton(): Locator {
-    return this.page.getByRole('button', { name: /^(Add (₹[\d,]+ )?Credits|Processing\.\.\.)$/ });
+    return this.page.getByRole('button', { name: /^(Add (₹[\d,]+ )?Credits|Pay ₹[\d,]+\.\d{2}|Processing\.\.\.)$/ });
+  }
+
+  /** The GST shown under the amount before payment. */
+  taxSummary(): Locator {
+    return this.page.getByTestId('topup-tax');
+  }
+
+  /** The Tax Invoices card's row of a document. */
+  taxDocumentRow(number: string | RegExp): Locator {
+    return this.page.getByTestId('tax-document-row').filter({ hasText: number });
   }
 
   fieldError(text: string): Locator {

@@ -59,6 +59,7 @@ const AdminDashboardPage = lazyNamed(loadAdmin, 'AdminDashboardPage');
 const AdminLogsPage = lazyNamed(loadAdmin, 'AdminLogsPage');
 const AdminWebhookEventsPage = lazyNamed(loadAdmin, 'AdminWebhookEventsPage');
 const AdminMetaBillPage = lazyNamed(loadAdmin, 'AdminMetaBillPage');
+const AdminInvoicesPage = lazyNamed(loadAdmin, 'AdminInvoicesPage');
 const AdminPricingPage = lazyNamed(loadAdmin, 'AdminPricingPage');
 const AdminSettingsPage = lazyNamed(loadAdmin, 'AdminSettingsPage');
 const AdminTestNotificationsPage = lazyNamed(loadAdmin, 'AdminTestNotificationsPage');
@@ -154,6 +155,7 @@ export function AppRoutes() {
               <Route path="/admin/logs" element={<AdminLogsPage />} />
               <Route path="/admin/webhook-events" element={<AdminWebhookEventsPage />} />
               <Route path="/admin/reconciliation" element={<AdminMetaBillPage />} />
+              <Route path="/admin/invoices" element={<AdminInvoicesPage />} />
               <Route path="/admin/test-notifications" element={<AdminTestNotificationsPage />} />
               <Route path="/admin/profile" element={<ProfilePage />} />
             </Route>

@@ -111,6 +111,9 @@ import * as createSegments from './20261214600500_create_segments';
 import * as recordSegmentOnCampaigns from './20261214600600_record_segment_on_campaigns';
 import * as addReplyEffectToConversationMessages from './20261215100000_add_reply_effect_to_conversation_messages';
 import * as recordContactProgressOnCampaigns from './20261215400100_record_contact_progress_on_campaigns';
+import * as addTaxToPayments from './20261215600100_add_tax_to_payments';
+import * as createTaxDocuments from './20261215600200_create_tax_documents';
+import * as createTaxDocumentCounters from './20261215600300_create_tax_document_counters';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -225,6 +228,9 @@ const migrations: [string, Migration][] = [
   ['20261215100000_add_reply_effect_to_conversation_messages', addReplyEffectToConversationMessages],
   ['20261215400100_record_contact_progress_on_campaigns', recordContactProgressOnCampaigns],
   ['20261215500100_drop_contact_tags_foreign_keys', dropContactTagsForeignKeys],
+  ['20261215600100_add_tax_to_payments', addTaxToPayments],
+  ['20261215600200_create_tax_documents', createTaxDocuments],
+  ['20261215600300_create_tax_document_counters', createTaxDocumentCounters],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -116,6 +116,9 @@ export function adminRoutes(services: Services, config: AppConfig): Router<AppSt
       idempotencyKey: `admin:adjust:${admin.id}:${requestKey}`,
       audit: (trx, details) =>
         services.audit.record({ actorUserId: admin.id, action: 'wallet.adjust', targetType: 'user', targetId: id, details, ip: ctx.ip }, trx),
+      onApplied: async (trx, entry) => {
+        await services.invoices.creditNotesForDeduction(trx, entry, input.reason);
+      },
     });
     if (!result.entry) {
       throw new AppError(422, 'nothing_to_deduct', messages.adminWallet.nothingToDeduct);

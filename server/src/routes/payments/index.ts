@@ -10,6 +10,7 @@ import { ForbiddenError } from '../../errors';
 import { requireAuth } from '../../middleware/auth';
 import { isLoopback } from '../../network/loopback';
 import { validate } from '../../middleware/validate';
+import { presentOrderTax } from '../../presenters/invoices';
 import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
@@ -20,13 +21,15 @@ export function paymentRoutes(services: Services, config: AppConfig): Router<App
   const payments = services.payments;
 
   router.get('/api/payments/config', (ctx) => {
-    requireAuth(ctx);
+    const { user } = requireAuth(ctx);
+    const gst = services.invoices.settings;
     const gateway = payments.activeGateway;
     const body: TPaymentsConfig = {
       success: true,
       enabled: gateway !== null,
       sandbox: gateway?.provider === 'sandbox',
       checkoutUrl: gateway?.checkoutUrl ?? null,
+      gst: gst ? { mode: gst.mode, rateBasisPoints: gst.rateBasisPoints, supplierStateCode: gst.supplierStateCode, placeOfSupply: services.invoices.placeOfSupply(user.gstin) ?? gst.supplierStateCode } : null,
     };
     ctx.body = body;
   });
@@ -41,11 +44,12 @@ export function paymentRoutes(services: Services, config: AppConfig): Router<App
       amount: order.amountPaise,
       currency: 'INR',
       orderId: order.orderId,
-      amountCredits: order.creditRupees,
+      amountCredits: unitsToRupees(order.creditUnits),
+      tax: order.quote.placeOfSupply ? presentOrderTax(order.quote.split, order.quote.placeOfSupply) : null,
       checkoutUrl: order.gateway.checkoutUrl,
       sandbox: order.gateway.provider === 'sandbox',
       name: config.brand.name,
-      notes: { purpose: 'wallet_topup', credits: String(order.creditRupees) },
+      notes: { purpose: 'wallet_topup', credits: String(unitsToRupees(order.creditUnits)) },
       prefill: { name: user.name, email: user.email, contact: user.phoneNumber ?? '' },
     };
     ctx.body = body;

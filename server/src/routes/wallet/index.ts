@@ -18,7 +18,16 @@ export function walletRoutes(services: Services, config: AppConfig): Router<AppS
     const query = validate(ZWalletHistoryQuery, ctx.query);
     const { entries, nextCursor } = await services.wallet.historyPage(user.id, query);
     const scheduled = await services.wallet.scheduledCampaignTimes(user.id, entries);
-    const body: TWalletHistoryResponse = { success: true, entries: entries.map((entry) => presentWalletEntry(entry, scheduled.get(String(entry.referenceId)))), nextCursor };
+    // A top-up with a tax invoice downloads the invoice; one without (GST off) its receipt.
+    const invoiceIds = await services.invoices.byLedgerEntries(
+      user.id,
+      entries.filter((entry) => entry.type === 'TOPUP_ADD').map((entry) => entry.id),
+    );
+    const body: TWalletHistoryResponse = {
+      success: true,
+      entries: entries.map((entry) => presentWalletEntry(entry, scheduled.get(String(entry.referenceId)), invoiceIds.get(String(entry.id)))),
+      nextCursor,
+    };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });

@@ -12,3 +12,4 @@ export { AdminWalletPage } from '../pages/admin/AdminWalletPage';
 export { AdminTemplateQueuePage } from '../pages/admin/AdminTemplateQueuePage';
 export { AdminWebhookEventsPage } from '../pages/admin/AdminWebhookEventsPage';
 export { AdminMetaBillPage } from '../pages/admin/AdminMetaBillPage';
+export { AdminInvoicesPage } from '../pages/admin/AdminInvoicesPage';

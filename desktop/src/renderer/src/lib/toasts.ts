@@ -13,6 +13,7 @@ export const TOAST_IDS = {
   headerImage: 'send-header-image',
   walletHistory: 'wallet-history',
   walletReceipt: 'wallet-receipt',
+  taxDocument: 'tax-document',
 } as const;
 export type ToastId = (typeof TOAST_IDS)[keyof typeof TOAST_IDS];
 

@@ -27,6 +27,7 @@ describe('navFor', () => {
       '/admin/logs',
       '/admin/webhook-events',
       '/admin/reconciliation',
+      '/admin/invoices',
       '/admin/profile',
     ]);
   });

@@ -5,6 +5,7 @@ import {
   FileSpreadsheet,
   FileCheck2,
   FileText,
+  ReceiptIndianRupee,
   Scale,
   IndianRupee,
   LayoutDashboard,
@@ -54,6 +55,7 @@ export const adminNav: readonly NavItem[] = [
   { to: '/admin/logs', label: 'Log Management', icon: ScrollText },
   { to: '/admin/webhook-events', label: messages.unknownWebhookEvents.nav, icon: Webhook },
   { to: '/admin/reconciliation', label: messages.reconciliation.title, icon: Scale },
+  { to: '/admin/invoices', label: messages.invoices.registerTitle, icon: ReceiptIndianRupee },
   { to: '/admin/pricing', label: 'Pricing Management', icon: IndianRupee, inDrawer: false },
   { to: '/admin/profile', label: 'Profile', icon: UserCircle },
 ];

@@ -8,6 +8,8 @@ import { formatIndianNumber, formatRupees } from '@shared/money';
 import { ZCreditAdjustmentRequest } from '@shared/schemas/admin';
 import { errorText, serverFieldErrors } from '../../api/client';
 import { AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
+import { TaxDocumentsCard } from '../../components/wallet/TaxDocumentsCard';
+import { userTaxDocuments } from '../../api/invoices';
 import { useAdjustCredits } from '../../hooks/useAdminUser';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
@@ -221,6 +223,7 @@ function AdjustmentCard({ user }: { user: AdminUserView }) {
             autoComplete="off"
             maxLength={200}
             placeholder={isAdd ? 'e.g. Bank transfer received, ref. 2231' : 'e.g. Correction of a duplicate top-up'}
+            hint={isAdd ? undefined : messages.invoices.refundHint}
             disabled={busy}
           />
 
@@ -278,9 +281,12 @@ export function AdminWalletPage() {
   return (
     <AdminUserPage title="Wallet Management" description="Add or deduct a user's credits.">
       {(user) => (
-        <div className="grid gap-6 lg:grid-cols-3">
-          <UserCard user={user} />
-          <AdjustmentCard user={user} />
+        <div className="flex flex-col gap-6">
+          <div className="grid gap-6 lg:grid-cols-3">
+            <UserCard user={user} />
+            <AdjustmentCard user={user} />
+          </div>
+          <TaxDocumentsCard source={userTaxDocuments(user.id)} />
         </div>
       )}
     </AdminUserPage>

@@ -6,10 +6,13 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { TOPUP } from '@shared/constants';
 import { messages } from '@shared/messages';
-import { formatIndianNumber, formatRupees } from '@shared/money';
+import { formatRupees } from '@shared/money';
 import { paymentKeys, paymentsApi } from '../../api/payments';
 import { walletKeys } from '../../api/wallet';
 import { WalletHistoryCard } from '../../components/wallet/WalletHistoryCard';
+import { TaxDocumentsCard } from '../../components/wallet/TaxDocumentsCard';
+import { ownTaxDocuments } from '../../api/invoices';
+import { payLabel, TopUpSummary } from '../../components/wallet/TopUpSummary';
 import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -301,19 +304,10 @@ export function WalletPage() {
               </FieldShell>
 
               <div className="flex flex-col gap-3 border-t border-slate-100 pt-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
-                <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
-                  {amount !== null ? (
-                    <>
-                      You pay <strong className="tabular-nums">{formatAmountLabel(amount)}</strong> and get{' '}
-                      <strong className="tabular-nums">{formatIndianNumber(amount)}</strong> credits.
-                    </>
-                  ) : (
-                    'Choose an amount to continue.'
-                  )}
-                </p>
+                <TopUpSummary amount={amount} gst={config.data?.gst ?? null} />
                 <Button type="submit" size="lg" disabled={!canPay}>
                   {working ? <Spinner className="text-current" /> : <CreditCard aria-hidden="true" />}
-                  {working ? w.processing : amount !== null ? `Add ${formatAmountLabel(amount)} Credits` : 'Add Credits'}
+                  {working ? w.processing : amount !== null ? (config.data?.gst ? `Pay ${payLabel(amount, config.data.gst)}` : `Add ${formatAmountLabel(amount)} Credits`) : 'Add Credits'}
                 </Button>
               </div>
             </CardContent>
@@ -322,6 +316,7 @@ export function WalletPage() {
       </div>
 
       <WalletHistoryCard />
+      {config.data?.gst ? <TaxDocumentsCard source={ownTaxDocuments} /> : null}
       <SecurePaymentNote />
       <LowBalanceAlertCard />
     </div>
