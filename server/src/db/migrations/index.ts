@@ -108,6 +108,7 @@ import * as createContactAttributes from './20261214600200_create_contact_attrib
 import * as createContactTags from './20261214600400_create_contact_tags';
 import * as createSegments from './20261214600500_create_segments';
 import * as recordSegmentOnCampaigns from './20261214600600_record_segment_on_campaigns';
+import * as createWhatsappConnections from './20261215700000_create_whatsapp_connections';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -219,6 +220,7 @@ const migrations: [string, Migration][] = [
   ['20261214600400_create_contact_tags', createContactTags],
   ['20261214600500_create_segments', createSegments],
   ['20261214600600_record_segment_on_campaigns', recordSegmentOnCampaigns],
+  ['20261215700000_create_whatsapp_connections', createWhatsappConnections],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
