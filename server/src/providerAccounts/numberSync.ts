@@ -45,7 +45,9 @@ export async function syncSenderNumbers(trx: Knex.Transaction, userId: number, n
       : null;
   // Further numbers the customer connected through Embedded Signup send beside the business's own.
   const connected = active
-    ? ((await trx('whatsapp_connections').where({ userId, status: 'connected', sandbox: false }).whereNotNull('whatsappNumberId').pluck('whatsappNumberId')) as (number | string)[]).map(Number)
+    ? ((await trx('whatsapp_connections').where({ userId, status: 'connected', sandbox: false }).whereNotNull('whatsappNumberId').select('whatsappNumberId')) as { whatsappNumberId: number | string }[]).map((row) =>
+        Number(row.whatsappNumberId),
+      )
     : [];
   await reconcileNumber(trx, userId, 'cloud_api', cloud, now, new Set(connected));
   await reconcileNumber(trx, userId, 'channel', channel, now, new Set());
