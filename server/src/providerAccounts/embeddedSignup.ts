@@ -206,7 +206,7 @@ export class EmbeddedSignupService {
       const updated = await trx('whatsapp_connections').where({ id: row.id, status: 'connected' }).update({ status: 'disconnected', disconnectedAt: nowIso, updatedAt: nowIso });
       if (updated === 0) throw ConflictError('connection_not_connected', messages.whatsappConnect.notConnected);
       if (row.whatsappNumberId !== null) await trx('whatsapp_numbers').where({ id: row.whatsappNumberId }).update({ isActive: false, updatedAt: nowIso });
-      if (Boolean(row.sandbox)) return;
+      if (row.sandbox) return;
       const info = (await forUpdateIfSupported(trx('business_infos').where({ userId: row.userId }), trx).first()) as BusinessInfoRow | undefined;
       if (info && info.whatsappNumberId === row.phoneNumberId) {
         // The business's number moves to another connected number, else the business has none.
