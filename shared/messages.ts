@@ -1430,6 +1430,7 @@ export const messages = {
     codeMissing: "Meta's code is missing",
     idInvalid: 'must be a numeric Meta id',
     continue: 'Connect number',
+    cancel: 'Cancel',
     resume: 'Resume',
     remove: 'Remove',
     removeConfirm: 'Remove this connection? A connected number stops sending and its campaigns pause.',
