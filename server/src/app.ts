@@ -164,6 +164,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         },
       },
       crossOriginEmbedderPolicy: false,
+      // Meta's signup popup posts its result to window.opener, which a same-origin policy would cut off.
+      crossOriginOpenerPolicy: { policy: config.embeddedSignup ? 'same-origin-allow-popups' : 'same-origin' },
       hsts: config.isProduction,
     }),
   );

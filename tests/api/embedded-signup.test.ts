@@ -91,11 +91,15 @@ describe.skipIf(postgresUnavailable)('Connect WhatsApp with Meta (Embedded Signu
     return client.post<ConnectionAnswer>('/api/whatsapp/connections', { ...session, pin });
   }
 
-  it('offers Meta’s SDK with the configuration id and app id', async () => {
+  it('offers Meta’s SDK with the configuration id and app id, and lets its popup answer the page', async () => {
     const { client } = await customer();
     const res = await client.get<{ setup: Record<string, unknown> }>('/api/whatsapp/connect-setup');
     expect(res.status).toBe(200);
     expect(res.body.setup).toEqual({ enabled: true, sandbox: false, app_id: '123456789', config_id: '987654321', sdk_url: 'https://connect.facebook.net/en_US/sdk.js', graph_version: 'v23.0' });
+    // Meta's popup answers through window.opener, and the page may load Meta's SDK.
+    const health = await fetch(`${server.url}/api/health`);
+    expect(health.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
+    expect(health.headers.get('content-security-policy')).toContain('https://connect.facebook.net');
   });
 
   it('connects a number end to end: token, subscription, registration, its details, the business info (sealed), templates; then sends from it', async () => {
