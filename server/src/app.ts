@@ -32,6 +32,7 @@ import { onboardingRoutes } from './routes/onboarding';
 import { uploadRoutes } from './routes/uploads';
 import { conversationRoutes, REPLY_MEDIA_UPLOAD_PATH, REPLY_PATH } from './routes/conversations';
 import { simulatorInboxRoutes } from './routes/simulatorInbox';
+import { whatsappConnectionRoutes } from './routes/whatsappConnections';
 import { systemRoutes } from './routes/system';
 import { mediaRoutes } from './routes/media';
 import { sendingRoutes } from './routes/sending';
@@ -107,6 +108,7 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     campaignRoutes(services),
     reportRoutes(services),
     numberHealthRoutes(services),
+    whatsappConnectionRoutes(services, config),
     webhookRoutes(services, config),
     mediaRoutes(config.dataDir),
     logRoutes(services, config),
@@ -140,6 +142,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // Razorpay's checkout script opens its own frames and calls its API from the page.
   const razorpay = config.payments.razorpay;
   const razorpayOrigins = razorpay ? [new URL(razorpay.checkoutUrl).origin, 'https://*.razorpay.com'] : [];
+  // Meta's JavaScript SDK for Embedded Signup, loaded on demand (its popup is a window, not a frame, but the SDK frames facebook.com).
+  const metaOrigins = config.embeddedSignup ? ['https://connect.facebook.net', 'https://www.facebook.com', 'https://*.facebook.com'] : [];
+  const loadedOrigins = [...razorpayOrigins, ...metaOrigins];
 
   app.use(requestContext(deps.logger));
   app.use(errorHandler());
@@ -150,17 +155,19 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         directives: {
           'default-src': ["'self'"],
           // The prerendered landing page's one inline script, allowed by its hash and nothing else.
-          'script-src': ["'self'", `'sha256-${createHash('sha256').update(LANDING_BOOT_SCRIPT).digest('base64')}'`, ...razorpayOrigins],
-          'frame-src': ["'self'", ...razorpayOrigins],
+          'script-src': ["'self'", `'sha256-${createHash('sha256').update(LANDING_BOOT_SCRIPT).digest('base64')}'`, ...loadedOrigins],
+          'frame-src': ["'self'", ...loadedOrigins],
           // React renders style attributes; the prerendered landing page inlines its stylesheet.
           'style-src': ["'self'", "'unsafe-inline'"],
-          'img-src': ["'self'", 'data:', 'blob:', ...razorpayOrigins],
-          'connect-src': ["'self'", ...razorpayOrigins],
+          'img-src': ["'self'", 'data:', 'blob:', ...loadedOrigins],
+          'connect-src': ["'self'", ...loadedOrigins],
           'frame-ancestors': ["'none'"],
           'upgrade-insecure-requests': config.isProduction ? [] : null,
         },
       },
       crossOriginEmbedderPolicy: false,
+      // Meta's signup popup posts its result to window.opener, which a same-origin policy would cut off.
+      crossOriginOpenerPolicy: { policy: config.embeddedSignup ? 'same-origin-allow-popups' : 'same-origin' },
       hsts: config.isProduction,
     }),
   );

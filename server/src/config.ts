@@ -173,7 +173,15 @@ const variables = {
   },
   WHATSAPP_APP_ID: {
     schema: z.string().regex(/^\d{1,30}$/, { error: 'must be the numeric id of a Meta app' }).optional(),
-    doc: "Meta app id for the Resumable Upload API: a Cloud API template with an image, video or document header uploads its sample through `/{app-id}/uploads` before it is created at Meta. Needed only for such templates.",
+    doc: "Meta app id: Embedded Signup's app (with WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID) and the Resumable Upload API (a Cloud API template with an image, video or document header uploads its sample through `/{app-id}/uploads` before it is created at Meta).",
+  },
+  WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID: {
+    schema: z.string().regex(/^\d{1,30}$/, { error: 'must be the numeric id of a Facebook Login for Business configuration' }).optional(),
+    doc: "Configuration id of Meta's Embedded Signup (Facebook Login for Business). With WHATSAPP_APP_ID and WHATSAPP_APP_SECRET, customers connect their own number (Connect WhatsApp). Unset: the simulator plays Meta's signup where it runs, else the card is off.",
+  },
+  WHATSAPP_APP_SECRET: {
+    schema: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
+    doc: "App secret of the Meta app of WHATSAPP_APP_ID: exchanges Embedded Signup's code for a business token, and is stored (sealed) as the connected business's app secret to verify the webhooks Meta signs with it.",
   },
   TEMPLATE_SUBMIT_RETRY_MS: {
     schema: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
@@ -325,6 +333,8 @@ export interface AppConfig {
   /** Null outside production when no key is configured: the server keeps one in DATA_DIR. */
   secretsKey: string | null;
   providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined; platformAppSecret: string | null; appId: string | null; templateSubmitRetryMs: number };
+  /** Meta's Embedded Signup for Cloud API (Connect WhatsApp); null when not configured (the simulator plays it where it runs). */
+  embeddedSignup: { configId: string; appId: string; appSecret: string } | null;
   /** `appSecretIsDefault`: the public default secret, which vouches only for requests from this machine. */
   simulator: { appSecret: string; appSecretIsDefault: boolean; url: string | undefined; delays: { sentMs: number; deliveredMs: number; readMs: number }; reviewMs: number; webhookRetry: WebhookRetry };
   /** Tax invoices; null when GST_MODE is off (receipts without tax, as before). */
@@ -370,6 +380,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   const isProduction = c.NODE_ENV === 'production';
   const rules: string[] = [];
+  if (c.WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID && (!c.WHATSAPP_APP_ID || !c.WHATSAPP_APP_SECRET)) rules.push('WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID: needs WHATSAPP_APP_ID and WHATSAPP_APP_SECRET');
   if (isProduction && c.SIMULATOR_ENABLED === true) rules.push('SIMULATOR_ENABLED: cannot be true when NODE_ENV is production');
   if (isProduction && c.PAYMENTS_SANDBOX === true) rules.push('PAYMENTS_SANDBOX: cannot be true when NODE_ENV is production');
   if (isProduction && !c.SECRETS_KEY) rules.push('SECRETS_KEY: required when NODE_ENV is production');
@@ -470,6 +481,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       appId: c.WHATSAPP_APP_ID ?? null,
       templateSubmitRetryMs: c.TEMPLATE_SUBMIT_RETRY_MS,
     },
+    embeddedSignup:
+      c.WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID && c.WHATSAPP_APP_ID && c.WHATSAPP_APP_SECRET
+        ? { configId: c.WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID, appId: c.WHATSAPP_APP_ID, appSecret: c.WHATSAPP_APP_SECRET }
+        : null,
     simulator: {
       appSecret: c.SIMULATOR_APP_SECRET ?? DEFAULT_SIMULATOR_APP_SECRET,
       appSecretIsDefault: c.SIMULATOR_APP_SECRET === undefined,

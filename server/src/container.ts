@@ -37,6 +37,7 @@ import { SqliteAcceptanceStore } from './sending/acceptance/sqliteStore';
 import { PostgresStagedRows, SqliteStagedRows } from './sending/acceptance/stagedRows';
 import { NO_DISPATCH_JOBS, PgBossDispatchJobs, pgBossSchemaFor } from './sending/dispatchJobs';
 import { BusinessInfoService } from './providerAccounts/businessInfo';
+import { EmbeddedSignupService } from './providerAccounts/embeddedSignup';
 import { ChannelSettingsService } from './providerAccounts/channelSettings';
 import { D360WebhookRegistrar } from './providerAccounts/channelWebhook';
 import { ProviderCredentialStore } from './providerAccounts/credentials';
@@ -51,7 +52,7 @@ import { HeldRefunds } from './wallet/heldRefunds';
 import { SpreadsheetParses } from './spreadsheets/spreadsheetParses';
 import { TemplateMediaStore } from './templates/media';
 import { TemplateService } from './templates/service';
-import { TemplateAccounts, TemplateApi, type TemplateAccount } from './templates/templateApi';
+import { SIMULATOR_APP_ID, TemplateAccounts, TemplateApi, type TemplateAccount } from './templates/templateApi';
 import { TemplateSync } from './templates/sync';
 import { DailyTemplateSync } from './templates/dailySync';
 import { DailyNumberHealth, NumberHealthService } from './sending/numberHealth';
@@ -127,6 +128,8 @@ export interface Services {
   apiRateLimit: ApiRateLimiter;
   /** A user's Meta Cloud API business info (admins write it). */
   businessInfo: BusinessInfoService;
+  /** Connect WhatsApp yourself: Meta's Embedded Signup finished on the server (providerAccounts/embeddedSignup.ts). */
+  embeddedSignup: EmbeddedSignupService;
   /** Sender numbers Meta refused to send for: stopped, their campaigns paused, resumed (sending/senderHealth.ts). */
   senderHealth: SenderHealth;
   /** A user's channel provider settings (admins write them). */
@@ -441,6 +444,23 @@ export function createServices(deps: {
   // follows as Meta's event would move it; a number Meta will not send for stops (senderHealth.ts).
   engine.dispatcher.onTemplateRefused = (templateId, status) => void templateHolds.refusedAtSend(templateId, status);
   const senderHealth = new SenderHealth({ db, engine, notices: notifications, log: logger.child({ service: 'sender-health' }) });
+  const embeddedSignup = new EmbeddedSignupService({
+    db,
+    secretBox,
+    audit,
+    // Meta with our app when configured; else the simulator plays Meta where it runs (its address is known once the server listens).
+    target: () => {
+      const live = config.embeddedSignup;
+      if (live) return { sandbox: false, base: config.providers.whatsappApiBase, version: config.providers.whatsappApiVersion, ...live };
+      const simulatorBase = config.simulatorEnabled ? engine.providers.simulatorBase() : null;
+      if (!simulatorBase) return null;
+      return { sandbox: true, base: simulatorBase, version: config.providers.whatsappApiVersion, appId: SIMULATOR_APP_ID, appSecret: config.simulator.appSecret, configId: '0' };
+    },
+    syncTemplates: (userId) => templateSync.syncUser(userId),
+    sandboxMessagesPerSecond: config.sending.sandboxMessagesPerSecond,
+    log: logger.child({ service: 'embedded-signup' }),
+  });
+  embeddedSignup.onNumberDisconnected = (numberId) => senderHealth.pauseForDisconnected(numberId);
   engine.dispatcher.onSenderStopped = (numberId, error) => void senderHealth.stopped(numberId, error);
   businessInfo.onSaved = (userId) => senderHealth.credentialsSaved(userId).catch((error: unknown) => logger.error({ err: error, userId }, 'stopped numbers not resumed after new credentials'));
   campaigns.onResumeSender = (numberId) => senderHealth.resume(numberId);
@@ -488,5 +508,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { contacts, segments, contactActivity, contactDirectory, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, invoices, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
+  return { contacts, segments, contactActivity, contactDirectory, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, invoices, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, embeddedSignup, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }

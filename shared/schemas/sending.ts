@@ -270,7 +270,7 @@ export interface TCampaign {
 }
 
 /** Why the platform paused a campaign: Meta paused (or is reviewing an appeal of) its template. */
-export const CAMPAIGN_PAUSE_REASONS = ['template_paused', 'sender_stopped'] as const;
+export const CAMPAIGN_PAUSE_REASONS = ['template_paused', 'sender_stopped', 'number_disconnected'] as const;
 export type TCampaignPauseReason = (typeof CAMPAIGN_PAUSE_REASONS)[number];
 
 /** PATCH /api/campaigns/{id}/schedule: a new time for a campaign still `scheduled`. */

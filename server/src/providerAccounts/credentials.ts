@@ -36,7 +36,8 @@ export class ProviderCredentialStore {
       const info = (await db('business_infos').where({ userId: number.userId, whatsappNumberId: number.phoneNumberId }).first()) as
         | BusinessInfoRow
         | undefined;
-      if (!info?.accessTokenEncrypted || !info.isActive) return null;
+      if (!info) return this.connectionCredentials(number);
+      if (!info.accessTokenEncrypted || !info.isActive) return null;
       return {
         kind: 'cloud_api',
         phoneNumberId: number.phoneNumberId,
@@ -59,6 +60,26 @@ export class ProviderCredentialStore {
   }
 
   /**
+   * A further number the customer connected through Embedded Signup: its own connection's token,
+   * the business's app secret; nothing while the business is inactive.
+   */
+  private async connectionCredentials(number: WhatsappNumberRow): Promise<ProviderCredentials | null> {
+    const { db, secretBox } = this.deps;
+    const connection = (await db('whatsapp_connections').where({ userId: number.userId, phoneNumberId: number.phoneNumberId, status: 'connected' }).first()) as
+      | { accessTokenEncrypted: string | null }
+      | undefined;
+    if (!connection?.accessTokenEncrypted) return null;
+    const business = (await db('business_infos').where({ userId: number.userId }).first()) as BusinessInfoRow | undefined;
+    if (business && !business.isActive) return null;
+    return {
+      kind: 'cloud_api',
+      phoneNumberId: number.phoneNumberId,
+      accessToken: secretBox.open(connection.accessTokenEncrypted, secretContext('accessTokenEncrypted', number.userId)),
+      appSecret: business?.appSecretEncrypted ? secretBox.open(business.appSecretEncrypted, secretContext('appSecretEncrypted', number.userId)) : null,
+    };
+  }
+
+  /**
    * Who may sign a webhook about this sender number: the owner's business app secret (Cloud API).
    * Only accounts of active, undeleted users with an active business count: a disabled or deleted
    * account's secret verifies nothing. A value that no longer opens is left out. Channel (360dialog)
@@ -73,6 +94,17 @@ export class ProviderCredentialStore {
       .where({ 'business_infos.whatsappNumberId': phoneNumberId, 'business_infos.isActive': true })
       .whereNotNull('business_infos.appSecretEncrypted')
       .select('business_infos.userId', 'business_infos.appSecretEncrypted')) as Pick<BusinessInfoRow, 'userId' | 'appSecretEncrypted'>[];
+    // A further number connected through Embedded Signup is signed for by its business's app.
+    const connected = (await db('whatsapp_connections')
+      .join('business_infos', 'business_infos.userId', 'whatsapp_connections.userId')
+      .join('users', 'users.id', 'whatsapp_connections.userId')
+      .where('users.isActive', true)
+      .whereNull('users.deletedAt')
+      .where({ 'whatsapp_connections.phoneNumberId': phoneNumberId, 'whatsapp_connections.status': 'connected', 'business_infos.isActive': true })
+      .whereNotNull('business_infos.appSecretEncrypted')
+      .select('business_infos.userId', 'business_infos.appSecretEncrypted')) as Pick<BusinessInfoRow, 'userId' | 'appSecretEncrypted'>[];
+    const seen = new Set(infos.map((info) => info.userId));
+    infos.push(...connected.filter((row) => !seen.has(row.userId)));
     return infos
       .map((info) => ({ userId: info.userId, secret: this.tryOpen(info.appSecretEncrypted, secretContext('appSecretEncrypted', info.userId)) }))
       .filter((signer): signer is WebhookSigner => signer.secret !== null);

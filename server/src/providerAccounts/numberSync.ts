@@ -43,8 +43,14 @@ export async function syncSenderNumbers(trx: Knex.Transaction, userId: number, n
           label: businessName ? fillMessage(messages.providers.channelNumberLabel, { name: businessName }) : messages.providers.channelNumberFallback,
         }
       : null;
-  await reconcileNumber(trx, userId, 'cloud_api', cloud, now);
-  await reconcileNumber(trx, userId, 'channel', channel, now);
+  // Further numbers the customer connected through Embedded Signup send beside the business's own.
+  const connected = active
+    ? ((await trx('whatsapp_connections').where({ userId, status: 'connected', sandbox: false }).whereNotNull('whatsappNumberId').select('whatsappNumberId')) as { whatsappNumberId: number | string }[]).map((row) =>
+        Number(row.whatsappNumberId),
+      )
+    : [];
+  await reconcileNumber(trx, userId, 'cloud_api', cloud, now, new Set(connected));
+  await reconcileNumber(trx, userId, 'channel', channel, now, new Set());
 }
 
 async function reconcileNumber(
@@ -53,6 +59,7 @@ async function reconcileNumber(
   provider: 'cloud_api' | 'channel',
   wanted: WantedNumber | null,
   now: string,
+  connected: ReadonlySet<number>,
 ): Promise<void> {
   const taken =
     provider === 'cloud_api'
@@ -60,9 +67,9 @@ async function reconcileNumber(
       : ConflictError('channel_id_taken', messages.providers.channelIdTaken, 'channelId');
   const rows = (await trx('whatsapp_numbers').where({ userId, provider })) as WhatsappNumberRow[];
   for (const row of rows) {
-    if (row.isActive && row.phoneNumberId !== wanted?.phoneNumberId) {
-      await trx('whatsapp_numbers').where({ id: row.id }).update({ isActive: false, updatedAt: now });
-    }
+    if (row.phoneNumberId === wanted?.phoneNumberId) continue;
+    const keep = connected.has(Number(row.id));
+    if (Boolean(row.isActive) !== keep) await trx('whatsapp_numbers').where({ id: row.id }).update({ isActive: keep, updatedAt: now });
   }
   if (!wanted) return;
   const values = { displayNumber: wanted.displayNumber, label: wanted.label.slice(0, LABEL_MAX), isActive: true };

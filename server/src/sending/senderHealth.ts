@@ -25,6 +25,7 @@ import type { NotificationInput } from '../notifications/service';
 
 /** The reason a campaign paused for its stopped sender carries (campaigns.pause_reason). */
 export const SENDER_STOPPED = 'sender_stopped';
+export const NUMBER_DISCONNECTED = 'number_disconnected';
 
 export interface SenderStopNotices {
   post(userId: number, input: NotificationInput): Promise<void>;
@@ -101,8 +102,16 @@ export class SenderHealth {
     return { stopped, campaignIds };
   }
 
-  /** Running and scheduled campaigns of the number pause with `sender_stopped`. */
-  private async pauseCampaigns(numberId: number): Promise<number[]> {
+  /**
+   * A number disconnected (Embedded Signup removed, or the administrator): its running and
+   * scheduled campaigns pause with `number_disconnected`. Answers the paused ids.
+   */
+  pauseForDisconnected(numberId: number): Promise<number[]> {
+    return this.pauseCampaigns(numberId, NUMBER_DISCONNECTED);
+  }
+
+  /** Running and scheduled campaigns of the number pause with `reason` (`sender_stopped` unless told). */
+  private async pauseCampaigns(numberId: number, reason: string = SENDER_STOPPED): Promise<number[]> {
     const { db, engine } = this.deps;
     const open = (await db('campaigns').where({ senderNumberId: numberId }).whereIn('status', ['running', 'scheduled']).orderBy('id').select('id', 'status')) as { id: number | string; status: string }[];
     const paused: number[] = [];
@@ -112,7 +121,7 @@ export class SenderHealth {
       await withConflictRetry(() =>
         db.transaction(async (trx) => {
           const nowIso = this.now().toISOString();
-          held = (await trx('campaigns').where({ id, status: campaign.status }).update({ status: 'paused', pauseReason: SENDER_STOPPED, heldFrom: campaign.status, updatedAt: nowIso })) > 0;
+          held = (await trx('campaigns').where({ id, status: campaign.status }).update({ status: 'paused', pauseReason: reason, heldFrom: campaign.status, updatedAt: nowIso })) > 0;
           if (!held || campaign.status !== 'running') return;
           // Claimed by a worker but not handed over: back to the queue, tokens cleared, so the
           // worker's handoff finds them gone (as a user's pause does).

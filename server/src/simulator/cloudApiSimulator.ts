@@ -23,6 +23,7 @@ import { postWebhook } from './signedWebhookPost';
 import { randomHex } from './randomHex';
 import { SimulatorTemplates } from './templates';
 import { SimulatorNumbers, type SimulatorPricing } from './numbers';
+import { SimulatorEmbeddedSignup } from './embeddedSignup';
 import { parameterLimitRefusal } from './sendLimits';
 import { sendBodyDetails, ZServiceMessage, ZTemplateMessage, type TParameter, type TServiceMessage, type TTemplateMessage } from './sendSchemas';
 import { SimulatorInbox, type TInboxMessage } from './inbox';
@@ -196,6 +197,8 @@ export class CloudApiSimulator {
   private readonly channelWebhooks = new Map<string, { url: string; headers: Record<string, string> }>();
   /** Numbers' health and the pricing their statuses report (simulator/numbers.ts). */
   readonly numbers: SimulatorNumbers;
+  /** Meta's side of Embedded Signup: the SDK stand-in, its popup, code exchange, subscription, registration. */
+  readonly embeddedSignup: SimulatorEmbeddedSignup;
   /** Errors told per sender number (setFault), and numbers whose token has expired (expireToken). */
   private readonly faults = new Map<string, SimulatedFault & { left: number | null }>();
   private readonly expiredTokens = new Set<string>();
@@ -255,6 +258,7 @@ export class CloudApiSimulator {
       accessToken: options.accessToken,
       webhook: () => (this.webhook ? { url: this.webhook.url, appSecret: this.webhook.appSecret } : null),
     });
+    this.embeddedSignup = new SimulatorEmbeddedSignup({ accessToken: options.accessToken, numbers: this.numbers });
   }
 
   /** Webhook POSTs that failed (each retried later) and statuses dropped once too old, so far. */
@@ -447,6 +451,7 @@ export class CloudApiSimulator {
       };
     });
     this.templates.register(router);
+    this.embeddedSignup.register(router);
     this.numbers.register(router);
     return router;
   }

@@ -54,6 +54,7 @@ export class SimulatorNumbers {
   private readonly health = new Map<string, SimulatorNumberHealth>();
   private readonly billing = new Map<string, SimulatorBilling>();
   private readonly sent = new Map<string, number>();
+  private readonly profiles = new Map<string, { display_phone_number: string; verified_name: string }>();
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 2 });
 
   constructor(
@@ -70,6 +71,11 @@ export class SimulatorNumbers {
     const next: SimulatorNumberHealth = { ...current, ...rest, throughput: throughput ? { level: throughput } : current.throughput };
     this.health.set(phoneNumberId, next);
     return next;
+  }
+
+  /** A number's display number and verified name, as a finished Embedded Signup sets them. */
+  setProfile(phoneNumberId: string, profile: { display_phone_number: string; verified_name: string }): void {
+    this.profiles.set(phoneNumberId, profile);
   }
 
   healthOf(phoneNumberId: string): SimulatorNumberHealth {
@@ -131,7 +137,8 @@ export class SimulatorNumbers {
       const health = this.healthOf(id);
       const fields = typeof ctx.query.fields === 'string' ? ctx.query.fields.split(',').map((f) => f.trim()) : null;
       // Meta answers the requested fields with the id; without `fields`, its defaults.
-      const all: Record<string, unknown> = { id, display_phone_number: id, verified_name: 'Simulator business', status: 'CONNECTED', ...health };
+      const profile = this.profiles.get(id) ?? { display_phone_number: id, verified_name: 'Simulator business' };
+      const all: Record<string, unknown> = { id, ...profile, status: 'CONNECTED', ...health };
       ctx.body = fields ? Object.fromEntries([['id', id], ...fields.filter((f) => f in all).map((f) => [f, all[f]])]) : { id, display_phone_number: id, verified_name: all.verified_name, quality_rating: health.quality_rating };
     });
   }

@@ -114,6 +114,7 @@ import * as recordContactProgressOnCampaigns from './20261215400100_record_conta
 import * as addTaxToPayments from './20261215600100_add_tax_to_payments';
 import * as createTaxDocuments from './20261215600200_create_tax_documents';
 import * as createTaxDocumentCounters from './20261215600300_create_tax_document_counters';
+import * as createWhatsappConnections from './20261215700000_create_whatsapp_connections';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -231,6 +232,7 @@ const migrations: [string, Migration][] = [
   ['20261215600100_add_tax_to_payments', addTaxToPayments],
   ['20261215600200_create_tax_documents', createTaxDocuments],
   ['20261215600300_create_tax_document_counters', createTaxDocumentCounters],
+  ['20261215700000_create_whatsapp_connections', createWhatsappConnections],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -27,6 +27,7 @@ import { formatDay } from '../lib/dates';
 import { formatPhoneForDisplay, isCreditType } from '../lib/format';
 import { errorToast, successToast, TOAST_IDS } from '../lib/toasts';
 import { useSessionStore } from '../stores/sessionStore';
+import { ConnectWhatsAppCard } from '../components/whatsapp/ConnectWhatsAppCard';
 
 const p = messages.profile;
 
@@ -321,8 +322,9 @@ export function ProfilePage() {
             Security
           </TabsTrigger>
         </TabsList>
-        <TabsContent value="personal">
+        <TabsContent value="personal" className="flex flex-col gap-6">
           <PersonalInfo user={user} />
+          {isAdmin ? null : <ConnectWhatsAppCard />}
         </TabsContent>
         <TabsContent value="credits">
           <CreditHistory enabled={tab === 'credits'} />

@@ -98,6 +98,11 @@ export function CampaignCard({
             {messages.senderStops.pausedForSender}
           </Alert>
         ) : null}
+        {campaign.status === 'paused' && campaign.pauseReason === 'number_disconnected' ? (
+          <Alert tone="warning" data-testid="campaign-pause-reason">
+            {messages.whatsappConnect.pausedForDisconnect}
+          </Alert>
+        ) : null}
         {campaign.status === 'failed' ? (
           <Alert tone="error" data-testid="campaign-failure-reason">
             {campaign.failureReason || messages.reportsScreen.failedToStartFallback}

@@ -8,6 +8,7 @@ import { errorText, serverFieldErrors } from '../../api/client';
 import { ADMIN_BACK_PATH, AdminUserPage, type AdminUserView } from '../../components/admin/AdminUserPage';
 import { ErrorCard } from '../../components/admin/ErrorCard';
 import { ProviderSettingsTab } from '../../components/admin/ProviderSettingsTab';
+import { ConnectedNumbersCard } from '../../components/admin/ConnectedNumbersCard';
 import { BusinessInfoCard } from '../../components/admin/BusinessInfoCard';
 import { BasicInfoFields, useBasicInfoForm } from '../../components/admin/BasicInfoFields';
 import { UserPricingForm } from '../../components/admin/UserPricingForm';
@@ -233,6 +234,7 @@ export function AdminUserSettingsPage() {
               <div className="flex flex-col gap-6">
                 <BusinessInfoCard key={user.id} user={user} />
                 <ProviderSettingsTab userId={user.id} />
+                <ConnectedNumbersCard userId={user.id} />
                 <NumberHealthCard scope="admin" userId={user.id} />
               </div>
             </TabsContent>

@@ -25,6 +25,7 @@ import { greeting } from '../../lib/greeting';
 import { formatCount, formatRate } from '../../lib/reports';
 import { useSessionStore } from '../../stores/sessionStore';
 import { OnboardingChecklist } from '../../components/onboarding/OnboardingChecklist';
+import { ConnectWhatsAppCard } from '../../components/whatsapp/ConnectWhatsAppCard';
 
 interface QuickAction {
   to: string;
@@ -115,6 +116,8 @@ export function UserDashboardPage() {
       </section>
 
       <OnboardingChecklist />
+
+      <ConnectWhatsAppCard />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-1">
