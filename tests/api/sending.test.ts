@@ -324,6 +324,8 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
       const t = String(Math.floor(Date.now() / 1000));
       await post(envelope(number.phone_number_id, { contacts: [{ wa_id: '919899990001' }], messages: [{ id: 'wamid.in1', from: '919899990001', timestamp: t, type: 'text', text: { body: 'STOP' } }] }));
       await post(envelope(number.phone_number_id, { user_preferences: [{ wa_id: '919899990002', detail: 'stop', category: 'marketing_messages', value: 'stop', timestamp: t }] }));
+      // Replies are acknowledged at once and applied in batches; the opt-out rule runs in the batch.
+      await server.services.conversations.drain();
       const res = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/quick-send', {
         phone_number_id: number.phone_number_id,
         template_name: template.name,
@@ -334,6 +336,7 @@ describe.skipIf(postgresUnavailable)('sending: quick send, personalised send, di
       expect(res.body.data).toMatchObject({ accepted: 1, suppressed: 2, totalCost: 0.8 });
       // START undoes a STOP.
       await post(envelope(number.phone_number_id, { messages: [{ id: 'wamid.in2', from: '919899990001', timestamp: t, type: 'text', text: { body: 'start' } }] }));
+      await server.services.conversations.drain();
       expect(await server.db('suppressions').where({ userId: user.id, recipient: '919899990001' })).toHaveLength(0);
     });
   });
