@@ -108,6 +108,11 @@ import * as createContactAttributes from './20261214600200_create_contact_attrib
 import * as createContactTags from './20261214600400_create_contact_tags';
 import * as createSegments from './20261214600500_create_segments';
 import * as recordSegmentOnCampaigns from './20261214600600_record_segment_on_campaigns';
+import * as createAccounts from './20261215800100_create_accounts';
+import * as backfillAccountOwners from './20261215800200_backfill_account_owners';
+import * as createTeamInvites from './20261215800300_create_team_invites';
+import * as addAccountToSessions from './20261215800400_add_account_to_sessions';
+import * as recordActorOnAccountActions from './20261215800500_record_actor_on_account_actions';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -219,6 +224,11 @@ const migrations: [string, Migration][] = [
   ['20261214600400_create_contact_tags', createContactTags],
   ['20261214600500_create_segments', createSegments],
   ['20261214600600_record_segment_on_campaigns', recordSegmentOnCampaigns],
+  ['20261215800100_create_accounts', createAccounts],
+  ['20261215800200_backfill_account_owners', backfillAccountOwners],
+  ['20261215800300_create_team_invites', createTeamInvites],
+  ['20261215800400_add_account_to_sessions', addAccountToSessions],
+  ['20261215800500_record_actor_on_account_actions', recordActorOnAccountActions],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
