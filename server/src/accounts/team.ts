@@ -41,13 +41,6 @@ export interface AccountRecord {
   ownerUserId: number;
 }
 
-interface MemberRow {
-  accountId: number;
-  userId: number;
-  role: TeamRole;
-  createdAt: unknown;
-}
-
 interface InviteRow {
   id: number;
   accountId: number;
