@@ -57,4 +57,14 @@ export interface TAccountSummary {
   current: boolean;
 }
 
+/** A line of the account's activity log (GET /api/team/activity). */
+export interface TActivityEntry {
+  id: number;
+  action: string;
+  actorUserId: number | null;
+  actorName: string | null;
+  details: Record<string, unknown>;
+  createdAt: string;
+}
+
 export const ZTeamRole = z.enum(TEAM_ROLES);

@@ -151,6 +151,23 @@ describe.skipIf(postgresUnavailable)('teams API', () => {
     });
   });
 
+  describe('GET /api/team/activity', () => {
+    it('records the member who made a key beside the account, and shows them in the activity log', async () => {
+      const { owner, member } = await teamWith('manager');
+      const key = await member.client.post<{ data: { id: number } }>('/api/keys', { name: 'by the manager' });
+      expect(key.status).toBe(201);
+      const row = (await server.db('api_keys').where({ id: key.body.data.id }).first('userId', 'actorUserId')) as { userId: number; actorUserId: number };
+      expect(row).toEqual({ userId: owner.user.id, actorUserId: member.user.id });
+      const activity = await owner.client.get<{ data: { action: string; actorUserId: number; actorName: string }[] }>('/api/team/activity');
+      expect(activity.body.data).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ action: 'api_key.create', actorUserId: member.user.id, actorName: member.user.name }),
+          expect.objectContaining({ action: 'team.join', actorUserId: member.user.id }),
+        ]),
+      );
+    });
+  });
+
   describe('DELETE /api/team/members/{userId}', () => {
     it('ends the member’s sessions in the account at once', async () => {
       const { owner, member } = await teamWith('manager');

@@ -34,6 +34,24 @@ export interface InviteRecord {
   expiresAt: Date;
 }
 
+/** Rows whose maker is recorded, and the activity-log action each one writes. */
+const ACTOR_KINDS = {
+  campaign: { table: 'campaigns', action: 'campaign.create' },
+  template: { table: 'templates', action: 'template.edit' },
+  apiKey: { table: 'api_keys', action: 'api_key.create' },
+  reply: { table: 'conversation_messages', action: 'reply.send' },
+} as const;
+export type ActorKind = keyof typeof ACTOR_KINDS;
+
+export interface ActivityRecord {
+  id: number;
+  action: string;
+  actorUserId: number | null;
+  actorName: string | null;
+  details: Record<string, unknown>;
+  createdAt: Date;
+}
+
 export interface AccountRecord {
   id: number;
   name: string;
@@ -238,6 +256,28 @@ export class TeamService {
       .orderBy('m.accountId')
       .select('m.accountId as id', 'u.name', 'u.businessName', 'm.role', 'o.userId as ownerUserId')) as (AccountRecord & { businessName: string | null })[];
     return rows.map(({ businessName, ...row }) => ({ ...row, name: businessName || row.name }));
+  }
+
+  /**
+   * Records which member did an account's action: `actor_user_id` on the row it made, and a line
+   * in the account's activity log. Called right after the row is made; the row stays the
+   * account's (`user_id`), so a stamp can never move it to another account.
+   */
+  async recordActor(kind: ActorKind, rowId: number, accountId: number, actorUserId: number): Promise<void> {
+    const { table, action } = ACTOR_KINDS[kind];
+    await this.deps.db(table).where({ id: rowId, userId: accountId }).update({ actorUserId });
+    await this.deps.audit.record({ actorUserId, action, targetType: 'account', targetId: accountId, details: { id: rowId } });
+  }
+
+  /** The account's activity log: what its members did, newest first. */
+  async activity(accountId: number, limit = 100): Promise<ActivityRecord[]> {
+    const rows = (await this.deps.db('audit_log as a')
+      .leftJoin('users as u', 'u.id', 'a.actorUserId')
+      .where({ 'a.targetType': 'account', 'a.targetId': String(accountId) })
+      .orderBy('a.id', 'desc')
+      .limit(limit)
+      .select('a.id', 'a.action', 'a.actorUserId', 'u.name as actorName', 'a.details', 'a.createdAt')) as (Omit<ActivityRecord, 'createdAt' | 'details'> & { createdAt: unknown; details: string | null })[];
+    return rows.map((row) => ({ ...row, details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : {}, createdAt: toDate(row.createdAt) }));
   }
 
   /** Points a session at another account the person belongs to. */

@@ -1,5 +1,5 @@
-import type { TAccountSummary, TTeamInvite, TTeamMember } from '@shared/schemas/team';
-import type { AccountRecord, InviteRecord, TeamMemberRecord } from '../accounts/team';
+import type { TAccountSummary, TActivityEntry, TTeamInvite, TTeamMember } from '@shared/schemas/team';
+import type { AccountRecord, ActivityRecord, InviteRecord, TeamMemberRecord } from '../accounts/team';
 
 export function presentTeamMember(member: TeamMemberRecord): TTeamMember {
   return { userId: member.userId, name: member.name, username: member.username, email: member.email, role: member.role, createdAt: member.createdAt.toISOString() };
@@ -11,4 +11,8 @@ export function presentTeamInvite(invite: InviteRecord): TTeamInvite {
 
 export function presentAccount(account: AccountRecord, currentAccountId: number): TAccountSummary {
   return { id: account.id, name: account.name, role: account.role, ownerUserId: account.ownerUserId, current: account.id === currentAccountId };
+}
+
+export function presentActivity(entry: ActivityRecord): TActivityEntry {
+  return { id: entry.id, action: entry.action, actorUserId: entry.actorUserId, actorName: entry.actorName, details: entry.details, createdAt: entry.createdAt.toISOString() };
 }

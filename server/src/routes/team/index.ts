@@ -5,7 +5,7 @@ import { ZChangeRoleRequest, ZCreateInviteRequest, ZTransferOwnershipRequest, ty
 import { BadRequestError } from '../../errors';
 import { requireAuth, requirePerson } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
-import { presentAccount, presentTeamInvite, presentTeamMember } from '../../presenters/team';
+import { presentAccount, presentActivity, presentTeamInvite, presentTeamMember } from '../../presenters/team';
 import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
@@ -78,6 +78,11 @@ export function teamRoutes(services: Pick<Services, 'team'>): Router<AppState> {
     const { userId } = validate(ZTransferOwnershipRequest, ctx.request.body);
     await team.transferOwnership(user.id, actor.id, userId);
     ctx.body = { success: true, message: messages.team.ownershipTransferred };
+  });
+
+  router.get('/api/team/activity', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    ctx.body = { success: true, data: (await team.activity(user.id)).map(presentActivity) };
   });
 
   router.get('/api/accounts', async (ctx) => {
