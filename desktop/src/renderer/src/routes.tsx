@@ -44,6 +44,8 @@ const ManageReportsPage = lazyNamed(loadUser, 'ManageReportsPage');
 const QuickSendPage = lazyNamed(loadUser, 'QuickSendPage');
 const RepliesPage = lazyNamed(loadUser, 'RepliesPage');
 const SuppressionListPage = lazyNamed(loadUser, 'SuppressionListPage');
+const TeamPage = lazyNamed(loadUser, 'TeamPage');
+const AcceptInvitePage = lazyNamed(loadSignedIn, 'AcceptInvitePage');
 const TemplateBuilderPage = lazyNamed(loadUser, 'TemplateBuilderPage');
 const TemplatesPage = lazyNamed(loadUser, 'TemplatesPage');
 const UserDashboardPage = lazyNamed(loadUser, 'UserDashboardPage');
@@ -110,6 +112,7 @@ export function AppRoutes() {
         <Route element={<RequireAuth />}>
           <Route element={<AuthenticatedLayout />}>
             <Route path="/profile" element={<ProfilePage />} />
+            <Route path="/invite/:token" element={<AcceptInvitePage />} />
 
             <Route element={<RequireUser />}>
               <Route path="/user" element={<Navigate to="/user/dashboard" replace />} />
@@ -126,6 +129,7 @@ export function AppRoutes() {
               <Route path="/user/replies" element={<RepliesPage />} />
               <Route path="/user/api-management" element={<ApiManagementPage />} />
               <Route path="/user/suppression-list" element={<SuppressionListPage />} />
+              <Route path="/user/team" element={<TeamPage />} />
             </Route>
 
             <Route element={<RequireAdmin />}>
