@@ -378,3 +378,9 @@ export const CONTACTS = {
   /** "Replied within N days": at most this many days. */
   activityDaysMax: 3650,
 } as const;
+
+/** Teams inside a customer account. */
+export const TEAM = {
+  /** An invitation link is good for this many days, once. */
+  inviteTtlDays: 7,
+} as const;

@@ -2,6 +2,7 @@
  * Response shapes the server's presenters produce and the renderer reads. Keys follow the
  * specification exactly: they are a contract with existing clients.
  */
+import type { TeamRole } from './teamRoles';
 import type { Role } from './constants';
 import type { TFieldMessage } from './schemas/common';
 import type { TCustomPriceSet, TPriceSet } from './pricing';
@@ -23,6 +24,11 @@ export interface TUser {
   gstin: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The signed-in person's current account (GET /api/auth/me and /session only): its id, name and
+   * their role in it; null role when they belong to no account any more.
+   */
+  account?: { id: number; name: string; role: TeamRole | null };
 }
 
 /** A user row of the admin list: the session user plus the provider configuration summary. */

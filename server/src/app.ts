@@ -10,7 +10,7 @@ import { LANDING_BOOT_SCRIPT } from '@shared/landingBoot';
 import { messages } from '@shared/messages';
 import type { AppConfig } from './config';
 import type { Logger } from './logger';
-import { sessionAuth } from './middleware/auth';
+import { requireRole, sessionAuth } from './middleware/auth';
 import { bodyGate, byteSize, jsonBody } from './middleware/body';
 import { crossSiteGuard } from './middleware/crossSite';
 import { errorHandler } from './middleware/errors';
@@ -47,6 +47,7 @@ import { webhookEndpointRoutes } from './routes/webhookEndpoints';
 import { suppressionRoutes } from './routes/suppressions';
 import { openApiRoutes } from './routes/openapi';
 import { contactRoutes } from './routes/contacts';
+import { teamRoutes } from './routes/team';
 import { SIMULATOR_MOUNT, WEBHOOK_PATH } from './sending/engine';
 import type { Services } from './container';
 import type { SimulatorOutbox } from './simulator/outbox';
@@ -117,6 +118,7 @@ export function apiRouters(deps: AppDeps): Router<AppState>[] {
     webhookEndpointRoutes(services, jsonBody(jsonLimit)),
     suppressionRoutes(services, jsonBody(jsonLimit)),
     contactRoutes(services, { json: jsonBody(jsonLimit), bulk: jsonBody(sendLimit) }),
+    teamRoutes(services),
     openApiRoutes(deps.version),
     uploadRoutes(services),
     conversationRoutes(services, jsonBody(jsonLimit)),
@@ -183,12 +185,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     }),
   );
   // The caller is known before any body is read (middleware/body.ts): sessions first.
-  const sessions = sessionAuth(services.sessions);
+  const sessions = sessionAuth(services.sessions, services.team);
   app.use((ctx, next) => {
     if (!SESSIONLESS_PATHS.has(ctx.path)) return sessions(ctx, next);
     ctx.state.auth = null;
     return next();
   });
+  // A member's role in the account is checked for every user-area route, also before any body.
+  app.use(requireRole());
   const jsonLimit = byteSize(config.jsonBodyLimit);
   const sendLimit = byteSize(config.sendBodyLimit);
   const publicBodyPaths = new Set([

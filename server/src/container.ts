@@ -30,6 +30,7 @@ import { DeviceService } from './accounts/devices';
 import { LoginService } from './accounts/login';
 import { PasswordResetService } from './accounts/passwordResets';
 import { SessionService } from './accounts/sessions';
+import { TeamService } from './accounts/team';
 import { PricingService } from './pricing/service';
 import { CampaignAcceptance } from './sending/campaignAcceptance';
 import { PostgresAcceptanceStore } from './sending/acceptance/postgresStore';
@@ -92,6 +93,8 @@ export interface Services {
   conversations: ConversationService;
   audit: AuditService;
   sessions: SessionService;
+  /** Account members, roles, invitations and account switching. */
+  team: TeamService;
   wallet: WalletService;
   users: UserService;
   login: LoginService;
@@ -213,7 +216,8 @@ export function createServices(deps: {
     ...(deps.sessionClock ? { now: deps.sessionClock } : {}),
   });
   const wallet = new WalletService({ db });
-  const users = new UserService({ db, wallet, audit, sessions });
+  const team = new TeamService({ db, audit });
+  const users = new UserService({ db, wallet, audit, sessions, team });
   const pricing = new PricingService({ db, audit, wallet });
   // The database is chosen here once: how queued messages get jobs (pg-boss on PostgreSQL, none
   // where the dispatcher polls the table) and where acceptance writes. Both are built before
@@ -508,5 +512,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { contacts, segments, contactActivity, contactDirectory, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, invoices, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, embeddedSignup, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
+  return { contacts, segments, contactActivity, contactDirectory, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, team, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, invoices, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, embeddedSignup, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }

@@ -10,6 +10,7 @@ import { User, usernameKey } from '../models';
 import type { AuditService } from '../audit/service';
 import { hashSecret } from '../security/passwords';
 import type { SessionService } from './sessions';
+import type { TeamService } from './team';
 import type { WalletService } from '../wallet/service';
 
 export interface NewUser {
@@ -37,7 +38,7 @@ export interface UserStats {
 
 export class UserService {
   constructor(
-    private readonly deps: { db: Knex; wallet: WalletService; audit: AuditService; sessions: SessionService },
+    private readonly deps: { db: Knex; wallet: WalletService; audit: AuditService; sessions: SessionService; team: TeamService },
   ) {}
 
   async findActiveByUsername(username: string): Promise<User | undefined> {
@@ -70,6 +71,7 @@ export class UserService {
           updatedAt: now,
           deletedAt: null,
         });
+        await this.deps.team.ensureOwnAccount(user, trx);
         const openingUnits = rupeesToUnits(input.creditRupees);
         if (openingUnits > 0) {
           const { entry } = await this.deps.wallet.apply(

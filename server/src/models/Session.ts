@@ -15,4 +15,6 @@ export class Session extends BaseModel {
   expiresAt!: Date;
   ip!: string | null;
   userAgent!: string | null;
+  /** The account the session acts in; null: the person's own. */
+  accountId!: number | null;
 }

@@ -1,6 +1,7 @@
 import { unitsToRupees } from '@shared/money';
 import type { TAdminUser, TBusinessInfoSummary, TUser } from '@shared/types';
 import type { User } from '../models';
+import type { AuthContext } from '../types';
 
 export function presentUser(user: User): TUser {
   return {
@@ -15,6 +16,19 @@ export function presentUser(user: User): TUser {
     gstin: user.gstin ?? null,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The person signed in, with the wallet balance of the account they act in and that account
+ * (its id, name and their role there), so the header shows what the member spends from.
+ */
+export function presentSignedIn(auth: AuthContext): TUser {
+  const account = auth.user;
+  return {
+    ...presentUser(auth.actor),
+    creditBalance: unitsToRupees(account.creditBalance),
+    account: { id: account.id, name: account.businessName || account.name, role: auth.accountRole },
   };
 }
 

@@ -50,6 +50,8 @@ const ManageReportsPage = lazyNamed(loadUser, 'ManageReportsPage');
 const QuickSendPage = lazyNamed(loadUser, 'QuickSendPage');
 const RepliesPage = lazyNamed(loadUser, 'RepliesPage');
 const SuppressionListPage = lazyNamed(loadUser, 'SuppressionListPage');
+const TeamPage = lazyNamed(loadUser, 'TeamPage');
+const AcceptInvitePage = lazyNamed(loadSignedIn, 'AcceptInvitePage');
 const TemplateBuilderPage = lazyNamed(loadUser, 'TemplateBuilderPage');
 const TemplatesPage = lazyNamed(loadUser, 'TemplatesPage');
 const UserDashboardPage = lazyNamed(loadUser, 'UserDashboardPage');
@@ -117,6 +119,7 @@ export function AppRoutes() {
         <Route element={<RequireAuth />}>
           <Route element={<AuthenticatedLayout />}>
             <Route path="/profile" element={<ProfilePage />} />
+            <Route path="/invite/:token" element={<AcceptInvitePage />} />
 
             <Route element={<RequireUser />}>
               <Route path="/user" element={<Navigate to="/user/dashboard" replace />} />
@@ -139,6 +142,7 @@ export function AppRoutes() {
               <Route path="/user/contacts/send" element={<AudienceSendPage />} />
               <Route path="/user/contacts/:phone" element={<ContactDetailsPage />} />
               <Route path="/user/segments" element={<SegmentsPage />} />
+              <Route path="/user/team" element={<TeamPage />} />
             </Route>
 
             <Route element={<RequireAdmin />}>

@@ -115,6 +115,11 @@ import * as addTaxToPayments from './20261215600100_add_tax_to_payments';
 import * as createTaxDocuments from './20261215600200_create_tax_documents';
 import * as createTaxDocumentCounters from './20261215600300_create_tax_document_counters';
 import * as createWhatsappConnections from './20261215700000_create_whatsapp_connections';
+import * as createAccounts from './20261215800100_create_accounts';
+import * as backfillAccountOwners from './20261215800200_backfill_account_owners';
+import * as createTeamInvites from './20261215800300_create_team_invites';
+import * as addAccountToSessions from './20261215800400_add_account_to_sessions';
+import * as recordActorOnAccountActions from './20261215800500_record_actor_on_account_actions';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -233,6 +238,11 @@ const migrations: [string, Migration][] = [
   ['20261215600200_create_tax_documents', createTaxDocuments],
   ['20261215600300_create_tax_document_counters', createTaxDocumentCounters],
   ['20261215700000_create_whatsapp_connections', createWhatsappConnections],
+  ['20261215800100_create_accounts', createAccounts],
+  ['20261215800200_backfill_account_owners', backfillAccountOwners],
+  ['20261215800300_create_team_invites', createTeamInvites],
+  ['20261215800400_add_account_to_sessions', addAccountToSessions],
+  ['20261215800500_record_actor_on_account_actions', recordActorOnAccountActions],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -18,7 +18,7 @@ function requireRegularUser(ctx: ParameterizedContext<AppState>): AuthContext {
   return auth;
 }
 
-export function apiKeyRoutes(services: Pick<Services, 'apiKeys' | 'users' | 'notifications'>): Router<AppState> {
+export function apiKeyRoutes(services: Pick<Services, 'apiKeys' | 'users' | 'notifications' | 'team'>): Router<AppState> {
   const router = new Router<AppState>();
   const apiKeys = services.apiKeys;
 
@@ -29,9 +29,10 @@ export function apiKeyRoutes(services: Pick<Services, 'apiKeys' | 'users' | 'not
   });
 
   router.post('/api/keys', async (ctx) => {
-    const { user } = requireRegularUser(ctx);
+    const { user, actor } = requireRegularUser(ctx);
     const { name } = validate(ZCreateApiKeyRequest, ctx.request.body);
     const { apiKey, key } = await apiKeys.create(user, name, { ip: ctx.ip });
+    await services.team.recordActor('apiKey', apiKey.id, user.id, actor.id);
     void services.notifications.apiKeyCreated(user.id, apiKey.prefix);
     const body: TCreateApiKeyResponse = { success: true, data: presentCreatedApiKey(apiKey, key), message: messages.apiKeys.created };
     ctx.status = 201;

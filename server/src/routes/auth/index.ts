@@ -18,9 +18,9 @@ import type {
   TSessionResponse,
   TVerifyOtpResponse,
 } from '@shared/types';
-import { requireAuth } from '../../middleware/auth';
+import { requireAuth, requirePerson } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
-import { presentUser } from '../../presenters/user';
+import { presentSignedIn, presentUser } from '../../presenters/user';
 import type { Services } from '../../container';
 import type { AppState } from '../../types';
 import { deviceLabel, newDeviceId, validDeviceId } from '../../accounts/devices';
@@ -67,9 +67,9 @@ export function authRoutes(services: Services, cookies: CookieSettings): Router<
   });
 
   router.get('/me', async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const auth = requireAuth(ctx);
     ctx.set('Cache-Control', 'no-store');
-    const body: TMeResponse = { success: true, user: presentUser(user), idleTimeoutSeconds };
+    const body: TMeResponse = { success: true, user: presentSignedIn(auth), idleTimeoutSeconds };
     ctx.body = body;
   });
 
@@ -78,7 +78,7 @@ export function authRoutes(services: Services, cookies: CookieSettings): Router<
   router.get('/session', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const auth = ctx.state.auth;
-    const body: TSessionResponse = auth ? { user: presentUser(auth.user), idleTimeoutSeconds } : { user: null };
+    const body: TSessionResponse = auth ? { user: presentSignedIn(auth), idleTimeoutSeconds } : { user: null };
     ctx.body = body;
   });
 
@@ -95,14 +95,14 @@ export function authRoutes(services: Services, cookies: CookieSettings): Router<
   });
 
   router.put('/update-profile', async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user } = requirePerson(ctx);
     const input = validate(ZUpdateProfileRequest, ctx.request.body);
     const updated = await services.users.updateProfile(user, input);
     ctx.body = { success: true, message: messages.auth.profileUpdated, user: presentUser(updated) };
   });
 
   router.post('/change-password', async (ctx) => {
-    const { user, session } = requireAuth(ctx);
+    const { user, session } = requirePerson(ctx);
     const input = validate(ZChangePasswordRequest, ctx.request.body);
     await services.login.changeOwnPassword(user, input.currentPassword, input.newPassword, session.id, ctx.ip);
     ctx.body = { success: true, message: messages.auth.passwordChanged };

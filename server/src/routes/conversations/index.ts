@@ -77,7 +77,11 @@ export function conversationRoutes(services: Services, body: Middleware<AppState
     const phone = phoneOf(ctx.params.phone);
     const input = validate(ZSendReplyRequest, ctx.request.body);
     if (input.media_upload_id === undefined && !input.text) throw ValidationError('text', messages.conversations.textRequired);
-    const sent = await conversations.reply(callerOf(ctx).id, phone, { text: input.text, mediaUploadId: input.media_upload_id, caption: input.caption });
+    const account = callerOf(ctx);
+    const sent = await conversations.reply(account.id, phone, { text: input.text, mediaUploadId: input.media_upload_id, caption: input.caption });
+    // A reply over an API key has no member behind it; a session's does.
+    const actor = ctx.state.auth?.actor;
+    if (actor) await services.team.recordActor('reply', sent.id, account.id, actor.id);
     ctx.status = 201;
     ctx.body = { data: presentConversationMessage(sent) };
   });

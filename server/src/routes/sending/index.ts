@@ -100,7 +100,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   });
 
   const quickSend = (source: 'quick' | 'bulk'): Middleware<AppState> => async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user, actor } = requireAuth(ctx);
     const input = validate(ZQuickSendRequest, ctx.request.body);
     const image = uploadedFile(ctx);
     // A send call with `dry_run` answers the cost preview of that exact send instead of accepting it.
@@ -109,6 +109,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
       ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
     }
+    await services.team.recordActor('campaign', outcome.accepted.campaign.campaignId, user.id, actor.id);
     const data = presentSendAccepted(outcome.accepted);
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
@@ -122,13 +123,14 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post('/api/whatsapp/bulk-quick-send', imageUpload, quickSend('bulk'));
 
   router.post('/api/whatsapp/send-custom-messages', async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user, actor } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
     const outcome = await sending.customSend(user, input, 'custom', requestGone(ctx.res));
     if (outcome.kind === 'preview') {
       ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
     }
+    await services.team.recordActor('campaign', outcome.accepted.campaign.campaignId, user.id, actor.id);
     const data = presentSendAccepted(outcome.accepted);
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {
@@ -140,13 +142,14 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   });
 
   router.post('/api/whatsapp/bulk-customize-send', async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user, actor } = requireAuth(ctx);
     const input = validate(ZCustomSendRequest, ctx.request.body);
     const outcome = await sending.customSend(user, input, 'custom', requestGone(ctx.res));
     if (outcome.kind === 'preview') {
       ctx.body = { success: true, preview: presentCostPreview(outcome.preview) };
       return;
     }
+    await services.team.recordActor('campaign', outcome.accepted.campaign.campaignId, user.id, actor.id);
     const data = presentSendAccepted(outcome.accepted);
     void services.notifications.lowBalanceCheck(user.id);
     ctx.body = {

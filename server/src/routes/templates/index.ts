@@ -61,17 +61,19 @@ export function templateRoutes(services: Services): Router<AppState> {
   });
 
   router.post('/api/templates/authentication', async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user, actor } = requireAuth(ctx);
     const input = validate(ZAuthenticationTemplateRequest, ctx.request.body);
     const template = await templates.createAuthentication(user, input);
+    await services.team.recordActor('template', template.id, user.id, actor.id);
     ctx.status = 201;
     ctx.body = { success: true, message: messages.templates.submitted, data: presentTemplate(template) };
   });
 
   router.post('/api/templates', headerUpload(), async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user, actor } = requireAuth(ctx);
     const input = validate(ZTemplateRequest, ctx.request.body);
     const template = await templates.create(user, input, uploadedFile(ctx));
+    await services.team.recordActor('template', template.id, user.id, actor.id);
     void services.notifications.templateSubmitted(template);
     ctx.status = 201;
     ctx.body = { success: true, message: input.submit_to_whatsapp ? messages.templates.submitted : messages.templates.savedDraft, data: presentTemplate(template) };
@@ -84,10 +86,11 @@ export function templateRoutes(services: Services): Router<AppState> {
   });
 
   router.put('/api/templates/:id', headerUpload(), async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user, actor } = requireAuth(ctx);
     const id = validate(ZIdParam, ctx.params.id);
     const input = validate(ZTemplateRequest, ctx.request.body);
     const template = await templates.update(user, id, input, uploadedFile(ctx));
+    await services.team.recordActor('template', template.id, user.id, actor.id);
     void services.notifications.templateSubmitted(template);
     ctx.body = { success: true, message: input.submit_to_whatsapp ? messages.templates.submitted : messages.templates.updated, data: presentTemplate(template) };
   });

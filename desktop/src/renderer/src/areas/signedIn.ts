@@ -2,3 +2,4 @@
 export { AuthenticatedLayout } from '../components/layout/AuthenticatedLayout';
 export { SessionManager } from '../components/session/SessionManager';
 export { ProfilePage } from '../pages/ProfilePage';
+export { AcceptInvitePage } from '../pages/auth/AcceptInvitePage';

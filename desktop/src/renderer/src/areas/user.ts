@@ -15,3 +15,4 @@ export { TemplateBuilderPage } from '../pages/user/TemplateBuilderPage';
 export { TemplatesPage } from '../pages/user/TemplatesPage';
 export { UserDashboardPage } from '../pages/user/UserDashboardPage';
 export { WalletPage } from '../pages/user/WalletPage';
+export { TeamPage } from '../pages/user/TeamPage';

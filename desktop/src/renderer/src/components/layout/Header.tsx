@@ -21,6 +21,7 @@ import {
 import { cn } from '../../lib/cn';
 import { roleLabel } from './navItems';
 import { Avatar } from './UserCard';
+import { AccountSwitcher } from './AccountSwitcher';
 
 const l = messages.layout;
 
@@ -63,6 +64,7 @@ export function Header({ user }: { user: TUser }) {
           <h1 className="truncate text-base font-semibold text-slate-900 sm:text-lg dark:text-white">{title}</h1>
           <p className="hidden truncate text-sm text-slate-500 dark:text-slate-400 sm:block">{subtitle}</p>
         </div>
+        {isAdmin ? null : <AccountSwitcher />}
         {isAdmin ? null : <CreditsBadge />}
         <NotificationBell />
         <ThemeToggle />

@@ -42,7 +42,7 @@ export function Sidebar({ user, open }: { user: TUser; open: boolean }) {
         <Brand user={user} />
       </div>
       <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
-        <NavList items={navFor(user.role, 'sidebar')} badges={badges} />
+        <NavList items={navFor(user.role, 'sidebar', user.account?.role)} badges={badges} />
       </nav>
       <div className="border-t border-slate-200 p-3 dark:border-slate-800">
         <UserCard user={user} />
@@ -90,7 +90,7 @@ export function MobileDrawer({
             <UserCard user={user} />
           </div>
           <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 pb-4">
-            <NavList items={navFor(user.role, 'drawer')} badges={badges} onNavigate={() => onOpenChange(false)} />
+            <NavList items={navFor(user.role, 'drawer', user.account?.role)} badges={badges} onNavigate={() => onOpenChange(false)} />
           </nav>
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>

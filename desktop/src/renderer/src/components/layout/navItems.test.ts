@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { navFor } from './navItems';
 
 describe('navFor', () => {
-  it('gives users the user screens in the spec order, Replies, Contacts and the suppression list after the reports', () => {
+  it('gives users the user screens in the spec order, Replies, Contacts, the suppression list and Team after the reports', () => {
     expect(navFor('user', 'sidebar').map((item) => item.to)).toEqual([
       '/user/dashboard',
       '/user/whatsapp-bulk',
@@ -13,9 +13,16 @@ describe('navFor', () => {
       '/user/replies',
       '/user/contacts',
       '/user/suppression-list',
+      '/user/team',
       '/user/profile',
     ]);
     expect(navFor('user', 'drawer')).toEqual(navFor('user', 'sidebar'));
+  });
+
+  it('narrows a member\'s menu to their role in the account', () => {
+    expect(navFor('user', 'sidebar', 'analyst').map((item) => item.to)).toEqual(['/user/dashboard', '/user/manage-reports', '/user/profile']);
+    expect(navFor('user', 'sidebar', 'agent').map((item) => item.to)).toEqual(['/user/dashboard', '/user/replies', '/user/suppression-list', '/user/profile']);
+    expect(navFor('user', 'sidebar', 'owner')).toEqual(navFor('user', 'sidebar'));
   });
 
   it('leaves Pricing out of the admin drawer only', () => {

@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+import { fillMessage, messages } from '@shared/messages';
+import { signedInUser } from './sending-support';
+import { createUser } from './support';
+import { LoginPage } from './pages/LoginPage';
+
+const t = messages.team;
+
+/**
+ * Teams end to end: the owner invites an analyst from the Team screen and copies the link; the
+ * analyst signs in, opens it, joins, sees the reports and no send menu, and the server refuses a
+ * send with the role it needs.
+ */
+test('the owner invites an analyst, who sees the reports and cannot send', async ({ page, browser, baseURL }) => {
+  await signedInUser(page, baseURL ?? '', 25, { name: 'Team Owner', prefix: 'team_owner' });
+  const analyst = await createUser(baseURL ?? '', { name: 'Asha Analyst' });
+
+  await page.goto('/user/team');
+  await page.getByLabel(t.emailLabel).fill(analyst.email);
+  await page.getByLabel(t.roleLabel, { exact: true }).selectOption('analyst');
+  await page.getByRole('button', { name: t.inviteButton }).click();
+  const link = (await page.getByTestId('invite-link').textContent()) ?? '';
+  expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{20,}$/);
+  await expect(page.getByText(analyst.email)).toBeVisible();
+
+  const context = await browser.newContext({ baseURL });
+  const analystPage = await context.newPage();
+  const login = new LoginPage(analystPage);
+  await login.goto();
+  await login.login(analyst.username, analyst.password);
+  await analystPage.waitForURL('**/user/dashboard');
+  await analystPage.goto(new URL(link).pathname);
+  await analystPage.getByRole('button', { name: t.acceptButton }).click();
+  await analystPage.waitForURL('**/user/dashboard');
+  await expect(analystPage.getByTestId('account-switcher')).toBeVisible();
+
+  const nav = analystPage.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Manage Reports' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'WhatsApp Quick Send' })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: t.menuItem })).toHaveCount(0);
+  await analystPage.goto('/user/manage-reports');
+  await expect(analystPage.getByRole('heading', { name: 'Manage Reports' }).first()).toBeVisible();
+
+  const send = await analystPage.request.post('/api/whatsapp/quick-send', { data: {} });
+  expect(send.status()).toBe(403);
+  expect(await send.json()).toMatchObject({ code: 'role_required', error: fillMessage(t.roleRequired, { role: 'analyst', roles: 'owner or manager' }) });
+  await context.close();
+});
