@@ -23,6 +23,7 @@ export type TeamArea =
   | 'member'
   | 'team'
   | 'billing'
+  | 'numbers'
   | 'walletHistory'
   | 'templates'
   | 'sends'
@@ -39,6 +40,8 @@ export const AREA_ROLES: Record<TeamArea, readonly TeamRole[]> = {
   team: ['owner'],
   /** Wallet top-ups, payments, log clean-up: what costs or destroys the account's money or data. */
   billing: ['owner'],
+  /** Connecting and removing the account's WhatsApp numbers (Embedded Signup): who the business is at Meta. */
+  numbers: ['owner'],
   walletHistory: ['owner', 'analyst'],
   templates: ['owner', 'manager'],
   sends: ['owner', 'manager'],
@@ -80,6 +83,7 @@ const RULES: readonly AreaRule[] = [
   { path: /^\/api\/campaigns\/[^/]+\/replies$/, methods: READS, area: 'campaignsRead' },
   { path: /^\/api\/(campaigns|messages|dashboard)(\/|$)/, methods: READS, area: 'campaignsRead' },
   { path: /^\/api\/campaigns\//, methods: ANY, area: 'sends' },
+  { path: /^\/api\/whatsapp\/(connections|connect-setup)(\/|$)/, methods: ANY, area: 'numbers' },
   { path: /^\/api\/whatsapp\//, methods: ANY, area: 'sends' },
   { path: /^\/api\/send\/cost-preview$/, methods: ANY, area: 'sends' },
   { path: /^\/api\/uploads(\/|$)/, methods: ANY, area: 'sends' },

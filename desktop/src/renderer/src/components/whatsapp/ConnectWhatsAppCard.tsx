@@ -3,11 +3,13 @@ import { CheckCircle2, Circle, Loader2, MessageCircle, XCircle } from 'lucide-re
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
+import { roleCan } from '@shared/teamRoles';
 import { ZConnectPinForm, type TConnectionStepState, type TWhatsappConnection } from '@shared/schemas/whatsappConnections';
 import { errorText } from '../../api/client';
 import { whatsappConnectionKeys, whatsappConnectionsApi } from '../../api/whatsappConnections';
 import { runEmbeddedSignup, type SignupResult } from '../../lib/embeddedSignup';
 import { platform } from '../../platform';
+import { useSessionStore } from '../../stores/sessionStore';
 import { FormCodeField } from '../form/fields';
 import { useSchemaForm } from '../form/useSchemaForm';
 import { Alert } from '../ui/alert';
@@ -118,7 +120,14 @@ function ConnectionItem({ connection, busy, onResume, onRemove }: { connection: 
  * Connect WhatsApp yourself: runs Meta's Embedded Signup (or the simulator's in the sandbox), asks
  * for the registration PIN, and shows each step's progress, errors, resume and remove.
  */
+/** The card, for those whose role may connect numbers (the account's owner); nothing for others. */
 export function ConnectWhatsAppCard() {
+  const accountRole = useSessionStore((state) => state.user?.account?.role);
+  if (accountRole && !roleCan(accountRole, 'numbers')) return null;
+  return <ConnectWhatsAppPanel />;
+}
+
+function ConnectWhatsAppPanel() {
   const queryClient = useQueryClient();
   const setup = useQuery({ queryKey: whatsappConnectionKeys.setup(), queryFn: () => whatsappConnectionsApi.setup(), staleTime: Infinity });
   const [pinTarget, setPinTarget] = useState<PinTarget | null>(null);
