@@ -1,5 +1,5 @@
 import { ArrowLeft, Save, Send } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useFieldArray, useWatch, type FieldErrors as FormErrors, type Path } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -128,8 +128,11 @@ function TemplateBuilder({
   const [action, setAction] = useState<SaveAction | null>(null);
   // Which save button was pressed, read by the form's schema when it checks the values.
   const pressed = useRef<SaveAction>('draft');
-  const [schema] = useState(() => templateBuilderFormSchema(() => pressed.current === 'submit'));
-  const builder = useSchemaForm<TemplateForm, TemplateSubmission>(schema, initial);
+  const builder = useSchemaForm<TemplateForm, TemplateSubmission>(
+    // eslint-disable-next-line react-hooks/refs -- the getter is called when a save is checked (an event), never while rendering
+    useMemo(() => templateBuilderFormSchema(() => pressed.current === 'submit'), []),
+    initial,
+  );
   const { control, getValues, setValue, setError, clearErrors, handleSubmit } = builder;
   const buttonRows = useFieldArray({ control, name: 'buttons' });
   // Every value, watched: the preview and the sections follow each keystroke.
