@@ -15,6 +15,8 @@ import { emptyQuickSendForm, quickSendFormSchema, VARIABLES_LOADING, type QuickS
 import { rescheduleFormSchema } from '../../lib/sending/schedule';
 import { emptyTemplateForm, type TemplateForm } from '../../lib/templateBuilder';
 import { templateBuilderFormSchema } from '../../lib/templateBuilderForm';
+import { ZReplyForm } from '../../lib/replyForm';
+import { ZAddSuppressionForm, ZOptOutKeywordsForm } from '../../lib/suppressionForms';
 import { ZTopUpForm } from '../../lib/topupAmount';
 import { textFieldsCheckedBy, textReadInto } from './useSchemaForm';
 
@@ -133,6 +135,29 @@ describe('form schemas over the shared ones', () => {
     expect(missing.errors.values?.message).toBe(fillMessage(messages.sending.variableMissing, { name: '1' }));
     const filled = await resolveWith(ready)({ ...form, values: { '1': 'Asha', stale: 'x' } }, undefined, submitOptions());
     expect(filled.values).toMatchObject({ template, variables: { '1': 'Asha' }, scheduledAt: undefined });
+  });
+
+  it("checks a suppressed number and the opt-out keywords with the server's rules", async () => {
+    const add = zodResolver(ZAddSuppressionForm);
+    const added = await add({ phone: '98765 43210', reason: ' Asked on a call ' }, undefined, submitOptions());
+    expect(added.values).toEqual({ phone: '919876543210', reason: 'Asked on a call' });
+    const short = await add({ phone: '12345', reason: '' }, undefined, submitOptions());
+    expect(short.errors.phone?.message).toBe(messages.phone.invalid.too_short);
+    const keywords = zodResolver(ZOptOutKeywordsForm);
+    const lines = await keywords({ keywords: ' STOP \n\nunsubscribe\n' }, undefined, submitOptions());
+    expect(lines.values).toEqual({ keywords: ['STOP', 'unsubscribe'] });
+    const empty = await keywords({ keywords: '\n ' }, undefined, submitOptions());
+    expect(empty.errors.keywords?.message).toBe(messages.suppressions.keywordsEmpty);
+    const optIn = await keywords({ keywords: 'STOP\nSTART' }, undefined, submitOptions());
+    expect(optIn.errors.keywords?.message).toBe(messages.suppressions.keywordIsOptIn);
+  });
+
+  it('sends a typed reply trimmed and asks for text when there is none', async () => {
+    const reply = zodResolver(ZReplyForm);
+    const sent = await reply({ text: '  It is ₹1,499.  ' }, undefined, submitOptions());
+    expect(sent.values).toEqual({ text: 'It is ₹1,499.' });
+    const blank = await reply({ text: '   ' }, undefined, submitOptions());
+    expect(blank.errors.text?.message).toBe(messages.conversations.textRequired);
   });
 
   describe('the template builder', () => {

@@ -4,13 +4,13 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
-import { ZSendReplyRequest, type TConversation, type TConversationMessage } from '@shared/schemas/conversations';
+import type { TConversation, TConversationMessage } from '@shared/schemas/conversations';
 import { STREAM_EVENTS } from '@shared/schemas/notifications';
 import { errorText } from '../../api/client';
 import { campaignsApi } from '../../api/campaigns';
 import { conversationKeys, conversationsApi } from '../../api/conversations';
 import { useBoundInput } from '../../components/form/fields';
-import { textFieldsCheckedBy, useSchemaForm } from '../../components/form/useSchemaForm';
+import { useSchemaForm } from '../../components/form/useSchemaForm';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -19,6 +19,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { useLiveEvent } from '../../hooks/useLiveStream';
 import { cn } from '../../lib/cn';
+import { ZReplyForm } from '../../lib/replyForm';
 
 const t = messages.conversations;
 /** The list is read again this often besides the live stream (another instance's messages). */
@@ -97,9 +98,6 @@ function ConversationRow({ conversation, selected, onSelect }: { conversation: T
     </li>
   );
 }
-
-/** The composer's text, checked by the schema the server runs on the reply it becomes. */
-const ZReplyForm = textFieldsCheckedBy(['text'], ZSendReplyRequest);
 
 function Thread({ phone }: { phone: string }) {
   const queryClient = useQueryClient();
