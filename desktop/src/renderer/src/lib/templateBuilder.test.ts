@@ -2,17 +2,28 @@ import { describe, expect, it } from 'vitest';
 import type { TTemplate } from '@shared/types';
 import {
   appendVariable,
-  builderReducer,
+  applyEdit,
+  editedFields,
   emptyTemplateForm,
   formVariables,
   keepsStoredHeader,
+  newButton,
   templateFormFrom,
-  type BuilderAction,
+  type BuilderEdit,
   type TemplateForm,
 } from './templateBuilder';
 
-function run(actions: BuilderAction[], start: TemplateForm = emptyTemplateForm()): TemplateForm {
-  return actions.reduce(builderReducer, start);
+/** A person's steps on the builder: an edit, or Add Button as the page's field array appends it. */
+type Step = BuilderEdit | { type: 'addButton' };
+
+function step(form: TemplateForm, next: Step): TemplateForm {
+  if (next.type !== 'addButton') return applyEdit(form, next);
+  const row = newButton(form);
+  return row ? { ...form, buttons: [...form.buttons, row], nextButtonKey: row.key + 1 } : form;
+}
+
+function run(steps: Step[], start: TemplateForm = emptyTemplateForm()): TemplateForm {
+  return steps.reduce(step, start);
 }
 
 function stored(overrides: Partial<TTemplate> = {}): TTemplate {
@@ -55,7 +66,7 @@ describe('a new template form', () => {
   });
 });
 
-describe('builderReducer', () => {
+describe('the builder\'s edits', () => {
   it('normalises the name as it is typed', () => {
     expect(run([{ type: 'setName', value: 'Diwali Sale-2025' }]).name).toBe('diwali_sale_2025');
   });
@@ -104,9 +115,9 @@ describe('builderReducer', () => {
     const eleven = run(Array.from({ length: 11 }, () => ({ type: 'addButton' }) as const));
     expect(eleven.buttons).toHaveLength(10);
     expect(new Set(eleven.buttons.map((b) => b.key)).size).toBe(10);
-    const removed = builderReducer(eleven, { type: 'removeButton', index: 1 });
+    const removed = { ...eleven, buttons: eleven.buttons.filter((_, index) => index !== 1) };
     expect(removed.buttons.map((b) => b.key)).toEqual([1, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(builderReducer(removed, { type: 'addButton' }).buttons.at(-1)?.key).toBe(11);
+    expect(step(removed, { type: 'addButton' }).buttons.at(-1)?.key).toBe(11);
   });
 
   it('updates one button and picks up variables in its URL', () => {
@@ -117,6 +128,22 @@ describe('builderReducer', () => {
     expect(form.buttons[0]).toMatchObject({ type: 'URL', text: 'Track', url: 'https://x.in/{{1}}' });
     // The URL's {{1}} is the button's own variable, apart from a body {{1}}.
     expect(form.variableExamples).toEqual({ button_0_url: 'Rahul' });
+  });
+
+  it('adds one "Stop promotions" quick reply, marked as the opt-out, and only while there is room', () => {
+    const marked = newButton(emptyTemplateForm(), true);
+    expect(marked).toMatchObject({ type: 'QUICK_REPLY', text: 'Stop promotions', optOut: true, key: 1 });
+    const withMark = { ...emptyTemplateForm(), buttons: marked ? [marked] : [], nextButtonKey: 2 };
+    expect(newButton(withMark, true)).toBeNull();
+    expect(newButton(withMark)).toMatchObject({ key: 2, text: '' });
+    const full = run(Array.from({ length: 10 }, () => ({ type: 'addButton' }) as const));
+    expect(newButton(full)).toBeNull();
+  });
+
+  it('says only what an edit changes, so the form writes no more than that', () => {
+    const form = run([{ type: 'setBodyText', value: 'Hi' }]);
+    expect(editedFields(form, { type: 'setCategory', value: 'MARKETING' })).toEqual({});
+    expect(editedFields(form, { type: 'setBodyText', value: 'Hi {{1}}' })).toEqual({ bodyText: 'Hi {{1}}', variableExamples: { '1': 'Rahul' } });
   });
 
   it('drops a chosen file when the header type changes', () => {
@@ -174,9 +201,9 @@ describe('templateFormFrom', () => {
     );
     expect(form.storedHeader).toEqual({ type: 'image', name: 'sale.png', url: '/api/templates/7/media' });
     expect(keepsStoredHeader(form)).toBe(true);
-    expect(keepsStoredHeader(builderReducer(form, { type: 'setHeaderType', value: 'video' }))).toBe(false);
+    expect(keepsStoredHeader(applyEdit(form, { type: 'setHeaderType', value: 'video' }))).toBe(false);
     const file = new File(['x'], 'new.png', { type: 'image/png' });
-    expect(keepsStoredHeader(builderReducer(form, { type: 'setHeaderFile', file }))).toBe(false);
+    expect(keepsStoredHeader(applyEdit(form, { type: 'setHeaderFile', file }))).toBe(false);
   });
 
   it('survives a template without components', () => {

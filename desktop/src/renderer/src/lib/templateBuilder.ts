@@ -1,8 +1,8 @@
 /**
- * The template builder's form state and its transitions (spec 002 "Template create and edit"):
- * one reducer so that the rules that tie fields together (the name's normalisation, the
- * authentication category clearing the free-form parts, default examples for new variables) live
- * in one tested place instead of in event handlers.
+ * The template builder's form values and the edits that reach past one field (spec 002 "Template
+ * create and edit"): the name's normalisation, the authentication category clearing the
+ * free-form parts, default examples for new variables. react-hook-form holds the values; these
+ * pure functions say what an edit changes, so the rules are tested without a browser.
  */
 import { META_STOP_PROMOTIONS_BUTTON_TEXT } from '@shared/optOutKeywords';
 import { TEMPLATE_LIMITS } from '@shared/constants';
@@ -161,13 +161,17 @@ export function formVariables(form: Pick<TemplateForm, 'headerType' | 'headerTex
   return formVariableDefinitions(form).map((variable) => variable.key);
 }
 
-/** Every variable gets a default example when it first appears (spec: "Each variable gets a default example value"). */
-function withDefaultExamples(form: TemplateForm): TemplateForm {
-  const missing = formVariableDefinitions(form).filter((variable) => !(variable.key in form.variableExamples));
-  if (missing.length === 0) return form;
-  const variableExamples = { ...form.variableExamples };
+/**
+ * The changed fields plus a default example for every variable they bring in (spec: "Each
+ * variable gets a default example value"); an example already there, even emptied, stays.
+ */
+function withDefaultExamples(form: TemplateForm, changed: Partial<TemplateForm>): Partial<TemplateForm> {
+  const next = { ...form, ...changed };
+  const missing = formVariableDefinitions(next).filter((variable) => !(variable.key in next.variableExamples));
+  if (missing.length === 0) return changed;
+  const variableExamples = { ...next.variableExamples };
   for (const variable of missing) variableExamples[variable.key] = sampleExampleFor(variable.name);
-  return { ...form, variableExamples };
+  return { ...changed, variableExamples };
 }
 
 /** Add Variable: the next numbered token at the end of the body, spaced from the text before it. */
@@ -178,12 +182,13 @@ export function appendVariable(bodyText: string, variable: number): string {
 }
 
 type SimpleField = 'language' | 'footerText' | 'otpType' | 'otpButtonText' | 'codeExpirationMinutes' | 'addSecurityRecommendation';
-type SetAction = { [K in SimpleField]: { type: 'set'; field: K; value: TemplateForm[K] } }[SimpleField];
+type SetEdit = { [K in SimpleField]: { type: 'set'; field: K; value: TemplateForm[K] } }[SimpleField];
 
 export type ButtonPatch = Partial<Pick<ButtonDraft, 'type' | 'text' | 'url' | 'phone_number'>>;
 
-export type BuilderAction =
-  | SetAction
+/** An edit whose effect reaches past its own field. Buttons are added and removed by the form's field array. */
+export type BuilderEdit =
+  | SetEdit
   | { type: 'setName'; value: string }
   | { type: 'setCategory'; value: TemplateCategory }
   | { type: 'setHeaderType'; value: HeaderType }
@@ -192,25 +197,25 @@ export type BuilderAction =
   | { type: 'setBodyText'; value: string }
   | { type: 'addVariable' }
   | { type: 'setExample'; variable: string; value: string }
-  | { type: 'addButton' }
-  | { type: 'addStopPromotions' }
-  | { type: 'updateButton'; index: number; patch: ButtonPatch }
-  | { type: 'removeButton'; index: number };
+  | { type: 'updateButton'; index: number; patch: ButtonPatch };
 
-export function builderReducer(form: TemplateForm, action: BuilderAction): TemplateForm {
-  switch (action.type) {
+/**
+ * The fields an edit changes, to be written into the form (react-hook-form holds the values):
+ * the rules that tie fields together stay here, in one tested place, not in event handlers.
+ */
+export function editedFields(form: TemplateForm, edit: BuilderEdit): Partial<TemplateForm> {
+  switch (edit.type) {
     case 'set':
-      return { ...form, [action.field]: action.value };
+      return { [edit.field]: edit.value };
     case 'setName':
-      return { ...form, name: normaliseTemplateName(action.value) };
-    case 'setCategory': {
-      if (action.value === form.category) return form;
+      return { name: normaliseTemplateName(edit.value) };
+    case 'setCategory':
+      if (edit.value === form.category) return {};
       // Spec: choosing AUTHENTICATION clears header, footer, buttons and body; WhatsApp writes
       // an authentication template's text itself.
-      if (action.value === 'AUTHENTICATION') {
+      if (edit.value === 'AUTHENTICATION') {
         return {
-          ...form,
-          category: action.value,
+          category: edit.value,
           headerType: 'none',
           headerText: '',
           headerFile: null,
@@ -221,52 +226,49 @@ export function builderReducer(form: TemplateForm, action: BuilderAction): Templ
           variableExamples: {},
         };
       }
-      return { ...form, category: action.value };
-    }
+      return { category: edit.value };
     case 'setHeaderType':
-      if (action.value === form.headerType) return form;
+      if (edit.value === form.headerType) return {};
       // A file chosen for one media type never fits another; the stored file stays on record and
       // counts again if the user returns to its type.
-      return withDefaultExamples({ ...form, headerType: action.value, headerFile: null });
+      return withDefaultExamples(form, { headerType: edit.value, headerFile: null });
     case 'setHeaderText':
-      return withDefaultExamples({ ...form, headerText: action.value });
+      return withDefaultExamples(form, { headerText: edit.value });
     case 'setHeaderFile':
-      return { ...form, headerFile: action.file };
+      return { headerFile: edit.file };
     case 'setBodyText':
-      return withDefaultExamples({ ...form, bodyText: action.value });
+      return withDefaultExamples(form, { bodyText: edit.value });
     case 'addVariable': {
       const next = nextVariableNumber(formVariables(form));
       const variable = String(next);
       return {
-        ...form,
         bodyText: appendVariable(form.bodyText, next),
         variableExamples: { ...form.variableExamples, [variable]: sampleExampleFor(variable) },
       };
     }
     case 'setExample':
-      return { ...form, variableExamples: { ...form.variableExamples, [action.variable]: action.value } };
-    case 'addButton':
-      if (form.buttons.length >= TEMPLATE_LIMITS.buttonsMax) return form;
-      return {
-        ...form,
-        buttons: [...form.buttons, { key: form.nextButtonKey, type: 'QUICK_REPLY', text: '', url: '', phone_number: '' }],
-        nextButtonKey: form.nextButtonKey + 1,
-      };
-    case 'addStopPromotions':
-      if (form.buttons.length >= TEMPLATE_LIMITS.buttonsMax || form.buttons.some((button) => button.optOut)) return form;
-      return {
-        ...form,
-        buttons: [...form.buttons, { key: form.nextButtonKey, type: 'QUICK_REPLY', text: META_STOP_PROMOTIONS_BUTTON_TEXT, url: '', phone_number: '', optOut: true }],
-        nextButtonKey: form.nextButtonKey + 1,
-      };
+      return { variableExamples: { ...form.variableExamples, [edit.variable]: edit.value } };
     case 'updateButton':
-      return withDefaultExamples({
-        ...form,
-        buttons: form.buttons.map((button, index) => (index === action.index ? { ...button, ...action.patch } : button)),
+      return withDefaultExamples(form, {
+        buttons: form.buttons.map((button, index) => (index === edit.index ? { ...button, ...edit.patch } : button)),
       });
-    case 'removeButton':
-      return { ...form, buttons: form.buttons.filter((_, index) => index !== action.index) };
   }
+}
+
+/** The form with an edit applied. */
+export function applyEdit(form: TemplateForm, edit: BuilderEdit): TemplateForm {
+  return { ...form, ...editedFields(form, edit) };
+}
+
+/**
+ * The row Add Button (or, with `optOut`, Add "Stop promotions") appends, with the next unused
+ * key; null when the form has no room for it.
+ */
+export function newButton(form: Pick<TemplateForm, 'buttons' | 'nextButtonKey'>, optOut = false): ButtonDraft | null {
+  if (form.buttons.length >= TEMPLATE_LIMITS.buttonsMax) return null;
+  if (optOut && form.buttons.some((button) => button.optOut)) return null;
+  const row: ButtonDraft = { key: form.nextButtonKey, type: 'QUICK_REPLY', text: '', url: '', phone_number: '' };
+  return optOut ? { ...row, text: META_STOP_PROMOTIONS_BUTTON_TEXT, optOut: true } : row;
 }
 
 /** Whether a media header is satisfied by the stored file (edit mode, same type, nothing new chosen). */

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { builderReducer, emptyTemplateForm, type BuilderAction } from './templateBuilder';
+import { applyEdit, emptyTemplateForm, newButton, type BuilderEdit, type TemplateForm } from './templateBuilder';
 import { formPreview } from './templateBuilderPreview';
 
-function form(actions: BuilderAction[]) {
-  return actions.reduce(builderReducer, emptyTemplateForm());
+/** A person's steps on the builder: an edit, or Add Button as the page's field array appends it. */
+type Step = BuilderEdit | { type: 'addButton' };
+
+function step(form: TemplateForm, next: Step): TemplateForm {
+  if (next.type !== 'addButton') return applyEdit(form, next);
+  const row = newButton(form);
+  return row ? { ...form, buttons: [...form.buttons, row], nextButtonKey: row.key + 1 } : form;
+}
+
+function form(steps: Step[]) {
+  return steps.reduce(step, emptyTemplateForm());
 }
 
 describe('formPreview', () => {

@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '@shared/messages';
-import { builderReducer, emptyTemplateForm, type BuilderAction, type TemplateForm } from './templateBuilder';
+import { applyEdit, emptyTemplateForm, newButton, type BuilderEdit, type TemplateForm } from './templateBuilder';
 import { buildAuthenticationRequest, buildTemplateRequest, buttonErrorField, templateFormData, validateTemplateForm } from './templatePayload';
 
 const t = messages.templates;
 
-function form(actions: BuilderAction[], start: TemplateForm = emptyTemplateForm()): TemplateForm {
-  return actions.reduce(builderReducer, start);
+/** A person's steps on the builder: an edit, or Add Button as the page's field array appends it. */
+type Step = BuilderEdit | { type: 'addButton' };
+
+function step(form: TemplateForm, next: Step): TemplateForm {
+  if (next.type !== 'addButton') return applyEdit(form, next);
+  const row = newButton(form);
+  return row ? { ...form, buttons: [...form.buttons, row], nextButtonKey: row.key + 1 } : form;
+}
+
+function form(steps: Step[], start: TemplateForm = emptyTemplateForm()): TemplateForm {
+  return steps.reduce(step, start);
 }
 
 const valid = form([
@@ -87,11 +96,11 @@ describe('validateTemplateForm', () => {
     expect(missing.ok || missing.errors).toEqual({ headerMedia: t.headerMediaRequired });
 
     const big = new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'big.png', { type: 'image/png' });
-    const tooBig = validateTemplateForm(builderReducer(imageHeader, { type: 'setHeaderFile', file: big }), false);
+    const tooBig = validateTemplateForm(applyEdit(imageHeader, { type: 'setHeaderFile', file: big }), false);
     expect(tooBig.ok || tooBig.summary).toBe('File size must be less than 5MB');
 
     const ok = new File(['png'], 'ok.png', { type: 'image/png' });
-    const result = validateTemplateForm(builderReducer(imageHeader, { type: 'setHeaderFile', file: ok }), false);
+    const result = validateTemplateForm(applyEdit(imageHeader, { type: 'setHeaderFile', file: ok }), false);
     expect(result.ok && result.submission.kind === 'standard' && result.submission.file).toBe(ok);
   });
 

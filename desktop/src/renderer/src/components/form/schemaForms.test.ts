@@ -13,6 +13,10 @@ import { ZUserPricingForm } from '../../lib/pricingForm';
 import { ZProviderSettingsForm } from '../../lib/providerSettingsForm';
 import { emptyQuickSendForm, quickSendFormSchema, VARIABLES_LOADING, type QuickSendChecks } from '../../lib/sending/quickSendForm';
 import { rescheduleFormSchema } from '../../lib/sending/schedule';
+import { emptyTemplateForm, type TemplateForm } from '../../lib/templateBuilder';
+import { templateBuilderFormSchema } from '../../lib/templateBuilderForm';
+import { ZReplyForm } from '../../lib/replyForm';
+import { ZAddSuppressionForm, ZOptOutKeywordsForm } from '../../lib/suppressionForms';
 import { ZTopUpForm } from '../../lib/topupAmount';
 import { textFieldsCheckedBy, textReadInto } from './useSchemaForm';
 
@@ -131,5 +135,86 @@ describe('form schemas over the shared ones', () => {
     expect(missing.errors.values?.message).toBe(fillMessage(messages.sending.variableMissing, { name: '1' }));
     const filled = await resolveWith(ready)({ ...form, values: { '1': 'Asha', stale: 'x' } }, undefined, submitOptions());
     expect(filled.values).toMatchObject({ template, variables: { '1': 'Asha' }, scheduledAt: undefined });
+  });
+
+  it("checks a suppressed number and the opt-out keywords with the server's rules", async () => {
+    const add = zodResolver(ZAddSuppressionForm);
+    const added = await add({ phone: '98765 43210', reason: ' Asked on a call ' }, undefined, submitOptions());
+    expect(added.values).toEqual({ phone: '919876543210', reason: 'Asked on a call' });
+    const short = await add({ phone: '12345', reason: '' }, undefined, submitOptions());
+    expect(short.errors.phone?.message).toBe(messages.phone.invalid.too_short);
+    const keywords = zodResolver(ZOptOutKeywordsForm);
+    const lines = await keywords({ keywords: ' STOP \n\nunsubscribe\n' }, undefined, submitOptions());
+    expect(lines.values).toEqual({ keywords: ['STOP', 'unsubscribe'] });
+    const empty = await keywords({ keywords: '\n ' }, undefined, submitOptions());
+    expect(empty.errors.keywords?.message).toBe(messages.suppressions.keywordsEmpty);
+    const optIn = await keywords({ keywords: 'STOP\nSTART' }, undefined, submitOptions());
+    expect(optIn.errors.keywords?.message).toBe(messages.suppressions.keywordIsOptIn);
+  });
+
+  it('sends a typed reply trimmed and asks for text when there is none', async () => {
+    const reply = zodResolver(ZReplyForm);
+    const sent = await reply({ text: '  It is ₹1,499.  ' }, undefined, submitOptions());
+    expect(sent.values).toEqual({ text: 'It is ₹1,499.' });
+    const blank = await reply({ text: '   ' }, undefined, submitOptions());
+    expect(blank.errors.text?.message).toBe(messages.conversations.textRequired);
+  });
+
+  describe('the template builder', () => {
+    const t = messages.templates;
+    const filled: TemplateForm = {
+      ...emptyTemplateForm(),
+      name: 'order_update',
+      bodyText: ' Hi {{1}}, order shipped ',
+      variableExamples: { '1': 'Asha', '7': 'deleted since' },
+      buttons: [
+        { key: 1, type: 'QUICK_REPLY', text: 'Stop promotions', url: 'https://left.behind', phone_number: '', optOut: true },
+        { key: 3, type: 'URL', text: 'Track', url: 'https://x.in/{{1}}', phone_number: '' },
+      ],
+      nextButtonKey: 4,
+    };
+    const resolveFor = (action: 'draft' | 'submit') => zodResolver(templateBuilderFormSchema(() => action === 'submit'));
+
+    it('sends what the server validates, with the flag of the pressed button and the opt-out mark', async () => {
+      const submitted = await resolveFor('submit')(filled, undefined, submitOptions<TemplateForm>());
+      expect(submitted.values).toEqual({
+        kind: 'standard',
+        file: null,
+        request: expect.objectContaining({
+          name: 'order_update',
+          bodyText: 'Hi {{1}}, order shipped',
+          buttons: [
+            { type: 'QUICK_REPLY', text: 'Stop promotions', opt_out: true },
+            { type: 'URL', text: 'Track', url: 'https://x.in/{{1}}' },
+          ],
+          variableExamples: { '1': 'Asha', button_1_url: '' },
+          submit_to_whatsapp: true,
+        }),
+      });
+      const draft = await resolveFor('draft')(filled, undefined, submitOptions<TemplateForm>());
+      expect(draft.values).toMatchObject({ request: { submit_to_whatsapp: false } });
+    });
+
+    it("puts the request schema's messages under the builder's own fields and button rows", async () => {
+      const broken: TemplateForm = {
+        ...filled,
+        name: '',
+        headerType: 'image',
+        buttons: [filled.buttons[0]!, { key: 3, type: 'URL', text: 'Site', url: 'ftp://x', phone_number: '' }],
+      };
+      const result = await resolveFor('draft')(broken, undefined, submitOptions<TemplateForm>());
+      expect(result.errors.name?.message).toBe(t.nameInvalid);
+      expect(result.errors.headerFile?.message).toBe(t.headerMediaRequired);
+      expect(result.errors.buttons?.[1]?.message).toBe(fillMessage(t.buttonUrlInvalid, { n: 2 }));
+      expect(result.errors.buttons?.[0]).toBeUndefined();
+    });
+
+    it('checks an authentication template with its own schema, under the option fields', async () => {
+      const auth: TemplateForm = { ...emptyTemplateForm(), name: 'login_code', category: 'AUTHENTICATION', codeExpirationMinutes: '91' };
+      const refused = await resolveFor('submit')(auth, undefined, submitOptions<TemplateForm>());
+      expect(refused.errors.codeExpirationMinutes?.message).toBe(t.codeExpiryInvalid);
+      const accepted = await resolveFor('submit')({ ...auth, codeExpirationMinutes: '10' }, undefined, submitOptions<TemplateForm>());
+      expect(accepted.values).toMatchObject({ kind: 'authentication', request: { name: 'login_code', code_expiration_minutes: 10 } });
+    });
   });
 });

@@ -1,12 +1,12 @@
 import { FileText, Plus, Trash2, Upload, X } from 'lucide-react';
-import { useId, type ChangeEvent, type Dispatch, type ReactNode } from 'react';
+import { useId, type ChangeEvent, type ReactNode } from 'react';
 import { TEMPLATE_LIMITS } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { BUTTON_TYPE_LABELS, BUTTON_TYPES, HEADER_TYPES, OTP_TYPES, type HeaderType, type OtpType } from '@shared/templates';
 import type { FieldErrors } from '../../lib/forms';
 import { formatFileSize, HEADER_MEDIA_ACCEPT, HEADER_MEDIA_MAX_MB, isMediaHeaderType } from '../../lib/headerMedia';
 import { buttonErrorField } from '../../lib/templatePayload';
-import { formVariableDefinitions, keepsStoredHeader, type BuilderAction, type BuilderButtonType, type TemplateForm } from '../../lib/templateBuilder';
+import { formVariableDefinitions, keepsStoredHeader, type BuilderButtonType, type BuilderEdit, type TemplateForm } from '../../lib/templateBuilder';
 import { cn } from '../../lib/cn';
 import { Badge } from '../ui/badge';
 import { Button, focusRing } from '../ui/button';
@@ -19,12 +19,20 @@ import { Switch } from '../ui/switch';
 import { Textarea } from '../ui/textarea';
 
 export interface SectionProps {
+  /** The form's values as they are now (watched, so each keystroke redraws). */
   form: TemplateForm;
-  dispatch: Dispatch<BuilderAction>;
+  /** Writes an edit, and what it changes besides its own field, into the form. */
+  dispatch: (edit: BuilderEdit) => void;
+  /** Messages by the request's field names (`buttons.2` is the third row). */
   errors: FieldErrors;
   /** Forgets a field's error once the user edits it. */
   clearError: (field: string) => void;
   disabled: boolean;
+  /** The field array's key of each button row, stable while rows above are removed. */
+  rowKeys: string[];
+  /** Appends a row (`optOut`: Meta's "Stop promotions" quick reply) to the field array. */
+  addButton: (optOut: boolean) => void;
+  removeButton: (index: number) => void;
 }
 
 const HEADER_TYPE_LABELS: Record<HeaderType, string> = {
@@ -354,7 +362,7 @@ export function FooterSection({ form, dispatch, errors, clearError, disabled }: 
   );
 }
 
-function ButtonRow({ index, form, dispatch, errors, clearError, disabled }: SectionProps & { index: number }) {
+function ButtonRow({ index, form, dispatch, errors, clearError, disabled, removeButton }: SectionProps & { index: number }) {
   const button = form.buttons[index];
   if (!button) return null;
   const n = index + 1;
@@ -364,7 +372,7 @@ function ButtonRow({ index, form, dispatch, errors, clearError, disabled }: Sect
   const errorId = `${base}-error`;
   const invalidProps = (field: string) =>
     errorField === field ? { invalid: true, 'aria-describedby': errorId } : { invalid: false };
-  const update = (patch: Extract<BuilderAction, { type: 'updateButton' }>) => {
+  const update = (patch: Extract<BuilderEdit, { type: 'updateButton' }>) => {
     dispatch(patch);
     clearError(`buttons.${index}`);
   };
@@ -387,11 +395,7 @@ function ButtonRow({ index, form, dispatch, errors, clearError, disabled }: Sect
           size="icon"
           className="size-8 text-red-600 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-500/10"
           disabled={disabled}
-          onClick={() => {
-            dispatch({ type: 'removeButton', index });
-            // Rows below move up a place, so their messages no longer match their rows.
-            for (let i = index; i < form.buttons.length; i += 1) clearError(`buttons.${i}`);
-          }}
+          onClick={() => removeButton(index)}
         >
           <Trash2 aria-hidden="true" />
           <span className="sr-only">Remove button {n}</span>
@@ -464,7 +468,7 @@ function ButtonRow({ index, form, dispatch, errors, clearError, disabled }: Sect
 }
 
 export function ButtonsSection(props: SectionProps) {
-  const { form, dispatch, errors, disabled } = props;
+  const { form, errors, disabled, rowKeys, addButton } = props;
   const full = form.buttons.length >= TEMPLATE_LIMITS.buttonsMax;
   return (
     <BuilderSection
@@ -478,13 +482,13 @@ export function ButtonsSection(props: SectionProps) {
               size="sm"
               title={messages.suppressions.stopPromotionsHint}
               disabled={disabled || full || form.buttons.some((button) => button.optOut)}
-              onClick={() => dispatch({ type: 'addStopPromotions' })}
+              onClick={() => addButton(true)}
             >
               <Plus aria-hidden="true" />
               {messages.suppressions.stopPromotionsAdd}
             </Button>
           ) : null}
-          <Button variant="outline" size="sm" disabled={disabled || full} onClick={() => dispatch({ type: 'addButton' })}>
+          <Button variant="outline" size="sm" disabled={disabled || full} onClick={() => addButton(false)}>
             <Plus aria-hidden="true" />
             Add Button
           </Button>
@@ -497,7 +501,7 @@ export function ButtonsSection(props: SectionProps) {
       ) : (
         <ol className="flex flex-col gap-3" aria-label="Buttons">
           {form.buttons.map((button, index) => (
-            <ButtonRow key={button.key} index={index} {...props} />
+            <ButtonRow key={rowKeys[index] ?? button.key} index={index} {...props} />
           ))}
         </ol>
       )}

@@ -1,5 +1,5 @@
 import { Check, CheckCheck, Clock, Paperclip, Send, XCircle } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fillMessage, messages } from '@shared/messages';
@@ -9,6 +9,8 @@ import { STREAM_EVENTS } from '@shared/schemas/notifications';
 import { errorText } from '../../api/client';
 import { campaignsApi } from '../../api/campaigns';
 import { conversationKeys, conversationsApi } from '../../api/conversations';
+import { useBoundInput } from '../../components/form/fields';
+import { useSchemaForm } from '../../components/form/useSchemaForm';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -17,6 +19,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { Textarea } from '../../components/ui/textarea';
 import { useLiveEvent } from '../../hooks/useLiveStream';
 import { cn } from '../../lib/cn';
+import { ZReplyForm } from '../../lib/replyForm';
 
 const t = messages.conversations;
 /** The list is read again this often besides the live stream (another instance's messages). */
@@ -98,7 +101,8 @@ function ConversationRow({ conversation, selected, onSelect }: { conversation: T
 
 function Thread({ phone }: { phone: string }) {
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState('');
+  const composer = useSchemaForm(ZReplyForm, { text: '' });
+  const draft = useBoundInput({ control: composer.control, name: 'text' });
   const [error, setError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const pages = useInfiniteQuery({
@@ -123,17 +127,15 @@ function Thread({ phone }: { phone: string }) {
       return conversationsApi.reply(phone, { text: input.text ?? '' });
     },
     onSuccess: (answer) => {
-      setDraft('');
+      composer.reset();
       setError(answer.data.status === 'failed' ? fillMessage(t.sendFailed, { reason: answer.data.error?.title ?? '' }) : null);
       void queryClient.invalidateQueries({ queryKey: conversationKeys.all });
     },
     onError: (failure) => setError(errorText(failure, fillMessage(t.sendFailed, { reason: '' }))),
   });
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!draft.trim()) return setError(t.textRequired);
-    send.mutate({ text: draft.trim() });
-  };
+  const handleSubmit = composer.handleSubmit((reply) => send.mutate({ text: reply.text }));
+  // The composer's own check speaks where a failed send does, under the thread.
+  const shownError = composer.formState.errors.text?.message ?? error;
   if (thread.isLoading || !thread.data || !conversation) return <Spinner />;
   const ordered = (pages.data?.pages ?? []).flatMap((page) => page.data).reverse();
   return (
@@ -168,18 +170,18 @@ function Thread({ phone }: { phone: string }) {
         ))}
       </ol>
       {conversation.service_window_open ? (
-        <form onSubmit={handleSubmit} className="flex items-end gap-2 border-t border-slate-200 p-3 dark:border-slate-700">
+        <form onSubmit={(event) => void handleSubmit(event)} className="flex items-end gap-2 border-t border-slate-200 p-3 dark:border-slate-700">
           <label htmlFor="reply-text" className="sr-only">
             {t.composerPlaceholder}
           </label>
           <Textarea
             id="reply-text"
             rows={2}
-            value={draft}
+            {...draft.input}
+            invalid={Boolean(composer.formState.errors.text)}
             placeholder={t.composerPlaceholder}
-            onChange={(event) => setDraft(event.target.value)}
             onKeyDown={(event) => {
-              if (event.key === 'Enter' && !event.shiftKey) handleSubmit(event);
+              if (event.key === 'Enter' && !event.shiftKey) void handleSubmit(event);
             }}
           />
           <input
@@ -190,7 +192,7 @@ function Thread({ phone }: { phone: string }) {
             accept="image/jpeg,image/png,video/mp4,audio/*,application/pdf"
             onChange={(event) => {
               const file = event.target.files?.[0];
-              if (file) send.mutate({ text: draft.trim(), file });
+              if (file) send.mutate({ text: composer.getValues('text').trim(), file });
               event.target.value = '';
             }}
           />
@@ -209,9 +211,9 @@ function Thread({ phone }: { phone: string }) {
           </Link>
         </div>
       )}
-      {error && (
+      {shownError && (
         <p role="alert" className="px-3 pb-2 text-sm text-red-600 dark:text-red-400">
-          {error}
+          {shownError}
         </p>
       )}
     </section>

@@ -1,20 +1,23 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, Trash2, Upload } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import { formatPhone } from '@shared/phone';
 import type { TSuppressionsPage } from '@shared/schemas/suppressions';
+import { useBoundInput } from '../../components/form/fields';
+import { useSchemaForm } from '../../components/form/useSchemaForm';
 import { errorText } from '../../api/errors';
 import { suppressionKeys, suppressionsApi } from '../../api/suppressions';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
+import { FieldError, Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { SimpleTable } from '../../components/ui/simple-table';
 import { Textarea } from '../../components/ui/textarea';
 import { formatDateTime } from '../../lib/dates';
+import { ZAddSuppressionForm, ZOptOutKeywordsForm } from '../../lib/suppressionForms';
 import { saveFile } from '../../platform/files';
 
 const s = messages.suppressions;
@@ -33,38 +36,50 @@ function AddCard() {
   const queryClient = useQueryClient();
   const phoneId = useId();
   const reasonId = useId();
-  const [phone, setPhone] = useState('');
-  const [reason, setReason] = useState('');
+  const form = useSchemaForm(ZAddSuppressionForm, { phone: '', reason: '' });
+  const phone = useBoundInput({ control: form.control, name: 'phone' });
+  const reason = useBoundInput({ control: form.control, name: 'reason' });
   const add = useMutation({
-    mutationFn: () => suppressionsApi.add(phone, reason.trim()),
+    mutationFn: (input: { phone: string; reason?: string }) => suppressionsApi.add(input.phone, input.reason ?? ''),
     onSuccess: (entry) => {
       toast.success(fillMessage(s.added, { phone: formatPhone(entry.phone) }));
-      setPhone('');
-      setReason('');
+      form.reset();
       void queryClient.invalidateQueries({ queryKey: suppressionKeys.all });
     },
     onError: (error) => toast.error(errorText(error, messages.common.unknownError)),
   });
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate();
-  };
+  const handleSubmit = form.handleSubmit((input) => add.mutate(input));
   return (
     <Card>
       <CardHeader>
         <CardTitle>{s.addTitle}</CardTitle>
       </CardHeader>
       <CardContent>
-        <form className="grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end" onSubmit={handleSubmit}>
+        <form className="grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end" onSubmit={(event) => void handleSubmit(event)}>
           <div className="grid gap-1.5">
             <Label htmlFor={phoneId}>{s.phoneLabel}</Label>
-            <Input id={phoneId} inputMode="tel" value={phone} onChange={(e) => setPhone(e.target.value)} required />
+            <Input
+              id={phoneId}
+              inputMode="tel"
+              {...phone.input}
+              invalid={Boolean(phone.error)}
+              aria-describedby={phone.error ? `${phoneId}-error` : undefined}
+              required
+            />
+            <FieldError id={`${phoneId}-error`} message={phone.error} />
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor={reasonId}>{s.reasonLabel}</Label>
-            <Input id={reasonId} value={reason} maxLength={200} onChange={(e) => setReason(e.target.value)} />
+            <Input
+              id={reasonId}
+              maxLength={200}
+              {...reason.input}
+              invalid={Boolean(reason.error)}
+              aria-describedby={reason.error ? `${reasonId}-error` : undefined}
+            />
+            <FieldError id={`${reasonId}-error`} message={reason.error} />
           </div>
-          <Button type="submit" disabled={add.isPending || phone.trim() === ''}>
+          <Button type="submit" disabled={add.isPending || phone.input.value.trim() === ''}>
             {s.add}
           </Button>
         </form>
@@ -77,26 +92,24 @@ function KeywordsCard() {
   const queryClient = useQueryClient();
   const fieldId = useId();
   const keywords = useQuery({ queryKey: suppressionKeys.keywords, queryFn: suppressionsApi.keywords });
-  const [text, setText] = useState<string | null>(null);
-  const shown = text ?? keywords.data?.keywords.join('\n') ?? '';
+  const form = useSchemaForm(ZOptOutKeywordsForm, { keywords: '' });
+  const box = useBoundInput({ control: form.control, name: 'keywords' });
+  const { reset, formState } = form;
+  const saved = keywords.data?.keywords.join('\n');
+  useEffect(() => {
+    // The list as stored fills the box until the person edits it; a refetch does not undo an edit.
+    if (saved !== undefined && !formState.isDirty) reset({ keywords: saved });
+  }, [saved, formState.isDirty, reset]);
   const save = useMutation({
     mutationFn: (list: string[] | null) => suppressionsApi.setKeywords(list),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(suppressionKeys.keywords, saved);
-      setText(null);
+    onSuccess: (stored) => {
+      queryClient.setQueryData(suppressionKeys.keywords, stored);
+      reset({ keywords: stored.keywords.join('\n') });
       toast.success(s.keywordsSaved);
     },
     onError: (error) => toast.error(errorText(error, messages.common.unknownError)),
   });
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate(
-      shown
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((line) => line !== ''),
-    );
-  };
+  const handleSubmit = form.handleSubmit((request) => save.mutate(request.keywords));
   return (
     <Card>
       <CardHeader>
@@ -104,9 +117,16 @@ function KeywordsCard() {
         <CardDescription>{s.keywordsHint}</CardDescription>
       </CardHeader>
       <CardContent>
-        <form className="grid gap-3" onSubmit={handleSubmit}>
+        <form className="grid gap-3" onSubmit={(event) => void handleSubmit(event)}>
           <Label htmlFor={fieldId}>{s.keywordsLabel}</Label>
-          <Textarea id={fieldId} rows={6} value={shown} onChange={(e) => setText(e.target.value)} />
+          <Textarea
+            id={fieldId}
+            rows={6}
+            {...box.input}
+            invalid={Boolean(box.error)}
+            aria-describedby={box.error ? `${fieldId}-error` : undefined}
+          />
+          <FieldError id={`${fieldId}-error`} message={box.error} />
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={save.isPending}>
               {s.keywordsSave}

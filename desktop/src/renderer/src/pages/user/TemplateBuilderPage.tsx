@@ -1,5 +1,6 @@
 import { ArrowLeft, Save, Send } from 'lucide-react';
-import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useFieldArray, useWatch, type FieldErrors as FormErrors, type Path } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
@@ -16,6 +17,7 @@ import {
   HeaderSection,
   type SectionProps,
 } from '../../components/templates/BuilderSections';
+import { useSchemaForm } from '../../components/form/useSchemaForm';
 import { MessagePreview } from '../../components/templates/MessagePreview';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
@@ -25,17 +27,32 @@ import { NativeSelect } from '../../components/ui/native-select';
 import { Spinner } from '../../components/ui/spinner';
 import { useProtectedMediaUrl } from '../../hooks/useProtectedMediaUrl';
 import { useSaveTemplate, useTemplate } from '../../hooks/useTemplates';
-import { withoutField, type FieldErrors } from '../../lib/forms';
 import { headerMediaError, isMediaHeaderType } from '../../lib/headerMedia';
-import { builderReducer, emptyTemplateForm, keepsStoredHeader, templateFormFrom, type TemplateForm } from '../../lib/templateBuilder';
+import { editedFields, emptyTemplateForm, keepsStoredHeader, newButton, templateFormFrom, type BuilderEdit, type TemplateForm } from '../../lib/templateBuilder';
+import { formFieldOf, requestFieldsOf, templateBuilderFormSchema } from '../../lib/templateBuilderForm';
 import { formPreview } from '../../lib/templateBuilderPreview';
-import { validateTemplateForm } from '../../lib/templatePayload';
+import { validateTemplateForm, type TemplateSubmission } from '../../lib/templatePayload';
 
 const t = messages.templates;
 const LIST_PATH = '/user/templates';
 
 type BuilderMode = 'create' | 'edit';
 type SaveAction = 'draft' | 'submit';
+
+/** Each error's message by its path in the form (`buttons.2`, `buttons.root`). */
+function messagesByPath(errors: FormErrors<TemplateForm>): Record<string, string> {
+  const found: Record<string, string> = {};
+  const walk = (node: unknown, path: string) => {
+    if (node === null || typeof node !== 'object') return;
+    const entry = node as Record<string, unknown>;
+    if (typeof entry.message === 'string' && entry.message !== '' && path !== '') found[path] = entry.message;
+    for (const [key, child] of Object.entries(entry)) {
+      if (key !== 'ref' && key !== 'message' && key !== 'type' && key !== 'types') walk(child, path ? `${path}.${key}` : key);
+    }
+  };
+  walk(errors, '');
+  return found;
+}
 
 /** A chosen header file and the object URL the preview shows it through. */
 interface ChosenMedia {
@@ -108,9 +125,19 @@ function TemplateBuilder({
   rejectionReason?: string | null;
 }) {
   const navigate = useNavigate();
-  const [form, dispatch] = useReducer(builderReducer, initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [action, setAction] = useState<SaveAction | null>(null);
+  // Which save button was pressed, read by the form's schema when it checks the values.
+  const pressed = useRef<SaveAction>('draft');
+  const builder = useSchemaForm<TemplateForm, TemplateSubmission>(
+    // eslint-disable-next-line react-hooks/refs -- the getter is called when a save is checked (an event), never while rendering
+    useMemo(() => templateBuilderFormSchema(() => pressed.current === 'submit'), []),
+    initial,
+  );
+  const { control, getValues, setValue, setError, clearErrors, handleSubmit } = builder;
+  const buttonRows = useFieldArray({ control, name: 'buttons' });
+  // Every value, watched: the preview and the sections follow each keystroke.
+  const form = useWatch({ control }) as TemplateForm;
+  const errors = requestFieldsOf(messagesByPath(builder.formState.errors));
   const [chosen, setChosen] = useState<ChosenMedia | null>(null);
   const chosenUrl = useRef<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -127,7 +154,35 @@ function TemplateBuilder({
     };
   }, []);
 
-  const clearError = (field: string) => setErrors((current) => withoutField(current, field));
+  const clearError = (field: string) => clearErrors(formFieldOf(field) as Path<TemplateForm>);
+
+  /** Writes what an edit changes into the form; a button's own fields are set in place, so its row keeps focus. */
+  const dispatch = (edit: BuilderEdit) => {
+    const changed = editedFields(getValues(), edit);
+    for (const [field, value] of Object.entries(changed)) {
+      if (field === 'buttons' && edit.type === 'updateButton') {
+        for (const [key, part] of Object.entries(edit.patch)) setValue(`buttons.${edit.index}.${key}` as Path<TemplateForm>, part, { shouldDirty: true });
+      } else if (field === 'buttons') {
+        buttonRows.replace(value as TemplateForm['buttons']);
+      } else {
+        setValue(field as keyof TemplateForm, value as never, { shouldDirty: true });
+      }
+    }
+  };
+
+  const addButton = (optOut: boolean) => {
+    const row = newButton(getValues(), optOut);
+    if (!row) return;
+    buttonRows.append(row, { shouldFocus: false });
+    setValue('nextButtonKey', row.key + 1);
+  };
+
+  const removeButton = (index: number) => {
+    const count = getValues('buttons').length;
+    buttonRows.remove(index);
+    // Rows below move up a place, so their messages (which name the row) no longer match them.
+    for (let row = index; row < count; row += 1) clearErrors(`buttons.${row}`);
+  };
 
   const handleFileChosen = (file: File | null, input: HTMLInputElement | null) => {
     if (file && isMediaHeaderType(form.headerType)) {
@@ -135,7 +190,7 @@ function TemplateBuilder({
       if (problem) {
         // The rejected file leaves the native input too, so choosing it again fires a change.
         if (input) input.value = '';
-        setErrors((current) => ({ ...current, headerMedia: problem }));
+        setError('headerFile', { type: 'file', message: problem });
         toast.error(problem);
         return;
       }
@@ -155,27 +210,21 @@ function TemplateBuilder({
     requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
   };
 
-  const handleSave = async (saveAction: SaveAction) => {
+  const send = async (saveAction: SaveAction, submission: TemplateSubmission) => {
     const submit = saveAction === 'submit';
-    const validation = validateTemplateForm(form, submit);
-    if (!validation.ok) {
-      setErrors(validation.errors);
-      toast.error(validation.summary);
-      focusFirstError();
-      return;
-    }
-    setErrors({});
     setAction(saveAction);
     try {
-      const response = await save.mutateAsync(validation.submission);
+      const response = await save.mutateAsync(submission);
       const fallback = submit ? t.submitted : mode === 'edit' ? t.updated : t.savedDraft;
       toast.success(response.message || fallback);
       navigate(LIST_PATH);
     } catch (caught) {
       const fieldErrors = serverFieldErrors(caught);
-      setErrors(fieldErrors);
       // The name is taken (409): say so at the name, whatever field the server named.
-      if (toApiError(caught).status === 409) setErrors({ ...fieldErrors, name: errorText(caught, t.nameTaken) });
+      if (toApiError(caught).status === 409) fieldErrors.name = errorText(caught, t.nameTaken);
+      for (const [field, message] of Object.entries(fieldErrors)) {
+        setError(formFieldOf(field) as Path<TemplateForm>, { type: 'server', message });
+      }
       toast.error(errorText(caught, mode === 'edit' ? t.updateFailed : t.createFailed));
       focusFirstError();
     } finally {
@@ -183,7 +232,21 @@ function TemplateBuilder({
     }
   };
 
-  const sectionProps: SectionProps = { form, dispatch, errors, clearError, disabled: busy };
+  const handleSave = (saveAction: SaveAction) => {
+    pressed.current = saveAction;
+    clearErrors();
+    void handleSubmit(
+      (submission) => send(saveAction, submission),
+      () => {
+        // Spec 002: every problem at once, joined by commas, in a toast.
+        const validation = validateTemplateForm(getValues(), saveAction === 'submit');
+        if (!validation.ok) toast.error(validation.summary);
+        focusFirstError();
+      },
+    )();
+  };
+
+  const sectionProps: SectionProps = { form, dispatch, errors, clearError, disabled: busy, rowKeys: buttonRows.fields.map((row) => row.id), addButton, removeButton };
   const draftLabel = mode === 'edit' ? 'Save Changes' : 'Save Draft';
   const submitLabel = mode === 'edit' ? 'Save & Submit' : 'Create & Submit';
   const languages: { code: string; name: string }[] = TEMPLATE_LANGUAGES.some((l) => l.code === form.language)
@@ -257,7 +320,7 @@ function TemplateBuilder({
                     invalid={Boolean(errors.category)}
                     onChange={(e) => {
                       dispatch({ type: 'setCategory', value: e.target.value as TemplateCategory });
-                      setErrors({});
+                      clearErrors();
                     }}
                   >
                     {TEMPLATE_CATEGORIES.map((category) => (
@@ -312,12 +375,12 @@ function TemplateBuilder({
                 <Link to={LIST_PATH}>Cancel</Link>
               </Button>
               {isAuthentication ? null : (
-                <Button variant="outline" disabled={busy} onClick={() => void handleSave('draft')}>
+                <Button variant="outline" disabled={busy} onClick={() => handleSave('draft')}>
                   {action === 'draft' ? <Spinner className="text-current" /> : <Save aria-hidden="true" />}
                   {draftLabel}
                 </Button>
               )}
-              <Button disabled={busy} onClick={() => void handleSave('submit')}>
+              <Button disabled={busy} onClick={() => handleSave('submit')}>
                 {action === 'submit' ? <Spinner className="text-current" /> : <Send aria-hidden="true" />}
                 {submitLabel}
               </Button>
