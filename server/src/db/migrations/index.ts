@@ -115,6 +115,9 @@ import * as addTaxToPayments from './20261215600100_add_tax_to_payments';
 import * as createTaxDocuments from './20261215600200_create_tax_documents';
 import * as createTaxDocumentCounters from './20261215600300_create_tax_document_counters';
 import * as createWhatsappConnections from './20261215700000_create_whatsapp_connections';
+import * as createPaymentRefunds from './20261216200100_create_payment_refunds';
+import * as addBillingAddressToUsers from './20261216200200_add_billing_address_to_users';
+import * as addBuyerAddressToTaxDocuments from './20261216200300_add_buyer_address_to_tax_documents';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -233,6 +236,9 @@ const migrations: [string, Migration][] = [
   ['20261215600200_create_tax_documents', createTaxDocuments],
   ['20261215600300_create_tax_document_counters', createTaxDocumentCounters],
   ['20261215700000_create_whatsapp_connections', createWhatsappConnections],
+  ['20261216200100_create_payment_refunds', createPaymentRefunds],
+  ['20261216200200_add_billing_address_to_users', addBillingAddressToUsers],
+  ['20261216200300_add_buyer_address_to_tax_documents', addBuyerAddressToTaxDocuments],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
