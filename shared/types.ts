@@ -22,6 +22,10 @@ export interface TUser {
   /** Printed on top-up receipts; null until the user enters one in the profile. */
   businessName: string | null;
   gstin: string | null;
+  /** Printed on tax invoices. */
+  billingAddress: string | null;
+  /** GST state code: the place of supply when known. */
+  billingState: string | null;
   createdAt: string;
   updatedAt: string;
   /**

@@ -12,7 +12,7 @@ export type TWalletEntryKind = (typeof WALLET_ENTRY_KINDS)[number];
 
 /** Ledger type codes by kind (server/src/wallet/service.ts and the payment and pricing services write them). */
 export const WALLET_TYPES_BY_KIND: Record<TWalletEntryKind, readonly string[]> = {
-  topup: ['TOPUP_ADD'],
+  topup: ['TOPUP_ADD', 'TOPUP_REFUND'],
   send: ['CAMPAIGN_DEBIT'],
   refund: ['REFUND_ADD'],
   adjustment: ['ADMIN_ADD', 'ADMIN_DEDUCT', 'OPENING_BALANCE_ADD'],
@@ -20,6 +20,7 @@ export const WALLET_TYPES_BY_KIND: Record<TWalletEntryKind, readonly string[]> =
 
 const TITLES: Record<string, string> = {
   TOPUP_ADD: 'Wallet top-up',
+  TOPUP_REFUND: 'Top-up refunded',
   CAMPAIGN_DEBIT: 'Messages sent',
   REFUND_ADD: 'Refund for a message not delivered',
   ADMIN_ADD: 'Credits added by support',

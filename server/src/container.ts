@@ -313,6 +313,7 @@ export function createServices(deps: {
     events: {
       credited: (userId, orderId) => void notifications.paymentCredited(userId, orderId),
       failed: (userId, failure) => void notifications.paymentFailed(userId, failure),
+      refunded: (refund) => void notifications.topUpRefunded(refund),
     },
   });
   const templateAccounts = new TemplateAccounts({

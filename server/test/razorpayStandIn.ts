@@ -119,4 +119,24 @@ export class RazorpayStandIn {
     });
     return { body, signature: sign(secret, body) };
   }
+
+  /**
+   * A refund webhook of a captured payment, shaped as Razorpay documents it
+   * (https://razorpay.com/docs/webhooks/refunds): the refund entity with the payment's id and the
+   * refunded paise, beside the payment entity.
+   */
+  refundWebhook(event: 'refund.created' | 'refund.processed', paymentId: string, refund: { id: string; amount: number }, secret: string = STAND_IN_KEYS.webhookSecret) {
+    const payment = this.payments.get(paymentId);
+    if (!payment) throw new Error(`stand-in: no payment ${paymentId}`);
+    const body = JSON.stringify({
+      entity: 'event',
+      event,
+      contains: ['refund', 'payment'],
+      payload: {
+        refund: { entity: { id: refund.id, entity: 'refund', amount: refund.amount, currency: 'INR', payment_id: paymentId, notes: {}, receipt: null, status: event === 'refund.processed' ? 'processed' : 'pending' } },
+        payment: { entity: { ...payment, entity: 'payment', currency: 'INR', amount_refunded: refund.amount, refund_status: 'partial' } },
+      },
+    });
+    return { body, signature: sign(secret, body) };
+  }
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AUTH } from '../constants';
-import { isValidGstin, normaliseGstin } from '../gstin';
-import { messages } from '../messages';
+import { GST_STATES, isGstStateCode } from '../gst';
+import { gstinStateCode, isValidGstin, normaliseGstin } from '../gstin';
+import { fillMessage, messages } from '../messages';
 import { phoneDigits } from '../phone';
 import { ZEmail, ZName, ZNewPassword, ZSignupPhone, ZUsername, requiredText } from './common';
 
@@ -96,13 +97,38 @@ const ZGstin = z.preprocess(
   z.string().refine(isValidGstin, { error: messages.profile.gstinInvalid }).nullable().optional(),
 );
 
-/** businessName and gstin are optional: a client that leaves them out keeps what is stored. */
-export const ZUpdateProfileRequest = z.object({
-  name: ZName,
-  email: ZEmail,
-  businessName: ZBusinessName,
-  gstin: ZGstin,
-});
+const ZBillingAddress = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? null : value),
+  z.string().trim().max(300, { error: messages.profile.billingAddressTooLong }).nullable().optional(),
+);
+const ZBillingState = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? null : value),
+  z.string().refine(isGstStateCode, { error: messages.profile.billingStateInvalid }).nullable().optional(),
+);
+
+/**
+ * The text when a GSTIN's state code (its first two digits) is not the chosen billing state, or
+ * null when they agree or either is missing: a GSTIN is registered in one state.
+ */
+export function gstinStateMismatch(gstin: string | null | undefined, billingState: string | null | undefined): string | null {
+  if (!gstin || !billingState || gstinStateCode(gstin) === billingState) return null;
+  return fillMessage(messages.profile.gstinStateMismatch, { gstinState: GST_STATES[gstinStateCode(gstin)] ?? gstinStateCode(gstin) });
+}
+
+/** businessName, gstin, billingAddress and billingState are optional: a client that leaves them out keeps what is stored. */
+export const ZUpdateProfileRequest = z
+  .object({
+    name: ZName,
+    email: ZEmail,
+    businessName: ZBusinessName,
+    gstin: ZGstin,
+    billingAddress: ZBillingAddress,
+    billingState: ZBillingState,
+  })
+  .superRefine((profile, context) => {
+    const mismatch = gstinStateMismatch(profile.gstin, profile.billingState);
+    if (mismatch) context.addIssue({ code: 'custom', path: ['billingState'], message: mismatch });
+  });
 export type TUpdateProfileRequest = z.input<typeof ZUpdateProfileRequest>;
 
 /** POST /api/auth/change-password: the signed-in user's own password, the current one required. */

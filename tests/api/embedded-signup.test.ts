@@ -304,6 +304,11 @@ describe.skipIf(postgresUnavailable)('Connect WhatsApp with Meta (Embedded Signu
     expect(paused).toMatchObject({ status: 'paused', pauseReason: 'number_disconnected' });
     const shown = await client.get<{ data: { pauseReason: string | null } }>(`/api/campaigns/${campaign.campaignId}`);
     expect(shown.body.data.pauseReason).toBe('number_disconnected');
+    // Its owner cannot resume it while the number stays disconnected: the answer says why, and it stays paused.
+    const resumed = await client.post<{ error: { code: string; message: string } }>(`/api/campaigns/${campaign.campaignId}/resume`);
+    expect(resumed.status).toBe(409);
+    expect(JSON.stringify(resumed.body)).toContain(messages.whatsappConnect.cannotResumeDisconnected);
+    expect(((await server.db('campaigns').where({ id: campaign.campaignId }).first()) as { status: string }).status).toBe('paused');
 
     const after = (await numbersOf(client)).map((n) => n.phone_number_id);
     expect(after).not.toContain(one.phone_number_id);

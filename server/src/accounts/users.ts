@@ -3,9 +3,9 @@ import type { Knex } from 'knex';
 import type { Role } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { formatRupees, rupeesToUnits, unitsToRupees } from '@shared/money';
-import { digitsOnly } from '@shared/schemas/auth';
+import { digitsOnly, gstinStateMismatch } from '@shared/schemas/auth';
 import { forUpdateIfSupported, isUniqueViolation, uniqueViolationTarget } from '../db/knex';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import { User, usernameKey } from '../models';
 import type { AuditService } from '../audit/service';
 import { hashSecret } from '../security/passwords';
@@ -124,7 +124,13 @@ export class UserService {
       : ConflictError('username_taken', messages.auth.usernameTaken, 'username');
   }
 
-  async updateProfile(user: User, input: { name: string; email: string; businessName?: string | null; gstin?: string | null }): Promise<User> {
+  async updateProfile(
+    user: User,
+    input: { name: string; email: string; businessName?: string | null; gstin?: string | null; billingAddress?: string | null; billingState?: string | null },
+  ): Promise<User> {
+    // One of the two left out keeps its stored value, which the other must still agree with.
+    const mismatch = gstinStateMismatch(input.gstin !== undefined ? input.gstin : user.gstin, input.billingState !== undefined ? input.billingState : user.billingState);
+    if (mismatch) throw ValidationError('billingState', mismatch);
     const byEmail = await User.query(this.deps.db).findOne({ emailKey: input.email.toLowerCase() });
     if (byEmail && byEmail.id !== user.id) throw this.conflictFor('email');
     try {
@@ -134,6 +140,8 @@ export class UserService {
         emailKey: input.email.toLowerCase(),
         ...(input.businessName !== undefined ? { businessName: input.businessName } : {}),
         ...(input.gstin !== undefined ? { gstin: input.gstin } : {}),
+        ...(input.billingAddress !== undefined ? { billingAddress: input.billingAddress } : {}),
+        ...(input.billingState !== undefined ? { billingState: input.billingState } : {}),
         updatedAt: new Date(),
       });
     } catch (error) {

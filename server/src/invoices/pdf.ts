@@ -62,7 +62,9 @@ export function renderTaxDocument(document: TaxDocumentWithInvoice): Promise<Buf
   row('Name', document.buyerName);
   if (document.buyerBusinessName) row('Business name', document.buyerBusinessName);
   if (document.buyerGstin) row('GSTIN', document.buyerGstin);
-  row('State', `${GST_STATES[document.placeOfSupply] ?? ''} (code ${document.placeOfSupply})`);
+  if (document.buyerAddress) row('Address', document.buyerAddress);
+  const buyerState = document.buyerState ?? document.placeOfSupply;
+  row('State', `${GST_STATES[buyerState] ?? ''} (code ${buyerState})`);
   if (document.buyerEmail) row('E-mail', document.buyerEmail);
   doc.moveDown();
 

@@ -30,6 +30,9 @@ export interface TaxDocument {
   buyerBusinessName: string | null;
   buyerEmail: string | null;
   buyerGstin: string | null;
+  buyerAddress: string | null;
+  /** GST state code of the buyer's billing state, when given. */
+  buyerState: string | null;
   placeOfSupply: string;
   taxablePaise: number;
   cgstPaise: number;
@@ -84,19 +87,23 @@ export class InvoiceService {
     return this.deps.gst;
   }
 
-  /** The buyer's place of supply: the state of their GSTIN, else (no address on record) the supplier's. */
-  placeOfSupply(buyerGstin: string | null): string | null {
+  /**
+   * The buyer's place of supply: their billing state when given, else the state of their GSTIN
+   * (the profile keeps both in agreement), else (no state on record) the supplier's.
+   */
+  placeOfSupply(buyer: Pick<User, 'gstin' | 'billingState'>): string | null {
     const gst = this.deps.gst;
     if (!gst) return null;
-    return buyerGstin ? gstinStateCode(buyerGstin) : gst.supplierStateCode;
+    if (buyer.billingState) return buyer.billingState;
+    return buyer.gstin ? gstinStateCode(buyer.gstin) : gst.supplierStateCode;
   }
 
   /** Prices a top-up of `amountRupees` (credits in exclusive mode, the amount paid in inclusive mode). */
-  quote(user: Pick<User, 'gstin'>, amountRupees: number): TopUpQuote {
+  quote(user: Pick<User, 'gstin' | 'billingState'>, amountRupees: number): TopUpQuote {
     const gst = this.deps.gst;
     const amountPaise = amountRupees * 100;
     if (!gst) return { split: computeGst(amountPaise, { mode: 'off', rateBasisPoints: 0, intraState: true }), creditUnits: amountRupees * CREDIT_UNITS_PER_RUPEE, placeOfSupply: null };
-    const placeOfSupply = this.placeOfSupply(user.gstin)!;
+    const placeOfSupply = this.placeOfSupply(user)!;
     const split = computeGst(amountPaise, { mode: gst.mode, rateBasisPoints: gst.rateBasisPoints, intraState: placeOfSupply === gst.supplierStateCode });
     return { split, creditUnits: split.taxablePaise * (CREDIT_UNITS_PER_RUPEE / 100), placeOfSupply };
   }
@@ -142,6 +149,8 @@ export class InvoiceService {
       buyerBusinessName: user.businessName ?? null,
       buyerEmail: user.email,
       buyerGstin: user.gstin ?? null,
+      buyerAddress: user.billingAddress ?? null,
+      buyerState: user.billingState ?? null,
       placeOfSupply: payment.placeOfSupply,
       taxablePaise: payment.taxablePaise,
       cgstPaise: payment.cgstPaise ?? 0,
@@ -158,11 +167,16 @@ export class InvoiceService {
    * has uncredited, with that invoice's rate and tax heads. Credits are the taxable value, so the
    * taxable value refunded is the credits deducted; the tax refunded follows exclusive rounding.
    */
-  async issueCreditNotes(trx: Knex, input: { userId: number; units: number; reason: string; creditTransactionId: number; at: Date }): Promise<TaxDocument[]> {
+  async issueCreditNotes(
+    trx: Knex,
+    input: { userId: number; units: number; reason: string; creditTransactionId: number | null; at: Date; /** Only this payment's invoice (a gateway refund of it). */ paymentId?: number },
+  ): Promise<TaxDocument[]> {
     if (!this.deps.gst) return [];
     let remaining = Math.floor(input.units / (CREDIT_UNITS_PER_RUPEE / 100));
     if (remaining <= 0) return [];
-    const invoices = (await trx('tax_documents').where({ userId: input.userId, series: 'invoice' }).orderBy('id', 'desc').select('*')).map(toDocument);
+    let invoiceQuery = trx('tax_documents').where({ userId: input.userId, series: 'invoice' });
+    if (input.paymentId !== undefined) invoiceQuery = invoiceQuery.where({ paymentId: input.paymentId });
+    const invoices = (await invoiceQuery.orderBy('id', 'desc').select('*')).map(toDocument);
     if (invoices.length === 0) return [];
     const credited = (await trx('tax_documents')
       .where({ userId: input.userId, series: 'credit_note' })
@@ -193,6 +207,8 @@ export class InvoiceService {
           buyerBusinessName: invoice.buyerBusinessName,
           buyerEmail: invoice.buyerEmail,
           buyerGstin: invoice.buyerGstin,
+          buyerAddress: invoice.buyerAddress,
+          buyerState: invoice.buyerState,
           placeOfSupply: invoice.placeOfSupply,
           taxablePaise: split.taxablePaise,
           cgstPaise: split.cgstPaise,

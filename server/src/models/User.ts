@@ -23,6 +23,8 @@ export class User extends BaseModel {
   businessName!: string | null;
   /** Upper case, validated by the profile schema. */
   gstin!: string | null;
+  billingAddress!: string | null;
+  billingState!: string | null;
   createdAt!: Date;
   updatedAt!: Date;
   deletedAt!: Date | null;

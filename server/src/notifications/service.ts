@@ -11,6 +11,7 @@ import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { fillMessage, messages } from '@shared/messages';
 import type { WalletAfterDebit } from '../wallet/service';
+import type { TopUpRefund } from '../payments/service';
 import { formatIndianNumber, formatRupees, unitsToRupees } from '@shared/money';
 import { NOTIFICATIONS } from '@shared/constants';
 import { templateStatusLabel } from '@shared/templates';
@@ -314,6 +315,33 @@ export class NotificationService {
       kind: 'payment_failed',
       title: texts.paymentFailedTitle,
       message: fillMessage(texts.paymentFailed, { reason: failure.reason }),
+    });
+  }
+
+  /** A gateway refund of a top-up: its owner is told; a shortfall (credits already spent) goes to the admins. */
+  async topUpRefunded(refund: TopUpRefund): Promise<void> {
+    const amount = formatRupees(refund.amountPaise / 100);
+    await this.post(refund.userId, {
+      dedupeKey: `refund:${refund.refundId}`.slice(0, 80),
+      type: 'info',
+      kind: 'topup_refunded',
+      title: texts.refundedTitle,
+      message: fillMessage(texts.refunded, { amount, credits: formatRupees(unitsToRupees(refund.debitedUnits)) }),
+    });
+    if (refund.shortfallUnits <= 0) return;
+    const owner = (await this.deps.db('users').where({ id: refund.userId }).first('username')) as { username: string } | undefined;
+    await this.postToAdmins({
+      dedupeKey: `refund:${refund.refundId}:shortfall`.slice(0, 80),
+      type: 'error',
+      kind: 'refund_shortfall',
+      title: texts.refundShortfallTitle,
+      message: fillMessage(texts.refundShortfall, {
+        amount,
+        username: owner?.username ?? String(refund.userId),
+        taken: formatRupees(unitsToRupees(refund.debitedUnits)),
+        credits: formatRupees(unitsToRupees(refund.creditUnits)),
+        shortfall: formatRupees(unitsToRupees(refund.shortfallUnits)),
+      }),
     });
   }
 

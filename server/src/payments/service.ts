@@ -43,11 +43,35 @@ interface WebhookPaymentEntity {
 export interface PaymentEvents {
   credited(userId: number, orderId: string): void;
   failed(userId: number, failure: { orderId: string; paymentId: string; reason: string }): void;
+  /** A gateway refund was applied (once per refund id); `shortfallUnits` > 0 needs an administrator. */
+  refunded?(refund: TopUpRefund): void;
+}
+
+/** Razorpay's refund entity (refund.created / refund.processed): the amount is in paise. */
+interface WebhookRefundEntity {
+  id?: unknown;
+  payment_id?: unknown;
+  amount?: unknown;
+  status?: unknown;
+}
+
+/** A gateway refund of a top-up as applied to the wallet. */
+export interface TopUpRefund {
+  userId: number;
+  refundId: string;
+  amountPaise: number;
+  /** Credits the refunded money bought. */
+  creditUnits: number;
+  /** Taken back from the wallet: at most what it held. */
+  debitedUnits: number;
+  /** Already spent, so not taken back: an administrator settles it. */
+  shortfallUnits: number;
 }
 
 interface WebhookEvent {
   event?: unknown;
   payload?: {
+    refund?: { entity?: WebhookRefundEntity };
     payment?: { entity?: WebhookPaymentEntity };
     order?: { entity?: { id?: unknown; amount?: unknown } };
   };
@@ -236,6 +260,8 @@ export class PaymentService {
       throw BadRequestError('invalid_json', messages.validation.invalidJson);
     }
     const name = typeof event.event === 'string' ? event.event : 'unknown';
+    // Only a processed refund has given the money back; refund.created may still fail at the bank.
+    if (name === 'refund.processed') return this.handleRefund(event.payload?.refund?.entity);
     const entity = event.payload?.payment?.entity;
     const paymentId = typeof entity?.id === 'string' ? entity.id : null;
     const orderId =
@@ -263,5 +289,66 @@ export class PaymentService {
     }
     await this.creditOrder(orderId, paymentId, 'webhook');
     return { handled: name };
+  }
+
+  /**
+   * Razorpay's `refund.processed`: the refunded share of the top-up's credits is taken back from
+   * the wallet, at most what it holds (docs/decisions/2026-12-07-gateway-refunds.md), and the
+   * payment's invoice gets a credit note for the whole refunded share, since the money went back.
+   * Idempotent by refund id: the refund row's unique key and the ledger entry's key.
+   */
+  private async handleRefund(entity: WebhookRefundEntity | undefined): Promise<{ handled: string }> {
+    const name = 'refund.processed';
+    const refundId = typeof entity?.id === 'string' ? entity.id : null;
+    const gatewayPaymentId = typeof entity?.payment_id === 'string' ? entity.payment_id : null;
+    const amountPaise = typeof entity?.amount === 'number' && Number.isSafeInteger(entity.amount) && entity.amount > 0 ? entity.amount : null;
+    if (!refundId || !gatewayPaymentId || amountPaise === null) return { handled: `ignored:${name}` };
+    const outcome = await this.deps.db.transaction(async (trx) => {
+      const payment = await forUpdateIfSupported(Payment.query(trx).findOne({ paymentId: gatewayPaymentId, provider: 'razorpay' }), trx);
+      if (!payment || payment.status !== 'paid') return { handled: `unknown-payment:${name}`, refund: null };
+      if (await trx('payment_refunds').where({ refundId }).first('id')) return { handled: `duplicate:${name}`, refund: null };
+      const refunded = (await trx('payment_refunds').where({ paymentId: payment.id }).sum({ paise: 'amountPaise' }).first()) as { paise: number | string | null } | undefined;
+      const refundable = payment.amountPaise - Number(refunded?.paise ?? 0);
+      if (amountPaise > refundable) {
+        this.deps.log.error({ refundId, paymentId: gatewayPaymentId, amountPaise, refundable }, 'refund larger than what is left of the payment: not applied');
+        return { handled: `amount-mismatch:${name}`, refund: null };
+      }
+      // The credits the refunded money bought, rounded to the nearest unit.
+      const creditUnits = Math.round((payment.creditUnits * amountPaise) / payment.amountPaise);
+      const { entry, movedUnits } = await this.deps.wallet.deductAtMost(trx, {
+        userId: payment.userId,
+        units: creditUnits,
+        type: 'TOPUP_REFUND',
+        description: 'Top-up refunded via Razorpay',
+        idempotencyKey: `payment:refund:${refundId}`,
+        referenceType: 'payment_refund',
+        referenceId: refundId,
+      });
+      const refund: TopUpRefund = { userId: payment.userId, refundId, amountPaise, creditUnits, debitedUnits: movedUnits, shortfallUnits: creditUnits - movedUnits };
+      const now = new Date();
+      await trx('payment_refunds').insert({
+        paymentId: payment.id,
+        userId: payment.userId,
+        refundId,
+        amountPaise,
+        creditUnits,
+        debitedUnits: refund.debitedUnits,
+        shortfallUnits: refund.shortfallUnits,
+        creditTransactionId: entry ? Number(entry.id) : null,
+        createdAt: now.toISOString(),
+      });
+      await this.deps.invoices.issueCreditNotes(trx, {
+        userId: payment.userId,
+        units: creditUnits,
+        reason: `Refund ${refundId}`,
+        creditTransactionId: entry ? Number(entry.id) : null,
+        at: now,
+        paymentId: payment.id,
+      });
+      if (refund.shortfallUnits > 0) this.deps.log.warn({ ...refund }, 'refund larger than the credits left in the wallet: the rest is flagged to the administrators');
+      return { handled: name, refund };
+    });
+    if (outcome.refund) this.deps.events?.refunded?.(outcome.refund);
+    return { handled: outcome.handled };
   }
 }

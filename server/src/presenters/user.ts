@@ -14,6 +14,8 @@ export function presentUser(user: User): TUser {
     creditBalance: unitsToRupees(user.creditBalance),
     businessName: user.businessName ?? null,
     gstin: user.gstin ?? null,
+    billingAddress: user.billingAddress ?? null,
+    billingState: user.billingState ?? null,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

@@ -272,6 +272,8 @@ export class CampaignService {
       await this.onResumeSender(campaign.senderNumberId);
       return this.get(user, id);
     }
+    // Its number was disconnected: nothing can be sent until the number is connected again.
+    if (campaign.status === 'paused' && campaign.pauseReason === 'number_disconnected') throw ConflictError('campaign_number_disconnected', messages.whatsappConnect.cannotResumeDisconnected);
     // Held for its template (templateHolds.ts): Meta's reinstatement resumes it, not the owner.
     if (campaign.status === 'paused' && campaign.pauseReason) throw ConflictError('campaign_held_for_template', messages.templateHolds.heldForTemplate);
     // Paused by its owner while Meta then paused its template: its sends would only be rejected.

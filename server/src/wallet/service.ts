@@ -192,6 +192,24 @@ export class WalletService {
   }
 
   /**
+   * Takes back up to `units` credits in the caller's transaction, never more than the wallet
+   * holds (the balance floors at zero, as an administrator's deduction does), reading the balance
+   * under a row lock on PostgreSQL. Answers the entry (null when nothing was there to take), the
+   * units taken and whether this call applied it (false: the key's entry was already written).
+   */
+  async deductAtMost(trx: Knex, input: Omit<LedgerEntryInput, 'amountUnits'> & { units: number }): Promise<{ entry: CreditTransaction | null; movedUnits: number; applied: boolean }> {
+    const existing = await CreditTransaction.query(trx).findOne({ idempotencyKey: input.idempotencyKey });
+    if (existing) return { entry: existing, movedUnits: -existing.amount, applied: false };
+    const locked = (await forUpdateIfSupported(trx('users').where({ id: input.userId }).whereNull('deletedAt'), trx).first('creditBalance')) as { creditBalance: number } | undefined;
+    if (!locked) throw new AppError(404, 'user_not_found', messages.admin.userNotFound);
+    const moved = Math.min(input.units, Number(locked.creditBalance));
+    if (moved <= 0) return { entry: null, movedUnits: 0, applied: true };
+    const { units: _units, ...entryInput } = input;
+    const { entry, applied } = await this.apply({ ...entryInput, amountUnits: -moved }, trx);
+    return { entry, movedUnits: applied ? moved : -entry.amount, applied };
+  }
+
+  /**
    * An administrator adds or deducts credits. A deduction takes at most what the wallet holds
    * (spec 001: the balance floors at zero); the amount actually moved is answered. The balance is
    * read under a row lock on PostgreSQL (SQLite has one writer) so concurrent adjustments compose.

@@ -120,6 +120,9 @@ import * as backfillAccountOwners from './20261215800200_backfill_account_owners
 import * as createTeamInvites from './20261215800300_create_team_invites';
 import * as addAccountToSessions from './20261215800400_add_account_to_sessions';
 import * as recordActorOnAccountActions from './20261215800500_record_actor_on_account_actions';
+import * as createPaymentRefunds from './20261216200100_create_payment_refunds';
+import * as addBillingAddressToUsers from './20261216200200_add_billing_address_to_users';
+import * as addBuyerAddressToTaxDocuments from './20261216200300_add_buyer_address_to_tax_documents';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -243,6 +246,9 @@ const migrations: [string, Migration][] = [
   ['20261215800300_create_team_invites', createTeamInvites],
   ['20261215800400_add_account_to_sessions', addAccountToSessions],
   ['20261215800500_record_actor_on_account_actions', recordActorOnAccountActions],
+  ['20261216200100_create_payment_refunds', createPaymentRefunds],
+  ['20261216200200_add_billing_address_to_users', addBillingAddressToUsers],
+  ['20261216200300_add_buyer_address_to_tax_documents', addBuyerAddressToTaxDocuments],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

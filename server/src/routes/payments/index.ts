@@ -29,7 +29,7 @@ export function paymentRoutes(services: Services, config: AppConfig): Router<App
       enabled: gateway !== null,
       sandbox: gateway?.provider === 'sandbox',
       checkoutUrl: gateway?.checkoutUrl ?? null,
-      gst: gst ? { mode: gst.mode, rateBasisPoints: gst.rateBasisPoints, supplierStateCode: gst.supplierStateCode, placeOfSupply: services.invoices.placeOfSupply(user.gstin) ?? gst.supplierStateCode } : null,
+      gst: gst ? { mode: gst.mode, rateBasisPoints: gst.rateBasisPoints, supplierStateCode: gst.supplierStateCode, placeOfSupply: services.invoices.placeOfSupply(user) ?? gst.supplierStateCode } : null,
     };
     ctx.body = body;
   });

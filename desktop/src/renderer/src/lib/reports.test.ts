@@ -239,6 +239,13 @@ describe('campaigns', () => {
     expect(campaignActions({ status: 'cancelled', counts: counts(3) }).resendFailed).toBe(true);
   });
 
+  it('offers no resume to a campaign held for its template or its disconnected number, but a cancel', () => {
+    expect(campaignActions({ status: 'paused', pauseReason: 'number_disconnected', counts: counts() })).toEqual({ pause: false, resume: false, cancel: true, reschedule: false, resendFailed: false });
+    expect(campaignActions({ status: 'paused', pauseReason: 'template_paused', counts: counts() }).resume).toBe(false);
+    // Paused with its stopped number: resuming it resumes the number.
+    expect(campaignActions({ status: 'paused', pauseReason: 'sender_stopped', counts: counts() }).resume).toBe(true);
+  });
+
   it('offers a scheduled campaign a new time or a cancel, never pause or resume', () => {
     expect(campaignActions({ status: 'scheduled', counts: counts() })).toEqual({ pause: false, resume: false, cancel: true, reschedule: true, resendFailed: false });
     // One that failed to start sent nothing: nothing to resend, cancel or re-time, whatever its counts say.

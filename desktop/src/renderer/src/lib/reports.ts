@@ -366,11 +366,13 @@ export interface CampaignActions {
  * resent once the campaign is over (the resend is a new campaign, so the old one's counts stay
  * what they were). A scheduled send that failed to start sent nothing, so there is nothing to resend.
  */
-export function campaignActions(campaign: Pick<TCampaign, 'status' | 'counts' | 'resentCampaignId'>): CampaignActions {
+export function campaignActions(campaign: Pick<TCampaign, 'status' | 'counts' | 'resentCampaignId' | 'pauseReason'>): CampaignActions {
   const { status } = campaign;
   return {
     pause: status === 'running',
-    resume: status === 'paused',
+    // Held for its template (Meta's reinstatement resumes it) or for its disconnected number (the
+    // server refuses): only a connected number can send the rest, so resume is not offered.
+    resume: status === 'paused' && campaign.pauseReason !== 'template_paused' && campaign.pauseReason !== 'number_disconnected',
     cancel: status === 'running' || status === 'paused' || status === 'scheduled',
     reschedule: status === 'scheduled',
     // Once resent, the card says so instead of offering the same failures again.

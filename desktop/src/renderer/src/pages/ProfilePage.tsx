@@ -2,6 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { History, KeyRound, Pencil, Save, ShieldCheck, UserRound, Wallet, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
+import { GST_STATES } from '@shared/gst';
 import { formatIstTimeLabelled } from '@shared/istTime';
 import { messages } from '@shared/messages';
 import { formatRupees } from '@shared/money';
@@ -12,7 +13,7 @@ import { authApi } from '../api/auth';
 import { errorText, serverFieldErrors } from '../api/client';
 import { CREDIT_HISTORY_PAGE_SIZE, creditKeys, creditsApi } from '../api/credits';
 import { Avatar } from '../components/layout/UserCard';
-import { FormEmailField, FormTextField } from '../components/form/fields';
+import { FormEmailField, FormSelectField, FormTextareaField, FormTextField } from '../components/form/fields';
 import { showServerFieldErrors, textFieldsCheckedBy, useSchemaForm } from '../components/form/useSchemaForm';
 import { ChangePasswordCard } from '../components/profile/ChangePasswordCard';
 import { Alert } from '../components/ui/alert';
@@ -31,10 +32,25 @@ import { ConnectWhatsAppCard } from '../components/whatsapp/ConnectWhatsAppCard'
 
 const p = messages.profile;
 
-const ZProfileForm = textFieldsCheckedBy(['name', 'email', 'businessName', 'gstin'], ZUpdateProfileRequest);
+const ZProfileForm = textFieldsCheckedBy(['name', 'email', 'businessName', 'gstin', 'billingAddress', 'billingState'], ZUpdateProfileRequest);
+
+/** GST states by name, "Not provided" first. */
+const STATE_OPTIONS = [
+  { value: '', label: p.billingStateNone },
+  ...Object.entries(GST_STATES)
+    .map(([code, name]) => ({ value: code, label: name }))
+    .sort((a, b) => a.label.localeCompare(b.label)),
+];
 
 function profileForm(user: TUser): z.input<typeof ZProfileForm> {
-  return { name: user.name, email: user.email, businessName: user.businessName ?? '', gstin: user.gstin ?? '' };
+  return {
+    name: user.name,
+    email: user.email,
+    businessName: user.businessName ?? '',
+    gstin: user.gstin ?? '',
+    billingAddress: user.billingAddress ?? '',
+    billingState: user.billingState ?? '',
+  };
 }
 
 function PersonalInfo({ user }: { user: TUser }) {
@@ -146,6 +162,28 @@ function PersonalInfo({ user }: { user: TUser }) {
                 readOnly={!isEditing}
                 disabled={isSaving}
                 hint={p.gstinHint}
+              />
+              <FormTextareaField
+                control={form.control}
+                name="billingAddress"
+                id="profile-billing-address"
+                label={p.billingAddressLabel}
+                autoComplete="street-address"
+                rows={2}
+                maxLength={300}
+                placeholder={isEditing ? '' : 'Not provided'}
+                readOnly={!isEditing}
+                disabled={isSaving}
+                hint={p.billingAddressHint}
+              />
+              <FormSelectField
+                control={form.control}
+                name="billingState"
+                id="profile-billing-state"
+                label={p.billingStateLabel}
+                options={STATE_OPTIONS}
+                disabled={!isEditing || isSaving}
+                hint={p.billingStateHint}
               />
               <TextField id="profile-username" label="Username" value={user.username} readOnly hint={p.usernameLocked} />
               <TextField

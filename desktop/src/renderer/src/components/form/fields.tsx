@@ -4,6 +4,7 @@ import { PHONE_EXAMPLE } from '@shared/constants';
 import { digitsOnly } from '@shared/schemas/auth';
 import { cn } from '../../lib/cn';
 import { FieldShell, PasswordField, TextField } from '../ui/form-field';
+import { NativeSelect } from '../ui/native-select';
 import { Textarea } from '../ui/textarea';
 
 /** Which form and which of its text fields a field component is bound to. */
@@ -40,7 +41,7 @@ export function useBoundInput<Values extends FieldValues, Output>(
       ref: field.ref,
       value: typeof value === 'string' ? value : '',
       onBlur: field.onBlur,
-      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => field.onChange(keep ? keep(event.target.value) : event.target.value),
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => field.onChange(keep ? keep(event.target.value) : event.target.value),
     },
     error: fieldState.error?.message,
   };
@@ -185,6 +186,38 @@ export function FormTextareaField<Values extends FieldValues, Output>({
         invalid={Boolean(error)}
         aria-describedby={error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined}
       />
+    </FieldShell>
+  );
+}
+
+/** One of a short fixed list (a state), as a native select, with the label, message and hint of every field. */
+export function FormSelectField<Values extends FieldValues, Output>({
+  control,
+  name,
+  label,
+  hint,
+  id,
+  options,
+  disabled,
+}: BoundFieldProps<Values, Output> & { label: ReactNode; hint?: ReactNode; id?: string; disabled?: boolean; options: readonly { value: string; label: string }[] }) {
+  const generated = useId();
+  const fieldId = id ?? generated;
+  const { input, error } = useBoundInput({ control, name });
+  return (
+    <FieldShell id={fieldId} label={label} error={error} hint={hint}>
+      <NativeSelect
+        {...input}
+        id={fieldId}
+        disabled={disabled}
+        invalid={Boolean(error)}
+        aria-describedby={error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </NativeSelect>
     </FieldShell>
   );
 }

@@ -164,7 +164,7 @@ export function CampaignCard({
                 Pause<span className="sr-only"> {campaign.name}</span>
               </Button>
             ) : null}
-            {actions.resume && campaign.pauseReason !== 'template_paused' ? (
+            {actions.resume ? (
               <Button variant="outline" size="sm" onClick={() => onAction('resume')}>
                 <Play aria-hidden="true" />
                 Resume<span className="sr-only"> {campaign.name}</span>
