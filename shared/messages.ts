@@ -6,6 +6,7 @@
  * Placeholders are written `{name}` and filled with `fillMessage`.
  */
 import { AUTH, PHONE_EXAMPLE, SENDING } from './constants';
+import type { TReplyEffect } from './schemas/conversations';
 
 export const messages = {
   common: {
@@ -542,6 +543,8 @@ export const messages = {
     mediaPending: 'Fetching the file…',
     mediaFailed: 'The file could not be fetched from WhatsApp',
     openFile: 'Open the file',
+    /** The badge on an incoming message the opt-out rule acted on or flagged for the user. */
+    effects: { opted_out: 'Opted out', opted_in: 'Opted back in', flagged: 'Flagged for you' } satisfies Record<TReplyEffect, string>,
     kinds: {
       text: 'Text',
       image: 'Photo',

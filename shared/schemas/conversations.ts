@@ -32,6 +32,10 @@ export type TSendReplyRequest = z.input<typeof ZSendReplyRequest>;
 
 export const CONVERSATION_MESSAGE_STATUSES = ['received', 'queued', 'accepted', 'sent', 'delivered', 'read', 'failed'] as const;
 
+/** What the opt-out rule made of an incoming message: it opted the sender out, back in, or was flagged for the user to decide. */
+export const REPLY_EFFECTS = ['opted_out', 'opted_in', 'flagged'] as const;
+export type TReplyEffect = (typeof REPLY_EFFECTS)[number];
+
 export const ZConversationMessage = z
   .object({
     id: z.string().describe('in_<n> for a message the contact sent, out_<n> for a reply'),
@@ -56,6 +60,10 @@ export const ZConversationMessage = z
       .object({ message_id: z.string(), campaign_id: z.number().int(), campaign_name: z.string().nullable(), template: z.string().nullable(), status: z.string().nullable() })
       .nullable()
       .describe('The campaign message this one answers'),
+    reply_effect: z
+      .enum(REPLY_EFFECTS)
+      .nullable()
+      .describe('What the opt-out rule made of an incoming message: opted_out (an opt-out keyword or button), opted_in (START, SUBSCRIBE), flagged (it looks like an opt-out but was not acted on: the user decides); null for none and for our replies'),
     cost: z.number().describe('What a reply cost in rupees'),
     at: z.iso.datetime(),
   })
@@ -74,6 +82,7 @@ export const ZConversationMessage = z
         status: 'received',
         error: null,
         answers: { message_id: 'msg_48213907', campaign_id: 1289, campaign_name: 'Diwali offer', template: 'diwali_offer', status: 'read' },
+        reply_effect: null,
         cost: 0,
         at: '2026-11-24T09:45:10.000Z',
       },

@@ -3,6 +3,7 @@
  * buttons marked as opt-out, flags for the user, and the suppression list by session and API key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TConversationThread } from '@shared/schemas/conversations';
 import type { TCostPreview } from '@shared/schemas/sending';
 import type { TImportSuppressionsResult, TReplyFlag, TSuppression, TSuppressionsPage } from '@shared/schemas/suppressions';
 import type { User } from '../../server/src/models';
@@ -114,7 +115,7 @@ describe.skipIf(postgresUnavailable)('opt-outs and the suppression list', () => 
     });
 
     it('keeps the effect on the stored message, lets the last of STOP and START in one body stand, and never reads a caption', async () => {
-      const { user, number } = await account();
+      const { client, user, number } = await account();
       const at = t();
       const message = (id: string, from: string, extra: Record<string, unknown>) => ({ id: `wamid.batch.${Date.now()}.${id}`, from, timestamp: at, ...extra });
       const body = webhookBody({
@@ -142,6 +143,19 @@ describe.skipIf(postgresUnavailable)('opt-outs and the suppression list', () => 
         { contact: '919811100063', replyEffect: null },
         { contact: '919811100064', replyEffect: 'flag' },
       ]);
+      // The thread API shows each message's effect (newest first).
+      const effects = async (phone: string) => {
+        const thread = await client.get<TConversationThread>(`/api/conversations/${phone}/messages`);
+        expect(thread.status).toBe(200);
+        return thread.body.data.map((m) => [m.text, m.reply_effect]);
+      };
+      expect(await effects('919811100061')).toEqual([
+        ['start', 'opted_in'],
+        ['STOP', 'opted_out'],
+      ]);
+      expect(await effects('919811100062')).toEqual([['Stop', 'opted_out']]);
+      expect((await effects('919811100063'))[0]?.[1]).toBeNull();
+      expect(await effects('919811100064')).toEqual([['please stop sending', 'flagged']]);
     });
 
     it('records the preference webhook as its source', async () => {

@@ -44,9 +44,15 @@ const RECORD_SENDS_SQL = `insert into contacts (user_id, phone, sent_count, last
       then excluded.last_message_at else contacts.last_message_at end,
     updated_at = excluded.updated_at`;
 
-/** One reply batch's contacts (bindings per row: owner, number, name, count, time, now, now). */
-const RECORD_REPLY_SQL = `insert into contacts (user_id, phone, name, replied_count, last_replied_at, created_at, updated_at)
-  values (?, ?, ?, ?, ?, ?, ?)
+/** Contacts written by one reply statement: a few hundred rows of seven bindings each, well inside either database's limit. */
+const REPLY_CONTACTS_PER_STATEMENT = 500;
+
+/**
+ * A chunk of a reply batch's contacts, one row each (bindings per row: owner, number, name, count,
+ * time, now, now); the batch groups by contact first, so no row meets another of its statement.
+ */
+const recordRepliesSql = (rows: number) => `insert into contacts (user_id, phone, name, replied_count, last_replied_at, created_at, updated_at)
+  values ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
   on conflict (user_id, phone) do update set
     name = coalesce(contacts.name, excluded.name),
     replied_count = contacts.replied_count + excluded.replied_count,
@@ -91,9 +97,15 @@ export async function recordReplies(trx: Knex | Knex.Transaction, rows: readonly
     group.name = row.profileName ?? group.name;
   }
   const nowIso = now.toISOString();
-  for (const group of groups.values()) {
-    // A contact's number is the stored E.164 digits, as the conversation's is.
-    await trx.raw(RECORD_REPLY_SQL, [group.userId, group.contact, group.name, group.count, group.at, nowIso, nowIso]);
+  // A contact's number is the stored E.164 digits, as the conversation's is. One statement per
+  // chunk, not per contact: the batch runs inside the transaction that applies incoming messages.
+  const all = [...groups.values()];
+  for (let start = 0; start < all.length; start += REPLY_CONTACTS_PER_STATEMENT) {
+    const chunk = all.slice(start, start + REPLY_CONTACTS_PER_STATEMENT);
+    await trx.raw(
+      recordRepliesSql(chunk.length),
+      chunk.flatMap((group) => [group.userId, group.contact, group.name, group.count, group.at, nowIso, nowIso]),
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import { CONVERSATIONS } from '@shared/constants';
 import { unitsToRupees } from '@shared/money';
-import type { TConversation, TConversationMessage, TConversationThread, TConversationsPage } from '@shared/schemas/conversations';
+import type { TConversation, TConversationMessage, TConversationThread, TConversationsPage, TReplyEffect } from '@shared/schemas/conversations';
+import type { ReplyEffect } from '../suppressions/optOutRule';
 import type { CampaignMessageSummary, ConversationRow, ThreadMessage } from '../conversations/service';
 
 const iso = (value: string | Date) => new Date(value).toISOString();
@@ -29,6 +30,9 @@ function parseDetails(details: string | null): Record<string, unknown> | null {
   }
 }
 
+/** The stored effect (suppressions/optOutRule.ts) as the API names it. */
+const REPLY_EFFECT_NAMES: Record<ReplyEffect, TReplyEffect | null> = { opt_out: 'opted_out', opt_in: 'opted_in', flag: 'flagged', none: null };
+
 export function presentConversationMessage(row: ThreadMessage): TConversationMessage {
   const hasMedia = row.mediaState !== null;
   const state = (['pending', 'stored', 'failed', 'refused'] as const).find((s) => s === row.mediaState) ?? 'failed';
@@ -56,6 +60,7 @@ export function presentConversationMessage(row: ThreadMessage): TConversationMes
       row.answersMessageId !== null && row.campaignId !== null
         ? { message_id: `msg_${row.answersMessageId}`, campaign_id: Number(row.campaignId), campaign_name: row.campaignName, template: row.templateName, status: row.answeredStatus }
         : null,
+    reply_effect: row.direction === 'in' && row.replyEffect !== null ? (REPLY_EFFECT_NAMES[row.replyEffect] ?? null) : null,
     cost: unitsToRupees(Number(row.priceUnits ?? 0), 4),
     at: iso(row.occurredAt),
   };

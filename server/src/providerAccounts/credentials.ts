@@ -86,28 +86,44 @@ export class ProviderCredentialStore {
    * webhooks are not signed; they are authenticated by channelWebhookKeys.
    */
   async webhookSignersForNumber(phoneNumberId: string): Promise<WebhookSigner[]> {
+    return (await this.webhookPartiesForNumber(phoneNumberId)).signers;
+  }
+
+  /**
+   * Everything the webhook endpoint needs about a sender number before it answers, read in one
+   * query (every signed POST waits on it): the active owners of the number with its provider (the
+   * platform-held secrets vouch for those), and the business app secrets that may sign for it, as
+   * webhookSignersForNumber. Read fresh each time, so a changed or removed secret counts at once on
+   * every instance.
+   */
+  async webhookPartiesForNumber(phoneNumberId: string): Promise<{ numbers: Pick<WhatsappNumberRow, 'userId' | 'provider'>[]; signers: WebhookSigner[] }> {
     const { db } = this.deps;
-    const infos = (await db('business_infos')
-      .join('users', 'users.id', 'business_infos.userId')
-      .where('users.isActive', true)
-      .whereNull('users.deletedAt')
+    const activeUser = (q: Knex.QueryBuilder, userColumn: string) => q.join('users', 'users.id', userColumn).where('users.isActive', true).whereNull('users.deletedAt');
+    const owners = activeUser(db('whatsapp_numbers'), 'whatsapp_numbers.userId')
+      .where('whatsapp_numbers.phoneNumberId', phoneNumberId)
+      .select({ userId: 'whatsapp_numbers.userId', provider: 'whatsapp_numbers.provider' }, db.raw('null as ??', ['secret']));
+    const ownBusiness = activeUser(db('business_infos'), 'business_infos.userId')
       .where({ 'business_infos.whatsappNumberId': phoneNumberId, 'business_infos.isActive': true })
       .whereNotNull('business_infos.appSecretEncrypted')
-      .select('business_infos.userId', 'business_infos.appSecretEncrypted')) as Pick<BusinessInfoRow, 'userId' | 'appSecretEncrypted'>[];
+      .select({ userId: 'business_infos.userId' }, db.raw('null as ??', ['provider']), { secret: 'business_infos.appSecretEncrypted' });
     // A further number connected through Embedded Signup is signed for by its business's app.
-    const connected = (await db('whatsapp_connections')
-      .join('business_infos', 'business_infos.userId', 'whatsapp_connections.userId')
-      .join('users', 'users.id', 'whatsapp_connections.userId')
-      .where('users.isActive', true)
-      .whereNull('users.deletedAt')
+    const connected = activeUser(db('whatsapp_connections').join('business_infos', 'business_infos.userId', 'whatsapp_connections.userId'), 'whatsapp_connections.userId')
       .where({ 'whatsapp_connections.phoneNumberId': phoneNumberId, 'whatsapp_connections.status': 'connected', 'business_infos.isActive': true })
       .whereNotNull('business_infos.appSecretEncrypted')
-      .select('business_infos.userId', 'business_infos.appSecretEncrypted')) as Pick<BusinessInfoRow, 'userId' | 'appSecretEncrypted'>[];
-    const seen = new Set(infos.map((info) => info.userId));
-    infos.push(...connected.filter((row) => !seen.has(row.userId)));
-    return infos
-      .map((info) => ({ userId: info.userId, secret: this.tryOpen(info.appSecretEncrypted, secretContext('appSecretEncrypted', info.userId)) }))
-      .filter((signer): signer is WebhookSigner => signer.secret !== null);
+      .select({ userId: 'business_infos.userId' }, db.raw('null as ??', ['provider']), { secret: 'business_infos.appSecretEncrypted' });
+    const rows = (await owners.unionAll([ownBusiness, connected])) as { userId: number; provider: WhatsappNumberRow['provider'] | null; secret: string | null }[];
+    const numbers: Pick<WhatsappNumberRow, 'userId' | 'provider'>[] = [];
+    const signers: WebhookSigner[] = [];
+    const signed = new Set<number>();
+    for (const row of rows) {
+      if (row.provider !== null) numbers.push({ userId: row.userId, provider: row.provider });
+      else if (row.secret !== null && !signed.has(row.userId)) {
+        signed.add(row.userId);
+        const secret = this.tryOpen(row.secret, secretContext('appSecretEncrypted', row.userId));
+        if (secret !== null) signers.push({ userId: row.userId, secret });
+      }
+    }
+    return { numbers, signers };
   }
 
   /**

@@ -14,7 +14,6 @@ import type { ProviderCredentialStore } from '../providerAccounts/credentials';
 import { parseWebhookChanges, verifyWebhookSignature, type NumberHealthEvent, type TemplateEvent, type UnknownWebhookChange, type WebhookChange } from './providers/webhooks';
 import { metaRejectionText, metaTemplateStatusMove, simulatorWabaOwner, type TemplateCategoryMove, type TemplateStatusMove } from '../templates/templateEvents';
 import type { StatusIngest } from './statusIngest';
-import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import { REPLY_REFERENCE_PREFIX } from './replyReferences';
 import type { InboundMessage, StatusEvent } from './providers/types';
 
@@ -38,7 +37,7 @@ interface Signer {
 
 export interface WebhookIngestDeps {
   db: Knex;
-  accounts: Pick<ProviderCredentialStore, 'webhookSignersForNumber' | 'webhookSignersForBusiness' | 'channelWebhookKeys'>;
+  accounts: Pick<ProviderCredentialStore, 'webhookPartiesForNumber' | 'webhookSignersForBusiness' | 'channelWebhookKeys'>;
   outcomes: Pick<MessageOutcomes, 'addSuppressions' | 'removeSuppression'>;
   statuses: Pick<StatusIngest, 'store'>;
   /**
@@ -165,17 +164,8 @@ export class WebhookIngest {
     if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) {
       return [...(simulatorSigner ? [{ userId: null, secret: simulatorSigner, platformHeld: true }] : []), ...(platformAppSecret ? [{ userId: null, secret: platformAppSecret, platformHeld: true }] : [])];
     }
-    // Both lookups at once: every POST waits on them before it is answered.
-    const [numbers, own] = await Promise.all([
-      this.deps
-        .db('whatsapp_numbers')
-        .join('users', 'users.id', 'whatsapp_numbers.userId')
-        .where('users.isActive', true)
-        .whereNull('users.deletedAt')
-        .where('whatsapp_numbers.phoneNumberId', phoneNumberId)
-        .select('whatsapp_numbers.userId', 'whatsapp_numbers.provider') as Promise<Pick<WhatsappNumberRow, 'userId' | 'provider'>[]>,
-      this.deps.accounts.webhookSignersForNumber(phoneNumberId),
-    ]);
+    // One query: every POST waits on it before it is answered.
+    const { numbers, signers: own } = await this.deps.accounts.webhookPartiesForNumber(phoneNumberId);
     const signers: Signer[] = [];
     for (const number of numbers) {
       if (number.provider === 'simulator' && simulatorSigner) signers.push({ userId: number.userId, secret: simulatorSigner, platformHeld: true });

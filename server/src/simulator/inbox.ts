@@ -42,6 +42,8 @@ export const ZInboxMessage = z
     caption: z.string().max(1024).optional(),
     /** The message answered (our `wamid`): becomes `context.id`. */
     reply_to: z.string().max(128).optional(),
+    /** How long ago the contact wrote, in hours (a test or a demo of a closed service window); now by default. */
+    hours_ago: z.number().int().min(0).max(24 * 30).optional(),
   })
   .refine((m) => [m.text, m.button, m.photo].filter((part) => part !== undefined).length === 1, { message: 'exactly one of text, button and photo' });
 export type TInboxMessage = z.infer<typeof ZInboxMessage>;
@@ -74,7 +76,8 @@ export class SimulatorInbox {
    */
   compose(input: TInboxMessage, displayNumber: string): { ok: true; value: Record<string, unknown>; messageId: string } | { ok: false; error: string } {
     const messageId = `wamid.SIMIN${randomHex(12).toUpperCase()}`;
-    const timestamp = String(Math.floor(Date.now() / 1000));
+    const wroteAt = Date.now() - (input.hours_ago ?? 0) * 3_600_000;
+    const timestamp = String(Math.floor(wroteAt / 1000));
     const message: Record<string, unknown> = { from: input.from, id: messageId, timestamp };
     if (input.text !== undefined) Object.assign(message, { type: 'text', text: { body: input.text } });
     else if (input.button !== undefined) {
@@ -95,7 +98,8 @@ export class SimulatorInbox {
       Object.assign(message, { type: 'image', image });
     }
     if (input.reply_to && message.context === undefined) message.context = { from: displayNumber, id: input.reply_to };
-    this.lastWrote.set(`${input.phone_number_id}:${input.from}`, Date.now());
+    const key = `${input.phone_number_id}:${input.from}`;
+    this.lastWrote.set(key, Math.max(this.lastWrote.get(key) ?? 0, wroteAt));
     return {
       ok: true,
       messageId,

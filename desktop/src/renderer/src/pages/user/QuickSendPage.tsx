@@ -45,6 +45,7 @@ import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendL
 import { effectiveMapping, mappingFieldInvalid, RECIPIENT_FIELD, sheetRowCount } from '../../lib/sending/localSheet';
 import { isBulkSend, messageText, priceFor, SEND_SCREEN, type SendVariable } from '../../lib/sending/setup';
 import { errorToast, TOAST_IDS } from '../../lib/toasts';
+import { recipientsFromQuery } from '../../lib/replies';
 import { StepCard } from '../../components/sending/StepCard';
 import { AudienceSendLink } from '../../components/contacts/AudienceSendLink';
 
@@ -73,7 +74,7 @@ export function QuickSendPage() {
     // eslint-disable-next-line react-hooks/refs -- the getter is called when a send is checked (an event), never while rendering
     useMemo(() => quickSendFormSchema(() => sendChecks.current), []),
     // `?to=` (Replies, a contact outside the service window): that number is filled in.
-    { ...emptyQuickSendForm(), recipientsText: searchParams.get('to')?.replace(/[^\d+]/g, '') ?? '' },
+    { ...emptyQuickSendForm(), recipientsText: recipientsFromQuery(searchParams.get('to')) },
   );
   const { control, setValue, getValues } = sendForm;
   const form = sendForm.watch();

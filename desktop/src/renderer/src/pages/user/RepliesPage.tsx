@@ -20,6 +20,7 @@ import { Textarea } from '../../components/ui/textarea';
 import { useLiveEvent } from '../../hooks/useLiveStream';
 import { cn } from '../../lib/cn';
 import { ZReplyForm } from '../../lib/replyForm';
+import { mediaPreview, quickSendHref, replyEffectLabel } from '../../lib/replies';
 
 const t = messages.conversations;
 /** The list is read again this often besides the live stream (another instance's messages). */
@@ -40,6 +41,8 @@ function StatusTick({ status }: { status: TConversationMessage['status'] }) {
 function MessageBubble({ message }: { message: TConversationMessage }) {
   const mine = message.direction === 'out';
   const kindLabel = t.kinds[message.kind] ?? message.kind;
+  const preview = mediaPreview(message.media);
+  const effect = replyEffectLabel(message.reply_effect);
   return (
     <li className={cn('flex', mine ? 'justify-end' : 'justify-start')} data-testid="conversation-message">
       <div className={cn('max-w-[80%] rounded-lg px-3 py-2 text-sm shadow-sm', mine ? 'bg-emerald-100 text-slate-900 dark:bg-emerald-900/60 dark:text-white' : 'bg-white text-slate-900 dark:bg-slate-800 dark:text-white')}>
@@ -49,21 +52,28 @@ function MessageBubble({ message }: { message: TConversationMessage }) {
           </p>
         )}
         {message.kind !== 'text' && <p className="text-xs font-medium text-slate-500 dark:text-slate-300">{kindLabel}</p>}
-        {message.media?.url && message.media.mime_type?.startsWith('image/') && (
-          <img src={message.media.url} alt={message.text ?? kindLabel} className="my-1 max-h-60 rounded" />
-        )}
-        {message.media?.url && message.media.mime_type?.startsWith('video/') && (
-          <video src={message.media.url} controls preload="metadata" className="my-1 max-h-60 rounded" aria-label={message.text ?? kindLabel} />
-        )}
-        {message.media?.url && message.media.mime_type?.startsWith('audio/') && <audio src={message.media.url} controls preload="metadata" className="my-1 max-w-full" aria-label={message.text ?? kindLabel} />}
-        {message.media?.url && !/^(image|video|audio)\//.test(message.media.mime_type ?? '') && (
-          <a href={message.media.url} target="_blank" rel="noreferrer" className="text-emerald-700 underline dark:text-emerald-300">
+        {preview === 'image' && <img src={message.media?.url ?? undefined} alt={message.text ?? kindLabel} className="my-1 max-h-60 rounded" />}
+        {preview === 'video' && <video src={message.media?.url ?? undefined} controls preload="metadata" className="my-1 max-h-60 rounded" aria-label={message.text ?? kindLabel} />}
+        {preview === 'audio' && <audio src={message.media?.url ?? undefined} controls preload="metadata" className="my-1 max-w-full" aria-label={message.text ?? kindLabel} />}
+        {preview === 'file' && (
+          <a href={message.media?.url ?? undefined} target="_blank" rel="noreferrer" className="text-emerald-700 underline dark:text-emerald-300">
             {t.openFile}
           </a>
         )}
         {message.media?.state === 'pending' && <p className="text-xs italic">{t.mediaPending}</p>}
         {message.media && (message.media.state === 'failed' || message.media.state === 'refused') && message.direction === 'in' && <p className="text-xs italic">{t.mediaFailed}</p>}
         {message.text && <p className="whitespace-pre-wrap break-words">{message.text}</p>}
+        {effect && (
+          <span
+            data-testid="reply-effect"
+            className={cn(
+              'mt-1 inline-block rounded-full px-2 py-0.5 text-[11px] font-medium',
+              message.reply_effect === 'flagged' ? 'bg-amber-100 text-amber-900 dark:bg-amber-900/50 dark:text-amber-100' : 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100',
+            )}
+          >
+            {effect}
+          </span>
+        )}
         <p className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-500 dark:text-slate-400">
           {formatWhen(message.at)}
           {mine && <StatusTick status={message.status} />}
@@ -206,7 +216,7 @@ function Thread({ phone }: { phone: string }) {
       ) : (
         <div className="border-t border-slate-200 p-3 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300" role="status">
           <p>{t.windowClosed}</p>
-          <Link to={`/user/whatsapp-bulk?to=${encodeURIComponent(phone)}`} className="text-emerald-700 underline dark:text-emerald-300">
+          <Link to={quickSendHref(phone)} className="text-emerald-700 underline dark:text-emerald-300">
             {t.sendTemplate}
           </Link>
         </div>
