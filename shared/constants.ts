@@ -384,3 +384,7 @@ export const TEAM = {
   /** An invitation link is good for this many days, once. */
   inviteTtlDays: 7,
 } as const;
+
+/** What the opt-out rule made of an incoming message: it opted the sender out, back in, or was flagged for the user to decide. */
+export const REPLY_EFFECTS = ['opted_out', 'opted_in', 'flagged'] as const;
+export type TReplyEffect = (typeof REPLY_EFFECTS)[number];

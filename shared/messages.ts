@@ -5,8 +5,7 @@
  *
  * Placeholders are written `{name}` and filled with `fillMessage`.
  */
-import { AUTH, PHONE_EXAMPLE, SENDING } from './constants';
-import type { TReplyEffect } from './schemas/conversations';
+import { AUTH, PHONE_EXAMPLE, SENDING, type TReplyEffect } from './constants';
 
 export const messages = {
   common: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONVERSATIONS } from '../constants';
+import { CONVERSATIONS, REPLY_EFFECTS, type TReplyEffect } from '../constants';
 import { messages } from '../messages';
 
 /** Replies: conversations with contacts, their messages, and service replies inside the 24-hour window. */
@@ -32,9 +32,7 @@ export type TSendReplyRequest = z.input<typeof ZSendReplyRequest>;
 
 export const CONVERSATION_MESSAGE_STATUSES = ['received', 'queued', 'accepted', 'sent', 'delivered', 'read', 'failed'] as const;
 
-/** What the opt-out rule made of an incoming message: it opted the sender out, back in, or was flagged for the user to decide. */
-export const REPLY_EFFECTS = ['opted_out', 'opted_in', 'flagged'] as const;
-export type TReplyEffect = (typeof REPLY_EFFECTS)[number];
+export { REPLY_EFFECTS, type TReplyEffect };
 
 export const ZConversationMessage = z
   .object({

@@ -21,7 +21,7 @@ describe('navFor', () => {
 
   it('narrows a member\'s menu to their role in the account', () => {
     expect(navFor('user', 'sidebar', 'analyst').map((item) => item.to)).toEqual(['/user/dashboard', '/user/manage-reports', '/user/profile']);
-    expect(navFor('user', 'sidebar', 'agent').map((item) => item.to)).toEqual(['/user/dashboard', '/user/replies', '/user/suppression-list', '/user/profile']);
+    expect(navFor('user', 'sidebar', 'agent').map((item) => item.to)).toEqual(['/user/dashboard', '/user/replies', '/user/contacts', '/user/suppression-list', '/user/profile']);
     expect(navFor('user', 'sidebar', 'owner')).toEqual(navFor('user', 'sidebar'));
   });
 
