@@ -13,6 +13,16 @@ export const ATTRIBUTE_NAME_PATTERN = new RegExp(`^[A-Za-z][A-Za-z0-9_]{0,${CONT
 /** How a date attribute is written and stored (it then sorts as text). */
 export const ATTRIBUTE_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * The contact attribute a spreadsheet column is remembered as: its header in lower case, each run
+ * of other characters one underscore, starting with a letter, at most the attribute name's length.
+ */
+export function attributeNameOfColumn(column: string): string {
+  const base = column.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const named = /^[a-z]/.test(base) ? base : `col_${base}`.replace(/_+$/, '');
+  return named.slice(0, CONTACTS.attributeNameMaxLength);
+}
+
 const attributeNameInvalid = fillMessage(c.attributeNameInvalid, { max: CONTACTS.attributeNameMaxLength });
 const ZAttributeName = z.string().regex(ATTRIBUTE_NAME_PATTERN, { error: attributeNameInvalid });
 const ZAttributeValue = z.union([

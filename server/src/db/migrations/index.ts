@@ -115,6 +115,7 @@ import * as addTaxToPayments from './20261215600100_add_tax_to_payments';
 import * as createTaxDocuments from './20261215600200_create_tax_documents';
 import * as createTaxDocumentCounters from './20261215600300_create_tax_document_counters';
 import * as createWhatsappConnections from './20261215700000_create_whatsapp_connections';
+import * as recordContactAttributesOnCampaigns from './20261216100000_record_contact_attributes_on_campaigns';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -233,6 +234,7 @@ const migrations: [string, Migration][] = [
   ['20261215600200_create_tax_documents', createTaxDocuments],
   ['20261215600300_create_tax_document_counters', createTaxDocumentCounters],
   ['20261215700000_create_whatsapp_connections', createWhatsappConnections],
+  ['20261216100000_record_contact_attributes_on_campaigns', recordContactAttributesOnCampaigns],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
