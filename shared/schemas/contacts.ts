@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTACTS } from '../constants';
 import { fillMessage, messages } from '../messages';
+import { ZScheduleTime } from './sending';
 
 /** The contact book (contacts, their attributes, tags and opt-in) and segments of it. */
 
@@ -326,6 +327,8 @@ export const ZAudienceSendRequest = z
     tags: ZSegmentTags.optional(),
     variables: z.record(z.string().max(40), z.string().max(1000)).optional(),
     fallbacks: z.record(z.string().max(40), z.string().max(1000)).optional(),
+    /** Send later, as Quick Send's `scheduledAt`: accepted and charged now, sent then. */
+    scheduledAt: ZScheduleTime,
     dry_run: z.boolean().optional(),
   })
   .refine((input) => (input.segment_id === undefined) !== (input.tags === undefined), { error: c.audienceRequired, path: ['segment_id'] })

@@ -137,6 +137,26 @@ describe.skipIf(postgresUnavailable)('the contact screens: attributes, tags, his
     });
   });
 
+  it('POST /api/whatsapp/audience-send schedules the send as Quick Send does, and refuses a time past', async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 10 });
+    const template = await approvedTemplate(server, user, 'Hi {{1}}');
+    await bulk(client, [{ phone: '9876590001', tags: ['later'], attributes: { first_name: 'Asha' } }]);
+    const body = { templatename: template.name, tags: ['later'], variables: { '1': 'attr:first_name' } };
+    const at = new Date(Date.now() + 2 * 3_600_000);
+    const sent = await client.post<{ data: { campaignId: number; accepted: number } }>('/api/whatsapp/audience-send', { ...body, scheduledAt: at.toISOString() });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.data.accepted).toBe(1);
+    const campaign = (await server.db('campaigns').where({ id: sent.body.data.campaignId }).first('status', 'scheduledAt')) as { status: string; scheduledAt: string | Date };
+    expect(campaign.status).toBe('scheduled');
+    expect(new Date(campaign.scheduledAt).getTime()).toBe(at.getTime());
+    expect(await server.db('messages').where({ campaignId: sent.body.data.campaignId }).whereNot('status', 'queued').first('id')).toBeUndefined();
+    for (const dryRun of [true, false]) {
+      const past = await client.post<{ error: string }>('/api/whatsapp/audience-send', { ...body, dry_run: dryRun, scheduledAt: new Date(Date.now() - 3_600_000).toISOString() });
+      expect(past.status).toBe(400);
+    }
+    expect((await client.post('/api/whatsapp/audience-send', { ...body, scheduledAt: 'tomorrow' })).status).toBe(400);
+  });
+
   describe('contacts from sends and replies', () => {
     // The factory writes a campaign before its messages, which acceptance never does: the worker
     // must not see one half-written, so these tests drain it themselves.

@@ -917,6 +917,8 @@ export class SendingService {
     if (!source?.recipientsOf) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
     const template = await this.apiTemplate(user, input.templatename, input.language);
     const number = input.phone_number_id ? await this.resolveNumber(user, input.phone_number_id) : await this.defaultNumber(user);
+    // Checked before the preview too, so a preview never shows a send that would be refused.
+    const scheduledAt = input.scheduledAt && checkScheduleTime(input.scheduledAt, 'app');
     const variables = input.variables ?? {};
     const fallbacks = input.fallbacks ?? {};
     const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
@@ -952,6 +954,7 @@ export class SendingService {
       invalidCount: screened.invalid,
       inSendDuplicates: screened.inSendDuplicates,
       headerMedia: await this.apiHeaderMedia(template),
+      scheduledAt,
     });
     await this.deps.db('campaigns')
       .where('id', result.campaignId)
