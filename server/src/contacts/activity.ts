@@ -228,9 +228,9 @@ export class ContactActivity extends PollingWorker {
       return;
     }
     const definitions = (await trx('contact_attributes').where('user_id', ownerId).whereIn('name', Object.values(mapping)).select('name', 'type', 'slot')) as { name: string; type: 'text' | 'number' | 'date'; slot: number | string }[];
-    const targets = Object.entries(mapping).flatMap(([variable, name]) => {
+    const targets = Object.entries(mapping).flatMap(([variable, name]): { variable: string; type: 'name' | 'text' | 'number' | 'date'; column: string }[] => {
       // A column remembered as `name` is the contact's own name, as `attr:name` reads it.
-      if (name === 'name') return [{ variable, type: 'name' as const, column: 'name' }];
+      if (name === 'name') return [{ variable, type: 'name', column: 'name' }];
       const definition = definitions.find((row) => row.name === name);
       return definition ? [{ variable, type: definition.type, column: attributeColumn({ type: definition.type, slot: Number(definition.slot) }) }] : [];
     });
