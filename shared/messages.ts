@@ -1214,6 +1214,7 @@ export const messages = {
     attributeNotNumber: 'The attribute {name} holds numbers',
     attributeNotDate: 'The attribute {name} holds dates written YYYY-MM-DD',
     attributesLimit: 'You can define at most {max} {type} attributes for contacts',
+    rememberColumnsLimit: 'Remembering these columns needs {needed} new text attributes but only {free} of the {max} text attribute slots are free: remove an attribute on the Contacts page, or untick remember these columns',
     tagInvalid: 'A tag is 1 to {max} characters',
     tagsTooMany: 'A contact has at most {max} tags',
     optInSourceRequired: 'Say where the opt-in came from (for example: website form)',

@@ -78,7 +78,7 @@ import { createIntegrations, type Integrations } from './integratorApi';
 import { UploadService } from './uploads/service';
 import { ContactService } from './contacts/service';
 import { SegmentService } from './contacts/segments';
-import { ContactActivity } from './contacts/activity';
+import { ContactActivity, recordDeliveries } from './contacts/activity';
 import { ContactDirectory } from './contacts/directory';
 import { POSTGRES_CONTACT_SQL, SQLITE_CONTACT_SQL } from './contacts/sqlDialect';
 
@@ -380,6 +380,7 @@ export function createServices(deps: {
     onAccepted: () => engine.notifyAccepted(),
     onApiSpent: (userId, walletAfter) => notifications.lowBalanceAfterSpend(userId, walletAfter),
     segments,
+    contactAttributes: contactDirectory,
     ...(deps.apiClock ? { apiClock: deps.apiClock } : {}),
   });
   const integrations = createIntegrations({
@@ -412,7 +413,12 @@ export function createServices(deps: {
   engine.outcomes.onCampaignsSettled = (ids) => void notifications.campaignsSettled(ids);
   // Status changes and completed campaigns become webhook events in the transaction that makes
   // them (one outbox row per status and batch, one per campaign); low balance once it is told.
-  engine.outcomes.recordMessageStatuses = (trx, changes) => integrations.webhooks.recordMessageStatuses(trx, changes);
+  // Delivered and read counts move on the contacts in the same transaction, once per transition.
+  const contactCountsLog = logger.child({ service: 'contact-counts' });
+  engine.outcomes.recordMessageStatuses = async (trx, changes) => {
+    await integrations.webhooks.recordMessageStatuses(trx, changes);
+    await recordDeliveries(trx, changes, new Date(), contactCountsLog);
+  };
   engine.outcomes.recordCampaignsCompleted = (trx, ids) => integrations.webhooks.recordCampaignsCompleted(trx, ids);
   // A campaign with nothing billable is complete as it is accepted: it is announced the same way.
   campaignAcceptance.recordCampaignsCompleted = (trx, ids) => integrations.webhooks.recordCampaignsCompleted(trx, ids);

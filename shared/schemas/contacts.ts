@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTACTS } from '../constants';
 import { fillMessage, messages } from '../messages';
+import { ZScheduleTime } from './sending';
 
 /** The contact book (contacts, their attributes, tags and opt-in) and segments of it. */
 
@@ -12,6 +13,16 @@ export type TContactAttributeType = (typeof CONTACT_ATTRIBUTE_TYPES)[number];
 export const ATTRIBUTE_NAME_PATTERN = new RegExp(`^[A-Za-z][A-Za-z0-9_]{0,${CONTACTS.attributeNameMaxLength - 1}}$`);
 /** How a date attribute is written and stored (it then sorts as text). */
 export const ATTRIBUTE_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The contact attribute a spreadsheet column is remembered as: its header in lower case, each run
+ * of other characters one underscore, starting with a letter, at most the attribute name's length.
+ */
+export function attributeNameOfColumn(column: string): string {
+  const base = column.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const named = /^[a-z]/.test(base) ? base : `col_${base}`.replace(/_+$/, '');
+  return named.slice(0, CONTACTS.attributeNameMaxLength);
+}
 
 const attributeNameInvalid = fillMessage(c.attributeNameInvalid, { max: CONTACTS.attributeNameMaxLength });
 const ZAttributeName = z.string().regex(ATTRIBUTE_NAME_PATTERN, { error: attributeNameInvalid });
@@ -316,6 +327,8 @@ export const ZAudienceSendRequest = z
     tags: ZSegmentTags.optional(),
     variables: z.record(z.string().max(40), z.string().max(1000)).optional(),
     fallbacks: z.record(z.string().max(40), z.string().max(1000)).optional(),
+    /** Send later, as Quick Send's `scheduledAt`: accepted and charged now, sent then. */
+    scheduledAt: ZScheduleTime,
     dry_run: z.boolean().optional(),
   })
   .refine((input) => (input.segment_id === undefined) !== (input.tags === undefined), { error: c.audienceRequired, path: ['segment_id'] })

@@ -136,6 +136,11 @@ export const ZCustomSendRequest = z
     uploadId: ZSendUploadId,
     campaignName: z.string().trim().max(200).optional(),
     scheduledAt: ZScheduleTime,
+    /**
+     * Keep each row's mapped columns as its contact's attributes (named by attributeNameOfColumn),
+     * written after acceptance by the contacts worker.
+     */
+    rememberColumns: ZDryRun,
     dry_run: ZDryRun,
   })
   .refine((body) => (body.data === undefined) !== (body.uploadId === undefined), { error: s.dataOrUpload, path: ['uploadId'] });

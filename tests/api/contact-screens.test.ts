@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTACTS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import type { TAudiencePreview, TContact, TContactAttributeList, TContactBulkResponse, TContactHistory, TContactTagList, TSegment, TSegmentCount } from '@shared/schemas/contacts';
 import type { TestClient } from '../../server/test/client';
-import { buildCampaign, signedInClient } from '../../server/test/factories';
+import type { TCampaignAccepted } from '@shared/schemas/sending';
+import { buildCampaign, buildTemplate, signedInClient } from '../../server/test/factories';
 import { approvedTemplate } from '../../server/test/integrators';
+import { sandboxNumber } from '../../server/test/sending';
+import { numberChange, postWebhook, statusEvent, webhookBody } from '../../server/test/webhooks';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 
 const c = messages.contacts;
@@ -133,6 +137,26 @@ describe.skipIf(postgresUnavailable)('the contact screens: attributes, tags, his
     });
   });
 
+  it('POST /api/whatsapp/audience-send schedules the send as Quick Send does, and refuses a time past', async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 10 });
+    const template = await approvedTemplate(server, user, 'Hi {{1}}');
+    await bulk(client, [{ phone: '9876590001', tags: ['later'], attributes: { first_name: 'Asha' } }]);
+    const body = { templatename: template.name, tags: ['later'], variables: { '1': 'attr:first_name' } };
+    const at = new Date(Date.now() + 2 * 3_600_000);
+    const sent = await client.post<{ data: { campaignId: number; accepted: number } }>('/api/whatsapp/audience-send', { ...body, scheduledAt: at.toISOString() });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.data.accepted).toBe(1);
+    const campaign = (await server.db('campaigns').where({ id: sent.body.data.campaignId }).first('status', 'scheduledAt')) as { status: string; scheduledAt: string | Date };
+    expect(campaign.status).toBe('scheduled');
+    expect(new Date(campaign.scheduledAt).getTime()).toBe(at.getTime());
+    expect(await server.db('messages').where({ campaignId: sent.body.data.campaignId }).whereNot('status', 'queued').first('id')).toBeUndefined();
+    for (const dryRun of [true, false]) {
+      const past = await client.post<{ error: string }>('/api/whatsapp/audience-send', { ...body, dry_run: dryRun, scheduledAt: new Date(Date.now() - 3_600_000).toISOString() });
+      expect(past.status).toBe(400);
+    }
+    expect((await client.post('/api/whatsapp/audience-send', { ...body, scheduledAt: 'tomorrow' })).status).toBe(400);
+  });
+
   describe('contacts from sends and replies', () => {
     // The factory writes a campaign before its messages, which acceptance never does: the worker
     // must not see one half-written, so these tests drain it themselves.
@@ -168,6 +192,97 @@ describe.skipIf(postgresUnavailable)('the contact screens: attributes, tags, his
       expect(history.status, JSON.stringify(history.body)).toBe(200);
       expect(history.body.data).toEqual([expect.objectContaining({ kind: 'campaign', campaign_id: campaign.campaignId, status: 'read' })]);
       expect(history.body.has_more).toBe(false);
+    });
+
+    it('counts delivered and read on contacts from status webhooks, once per message, even before the send is recorded', async () => {
+      const { client, user } = await signedInClient(server);
+      const template = await buildTemplate(server, user);
+      const number = await sandboxNumber(client);
+      const { campaignId } = await buildCampaign(server, user, {
+        template,
+        senderNumberId: number.id,
+        messages: [
+          { status: 'sent', recipient: '919876587001', providerMessageId: `wamid.cnt1.${user.id}` },
+          { status: 'sent', recipient: '919876587002', providerMessageId: `wamid.cnt2.${user.id}` },
+          { status: 'sent', recipient: '919876587002', providerMessageId: `wamid.cnt3.${user.id}` },
+        ],
+      });
+      const t = Math.floor(Date.now() / 1000);
+      const post = (statuses: unknown[]) => postWebhook(server.url, webhookBody({ id: 'WABA', changes: [numberChange(number.phone_number_id, { statuses })] }), server.config.simulator.appSecret);
+      // The statuses come before the worker records the campaign: the contacts they make take its sent count later.
+      expect((await post([statusEvent(`wamid.cnt1.${user.id}`, 'delivered', t + 1), statusEvent(`wamid.cnt2.${user.id}`, 'read', t + 2)])).status).toBe(200);
+      await server.services.engine.ingest.drain();
+      // Repeats and a late `delivered` for a read message move nothing, so they count nothing.
+      expect((await post([statusEvent(`wamid.cnt1.${user.id}`, 'delivered', t + 3), statusEvent(`wamid.cnt2.${user.id}`, 'delivered', t + 3), statusEvent(`wamid.cnt3.${user.id}`, 'delivered', t + 3)])).status).toBe(200);
+      await server.services.engine.ingest.drain();
+      expect((await post([statusEvent(`wamid.cnt1.${user.id}`, 'read', t + 4)])).status).toBe(200);
+      await server.services.engine.ingest.drain();
+      await server.services.contactActivity.drain();
+      expect((await contact(client, '919876587001')).counts).toEqual({ sent: 1, delivered: 1, read: 1, replied: 0 });
+      // Sent to read in one event was delivered too; its second message only delivered.
+      expect((await contact(client, '919876587002')).counts).toEqual({ sent: 2, delivered: 2, read: 1, replied: 0 });
+      const [moved] = (await server.db('messages').where({ campaignId }).whereIn('status', ['delivered', 'read']).count({ n: '*' })) as { n: number | string }[];
+      expect(Number(moved?.n)).toBe(3);
+    });
+
+    describe('a personalised send that remembers its columns', () => {
+      async function customSend(client: TestClient, templateName: string, body: Record<string, unknown>) {
+        const number = await sandboxNumber(client);
+        return client.post<{ data: TCampaignAccepted; error?: string }>('/api/whatsapp/send-custom-messages', {
+          templateName,
+          language: 'en_US',
+          phoneNumberId: number.phone_number_id,
+          recipientColumn: 'Phone',
+          variableMappings: { '1': 'Name', '2': 'Order No' },
+          ...body,
+        });
+      }
+
+      it("writes each row's mapped columns as its contact's attributes once the worker records the send, defining them as text", async () => {
+        const { client, user } = await signedInClient(server, { creditRupees: 10 });
+        const template = await buildTemplate(server, user);
+        await bulk(client, [{ phone: '9876588001', name: 'Old name', attributes: { city: 'Pune' } }]);
+        const data = [
+          { Phone: '9876588001', Name: 'Asha', 'Order No': 'ORD-1' },
+          { Phone: '9876588002', Name: 'Ravi', 'Order No': 'ORD-2' },
+        ];
+        const sent = await customSend(client, template.name, { data, rememberColumns: true });
+        expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+        // Defined at acceptance, written only by the worker: acceptance does not touch the contacts.
+        expect((await client.get<TContactAttributeList>('/api/contacts/attributes')).body.data.map((a) => [a.name, a.type])).toEqual([
+          ['city', 'text'],
+          ['order_no', 'text'],
+        ]);
+        expect((await contact(client, '919876588001')).attributes).toEqual({ city: 'Pune' });
+        await server.services.contactActivity.drain();
+        expect(await contact(client, '919876588001')).toMatchObject({ name: 'Asha', attributes: { city: 'Pune', order_no: 'ORD-1' }, counts: { sent: 1 } });
+        expect(await contact(client, '919876588002')).toMatchObject({ name: 'Ravi', attributes: { order_no: 'ORD-2' } });
+
+        // Without the tick nothing is remembered.
+        const plain = await customSend(client, template.name, { data: [{ Phone: '9876588003', Name: 'Meera', 'Order No': 'ORD-3' }] });
+        expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+        await server.services.contactActivity.drain();
+        expect(await contact(client, '919876588003')).toMatchObject({ name: null, attributes: {} });
+      });
+
+      it('refuses the send, preview included, with the catalogue error when the text attribute slots run out', async () => {
+        const { client, user } = await signedInClient(server, { creditRupees: 10 });
+        const template = await buildTemplate(server, user);
+        for (let i = 1; i < CONTACTS.attributeSlots.text; i += 1) {
+          expect((await client.post('/api/contacts/attributes', { name: `t${i}`, type: 'text' })).status).toBe(201);
+        }
+        const data = [{ Phone: '9876589001', Name: 'Asha', 'Order No': 'ORD-1', City: 'Pune' }];
+        const refused = (dryRun: boolean) =>
+          customSend(client, template.name, { data, rememberColumns: true, dry_run: dryRun, variableMappings: { '1': 'City', '2': 'Order No' } });
+        const expected = fillMessage(c.rememberColumnsLimit, { needed: 2, free: 1, max: CONTACTS.attributeSlots.text });
+        for (const dryRun of [true, false]) {
+          const response = await refused(dryRun);
+          expect(response.status).toBe(409);
+          expect(response.body.error).toBe(expected);
+        }
+        expect(await server.db('campaigns').where({ userId: user.id }).first('id')).toBeUndefined();
+        expect((await client.get<TContactAttributeList>('/api/contacts/attributes')).body.data).toHaveLength(CONTACTS.attributeSlots.text - 1);
+      });
     });
 
     it('makes every sender of a reply a contact, counting replies, named by their profile, and shows replies in the history', async () => {

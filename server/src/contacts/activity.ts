@@ -18,6 +18,8 @@ import { OutageLog } from '../db/outage';
 import type { Logger } from '../logger';
 import { PollingWorker } from '../pollingWorker';
 import { anyCampaignStaged } from '../sending/acceptance/stagedRows';
+import type { MessageStatusChanges } from '../sending/messageOutcomes';
+import { attributeColumn } from './segmentSql';
 
 /** Messages read per batch: the grouped upsert of 5,000 contacts is one statement on either database. */
 const BATCH_MESSAGES = 5_000;
@@ -60,11 +62,72 @@ const recordRepliesSql = (rows: number) => `insert into contacts (user_id, phone
       then excluded.last_replied_at else contacts.last_replied_at end,
     updated_at = excluded.updated_at`;
 
+/**
+ * Delivered or read messages counted on their contacts (bindings: now twice, then the message ids).
+ * An upsert, not an update: a status can overtake the worker's recording of the campaign, and the
+ * contact it creates then takes its sent count from that recording.
+ */
+function recordStatusSql(column: 'delivered_count' | 'read_count', ids: number): string {
+  return `insert into contacts (user_id, phone, ${column}, created_at, updated_at)
+  select m.user_id, m.recipient, count(*), ?, ? from messages m where m.id in (${new Array(ids).fill('?').join(', ')})
+  group by m.user_id, m.recipient
+  on conflict (user_id, phone) do update set ${column} = contacts.${column} + excluded.${column}, updated_at = excluded.updated_at`;
+}
+
+/** Message ids per counting statement: within either database's bound-parameter limit. */
+const STATUS_IDS_PER_STATEMENT = 900;
+
+/**
+ * Counts the messages that just became delivered or read on their contacts, inside the
+ * transaction that moves them: the changes are transitions (a repeated webhook moves nothing), so
+ * each is counted once, and one grouped statement per status and batch of ingested events is all
+ * it costs (docs/decisions/2026-12-07-contact-delivery-counts.md). A savepoint keeps a failure
+ * here from undoing the status write it follows.
+ */
+export async function recordDeliveries(trx: Knex.Transaction, changes: MessageStatusChanges, now: Date, log: Logger): Promise<void> {
+  const wanted = changes.filter((change) => (change.status === 'delivered' || change.status === 'read') && change.messageIds.length > 0);
+  if (wanted.length === 0) return;
+  const nowIso = now.toISOString();
+  try {
+    await trx.transaction(async (savepoint) => {
+      for (const change of wanted) {
+        const column = change.status === 'delivered' ? 'delivered_count' : 'read_count';
+        // In id order, as the status write locked the messages.
+        const ids = [...change.messageIds].sort((a, b) => a - b);
+        for (let start = 0; start < ids.length; start += STATUS_IDS_PER_STATEMENT) {
+          const chunk = ids.slice(start, start + STATUS_IDS_PER_STATEMENT);
+          await savepoint.raw(recordStatusSql(column, chunk.length), [nowIso, nowIso, ...chunk]);
+        }
+      }
+    });
+  } catch (error) {
+    log.warn({ err: error }, 'contact delivery counts not recorded for a status batch');
+  }
+}
+
+/** A text, number or date value as its attribute's slot holds it, or null when it cannot be. */
+function slotValue(type: string, value: string): string | number | null {
+  const text = value.trim();
+  if (text === '') return null;
+  if (type === 'name') return text.slice(0, 200);
+  if (type === 'number') {
+    const parsed = Number(text.replace(/,/g, ''));
+    return Number.isFinite(parsed) ? parsed : null;
+  }
+  if (type === 'date') return /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : null;
+  return text.slice(0, 500);
+}
+
+/** Bound parameters per attribute statement: under SQLite's limit, and PostgreSQL's. */
+const ATTRIBUTE_BINDINGS = 30_000;
+
 interface DueCampaign {
   id: number | string;
   contactsLastMessageId: number | string;
   contactsRecorded: number | string;
   totalRecipients: number | string;
+  userId: number | string;
+  contactAttributes: string | null;
 }
 
 /** An incoming message as the reply batch holds it. */
@@ -133,7 +196,7 @@ export class ContactActivity extends PollingWorker {
         .where('stagedRecipients', 0)
         .where('contactsRecorded', '<', trx.ref('totalRecipients'))
         .orderBy('id')
-        .first('id', 'contactsLastMessageId', 'contactsRecorded', 'totalRecipients');
+        .first('id', 'userId', 'contactsLastMessageId', 'contactsRecorded', 'totalRecipients', 'contactAttributes');
       if (isPostgres(db)) query = query.forUpdate().skipLocked();
       const campaign = (await query) as DueCampaign | undefined;
       if (!campaign) return false;
@@ -154,11 +217,74 @@ export class ContactActivity extends PollingWorker {
       const upTo = Number(batch.upTo);
       const nowIso = this.now().toISOString();
       await trx.raw(RECORD_SENDS_SQL, [nowIso, nowIso, Number(campaign.id), after, upTo]);
+      if (campaign.contactAttributes) await this.rememberColumns(trx, campaign, after, upTo, nowIso);
       // A short batch took all there is; a full one leaves the campaign due for the next.
       const recorded = taken < limit ? total : Math.min(Number(campaign.contactsRecorded) + taken, total - 1);
       await trx('campaigns').where('id', campaign.id).update({ contactsLastMessageId: upTo, contactsRecorded: recorded });
       return true;
     });
+  }
+
+  /**
+   * The values of a campaign's remembered columns, from one batch of its message rows, as the
+   * attributes the sender chose (the definitions were made when the send was accepted). A
+   * contact messaged twice in the batch keeps its latest row's values; a value its attribute's
+   * type cannot hold is left out.
+   */
+  private async rememberColumns(trx: Knex.Transaction, campaign: DueCampaign, after: number, upTo: number, nowIso: string): Promise<void> {
+    const ownerId = Number(campaign.userId);
+    let mapping: Record<string, string>;
+    try {
+      mapping = JSON.parse(campaign.contactAttributes ?? '{}') as Record<string, string>;
+    } catch {
+      return;
+    }
+    const definitions = (await trx('contact_attributes').where('user_id', ownerId).whereIn('name', Object.values(mapping)).select('name', 'type', 'slot')) as { name: string; type: 'text' | 'number' | 'date'; slot: number | string }[];
+    const targets = Object.entries(mapping).flatMap(([variable, name]): { variable: string; type: 'name' | 'text' | 'number' | 'date'; column: string }[] => {
+      // A column remembered as `name` is the contact's own name, as `attr:name` reads it.
+      if (name === 'name') return [{ variable, type: 'name', column: 'name' }];
+      const definition = definitions.find((row) => row.name === name);
+      return definition ? [{ variable, type: definition.type, column: attributeColumn({ type: definition.type, slot: Number(definition.slot) }) }] : [];
+    });
+    if (targets.length === 0) return;
+    const rows = (await trx('messages')
+      .where('campaignId', Number(campaign.id))
+      .where('id', '>', after)
+      .where('id', '<=', upTo)
+      .whereNotIn('status', ['duplicate', 'suppressed'])
+      .orderBy('id')
+      .select('recipient', 'variables')) as { recipient: string; variables: string | null }[];
+    const byPhone = new Map<string, (string | number | null)[]>();
+    for (const row of rows) {
+      let values: Record<string, unknown> = {};
+      try {
+        values = row.variables ? (JSON.parse(row.variables) as Record<string, unknown>) : {};
+      } catch {
+        continue;
+      }
+      byPhone.set(row.recipient, targets.map((target) => {
+        const value = values[target.variable];
+        return typeof value === 'string' ? slotValue(target.type, value) : null;
+      }));
+    }
+    if (byPhone.size === 0) return;
+    const columns = [...new Set(targets.map((target) => target.column))];
+    // Two variables naming one attribute: the later one's value is the one kept.
+    const columnIndex = columns.map((column) => targets.map((target) => target.column).lastIndexOf(column));
+    const perRow = columns.length + 4;
+    const rowsPerStatement = Math.max(1, Math.floor(ATTRIBUTE_BINDINGS / perRow));
+    const entries = [...byPhone.entries()];
+    const updates = columns.map((column) => `${column} = coalesce(excluded.${column}, contacts.${column})`).join(', ');
+    for (let start = 0; start < entries.length; start += rowsPerStatement) {
+      const chunk = entries.slice(start, start + rowsPerStatement);
+      const placeholders = chunk.map(() => `(${new Array(perRow).fill('?').join(', ')})`).join(', ');
+      const bindings = chunk.flatMap(([phone, values]) => [ownerId, phone, ...columnIndex.map((index) => values[index] ?? null), nowIso, nowIso]);
+      await trx.raw(
+        `insert into contacts (user_id, phone, ${columns.join(', ')}, created_at, updated_at) values ${placeholders}
+          on conflict (user_id, phone) do update set ${updates}, updated_at = excluded.updated_at`,
+        bindings,
+      );
+    }
   }
 
   protected async run(): Promise<void> {

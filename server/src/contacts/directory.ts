@@ -106,6 +106,31 @@ export class ContactDirectory {
     });
   }
 
+  /**
+   * Makes sure each named attribute exists, defining the missing ones as text (what a spreadsheet
+   * cell is); an existing attribute keeps its type. Refused whole, with how many slots are free,
+   * when the text slots cannot take them all. `create: false` only checks (a send's preview).
+   */
+  async ensureTextAttributes(ownerId: number, names: readonly string[], create: boolean): Promise<void> {
+    if (names.length === 0) return;
+    await this.db.transaction(async (trx) => {
+      const rows = (await trx('contact_attributes').where('user_id', ownerId).select('name', 'type', 'slot')) as { name: string; type: TContactAttributeType; slot: number | string }[];
+      const known = new Set(rows.map((row) => row.name));
+      const missing = [...new Set(names)].filter((name) => !known.has(name));
+      if (missing.length === 0) return;
+      const taken = new Set(rows.filter((row) => row.type === 'text').map((row) => Number(row.slot)));
+      const max = CONTACTS.attributeSlots.text;
+      const free: number[] = [];
+      for (let slot = 1; slot <= max; slot += 1) if (!taken.has(slot)) free.push(slot);
+      if (free.length < missing.length) {
+        throw ConflictError('contact_attributes_limit', fillMessage(messages.contacts.rememberColumnsLimit, { needed: missing.length, free: free.length, max }), 'rememberColumns');
+      }
+      if (!create) return;
+      const createdAt = this.now().toISOString();
+      await trx('contact_attributes').insert(missing.map((name, i) => ({ userId: ownerId, name, type: 'text', slot: free[i], createdAt })));
+    });
+  }
+
   /** Removes an attribute and every contact's value of it; its column is free for another. */
   async removeAttribute(ownerId: number, name: string): Promise<void> {
     await this.db.transaction(async (trx) => {

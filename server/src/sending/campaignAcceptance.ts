@@ -49,6 +49,8 @@ export interface AcceptCampaignInput {
    * taking sends (cancelled).
    */
   joinCampaignId?: number;
+  /** Variable to contact attribute, JSON: the columns the contacts worker remembers on contacts. */
+  contactAttributes?: string | null;
 }
 
 /** The public API's day campaign no longer takes sends (it was cancelled): a new one is opened. */
@@ -583,7 +585,7 @@ function campaignFigures(accepted: { count: number; billable: number; duplicates
 
 /** A campaign's row as acceptance writes it. */
 function campaignRow(
-  input: Pick<AcceptCampaignInput, 'user' | 'template' | 'senderNumberId' | 'name' | 'source' | 'headerMedia'>,
+  input: Pick<AcceptCampaignInput, 'user' | 'template' | 'senderNumberId' | 'name' | 'source' | 'headerMedia' | 'contactAttributes'>,
   figures: CampaignFigures & { priceUnits: number; stagedRecipients?: number },
 ): CampaignRowValues {
   const { template } = input;
@@ -599,6 +601,7 @@ function campaignRow(
     headerMediaType: input.headerMedia?.type ?? null,
     headerMediaPath: input.headerMedia?.path ?? null,
     headerMediaName: input.headerMedia?.name?.slice(0, 255) ?? null,
+    ...(input.contactAttributes ? { contactAttributes: input.contactAttributes } : {}),
     createdAt: figures.updatedAt,
     ...figures,
   };

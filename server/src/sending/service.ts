@@ -16,7 +16,7 @@ import type { PriceCategory } from '@shared/pricing';
 import { RepeatIndex, valuesRecordDigest } from '@shared/repeatRows';
 import { parameterProblem, parameterProblemText, parameterRule, type ParameterRule } from '@shared/parameterLimits';
 import { normaliseMappings, rowMessage, type RowMessage } from '@shared/sheetRows';
-import type { TAudienceSendRequest, TSegmentFilter } from '@shared/schemas/contacts';
+import { ATTRIBUTE_NAME_PATTERN, attributeNameOfColumn, type TAudienceSendRequest, type TSegmentFilter } from '@shared/schemas/contacts';
 import type { TApiSendBatchRequest, TApiSendRequest, TCustomSendRequest, TQuickSendRequest, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
 import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
@@ -407,6 +407,8 @@ export class SendingService {
       previewWarnings?: (numberId: number, uniqueRecipients: number) => Promise<PreviewWarning[]>;
       /** A segment's recipients for a send to it (contacts/segments.ts). */
       segments?: SegmentRecipientSource;
+      /** Defines the attributes a personalised send's remembered columns become (contacts/directory.ts). */
+      contactAttributes?: { ensureTextAttributes(ownerId: number, names: readonly string[], create: boolean): Promise<void> };
     },
   ) {
     this.apiBatcher = new ApiSendBatcher({
@@ -658,12 +660,13 @@ export class SendingService {
     const mappings = normaliseMappings(input.variableMappings);
     // WhatsApp's limits on each value, for its place in this template: a row breaking one is invalid.
     const rule = parameterRule(template.components);
+    const remembered = await this.rememberedColumns(user, mappings, variables, input);
     const { uploadId, data } = input;
     if (uploadId !== undefined) {
       const screen = new StreamedScreen(this.deps.duplicateWindowHours, () => ValidationError('uploadId', messages.sending.noValidRecipients));
       const upload = { screen, chunks: screen.chunks(this.uploadCustomEntries(user, { ...input, uploadId }, variables, mappings, rule, signal)) };
       if (input.dry_run) return this.previewWithWarnings(this.streamedDryRun(user, template, upload), number);
-      const result = await this.acceptStreamed(await this.customCampaign(user, input, number, template, source), upload);
+      const result = await this.acceptStreamed(await this.customCampaign(user, input, number, template, source, remembered), upload);
       const { invalid, missingValues } = screen.counts;
       return { kind: 'accepted', accepted: { campaign: result, unsendableRows: invalid + missingValues, setAside: screen.setAside } };
     }
@@ -676,7 +679,7 @@ export class SendingService {
     if (screened.recipients.length === 0) throw ValidationError('data', messages.sending.noValidRecipients);
     if (input.dry_run) return this.previewWithWarnings(this.dryRun(user, template, screened), number);
     const result = await this.accept({
-      ...(await this.customCampaign(user, input, number, template, source)),
+      ...(await this.customCampaign(user, input, number, template, source, remembered)),
       recipients: screened.recipients,
       invalidCount: screened.invalid + screened.missingValues,
       inSendDuplicates: screened.inSendDuplicates,
@@ -688,8 +691,28 @@ export class SendingService {
     };
   }
 
+  /**
+   * With "remember these columns": each mapped variable's contact attribute (named after its
+   * column), the missing ones defined as text now (only checked on a preview), so a send that
+   * would outgrow the attribute slots is refused before it is accepted. The values themselves are
+   * written by the contacts worker from the message rows, off the acceptance path.
+   */
+  private async rememberedColumns(user: User, mappings: Record<string, string>, variables: readonly string[], input: TCustomSendRequest): Promise<string | null> {
+    if (!input.rememberColumns || !this.deps.contactAttributes) return null;
+    const attributes: Record<string, string> = {};
+    for (const variable of variables) {
+      const column = mappings[variable];
+      if (column) attributes[variable] = attributeNameOfColumn(column);
+    }
+    const names = Object.values(attributes).filter((name) => ATTRIBUTE_NAME_PATTERN.test(name));
+    if (names.length === 0) return null;
+    // `name` is the contact's own name, not an attribute to define.
+    await this.deps.contactAttributes.ensureTextAttributes(user.id, names.filter((name) => name !== 'name'), !input.dry_run);
+    return JSON.stringify(Object.fromEntries(Object.entries(attributes).filter(([, name]) => ATTRIBUTE_NAME_PATTERN.test(name))));
+  }
+
   /** A personalised send's campaign, whichever way its rows come. */
-  private async customCampaign(user: User, input: TCustomSendRequest, number: SenderNumber, template: Template, source: 'custom'): Promise<Omit<StreamedCampaignInput, 'chunks' | 'onClassified' | 'screenedOut'>> {
+  private async customCampaign(user: User, input: TCustomSendRequest, number: SenderNumber, template: Template, source: 'custom', contactAttributes: string | null = null): Promise<Omit<StreamedCampaignInput, 'chunks' | 'onClassified' | 'screenedOut'>> {
     const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
     return {
       user,
@@ -699,6 +722,7 @@ export class SendingService {
       source,
       headerMedia: await this.headerMedia(template, undefined),
       scheduledAt: input.scheduledAt && checkScheduleTime(input.scheduledAt, 'app'),
+      contactAttributes,
     };
   }
 
@@ -893,6 +917,8 @@ export class SendingService {
     if (!source?.recipientsOf) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
     const template = await this.apiTemplate(user, input.templatename, input.language);
     const number = input.phone_number_id ? await this.resolveNumber(user, input.phone_number_id) : await this.defaultNumber(user);
+    // Checked before the preview too, so a preview never shows a send that would be refused.
+    const scheduledAt = input.scheduledAt && checkScheduleTime(input.scheduledAt, 'app');
     const variables = input.variables ?? {};
     const fallbacks = input.fallbacks ?? {};
     const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
@@ -928,6 +954,7 @@ export class SendingService {
       invalidCount: screened.invalid,
       inSendDuplicates: screened.inSendDuplicates,
       headerMedia: await this.apiHeaderMedia(template),
+      scheduledAt,
     });
     await this.deps.db('campaigns')
       .where('id', result.campaignId)

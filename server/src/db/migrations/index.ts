@@ -123,6 +123,7 @@ import * as recordActorOnAccountActions from './20261215800500_record_actor_on_a
 import * as createPaymentRefunds from './20261216200100_create_payment_refunds';
 import * as addBillingAddressToUsers from './20261216200200_add_billing_address_to_users';
 import * as addBuyerAddressToTaxDocuments from './20261216200300_add_buyer_address_to_tax_documents';
+import * as recordContactAttributesOnCampaigns from './20261216100000_record_contact_attributes_on_campaigns';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -210,15 +211,15 @@ const migrations: [string, Migration][] = [
   ['20261211100300_record_template_quality_time', recordTemplateQualityTime],
   ['20261211100400_index_templates_by_provider_template_id', indexTemplatesByProviderTemplateId],
   ['20261211100500_create_webhook_unknown_events', createWebhookUnknownEvents],
-  ['20261212200100_create_template_sync_runs', createTemplateSyncRuns],
-  ['20261212200200_record_template_import_time', recordTemplateImportTime],
   ['20261212100100_record_template_submission_to_meta', recordTemplateSubmissionToMeta],
   ['20261212100200_index_templates_by_meta_submit_due', indexTemplatesByMetaSubmitDue],
+  ['20261212200100_create_template_sync_runs', createTemplateSyncRuns],
+  ['20261212200200_record_template_import_time', recordTemplateImportTime],
   ['20261212300100_record_campaign_hold_reason', recordCampaignHoldReason],
+  ['20261213100100_record_campaign_header_media_name', recordCampaignHeaderMediaName],
   ['20261213200100_record_sender_stop_on_numbers', recordSenderStopOnNumbers],
   ['20261213200200_record_meta_error_fields_on_messages', recordMetaErrorFieldsOnMessages],
   ['20261213200300_record_meta_error_on_status_events', recordMetaErrorOnStatusEvents],
-  ['20261213100100_record_campaign_header_media_name', recordCampaignHeaderMediaName],
   ['20261213300100_record_number_health', recordNumberHealth],
   ['20261213300200_record_meta_pricing_on_messages', recordMetaPricingOnMessages],
   ['20261213300300_carry_pricing_on_status_events', carryPricingOnStatusEvents],
@@ -246,6 +247,7 @@ const migrations: [string, Migration][] = [
   ['20261215800300_create_team_invites', createTeamInvites],
   ['20261215800400_add_account_to_sessions', addAccountToSessions],
   ['20261215800500_record_actor_on_account_actions', recordActorOnAccountActions],
+  ['20261216100000_record_contact_attributes_on_campaigns', recordContactAttributesOnCampaigns],
   ['20261216200100_create_payment_refunds', createPaymentRefunds],
   ['20261216200200_add_billing_address_to_users', addBillingAddressToUsers],
   ['20261216200300_add_buyer_address_to_tax_documents', addBuyerAddressToTaxDocuments],

@@ -56,6 +56,8 @@ interface QuickSendFields {
   campaign_name: string;
   /** Send later: ISO with the +05:30 offset; absent to send now. */
   scheduledAt?: string;
+  /** Keep each row's mapped columns as its contact's attributes (written after acceptance). */
+  rememberColumns?: boolean;
 }
 
 /** The numbers typed or pasted, or the column of a completed upload holding them. */

@@ -93,6 +93,7 @@ function CustomizeMessage() {
   const [sendTried, setSendTried] = useState(false);
   // Send now, or at a time in IST; back to "now" once a send is accepted.
   const [schedule, setSchedule] = useState<ScheduleChoice>(SEND_NOW);
+  const [rememberColumns, setRememberColumns] = useState(false);
   // The dialog waits for the answer: the rows are cleared only once the send is accepted.
   const submission = useSendSubmission<null>(null);
   const sending = submission.processing;
@@ -204,6 +205,7 @@ function CustomizeMessage() {
     uploadId,
     ...(campaignName.trim() ? { campaignName: campaignName.trim() } : {}),
     ...(scheduledAt ? { scheduledAt } : {}),
+    ...(rememberColumns ? { rememberColumns: true } : {}),
   });
 
   const handleConfirm = () => {
@@ -281,6 +283,10 @@ function CustomizeMessage() {
               disabled={sending}
               onChange={(event) => dispatch({ type: 'campaignNamed', name: event.target.value })}
             />
+            <label className="mt-3 flex items-center gap-2 text-sm">
+              <input type="checkbox" data-testid="customize-remember-columns" checked={rememberColumns} disabled={sending} onChange={(event) => setRememberColumns(event.target.checked)} />
+              Remember these columns: keep each row&apos;s mapped columns on its contact
+            </label>
           </StepCard>
 
           <StepCard step={2} title="Upload Spreadsheet" description="An Excel or CSV file with one row per recipient, read on this computer.">
