@@ -7,8 +7,8 @@ import { formatIndianNumber } from '@shared/money';
 import type { TTaxDocument } from '@shared/types';
 import { errorText } from '../../api/client';
 import { invoicesApi, type TaxDocumentsSource } from '../../api/invoices';
-import { errorToast, TOAST_IDS } from '../../lib/toasts';
-import { saveFile } from '../../platform/files';
+import { useFileDownload } from '../../hooks/useFileDownload';
+import { TOAST_IDS } from '../../lib/toasts';
 import { Alert } from '../ui/alert';
 import { Button } from '../ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../ui/card';
@@ -30,7 +30,7 @@ function taxText(document: TTaxDocument): string {
 /** A user's tax invoices and credit notes with their PDFs, and the monthly statement (PDF, CSV). */
 export function TaxDocumentsCard({ source }: { source: TaxDocumentsSource }) {
   const [month, setMonth] = useState(() => istDate().slice(0, 7));
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, download } = useFileDownload(TOAST_IDS.taxDocument, inv.downloadFailed);
   const documents = useInfiniteQuery({
     queryKey: source.key,
     queryFn: ({ pageParam }) => invoicesApi.list(source, pageParam),
@@ -40,17 +40,7 @@ export function TaxDocumentsCard({ source }: { source: TaxDocumentsSource }) {
   const rows = documents.data?.pages.flatMap((page) => page.invoices) ?? [];
   const monthValid = /^\d{4}-(0[1-9]|1[0-2])$/.test(month);
 
-  const handleDownload = async (key: string, url: string, params: Record<string, string> = {}) => {
-    setBusy(key);
-    try {
-      const { blob, filename } = await invoicesApi.download(url, params);
-      saveFile(blob, filename);
-    } catch (caught) {
-      errorToast(TOAST_IDS.taxDocument, errorText(caught, inv.downloadFailed));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const handleDownload = (key: string, url: string, params: Record<string, string> = {}) => download(key, () => invoicesApi.download(url, params));
 
   let body: React.ReactNode;
   if (documents.isPending) body = <p className="py-4 text-center text-sm text-slate-500 dark:text-slate-400">{messages.common.loading}</p>;
@@ -74,10 +64,7 @@ export function TaxDocumentsCard({ source }: { source: TaxDocumentsSource }) {
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {rows.map((document) => (
               <tr key={document.id} data-testid="tax-document-row">
-                <td className="px-3 py-2 font-medium tabular-nums">
-                  {document.number}
-                  {document.kind === 'credit_note' ? <span className="block text-xs text-slate-500 dark:text-slate-400">{inv.creditNote} · {document.against}</span> : null}
-                </td>
+                <TaxDocumentNumberCell document={document} />
                 <td className="px-3 py-2 whitespace-nowrap">{formatIstTimeLabelled(document.date)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{rupeeText(document.taxable)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{taxText(document)}</td>
@@ -124,5 +111,15 @@ export function TaxDocumentsCard({ source }: { source: TaxDocumentsSource }) {
         </div>
       </CardContent>
     </Card>
+  );
+}
+
+/** A document's number; a credit note also names the invoice it is against. */
+export function TaxDocumentNumberCell({ document }: { document: { number: string; kind: string; against?: string | null } }) {
+  return (
+    <td className="px-3 py-2 font-medium tabular-nums">
+      {document.number}
+      {document.kind === 'credit_note' ? <span className="block text-xs text-slate-500 dark:text-slate-400">{inv.creditNote} · {document.against}</span> : null}
+    </td>
   );
 }

@@ -7,6 +7,7 @@ import { formatIndianNumber } from '@shared/money';
 import type { TWalletEntryKind, TWalletHistoryEntry } from '@shared/walletHistory';
 import { errorText } from '../../api/client';
 import { EMPTY_WALLET_FILTERS, walletApi, walletKeys, type WalletHistoryFilters } from '../../api/wallet';
+import { useFileDownload } from '../../hooks/useFileDownload';
 import { cn } from '../../lib/cn';
 import { errorToast, successToast, TOAST_IDS } from '../../lib/toasts';
 import { walletHistoryCsv, walletHistoryFilename } from '../../lib/walletHistory';
@@ -58,7 +59,7 @@ function EntryRow({ entry, onReceipt, receiptBusy }: { entry: TWalletHistoryEntr
 export function WalletHistoryCard() {
   const [filters, setFilters] = useState<WalletHistoryFilters>(EMPTY_WALLET_FILTERS);
   const [exporting, setExporting] = useState(false);
-  const [receiptFor, setReceiptFor] = useState<string | null>(null);
+  const receipts = useFileDownload(TOAST_IDS.walletReceipt, wh.receiptFailed);
   const rangeInvalid = Boolean(filters.from && filters.to && filters.from > filters.to);
 
   const history = useInfiniteQuery({
@@ -87,17 +88,9 @@ export function WalletHistoryCard() {
     }
   };
 
-  const handleReceipt = async (entry: TWalletHistoryEntry) => {
-    if (!entry.receiptUrl) return;
-    setReceiptFor(entry.id);
-    try {
-      const { blob, filename } = await walletApi.receipt(entry.receiptUrl);
-      saveFile(blob, filename);
-    } catch (caught) {
-      errorToast(TOAST_IDS.walletReceipt, errorText(caught, wh.receiptFailed));
-    } finally {
-      setReceiptFor(null);
-    }
+  const handleReceipt = (entry: TWalletHistoryEntry) => {
+    const receiptUrl = entry.receiptUrl;
+    if (receiptUrl) return receipts.download(entry.id, () => walletApi.receipt(receiptUrl));
   };
 
   let body: React.ReactNode;
@@ -121,7 +114,7 @@ export function WalletHistoryCard() {
           </thead>
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {entries.map((entry) => (
-              <EntryRow key={entry.id} entry={entry} onReceipt={(chosen) => void handleReceipt(chosen)} receiptBusy={receiptFor === entry.id} />
+              <EntryRow key={entry.id} entry={entry} onReceipt={(chosen) => void handleReceipt(chosen)} receiptBusy={receipts.busy === entry.id} />
             ))}
           </tbody>
         </table>

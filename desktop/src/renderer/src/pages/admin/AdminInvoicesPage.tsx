@@ -5,15 +5,15 @@ import { formatIstTimeLabelled, istDate } from '@shared/istTime';
 import { messages } from '@shared/messages';
 import { errorText } from '../../api/client';
 import { invoiceKeys, invoicesApi } from '../../api/invoices';
-import { rupeeText } from '../../components/wallet/TaxDocumentsCard';
+import { useFileDownload } from '../../hooks/useFileDownload';
+import { rupeeText, TaxDocumentNumberCell } from '../../components/wallet/TaxDocumentsCard';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { FieldShell } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
 import { Spinner } from '../../components/ui/spinner';
-import { errorToast, TOAST_IDS } from '../../lib/toasts';
-import { saveFile } from '../../platform/files';
+import { TOAST_IDS } from '../../lib/toasts';
 
 const inv = messages.invoices;
 
@@ -27,22 +27,12 @@ const EXPORTS = [
 /** /admin/invoices: the tax invoices and credit notes of a month, and its GSTR-1 exports. */
 export function AdminInvoicesPage() {
   const [month, setMonth] = useState(() => istDate().slice(0, 7));
-  const [busy, setBusy] = useState<string | null>(null);
+  const { busy, download } = useFileDownload(TOAST_IDS.taxDocument, inv.downloadFailed);
   const monthValid = /^\d{4}-(0[1-9]|1[0-2])$/.test(month);
   const register = useQuery({ queryKey: invoiceKeys.register(month), queryFn: () => invoicesApi.register(month), enabled: monthValid });
   const documents = register.data?.documents ?? [];
 
-  const handleDownload = async (key: string, url: string, params: Record<string, string>) => {
-    setBusy(key);
-    try {
-      const { blob, filename } = await invoicesApi.download(url, params);
-      saveFile(blob, filename);
-    } catch (caught) {
-      errorToast(TOAST_IDS.taxDocument, errorText(caught, inv.downloadFailed));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const handleDownload = (key: string, url: string, params: Record<string, string>) => download(key, () => invoicesApi.download(url, params));
 
   let body: React.ReactNode;
   if (!monthValid) body = <Alert tone="error">{inv.monthInvalid}</Alert>;
@@ -70,10 +60,7 @@ export function AdminInvoicesPage() {
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {documents.map((document) => (
               <tr key={document.id} data-testid="register-row">
-                <td className="px-3 py-2 font-medium tabular-nums">
-                  {document.number}
-                  {document.kind === 'credit_note' ? <span className="block text-xs text-slate-500 dark:text-slate-400">{inv.creditNote} · {document.against}</span> : null}
-                </td>
+                <TaxDocumentNumberCell document={document} />
                 <td className="px-3 py-2 whitespace-nowrap">{formatIstTimeLabelled(document.date)}</td>
                 <td className="px-3 py-2">
                   {document.buyer_name}
