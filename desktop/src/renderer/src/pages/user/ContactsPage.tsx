@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Filter, ListPlus, Send, SlidersHorizontal, Upload, UserPlus } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
@@ -17,18 +17,10 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { SimpleTable } from '../../components/ui/simple-table';
 import { formatDateTime } from '../../lib/dates';
+import { useSettled } from '../../hooks/useSettled';
 
 const s = messages.contactScreens;
 
-/** The search box's words, applied once typing pauses. */
-function useSettled(value: string, delayMs = 300): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), delayMs);
-    return () => window.clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
-}
 
 /** /user/contacts: the contact book, searched and narrowed by a tag or a segment, a page at a time. */
 export function ContactsPage() {

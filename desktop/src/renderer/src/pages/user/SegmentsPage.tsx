@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, Save, Trash2, Users, X } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { CONTACTS } from '@shared/constants';
@@ -16,19 +16,11 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { draftToFilter, EMPTY_DRAFT, filterToDraft, type ActivityKind, type SegmentDraft } from '../../lib/contacts/segmentBuilder';
+import { useSettled } from '../../hooks/useSettled';
 
 const s = messages.contactScreens;
 const ACTIVITY_KINDS: readonly ActivityKind[] = ['replied_within_days', 'read_campaign', 'failed_in_campaign', 'never_messaged'];
 
-/** The value after typing pauses: the count follows the filter without a call per key. */
-function useSettled<T>(value: T, delayMs = 400): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), delayMs);
-    return () => window.clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
-}
 
 function TagsField({ label, value, onChange }: { label: string; value: string; onChange(value: string): void }) {
   const id = useId();
@@ -51,7 +43,7 @@ export function SegmentsPage() {
   const [confirming, setConfirming] = useState(false);
   const segments = useQuery({ queryKey: contactKeys.segments, queryFn: contactsApi.segments });
   const attributes = useQuery({ queryKey: contactKeys.attributes, queryFn: contactsApi.attributes });
-  const filter = useSettled(draftToFilter(draft));
+  const filter = useSettled(draftToFilter(draft), 400);
   const count = useQuery({ queryKey: contactKeys.count(filter), queryFn: () => contactsApi.countFilter(filter), retry: false });
 
   const open = (segment: TSegment | null) => {

@@ -19,18 +19,10 @@ import { Textarea } from '../../components/ui/textarea';
 import { formatDateTime } from '../../lib/dates';
 import { ZAddSuppressionForm, ZOptOutKeywordsForm } from '../../lib/suppressionForms';
 import { saveFile } from '../../platform/files';
+import { useSettled } from '../../hooks/useSettled';
 
 const s = messages.suppressions;
 
-/** The search box's words, applied once typing pauses. */
-function useSettled(value: string, delayMs = 300): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), delayMs);
-    return () => window.clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
-}
 
 function AddCard() {
   const queryClient = useQueryClient();
