@@ -704,6 +704,10 @@ export const messages = {
     overviewUnavailable: 'Your messaging figures are not available right now.',
     // Scheduled sends.
     scheduledFor: 'Scheduled for {time}',
+    /** A campaign's sender among the account's members. */
+    sentBy: 'Sent by {name}',
+    senderFilter: 'Sent by',
+    allSenders: 'All members',
     editTime: 'Edit time',
     rescheduleTitle: 'Change the scheduled time',
     rescheduleBody: 'The campaign keeps its recipients and its reserved cost; only the time it goes out changes.',

@@ -78,7 +78,7 @@ const RULES: readonly AreaRule[] = [
   { path: /^\/api\/(wallet|credits)\//, methods: READS, area: 'walletHistory' },
   { path: /^\/api\/templates(\/|$)/, methods: ANY, area: 'templates' },
   { path: /^\/api\/whatsapp\/(languages|templates|template-details)$/, methods: ANY, area: 'templates' },
-  { path: /^\/api\/whatsapp\/reports\//, methods: READS, area: 'reports' },
+  { path: /^\/api\/whatsapp\/reports(\/|$)/, methods: READS, area: 'reports' },
   { path: /^\/api\/reports(\/|$)/, methods: READS, area: 'reports' },
   { path: /^\/api\/campaigns\/[^/]+\/replies$/, methods: READS, area: 'campaignsRead' },
   { path: /^\/api\/(campaigns|messages|dashboard)(\/|$)/, methods: READS, area: 'campaignsRead' },

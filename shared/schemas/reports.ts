@@ -39,6 +39,8 @@ export const ZReportsQuery = z.object({
   template: optionalText,
   status: z.preprocess((value) => (value === '' || value === 'all' ? undefined : value), z.enum(REPORT_STATUSES).optional()),
   export: z.enum(['csv', 'excel']).optional(),
+  /** The member (user id) who sent the campaigns; unset for everyone's. */
+  sentBy: z.preprocess((value) => (value === '' || value === 'all' ? undefined : value), z.coerce.number().int().positive().optional()),
 });
 export type TReportsQuery = z.infer<typeof ZReportsQuery>;
 
@@ -63,6 +65,12 @@ export interface TReportRow {
   meta_category?: string | null;
   /** Meta's `pricing.billable`; null until reported. */
   meta_billable?: boolean | null;
+}
+
+/** GET /api/whatsapp/reports/senders: one choice of the sender filter. */
+export interface TReportSender {
+  userId: number;
+  name: string;
 }
 
 export interface TReportsPage {

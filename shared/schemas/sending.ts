@@ -272,6 +272,8 @@ export interface TCampaign {
   failureReason: string | null;
   /** Why a paused campaign is paused when its owner did not pause it: `template_paused` (Meta paused its template); null otherwise. */
   pauseReason?: TCampaignPauseReason | null;
+  /** The account's member who sent it; null for an API send or one from before teams. */
+  sentBy?: { userId: number; name: string } | null;
 }
 
 /** Why the platform paused a campaign: Meta paused (or is reviewing an appeal of) its template. */

@@ -5,11 +5,12 @@ import { createUser } from './support';
 import { LoginPage } from './pages/LoginPage';
 
 const t = messages.team;
+const r = messages.reportsScreen;
 
 /**
  * Teams end to end: the owner invites an analyst from the Team screen and copies the link; the
- * analyst signs in, opens it, joins, sees the reports and no send menu, and the server refuses a
- * send with the role it needs.
+ * analyst signs in, opens it, joins, sees the reports (narrowed by the member who sent) and no
+ * send menu, and the server refuses a send with the role it needs.
  */
 test('the owner invites an analyst, who sees the reports and cannot send', async ({ page, browser, baseURL }) => {
   await signedInUser(page, baseURL ?? '', 25, { name: 'Team Owner', prefix: 'team_owner' });
@@ -40,6 +41,12 @@ test('the owner invites an analyst, who sees the reports and cannot send', async
   await expect(nav.getByRole('link', { name: t.menuItem })).toHaveCount(0);
   await analystPage.goto('/user/manage-reports');
   await expect(analystPage.getByRole('heading', { name: 'Manage Reports' }).first()).toBeVisible();
+  // Two members now: the report can be narrowed to the one who sent.
+  const sentBy = analystPage.getByLabel(r.senderFilter, { exact: true });
+  await expect(sentBy.locator('option')).toHaveText([r.allSenders, 'Asha Analyst', 'Team Owner']);
+  await sentBy.selectOption({ label: 'Team Owner' });
+  await expect(analystPage).toHaveURL(/[?&]sentBy=\d+/);
+  await expect(analystPage.getByTestId('filter-chip')).toHaveText(['Sent by: Team Owner']);
 
   const send = await analystPage.request.post('/api/whatsapp/quick-send', { data: {} });
   expect(send.status()).toBe(403);

@@ -160,6 +160,7 @@ export const OPENAPI_OPERATIONS: readonly OpenApiOperation[] = [
       { name: 'template', in: 'query', required: false, description: 'Template name', schema: { type: 'string' } },
       { name: 'dateFrom', in: 'query', required: false, description: 'From this day (IST), YYYY-MM-DD', schema: { type: 'string' } },
       { name: 'dateTo', in: 'query', required: false, description: 'To this day (IST), YYYY-MM-DD', schema: { type: 'string' } },
+      { name: 'sentBy', in: 'query', required: false, description: 'Only campaigns this member of the account sent (their user id)', schema: { type: 'integer', minimum: 1 } },
     ],
     responses: { '200': { description: 'A page of reports', schema: ZReportsResponse }, ...errors },
   },

@@ -3,7 +3,7 @@ import type { TAccountOverview, TCampaignList } from '@shared/schemas/reports';
 import { CAMPAIGN_PAUSE_REASONS, type TCampaign, type TCampaignPauseReason } from '@shared/schemas/sending';
 import type { AccountOverview, CampaignPage, CampaignRecord } from '../sending/campaigns';
 
-export function presentCampaign({ campaign: row, counts, replies = 0 }: CampaignRecord): TCampaign {
+export function presentCampaign({ campaign: row, counts, replies = 0, sentBy }: CampaignRecord): TCampaign {
   // Replies over the messages that reached the contact (delivered or read), as a percentage.
   const reached = counts.delivered + counts.read;
   return {
@@ -31,6 +31,7 @@ export function presentCampaign({ campaign: row, counts, replies = 0 }: Campaign
     failureReason: row.failureReason ?? null,
     replies,
     reply_rate: reached > 0 ? Math.round((Math.min(replies, reached) / reached) * 1000) / 10 : 0,
+    sentBy: sentBy ? { userId: sentBy.userId, name: sentBy.name } : null,
     pauseReason: row.status === 'paused' && (CAMPAIGN_PAUSE_REASONS as readonly string[]).includes(String(row.pauseReason)) ? (row.pauseReason as TCampaignPauseReason) : null,
   };
 }

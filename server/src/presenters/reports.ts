@@ -1,6 +1,6 @@
 import { messageFigures } from '@shared/figures';
-import type { TReportRow, TReportsPage, TReportsSummary } from '@shared/schemas/reports';
-import type { ReportCounts, ReportPage, ReportRecord } from '../reports/service';
+import type { TReportRow, TReportSender, TReportsPage, TReportsSummary } from '@shared/schemas/reports';
+import type { ReportCounts, ReportPage, ReportRecord, ReportSender } from '../reports/service';
 import { reportErrorOf, reportStatusOf } from '../reports/status';
 
 function iso(value: string | Date | null): string | null {
@@ -65,4 +65,8 @@ export function presentReportsSummary(counts: ReportCounts): TReportsSummary {
     deliveryRate: figures.deliveryRate,
     readRate: figures.readRate,
   };
+}
+
+export function presentReportSenders(senders: readonly ReportSender[]): TReportSender[] {
+  return senders.map((sender) => ({ userId: sender.userId, name: sender.name }));
 }

@@ -5,7 +5,7 @@
  * that goes through campaigns.
  */
 import { INDEXED_DIGITS_MIN, PENDING_NUMBERS_SQL, SQLITE_NUMBERS_SQL } from './recipientNumbers';
-import { containsPattern, filterSql, messagesFrom, type Access, type ReportDb, type ReportFilter } from './sql';
+import { campaignConditions, containsPattern, filterSql, messagesFrom, type Access, type ReportDb, type ReportFilter } from './sql';
 
 /** Up to this many rows a result is counted exactly on each request and paged with OFFSET. */
 export const EXACT_COUNT_MAX = 10_000;
@@ -27,11 +27,13 @@ export interface ReportQueryPlan {
  * sum over campaigns is the exact message count. Null when the user has too many campaigns for
  * that to be cheap (an API sender makes one per message).
  */
-async function campaigns(rdb: ReportDb, userId: number, template: string | null): Promise<{ ids: number[]; rows: number } | null> {
-  const found = await rdb.arrays<[number | string, number | string]>(
-    `select id, total_recipients from campaigns where user_id = ?${template === null ? '' : ' and template_name = ?'} limit ?`,
-    template === null ? [userId, CAMPAIGN_SUM_MAX_CAMPAIGNS + 1] : [userId, template, CAMPAIGN_SUM_MAX_CAMPAIGNS + 1],
-  );
+async function campaigns(rdb: ReportDb, userId: number, template: string | null, sentBy: number | null): Promise<{ ids: number[]; rows: number } | null> {
+  const conditions = campaignConditions(template, sentBy);
+  const found = await rdb.arrays<[number | string, number | string]>(`select id, total_recipients from campaigns where user_id = ?${conditions.sql} limit ?`, [
+    userId,
+    ...conditions.params,
+    CAMPAIGN_SUM_MAX_CAMPAIGNS + 1,
+  ]);
   if (found.length > CAMPAIGN_SUM_MAX_CAMPAIGNS) return null;
   return { ids: found.map(([id]) => Number(id)), rows: found.reduce((sum, [, rows]) => sum + Number(rows), 0) };
 }
@@ -71,11 +73,14 @@ async function matchingNumbers(rdb: ReportDb, recipientOnly: ReportFilter, digit
 }
 
 export async function planQuery(rdb: ReportDb, filter: ReportFilter): Promise<ReportQueryPlan> {
-  const key = JSON.stringify([filter.userId, filter.createdFrom, filter.createdBefore, filter.recipientContains, filter.template, filter.status]);
+  const sentBy = filter.sentBy ?? null;
+  const key = JSON.stringify([filter.userId, filter.createdFrom, filter.createdBefore, filter.recipientContains, filter.template, filter.status, sentBy]);
+  // The template and sender filters both pick campaigns: alone (or together) their total is the campaigns' sum.
+  const byCampaign = Boolean(filter.template) || sentBy !== null;
   const templateOnly = !filter.createdFrom && !filter.createdBefore && !filter.recipientContains && !filter.status;
-  const found = templateOnly || filter.template ? await campaigns(rdb, filter.userId, filter.template) : null;
+  const found = templateOnly || byCampaign ? await campaigns(rdb, filter.userId, filter.template, sentBy) : null;
   const templateRows = found?.rows ?? null;
-  if (filter.template && found) filter = { ...filter, templateCampaignIds: found.ids };
+  if (byCampaign && found) filter = { ...filter, templateCampaignIds: found.ids };
   let recipientRows: number | null = null;
   if (filter.recipientContains) {
     const recipientOnly: ReportFilter = { userId: filter.userId, createdFrom: null, createdBefore: null, recipientContains: filter.recipientContains, template: null, status: null };
@@ -99,7 +104,7 @@ export async function planQuery(rdb: ReportDb, filter: ReportFilter): Promise<Re
   }
   let access: Access = 'ordered';
   const rare = (rows: number | null): rows is number => rows !== null && rows <= EXACT_COUNT_MAX;
-  if (rare(recipientRows) && (!filter.template || !rare(templateRows) || recipientRows <= templateRows)) access = 'recipient';
-  else if (filter.template && rare(templateRows)) access = 'campaign';
+  if (rare(recipientRows) && (!byCampaign || !rare(templateRows) || recipientRows <= templateRows)) access = 'recipient';
+  else if (byCampaign && rare(templateRows)) access = 'campaign';
   return { key, filter, access, campaignTotal: templateOnly ? templateRows : null };
 }

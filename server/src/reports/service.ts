@@ -46,6 +46,12 @@ export interface ReportRecord {
   metaBillable: boolean | null;
 }
 
+/** A member who may have sent the account's campaigns. */
+export interface ReportSender {
+  userId: number;
+  name: string;
+}
+
 export interface ReportPage {
   records: ReportRecord[];
   total: number;
@@ -93,7 +99,7 @@ export class ReportService {
   }
 
   /** The query's filters in database terms; 400 for dates that do not exist or a recipient with letters. */
-  filterFor(userId: number, query: Pick<TReportsQuery, 'dateFrom' | 'dateTo' | 'recipientNumber' | 'template' | 'status'>): ReportFilter {
+  filterFor(userId: number, query: Pick<TReportsQuery, 'dateFrom' | 'dateTo' | 'recipientNumber' | 'template' | 'status' | 'sentBy'>): ReportFilter {
     const from = query.dateFrom ? istDayStart(query.dateFrom, 'dateFrom') : null;
     const to = query.dateTo ? istDayStart(query.dateTo, 'dateTo') : null;
     if (from !== null && to !== null && from > to) throw ValidationError('dateTo', messages.reports.dateRangeInvalid);
@@ -107,6 +113,7 @@ export class ReportService {
       recipientContains: recipient || null,
       template: query.template || null,
       status: query.status ?? null,
+      sentBy: query.sentBy ?? null,
     };
   }
 
@@ -194,12 +201,27 @@ export class ReportService {
     return rows.map(([name]) => name);
   }
 
+  /**
+   * The account's members, the sender filter's choices: everyone who belongs to it now, and anyone
+   * who sent one of its campaigns and has left since (their campaigns stay the account's).
+   */
+  async senders(accountId: number): Promise<ReportSender[]> {
+    const rows = await this.rdb.arrays<[number | string, string]>(
+      `select u.id, u.name from users u
+        where u.id in (select am.user_id from account_members am where am.account_id = ?)
+           or u.id in (select c.actor_user_id from campaigns c where c.user_id = ? and c.actor_user_id is not null)
+        order by u.name, u.id`,
+      [accountId, accountId],
+    );
+    return rows.map(([id, name]) => ({ userId: Number(id), name }));
+  }
+
   /** A streamed CSV or Excel file of every row the filters match, newest first. */
   async export(userId: number, query: TReportsQuery & { export: 'csv' | 'excel' }): Promise<ReportExport> {
     const filter = this.filterFor(userId, query);
     const plan = await planQuery(this.rdb, filter);
     const rows = await primedRows(this.rdb, plan);
-    const filtered = Boolean(filter.createdFrom || filter.createdBefore || filter.recipientContains || filter.template || filter.status);
+    const filtered = Boolean(filter.createdFrom || filter.createdBefore || filter.recipientContains || filter.template || filter.status || filter.sentBy);
     const name = `whatsapp_reports_${filtered ? 'filtered' : 'all'}_${istDate(this.now())}`;
     const onError = (error: unknown) => this.deps.log.error({ err: error, userId }, 'report export failed while streaming');
     if (query.export === 'csv') {

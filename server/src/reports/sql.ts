@@ -28,7 +28,12 @@ export interface ReportFilter {
    */
   recipientNumbers?: readonly string[] | null;
   template: string | null;
-  /** The template's campaigns, when looked up (plan.ts); otherwise the filter finds them itself. */
+  /** The member who sent the campaigns (`campaigns.actor_user_id`); null for everyone's. */
+  sentBy?: number | null;
+  /**
+   * The campaigns of the template and sender filters, when looked up (plan.ts); otherwise the
+   * filter finds them itself.
+   */
   templateCampaignIds?: readonly number[] | null;
   status: TReportStatus | null;
 }
@@ -88,12 +93,13 @@ export function filterSql(filter: ReportFilter, access: Access, dialect: Dialect
     where.push(dialect === 'pg' ? `${column} like ?` : `instr(${column}, ?) > 0`);
     params.push(dialect === 'pg' ? containsPattern(filter.recipientContains) : filter.recipientContains);
   }
-  if (filter.template) {
+  if (filter.template || filter.sentBy) {
     const column = dialect === 'sqlite' && access !== 'campaign' ? '+m.campaign_id' : 'm.campaign_id';
     const ids = filter.templateCampaignIds;
     if (!ids) {
-      where.push(`${column} in (select tc.id from campaigns tc where tc.user_id = ? and tc.template_name = ?)`);
-      params.push(filter.userId, filter.template);
+      const campaigns = campaignConditions(filter.template, filter.sentBy ?? null, 'tc.');
+      where.push(`${column} in (select tc.id from campaigns tc where tc.user_id = ?${campaigns.sql})`);
+      params.push(filter.userId, ...campaigns.params);
     } else if (ids.length === 0) {
       where.push('1 = 0');
     } else if (dialect === 'pg') {
@@ -107,6 +113,21 @@ export function filterSql(filter: ReportFilter, access: Access, dialect: Dialect
     }
   }
   return { sql: where.join(' and '), params };
+}
+
+/** The campaign conditions of the template and sender filters, each as ` and ...` (none when unset). */
+export function campaignConditions(template: string | null, sentBy: number | null, qualifier = ''): Sql {
+  let sql = '';
+  const params: unknown[] = [];
+  if (template !== null) {
+    sql += ` and ${qualifier}template_name = ?`;
+    params.push(template);
+  }
+  if (sentBy !== null) {
+    sql += ` and ${qualifier}actor_user_id = ?`;
+    params.push(sentBy);
+  }
+  return { sql, params };
 }
 
 /** A LIKE pattern for numbers holding these digits anywhere (the filter admits digits only; escaped all the same). */

@@ -61,6 +61,8 @@ export interface CampaignRecord {
   counts: TCampaignCounts;
   /** Contacts who replied to the campaign (conversations/service.ts links each reply). */
   replies?: number;
+  /** The member who sent it, by name; null when no member did (an API key, or before teams). */
+  sentBy?: { userId: number; name: string } | null;
 }
 
 export interface CampaignPage {
@@ -155,8 +157,16 @@ export class CampaignService {
   /** Live counts of one of the user's campaigns (the send screens poll this). */
   async get(user: User, id: number): Promise<CampaignRecord> {
     const campaign = await this.find(user, id);
-    const [counts, replies] = await Promise.all([this.countsFor([id]), this.repliesFor([id])]);
-    return { campaign, counts: counts.get(id) ?? emptyCounts(), replies: replies.get(id) ?? 0 };
+    const [counts, replies, senders] = await Promise.all([this.countsFor([id]), this.repliesFor([id]), this.sendersOf([campaign])]);
+    return { campaign, counts: counts.get(id) ?? emptyCounts(), replies: replies.get(id) ?? 0, sentBy: senders.get(Number(campaign.actorUserId)) ?? null };
+  }
+
+  /** The names of the members who sent these campaigns, by user id. */
+  private async sendersOf(campaigns: readonly StoredCampaign[]): Promise<Map<number, { userId: number; name: string }>> {
+    const ids = [...new Set(campaigns.flatMap((campaign) => (campaign.actorUserId === null || campaign.actorUserId === undefined ? [] : [Number(campaign.actorUserId)])))];
+    if (ids.length === 0) return new Map();
+    const rows = (await this.deps.db('users').whereIn('id', ids).select('id', 'name')) as { id: number | string; name: string }[];
+    return new Map(rows.map((row) => [Number(row.id), { userId: Number(row.id), name: row.name }]));
   }
 
   /** Who owns a campaign (its live progress goes to that user's streams); null when it is gone. */
@@ -204,9 +214,14 @@ export class CampaignService {
     ]);
     const total = Number(totalRow?.n ?? 0);
     const ids = rows.map((row) => Number(row.id));
-    const [counts, replies] = await Promise.all([this.countsFor(ids), this.repliesFor(ids)]);
+    const [counts, replies, senders] = await Promise.all([this.countsFor(ids), this.repliesFor(ids), this.sendersOf(rows)]);
     return {
-      campaigns: rows.map((campaign) => ({ campaign, counts: counts.get(Number(campaign.id)) ?? emptyCounts(), replies: replies.get(Number(campaign.id)) ?? 0 })),
+      campaigns: rows.map((campaign) => ({
+        campaign,
+        counts: counts.get(Number(campaign.id)) ?? emptyCounts(),
+        replies: replies.get(Number(campaign.id)) ?? 0,
+        sentBy: senders.get(Number(campaign.actorUserId)) ?? null,
+      })),
       total,
       page: query.page,
       totalPages: Math.max(1, Math.ceil(total / query.limit)),

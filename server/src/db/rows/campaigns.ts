@@ -50,6 +50,8 @@ export interface CampaignRow {
   apiKeyId?: number | null;
   /** The Indian day (YYYY-MM-DD) the day campaign collects; cleared once it takes no more sends. */
   apiDay?: string | null;
+  /** The member who sent it; null for API sends, the platform's and campaigns from before teams. */
+  actorUserId?: number | null;
 }
 
 /** The columns a campaign's page and list read: everything but the counters acceptance alone uses. */
@@ -79,6 +81,7 @@ export const CAMPAIGN_COLUMNS = [
   'scheduledAt',
   'failureReason',
   'pauseReason',
+  'actorUserId',
 ] as const satisfies readonly (keyof CampaignRow)[];
 
 /** A campaign as its page and the list read it (CAMPAIGN_COLUMNS). */

@@ -3,7 +3,7 @@ import { ZReportsQuery } from '@shared/schemas/reports';
 import { requireAuth } from '../../middleware/auth';
 import { callerOf, sessionOrApiKey, type SessionOrKeyState } from '../../middleware/sessionOrApiKey';
 import { validate } from '../../middleware/validate';
-import { presentReportsPage, presentReportsSummary } from '../../presenters/reports';
+import { presentReportSenders, presentReportsPage, presentReportsSummary } from '../../presenters/reports';
 import type { Services } from '../../container';
 import type { AppState } from '../../types';
 
@@ -36,6 +36,13 @@ export function reportRoutes(services: Services): Router<AppState> {
   router.get('/api/whatsapp/reports/templates', async (ctx) => {
     const { user } = requireAuth(ctx);
     ctx.body = { success: true, data: await reports.templates(user.id) };
+  });
+
+  // The account's members for the sender filter: GET /api/team/members is the owner's alone, and
+  // everyone who reads reports needs the choices.
+  router.get('/api/whatsapp/reports/senders', async (ctx) => {
+    const { user } = requireAuth(ctx);
+    ctx.body = { success: true, data: presentReportSenders(await reports.senders(user.id)) };
   });
 
   return router;

@@ -1,5 +1,5 @@
 import { messages } from '@shared/messages';
-import type { TAccountOverview, TReportsPage, TReportsSummary } from '@shared/schemas/reports';
+import type { TAccountOverview, TReportSender, TReportsPage, TReportsSummary } from '@shared/schemas/reports';
 import {
   exportFailureText,
   exportQueryParams,
@@ -64,6 +64,9 @@ export const reportsApi = {
   /** Names of the templates the user's messages used: the Template filter's options. */
   templates: () => apiGet<DataResponse<string[]>>('/api/whatsapp/reports/templates'),
 
+  /** The account's members: the Sent by filter's options. */
+  senders: () => apiGet<DataResponse<TReportSender[]>>('/api/whatsapp/reports/senders'),
+
   /** The file for every row matching `filters` (not one page), with the server's file name. */
   exportFile: exportReports,
 
@@ -76,5 +79,6 @@ export const reportKeys = {
   list: (filters: ReportFilters, page: number) => ['reports', 'list', filters, page] as const,
   summary: ['reports', 'summary'] as const,
   templates: ['reports', 'templates'] as const,
+  senders: ['reports', 'senders'] as const,
   overview: ['reports', 'overview'] as const,
 };

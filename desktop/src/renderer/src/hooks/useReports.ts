@@ -21,6 +21,11 @@ export function useReportTemplates() {
   return useQuery({ queryKey: reportKeys.templates, queryFn: async () => (await reportsApi.templates()).data, staleTime: 60_000 });
 }
 
+/** The Sent by filter's options: the account's members (and anyone who sent for it and has left). */
+export function useReportSenders() {
+  return useQuery({ queryKey: reportKeys.senders, queryFn: async () => (await reportsApi.senders()).data, staleTime: 60_000 });
+}
+
 /** Downloads the export for `filters` and hands it to the shell to save; answers the file name. */
 export function useExportReports() {
   return useMutation({

@@ -70,6 +70,12 @@ describe('the reports query', () => {
     expect(exportQueryParams(filters({ status: 'read' }), 'excel')).toEqual({ status: 'read', export: 'excel' });
   });
 
+  it('sends the member who sent as their user id, and leaves it out for everyone', () => {
+    expect(reportsQueryParams(filters({ sentBy: '42' }), 1)).toEqual({ page: 1, limit: 50, sentBy: '42' });
+    expect(exportQueryParams(filters({ sentBy: '42' }), 'csv')).toEqual({ sentBy: '42', export: 'csv' });
+    expect(reportsQueryParams(filters({ sentBy: 'all' }), 1)).toEqual({ page: 1, limit: 50 });
+  });
+
   it('knows when any filter is active', () => {
     expect(hasReportFilters(filters())).toBe(false);
     expect(hasReportFilters(filters({ recipientNumber: '+' }))).toBe(false);
@@ -81,12 +87,19 @@ describe('the view in the address', () => {
   it('reads page and filters and drops what it cannot use', () => {
     expect(reportsViewFromSearch(new URLSearchParams('page=2&status=FAILED&dateFrom=2025-03-01&template=promo&recipientNumber=9198'))).toEqual({
       page: 2,
-      filters: { dateFrom: '2025-03-01', dateTo: '', recipientNumber: '9198', template: 'promo', status: 'failed' },
+      filters: { dateFrom: '2025-03-01', dateTo: '', recipientNumber: '9198', template: 'promo', status: 'failed', sentBy: 'all' },
     });
     expect(reportsViewFromSearch(new URLSearchParams('page=0&status=lost&dateFrom=01/03/2025&dateTo=2025-3-1'))).toEqual({
       page: 1,
       filters: EMPTY_REPORT_FILTERS,
     });
+  });
+
+  it('keeps the sender in the address when it is a user id, and drops anything else', () => {
+    expect(reportsViewFromSearch(new URLSearchParams('sentBy=42')).filters.sentBy).toBe('42');
+    expect(reportsViewFromSearch(new URLSearchParams('sentBy=someone')).filters.sentBy).toBe('all');
+    expect(reportsViewFromSearch(new URLSearchParams('sentBy=0')).filters.sentBy).toBe('all');
+    expect(searchFromReportsView({ page: 1, filters: filters({ sentBy: '42' }) })).toEqual({ sentBy: '42' });
   });
 
   it('writes only what differs from the defaults, and reads back the same view', () => {
@@ -118,6 +131,11 @@ describe('filter chips', () => {
       { key: 'template', label: 'Template: promo' },
       { key: 'status', label: 'Status: Duplicate Blocked' },
     ]);
+  });
+
+  it('names the sender from the members when they are known, else by id', () => {
+    expect(reportChips(filters({ sentBy: '42' }), new Map([['42', 'Asha Verma']]))).toEqual([{ key: 'sentBy', label: 'Sent by: Asha Verma' }]);
+    expect(reportChips(filters({ sentBy: '42' }))).toEqual([{ key: 'sentBy', label: 'Sent by: #42' }]);
   });
 
   it('reads a filter date as the calendar day it names', () => {

@@ -31,14 +31,16 @@ export interface ReportFilters {
   template: string;
   /** A report status, or 'all'. */
   status: string;
+  /** The user id of the member who sent the campaigns, or 'all'. */
+  sentBy: string;
 }
 
 export type ReportFilterKey = keyof ReportFilters;
 
-export const EMPTY_REPORT_FILTERS: ReportFilters = { dateFrom: '', dateTo: '', recipientNumber: '', template: 'all', status: 'all' };
+export const EMPTY_REPORT_FILTERS: ReportFilters = { dateFrom: '', dateTo: '', recipientNumber: '', template: 'all', status: 'all', sentBy: 'all' };
 
 /** The order chips appear in, which is also the order of the filter fields. */
-export const REPORT_FILTER_KEYS: readonly ReportFilterKey[] = ['dateFrom', 'dateTo', 'recipientNumber', 'template', 'status'];
+export const REPORT_FILTER_KEYS: readonly ReportFilterKey[] = ['dateFrom', 'dateTo', 'recipientNumber', 'template', 'status', 'sentBy'];
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -110,6 +112,7 @@ export function reportsViewFromSearch(params: URLSearchParams): ReportsView {
       recipientNumber: params.get('recipientNumber')?.trim() ?? '',
       template: params.get('template')?.trim() || 'all',
       status: (REPORT_STATUSES as readonly string[]).includes(status) ? status : 'all',
+      sentBy: /^[1-9]\d*$/.test(params.get('sentBy') ?? '') ? (params.get('sentBy') ?? 'all') : 'all',
     },
   };
 }
@@ -150,16 +153,26 @@ const CHIP_NAMES: Record<ReportFilterKey, string> = {
   recipientNumber: 'Recipient',
   template: 'Template',
   status: 'Status',
+  sentBy: 'Sent by',
 };
 
-/** One removable chip per active filter (spec 002 "Manage Reports"), in the fields' order. */
-export function reportChips(filters: ReportFilters): FilterChip[] {
+/**
+ * One removable chip per active filter (spec 002 "Manage Reports"), in the fields' order. The
+ * sender is named from `senderNames` (user id to name) once the members have loaded.
+ */
+export function reportChips(filters: ReportFilters, senderNames: ReadonlyMap<string, string> = new Map()): FilterChip[] {
   const active = filterParams(filters);
   return REPORT_FILTER_KEYS.flatMap((key): FilterChip[] => {
     const value = active[key];
     if (value === undefined) return [];
     const shown =
-      key === 'dateFrom' || key === 'dateTo' ? formatFilterDate(value) : key === 'status' ? reportStatusFilterLabel(value) : value;
+      key === 'dateFrom' || key === 'dateTo'
+        ? formatFilterDate(value)
+        : key === 'status'
+          ? reportStatusFilterLabel(value)
+          : key === 'sentBy'
+            ? (senderNames.get(value) ?? `#${value}`)
+            : value;
     return [{ key, label: `${CHIP_NAMES[key]}: ${shown}` }];
   });
 }

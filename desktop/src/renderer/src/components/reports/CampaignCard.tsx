@@ -76,6 +76,11 @@ export function CampaignCard({
               {templateDisplayName(campaign.templateName)} · {SOURCE_LABEL[campaign.source]}
               {created ? ` · ${created}` : ''}
             </p>
+            {campaign.sentBy ? (
+              <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="campaign-sent-by">
+                {fillMessage(messages.reportsScreen.sentBy, { name: campaign.sentBy.name })}
+              </p>
+            ) : null}
           </div>
           <Badge variant={STATUS_TONE[campaign.status]} data-testid="campaign-status">
             {CAMPAIGN_STATUS_LABELS[campaign.status]}

@@ -1,6 +1,7 @@
 import { X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { fillMessage, messages } from '@shared/messages';
+import type { TReportSender } from '@shared/schemas/reports';
 import { REPORT_STATUS_OPTIONS, reportChips, type ReportFilterKey, type ReportFilters } from '../../lib/reports';
 import { Button } from '../ui/button';
 import { FieldShell } from '../ui/form-field';
@@ -13,12 +14,14 @@ const r = messages.reportsScreen;
 const RECIPIENT_DEBOUNCE_MS = 400;
 
 /**
- * The five filters of Manage Reports (spec 002) and their removable chips with Clear All. The
- * recipient field keeps its own text while typing and commits it after a pause or on Enter.
+ * The five filters of Manage Reports (spec 002), the sender among the account's members when
+ * there is more than one, and their removable chips with Clear All. The recipient field keeps
+ * its own text while typing and commits it after a pause or on Enter.
  */
 export function ReportFilterBar({
   filters,
   templates,
+  senders = [],
   onChange,
   onRemove,
   onClearAll,
@@ -26,6 +29,8 @@ export function ReportFilterBar({
   filters: ReportFilters;
   /** Template names the user's messages used. */
   templates: readonly string[];
+  /** The account's members; the sender filter shows only when there are several. */
+  senders?: readonly TReportSender[];
   onChange: (key: ReportFilterKey, value: string) => void;
   onRemove: (key: ReportFilterKey) => void;
   onClearAll: () => void;
@@ -67,12 +72,15 @@ export function ReportFilterBar({
     onClearAll();
   };
 
-  const chips = reportChips(filters);
+  const senderNames = new Map(senders.map((sender) => [String(sender.userId), sender.name]));
+  const chips = reportChips(filters, senderNames);
+  // A chosen sender stays choosable (an address kept from before) even when the list lacks it.
+  const showSenders = senders.length > 1 || filters.sentBy !== 'all';
   const templateOptions = filters.template !== 'all' && !templates.includes(filters.template) ? [filters.template, ...templates] : templates;
 
   return (
     <div className="flex flex-col gap-4">
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+      <div className={showSenders ? 'grid gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6' : 'grid gap-3 sm:grid-cols-2 lg:grid-cols-5'}>
         <FieldShell id="report-date-from" label="From Date">
           <Input
             id="report-date-from"
@@ -127,6 +135,19 @@ export function ReportFilterBar({
             ))}
           </NativeSelect>
         </FieldShell>
+        {showSenders ? (
+          <FieldShell id="report-sent-by" label={r.senderFilter}>
+            <NativeSelect id="report-sent-by" value={filters.sentBy} onChange={(event) => onChange('sentBy', event.target.value)}>
+              <option value="all">{r.allSenders}</option>
+              {filters.sentBy !== 'all' && !senderNames.has(filters.sentBy) ? <option value={filters.sentBy}>{`#${filters.sentBy}`}</option> : null}
+              {senders.map((sender) => (
+                <option key={sender.userId} value={String(sender.userId)}>
+                  {sender.name}
+                </option>
+              ))}
+            </NativeSelect>
+          </FieldShell>
+        ) : null}
       </div>
 
       {chips.length > 0 ? (

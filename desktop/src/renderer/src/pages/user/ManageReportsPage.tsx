@@ -17,7 +17,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { useExportReports, useReportsPage, useReportsSummary, useReportTemplates } from '../../hooks/useReports';
+import { useExportReports, useReportSenders, useReportsPage, useReportsSummary, useReportTemplates } from '../../hooks/useReports';
 import { cn } from '../../lib/cn';
 import {
   clearReportFilters,
@@ -51,6 +51,7 @@ function MessagesReport({ view, onViewChange }: { view: ReportsView; onViewChang
   const list = useReportsPage(view.filters, view.page);
   const summary = useReportsSummary();
   const templates = useReportTemplates();
+  const senders = useReportSenders();
   const failure = list.isError ? reportsLoadError(toApiError(list.error)) : null;
 
   // Spec §8: a failed load is a toast, once per failure; the table keeps what it had.
@@ -74,6 +75,7 @@ function MessagesReport({ view, onViewChange }: { view: ReportsView; onViewChang
         <ReportFilterBar
           filters={view.filters}
           templates={templates.data ?? []}
+          senders={senders.data ?? []}
           onChange={handleChange}
           onRemove={handleRemove}
           onClearAll={handleClearAll}
