@@ -7,7 +7,7 @@
  * - Small results (at most EXACT_COUNT_MAX rows) are counted exactly on every request, with a
  *   count that stops at EXACT_COUNT_MAX + 1, and their pages are read with OFFSET from the top,
  *   which skips at most that many index entries.
- * - Without filters, or with only the template filter, the total is the sum of the campaigns'
+ * - Without filters, or with only the template and sender filters, the total is the sum of the campaigns'
  *   recipient counts (one row per campaign, read from an index), not a count of messages.
  * - Large results get a position snapshot: a walk over the index, oldest first, in index skips
  *   of LANDMARK_SPACING rows, that notes the row at every LANDMARK_SPACING-th position and the
