@@ -81,7 +81,7 @@ export const messages = {
     deleteAccountConfirmButton: 'Yes, delete the account',
     deleteAccountCancel: 'Keep the account',
     deleteAccountHasBalance: 'This account still holds {amount} in its wallet. Spend it or ask support for a refund before deleting the account.',
-    deleteAccountHasCampaigns: 'This account has {count} campaigns scheduled, running or paused. Cancel them before deleting the account.',
+    deleteAccountHasCampaigns: 'This account has {count} {count|campaign|campaigns} scheduled, running or paused. Cancel {count|it|them} before deleting the account.',
     accountDeleted: 'Account deleted.',
   },
 
