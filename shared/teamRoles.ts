@@ -36,7 +36,7 @@ export type TeamArea =
 export const AREA_ROLES: Record<TeamArea, readonly TeamRole[]> = {
   /** Things every member has: notifications, onboarding hints, the price list they send at. */
   member: ['owner', 'manager', 'agent', 'analyst'],
-  /** Members, invites, ownership. */
+  /** Members, invites, ownership, deleting the account. */
   team: ['owner'],
   /** Wallet top-ups, payments, log clean-up: what costs or destroys the account's money or data. */
   billing: ['owner'],
@@ -71,6 +71,8 @@ interface AreaRule {
  */
 const RULES: readonly AreaRule[] = [
   { path: /^\/api\/team(\/|$)/, methods: ANY, area: 'team' },
+  /** Deleting the account the session acts in. */
+  { path: /^\/api\/account$/, methods: ['DELETE'], area: 'team' },
   { path: /^\/api\/(notifications|onboarding)(\/|$)/, methods: ANY, area: 'member' },
   { path: /^\/api\/send\/my-pricing$/, methods: READS, area: 'member' },
   { path: /^\/api\/payments\/razorpay\/(order|verify)$/, methods: ['POST'], area: 'billing' },

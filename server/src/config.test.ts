@@ -117,7 +117,7 @@ describe('sending configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY/);
     expect(() => loadConfig({ PLATFORM_WHATSAPP_PHONE_NUMBER_ID: '123456789' })).toThrow(/PLATFORM_WHATSAPP_ACCESS_TOKEN/);
     const config = loadConfig({ PLATFORM_WHATSAPP_PHONE_NUMBER_ID: '123456789', PLATFORM_WHATSAPP_ACCESS_TOKEN: 'EAAG-test-token-0123456789' });
-    expect(config.platformCloudApi).toEqual({ phoneNumberId: '123456789', accessToken: 'EAAG-test-token-0123456789', otpTemplate: 'password_reset_code' });
+    expect(config.platformCloudApi).toEqual({ phoneNumberId: '123456789', accessToken: 'EAAG-test-token-0123456789', otpTemplate: 'password_reset_code', inviteTemplate: 'team_invitation' });
   });
 
   it('derives the public address and dispatch settings', () => {

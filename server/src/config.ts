@@ -154,6 +154,7 @@ const variables = {
   PLATFORM_WHATSAPP_PHONE_NUMBER_ID: { schema: z.string().regex(/^\d{5,30}$/, { error: 'must be the Cloud API phone number id (digits)' }).optional(), doc: "Cloud API phone number id of the platform's own number. With the token set, reset codes go through Meta (also in production)." },
   PLATFORM_WHATSAPP_ACCESS_TOKEN: { schema: z.string().min(20, { error: 'must be a Cloud API access token' }).optional(), doc: "Access token for the platform's own number." },
   PLATFORM_OTP_TEMPLATE: { schema: z.string().regex(/^[a-z0-9_]{1,60}$/).default('password_reset_code'), doc: "The platform's approved authentication template for reset codes." },
+  PLATFORM_INVITE_TEMPLATE: { schema: z.string().regex(/^[a-z0-9_]{1,60}$/).default('team_invitation'), doc: "The platform's approved utility template for team invitations (body variables: account, role, link)." },
   PUBLIC_BASE_URL: {
     schema: z.url({ error: 'must be a URL' }).optional(),
     doc: 'Public address of this server (e.g. `https://app.example.com`): the webhook URL shown to admins and given to the simulator. Unset: `http://127.0.0.1:PORT`.',
@@ -329,7 +330,7 @@ export interface AppConfig {
   uploads: { partSizeBytes: number; maxBytes: number; userQuotaBytes: number };
   publicBaseUrl: string;
   /** The platform's own Cloud API number for reset codes; null: the simulator (or none in production). */
-  platformCloudApi: { phoneNumberId: string; accessToken: string; otpTemplate: string } | null;
+  platformCloudApi: { phoneNumberId: string; accessToken: string; otpTemplate: string; inviteTemplate: string } | null;
   /** Null outside production when no key is configured: the server keeps one in DATA_DIR. */
   secretsKey: string | null;
   providers: { whatsappApiBase: string; whatsappApiVersion: string; channelApiBase: string; webhookVerifyToken: string | undefined; platformAppSecret: string | null; appId: string | null; templateSubmitRetryMs: number };
@@ -470,7 +471,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretsKey: c.SECRETS_KEY ?? null,
     platformCloudApi:
       c.PLATFORM_WHATSAPP_PHONE_NUMBER_ID && c.PLATFORM_WHATSAPP_ACCESS_TOKEN
-        ? { phoneNumberId: c.PLATFORM_WHATSAPP_PHONE_NUMBER_ID, accessToken: c.PLATFORM_WHATSAPP_ACCESS_TOKEN, otpTemplate: c.PLATFORM_OTP_TEMPLATE }
+        ? { phoneNumberId: c.PLATFORM_WHATSAPP_PHONE_NUMBER_ID, accessToken: c.PLATFORM_WHATSAPP_ACCESS_TOKEN, otpTemplate: c.PLATFORM_OTP_TEMPLATE, inviteTemplate: c.PLATFORM_INVITE_TEMPLATE }
         : null,
     providers: {
       whatsappApiBase: c.WHATSAPP_API_BASE.replace(/\/+$/, ''),

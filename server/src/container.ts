@@ -216,7 +216,23 @@ export function createServices(deps: {
     ...(deps.sessionClock ? { now: deps.sessionClock } : {}),
   });
   const wallet = new WalletService({ db });
-  const team = new TeamService({ db, audit });
+  // Reset codes and team invitations travel the campaign path: a template send through the
+  // provider adapter (the engine's, looked up at send time).
+  const platform = config.platformCloudApi;
+  const messenger: PlatformMessenger = platform
+    ? new ProviderPlatformMessenger({
+        provider: ((adapter) => () => adapter)(
+          new CloudApiProvider({ baseUrl: config.providers.whatsappApiBase, apiVersion: config.providers.whatsappApiVersion, accessToken: platform.accessToken }),
+        ),
+        phoneNumberId: platform.phoneNumberId,
+        brandName: config.brand.name,
+        templateName: platform.otpTemplate,
+        inviteTemplateName: platform.inviteTemplate,
+      })
+    : config.simulatorEnabled
+      ? new ProviderPlatformMessenger({ provider: () => engine.providers.providerFor(PLATFORM_SIMULATOR_NUMBER), phoneNumberId: PLATFORM_PHONE_NUMBER_ID, brandName: config.brand.name })
+      : new UnavailablePlatformMessenger();
+  const team = new TeamService({ db, audit, messenger, brandName: config.brand.name, log: logger.child({ service: 'team' }) });
   const users = new UserService({ db, wallet, audit, sessions, team });
   const pricing = new PricingService({ db, audit, wallet });
   // The database is chosen here once: how queued messages get jobs (pg-boss on PostgreSQL, none
@@ -275,20 +291,6 @@ export function createServices(deps: {
     simulator: config.simulatorEnabled ? { secret: config.simulator.appSecret, loopbackOnly: config.simulator.appSecretIsDefault } : null,
     platformAppSecret: config.providers.platformAppSecret,
   });
-  // Reset codes travel the campaign path: a template send through the provider adapter.
-  const platform = config.platformCloudApi;
-  const messenger: PlatformMessenger = platform
-    ? new ProviderPlatformMessenger({
-        provider: ((adapter) => () => adapter)(
-          new CloudApiProvider({ baseUrl: config.providers.whatsappApiBase, apiVersion: config.providers.whatsappApiVersion, accessToken: platform.accessToken }),
-        ),
-        phoneNumberId: platform.phoneNumberId,
-        brandName: config.brand.name,
-        templateName: platform.otpTemplate,
-      })
-    : config.simulatorEnabled
-      ? new ProviderPlatformMessenger({ provider: () => engine.providers.providerFor(PLATFORM_SIMULATOR_NUMBER), phoneNumberId: PLATFORM_PHONE_NUMBER_ID, brandName: config.brand.name })
-      : new UnavailablePlatformMessenger();
   const login = new LoginService({ users, throttles });
   const devices = new DeviceService({ db, log: logger.child({ service: 'devices' }) });
   const passwordResets = new PasswordResetService({
@@ -306,6 +308,7 @@ export function createServices(deps: {
     db,
     wallet,
     invoices,
+    audit,
     log: logger.child({ service: 'payments' }),
     razorpay: razorpaySettings ? new RazorpayGateway(razorpaySettings) : null,
     sandbox: config.payments.sandbox ? new SandboxGateway() : null,

@@ -34,7 +34,7 @@ describe('startupSummary', () => {
   });
 
   it("sends reset codes from the platform's number when one is configured, and says when none can be sent", () => {
-    const platformCloudApi = { phoneNumberId: '1', accessToken: 't', otpTemplate: 'otp' };
+    const platformCloudApi = { phoneNumberId: '1', accessToken: 't', otpTemplate: 'otp', inviteTemplate: 'invite' };
     expect(startupSummary({ ...base, config: { ...base.config, platformCloudApi } })).toContain("sent on WhatsApp from the platform's number");
     expect(startupSummary({ ...base, config: { ...base.config, simulatorEnabled: false } })).toContain('not sent (no simulator and no platform number configured)');
   });

@@ -33,11 +33,20 @@ export interface TTeamMember {
   createdAt: string;
 }
 
+/**
+ * How an invitation reached the person: sent by the platform's WhatsApp number (or it failed, and
+ * the link is to be shared by hand), or a link to share from the start (e-mail: the product sends
+ * no e-mail).
+ */
+export const INVITE_DELIVERIES = ['whatsapp_sent', 'whatsapp_failed', 'link_only'] as const;
+export type TInviteDelivery = (typeof INVITE_DELIVERIES)[number];
+
 export interface TTeamInvite {
   id: number;
   email: string | null;
   phone: string | null;
   role: TeamRole;
+  delivery: TInviteDelivery;
   createdAt: string;
   expiresAt: string;
 }
@@ -47,7 +56,14 @@ export interface TCreatedInvite {
   token: string;
   link: string;
   expires_at: string;
+  delivery: TInviteDelivery;
 }
+
+/** DELETE /api/account: the owner's own password, asked again (the key change-password uses). */
+export const ZDeleteAccountRequest = z.object({
+  currentPassword: z.string({ error: messages.auth.currentPasswordRequired }).min(1, { error: messages.auth.currentPasswordRequired }).max(200),
+});
+export type TDeleteAccountRequest = z.infer<typeof ZDeleteAccountRequest>;
 
 export interface TAccountSummary {
   id: number;

@@ -22,7 +22,10 @@ test('the owner invites an analyst, who sees the reports and cannot send', async
   await page.getByRole('button', { name: t.inviteButton }).click();
   const link = (await page.getByTestId('invite-link').textContent()) ?? '';
   expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{20,}$/);
+  // The product sends no e-mail: an e-mail invitation is a link for the owner to share.
+  await expect(page.getByTestId('invite-delivery')).toHaveText(t.inviteReady);
   await expect(page.getByText(analyst.email)).toBeVisible();
+  await expect(page.getByText(t.deliveryLinkOnly, { exact: true })).toBeVisible();
 
   const context = await browser.newContext({ baseURL });
   const analystPage = await context.newPage();
@@ -52,4 +55,20 @@ test('the owner invites an analyst, who sees the reports and cannot send', async
   expect(send.status()).toBe(403);
   expect(await send.json()).toMatchObject({ code: 'role_required', error: fillMessage(t.roleRequired, { role: 'analyst', roles: 'owner or manager' }) });
   await context.close();
+});
+
+test('the owner of an empty wallet deletes the account from the danger zone, after a wrong password', async ({ page, baseURL }) => {
+  const owner = await signedInUser(page, baseURL ?? '', 0, { name: 'Closing Owner', prefix: 'team_close' });
+  await page.goto('/user/team');
+  await page.getByRole('button', { name: t.deleteAccountButton }).click();
+  const dialog = page.getByRole('dialog', { name: t.deleteAccountConfirmTitle });
+  await dialog.getByLabel(t.deleteAccountPasswordLabel).fill('not-my-password');
+  await dialog.getByRole('button', { name: t.deleteAccountConfirmButton }).click();
+  await expect(dialog.getByText(messages.auth.currentPasswordIncorrect).first()).toBeVisible();
+
+  await dialog.getByLabel(t.deleteAccountPasswordLabel).fill(owner.password);
+  await dialog.getByRole('button', { name: t.deleteAccountConfirmButton }).click();
+  await page.waitForURL('**/login');
+  const again = await page.request.post('/api/auth/login', { data: { username: owner.username, password: owner.password } });
+  expect(again.status()).toBe(401);
 });

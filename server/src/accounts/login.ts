@@ -65,6 +65,15 @@ export class LoginService {
    * is a 400 on the field (a 401 would read as the session having ended).
    */
   async changeOwnPassword(user: User, currentPassword: string, newPassword: string, sessionId: number, ip: string | null): Promise<void> {
+    await this.checkCurrentPassword(user, currentPassword);
+    await this.deps.users.changeOwnPassword(user, newPassword, sessionId, ip);
+  }
+
+  /**
+   * The signed-in person's password asked again before something that cannot be undone (changing
+   * it, deleting the account): wrong answers count against the same per-account bound.
+   */
+  async checkCurrentPassword(user: User, currentPassword: string): Promise<void> {
     const key = String(user.id);
     const blocked = await this.wrongCurrentPasswords.get(key);
     if (blocked && blocked.remainingPoints <= 0 && blocked.msBeforeNext > 0) throw this.tooManyWrongCurrent(blocked.msBeforeNext);
@@ -78,7 +87,6 @@ export class LoginService {
       throw BadRequestError('current_password_incorrect', messages.auth.currentPasswordIncorrect, 'currentPassword');
     }
     await this.wrongCurrentPasswords.delete(key);
-    await this.deps.users.changeOwnPassword(user, newPassword, sessionId, ip);
   }
 
   private tooManyWrongCurrent(msBeforeNext: number) {

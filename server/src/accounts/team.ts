@@ -2,12 +2,15 @@ import type { Knex } from 'knex';
 import { TEAM } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { phoneDigits } from '@shared/phone';
-import type { MemberRole, TeamRole } from '@shared/teamRoles';
+import type { TInviteDelivery } from '@shared/schemas/team';
+import { TEAM_ROLE_LABELS, type MemberRole, type TeamRole } from '@shared/teamRoles';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors';
 import { toDate } from '../models/BaseModel';
 import { User } from '../models';
 import { hashToken, newToken } from '../security/tokens';
 import type { AuditService } from '../audit/service';
+import type { Logger } from '../logger';
+import type { PlatformMessenger } from '../platformMessages/platformMessenger';
 
 const t = messages.team;
 
@@ -30,6 +33,7 @@ export interface InviteRecord {
   email: string | null;
   phone: string | null;
   role: TeamRole;
+  delivery: TInviteDelivery;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -40,6 +44,7 @@ const ACTOR_KINDS = {
   template: { table: 'templates', action: 'template.edit' },
   apiKey: { table: 'api_keys', action: 'api_key.create' },
   reply: { table: 'conversation_messages', action: 'reply.send' },
+  upload: { table: 'uploads', action: 'upload.create' },
 } as const;
 export type ActorKind = keyof typeof ACTOR_KINDS;
 
@@ -65,6 +70,7 @@ interface InviteRow {
   email: string | null;
   phone: string | null;
   role: TeamRole;
+  delivery: TInviteDelivery;
   createdAt: unknown;
   expiresAt: unknown;
   acceptedAt: unknown;
@@ -77,7 +83,17 @@ interface InviteRow {
  * which role, and the invitations that let people join.
  */
 export class TeamService {
-  constructor(private readonly deps: { db: Knex; audit: AuditService; now?: () => Date }) {}
+  constructor(
+    private readonly deps: {
+      db: Knex;
+      audit: AuditService;
+      /** The platform's own WhatsApp number, which delivers invitations made with a phone. */
+      messenger: PlatformMessenger;
+      brandName: string;
+      log: Logger;
+      now?: () => Date;
+    },
+  ) {}
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -120,12 +136,18 @@ export class TeamService {
     return rows.map((row) => ({ ...row, createdAt: toDate(row.createdAt) }));
   }
 
-  /** A one-time invitation; the token is returned once and only its hash is kept. */
+  /**
+   * A one-time invitation; the token is returned once and only its hash is kept. One made with a
+   * phone is sent from the platform's WhatsApp number; if that fails the invitation stands all the
+   * same (marked `whatsapp_failed`) and the owner shares the link. E-mail invitations are links to
+   * share: the product sends no e-mail.
+   */
   async createInvite(
     accountId: number,
     actorUserId: number,
     input: { email?: string | undefined; phone?: string | undefined; role: MemberRole },
-  ): Promise<InviteRecord & { token: string }> {
+    linkFor: (token: string) => string,
+  ): Promise<InviteRecord & { token: string; link: string }> {
     const token = newToken();
     const now = this.now();
     const expiresAt = new Date(now.getTime() + TEAM.inviteTtlDays * 86_400_000);
@@ -144,8 +166,25 @@ export class TeamService {
       })
       .returning('id')) as ({ id: number } | number)[];
     const id = typeof inserted === 'object' ? inserted.id : Number(inserted);
-    await this.deps.audit.record({ actorUserId, action: 'team.invite', targetType: 'account', targetId: accountId, details: { inviteId: id, role: input.role, email, phone } });
-    return { id, email, phone, role: input.role, createdAt: now, expiresAt, token };
+    const link = linkFor(token);
+    const delivery = phone ? await this.sendInvite(accountId, id, phone, input.role, link) : 'link_only';
+    await this.deps.audit.record({ actorUserId, action: 'team.invite', targetType: 'account', targetId: accountId, details: { inviteId: id, role: input.role, email, phone, delivery } });
+    return { id, email, phone, role: input.role, delivery, createdAt: now, expiresAt, token, link };
+  }
+
+  /** Sends the invitation by WhatsApp and records how it went; never throws. */
+  private async sendInvite(accountId: number, inviteId: number, phone: string, role: MemberRole, link: string): Promise<TInviteDelivery> {
+    let delivery: TInviteDelivery = 'whatsapp_failed';
+    try {
+      const account = (await this.deps.db('users').where({ id: accountId }).first('name', 'businessName')) as { name: string; businessName: string | null } | undefined;
+      const accountName = account?.businessName || account?.name || this.deps.brandName;
+      await this.deps.messenger.sendTeamInvite(phone, { accountName, roleLabel: TEAM_ROLE_LABELS[role].toLowerCase(), link });
+      delivery = 'whatsapp_sent';
+    } catch (error) {
+      this.deps.log.warn({ err: error, accountId, inviteId }, 'team invitation could not be sent by WhatsApp');
+    }
+    await this.deps.db('team_invites').where({ id: inviteId }).update({ delivery });
+    return delivery;
   }
 
   /** Invitations not yet used, withdrawn or expired. */
@@ -156,8 +195,8 @@ export class TeamService {
       .whereNull('revokedAt')
       .where('expiresAt', '>', this.now().toISOString())
       .orderBy('id', 'desc')
-      .select('id', 'accountId', 'email', 'phone', 'role', 'createdAt', 'expiresAt', 'acceptedAt', 'revokedAt')) as InviteRow[];
-    return rows.map((row) => ({ id: row.id, email: row.email, phone: row.phone, role: row.role, createdAt: toDate(row.createdAt), expiresAt: toDate(row.expiresAt) }));
+      .select('id', 'accountId', 'email', 'phone', 'role', 'delivery', 'createdAt', 'expiresAt', 'acceptedAt', 'revokedAt')) as InviteRow[];
+    return rows.map((row) => ({ id: row.id, email: row.email, phone: row.phone, role: row.role, delivery: row.delivery, createdAt: toDate(row.createdAt), expiresAt: toDate(row.expiresAt) }));
   }
 
   async revokeInvite(accountId: number, inviteId: number, actorUserId: number): Promise<void> {
@@ -263,10 +302,33 @@ export class TeamService {
    * in the account's activity log. Called right after the row is made; the row stays the
    * account's (`user_id`), so a stamp can never move it to another account.
    */
-  async recordActor(kind: ActorKind, rowId: number, accountId: number, actorUserId: number): Promise<void> {
+  async recordActor(kind: ActorKind, rowId: number | string, accountId: number, actorUserId: number, details: Record<string, unknown> = {}): Promise<void> {
     const { table, action } = ACTOR_KINDS[kind];
     await this.deps.db(table).where({ id: rowId, userId: accountId }).update({ actorUserId });
-    await this.deps.audit.record({ actorUserId, action, targetType: 'account', targetId: accountId, details: { id: rowId } });
+    await this.deps.audit.record({ actorUserId, action, targetType: 'account', targetId: accountId, details: { id: rowId, ...details } });
+  }
+
+  /**
+   * A campaign made through the public API: an API key acts for the account, so the member who
+   * made the key answers for it (null for a key made before teams existed). The key is named in
+   * the activity log either way.
+   */
+  async recordApiCampaign(campaignId: number, accountId: number, apiKeyId: number): Promise<void> {
+    const key = (await this.deps.db('api_keys').where({ id: apiKeyId, userId: accountId }).first('actorUserId')) as { actorUserId: number | null } | undefined;
+    const actorUserId = key?.actorUserId ?? null;
+    await this.deps.db('campaigns').where({ id: campaignId, userId: accountId }).update({ actorUserId });
+    await this.deps.audit.record({ actorUserId, action: 'campaign.create', targetType: 'account', targetId: accountId, details: { id: campaignId, apiKeyId } });
+  }
+
+  /**
+   * Ends an account's team as the account is deleted: every member's sessions in it, their
+   * memberships, and the invitations still open. Runs in the deletion's transaction.
+   */
+  async endAccount(accountId: number, trx: Knex): Promise<void> {
+    const now = this.now().toISOString();
+    await trx('sessions').where({ accountId }).delete();
+    await trx('account_members').where({ accountId }).delete();
+    await trx('team_invites').where({ accountId }).whereNull('acceptedAt').whereNull('revokedAt').update({ revokedAt: now });
   }
 
   /** The account's activity log: what its members did, newest first. */

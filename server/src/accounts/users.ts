@@ -24,6 +24,9 @@ export interface NewUser {
   creditRupees: number;
 }
 
+/** Campaigns that still hold the account's money or may still send. */
+const CAMPAIGNS_IN_FLIGHT = ['scheduled', 'running', 'paused'] as const;
+
 export interface Actor {
   userId: number | null;
   ip?: string | null;
@@ -286,6 +289,14 @@ export class UserService {
    * Deletes an account: it can no longer sign in, its sessions end, and its username and e-mail
    * become free. The row stays (soft delete) because its ledger and messages are financial records.
    */
+  private async deactivate(targetId: number, trx: Knex): Promise<void> {
+    const now = new Date();
+    await User.query(trx)
+      .patch({ deletedAt: now, updatedAt: now, isActive: false, usernameKey: null, emailKey: null })
+      .where({ id: targetId });
+    await this.deps.sessions.destroyAllForUser(targetId, trx);
+  }
+
   /**
    * Deletes an account. One whose wallet holds money (to the paisa) goes only when
    * `confirmedBalanceRupees` is that balance as the admin was shown it, so money is never
@@ -304,11 +315,7 @@ export class UserService {
       if (balance !== 0 && confirmedBalanceRupees !== balance) {
         throw ConflictError('balance_not_confirmed', fillMessage(messages.admin.deleteUserBalanceUnconfirmed, { amount: formatRupees(balance) }), 'confirm_balance');
       }
-      const now = new Date();
-      await User.query(trx)
-        .patch({ deletedAt: now, updatedAt: now, isActive: false, usernameKey: null, emailKey: null })
-        .where({ id: targetId });
-      await this.deps.sessions.destroyAllForUser(targetId, trx);
+      await this.deactivate(targetId, trx);
       await this.deps.audit.record(
         {
           actorUserId: actor.userId,
@@ -318,6 +325,35 @@ export class UserService {
           details: { username: target.username, creditBalance: balance },
           ip: actor.ip ?? null,
         },
+        trx,
+      );
+    });
+  }
+
+  /**
+   * The owner deletes their account (its id is its founder's user id, so the founder's login goes
+   * with it). Refused while the wallet holds money, so paid credits are never lost unseen, and
+   * while campaigns are scheduled, running or paused, which hold money and would still send. The
+   * account is deactivated as an admin's delete does (ledger, invoices and messages are kept);
+   * every member's sessions in it end and the team is dissolved.
+   */
+  async deleteOwnAccount(accountId: number, ownerUserId: number, ip: string | null): Promise<void> {
+    await this.deps.db.transaction(async (trx) => {
+      const account = await forUpdateIfSupported(User.query(trx).findById(accountId).whereNull('deletedAt'), trx);
+      if (!account) throw NotFoundError(messages.team.notMember, 'not_member');
+      // The platform's administrators are removed by another administrator, never by themselves.
+      if (account.role === 'admin') throw ForbiddenError(messages.admin.cannotDeleteSelf, 'cannot_delete_self');
+      const owner = (await trx('account_members').where({ accountId, userId: ownerUserId, role: 'owner' }).first('userId')) as { userId: number } | undefined;
+      if (!owner) throw ForbiddenError(fillMessage(messages.team.roleRequired, { role: 'not owner', roles: 'owner' }), 'role_required');
+      const balance = unitsToRupees(Number(account.creditBalance));
+      if (balance > 0) throw ConflictError('account_has_balance', fillMessage(messages.team.deleteAccountHasBalance, { amount: formatRupees(balance) }));
+      const [inFlight] = (await trx('campaigns').where({ userId: accountId }).whereIn('status', CAMPAIGNS_IN_FLIGHT).count({ count: '*' })) as { count: number | string }[];
+      const campaigns = Number(inFlight?.count ?? 0);
+      if (campaigns > 0) throw ConflictError('account_has_campaigns', fillMessage(messages.team.deleteAccountHasCampaigns, { count: campaigns }));
+      await this.deps.team.endAccount(accountId, trx);
+      await this.deactivate(accountId, trx);
+      await this.deps.audit.record(
+        { actorUserId: ownerUserId, action: 'account.delete', targetType: 'account', targetId: accountId, details: { username: account.username }, ip },
         trx,
       );
     });

@@ -27,4 +27,6 @@ export class Payment extends BaseModel {
   igstPaise!: number | null;
   /** The buyer's state code when the order was priced. */
   placeOfSupply!: string | null;
+  /** The member who started the top-up; null for orders made before teams existed. */
+  actorUserId!: number | null;
 }

@@ -5,6 +5,7 @@ import { messages } from '@shared/messages';
 import { AppError, BadRequestError, NotFoundError, ServiceUnavailableError } from '../errors';
 import { forUpdateIfSupported } from '../db/knex';
 import type { Logger } from '../logger';
+import type { AuditService } from '../audit/service';
 import { Payment, User, type PaymentProvider } from '../models';
 import { constantTimeEqual } from '../security/tokens';
 import type { InvoiceService, TopUpQuote } from '../invoices/service';
@@ -89,6 +90,7 @@ export class PaymentService {
       db: Knex;
       wallet: WalletService;
       invoices: InvoiceService;
+      audit: AuditService;
       log: Logger;
       razorpay: PaymentGateway | null;
       sandbox: SandboxGateway | null;
@@ -115,7 +117,7 @@ export class PaymentService {
    * mode, the amount paid (GST included) in inclusive mode, both without GST. The tax is priced
    * now and kept on the order, so the invoice matches what the checkout showed.
    */
-  async createOrder(user: User, amountRupees: number): Promise<CreatedOrder> {
+  async createOrder(user: User, amountRupees: number, actorUserId: number | null = null): Promise<CreatedOrder> {
     const gateway = this.activeGateway;
     if (!gateway) throw ServiceUnavailableError('payments_not_configured', messages.wallet.notConfigured);
     const quote = this.deps.invoices.quote(user, amountRupees);
@@ -145,6 +147,7 @@ export class PaymentService {
       createdAt: now,
       updatedAt: now,
       paidAt: null,
+      actorUserId,
       ...(quote.placeOfSupply
         ? { taxablePaise: quote.split.taxablePaise, cgstPaise: quote.split.cgstPaise, sgstPaise: quote.split.sgstPaise, igstPaise: quote.split.igstPaise, placeOfSupply: quote.placeOfSupply }
         : { taxablePaise: null, cgstPaise: null, sgstPaise: null, igstPaise: null, placeOfSupply: null }),
@@ -229,6 +232,8 @@ export class PaymentService {
           idempotencyKey: `payment:order:${orderId}`,
           referenceType: 'payment',
           referenceId: paymentId,
+          // The member who started the top-up, whoever reports the capture (the browser or Razorpay).
+          actorUserId: payment.actorUserId,
         },
         trx,
       );
@@ -237,6 +242,10 @@ export class PaymentService {
       if (applied) {
         const buyer = await User.query(trx).findById(payment.userId);
         if (buyer) await this.deps.invoices.issueForPayment(trx, payment, entry, buyer, now);
+        await this.deps.audit.record(
+          { actorUserId: payment.actorUserId, action: 'wallet.topup', targetType: 'account', targetId: payment.userId, details: { orderId, creditUnits: payment.creditUnits } },
+          trx,
+        );
       }
       return { result: { credited: applied, balanceUnits: entry.balanceAfter }, userId: payment.userId };
     });

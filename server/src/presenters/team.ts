@@ -6,7 +6,7 @@ export function presentTeamMember(member: TeamMemberRecord): TTeamMember {
 }
 
 export function presentTeamInvite(invite: InviteRecord): TTeamInvite {
-  return { id: invite.id, email: invite.email, phone: invite.phone, role: invite.role, createdAt: invite.createdAt.toISOString(), expiresAt: invite.expiresAt.toISOString() };
+  return { id: invite.id, email: invite.email, phone: invite.phone, role: invite.role, delivery: invite.delivery, createdAt: invite.createdAt.toISOString(), expiresAt: invite.expiresAt.toISOString() };
 }
 
 export function presentAccount(account: AccountRecord, currentAccountId: number): TAccountSummary {

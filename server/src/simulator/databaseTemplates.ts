@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { TTemplateComponent } from '@shared/types';
 import { LookupCache } from '../lookupCache';
-import { PLATFORM_PHONE_NUMBER_ID, platformAuthenticationTemplate } from '../sending/platformSender';
+import { PLATFORM_PHONE_NUMBER_ID, platformTemplate, platformTemplateCategory } from '../sending/platformSender';
 import type { ResolveTemplate } from './cloudApiSimulator';
 
 /**
@@ -26,7 +26,7 @@ export function databaseTemplates(db: Knex, brandName: string): ResolveTemplate 
     return typeof row.components === 'string' ? (JSON.parse(row.components) as TTemplateComponent[]) : row.components;
   };
   return async (phoneNumberId, name, language) => {
-    if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) return platformAuthenticationTemplate(name, brandName);
+    if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) return platformTemplate(name, brandName);
     return found.get(JSON.stringify([phoneNumberId, name, language]), () => read(phoneNumberId, name, language));
   };
 }
@@ -47,7 +47,7 @@ export function databaseChannelKeys(source: { channelIdForApiKey?(apiKey: string
 
 /**
  * The category of the template a send names, as the simulator reports it in each status's
- * `pricing` (Meta bills by the template's category). The platform's own codes are AUTHENTICATION.
+ * `pricing` (Meta bills by the template's category). The platform's own codes are AUTHENTICATION, its invitations UTILITY.
  */
 export function databaseTemplateCategories(db: Knex): (phoneNumberId: string, name: string, language: string) => Promise<string | null> {
   const found = new LookupCache({ ttlMs: TEMPLATE_TTL_MS, maxEntries: 1_000 });
@@ -58,7 +58,7 @@ export function databaseTemplateCategories(db: Knex): (phoneNumberId: string, na
     return row?.category ?? null;
   };
   return async (phoneNumberId, name, language) => {
-    if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) return 'AUTHENTICATION';
+    if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) return platformTemplateCategory(name);
     return found.get(JSON.stringify([phoneNumberId, name, language]), () => read(phoneNumberId, name, language));
   };
 }

@@ -123,6 +123,8 @@ import * as recordActorOnAccountActions from './20261215800500_record_actor_on_a
 import * as createPaymentRefunds from './20261216200100_create_payment_refunds';
 import * as addBillingAddressToUsers from './20261216200200_add_billing_address_to_users';
 import * as addBuyerAddressToTaxDocuments from './20261216200300_add_buyer_address_to_tax_documents';
+import * as addDeliveryToTeamInvites from './20261217100100_add_delivery_to_team_invites';
+import * as recordActorOnPaymentsAndUploads from './20261217100200_record_actor_on_payments_and_uploads';
 import * as recordContactAttributesOnCampaigns from './20261216100000_record_contact_attributes_on_campaigns';
 
 interface Migration {
@@ -251,6 +253,8 @@ const migrations: [string, Migration][] = [
   ['20261216200100_create_payment_refunds', createPaymentRefunds],
   ['20261216200200_add_billing_address_to_users', addBillingAddressToUsers],
   ['20261216200300_add_buyer_address_to_tax_documents', addBuyerAddressToTaxDocuments],
+  ['20261217100100_add_delivery_to_team_invites', addDeliveryToTeamInvites],
+  ['20261217100200_record_actor_on_payments_and_uploads', recordActorOnPaymentsAndUploads],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

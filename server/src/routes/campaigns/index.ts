@@ -74,20 +74,22 @@ export function campaignRoutes(services: Services): Router<AppState> {
   });
 
   router.post('/api/campaigns/:id/resend-failed', async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user, actor } = requireAuth(ctx);
     const id = validate(ZIdParam, ctx.params.id);
     const input = validate(ZResendFailedRequest, ctx.request.body);
     if (!input.confirm) {
       ctx.body = { success: true, preview: presentCostPreview(await campaigns.resendPreview(user, id)) };
       return;
     }
-    const data = presentAcceptedCampaign(await campaigns.resendFailed(user, id));
+    const resent = await campaigns.resendFailed(user, id);
+    await services.team.recordActor('campaign', resent.campaignId, user.id, actor.id);
+    const data = presentAcceptedCampaign(resent);
     ctx.body = { success: true, message: fillMessage(messages.campaigns.resendAccepted, { count: formatIndianNumber(data.accepted) }), data };
   });
 
   // "Send again to…" those who failed (as resend-failed), replied, tapped a button, or read without replying.
   router.post('/api/campaigns/:id/send-again', async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user, actor } = requireAuth(ctx);
     const id = validate(ZIdParam, ctx.params.id);
     const input = validate(ZSendAgainRequest, ctx.request.body);
     if (input.audience === 'failed') {
@@ -95,7 +97,9 @@ export function campaignRoutes(services: Services): Router<AppState> {
         ctx.body = { success: true, preview: presentCostPreview(await campaigns.resendPreview(user, id)) };
         return;
       }
-      const data = presentAcceptedCampaign(await campaigns.resendFailed(user, id));
+      const resent = await campaigns.resendFailed(user, id);
+    await services.team.recordActor('campaign', resent.campaignId, user.id, actor.id);
+    const data = presentAcceptedCampaign(resent);
       ctx.body = { success: true, message: fillMessage(messages.campaigns.resendAccepted, { count: formatIndianNumber(data.accepted) }), data };
       return;
     }
@@ -106,7 +110,9 @@ export function campaignRoutes(services: Services): Router<AppState> {
       ctx.body = { success: true, preview: presentCostPreview(await campaigns.sendAgainPreview(user, id, contacts, input.template_id)) };
       return;
     }
-    const data = presentAcceptedCampaign(await campaigns.sendAgain(user, id, contacts, audienceLabel(input), input.template_id));
+    const again = await campaigns.sendAgain(user, id, contacts, audienceLabel(input), input.template_id);
+    await services.team.recordActor('campaign', again.campaignId, user.id, actor.id);
+    const data = presentAcceptedCampaign(again);
     ctx.body = { success: true, message: fillMessage(messages.campaigns.sendAgainAccepted, { count: formatIndianNumber(data.accepted) }), data };
   });
 

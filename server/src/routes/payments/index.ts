@@ -35,9 +35,9 @@ export function paymentRoutes(services: Services, config: AppConfig): Router<App
   });
 
   router.post('/api/payments/razorpay/order', async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user, actor } = requireAuth(ctx);
     const { amountCredits } = validate(ZCreateOrderRequest, ctx.request.body);
-    const order = await payments.createOrder(user, amountCredits);
+    const order = await payments.createOrder(user, amountCredits, actor.id);
     const body: TCreateOrderResponse = {
       success: true,
       keyId: order.gateway.keyId,

@@ -195,7 +195,9 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post<ApiKeyStateExtra>('/api/send/batch', keyed, bodies.apiSendBatch, idempotent, async (ctx) => {
     const input = validate(ZApiSendBatchRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
-    const data = presentSendAccepted(await sending.apiSendBatch(ctx.state.apiUser, input));
+    const accepted = await sending.apiSendBatch(ctx.state.apiUser, input);
+    await services.team.recordApiCampaign(accepted.campaign.campaignId, ctx.state.apiUser.id, ctx.state.apiKey.keyId);
+    const data = presentSendAccepted(accepted);
     ctx.body = { success: true, message: acceptedText(data, messages.publicApi.batchAccepted), data };
   });
 

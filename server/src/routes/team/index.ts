@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { fillMessage, messages } from '@shared/messages';
 import { ZIdParam } from '@shared/schemas/common';
-import { ZChangeRoleRequest, ZCreateInviteRequest, ZTransferOwnershipRequest, type TCreatedInvite } from '@shared/schemas/team';
+import { ZChangeRoleRequest, ZCreateInviteRequest, ZDeleteAccountRequest, ZTransferOwnershipRequest, type TCreatedInvite } from '@shared/schemas/team';
 import { BadRequestError } from '../../errors';
 import { requireAuth, requirePerson } from '../../middleware/auth';
 import { validate } from '../../middleware/validate';
@@ -16,7 +16,7 @@ export const INVITE_PAGE_PATH = '/invite/';
  * Members, invitations and accounts: session only (an API key acts for an account, never for a
  * person). Roles are checked before these handlers by requireRole: /api/team is the owner's.
  */
-export function teamRoutes(services: Pick<Services, 'team'>): Router<AppState> {
+export function teamRoutes(services: Pick<Services, 'team' | 'users' | 'login'>): Router<AppState> {
   const router = new Router<AppState>();
   const team = services.team;
 
@@ -28,12 +28,13 @@ export function teamRoutes(services: Pick<Services, 'team'>): Router<AppState> {
   router.post('/api/team/invites', async (ctx) => {
     const { user, actor } = requireAuth(ctx);
     const input = validate(ZCreateInviteRequest, ctx.request.body);
-    const invite = await team.createInvite(user.id, actor.id, input);
+    const invite = await team.createInvite(user.id, actor.id, input, (token) => `${ctx.origin}${INVITE_PAGE_PATH}${token}`);
     const body: TCreatedInvite = {
       id: invite.id,
       token: invite.token,
-      link: `${ctx.origin}${INVITE_PAGE_PATH}${invite.token}`,
+      link: invite.link,
       expires_at: invite.expiresAt.toISOString(),
+      delivery: invite.delivery,
     };
     ctx.status = 201;
     // The token is in this answer only.
@@ -83,6 +84,15 @@ export function teamRoutes(services: Pick<Services, 'team'>): Router<AppState> {
   router.get('/api/team/activity', async (ctx) => {
     const { user } = requireAuth(ctx);
     ctx.body = { success: true, data: (await team.activity(user.id)).map(presentActivity) };
+  });
+
+  // The owner deletes the account they act in (requireRole holds DELETE /api/account to the owner).
+  router.delete('/api/account', async (ctx) => {
+    const { user, actor } = requireAuth(ctx);
+    const { currentPassword } = validate(ZDeleteAccountRequest, ctx.request.body);
+    await services.login.checkCurrentPassword(actor, currentPassword);
+    await services.users.deleteOwnAccount(user.id, actor.id, ctx.ip);
+    ctx.body = { success: true, message: messages.team.accountDeleted };
   });
 
   router.get('/api/accounts', async (ctx) => {

@@ -27,10 +27,12 @@ export function uploadRoutes(services: Services): Router<AppState> {
   const uploads = services.uploads;
 
   router.post('/api/uploads', async (ctx) => {
-    const { user } = requireAuth(ctx);
+    const { user, actor } = requireAuth(ctx);
     const input = validate(ZCreateUploadRequest, ctx.request.body);
+    const upload = await uploads.create(user.id, input);
+    await services.team.recordActor('upload', upload.id, user.id, actor.id, { filename: upload.filename });
     ctx.status = 201;
-    ctx.body = presentUploadCreated(await uploads.create(user.id, input));
+    ctx.body = presentUploadCreated(upload);
   });
 
   router.get('/api/uploads/:id', async (ctx) => {

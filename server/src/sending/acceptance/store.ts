@@ -225,7 +225,12 @@ export abstract class KnexAcceptanceStore implements AcceptanceStore {
   }
 
   async insertDayCampaign(row: CampaignRowValues): Promise<void> {
-    await this.db('campaigns').insert(row).onConflict(['userId', 'apiKeyId', 'templateId', 'senderNumberId', 'apiDay']).ignore();
+    // The member who made the key answers for what it sends (null for a key older than teams).
+    const actorUserId = row.apiKeyId ? this.db('api_keys').where({ id: row.apiKeyId }).select('actorUserId') : null;
+    await this.db('campaigns')
+      .insert({ ...row, actorUserId })
+      .onConflict(['userId', 'apiKeyId', 'templateId', 'senderNumberId', 'apiDay'])
+      .ignore();
   }
 
   async takesSends(campaignId: number): Promise<boolean> {

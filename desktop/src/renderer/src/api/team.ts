@@ -1,4 +1,4 @@
-import type { TAccountSummary, TActivityEntry, TCreatedInvite, TCreateInviteRequest, TTeamInvite, TTeamMember } from '@shared/schemas/team';
+import type { TAccountSummary, TActivityEntry, TCreatedInvite, TCreateInviteRequest, TDeleteAccountRequest, TTeamInvite, TTeamMember } from '@shared/schemas/team';
 import type { MemberRole } from '@shared/teamRoles';
 import { apiDelete, apiGet, apiPatch, apiPost } from './client';
 
@@ -24,6 +24,7 @@ export const teamApi = {
   transfer: (userId: number) => apiPost<Done>('/api/team/transfer-ownership', { userId }),
   accounts: () => apiGet<TAccountSummary[]>('/api/accounts'),
   switchTo: (id: number) => apiPost<Done>(`/api/accounts/${id}/switch`),
+  deleteAccount: (input: TDeleteAccountRequest) => apiDelete<Done>('/api/account', { data: input }),
 };
 
 export const teamQueryKeys = {

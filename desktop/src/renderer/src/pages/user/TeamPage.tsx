@@ -3,17 +3,32 @@ import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { toast } from 'sonner';
 import { messages } from '@shared/messages';
-import { ZCreateInviteRequest, type TCreatedInvite } from '@shared/schemas/team';
+import { ZCreateInviteRequest, type TCreatedInvite, type TInviteDelivery } from '@shared/schemas/team';
 import { MEMBER_ROLES, TEAM_ROLE_LABELS, type MemberRole } from '@shared/teamRoles';
 import { teamApi, teamQueryKeys } from '../../api/team';
 import { errorText } from '../../api/errors';
 import { FormEmailField, FormPhoneField } from '../../components/form/fields';
 import { useSchemaForm } from '../../components/form/useSchemaForm';
 import { Button } from '../../components/ui/button';
+import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { NativeSelect } from '../../components/ui/native-select';
+import { DeleteAccountCard } from '../../components/team/DeleteAccountCard';
 
 const t = messages.team;
+
+/** How each invitation reached the person, as the pending list and the created notice say it. */
+const DELIVERY_LABELS: Record<TInviteDelivery, string> = {
+  whatsapp_sent: t.deliveryWhatsAppSent,
+  whatsapp_failed: t.deliveryWhatsAppFailed,
+  link_only: t.deliveryLinkOnly,
+};
+
+const CREATED_NOTICES: Record<TInviteDelivery, string> = {
+  whatsapp_sent: t.inviteSentByWhatsApp,
+  whatsapp_failed: t.inviteWhatsAppFailed,
+  link_only: t.inviteReady,
+};
 
 /** The owner's Team screen: members and their roles, invitations, removal and transfer. */
 export function TeamPage() {
@@ -33,7 +48,8 @@ export function TeamPage() {
     onSuccess: (answer) => {
       setCreated(answer);
       form.reset({ email: '', phone: '', role: 'analyst' });
-      toast.success(t.inviteReady);
+      if (answer.delivery === 'whatsapp_failed') toast.warning(CREATED_NOTICES[answer.delivery]);
+      else toast.success(CREATED_NOTICES[answer.delivery]);
       refresh();
     },
     onError: failed,
@@ -89,6 +105,9 @@ export function TeamPage() {
           </form>
           {created ? (
             <div className="mt-4 flex flex-wrap items-center gap-2 rounded-lg bg-emerald-50 p-3 text-sm dark:bg-emerald-950">
+              <p data-testid="invite-delivery" className="w-full text-slate-700 dark:text-slate-200">
+                {CREATED_NOTICES[created.delivery]}
+              </p>
               <code data-testid="invite-link" className="break-all text-slate-800 dark:text-slate-100">
                 {created.link}
               </code>
@@ -150,8 +169,11 @@ export function TeamPage() {
           <ul className="divide-y divide-slate-200 dark:divide-slate-800">
             {(invites.data ?? []).map((pending) => (
               <li key={pending.id} className="flex items-center justify-between gap-3 py-3 text-sm">
-                <span className="text-slate-800 dark:text-slate-100">
+                <span className="flex flex-wrap items-center gap-2 text-slate-800 dark:text-slate-100">
                   {pending.email ?? pending.phone} · {TEAM_ROLE_LABELS[pending.role]}
+                  <Badge variant={pending.delivery === 'whatsapp_failed' ? 'warning' : 'secondary'}>
+                    {DELIVERY_LABELS[pending.delivery]}
+                  </Badge>
                 </span>
                 <Button type="button" variant="ghost" size="sm" onClick={() => act.mutate(async () => ({ ...(await teamApi.withdraw(pending.id)), message: t.inviteWithdrawn }))}>
                   {t.withdrawButton}
@@ -161,6 +183,8 @@ export function TeamPage() {
           </ul>
         </CardContent>
       </Card>
+
+      <DeleteAccountCard />
     </div>
   );
 }
