@@ -210,6 +210,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const uploadLimit = (path: string): number | null => {
     if (path === '/api/whatsapp/import-recipients' || path === '/api/whatsapp/parse-excel') return recipientFileBytes;
     if (quickSendPaths.has(path)) return sendLimit;
+    // An audience send with a header image: the image and the form fields, as Quick Send.
+    if (path === '/api/whatsapp/audience-send') return sendLimit;
     if (path === '/api/templates' || /^\/api\/templates\/\d+$/.test(path)) return templateMediaBytes;
     return null;
   };

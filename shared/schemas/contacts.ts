@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONTACTS } from '../constants';
 import { fillMessage, messages } from '../messages';
-import { ZScheduleTime } from './sending';
+import { jsonField, ZDryRun, ZScheduleTime } from './sending';
 
 /** The contact book (contacts, their attributes, tags and opt-in) and segments of it. */
 
@@ -311,8 +311,15 @@ export const ZSegmentCountRequest = z
   .meta({ id: 'SegmentCountRequest', examples: [{ filter: { tags_any: ['vip'], opt_in: true } }] });
 export type TSegmentCountRequest = z.infer<typeof ZSegmentCountRequest>;
 
+/** How the tags of a send to tagged contacts match: a contact with any of them, or with all of them. */
+export const AUDIENCE_TAG_MATCHES = ['any', 'all'] as const;
+
+/** A number sent as a multipart form field arrives as text. */
+const ZFormInteger = z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value), z.number().int().min(1).max(2 ** 31 - 1));
+
 /**
- * POST /api/whatsapp/audience-send: the app's send to a segment or to tagged contacts. Each
+ * POST /api/whatsapp/audience-send (JSON, or multipart with `headerImage` for a template with an
+ * image header, as Quick Send takes it): the app's send to a segment or to tagged contacts. Each
  * template field takes `attr:<attribute>` (or `attr:name`) or a fixed text, with a fallback where
  * the contact has no value; `dry_run` answers the preview instead of sending.
  */
@@ -322,14 +329,15 @@ export const ZAudienceSendRequest = z
     language: z.string().trim().optional(),
     phone_number_id: z.string().trim().optional(),
     campaign_name: z.string().trim().max(200).optional(),
-    segment_id: z.number().int().min(1).max(2 ** 31 - 1).optional(),
-    /** Instead of a segment: contacts with any of these tags. */
-    tags: ZSegmentTags.optional(),
-    variables: z.record(z.string().max(40), z.string().max(1000)).optional(),
-    fallbacks: z.record(z.string().max(40), z.string().max(1000)).optional(),
+    segment_id: ZFormInteger.optional(),
+    /** Instead of a segment: contacts with any (or, with `tags_match: "all"`, all) of these tags. */
+    tags: jsonField(ZSegmentTags.optional()),
+    tags_match: z.enum(AUDIENCE_TAG_MATCHES).optional(),
+    variables: jsonField(z.record(z.string().max(40), z.string().max(1000)).optional()),
+    fallbacks: jsonField(z.record(z.string().max(40), z.string().max(1000)).optional()),
     /** Send later, as Quick Send's `scheduledAt`: accepted and charged now, sent then. */
     scheduledAt: ZScheduleTime,
-    dry_run: z.boolean().optional(),
+    dry_run: ZDryRun,
   })
   .refine((input) => (input.segment_id === undefined) !== (input.tags === undefined), { error: c.audienceRequired, path: ['segment_id'] })
   .meta({ id: 'AudienceSendRequest', examples: [{ templatename: 'offer_dec', language: 'en', segment_id: 12, variables: { '1': 'attr:first_name' }, fallbacks: { '1': 'there' } }] });
@@ -348,9 +356,23 @@ export const ZAudiencePreview = z
     balance_units: z.number().int(),
     /** The wallet covers the cost. */
     sufficient: z.boolean(),
+    /** The first recipient and the template values it would get, for a sample of the message; null when none. */
+    sample: z.object({ phone: z.string(), values: z.record(z.string(), z.string()) }).nullable(),
   })
   .meta({
     id: 'AudiencePreview',
-    examples: [{ recipients: 1520, opted_out: 12, using_fallback: 40, category: 'MARKETING', price_units: 8700, cost_units: 13_224_000, balance_units: 50_000_000, sufficient: true }],
+    examples: [
+      {
+        recipients: 1520,
+        opted_out: 12,
+        using_fallback: 40,
+        category: 'MARKETING',
+        price_units: 8700,
+        cost_units: 13_224_000,
+        balance_units: 50_000_000,
+        sufficient: true,
+        sample: { phone: '919876543210', values: { '1': 'Asha' } },
+      },
+    ],
   });
 export type TAudiencePreview = z.infer<typeof ZAudiencePreview>;

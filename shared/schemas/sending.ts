@@ -9,7 +9,7 @@ import { fillMessage, messages } from '../messages';
 
 const s = messages.sending;
 
-function jsonField<T extends z.ZodType>(schema: T) {
+export function jsonField<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => {
     if (typeof value !== 'string') return value;
     if (value.trim() === '') return undefined;
@@ -36,7 +36,7 @@ export const ZVariableValues = jsonField(
 );
 
 /** A flag that may come as a JSON boolean or a multipart string. */
-const ZDryRun = z.preprocess((value) => value === true || value === 'true' || value === '1', z.boolean()).optional();
+export const ZDryRun = z.preprocess((value) => value === true || value === 'true' || value === '1', z.boolean()).optional();
 
 /** How far ahead a send may be scheduled: its cost is reserved from the wallet until then. */
 export const SCHEDULE_MAX_DAYS = 60;

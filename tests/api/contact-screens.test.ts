@@ -6,6 +6,7 @@ import type { TestClient } from '../../server/test/client';
 import type { TCampaignAccepted } from '@shared/schemas/sending';
 import { buildCampaign, buildTemplate, signedInClient } from '../../server/test/factories';
 import { approvedTemplate } from '../../server/test/integrators';
+import { pngFile } from '../../server/test/media';
 import { sandboxNumber } from '../../server/test/sending';
 import { numberChange, postWebhook, statusEvent, webhookBody } from '../../server/test/webhooks';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
@@ -155,6 +156,38 @@ describe.skipIf(postgresUnavailable)('the contact screens: attributes, tags, his
       expect(past.status).toBe(400);
     }
     expect((await client.post('/api/whatsapp/audience-send', { ...body, scheduledAt: 'tomorrow' })).status).toBe(400);
+  });
+
+  it('POST /api/whatsapp/audience-send takes the header image of an image template as Quick Send does, to contacts with all the tags', async () => {
+    const { client, user } = await signedInClient(server, { creditRupees: 10 });
+    const template = await buildTemplate(server, user, { headerType: 'image', body: 'Offer for {{1}}' });
+    await bulk(client, [
+      { phone: '9876591001', tags: ['gold', 'pune'], attributes: { first_name: 'Meena' } },
+      { phone: '9876591002', tags: ['gold'], attributes: { first_name: 'Only gold' } },
+    ]);
+    const fields = { templatename: template.name, language: template.language, tags: JSON.stringify(['gold', 'pune']), tags_match: 'all', variables: JSON.stringify({ '1': 'attr:first_name' }) };
+    const form = (extra: Record<string, string>, withImage: boolean) => {
+      const data = new FormData();
+      for (const [key, value] of Object.entries({ ...fields, ...extra })) data.append(key, value);
+      if (withImage) data.append('headerImage', new Blob([new Uint8Array(pngFile())], { type: 'image/png' }), 'banner.png');
+      return data;
+    };
+
+    const preview = await client.post<{ preview: TAudiencePreview }>('/api/whatsapp/audience-send', form({ dry_run: 'true' }, false));
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body.preview).toMatchObject({ recipients: 1, opted_out: 0, sample: { phone: '919876591001', values: { '1': 'Meena' } } });
+
+    const sent = await client.post<{ data: TCampaignAccepted }>('/api/whatsapp/audience-send', form({ campaign_name: 'Gold in Pune' }, true));
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.data.accepted).toBe(1);
+    const campaign = (await server.db('campaigns').where({ id: sent.body.data.campaignId }).first('headerMediaPath', 'headerMediaType', 'segmentFilter')) as { headerMediaPath: string; headerMediaType: string; segmentFilter: string };
+    expect(campaign.headerMediaType).toBe('image');
+    expect(campaign.headerMediaPath).toMatch(/^media\/campaigns\/[0-9a-f-]{36}\.png$/);
+    expect(JSON.parse(campaign.segmentFilter)).toEqual({ tags_all: ['gold', 'pune'] });
+    // The provider fetches the image from its public link.
+    const media = await fetch(`${server.url}/${campaign.headerMediaPath}`);
+    expect(media.status).toBe(200);
+    expect(media.headers.get('content-type')).toBe('image/png');
   });
 
   describe('contacts from sends and replies', () => {

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { fillMessage, messages } from '@shared/messages';
 import { formatPhone } from '@shared/phone';
-import { AudienceSendPage } from './pages/AudienceSendPage';
 import { ContactImportPage, ContactsPage } from './pages/ContactsPage';
+import { QuickSendPage } from './pages/QuickSendPage';
 import { SegmentsPage } from './pages/SegmentsPage';
 import { Toasts } from './pages/Toasts';
 import { approvedTemplate, signedInUser, testPhone } from './sending-support';
@@ -71,22 +71,27 @@ test.describe('contacts and audiences', () => {
     await expect(toasts.withText(fillMessage(s.segmentSaved, { name: 'Diwali VIPs' }))).toBeVisible();
     await expect(segments.saved).toContainText('Diwali VIPs');
 
-    // The send screen leads to the send to a segment; variables come from attributes, with fallbacks.
-    await page.goto('/user/whatsapp-bulk');
-    await page.getByRole('link', { name: s.fromQuickSend }).click();
-    const send = new AudienceSendPage(page);
-    await expect(send.heading).toBeVisible();
-    await send.segment.selectOption({ label: 'Diwali VIPs' });
-    await send.template.selectOption(template);
-    await send.source('1').selectOption('attr:name');
-    await send.fallback('1').fill('there');
-    await send.source('2').selectOption('attr:plan');
-    await send.fallback('2').fill('basic');
-    await send.campaignName.fill('Diwali VIP offer');
-    await send.previewButton.click();
-    await expect(send.figure(s.previewRecipients)).toHaveText('1');
-    await expect(send.figure(s.previewOptedOut)).toHaveText('0');
-    await send.send.click();
+    // "Send to contacts" opens Quick Send on its Contacts source: the segment chosen, variables from
+    // attributes with fallbacks, the dry run's preview with a sample message, then the send.
+    await contacts.goto();
+    await page.getByRole('link', { name: s.sendToContacts, exact: true }).click();
+    const quick = new QuickSendPage(page);
+    await expect(quick.fromContacts).toBeChecked();
+    await expect(quick.number).not.toHaveValue('');
+    await quick.template.selectOption({ label: template.replace(/_/g, ' ') });
+    const audience = quick.contacts;
+    await audience.segment.selectOption({ label: 'Diwali VIPs' });
+    await audience.source('1').selectOption('attr:name');
+    await audience.fallback('1').fill('there');
+    await audience.source('2').selectOption('attr:plan');
+    await audience.fallback('2').fill('basic');
+    await quick.campaignName.fill('Diwali VIP offer');
+    await audience.previewButton.click();
+    await expect(audience.figure(s.previewRecipients)).toHaveText('1');
+    await expect(audience.figure(s.previewOptedOut)).toHaveText('0');
+    await expect(audience.sample).toContainText('Hello Asha Verma, your gold plan is ready');
+    await expect(audience.sample).toContainText(formatPhone(asha));
+    await audience.send.click();
     await expect(toasts.withText(fillMessage(s.sent, { count: 1, opted_out: 0 }))).toBeVisible();
 
     // The contact's page shows the campaign in its history, and the send counted.

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, request, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { fillMessage, messages } from '@shared/messages';
 import { xlsOf } from '@shared/spreadsheetReaders/legacyXlsFixtures';
@@ -6,6 +6,7 @@ import { CustomizeMessagePage } from './pages/CustomizeMessagePage';
 import { LoginPage } from './pages/LoginPage';
 import { approvedTemplate, testPhone } from './sending-support';
 import { createUser, unique } from './support';
+import { Toasts } from './pages/Toasts';
 
 const m = messages.sheetScreens;
 const ui = messages.sendScreens;
@@ -148,6 +149,43 @@ test.describe('customize message', () => {
     await expect(customize.costDialog.getByTestId('cost-breakdown')).toContainText('2 ×');
     await customize.costDialog.getByRole('button', { name: ui.sendCampaign, exact: true }).click();
     await expect(customize.resultDialog).toContainText('2 messages queued');
+  });
+
+  test('a user sends to tagged contacts instead of a spreadsheet: an opted-out contact is left out and counted, the rest get their attributes', async ({ page, baseURL }) => {
+    const user = await createUser(baseURL ?? '');
+    const name = unique('contact_offer');
+    await approvedTemplate(baseURL ?? '', user, { name, category: 'UTILITY', bodyText: 'Hello {{1}}, visit our {{2}} store.', variableExamples: { '1': 'Priya', '2': 'Pune' } });
+    const tag = unique('walkin').toLowerCase().replace(/[^a-z0-9_]/g, '_');
+    const [kept, stopped] = [testPhone('11'), testPhone('12')];
+    const api = await request.newContext({ baseURL });
+    expect((await api.post('/api/auth/login', { data: { username: user.username, password: user.password } })).ok()).toBe(true);
+    const imported = await api.post('/api/contacts/bulk', {
+      data: { contacts: [{ phone: kept, name: 'Farah', tags: [tag] }, { phone: stopped, name: 'Stopped', tags: [tag] }] },
+    });
+    expect(imported.ok(), await imported.text()).toBe(true);
+    expect((await api.post('/api/suppressions', { data: { phone: stopped, reason: 'STOP' } })).ok()).toBe(true);
+    await api.dispose();
+
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.login(user.username, user.password);
+    await page.waitForURL('**/user/dashboard');
+    const customize = new CustomizeMessagePage(page);
+    await customize.goto();
+    await customize.template.selectOption({ label: name.replace(/_/g, ' ') });
+    await customize.fromContacts.check();
+    await expect(customize.fileInput).toHaveCount(0);
+    const audience = customize.contacts;
+    await audience.tagsChoice.check();
+    await audience.tags.fill(tag);
+    await audience.source('1').selectOption('attr:name');
+    await audience.fixedText('2').fill('Andheri');
+    await audience.previewButton.click();
+    await expect(audience.figure(messages.contactScreens.previewRecipients)).toHaveText('1');
+    await expect(audience.figure(messages.contactScreens.previewOptedOut)).toHaveText('1');
+    await expect(audience.sample).toContainText('Hello Farah, visit our Andheri store.');
+    await audience.send.click();
+    await expect(new Toasts(page).withText(fillMessage(messages.contactScreens.sent, { count: 1, opted_out: 1 }))).toBeVisible();
   });
 
   test('a spreadsheet without rows is refused with a clear message', async ({ page, baseURL }) => {

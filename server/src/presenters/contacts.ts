@@ -67,5 +67,6 @@ export function presentAudiencePreview(preview: AudiencePreview): TAudiencePrevi
     cost_units: preview.quote.costUnits,
     balance_units: preview.quote.balanceUnits,
     sufficient: preview.quote.sufficient,
+    sample: preview.sample,
   };
 }

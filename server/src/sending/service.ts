@@ -327,6 +327,8 @@ export interface AudiencePreview {
   usingFallback: number;
   category: string;
   quote: CostQuote;
+  /** The first recipient and its template values, for a sample of the message. */
+  sample: { phone: string; values: Record<string, string> } | null;
 }
 
 /** A variable mapped to a contact's attribute: `attr:first_name` (`attr:name` is the contact's name). */
@@ -910,9 +912,10 @@ export class SendingService {
   /**
    * The app's send to a segment or to tagged contacts, or with `dry_run` its preview: the
    * recipients (opted-out contacts left out and counted), how many take a fallback, and the cost.
-   * The campaign keeps the filter as it was, as a send to a segment by the API does.
+   * The campaign keeps the filter as it was, as a send to a segment by the API does. A header
+   * image uploaded with the send is used as Quick Send uses it; otherwise the template's own.
    */
-  async audienceSend(user: User, input: TAudienceSendRequest): Promise<{ kind: 'preview'; preview: AudiencePreview } | { kind: 'accepted'; accepted: SendAccepted }> {
+  async audienceSend(user: User, input: TAudienceSendRequest, image?: UploadedImage): Promise<{ kind: 'preview'; preview: AudiencePreview } | { kind: 'accepted'; accepted: SendAccepted }> {
     const source = this.deps.segments;
     if (!source?.recipientsOf) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
     const template = await this.apiTemplate(user, input.templatename, input.language);
@@ -923,7 +926,8 @@ export class SendingService {
     const fallbacks = input.fallbacks ?? {};
     const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
     const names = [...new Set(Object.values(variables).flatMap((spec) => attributeOf(spec) ?? []))];
-    const filter: TSegmentFilter = input.segment_id !== undefined ? {} : { tags_any: input.tags ?? [] };
+    const tags = input.tags ?? [];
+    const filter: TSegmentFilter = input.segment_id !== undefined ? {} : input.tags_match === 'all' ? { tags_all: tags } : { tags_any: tags };
     let usingFallback = 0;
     // Entries are made page by page: no array of the contacts is held beside them.
     const entries: ({ recipient_number: string } & Record<string, string>)[] = [];
@@ -940,22 +944,33 @@ export class SendingService {
         : { segment: null, ...(await source.recipientsOf(user.id, filter, names, onPage)) };
     if (input.dry_run) {
       const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, entries.length);
-      return { kind: 'preview', preview: { recipients: entries.length, optedOut: found.optedOut, usingFallback, category: template.category, quote } };
+      const first = entries[0];
+      const sample = first ? { phone: first.recipient_number, values: this.apiValues(template, first) } : null;
+      return { kind: 'preview', preview: { recipients: entries.length, optedOut: found.optedOut, usingFallback, category: template.category, quote, sample } };
     }
     const screened = screenEntries(entries.map((entry, index) => ({ row: index + 1, raw: entry.recipient_number, values: this.apiValues(template, entry) })));
     if (screened.recipients.length === 0) throw ValidationError('segment_id', messages.publicApi.invalidRecipient);
-    const result = await this.accept({
-      user,
-      template,
-      senderNumberId: number.id,
-      name: input.campaign_name || `Segment - ${template.name}`,
-      source: 'quick',
-      recipients: screened.recipients,
-      invalidCount: screened.invalid,
-      inSendDuplicates: screened.inSendDuplicates,
-      headerMedia: await this.apiHeaderMedia(template),
-      scheduledAt,
-    });
+    const headerMedia = image ? await this.headerMedia(template, image) : await this.apiHeaderMedia(template);
+    // As in Quick Send: an image stored for a send that acceptance refuses is removed here.
+    const uploadedPath = headerMedia?.path.startsWith(`${CAMPAIGN_MEDIA_FOLDER}/`) ? headerMedia.path : null;
+    let result: AcceptedCampaign;
+    try {
+      result = await this.accept({
+        user,
+        template,
+        senderNumberId: number.id,
+        name: input.campaign_name || `Segment - ${template.name}`,
+        source: 'quick',
+        recipients: screened.recipients,
+        invalidCount: screened.invalid,
+        inSendDuplicates: screened.inSendDuplicates,
+        headerMedia,
+        scheduledAt,
+      });
+    } catch (error) {
+      if (uploadedPath) await removeCampaignMedia(this.deps.dataDir, uploadedPath).catch(() => undefined);
+      throw error;
+    }
     await this.deps.db('campaigns')
       .where('id', result.campaignId)
       .update({ segmentId: found.segment?.id ?? null, segmentFilter: JSON.stringify(found.segment?.filter ?? filter) });

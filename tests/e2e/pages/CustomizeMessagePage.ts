@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { messages } from '@shared/messages';
+import { ContactsSource } from './ContactsSource';
 
 const ui = messages.sendScreens;
 
@@ -24,6 +25,9 @@ export class CustomizeMessagePage {
   readonly duplicates: Locator;
   readonly invalidList: Locator;
   readonly uploaded: Locator;
+  /** Rows from the contact book (a segment or tags) instead of a spreadsheet. */
+  readonly fromContacts: Locator;
+  readonly contacts: ContactsSource;
 
   constructor(private readonly page: Page) {
     this.number = page.getByLabel('WhatsApp Number', { exact: true });
@@ -45,6 +49,8 @@ export class CustomizeMessagePage {
     this.duplicates = page.getByTestId('sheet-duplicates');
     this.invalidList = page.getByTestId('sheet-invalid-list');
     this.uploaded = page.getByTestId('sheet-uploaded');
+    this.fromContacts = page.getByRole('radio', { name: messages.sheetScreens.modeContacts, exact: true });
+    this.contacts = new ContactsSource(page, 'customize');
   }
 
   async goto(): Promise<void> {

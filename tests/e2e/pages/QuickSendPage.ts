@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { messages } from '@shared/messages';
+import { ContactsSource } from './ContactsSource';
 
 const ui = messages.sendScreens;
 
@@ -27,6 +28,9 @@ export class QuickSendPage {
   readonly timingNote: Locator;
   /** Recipients from a spreadsheet read on this computer instead of typed numbers. */
   readonly fromSpreadsheet: Locator;
+  /** Recipients from the contact book: a segment or tags. */
+  readonly fromContacts: Locator;
+  readonly contacts: ContactsSource;
 
   constructor(private readonly page: Page) {
     this.number = page.getByLabel('WhatsApp Number', { exact: true });
@@ -50,6 +54,8 @@ export class QuickSendPage {
     this.scheduleTimeText = page.getByTestId('schedule-time-text');
     this.timingNote = page.getByTestId('send-timing-note');
     this.fromSpreadsheet = page.getByRole('radio', { name: messages.sheetScreens.modeSpreadsheet, exact: true });
+    this.fromContacts = page.getByRole('radio', { name: messages.sheetScreens.modeContacts, exact: true });
+    this.contacts = new ContactsSource(page, 'quick-send');
   }
 
   async goto(): Promise<void> {

@@ -39,7 +39,6 @@ export const SessionManager = lazyNamed(loadSignedIn, 'SessionManager');
 const ProfilePage = lazyNamed(loadSignedIn, 'ProfilePage');
 
 const ApiManagementPage = lazyNamed(loadUser, 'ApiManagementPage');
-const AudienceSendPage = lazyNamed(loadUser, 'AudienceSendPage');
 const ContactAttributesPage = lazyNamed(loadUser, 'ContactAttributesPage');
 const ContactImportPage = lazyNamed(loadUser, 'ContactImportPage');
 const ContactDetailsPage = lazyNamed(loadUser, 'ContactDetailsPage');
@@ -139,7 +138,6 @@ export function AppRoutes() {
               <Route path="/user/contacts" element={<ContactsPage />} />
               <Route path="/user/contacts/import" element={<ContactImportPage />} />
               <Route path="/user/contacts/attributes" element={<ContactAttributesPage />} />
-              <Route path="/user/contacts/send" element={<AudienceSendPage />} />
               <Route path="/user/contacts/:phone" element={<ContactDetailsPage />} />
               <Route path="/user/segments" element={<SegmentsPage />} />
               <Route path="/user/team" element={<TeamPage />} />

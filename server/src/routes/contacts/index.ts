@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
+import { SENDING } from '@shared/constants';
 import { messages } from '@shared/messages';
 import {
   ZAudienceSendRequest,
@@ -14,6 +15,7 @@ import {
   ZUpdateSegmentRequest,
 } from '@shared/schemas/contacts';
 import { callerOf, sessionOrApiKey, type SessionOrKeyState } from '../../middleware/sessionOrApiKey';
+import { singleFileUpload, uploadedFile } from '../../middleware/upload';
 import { validate } from '../../middleware/validate';
 import { requireAuth } from '../../middleware/auth';
 import {
@@ -132,8 +134,19 @@ export function contactRoutes(services: Services, bodies: { json: Middleware<App
     requireAuth(ctx);
     await next();
   };
-  router.post('/api/whatsapp/audience-send', signedIn, body, async (ctx) => {
-    const outcome = await services.sending.audienceSend(requireAuth(ctx).user, validate(ZAudienceSendRequest, ctx.request.body));
+  // A template with an image header takes its image as Quick Send does: multipart, `headerImage`.
+  const headerImage = singleFileUpload({
+    field: 'headerImage',
+    maxBytes: SENDING.sendImageMaxMb * 1024 * 1024,
+    maxFields: 20,
+    maxFieldBytes: 1024 * 1024,
+    tooLarge: messages.sending.imageTooLarge,
+    otherLimit: messages.sending.uploadRetry,
+  }) as unknown as Middleware<SessionOrKeyState>;
+  router.post('/api/whatsapp/audience-send', signedIn, body, headerImage, async (ctx) => {
+    const image = uploadedFile(ctx);
+    const input = validate(ZAudienceSendRequest, ctx.request.body);
+    const outcome = await services.sending.audienceSend(requireAuth(ctx).user, input, image ? { buffer: image.buffer, size: image.size } : undefined);
     if (outcome.kind === 'preview') {
       ctx.body = { success: true, preview: presentAudiencePreview(outcome.preview) };
       return;

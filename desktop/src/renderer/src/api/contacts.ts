@@ -26,6 +26,18 @@ export interface ContactListQuery {
 
 const phonePath = (phone: string) => `/api/contacts/${encodeURIComponent(phone)}`;
 
+/** The audience send as JSON, or as multipart with its header image (objects as JSON fields). */
+export function audienceSendRequestBody(body: TAudienceSendRequest, headerImage: File | null): TAudienceSendRequest | FormData {
+  if (!headerImage) return body;
+  const form = new FormData();
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    form.append(key, typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : JSON.stringify(value));
+  }
+  form.append('headerImage', headerImage);
+  return form;
+}
+
 /** The contact book, its attributes and segments, and the app's send to an audience. */
 export const contactsApi = {
   list: (query: ContactListQuery, cursor: string | null) =>
@@ -48,8 +60,9 @@ export const contactsApi = {
   removeSegment: (id: number) => apiDelete<unknown>(`/api/segments/${id}`),
   countFilter: (filter: TSegmentFilter) => apiPost<TSegmentCount>('/api/segments/count', { filter }),
   previewAudienceSend: async (body: TAudienceSendRequest) => (await apiPost<{ preview: TAudiencePreview }>('/api/whatsapp/audience-send', { ...body, dry_run: true })).preview,
-  audienceSend: async (body: TAudienceSendRequest) =>
-    (await apiPost<{ data: TCampaignAccepted & { optedOutExcluded?: number } }>('/api/whatsapp/audience-send', { ...body, dry_run: false })).data,
+  /** With a header image the send goes as multipart, as Quick Send's does. */
+  audienceSend: async (body: TAudienceSendRequest, headerImage: File | null = null) =>
+    (await apiPost<{ data: TCampaignAccepted & { optedOutExcluded?: number } }>('/api/whatsapp/audience-send', audienceSendRequestBody({ ...body, dry_run: false }, headerImage))).data,
 };
 
 export const contactKeys = {

@@ -1,6 +1,5 @@
 /** The customer's area (/user/*): one chunk, loaded after sign-in. */
 export { ApiManagementPage } from '../pages/user/ApiManagementPage';
-export { AudienceSendPage } from '../pages/user/AudienceSendPage';
 export { ContactAttributesPage } from '../pages/user/ContactAttributesPage';
 export { ContactImportPage } from '../pages/user/ContactImportPage';
 export { ContactDetailsPage } from '../pages/user/ContactDetailsPage';

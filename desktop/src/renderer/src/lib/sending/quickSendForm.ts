@@ -21,8 +21,11 @@ interface ChosenImage {
   url: string;
 }
 
-/** Where the numbers come from: typed or pasted, or a spreadsheet read on this computer. */
-export const RECIPIENT_SOURCES = ['typed', 'spreadsheet'] as const;
+/**
+ * Where the numbers come from: typed or pasted, a spreadsheet read on this computer, or the
+ * contact book (a segment or tags, sent through the audience send with its own preview).
+ */
+export const RECIPIENT_SOURCES = ['typed', 'spreadsheet', 'contacts'] as const;
 export type RecipientSource = (typeof RECIPIENT_SOURCES)[number];
 
 const ZQuickSendFields = z.object({
@@ -42,6 +45,11 @@ export type TQuickSendForm = z.input<typeof ZQuickSendFields>;
 
 /** The fields a send checks, in the order their problems are told. */
 export const QUICK_SEND_CHECK_ORDER = ['numberId', 'template', 'recipientsText', 'image', 'values', 'schedule'] as const;
+
+/** `?source=contacts` (the contact screens' links) opens Quick Send on the Contacts source. */
+export function recipientSourceFromQuery(value: string | null): RecipientSource {
+  return RECIPIENT_SOURCES.find((source) => source === value) ?? 'typed';
+}
 
 export function emptyQuickSendForm(): TQuickSendForm {
   return {

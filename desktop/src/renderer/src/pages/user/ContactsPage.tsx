@@ -85,7 +85,7 @@ export function ContactsPage() {
             <Filter aria-hidden="true" />
             {s.segments}
           </Link>
-          <Link to="/user/contacts/send" className={buttonVariants({ variant: 'outline' })}>
+          <Link to="/user/whatsapp-bulk?source=contacts" className={buttonVariants({ variant: 'outline' })}>
             <Send aria-hidden="true" />
             {s.sendToContacts}
           </Link>

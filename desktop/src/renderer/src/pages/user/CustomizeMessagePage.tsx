@@ -1,6 +1,6 @@
 import { ArrowLeft, CalendarClock, Eye, LogIn, Send } from 'lucide-react';
 import { useCallback, useMemo, useReducer, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
 import { unmappedVariable } from '@shared/sheetRows';
@@ -40,13 +40,17 @@ import { resolveSchedule, scheduledAcceptedText, scheduledNotice, scheduledSendL
 import { isBulkSend, priceFor } from '../../lib/sending/setup';
 import { useSessionStore } from '../../stores/sessionStore';
 import { StepCard } from '../../components/sending/StepCard';
-import { AudienceSendLink } from '../../components/contacts/AudienceSendLink';
+import { ContactsAudienceSend } from '../../components/contacts/ContactsAudienceSend';
 
 const s = messages.sending;
 const ui = messages.sendScreens;
 const NO_COLUMNS: readonly string[] = [];
 const NO_ROWS: readonly Record<string, string>[] = [];
 const NO_MAPPINGS: Record<string, string> = {};
+const sheetText = messages.sheetScreens;
+/** Where the rows come from: a spreadsheet read on this computer, or the contact book. */
+const CUSTOMIZE_SOURCES = ['spreadsheet', 'contacts'] as const;
+type CustomizeSource = (typeof CUSTOMIZE_SOURCES)[number];
 
 function BackToDashboard() {
   return (
@@ -94,6 +98,11 @@ function CustomizeMessage() {
   // Send now, or at a time in IST; back to "now" once a send is accepted.
   const [schedule, setSchedule] = useState<ScheduleChoice>(SEND_NOW);
   const [rememberColumns, setRememberColumns] = useState(false);
+  // `?source=contacts&segment=` (the contact screens): the Contacts source, that segment chosen.
+  const [searchParams] = useSearchParams();
+  const [recipientSource, setRecipientSource] = useState<CustomizeSource>(searchParams.get('source') === 'contacts' ? 'contacts' : 'spreadsheet');
+  const [audienceStart] = useState(() => ({ segment: searchParams.get('segment'), tags: searchParams.get('tags') }));
+  const fromContacts = recipientSource === 'contacts';
   // The dialog waits for the answer: the rows are cleared only once the send is accepted.
   const submission = useSendSubmission<null>(null);
   const sending = submission.processing;
@@ -256,7 +265,6 @@ function CustomizeMessage() {
         <p className="text-sm text-slate-500 dark:text-slate-400">
           Send each row of a spreadsheet its own message, with the template's variables filled from the row.
         </p>
-        <AudienceSendLink />
       </div>
 
       <SetupProgress progress={progress} label="Campaign setup" />
@@ -283,77 +291,136 @@ function CustomizeMessage() {
               disabled={sending}
               onChange={(event) => dispatch({ type: 'campaignNamed', name: event.target.value })}
             />
-            <label className="mt-3 flex items-center gap-2 text-sm">
-              <input type="checkbox" data-testid="customize-remember-columns" checked={rememberColumns} disabled={sending} onChange={(event) => setRememberColumns(event.target.checked)} />
-              Remember these columns: keep each row&apos;s mapped columns on its contact
-            </label>
-          </StepCard>
-
-          <StepCard step={2} title="Upload Spreadsheet" description="An Excel or CSV file with one row per recipient, read on this computer.">
-            <SheetDropZone sheet={sheet} inputTestId="customize-file-input" disabled={sending} />
-            {summary ? (
-              <SheetSummaryView
-                idPrefix="customize"
-                summary={summary}
-                recipientColumn={recipientColumn}
-                recipientInvalid={mappingFieldInvalid(RECIPIENT_FIELD, recipientColumn, sheet.state.choices, sendTried)}
-                onRecipientColumnChange={handleColumnChange}
-                disabled={busy}
-              />
-            ) : null}
-          </StepCard>
-
-          <StepCard step={3} title="Map Variables" description="Choose the column that fills each template variable.">
-            {!template ? (
-              <p className="text-sm text-slate-500 dark:text-slate-400">Choose a template first.</p>
-            ) : details.isPending ? (
-              <Spinner label="Loading template variables" />
-            ) : detailsError ? (
-              <Alert tone="error">
-                <p>{detailsError}</p>
-                <Button variant="outline" size="sm" className="mt-2" onClick={() => void details.refetch()}>
-                  Try again
-                </Button>
-              </Alert>
-            ) : (
-              <VariablesOrHint variables={variables} summary={summary}>
-                {summary && mapping ? (
-                  <SheetVariableMapping
-                    idPrefix="customize"
-                    variables={mappingVars}
-                    header={summary.header}
-                    mapping={mapping}
-                    invalid={(variable) => mappingFieldInvalid(variable, mappings[variable] ?? '', sheet.state.choices, sendTried)}
-                    autoMapped={autoMapped}
-                    onChange={handleMappingChange}
-                    disabled={busy}
-                  />
-                ) : null}
-              </VariablesOrHint>
+            {fromContacts ? null : (
+              <label className="mt-3 flex items-center gap-2 text-sm">
+                <input type="checkbox" data-testid="customize-remember-columns" checked={rememberColumns} disabled={sending} onChange={(event) => setRememberColumns(event.target.checked)} />
+                Remember these columns: keep each row&apos;s mapped columns on its contact
+              </label>
             )}
           </StepCard>
 
-          <StepCard step={4} title="Preview and Send" description="Check the first messages, then send to every row.">
-            <ScheduleControl idPrefix="customize" value={schedule} onChange={setSchedule} disabled={sending} />
-            {notice ? (
-              <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="send-timing-note">
-                {notice}
-              </p>
-            ) : null}
-            {summary && mapping ? <SheetCheckPanel sheet={sheet} mapping={mapping} canCheck={sendProblem() === null} disabled={sending} /> : null}
-            <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-              <Button variant="outline" onClick={handleGeneratePreview} disabled={busy || !template || !summary}>
-                <Eye aria-hidden="true" />
-                {ui.generatePreview}
-              </Button>
-              <Button size="lg" onClick={() => void handleSend()} disabled={busy || rowCount === 0} data-testid="customize-send">
-                {sending ? <Spinner className="text-current" /> : scheduled ? <CalendarClock aria-hidden="true" /> : <Send aria-hidden="true" />}
-                {scheduled ? scheduledSendLabel(rowCount) : customSendLabel(rowCount)}
-              </Button>
-            </div>
-            {bulk ? <Alert tone="info">{ui.bulkNote}</Alert> : null}
-            {preview ? <GeneratedPreview rows={preview} /> : null}
+          <StepCard
+            step={2}
+            title={fromContacts ? 'Contacts' : 'Upload Spreadsheet'}
+            description={
+              fromContacts
+                ? 'A segment or tagged contacts; each variable from an attribute, with a fallback, or a fixed text.'
+                : 'An Excel or CSV file with one row per recipient, read on this computer.'
+            }
+          >
+            <fieldset className="flex flex-col gap-2">
+              <legend className="mb-1 text-sm font-medium">{sheetText.modeLabel}</legend>
+              <div className="flex flex-wrap gap-4 text-sm">
+                {CUSTOMIZE_SOURCES.map((option) => (
+                  <label key={option} className="flex items-center gap-2">
+                    <input
+                      type="radio"
+                      name="customize-source"
+                      value={option}
+                      checked={recipientSource === option}
+                      disabled={busy}
+                      onChange={() => setRecipientSource(option)}
+                      className="size-4 accent-emerald-600"
+                    />
+                    {option === 'spreadsheet' ? sheetText.modeSpreadsheet : sheetText.modeContacts}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            {fromContacts ? (
+              detailsError ? (
+                <Alert tone="error">
+                  <p>{detailsError}</p>
+                </Alert>
+              ) : (
+                <ContactsAudienceSend
+                  idPrefix="customize"
+                  numberId={numberId}
+                  language={language}
+                  template={template}
+                  variables={details.isSuccess ? variables : null}
+                  campaignName={campaignName}
+                  headerImage={null}
+                  imageMissing={false}
+                  schedule={schedule}
+                  onScheduleChange={setSchedule}
+                  disabled={sending}
+                  initial={audienceStart}
+                  onSent={() => setSchedule(SEND_NOW)}
+                />
+              )
+            ) : (
+              <>
+                <SheetDropZone sheet={sheet} inputTestId="customize-file-input" disabled={sending} />
+                {summary ? (
+                  <SheetSummaryView
+                    idPrefix="customize"
+                    summary={summary}
+                    recipientColumn={recipientColumn}
+                    recipientInvalid={mappingFieldInvalid(RECIPIENT_FIELD, recipientColumn, sheet.state.choices, sendTried)}
+                    onRecipientColumnChange={handleColumnChange}
+                    disabled={busy}
+                  />
+                ) : null}
+              </>
+            )}
           </StepCard>
+
+          {fromContacts ? null : (
+            <>
+              <StepCard step={3} title="Map Variables" description="Choose the column that fills each template variable.">
+                {!template ? (
+                  <p className="text-sm text-slate-500 dark:text-slate-400">Choose a template first.</p>
+                ) : details.isPending ? (
+                  <Spinner label="Loading template variables" />
+                ) : detailsError ? (
+                  <Alert tone="error">
+                    <p>{detailsError}</p>
+                    <Button variant="outline" size="sm" className="mt-2" onClick={() => void details.refetch()}>
+                      Try again
+                    </Button>
+                  </Alert>
+                ) : (
+                  <VariablesOrHint variables={variables} summary={summary}>
+                    {summary && mapping ? (
+                      <SheetVariableMapping
+                        idPrefix="customize"
+                        variables={mappingVars}
+                        header={summary.header}
+                        mapping={mapping}
+                        invalid={(variable) => mappingFieldInvalid(variable, mappings[variable] ?? '', sheet.state.choices, sendTried)}
+                        autoMapped={autoMapped}
+                        onChange={handleMappingChange}
+                        disabled={busy}
+                      />
+                    ) : null}
+                  </VariablesOrHint>
+                )}
+              </StepCard>
+
+              <StepCard step={4} title="Preview and Send" description="Check the first messages, then send to every row.">
+                <ScheduleControl idPrefix="customize" value={schedule} onChange={setSchedule} disabled={sending} />
+                {notice ? (
+                  <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="send-timing-note">
+                    {notice}
+                  </p>
+                ) : null}
+                {summary && mapping ? <SheetCheckPanel sheet={sheet} mapping={mapping} canCheck={sendProblem() === null} disabled={sending} /> : null}
+                <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+                  <Button variant="outline" onClick={handleGeneratePreview} disabled={busy || !template || !summary}>
+                    <Eye aria-hidden="true" />
+                    {ui.generatePreview}
+                  </Button>
+                  <Button size="lg" onClick={() => void handleSend()} disabled={busy || rowCount === 0} data-testid="customize-send">
+                    {sending ? <Spinner className="text-current" /> : scheduled ? <CalendarClock aria-hidden="true" /> : <Send aria-hidden="true" />}
+                    {scheduled ? scheduledSendLabel(rowCount) : customSendLabel(rowCount)}
+                  </Button>
+                </div>
+                {bulk ? <Alert tone="info">{ui.bulkNote}</Alert> : null}
+                {preview ? <GeneratedPreview rows={preview} /> : null}
+              </StepCard>
+            </>
+          )}
         </div>
 
         <aside className="flex flex-col gap-4" aria-label="Message overview">

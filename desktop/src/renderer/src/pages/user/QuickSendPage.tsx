@@ -36,6 +36,7 @@ import {
   QUICK_SEND_CHECK_ORDER,
   quickSendFormSchema,
   RECIPIENT_SOURCES,
+  recipientSourceFromQuery,
   type QuickSendChecks,
   type TQuickSendChecked,
   type TQuickSendForm,
@@ -47,7 +48,7 @@ import { isBulkSend, messageText, priceFor, SEND_SCREEN, type SendVariable } fro
 import { errorToast, TOAST_IDS } from '../../lib/toasts';
 import { recipientsFromQuery } from '../../lib/replies';
 import { StepCard } from '../../components/sending/StepCard';
-import { AudienceSendLink } from '../../components/contacts/AudienceSendLink';
+import { ContactsAudienceSend } from '../../components/contacts/ContactsAudienceSend';
 
 const s = messages.sending;
 const ui = messages.sendScreens;
@@ -73,8 +74,9 @@ export function QuickSendPage() {
   const sendForm = useSchemaForm(
     // eslint-disable-next-line react-hooks/refs -- the getter is called when a send is checked (an event), never while rendering
     useMemo(() => quickSendFormSchema(() => sendChecks.current), []),
-    // `?to=` (Replies, a contact outside the service window): that number is filled in.
-    { ...emptyQuickSendForm(), recipientsText: recipientsFromQuery(searchParams.get('to')) },
+    // `?to=` (Replies, a contact outside the service window): that number is filled in;
+    // `?source=contacts&segment=` (the contact screens): the Contacts source, that segment chosen.
+    { ...emptyQuickSendForm(), source: recipientSourceFromQuery(searchParams.get('source')), recipientsText: recipientsFromQuery(searchParams.get('to')) },
   );
   const { control, setValue, getValues } = sendForm;
   const form = sendForm.watch();
@@ -82,6 +84,8 @@ export function QuickSendPage() {
   const [showMissing, setShowMissing] = useState(false);
   const sheet = useLocalSheet();
   const fromSheet = form.source === 'spreadsheet';
+  const fromContacts = form.source === 'contacts';
+  const [audienceStart] = useState(() => ({ segment: searchParams.get('segment'), tags: searchParams.get('tags') }));
   const [costRequest, setCostRequest] = useState<SendPreviewRequest | null>(null);
   // Spec §4: the success dialog appears after about a second while the request carries on.
   const submission = useSendSubmission<SentSnapshot>(SEND_SCREEN.successDialogDelayMs);
@@ -157,6 +161,13 @@ export function QuickSendPage() {
     [chooseImage, getValues, setValue],
   );
 
+  const handleContactsSent = () => {
+    // As after any send: the campaign's own fields go, the way it was sent stays.
+    const { numberId, language, source, template } = getValues();
+    chooseImage(null);
+    sendForm.reset({ ...emptyQuickSendForm(), numberId, language, source, template });
+  };
+
   const resetForm = () => {
     // The sender number and language stay: the next campaign usually goes out the same way.
     // So does where the numbers come from.
@@ -197,6 +208,11 @@ export function QuickSendPage() {
   };
 
   const handleSend = (event?: BaseSyntheticEvent) => {
+    // The Contacts source previews and sends with its own buttons.
+    if (fromContacts) {
+      event?.preventDefault();
+      return;
+    }
     sendChecks.current = checksNow;
     void sendForm.handleSubmit(handleValid, handleInvalid)(event);
   };
@@ -266,7 +282,6 @@ export function QuickSendPage() {
       <div>
         <h2 className="text-2xl font-bold tracking-tight">{ui.quickSendTitle}</h2>
         <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">Send an approved template to a list of WhatsApp numbers.</p>
-        <AudienceSendLink />
       </div>
 
       <SetupProgress progress={progress} label="Campaign setup" />
@@ -309,12 +324,12 @@ export function QuickSendPage() {
                       disabled={processing || sheetBusy}
                       className="size-4 accent-emerald-600"
                     />
-                    {option === 'typed' ? sheetText.modeTyped : sheetText.modeSpreadsheet}
+                    {option === 'typed' ? sheetText.modeTyped : option === 'spreadsheet' ? sheetText.modeSpreadsheet : sheetText.modeContacts}
                   </label>
                 ))}
               </div>
             </fieldset>
-            {fromSheet ? (
+            {fromContacts ? null : fromSheet ? (
               <>
                 <SheetDropZone sheet={sheet} inputTestId="quick-send-file-input" disabled={processing} />
                 {summary && sheetMapping ? (
@@ -346,48 +361,84 @@ export function QuickSendPage() {
             </StepCard>
           ) : null}
 
-          <StepCard step={needsImage ? 4 : 3} title="Template Variables" description="The values every recipient gets in place of the variables.">
-            {!form.template ? (
-              <p className="text-sm text-slate-500 dark:text-slate-400">Choose a template first.</p>
-            ) : details.isPending ? (
-              <Spinner label="Loading template variables" />
-            ) : detailsError ? (
-              <Alert tone="error">
-                <p>{detailsError}</p>
-                <Button variant="outline" size="sm" className="mt-2" onClick={() => void details.refetch()}>
-                  Try again
-                </Button>
-              </Alert>
-            ) : (
-              <VariableInputs
-                variables={variables}
-                values={form.values}
-                examples={form.template.variableExamples}
-                disabled={processing}
-                showMissing={showMissing}
-                onChange={(index, value) => setValue(`values.${index}`, value)}
-              />
-            )}
-          </StepCard>
+          {fromContacts ? (
+            <StepCard step={needsImage ? 4 : 3} title="Contacts" description="A segment or tagged contacts; each variable from an attribute, with a fallback, or a fixed text.">
+              {detailsError ? (
+                <Alert tone="error">
+                  <p>{detailsError}</p>
+                  <Button variant="outline" size="sm" className="mt-2" onClick={() => void details.refetch()}>
+                    Try again
+                  </Button>
+                </Alert>
+              ) : (
+                <Controller
+                  control={control}
+                  name="schedule"
+                  render={({ field }) => (
+                    <ContactsAudienceSend
+                      idPrefix="quick-send"
+                      numberId={form.numberId}
+                      language={form.language}
+                      template={form.template}
+                      variables={details.isSuccess ? variableOrder : null}
+                      campaignName={form.campaignName}
+                      headerImage={needsImage ? (image?.file ?? null) : null}
+                      imageMissing={needsImage && !image}
+                      schedule={field.value}
+                      onScheduleChange={field.onChange}
+                      initial={audienceStart}
+                      onSent={handleContactsSent}
+                    />
+                  )}
+                />
+              )}
+            </StepCard>
+          ) : (
+            <>
+              <StepCard step={needsImage ? 4 : 3} title="Template Variables" description="The values every recipient gets in place of the variables.">
+                {!form.template ? (
+                  <p className="text-sm text-slate-500 dark:text-slate-400">Choose a template first.</p>
+                ) : details.isPending ? (
+                  <Spinner label="Loading template variables" />
+                ) : detailsError ? (
+                  <Alert tone="error">
+                    <p>{detailsError}</p>
+                    <Button variant="outline" size="sm" className="mt-2" onClick={() => void details.refetch()}>
+                      Try again
+                    </Button>
+                  </Alert>
+                ) : (
+                  <VariableInputs
+                    variables={variables}
+                    values={form.values}
+                    examples={form.template.variableExamples}
+                    disabled={processing}
+                    showMissing={showMissing}
+                    onChange={(index, value) => setValue(`values.${index}`, value)}
+                  />
+                )}
+              </StepCard>
 
-          <Card>
-            <CardContent className="flex flex-col gap-4 p-4">
-              <Controller
-                control={control}
-                name="schedule"
-                render={({ field }) => <ScheduleControl idPrefix="quick-send" value={field.value} onChange={field.onChange} disabled={processing} />}
-              />
-              <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-                <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="send-timing-note">
-                  {notice || 'You confirm the cost before anything is sent.'}
-                </p>
-                <Button type="submit" size="lg" disabled={sendDisabled} data-testid="quick-send-submit">
-                  {processing ? <Spinner className="text-current" /> : scheduled ? <CalendarClock aria-hidden="true" /> : <Send aria-hidden="true" />}
-                  {processing ? messages.wallet.processing : scheduled ? scheduledSendLabel(count) : quickSendLabel(count)}
-                </Button>
-              </div>
-            </CardContent>
-          </Card>
+              <Card>
+                <CardContent className="flex flex-col gap-4 p-4">
+                  <Controller
+                    control={control}
+                    name="schedule"
+                    render={({ field }) => <ScheduleControl idPrefix="quick-send" value={field.value} onChange={field.onChange} disabled={processing} />}
+                  />
+                  <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+                    <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="send-timing-note">
+                      {notice || 'You confirm the cost before anything is sent.'}
+                    </p>
+                    <Button type="submit" size="lg" disabled={sendDisabled} data-testid="quick-send-submit">
+                      {processing ? <Spinner className="text-current" /> : scheduled ? <CalendarClock aria-hidden="true" /> : <Send aria-hidden="true" />}
+                      {processing ? messages.wallet.processing : scheduled ? scheduledSendLabel(count) : quickSendLabel(count)}
+                    </Button>
+                  </div>
+                </CardContent>
+              </Card>
+            </>
+          )}
         </form>
 
         <QuickSendSidePanel

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Plus, Save, Trash2, Users, X } from 'lucide-react';
+import { Plus, Save, Send, Trash2, Users, X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -210,6 +210,10 @@ export function SegmentsPage() {
                   <Link to={`/user/contacts?segment=${selected.id}`} className={buttonVariants({ variant: 'outline' })}>
                     <Users aria-hidden="true" />
                     {s.viewContacts}
+                  </Link>
+                  <Link to={`/user/whatsapp-bulk?source=contacts&segment=${selected.id}`} className={buttonVariants({ variant: 'outline' })}>
+                    <Send aria-hidden="true" />
+                    {s.sendToSegment}
                   </Link>
                   <Button type="button" variant="destructive" onClick={() => setConfirming(true)}>
                     <Trash2 aria-hidden="true" />
