@@ -124,6 +124,7 @@ import * as createPaymentRefunds from './20261216200100_create_payment_refunds';
 import * as addBillingAddressToUsers from './20261216200200_add_billing_address_to_users';
 import * as addBuyerAddressToTaxDocuments from './20261216200300_add_buyer_address_to_tax_documents';
 import * as recordContactAttributesOnCampaigns from './20261216100000_record_contact_attributes_on_campaigns';
+import * as addTagListToContacts from './20261217400100_add_tag_list_to_contacts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -251,6 +252,7 @@ const migrations: [string, Migration][] = [
   ['20261216200100_create_payment_refunds', createPaymentRefunds],
   ['20261216200200_add_billing_address_to_users', addBillingAddressToUsers],
   ['20261216200300_add_buyer_address_to_tax_documents', addBuyerAddressToTaxDocuments],
+  ['20261217400100_add_tag_list_to_contacts', addTagListToContacts],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
