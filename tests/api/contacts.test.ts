@@ -266,6 +266,32 @@ describe.skipIf(postgresUnavailable)('contacts and segments', () => {
       expect(await counts({ tags_any: ['vip'], attributes: [{ name: 'orders', op: 'after', value: 1 }], tags_none: ['pune'] })).toBe(1);
     });
 
+    it('counts tags as they stand after each kind of change, a tag holding the separators of the stored list included', async () => {
+      const { client } = await signedInClient(server);
+      const counts = async (filter: TSegmentFilter) => (await countOf(client, filter)).count;
+      await bulk(client, [
+        { phone: '9876561001', tags: ['a|b', '50%'] },
+        { phone: '9876561002', tags: ['a'] },
+        { phone: '9876561003' },
+      ]);
+      expect(await counts({ tags_any: ['a'] })).toBe(1);
+      expect(await counts({ tags_any: ['b'] })).toBe(0);
+      expect(await counts({ tags_all: ['a|b', '50%'] })).toBe(1);
+      expect(await counts({ tags_any: ['50'] })).toBe(0);
+
+      // A bulk call adds to an existing contact's tags; a change of the contact replaces them.
+      await bulk(client, [{ phone: '9876561002', tags: ['b'] }, { phone: '9876561003', tags: ['b'] }]);
+      expect(await counts({ tags_all: ['a', 'b'] })).toBe(1);
+      expect(await counts({ tags_any: ['b'] })).toBe(2);
+      expect((await client.patch<TContact>('/api/contacts/9876561002', { tags: ['c'] })).status).toBe(200);
+      expect(await counts({ tags_any: ['a', 'b'] })).toBe(1);
+      expect(await counts({ tags_none: ['c'] })).toBe(2);
+      expect((await client.patch<TContact>('/api/contacts/9876561001', { tags: [] })).status).toBe(200);
+      expect(await counts({ tags_none: ['a|b', 'b', 'c'] })).toBe(1);
+      expect((await client.delete('/api/contacts/9876561003')).status).toBe(204);
+      expect(await counts({ tags_any: ['b'] })).toBe(0);
+    });
+
     it('refuses a condition on an attribute that does not exist, and an unknown key', async () => {
       const { client } = await signedInClient(server);
       const unknown = await client.post('/api/segments', { name: 'X', filter: { attributes: [{ name: 'ghost', op: 'eq', value: 'x' }] } });

@@ -13,7 +13,8 @@ export type ContactValue = string | number | null;
 /**
  * Contacts of one owner by number: `columns` (snake_case, `phone` first) and a row of values each.
  * A new number is inserted with these columns (the others null); an existing one takes the
- * columns after `phone` (and a new `updated_at`), or is left as it is where `skipExisting`.
+ * columns after `phone` but those of `createOnly` (and a new `updated_at`), or is left as it is
+ * where `skipExisting`.
  */
 export interface ContactUpsert {
   ownerId: number;
@@ -21,6 +22,8 @@ export interface ContactUpsert {
   columns: readonly string[];
   rows: readonly ContactValue[][];
   skipExisting: boolean;
+  /** Columns written only on a contact this creates (the tag list, which an existing contact merges). */
+  createOnly: ReadonlySet<string>;
 }
 
 /** What became of a number: its contact's id (absent where it was skipped) and whether it was created. */
@@ -105,7 +108,7 @@ export const SQLITE_CONTACT_BULK: ContactBulkStore = {
     return new Map(rows.map((row) => [row.phone, Number(row.id)]));
   },
 
-  async upsert(trx, { ownerId, nowIso, columns, rows, skipExisting }) {
+  async upsert(trx, { ownerId, nowIso, columns, rows, skipExisting, createOnly }) {
     const answer = new Map<string, UpsertedContact>();
     if (rows.length === 0) return answer;
     const connection = await connectionOf<SqliteConnection>(trx);
@@ -124,8 +127,8 @@ export const SQLITE_CONTACT_BULK: ContactBulkStore = {
       for (const r of inserted) answer.set(r.phone, { id: Number(r.id), created: true });
     }
     if (existing.size === 0) return answer;
-    const changed = columns.slice(1);
-    const update = skipExisting ? null : prepared(connection, `update contacts set ${[...changed, 'updated_at'].map((column) => `${column} = ?`).join(', ')} where id = ?`);
+    const changed = columns.flatMap((column, i) => (i > 0 && !createOnly.has(column) ? [i] : []));
+    const update = skipExisting ? null : prepared(connection, `update contacts set ${[...changed.map((i) => columns[i]!), 'updated_at'].map((column) => `${column} = ?`).join(', ')} where id = ?`);
     for (const values of rows) {
       const id = existing.get(values[0] as string);
       if (id === undefined) continue;
@@ -133,7 +136,7 @@ export const SQLITE_CONTACT_BULK: ContactBulkStore = {
         answer.set(values[0] as string, { created: false });
         continue;
       }
-      update.run(...values.slice(1), nowIso, id);
+      update.run(...changed.map((i) => values[i]), nowIso, id);
       answer.set(values[0] as string, { id, created: false });
     }
     return answer;
@@ -210,7 +213,7 @@ export const POSTGRES_CONTACT_BULK: ContactBulkStore = {
     return new Map((rows as { id: string | number; phone: string }[]).map((row) => [row.phone, Number(row.id)]));
   },
 
-  async upsert(trx, { ownerId, nowIso, columns, rows, skipExisting }) {
+  async upsert(trx, { ownerId, nowIso, columns, rows, skipExisting, createOnly }) {
     const answer = new Map<string, UpsertedContact>();
     if (rows.length === 0) return answer;
     const connection = await connectionOf<PgConnection>(trx);
@@ -218,7 +221,7 @@ export const POSTGRES_CONTACT_BULK: ContactBulkStore = {
     // `xmax` is 0 on a row version this statement inserted, and set where ON CONFLICT updated it.
     const onConflict = skipExisting
       ? 'do nothing returning id, phone, true as created'
-      : `do update set ${[...columns.slice(1), 'updated_at'].map((column) => `${column} = excluded.${column}`).join(', ')} returning id, phone, (xmax = 0) as created`;
+      : `do update set ${[...columns.slice(1).filter((column) => !createOnly.has(column)), 'updated_at'].map((column) => `${column} = excluded.${column}`).join(', ')} returning id, phone, (xmax = 0) as created`;
     const sql = `insert into contacts (user_id, created_at, updated_at, ${columns.join(', ')})
       select $1, $2, $2, ${columns.map((column) => `v.${column}`).join(', ')} from unnest(${arrays}) as v(${columns.join(', ')})
       on conflict (user_id, phone) ${onConflict}`;

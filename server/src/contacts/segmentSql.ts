@@ -1,7 +1,7 @@
 import { fillMessage, messages } from '@shared/messages';
 import type { TContactAttributeType, TSegmentActivity, TSegmentAttributeCondition, TSegmentFilter } from '@shared/schemas/contacts';
 import { ValidationError } from '../errors';
-import { containsPattern, type ContactSqlDialect } from './sqlDialect';
+import { containsPattern, tagListNeedle, type ContactSqlDialect } from './sqlDialect';
 
 export interface AttributeDefinition {
   id: number;
@@ -24,8 +24,8 @@ export interface ContactCondition {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * A segment filter as one WHERE clause over the owner's rows of `contacts c`: attributes are
- * columns of the row, and each set a condition needs from elsewhere (a tag, a campaign's messages)
+ * A segment filter as one WHERE clause over the owner's rows of `contacts c`: attributes and tags
+ * are columns of the row, and each set a condition needs from elsewhere (a campaign's messages)
  * is read once as an `in (select ...)`, never looked up per contact. So a count over a million
  * contacts is one pass over one table whatever the filter holds.
  */
@@ -37,10 +37,12 @@ export function compileSegmentFilter(
   now: Date,
 ): ContactCondition {
   const parts: ContactCondition[] = [{ sql: 'c.user_id = ?', bindings: [ownerId] }];
-  const tagged = (tags: readonly string[], negate: boolean): ContactCondition => ({
-    sql: `c.id ${negate ? 'not in' : 'in'} (select contact_id from contact_tags where user_id = ? and tag in (${tags.map(() => '?').join(', ')}))`,
-    bindings: [ownerId, ...tags],
-  });
+  // The row's own copy of its tags, so a tag condition costs a test of the row being scanned and
+  // not the set of a tag's contacts, which a count would build and probe for every row.
+  const tagged = (tags: readonly string[], negate: boolean): ContactCondition => {
+    const tests = tags.map(() => dialect.holdsSql('c.tag_list'));
+    return { sql: negate ? `not (${tests.join(' or ')})` : `(${tests.join(' or ')})`, bindings: tags.map(tagListNeedle) };
+  };
 
   for (const tag of filter.tags_all ?? []) parts.push(tagged([tag], false));
   if (filter.tags_any?.length) parts.push(tagged(filter.tags_any, false));

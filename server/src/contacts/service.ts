@@ -16,7 +16,7 @@ import { zodIssuesToDetails } from '@shared/schemas/common';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { attributeColumn, compileSegmentFilter, type AttributeDefinition, type ContactCondition } from './segmentSql';
 import type { ContactValue } from './bulkStore';
-import { containsPattern, type ContactSqlDialect } from './sqlDialect';
+import { containsPattern, tagListValue, type ContactSqlDialect } from './sqlDialect';
 
 /** A contact as the presenter shapes it. */
 export interface ContactRecord {
@@ -45,7 +45,11 @@ export interface SegmentRecipient {
 }
 
 /** Contacts a send to a segment hands on at a time, read by one query. */
-const SEGMENT_PAGE = 10_000;
+const SEGMENT_PAGE = 5_000;
+
+/** Distinct attribute values a send to a segment keeps one copy of, and the longest it keeps. */
+const SHARED_VALUES_MAX = 100_000;
+const SHARED_VALUE_MAX_LENGTH = 64;
 
 export interface BulkResult {
   created: number;
@@ -82,6 +86,12 @@ interface ContactWrite {
   tagMode: 'replace' | 'add';
   optIn?: TOptInInput | null;
 }
+
+/** Set on the contacts a write creates only: an existing contact's tag list is read again from its tags. */
+const CREATE_ONLY_COLUMNS: ReadonlySet<string> = new Set(['tag_list']);
+
+/** Contacts whose tag list one statement reads again (bound ids stay under SQLite's limit). */
+const TAG_LIST_REFRESH_CHUNK = 500;
 
 /** The opt-in columns, in the order `optInValues` gives their values. */
 const OPT_IN_COLUMNS = ['opt_in_source', 'opt_in_at', 'opt_in_evidence'] as const;
@@ -270,21 +280,37 @@ export class ContactService {
     }
     // Positional aliases: the same key on both drivers, whatever the snake_case mapper does to raw rows.
     const columns = wanted.map((name, i) => `c.${attributeColumn(definitions.get(name)!)} as v${i}`);
-    const suppressed = 'c.phone in (select recipient from suppressions where user_id = ?)';
-    const text = (value: unknown): string | null => (value === null || value === undefined || value === '' ? null : String(value));
-    const query = `select c.phone, c.name${columns.map((col) => `, ${col}`).join('')} from contacts c where ${where.sql} and not ${suppressed} order by c.id`;
+    // Opted-out contacts are marked in the same pass and counted here, not matched by a second one.
+    const query = `select c.phone, c.name, case when c.phone in (select recipient from suppressions where user_id = ?) then 1 else 0 end as opted${columns.map((col) => `, ${col}`).join('')}
+      from contacts c where ${where.sql} order by c.id`;
+    // A value many contacts share (a city, a plan) is one string for all of them, not one per contact.
+    const shared = new Map<string, string>();
+    const text = (value: unknown): string | null => {
+      if (value === null || value === undefined || value === '') return null;
+      const read = String(value);
+      if (read.length > SHARED_VALUE_MAX_LENGTH) return read;
+      const known = shared.get(read);
+      if (known !== undefined) return known;
+      if (shared.size < SHARED_VALUES_MAX) shared.set(read, read);
+      return read;
+    };
+    let optedOut = 0;
     await this.db.transaction((trx) =>
-      this.dialect.bulk.readPages(trx, query, [...where.bindings, ownerId], SEGMENT_PAGE, (rows) =>
-        onPage(
-          rows.map((row) => ({
-            phone: String(row.phone),
-            values: Object.fromEntries([['name', text(row.name)], ...wanted.map((name, i) => [name, text(row[`v${i}`])])]) as Record<string, string | null>,
-          })),
-        ),
-      ),
+      this.dialect.bulk.readPages(trx, query, [ownerId, ...where.bindings], SEGMENT_PAGE, (rows) => {
+        const page: SegmentRecipient[] = [];
+        for (const row of rows) {
+          if (Number(row.opted) === 1) {
+            optedOut += 1;
+            continue;
+          }
+          const values: Record<string, string | null> = { name: text(row.name) };
+          for (let i = 0; i < wanted.length; i += 1) values[wanted[i]!] = text(row[`v${i}`]);
+          page.push({ phone: String(row.phone), values });
+        }
+        onPage(page);
+      }),
     );
-    const [opted] = (await this.db.raw(`select count(*) as n from contacts c where ${where.sql} and ${suppressed}`, [...where.bindings, ownerId]).then(rowsOf)) as { n: number | string }[];
-    return { optedOut: Number(opted?.n ?? 0) };
+    return { optedOut };
   }
 
   // Internals.
@@ -384,6 +410,9 @@ export class ContactService {
             const values = optInValues(write.optIn);
             OPT_IN_COLUMNS.forEach((column, i) => changes.push([column, values[i]!]));
           }
+          // A contact this creates gets its tag list with its row; an existing one's is read
+          // again from its tags once they are written (below).
+          if (write.tags !== undefined) changes.push(['tag_list', tagListValue(write.tags)]);
           const key = changes.map(([column]) => column).join(',');
           let group = byShape.get(key);
           if (!group) {
@@ -404,7 +433,7 @@ export class ContactService {
         const ids = new Map<string, number>();
         const created = new Set<string>();
         for (const group of byShape.values()) {
-          const written = await store.upsert(trx, { ownerId, nowIso: now, ...group, skipExisting: existingMode === 'skip' });
+          const written = await store.upsert(trx, { ownerId, nowIso: now, ...group, skipExisting: existingMode === 'skip', createOnly: CREATE_ONLY_COLUMNS });
           for (const [phone, fate] of written) {
             if (fate.created) {
               result.created += 1;
@@ -417,16 +446,23 @@ export class ContactService {
 
         const tagRows = { created: [] as { contactId: number; tag: string }[], existing: [] as { contactId: number; tag: string }[] };
         const replacedTags: number[] = [];
+        const retagged: number[] = [];
         for (const write of accepted) {
           const contactId = ids.get(write.phone);
           if (write.tags === undefined || contactId === undefined) continue;
           if (write.tagMode === 'replace') replacedTags.push(contactId);
+          if (!created.has(write.phone)) retagged.push(contactId);
           const rows = created.has(write.phone) ? tagRows.created : tagRows.existing;
           for (const tag of new Set(write.tags)) rows.push({ contactId, tag });
         }
         if (replacedTags.length > 0) await store.deleteTags(trx, replacedTags);
         if (tagRows.created.length > 0) await store.addTags(trx, ownerId, tagRows.created, true);
         if (tagRows.existing.length > 0) await store.addTags(trx, ownerId, tagRows.existing, false);
+        for (let from = 0; from < retagged.length; from += TAG_LIST_REFRESH_CHUNK) {
+          await trx('contacts')
+            .whereIn('id', retagged.slice(from, from + TAG_LIST_REFRESH_CHUNK))
+            .update({ tagList: trx.raw(this.dialect.tagListSql) });
+        }
       }
     });
     return result;

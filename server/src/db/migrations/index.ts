@@ -126,6 +126,7 @@ import * as addBuyerAddressToTaxDocuments from './20261216200300_add_buyer_addre
 import * as addDeliveryToTeamInvites from './20261217100100_add_delivery_to_team_invites';
 import * as recordActorOnPaymentsAndUploads from './20261217100200_record_actor_on_payments_and_uploads';
 import * as recordContactAttributesOnCampaigns from './20261216100000_record_contact_attributes_on_campaigns';
+import * as addTagListToContacts from './20261217400100_add_tag_list_to_contacts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -255,6 +256,7 @@ const migrations: [string, Migration][] = [
   ['20261216200300_add_buyer_address_to_tax_documents', addBuyerAddressToTaxDocuments],
   ['20261217100100_add_delivery_to_team_invites', addDeliveryToTeamInvites],
   ['20261217100200_record_actor_on_payments_and_uploads', recordActorOnPaymentsAndUploads],
+  ['20261217400100_add_tag_list_to_contacts', addTagListToContacts],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
