@@ -276,7 +276,7 @@ export function createServices(deps: {
     dataDir: config.dataDir,
     providers: engine.providers,
     // Integrators' events: the outbox exists once the integrations are built below.
-    webhooks: { ownerEvent: (userId, type, data, eventId) => integrations.webhooks.ownerEvent(userId, type, data, eventId) },
+    webhooks: { ownerEvents: (events) => integrations.webhooks.ownerEvents(events) },
     wallet,
     servicePrice: (userId) => pricing.serviceUnits(userId),
     publicBaseUrl: config.publicBaseUrl,

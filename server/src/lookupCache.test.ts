@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LookupCache } from './lookupCache';
+import { LookupCache, SharedReads } from './lookupCache';
 
 function counted<T>(answers: (() => Promise<T>)[]) {
   let calls = 0;
@@ -53,5 +53,26 @@ describe('LookupCache', () => {
     await cache.get('c', async () => 'c1');
     expect(await cache.get('a', async () => 'a2')).toBe('a2');
     expect(await cache.get('c', async () => 'c2')).toBe('c1');
+  });
+});
+
+describe('SharedReads', () => {
+  it('shares a read under way with whoever asks meanwhile, and reads afresh once it settled', async () => {
+    const reads = new SharedReads();
+    const source = counted([async () => 'first', async () => 'second']);
+    const [a, b] = await Promise.all([reads.get('k', source.load), reads.get('k', source.load)]);
+    expect([a, b, source.calls()]).toEqual(['first', 'first', 1]);
+    expect(await reads.get('k', source.load)).toBe('second');
+    expect(source.calls()).toBe(2);
+  });
+
+  it('keeps apart reads of different keys, and forgets a failed read', async () => {
+    const reads = new SharedReads();
+    const failing = counted<string>([() => Promise.reject(new Error('database gone')), async () => 'found']);
+    const other = counted([async () => 'other']);
+    const [failed, kept] = await Promise.allSettled([reads.get('f', failing.load), reads.get('o', other.load)]);
+    expect(failed.status).toBe('rejected');
+    expect(kept).toEqual({ status: 'fulfilled', value: 'other' });
+    expect(await reads.get('f', failing.load)).toBe('found');
   });
 });

@@ -27,3 +27,25 @@ export class LookupCache {
     return value;
   }
 }
+
+/**
+ * Reads of the same key that overlap share the one under way, and nothing is kept once it
+ * settles: whoever asks after it ended reads afresh. For reads that must reflect every committed
+ * change (webhook signing secrets) but are asked many times at once under load: an overlapping
+ * asker sees the database as of a read that started at most one read's duration before it asked.
+ */
+export class SharedReads {
+  private readonly underWay = new Map<string, Promise<unknown>>();
+
+  get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const running = this.underWay.get(key);
+    if (running) return running as Promise<T>;
+    const value = load();
+    this.underWay.set(key, value);
+    const forget = () => {
+      if (this.underWay.get(key) === value) this.underWay.delete(key);
+    };
+    value.then(forget, forget);
+    return value;
+  }
+}

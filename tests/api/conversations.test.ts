@@ -135,6 +135,12 @@ describe.skipIf(postgresUnavailable || !haveMetaOpenApi)('Replies: incoming mess
     expect((await postWebhook(server.url, again, owner.secret)).status).toBe(200);
     await server.services.conversations.drain();
     expect((await owner.client.get<TConversationThread>(`/api/conversations/${contacts.get('Text Message')}/messages`)).body.data).toHaveLength(1);
+    // A new message Meta sends several times at once is stored once too (the copies may share one insert).
+    (again.entry[0]!.changes[0]!.value.messages as { id: string }[])[0]!.id += '.new';
+    const copies = await Promise.all([1, 2, 3].map(() => postWebhook(server.url, again, owner.secret)));
+    expect(copies.map((res) => res.status)).toEqual([200, 200, 200]);
+    await server.services.conversations.drain();
+    expect((await owner.client.get<TConversationThread>(`/api/conversations/${contacts.get('Text Message')}/messages`)).body.data).toHaveLength(2);
 
     // Read: the unread count goes to 0; another user sees none of it.
     const read = await owner.client.post<{ data: { unread: number } }>(`/api/conversations/${contacts.get('Text Message')}/read`, {});

@@ -5,8 +5,10 @@ import { ZWebhookDelivery, ZWebhookEndpoint, ZWebhookEndpointCreated, type TWebh
 import { verifySignature } from '../../server/src/integratorApi/webhooks/signature';
 import type { TestClient } from '../../server/test/client';
 import type { StatusEvent } from '../../server/src/sending/providers/types';
-import { buildCampaign, signedInClient } from '../../server/test/factories';
+import { buildCampaign, buildTemplate, signedInClient } from '../../server/test/factories';
 import { approvedTemplate, keyedClient, pollUntil } from '../../server/test/integrators';
+import { campaignSettled, waitForCampaign } from '../../server/test/polling';
+import { quickSend, sandboxNumber } from '../../server/test/sending';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../server/test/webhookReceiver';
 
@@ -183,6 +185,35 @@ describe.skipIf(postgresUnavailable)('signed delivery webhooks', () => {
         expect(body.length).toBeLessThanOrEqual(100);
       }
       expect(new Set(bodies.flat().map((e) => (e.data as TPublicMessage).recipient))).toEqual(new Set(recipients));
+    });
+
+    it('delivers message.received for each reply and message.button_clicked for a tap, with the campaign and the button text', async () => {
+      const { client, api, user } = await integrator(50);
+      const template = await buildTemplate(server, user, { body: 'Hi {{1}}, your order ships today', buttons: [{ type: 'QUICK_REPLY', text: 'Track my order' }] });
+      const path = newPath();
+      await createEndpoint(api, { url: `${receiver.url}${path}`, events: ['message.received', 'message.button_clicked'], batch: true });
+      const contacts = ['919811220101', '919811220102'];
+      const accepted = await quickSend(client, { template, recipients: contacts, variables: { '1': 'Asha' }, campaignName: 'Order updates' });
+      await waitForCampaign(client, accepted.campaignId, (c) => campaignSettled(c) && c.counts.read === contacts.length);
+      const number = await sandboxNumber(client);
+      const inbox = (body: Record<string, unknown>) =>
+        fetch(`${server.url}/simulator/inbox/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone_number_id: number.phone_number_id, ...body }) });
+      expect((await inbox({ from: contacts[0], name: 'Asha', text: 'When will it arrive?' })).status).toBe(201);
+      expect((await inbox({ from: contacts[1], name: 'Ravi', button: 'Track my order' })).status).toBe(201);
+      const events = await pollUntil(
+        async () => receivedAt(path).flatMap((r) => JSON.parse(r.body) as TWebhookEvent[]),
+        (all) => all.filter((e) => e.type === 'message.received').length >= 2 && all.some((e) => e.type === 'message.button_clicked'),
+      );
+      const received = events.filter((e) => e.type === 'message.received').map((e) => e.data);
+      expect(received).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ from: contacts[0], kind: 'text', text: 'When will it arrive?', campaign_id: accepted.campaignId, profile_name: 'Asha' }),
+          expect.objectContaining({ from: contacts[1], kind: 'button', campaign_id: accepted.campaignId }),
+        ]),
+      );
+      expect(events.filter((e) => e.type === 'message.button_clicked').map((e) => e.data)).toEqual([
+        expect.objectContaining({ from: contacts[1], button_text: 'Track my order', campaign_id: accepted.campaignId, profile_name: 'Ravi' }),
+      ]);
     });
 
     it('records a failed attempt with its status and next retry, and the retry call delivers it now', async () => {

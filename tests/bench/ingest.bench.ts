@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { buildCampaign, buildTemplate, buildUser } from '../../server/test/factories';
@@ -98,35 +100,62 @@ export const ingestBench = {
       // campaign message by `context.id`, and the quick-reply taps carrying our send reference.
       const kinds = incomingKinds();
       const ids = (await server.db('messages').where({ campaignId }).orderBy('id').select('id')) as { id: number }[];
-      const inboundBodies: string[] = [];
-      for (let i = 0; i < INBOUND; i += INBOUND_PER_POST) {
-        const messages = Array.from({ length: INBOUND_PER_POST }, (_, j) => {
-          const n = i + j;
-          const kind = kinds[n % kinds.length] as Message;
-          const message: Message = { ...kind, id: `wamid.in.bench.${n}`, from: recipient(n), timestamp: ts };
-          if (kind.type === 'button') message.button = { text: n % 2 ? 'Interested' : 'Stop promotions', payload: `sandesh:${ids[n]?.id ?? 0}:0123456789abcdef` };
-          if (n % 3 === 0) message.context = { from: '1555', id: `wamid.bench.${n}` };
-          return message;
-        });
-        inboundBodies.push(envelope(sender.phoneNumberId, { contacts: messages.map((m) => ({ profile: { name: `Customer ${String(m.from).slice(-4)}` }, wa_id: m.from })), messages }));
-      }
-      const inboundStarted = performance.now();
-      await postAll(server, inboundBodies, secret);
-      const inboundAcked = (performance.now() - inboundStarted) / 1000;
-      await server.services.conversations.drain();
-      for (;;) {
-        const left = (await server.db('conversation_messages').where({ userId: user.id }).whereNull('appliedAt').first('id')) as { id: number } | undefined;
-        if (!left) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const inboundApplied = (performance.now() - inboundStarted) / 1000;
-      const stored = (await server.db('conversation_messages').where({ userId: user.id, direction: 'in' }).count({ n: '*' })) as { n: number | string }[];
-      const linked = (await server.db('conversation_messages').where({ userId: user.id, direction: 'in' }).whereNotNull('campaignId').count({ n: '*' })) as { n: number | string }[];
-      if (Number(stored[0]?.n) !== INBOUND) throw new Error(`${String(stored[0]?.n)} of ${INBOUND} incoming messages stored`);
+      const inbound = async (idPrefix: string): Promise<{ acked: number; applied: number; linked: number }> => {
+        const inboundBodies: string[] = [];
+        for (let i = 0; i < INBOUND; i += INBOUND_PER_POST) {
+          const messages = Array.from({ length: INBOUND_PER_POST }, (_, j) => {
+            const n = i + j;
+            const kind = kinds[n % kinds.length] as Message;
+            const message: Message = { ...kind, id: `${idPrefix}${n}`, from: recipient(n), timestamp: ts };
+            if (kind.type === 'button') message.button = { text: n % 2 ? 'Interested' : 'Stop promotions', payload: `sandesh:${ids[n]?.id ?? 0}:0123456789abcdef` };
+            if (n % 3 === 0) message.context = { from: '1555', id: `wamid.bench.${n}` };
+            return message;
+          });
+          inboundBodies.push(envelope(sender.phoneNumberId, { contacts: messages.map((m) => ({ profile: { name: `Customer ${String(m.from).slice(-4)}` }, wa_id: m.from })), messages }));
+        }
+        const inboundStarted = performance.now();
+        await postAll(server, inboundBodies, secret);
+        const inboundAcked = (performance.now() - inboundStarted) / 1000;
+        await server.services.conversations.drain();
+        for (;;) {
+          const left = (await server.db('conversation_messages').where({ userId: user.id }).whereNull('appliedAt').first('id')) as { id: number } | undefined;
+          if (!left) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const inboundApplied = (performance.now() - inboundStarted) / 1000;
+        const ofRun = () => server.db('conversation_messages').where({ userId: user.id, direction: 'in' }).where('providerMessageId', 'like', `${idPrefix}%`);
+        const stored = (await ofRun().count({ n: '*' })) as { n: number | string }[];
+        const linked = (await ofRun().whereNotNull('campaignId').count({ n: '*' })) as { n: number | string }[];
+        if (Number(stored[0]?.n) !== INBOUND) throw new Error(`${String(stored[0]?.n)} of ${INBOUND} incoming messages stored`);
+        return { acked: Math.round(INBOUND / inboundAcked), applied: Math.round(INBOUND / inboundApplied), linked: Number(linked[0]?.n) };
+      };
+      const plain = await inbound('wamid.in.bench.');
       console.log(
-        `  inbound ingest ${INBOUND.toLocaleString('en-IN')} messages of ${kinds.length} kinds, media excluded (${INBOUND_PER_POST} per POST, ${CONCURRENCY} at once): acknowledged ${Math.round(INBOUND / inboundAcked)}/s, stored and applied ${Math.round(INBOUND / inboundApplied)}/s (${Number(linked[0]?.n).toLocaleString('en-IN')} linked to the campaign)`,
+        `  inbound ingest ${INBOUND.toLocaleString('en-IN')} messages of ${kinds.length} kinds, media excluded (${INBOUND_PER_POST} per POST, ${CONCURRENCY} at once): acknowledged ${plain.acked}/s, stored and applied ${plain.applied}/s (${plain.linked.toLocaleString('en-IN')} linked to the campaign)`,
       );
-      printFigure({ db, figure: 'inbound_per_second', value: Math.round(INBOUND / inboundApplied), ceiling: INBOUND_TARGET, unit: 'messages/s' });
+      printFigure({ db, figure: 'inbound_per_second', value: plain.applied, ceiling: INBOUND_TARGET, unit: 'messages/s' });
+
+      // The same again with an integrator's endpoint taking `message.received` and
+      // `message.button_clicked` in batches: each applied batch also enqueues its events, and the
+      // webhook worker delivers them to a local receiver meanwhile, on the same cores. Its ceiling
+      // is the figure above, measured just before on the same server.
+      let deliveries = 0;
+      const receiver = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          deliveries += 1;
+          res.writeHead(200).end();
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      try {
+        await server.services.integrations.webhooks.create(user.id, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/inbound`, events: ['message.received', 'message.button_clicked'], batch: true });
+        const withEndpoints = await inbound('wamid.in.bench.endpoint.');
+        console.log(`  inbound ingest again with an endpoint taking its events in batches: stored, applied and announced ${withEndpoints.applied}/s (${deliveries.toLocaleString('en-IN')} deliveries received meanwhile)`);
+        printFigure({ db, figure: 'inbound_per_second_with_endpoints', value: withEndpoints.applied, ceiling: plain.applied, unit: 'messages/s' });
+      } finally {
+        await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      }
     } finally {
       await server.close();
     }

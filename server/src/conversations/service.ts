@@ -18,6 +18,7 @@ import { CONVERSATIONS } from '@shared/constants';
 import { messages as texts } from '@shared/messages';
 import { isPostgres } from '../db/knex';
 import { BatchApplier } from '../db/batchApplier';
+import { GroupedInsert } from '../db/groupedInsert';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
@@ -28,7 +29,7 @@ export { REPLY_REFERENCE_PREFIX, parseReplyReference, replyReference } from '../
 import { withConflictRetry } from '../sending/messageOutcomes';
 import type { ProviderRegistry } from '../sending/providerRegistry';
 import type { InboundMessage, ServiceSendRequest, StatusEvent } from '../sending/providers/types';
-import type { WebhookService } from '../integratorApi/webhooks/service';
+import type { OwnerEvent, WebhookService } from '../integratorApi/webhooks/service';
 import type { WalletService } from '../wallet/service';
 import type { ReplyEffect } from '../suppressions/optOutRule';
 import type { SuppressionService } from '../suppressions/service';
@@ -119,7 +120,7 @@ export interface ConversationServiceDeps {
   log: Logger;
   dataDir: string;
   providers: Pick<ProviderRegistry, 'prepare' | 'providerFor'>;
-  webhooks: Pick<WebhookService, 'ownerEvent'>;
+  webhooks: Pick<WebhookService, 'ownerEvents'>;
   wallet: Pick<WalletService, 'apply'>;
   /** The user's price of one service message, in credit units. */
   servicePrice: (userId: number) => Promise<number>;
@@ -142,6 +143,13 @@ const iso = (value: string | Date) => new Date(value).toISOString();
 export class ConversationService {
   private readonly hub = new EventEmitter();
   private readonly applier: BatchApplier;
+
+  /** Concurrent webhooks' rows go in together (db/groupedInsert.ts); a message Meta delivers again is ignored by the unique key. */
+  private readonly inboundRows = new GroupedInsert<Record<string, unknown>>(async (rows) => {
+    for (let start = 0; start < rows.length; start += 200) {
+      await this.deps.db('conversation_messages').insert(rows.slice(start, start + 200)).onConflict(['userId', 'direction', 'providerMessageId']).ignore();
+    }
+  });
 
   constructor(private readonly deps: ConversationServiceDeps) {
     this.hub.setMaxListeners(0);
@@ -173,8 +181,8 @@ export class ConversationService {
   // ---------------------------------------------------------------- ingest
 
   /**
-   * Stores incoming messages for each owner of the number that signed them: one insert, a
-   * message Meta delivers again is ignored by the unique key. Applied later in batches.
+   * Stores incoming messages for each owner of the number that signed them, with the rows of the
+   * webhooks received meanwhile; answers once they are stored. Applied later in batches.
    */
   async storeInbound(ownerIds: readonly number[], phoneNumberId: string, inbound: readonly InboundMessage[]): Promise<void> {
     if (ownerIds.length === 0 || inbound.length === 0) return;
@@ -204,9 +212,7 @@ export class ConversationService {
         };
       }),
     );
-    for (let start = 0; start < rows.length; start += 200) {
-      await this.deps.db('conversation_messages').insert(rows.slice(start, start + 200)).onConflict(['userId', 'direction', 'providerMessageId']).ignore();
-    }
+    await this.inboundRows.add(rows);
     this.applier.stored();
   }
 
@@ -246,10 +252,8 @@ export class ConversationService {
       }),
     );
     if (applied.length === 0) return 0;
-    for (const row of applied) {
-      this.tell(Number(row.userId), row.contact);
-      await this.announce(row);
-    }
+    for (const row of applied) this.tell(Number(row.userId), row.contact);
+    await this.deps.webhooks.ownerEvents(applied.flatMap((row) => this.announcements(row)));
     for (const row of applied) if (row.mediaState === 'pending') await this.fetchMedia(row);
     return applied.length;
   }
@@ -384,8 +388,8 @@ export class ConversationService {
   }
 
   /** `message.received` for every incoming message; `message.button_clicked` for a tap on a campaign's button. */
-  private async announce(row: ConversationMessageRow): Promise<void> {
-    if (row.direction !== 'in') return;
+  private announcements(row: ConversationMessageRow): OwnerEvent[] {
+    if (row.direction !== 'in') return [];
     const userId = Number(row.userId);
     const data = {
       id: `in_${row.id}`,
@@ -397,10 +401,11 @@ export class ConversationService {
       reply_to_message_id: row.answersMessageId === null ? null : `msg_${row.answersMessageId}`,
       received_at: iso(row.occurredAt),
     };
-    await this.deps.webhooks.ownerEvent(userId, 'message.received', data, `evt_in_${row.id}`);
+    const received: OwnerEvent = { userId, type: 'message.received', data, eventId: `evt_in_${row.id}` };
     if ((row.kind === 'button' || row.kind === 'interactive') && row.buttonText) {
-      await this.deps.webhooks.ownerEvent(userId, 'message.button_clicked', { ...data, button_text: row.buttonText }, `evt_tap_${row.id}`);
+      return [received, { userId, type: 'message.button_clicked', data: { ...data, button_text: row.buttonText }, eventId: `evt_tap_${row.id}` }];
     }
+    return [received];
   }
 
   /** Fetches an incoming file through the number's provider into DATA_DIR; never throws. */

@@ -16,6 +16,7 @@ import { metaRejectionText, metaTemplateStatusMove, simulatorWabaOwner, type Tem
 import type { StatusIngest } from './statusIngest';
 import { REPLY_REFERENCE_PREFIX } from './replyReferences';
 import type { InboundMessage, StatusEvent } from './providers/types';
+import { SharedReads } from '../lookupCache';
 
 /**
  * A secret that may vouch for an account. `platformHeld`: the platform keeps it (the simulator,
@@ -81,6 +82,12 @@ export class WebhookIngest {
    * with the owners of the business account that signed it (sending/numberHealth.ts). Must not throw.
    */
   onNumberHealth: ((ownerIds: number[], event: NumberHealthEvent) => Promise<void>) | null = null;
+
+  /**
+   * Concurrent POSTs for one number share the read of its signers under way; none is kept after
+   * it, so a changed or removed secret still counts from the next read on every instance.
+   */
+  private readonly partiesReads = new SharedReads();
 
   constructor(private readonly deps: WebhookIngestDeps) {}
 
@@ -164,8 +171,8 @@ export class WebhookIngest {
     if (phoneNumberId === PLATFORM_PHONE_NUMBER_ID) {
       return [...(simulatorSigner ? [{ userId: null, secret: simulatorSigner, platformHeld: true }] : []), ...(platformAppSecret ? [{ userId: null, secret: platformAppSecret, platformHeld: true }] : [])];
     }
-    // One query: every POST waits on it before it is answered.
-    const { numbers, signers: own } = await this.deps.accounts.webhookPartiesForNumber(phoneNumberId);
+    // One query, shared by the POSTs that overlap it: every POST waits on it before it is answered.
+    const { numbers, signers: own } = await this.partiesReads.get(phoneNumberId, () => this.deps.accounts.webhookPartiesForNumber(phoneNumberId));
     const signers: Signer[] = [];
     for (const number of numbers) {
       if (number.provider === 'simulator' && simulatorSigner) signers.push({ userId: number.userId, secret: simulatorSigner, platformHeld: true });

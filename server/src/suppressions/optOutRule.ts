@@ -30,8 +30,26 @@ export interface IncomingReply {
  */
 const CAUTION_PHRASES: readonly string[] = ['stop', 'cancel', 'unsubscribe', 'opt out', 'optout', 'remove me', 'do not send', "don't send", 'dont send', 'no more', 'block', 'spam', 'बंद', 'रोको', 'मत भेजो', 'मत भेजें'];
 
+/**
+ * Keywords and phrases normalised once, not for every reply of a batch (normalising is a locale
+ * lower-casing and a Unicode split). Accounts' own lists make the set open-ended: it starts over
+ * past a bound.
+ */
+const normalisedPhrases = new Map<string, string>();
+const NORMALISED_PHRASES_MAX = 10_000;
+
+function normalisedPhrase(phrase: string): string {
+  let normalised = normalisedPhrases.get(phrase);
+  if (normalised === undefined) {
+    if (normalisedPhrases.size >= NORMALISED_PHRASES_MAX) normalisedPhrases.clear();
+    normalised = normaliseReply(phrase);
+    normalisedPhrases.set(phrase, normalised);
+  }
+  return normalised;
+}
+
 function containsPhrase(words: readonly string[], phrase: string): boolean {
-  const wanted = normaliseReply(phrase).split(' ');
+  const wanted = normalisedPhrase(phrase).split(' ');
   if (wanted.length === 0 || wanted[0] === '') return false;
   for (let start = 0; start + wanted.length <= words.length; start += 1) {
     if (wanted.every((word, offset) => words[start + offset] === word)) return true;
@@ -45,9 +63,9 @@ export function classifyReply(reply: IncomingReply, keywords: readonly string[])
   const said = reply.text ?? reply.buttonText ?? '';
   const normalised = normaliseReply(said);
   if (normalised === '') return 'none';
-  const optOut = new Set(keywords.map(normaliseReply).filter((k) => k !== ''));
+  const optOut = new Set(keywords.map(normalisedPhrase).filter((k) => k !== ''));
   if (optOut.has(normalised)) return 'opt_out';
-  if (OPT_IN_KEYWORDS.some((k) => normaliseReply(k) === normalised)) return 'opt_in';
+  if (OPT_IN_KEYWORDS.some((k) => normalisedPhrase(k) === normalised)) return 'opt_in';
   const words = normalised.split(' ');
   if ([...optOut, ...CAUTION_PHRASES].some((phrase) => containsPhrase(words, phrase))) return 'flag';
   return 'none';

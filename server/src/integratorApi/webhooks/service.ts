@@ -272,15 +272,37 @@ export class WebhookService {
 
   /** An event of one owner (campaign completed, low balance, template reviewed). Never throws. */
   async ownerEvent(userId: number, type: TWebhookEventType, data: Record<string, unknown>, eventId?: string): Promise<void> {
+    await this.ownerEvents([{ userId, type, data, ...(eventId ? { eventId } : {}) }]);
+  }
+
+  /**
+   * Events of owners announced together (a batch of incoming messages): one insert per few
+   * hundred, so that announcing costs a statement per batch rather than one per event. Never throws.
+   */
+  async ownerEvents(events: readonly OwnerEvent[]): Promise<void> {
+    if (events.length === 0) return;
     try {
       if (!(await this.anyEndpointExists())) return;
-      await this.deps.db('webhook_outbox').insert({ type, userId, eventId: eventId ?? null, data: JSON.stringify(data), createdAt: this.now().toISOString() });
+      const createdAt = this.now().toISOString();
+      const rows = events.map((event) => ({ type: event.type, userId: event.userId, eventId: event.eventId ?? null, data: JSON.stringify(event.data), createdAt }));
+      for (let start = 0; start < rows.length; start += OWNER_EVENTS_PER_INSERT) await this.deps.db('webhook_outbox').insert(rows.slice(start, start + OWNER_EVENTS_PER_INSERT));
       this.onWork?.();
     } catch (error) {
-      this.deps.log.warn({ err: error, type }, 'webhook event not enqueued');
+      this.deps.log.warn({ err: error, types: [...new Set(events.map((event) => event.type))] }, 'webhook event not enqueued');
     }
   }
 }
+
+/** An event of one owner, as `ownerEvents` takes it; `eventId` keeps a repeat from being delivered twice. */
+export interface OwnerEvent {
+  userId: number;
+  type: TWebhookEventType;
+  data: Record<string, unknown>;
+  eventId?: string;
+}
+
+/** Outbox rows per insert: five columns each, well inside either database's parameter limit. */
+const OWNER_EVENTS_PER_INSERT = 500;
 
 /** A delivery row carrying `events` (one, or a batch as an array). */
 export function deliveryRow(endpoint: Pick<WebhookEndpointRow, 'id' | 'batch'>, events: readonly { id: string; type: string }[], now: Date, asBatch = false): Record<string, unknown> {
