@@ -133,7 +133,7 @@ export function contactRoutes(services: Services, bodies: { json: Middleware<App
     await next();
   };
   router.post('/api/whatsapp/audience-send', signedIn, body, async (ctx) => {
-    const outcome = await services.sending.audienceSend(requireAuth(ctx).user, validate(ZAudienceSendRequest, ctx.request.body));
+    const outcome = await services.audienceSends.audienceSend(requireAuth(ctx).user, validate(ZAudienceSendRequest, ctx.request.body));
     if (outcome.kind === 'preview') {
       ctx.body = { success: true, preview: presentAudiencePreview(outcome.preview) };
       return;
