@@ -119,6 +119,7 @@ if (!apiOnly) {
     { name: 'lint', command: bin('eslint'), args: ['--max-warnings', '0', '.'] },
     { name: 'typecheck:node', command: bin('tsc'), args: ['-p', 'tsconfig.node.json', '--noEmit'] },
     { name: 'typecheck:web', command: bin('tsc'), args: ['-p', 'tsconfig.web.json', '--noEmit'] },
+    { name: 'typecheck:web-tests', command: bin('tsc'), args: ['-p', 'tsconfig.web-tests.json', '--noEmit'] },
     // The desktop suite drives the built renderer and preload; end-to-end serves the web build.
     { name: 'build:desktop', command: bin('electron-vite'), args: ['build', '--config', 'desktop/electron.vite.config.ts', '--logLevel', 'warn'] },
     { name: 'build:web', command: process.execPath, args: ['node_modules/vite/bin/vite.js', 'build', '--config', 'vite.web.config.mts', '--logLevel', 'warn'] },

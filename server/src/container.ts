@@ -15,6 +15,9 @@ import { createEmbeddedSimulator } from './simulator/embedded';
 import { PostgresDispatchStore } from './sending/dispatchStore/postgresStore';
 import { SqliteDispatchStore } from './sending/dispatchStore/sqliteStore';
 import { SendingService } from './sending/service';
+import { ApiSends } from './sending/apiSends';
+import { AudienceSends } from './sending/audienceSends';
+import { LINGER_MS } from './sending/apiSendBatcher';
 import { CampaignService } from './sending/campaigns';
 import { ReportService } from './reports/service';
 import { RecipientNumberIndex } from './reports/recipientNumbers';
@@ -147,6 +150,10 @@ export interface Services {
   /** Signed webhook changes stored without acting on them, for the admin's view. */
   unknownWebhookEvents: UnknownWebhookEvents;
   sending: SendingService;
+  /** The public API's sends: single messages gathered into rounds, batches, a segment's contacts. */
+  apiSends: ApiSends;
+  /** The app's sends to a segment or to tagged contacts. */
+  audienceSends: AudienceSends;
   /** Campaigns after acceptance: list, counts, pause/resume/cancel, resend, dashboard figures. */
   campaigns: CampaignService;
   /** Starts scheduled campaigns when they are due (once across instances). */
@@ -381,9 +388,19 @@ export function createServices(deps: {
     uploads,
     duplicateWindowHours: config.sending.duplicateWindowHours,
     onAccepted: () => engine.notifyAccepted(),
-    onApiSpent: (userId, walletAfter) => notifications.lowBalanceAfterSpend(userId, walletAfter),
-    segments,
     contactAttributes: contactDirectory,
+  });
+  const audienceSends = new AudienceSends({ db, sending, templates, pricing, duplicateWindowHours: config.sending.duplicateWindowHours, segments });
+  const apiSends = new ApiSends({
+    db,
+    sending,
+    templates,
+    acceptance: campaignAcceptance,
+    audience: audienceSends,
+    duplicateWindowHours: config.sending.duplicateWindowHours,
+    lingerMs: LINGER_MS[config.database.kind],
+    onAccepted: () => engine.notifyAccepted(),
+    onApiSpent: (userId, walletAfter) => notifications.lowBalanceAfterSpend(userId, walletAfter),
     ...(deps.apiClock ? { apiClock: deps.apiClock } : {}),
   });
   const integrations = createIntegrations({
@@ -522,5 +539,5 @@ export function createServices(deps: {
   const heldRefunds = new HeldRefunds({ db, wallet, audit });
   const database: DatabaseInfo = { kind: config.database.kind, version: () => databaseVersion(db, config.database.kind) };
   const unknownWebhookEvents = new UnknownWebhookEvents({ db });
-  return { contacts, segments, contactActivity, contactDirectory, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, team, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, invoices, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, embeddedSignup, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
+  return { contacts, segments, contactActivity, contactDirectory, conversations, numberHealth, dailyNumberHealth, reconciliation, unknownWebhookEvents, database, templateAccounts, templateApi, metaSubmissions, templateSync, dailyTemplateSync, integrations, uploads, audit, sessions, team, wallet, users, login, passwordResets, throttles, messenger, pricing, payments, invoices, templates, onboarding, senderNumbers, campaignAcceptance, apiKeys, apiRateLimit, businessInfo, embeddedSignup, channelSettings, providerCredentials, engine, simulator, webhooks, suppressions, sending, apiSends, audienceSends, campaigns, scheduledCampaigns, reports, heldRefunds, spreadsheets, notifications, devices, campaignProgress, stallWatch, retention, dailyCleanup, recipientNumbers, tableStatistics, senderHealth };
 }

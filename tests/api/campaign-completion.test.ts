@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/src/logger';
-import { MessageDispatcher, newClaimToken, toClaimed, type ClaimedMessage, type DispatchSettings } from '../../server/src/sending/dispatcher';
+import { MessageDispatcher, type DispatchSettings } from '../../server/src/sending/dispatcher';
+import { newClaimToken, toClaimed, type ClaimedMessage } from '../../server/src/sending/claims';
 import type { SendResult, TemplateSendRequest, WhatsAppProvider } from '../../server/src/sending/providers/types';
 import { buildCampaign, buildTemplate, buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TCampaign } from '@shared/schemas/sending';
 import type { TMeResponse } from '@shared/types';
 import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
-import { sendReference } from '../../server/src/sending/dispatcher';
+import { sendReference } from '../../server/src/sending/claims';
 import { plainRecipients, prepareFlowSender, sendFlowCampaign, startFlowSimulator } from '../../server/test/campaignFlow';
 import { pollUntil, waitForCampaign } from '../../server/test/polling';
 import { startFaultyProvider, type FaultMode, type FaultyProvider } from '../../server/test/faultyProvider';

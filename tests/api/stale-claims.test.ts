@@ -9,7 +9,7 @@
  * reference, whose status webhook then settled nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Handoff } from '../../server/src/sending/dispatcher';
+import { Handoff } from '../../server/src/sending/handoff';
 import { buildCampaign, buildUser } from '../../server/test/factories';
 import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
 

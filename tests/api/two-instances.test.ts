@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/src/config';
-import type { ClaimedMessage } from '../../server/src/sending/dispatcher';
+import type { ClaimedMessage } from '../../server/src/sending/claims';
 import { startServer, type RunningServer } from '../../server/src/server';
 import type { SimulatorServer } from '../../server/src/simulator/cloudApiSimulator';
 import { startBusyLoops } from '../../server/test/busyLoops';

@@ -13,7 +13,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/knex';
+import { forUpdateSkipLocked } from '../db/dialect';
 import { OutageLog } from '../db/outage';
 import type { Logger } from '../logger';
 import { PollingWorker } from '../pollingWorker';
@@ -197,7 +197,7 @@ export class ContactActivity extends PollingWorker {
         .where('contactsRecorded', '<', trx.ref('totalRecipients'))
         .orderBy('id')
         .first('id', 'userId', 'contactsLastMessageId', 'contactsRecorded', 'totalRecipients', 'contactAttributes');
-      if (isPostgres(db)) query = query.forUpdate().skipLocked();
+      query = forUpdateSkipLocked(query, db);
       const campaign = (await query) as DueCampaign | undefined;
       if (!campaign) return false;
       const after = Number(campaign.contactsLastMessageId);

@@ -16,13 +16,13 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { CONVERSATIONS } from '@shared/constants';
 import { messages as texts } from '@shared/messages';
-import { isPostgres } from '../db/knex';
+import { forUpdateSkipLocked } from '../db/dialect';
 import { BatchApplier } from '../db/batchApplier';
 import { GroupedInsert } from '../db/groupedInsert';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
-import { parseSendReference } from '../sending/dispatcher';
+import { parseSendReference } from '../sending/claims';
 import { recordReplies } from '../contacts/activity';
 import { parseReplyReference, replyReference } from '../sending/replyReferences';
 export { REPLY_REFERENCE_PREFIX, parseReplyReference, replyReference } from '../sending/replyReferences';
@@ -231,7 +231,7 @@ export class ConversationService {
     await withConflictRetry(() =>
       this.deps.db.transaction(async (trx) => {
         let query = trx('conversation_messages').whereNull('appliedAt').orderBy('id').limit(CONVERSATIONS.applyBatch);
-        if (isPostgres(this.deps.db)) query = query.forUpdate().skipLocked();
+        query = forUpdateSkipLocked(query, this.deps.db);
         const rows = (await query.select('*')) as ConversationMessageRow[];
         applied = rows;
         if (rows.length === 0) return;

@@ -1,6 +1,6 @@
 import type { TAudiencePreview, TContact, TContactAttributeList, TContactBulkResponse, TContactHistory, TContactsPage, TSegment, TSegmentCount } from '@shared/schemas/contacts';
 import type { AttributeSummary, HistoryEntry } from '../contacts/directory';
-import type { AudiencePreview } from '../sending/service';
+import type { AudiencePreview } from '../sending/audienceSends';
 import type { BulkResult, ContactPage, ContactRecord } from '../contacts/service';
 import type { SegmentRecord } from '../contacts/segments';
 

@@ -20,7 +20,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/knex';
+import { forDatabase } from '../db/dialect';
 import { PollingWorker } from '../pollingWorker';
 import { withoutBitmapScans } from '../db/bitmapScans';
 import type { Logger } from '../logger';
@@ -107,15 +107,24 @@ export const INDEXED_DIGITS_MIN = 3;
 
 export class RecipientNumberIndex extends PollingWorker {
   private readonly failures: OutageLog;
+  /**
+   * How this database's batches are taken: PostgreSQL moves pending ranges that several instances
+   * may share, SQLite indexes the next messages after its own progress mark.
+   */
+  private readonly batches: { take: () => Promise<{ taken: number; full: boolean }>; sharedWithOtherInstances: boolean };
 
   constructor(private readonly deps: { db: Knex; log: Logger; batchRanges?: number; batchSmallRanges?: number; smallRangeMessages?: number; batchMessages?: number }) {
     super(IDLE_POLL_MS);
     this.failures = new OutageLog(deps.log, 'moving recipient numbers into the search index');
+    this.batches = forDatabase(deps.db, {
+      postgresql: { take: () => this.takePendingRanges(), sharedWithOtherInstances: true },
+      sqlite: { take: () => this.takeSqliteBatch(), sharedWithOtherInstances: false },
+    });
   }
 
   /** Until nothing is pending, this instance's batches or another's (tests and the bench). */
   async drain(): Promise<void> {
-    if (!isPostgres(this.deps.db)) {
+    if (!this.batches.sharedWithOtherInstances) {
       while ((await this.moveBatch()) > 0);
       return;
     }
@@ -137,11 +146,17 @@ export class RecipientNumberIndex extends PollingWorker {
   }
 
   /** `moveBatch`, and whether the batch was full (more may be pending). */
-  private async takeBatch(): Promise<{ taken: number; full: boolean }> {
-    if (!isPostgres(this.deps.db)) {
-      const taken = await this.indexSqliteBatch();
-      return { taken, full: taken >= (this.deps.batchMessages ?? BATCH_MESSAGES) };
-    }
+  private takeBatch(): Promise<{ taken: number; full: boolean }> {
+    return this.batches.take();
+  }
+
+  private async takeSqliteBatch(): Promise<{ taken: number; full: boolean }> {
+    const taken = await this.indexSqliteBatch();
+    return { taken, full: taken >= (this.deps.batchMessages ?? BATCH_MESSAGES) };
+  }
+
+  /** PostgreSQL: pending ranges, the small ones apart from the large. */
+  private async takePendingRanges(): Promise<{ taken: number; full: boolean }> {
     const batchRanges = this.deps.batchRanges ?? BATCH_RANGES;
     const batchSmallRanges = this.deps.batchSmallRanges ?? BATCH_SMALL_RANGES;
     const smallRangeMessages = this.deps.smallRangeMessages ?? SMALL_RANGE_MESSAGES;

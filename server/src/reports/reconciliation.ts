@@ -6,7 +6,7 @@
  * from Meta yet. See docs/reports.md and docs/decisions/2026-12-07-number-health-and-meta-billing.md.
  */
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/knex';
+import { istDaySql } from '../db/dialect';
 import { istDayStart } from '../istCalendar';
 
 const DAY_MS = 86_400_000;
@@ -49,7 +49,7 @@ export class ReconciliationService {
     const { db } = this.deps;
     const since = istDayStart(range.from).toISOString();
     const until = new Date(istDayStart(range.to).getTime() + DAY_MS).toISOString();
-    const day = isPostgres(db) ? `to_char(m.created_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', m.created_at, '+330 minutes')`;
+    const day = istDaySql(db, 'm.created_at');
     const charged = 'case when m.price_units > 0 and not m.refunded then 1 else 0 end';
     const query = db('messages as m')
       .join('campaigns as c', 'c.id', 'm.campaign_id')

@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/knex';
+import { forDatabase } from '../db/dialect';
 import type { TReportStatus } from '@shared/schemas/reports';
 import { REPORT_STATUS_EXPRESSION } from './status';
 
@@ -181,7 +181,7 @@ export class ReportDb {
   readonly dialect: Dialect;
 
   constructor(private readonly db: Knex) {
-    this.dialect = isPostgres(db) ? 'pg' : 'sqlite';
+    this.dialect = forDatabase<Dialect>(db, { postgresql: 'pg', sqlite: 'sqlite' });
   }
 
   private get pool(): PooledClient {

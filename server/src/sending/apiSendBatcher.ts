@@ -18,6 +18,7 @@ import { dedupeKey } from './acceptance/dedupeKeys';
 import { ACCEPTED_STATUS_BY_CODE } from './acceptance/messageRows';
 import type { SenderNumber } from './senderNumbers';
 import type { WalletAfterDebit } from '../wallet/service';
+import type { DatabaseKind } from '../db/knex';
 
 export interface ApiSendRequest {
   user: User;
@@ -61,7 +62,7 @@ const LINGER_UNTIL_SHARE_OF_LAST = 0.9;
  * wait left the server idle, while PostgreSQL's round trips gain from gathering a little longer
  * (the runs that chose them: docs/decisions/2026-12-07-figures-out-of-code-comments.md).
  */
-export const LINGER_MS = { sqlite: 1, postgres: 2 } as const;
+export const LINGER_MS = { sqlite: 1, postgresql: 2 } as const satisfies Record<DatabaseKind, number>;
 /**
  * Rounds at once. With one, every request that arrived while a round wrote waited for that round
  * and then for its own linger; with two, the next round gathers and reads while the one before it

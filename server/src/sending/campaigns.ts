@@ -7,7 +7,8 @@
  * message over only while its campaign runs (dispatcher.ts), so nothing is sent once they answer.
  */
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/knex';
+import { forUpdateIfSupported } from '../db/knex';
+import { istDaySql } from '../db/dialect';
 import { messageFigures } from '@shared/figures';
 import { fillMessage, messages } from '@shared/messages';
 import type { PriceCategory } from '@shared/pricing';
@@ -330,7 +331,7 @@ export class CampaignService {
       // Claimed by a worker but not handed to the provider: taken from the worker here (failing
       // them clears their token), so its handoff finds them gone and it does not send.
       let claimed = trx('messages').where({ campaignId: id, status: 'sending' }).whereNull('handedAt').select('id');
-      if (isPostgres(this.deps.db)) claimed = claimed.forUpdate();
+      claimed = forUpdateIfSupported(claimed, this.deps.db);
       const ids = ((await claimed) as Pick<MessageRow, 'id'>[]).map((row) => Number(row.id));
       if (ids.length > 0) await this.deps.engine.outcomes.failCancelled(trx, id, 'sending', ids);
     });
@@ -505,11 +506,6 @@ export class CampaignService {
     return result;
   }
 
-  /** The calendar day of a timestamp column in India, as YYYY-MM-DD, in SQL. */
-  private istDaySql(column: string): string {
-    return isPostgres(this.deps.db) ? `to_char(${column} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', ${column}, '+330 minutes')`;
-  }
-
   /**
    * Per Indian calendar day, the last `days` days (today included, oldest first): how many of the
    * user's messages were sent, delivered, read and failed that day, by the time of each event.
@@ -530,7 +526,7 @@ export class CampaignService {
       points.set(day, { date: day, sent: 0, delivered: 0, read: 0, failed: 0 });
     }
     for (const [key, column] of events) {
-      const day = this.istDaySql(column);
+      const day = istDaySql(this.deps.db, column);
       const query = this.deps.db('messages')
         .where({ userId: user.id })
         .where('createdAt', '>=', createdFloor)

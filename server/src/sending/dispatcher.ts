@@ -17,16 +17,17 @@
  * provider to have taken the message and no status of it to reach us within that window; the
  * messages exposed are at most those handed over and not yet recorded (one batch per worker).
  */
-import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { TTemplateComponent } from '@shared/types';
 import type { Logger } from '../logger';
 import { OutageLog } from '../db/outage';
 import { templateSendRequest, type HeaderMedia, type TemplateShape } from './messageRequest';
-import { claimKey, withConflictRetry, type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
+import { type MessageOutcomes, type SendFailure, type SendRetry, type SendSuccess, type SendUnknown } from './messageOutcomes';
 import type { ProviderRegistry } from './providerRegistry';
 import type { SenderNumber } from './senderNumbers';
 import { LeaseKeeper } from './leaseKeeper';
+import { Handoff } from './handoff';
+import { sendReference, type ClaimedMessage } from './claims';
 import type { DispatchStore } from './dispatchStore/store';
 import { TokenBucket } from './tokenBucket';
 import { SendWindow, type SendOutcome } from './sendWindow';
@@ -43,16 +44,6 @@ function metaFieldsOf(result: Extract<SendResult, { ok: false }>): MetaErrorFiel
   if (result.isTransient !== undefined) fields.isTransient = result.isTransient;
   if (result.fbtraceId !== undefined) fields.fbtraceId = result.fbtraceId;
   return fields;
-}
-
-export interface ClaimedMessage {
-  id: number;
-  campaignId: number;
-  recipient: string;
-  variables: string | null;
-  attempts: number;
-  /** The fencing token of the claim: sends and result writes happen only while the row carries it. */
-  claimToken: string;
 }
 
 interface CampaignContext {
@@ -114,37 +105,6 @@ export const PAUSED_HOLD_MS = 5 * 60_000;
 export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempt - 1));
   return Math.round(base * (0.8 + random() * 0.4));
-}
-
-/** Row fields come back camelCased through knex's mappers, or snake_cased from raw statements. */
-export function toClaimed(row: Record<string, unknown>): ClaimedMessage {
-  return {
-    id: Number(row.id),
-    campaignId: Number(row.campaignId ?? row.campaign_id),
-    recipient: String(row.recipient),
-    variables: (row.variables as string | null) ?? null,
-    attempts: Number(row.attempts),
-    claimToken: String(row.claimToken ?? row.claim_token),
-  };
-}
-
-/** A fresh fencing token for one claim. */
-export function newClaimToken(): string {
-  return randomBytes(8).toString('hex');
-}
-
-const REFERENCE_PREFIX = 'sandesh';
-
-/** Our reference for one send, carried in `biz_opaque_callback_data`: the message and its claim. */
-export function sendReference(message: Pick<ClaimedMessage, 'id' | 'claimToken'>): string {
-  return `${REFERENCE_PREFIX}:${message.id}:${message.claimToken}`;
-}
-
-/** The message and claim a reference names, or null for anything else (another system's data). */
-export function parseSendReference(reference: string | null | undefined): { id: number; claimToken: string } | null {
-  const match = /^sandesh:(\d{1,18}):([0-9a-f]{16})$/.exec(reference ?? '');
-  if (!match) return null;
-  return { id: Number(match[1]), claimToken: match[2] as string };
 }
 
 export class MessageDispatcher {
@@ -677,61 +637,4 @@ export async function runWithConcurrency(tasks: readonly (() => Promise<void>)[]
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-}
-
-/**
- * The last check before a send, as one conditional update per round for every send waiting:
- * `handed_at` is set only on rows still `sending`, never handed, carrying the claim's token, of a
- * campaign still running. A pause or cancel changes those rows in the transaction that changes
- * the campaign, so either the handoff committed first (the send goes out, and the pause or cancel
- * waits for its answer) or it finds the rows taken and the worker does not send.
- */
-export class Handoff {
-  private waiting: { id: number; claimToken: string; resolve: (handed: boolean) => void; reject: (error: unknown) => void }[] = [];
-  private running = false;
-
-  /** The handoff restarts the lease: a send waits in no queue of ours long enough to be taken for a stall. */
-  constructor(
-    private readonly db: Knex,
-    private readonly store: DispatchStore,
-    private readonly leaseSeconds: number,
-  ) {}
-
-  handOver(id: number, claimToken: string): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ id, claimToken, resolve, reject });
-      if (!this.running) void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.waiting.length > 0) {
-        const round = this.waiting.splice(0, 500);
-        try {
-          const handed = await withConflictRetry(() => this.mark([...round].sort((x, y) => x.id - y.id)));
-          for (const entry of round) entry.resolve(handed.has(claimKey(entry)));
-        } catch (error) {
-          for (const entry of round) entry.reject(error);
-        }
-      }
-    } finally {
-      this.running = false;
-    }
-  }
-
-  /**
-   * Answers the claims handed, as `claimKey`s: by claim, not by message. A worker whose claim
-   * lapsed and the worker that claimed the message again can wait in the same round; answering by
-   * id told both "yours", and the stale one sent the message a second time.
-   */
-  private async mark(round: readonly { id: number; claimToken: string }[]): Promise<Set<string>> {
-    const now = new Date();
-    const nowIso = now.toISOString();
-    const leaseUntil = new Date(now.getTime() + this.leaseSeconds * 1000).toISOString();
-    const handed = new Set<string>();
-    for (const claim of await this.store.handOver(this.db, round, { nowIso, leaseUntilIso: leaseUntil })) handed.add(claimKey(claim));
-    return handed;
-  }
 }

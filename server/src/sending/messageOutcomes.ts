@@ -7,7 +7,8 @@
  */
 import type { TSuppressionSource } from '@shared/schemas/suppressions';
 import type { Knex } from 'knex';
-import { afterCommit, isPostgres } from '../db/knex';
+import { afterCommit } from '../db/knex';
+import { forShareIfSupported } from '../db/dialect';
 import { messages as catalogue } from '@shared/messages';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
@@ -178,7 +179,7 @@ export class MessageOutcomes {
             retries.map((r) => r.id),
           )
           .select('m.id', 'm.campaignId', 'm.claimToken', 'c.status');
-        if (isPostgres(this.deps.db)) ownersQuery = ownersQuery.forShare('c');
+        ownersQuery = forShareIfSupported(ownersQuery, this.deps.db, 'c');
         const tokenOf = new Map(retries.map((r) => [r.id, r.claimToken]));
         const owners = ((await ownersQuery) as (Pick<MessageRow, 'id' | 'campaignId' | 'claimToken'> & Pick<CampaignRow, 'status'>)[]).filter((o) => o.claimToken === tokenOf.get(Number(o.id)));
         const cancelledOwners = owners.filter((o) => o.status === 'cancelled');
@@ -521,11 +522,12 @@ export class MessageOutcomes {
         .whereNotExists((q) => q.select(this.deps.db.raw('1')).from('messages').whereRaw('messages.campaign_id = campaigns.id').whereIn('messages.status', UNFINISHED_STATUSES));
     const complete = async (trx: Knex.Transaction): Promise<number> => {
       let changed = await completable(trx('campaigns')).update({ status: 'completed', completedAt: nowIso, updatedAt: nowIso });
-      if (changed > 0 && isPostgres(trx)) {
+      if (changed > 0) {
         // The public API's day campaign takes new messages while it runs. On PostgreSQL the update
         // above, having waited for the row of a send that just joined, checks the row again but
         // not the messages (its snapshot predates them): a statement of its own, which sees them,
-        // sets such a campaign running again, so its new messages are sent.
+        // sets such a campaign running again, so its new messages are sent. On SQLite nothing
+        // joins between the two statements (one writer), so it finds no campaign to reopen.
         const reopened = await trx('campaigns')
           .whereIn('id', campaignIds)
           .where({ status: 'completed', completedAt: nowIso })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fillMessage, messages } from '@shared/messages';
-import { screenEntries } from './service';
+import { screenEntries } from './sendScreening';
 
 describe('screenEntries', () => {
   it('keeps a second order to the same number and sets aside only a row repeating the number and every value', () => {

@@ -1,270 +1,56 @@
 /**
- * The sending calls' rules (spec 002 §5 and §7, docs/decisions/2026-11-21-sending-rules.md): which number and template,
- * which recipients and values, what it costs; acceptance itself is CampaignAcceptance.
+ * The sending calls' rules (spec 002 §5 and §7, docs/decisions/2026-11-21-sending-rules.md): which
+ * number and template, which recipients and values, what it costs. Read top to bottom: the numbers
+ * a user sends from, acceptance as every send takes it, the quick send, the personalised send and
+ * the cost preview. Entries are screened by sendScreening.ts; acceptance itself is
+ * CampaignAcceptance; the public API's sends are apiSends.ts and sends to contacts audienceSends.ts.
  */
-import { formatIndianNumber } from '@shared/money';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Knex } from 'knex';
 import { SENDING } from '@shared/constants';
-import { templateApiFields } from '@shared/templates';
 import { fillMessage, messages } from '@shared/messages';
-import { checkPhone, normalisePhone, parseRecipientList } from '@shared/phone';
+import { parseRecipientList } from '@shared/phone';
 import type { PriceCategory } from '@shared/pricing';
-import { RepeatIndex, valuesRecordDigest } from '@shared/repeatRows';
 import { parameterProblem, parameterProblemText, parameterRule, type ParameterRule } from '@shared/parameterLimits';
-import { normaliseMappings, rowMessage, type RowMessage } from '@shared/sheetRows';
-import { ATTRIBUTE_NAME_PATTERN, attributeNameOfColumn, type TAudienceSendRequest, type TSegmentFilter } from '@shared/schemas/contacts';
-import type { TApiSendBatchRequest, TApiSendRequest, TCustomSendRequest, TQuickSendRequest, TSkippedRow, TSkipReason } from '@shared/schemas/sending';
-import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors';
+import { normaliseMappings } from '@shared/sheetRows';
+import { ATTRIBUTE_NAME_PATTERN, attributeNameOfColumn } from '@shared/schemas/contacts';
+import type { TCustomSendRequest, TQuickSendRequest } from '@shared/schemas/sending';
+import { BadRequestError, ValidationError } from '../errors';
 import type { Template, User } from '../models';
 import type { CostQuote, PricingService } from '../pricing/service';
 import type { TemplateService } from '../templates/service';
-import { templateVariableDefinitions, templateVariables } from '../templates/service';
+import { templateVariables } from '../templates/service';
 import type { AcceptCampaignInput, AcceptedCampaign, CampaignAcceptance, StreamedCampaignInput } from './campaignAcceptance';
 import { dedupeKey } from './acceptance/dedupeKeys';
-import { BLOCKING_STATUSES, type RecipientRow } from './acceptance/messageRows';
+import { BLOCKING_STATUSES } from './acceptance/messageRows';
 import type { SenderNumber, SenderNumberService } from './senderNumbers';
 import type { PreviewWarning } from './numberHealth';
-import type { WalletAfterDebit } from '../wallet/service';
-import { ApiSendBatcher, LINGER_MS, PARALLEL_ROUNDS } from './apiSendBatcher';
-import { isPostgres } from '../db/knex';
 import { CAMPAIGN_MEDIA_FOLDER, removeCampaignMedia } from './campaignMedia';
-import type { MessageRow } from '../db/rows/messages';
-import { LookupCache } from '../lookupCache';
 import { checkScheduleTime } from './schedule';
 import { heavyFileError } from '../spreadsheets/parseWorkerPool';
 import { DEFAULT_SPREADSHEET_LIMITS } from '../spreadsheets/read';
 import { UploadSheet } from './uploadRows';
-
-/** At most this many recipients in one send (a 1M-row campaign is accepted; beyond, split it). */
-export const MAX_RECIPIENTS_PER_SEND = 2_000_000;
+import {
+  customEntry,
+  listEntries,
+  MAX_RECIPIENTS_PER_SEND,
+  screenEntries,
+  setAsideRows,
+  StreamedScreen,
+  tooManyRecipients,
+  type ScreenedEntries,
+  type SendEntry,
+  type SetAsideRows,
+  type StreamedSend,
+} from './sendScreening';
+import { storedHeaderMedia } from './apiFields';
 
 export interface UploadedImage {
   buffer: Buffer;
   size: number;
-}
-
-/** One entry of a send before screening: its row number, the number as given and its values. */
-interface SendEntry {
-  row: number;
-  raw: string;
-  values: Record<string, string>;
-  /** The first variable left empty and the column it was mapped from, if any. */
-  missing?: { name: string; column: string } | null;
-  /** The first value WhatsApp would refuse (shared/parameterLimits.ts), with its column. */
-  refused?: RowMessage['refused'];
-}
-
-/**
- * A send's entries as acceptance takes them: the rule that turns a list or a sheet
- * into recipients, used by the cost preview (dry run) and by acceptance alike, so that the price
- * quoted is the price charged. Invalid numbers, repeats within the send and rows missing a mapped
- * value are set aside here with their row; Duplicate Blocked and opt-outs are found by
- * CampaignAcceptance.classify over what remains.
- */
-export interface ScreenedEntries {
-  recipients: RecipientRow[];
-  /** Row number of each recipient, in the same order. */
-  rows: number[];
-  skipped: TSkippedRow[];
-  invalid: number;
-  missingValues: number;
-  inSendDuplicates: number;
-}
-
-/** Screens a send's entries one at a time, so that a send from an upload can feed its rows as they stream. */
-class EntryScreen {
-  /** The rows kept so far by number and values: a row repeats only when both do (shared/repeatRows.ts). */
-  private readonly seen = new RepeatIndex();
-  /** Quick sends share one values object across every row: its digest is worked out once. */
-  private lastValues: Record<string, string> | null = null;
-  private lastDigest = 0;
-  readonly result: ScreenedEntries = { recipients: [], rows: [], skipped: [], invalid: 0, missingValues: 0, inSendDuplicates: 0 };
-
-  add(entry: SendEntry): void {
-    const { result } = this;
-    const why = messages.sending.skipped;
-    const checked = checkPhone(entry.raw);
-    if (!checked.ok) {
-      result.invalid++;
-      result.skipped.push({ row: entry.row, value: entry.raw, reason: 'invalid_number', message: fillMessage(why.invalid_number, { why: messages.phone.invalid[checked.reason] }) });
-      return;
-    }
-    // WhatsApp refuses empty parameters: a row missing a mapped value is skipped, not sent blank,
-    // and leaves its number free for a later complete row.
-    if (entry.missing) {
-      result.missingValues++;
-      result.skipped.push({ row: entry.row, value: entry.raw, reason: 'missing_value', message: fillMessage(why.missing_value, entry.missing) });
-      return;
-    }
-    // A value WhatsApp refuses (too long, a control character) would be charged and then fail at
-    // Meta: the row is invalid here, counted with the invalid rows and never charged.
-    if (entry.refused) {
-      result.invalid++;
-      result.skipped.push({ row: entry.row, value: entry.raw, reason: 'invalid_value', message: fillMessage(why.invalid_value, { why: parameterProblemText(entry.refused), column: entry.refused.column }) });
-      return;
-    }
-    if (entry.values !== this.lastValues) {
-      this.lastValues = entry.values;
-      this.lastDigest = valuesRecordDigest(entry.values);
-    }
-    const first = this.seen.repeatOf(checked.phone, this.lastDigest, entry.row);
-    if (first !== null) {
-      result.inSendDuplicates++;
-      result.skipped.push({ row: entry.row, value: entry.raw, reason: 'duplicate_in_list', message: fillMessage(why.duplicate_in_list, { row: first }) });
-      return;
-    }
-    result.recipients.push({ to: checked.phone, variables: entry.values });
-    result.rows.push(entry.row);
-  }
-}
-
-export function screenEntries(entries: Iterable<SendEntry>): ScreenedEntries {
-  const screen = new EntryScreen();
-  for (const entry of entries) screen.add(entry);
-  return screen.result;
-}
-
-/** Recipients handed to acceptance at a time by a streamed send: one PostgreSQL insert's worth. */
-const STREAM_CHUNK = 5_000;
-
-/**
- * A send from an upload: its entries screened as they are read and handed on in chunks
- * to acceptance (or its dry run), so no array of the whole send is held. The rows set aside, by
- * screening and then by acceptance, are listed as each chunk is classified: chunks come in row
- * order, so the first rows listed are the first of the file, as `setAsideRows` lists them.
- */
-class StreamedScreen {
-  private readonly screen = new EntryScreen();
-  private pending: { rows: number[]; skipped: TSkippedRow[] } = { rows: [], skipped: [] };
-  private readonly listed: TSkippedRow[] = [];
-  private setAsideCount = 0;
-  private recipientCount = 0;
-
-  constructor(
-    private readonly duplicateWindowHours: number,
-    /** Thrown when the whole send held no recipient. */
-    private readonly noRecipients: () => Error,
-  ) {}
-
-  /** The screened recipients in chunks; throws past the largest send, and at the end when there was none. */
-  async *chunks(batches: AsyncIterable<readonly SendEntry[]>): AsyncGenerator<readonly RecipientRow[]> {
-    const { result } = this.screen;
-    for await (const batch of batches) {
-      for (const entry of batch) this.screen.add(entry);
-      if (result.recipients.length >= STREAM_CHUNK) yield this.take();
-    }
-    if (result.recipients.length > 0) yield this.take();
-    this.list(result.skipped);
-    result.skipped = [];
-    if (this.recipientCount === 0) throw this.noRecipients();
-  }
-
-  /** A chunk's fates from acceptance: the rows it set aside join the chunk's own set aside by screening. */
-  classified(chunk: readonly RecipientRow[], statusCodes: Uint8Array): void {
-    const { rows, skipped } = this.pending;
-    for (let i = 0; i < statusCodes.length; i++) {
-      const code = statusCodes[i];
-      if (code === 0) continue;
-      skipped.push(acceptanceSetAside(code === 1, rows[i] as number, (chunk[i] as RecipientRow).to, this.duplicateWindowHours));
-    }
-    this.list(skipped);
-    this.pending = { rows: [], skipped: [] };
-  }
-
-  get counts(): { invalid: number; missingValues: number; inSendDuplicates: number; recipients: number } {
-    const { invalid, missingValues, inSendDuplicates } = this.screen.result;
-    return { invalid, missingValues, inSendDuplicates, recipients: this.recipientCount };
-  }
-
-  get setAside(): SetAsideRows {
-    return { listed: this.listed, count: this.setAsideCount };
-  }
-
-  private take(): RecipientRow[] {
-    const { result } = this.screen;
-    const recipients = result.recipients;
-    this.recipientCount += recipients.length;
-    if (this.recipientCount > MAX_RECIPIENTS_PER_SEND) throw tooManyRecipients();
-    this.pending = { rows: result.rows, skipped: result.skipped };
-    result.recipients = [];
-    result.rows = [];
-    result.skipped = [];
-    return recipients;
-  }
-
-  private list(rows: TSkippedRow[]): void {
-    this.setAsideCount += rows.length;
-    if (this.listed.length >= SENDING.skippedRowsListed || rows.length === 0) return;
-    rows.sort((a, b) => a.row - b.row);
-    for (const row of rows) {
-      if (this.listed.length >= SENDING.skippedRowsListed) break;
-      this.listed.push(row);
-    }
-  }
-}
-
-/** A personalised send's entry for one row: the one row rule (`@shared/sheetRows`), for rows in the body and rows of an upload alike. */
-function customEntry(
-  row: Readonly<Record<string, unknown>>,
-  rowNumber: number,
-  recipientColumn: string,
-  variables: readonly string[],
-  mappings: Readonly<Record<string, string>>,
-  rule: ParameterRule,
-): SendEntry {
-  return { row: rowNumber, ...rowMessage(row, recipientColumn, variables, mappings, rule) };
-}
-
-/** Quick send's entries: split on commas and line breaks (the spec's rule), numbered from 1. */
-function* listEntries(text: string, values: Record<string, string>): Generator<SendEntry> {
-  let row = 0;
-  for (const part of text.split(/\r\n|\r|\n|,/)) {
-    const raw = part.trim();
-    if (raw === '') continue;
-    row++;
-    yield { row, raw, values };
-  }
-}
-
-/** Rows of a send that are not sent: the first few in row order, and how many there are in all. */
-export interface SetAsideRows {
-  listed: TSkippedRow[];
-  count: number;
-}
-
-/** A send from an upload: its screen and the recipient chunks read through it. */
-interface StreamedSend {
-  screen: StreamedScreen;
-  chunks: AsyncGenerator<readonly RecipientRow[]>;
-}
-
-/** A row acceptance set aside: Duplicate Blocked, else opted out. */
-function acceptanceSetAside(duplicate: boolean, row: number, to: string, duplicateWindowHours: number): TSkippedRow {
-  const reason: TSkipReason = duplicate ? 'duplicate_blocked' : 'opted_out';
-  const message = duplicate ? fillMessage(messages.sending.skipped.duplicate_blocked, { hours: duplicateWindowHours }) : messages.sending.skipped.opted_out;
-  return { row, value: to, reason, message };
-}
-
-function tooManyRecipients(): AppError {
-  return BadRequestError('too_many_recipients', fillMessage(messages.sending.tooManyRecipients, { max: formatIndianNumber(MAX_RECIPIENTS_PER_SEND) }));
-}
-
-/** The rows set aside by screening and by acceptance itself (Duplicate Blocked, opted out), merged in row order and capped. */
-function setAsideRows(screened: ScreenedEntries, statusCodes: Uint8Array | null, duplicateWindowHours: number): SetAsideRows {
-  const all = [...screened.skipped];
-  if (statusCodes) {
-    for (let i = 0; i < statusCodes.length; i++) {
-      const code = statusCodes[i];
-      if (code === 0) continue;
-      all.push(acceptanceSetAside(code === 1, screened.rows[i] as number, (screened.recipients[i] as RecipientRow).to, duplicateWindowHours));
-    }
-  }
-  all.sort((a, b) => a.row - b.row);
-  return { listed: all.slice(0, SENDING.skippedRowsListed), count: all.length };
 }
 
 /** What a send would cost and set aside (spec 002 §9), before it is put in rupees. */
@@ -300,62 +86,6 @@ export interface SendAccepted {
   unsendableRows?: number;
 }
 
-/**
- * Where a send to a segment reads its recipients, a page at a time: numbers and the attribute
- * values named, opt-outs left out and counted.
- */
-export interface SegmentRecipientSource {
-  recipients(
-    ownerId: number,
-    segmentId: number,
-    attributeNames: readonly string[],
-    onPage: (page: { phone: string; values: Record<string, string | null> }[]) => void,
-  ): Promise<{ segment: { id: number; filter: unknown }; optedOut: number }>;
-  /** The same for a filter not saved as a segment (the app's send to tagged contacts). */
-  recipientsOf?(
-    ownerId: number,
-    filter: TSegmentFilter,
-    attributeNames: readonly string[],
-    onPage: (page: { phone: string; values: Record<string, string | null> }[]) => void,
-  ): Promise<{ optedOut: number }>;
-}
-
-/** What a send to an audience would do, before it is sent. */
-export interface AudiencePreview {
-  recipients: number;
-  optedOut: number;
-  usingFallback: number;
-  category: string;
-  quote: CostQuote;
-  /** The first recipient and its template values, for a sample of the message. */
-  sample: { phone: string; values: Record<string, string> } | null;
-}
-
-/** A variable mapped to a contact's attribute: `attr:first_name` (`attr:name` is the contact's name). */
-const ATTRIBUTE_VARIABLE = /^attr:([A-Za-z][A-Za-z0-9_]*)$/;
-
-/**
- * A contact as a batch entry: each mapped field takes the contact's attribute (`attr:<name>`),
- * else its fallback; any other text is the same for everyone. `fellBack` says a fallback (or
- * nothing) stood in for a missing attribute.
- */
-function contactEntry(
-  contact: { phone: string; values: Record<string, string | null> },
-  variables: Record<string, string>,
-  fallbacks: Record<string, string>,
-): { entry: { recipient_number: string } & Record<string, string>; fellBack: boolean } {
-  const entry: Record<string, string> = { recipient_number: contact.phone };
-  let fellBack = false;
-  for (const [field, spec] of Object.entries(variables)) {
-    const attribute = ATTRIBUTE_VARIABLE.exec(spec)?.[1];
-    const own = attribute === undefined ? spec : contact.values[attribute];
-    const value = own ?? fallbacks[field];
-    if (own === null || own === undefined) fellBack = true;
-    if (value !== undefined && value !== null) entry[field] = value;
-  }
-  return { entry: entry as { recipient_number: string } & Record<string, string>, fellBack };
-}
-
 /** A send call answers either its own cost preview (`dry_run`) or the accepted campaign. */
 export type SendOutcome = { kind: 'preview'; preview: SendPreview } | { kind: 'accepted'; accepted: SendAccepted };
 
@@ -376,14 +106,10 @@ export interface UploadRowSource {
  */
 const UPLOAD_SEND_MAX_VALUE_CHARS = DEFAULT_SPREADSHEET_LIMITS.maxTotalChars;
 
-/** How long the public API reuses a user's template and sender number lookups. */
-const API_LOOKUP_TTL_MS = 5_000;
+/** What the sends to an audience and through the API take from this service: numbers and acceptance. */
+export type SendCore = Pick<SendingService, 'resolveNumber' | 'defaultNumber' | 'accept' | 'headerMedia' | 'discardUploadedHeader'>;
 
 export class SendingService {
-  private readonly apiBatcher: ApiSendBatcher;
-  /** Integrators call in bursts: the same template and number are looked up once every few seconds. */
-  private readonly apiLookups = new LookupCache({ ttlMs: API_LOOKUP_TTL_MS, maxEntries: 10_000 });
-
   constructor(
     private readonly deps: {
       db: Knex;
@@ -398,30 +124,12 @@ export class SendingService {
       duplicateWindowHours: number;
       /** The dispatcher looks now instead of at its next poll. */
       onAccepted: () => void;
-      /**
-       * The public API charged this user's wallet (the web routes run their own low-balance check).
-       * Called after the commit; must not wait.
-       */
-      onApiSpent?: (userId: number, walletAfter?: WalletAfterDebit) => void;
-      /** The clock the public API's sends are given their Indian day by (tests move it). */
-      apiClock?: () => Date;
       /** What the cost preview warns of for this many unique recipients from this number (its health at Meta). */
       previewWarnings?: (numberId: number, uniqueRecipients: number) => Promise<PreviewWarning[]>;
-      /** A segment's recipients for a send to it (contacts/segments.ts). */
-      segments?: SegmentRecipientSource;
       /** Defines the attributes a personalised send's remembered columns become (contacts/directory.ts). */
       contactAttributes?: { ensureTextAttributes(ownerId: number, names: readonly string[], create: boolean): Promise<void> };
     },
-  ) {
-    this.apiBatcher = new ApiSendBatcher({
-      acceptance: deps.acceptance,
-      onAccepted: deps.onAccepted,
-      parallelRounds: PARALLEL_ROUNDS,
-      lingerMs: isPostgres(deps.db) ? LINGER_MS.postgres : LINGER_MS.sqlite,
-      onSpent: deps.onApiSpent,
-      ...(deps.apiClock ? { now: deps.apiClock } : {}),
-    });
-  }
+  ) {}
 
   /** The numbers the user may send from (the sandbox one only while the simulator is on). */
   async numbers(user: User): Promise<SenderNumber[]> {
@@ -448,7 +156,8 @@ export class SendingService {
     return own;
   }
 
-  private async accept(input: AcceptCampaignInput): Promise<AcceptedCampaign> {
+  /** A send accepted whole: refused past the largest send, and the dispatcher told when anything was queued. */
+  async accept(input: AcceptCampaignInput): Promise<AcceptedCampaign> {
     if (input.recipients.length > MAX_RECIPIENTS_PER_SEND) throw tooManyRecipients();
     const result = await this.deps.acceptance.accept(input);
     if (result.accepted > 0) this.deps.onAccepted();
@@ -485,11 +194,17 @@ export class SendingService {
     if (problem) throw ValidationError('variables', parameterProblemText(problem));
   }
 
+  /** Removes a header image stored for a send that acceptance then refused; a template's own file stays. */
+  async discardUploadedHeader(headerMedia: AcceptCampaignInput['headerMedia']): Promise<void> {
+    if (!headerMedia?.path.startsWith(`${CAMPAIGN_MEDIA_FOLDER}/`)) return;
+    await removeCampaignMedia(this.deps.dataDir, headerMedia.path).catch(() => undefined);
+  }
+
   /**
    * The header file a campaign sends: the upload (quick send), else the template's own sample.
    * Only JPG/PNG images up to 5 MB are taken from senders (spec 002 §5).
    */
-  private async headerMedia(template: Template, image: UploadedImage | undefined): Promise<AcceptCampaignInput['headerMedia']> {
+  async headerMedia(template: Template, image: UploadedImage | undefined): Promise<AcceptCampaignInput['headerMedia']> {
     const header = template.components.find((c) => c.type === 'HEADER');
     const format = header?.format;
     if (!format || format === 'TEXT') return null;
@@ -504,9 +219,7 @@ export class SendingService {
       await writeFile(absolute, image.buffer);
       return { type, path: relativePath.split(path.sep).join('/') };
     }
-    if (template.headerMediaPath) return { type, path: template.headerMediaPath.split(path.sep).join('/'), name: template.headerMediaName };
-    if (type === 'image') throw ValidationError('headerImage', messages.sending.imageRequired);
-    return null;
+    return storedHeaderMedia(template);
   }
 
   /**
@@ -568,7 +281,6 @@ export class SendingService {
     const headerMedia = await this.headerMedia(template, image);
     // The upload is stored before acceptance (which may still refuse: balance, limits, pause), so
     // a refusal removes it here; a crash in between is left to the orphan sweep.
-    const uploadedPath = headerMedia?.path.startsWith(`${CAMPAIGN_MEDIA_FOLDER}/`) ? headerMedia.path : null;
     const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const campaign = {
       user,
@@ -586,7 +298,7 @@ export class SendingService {
           ? await this.acceptStreamed(campaign, rows.upload)
           : await this.accept({ ...campaign, recipients: rows.screened.recipients, invalidCount: rows.screened.invalid, inSendDuplicates: rows.screened.inSendDuplicates });
     } catch (error) {
-      if (uploadedPath) await removeCampaignMedia(this.deps.dataDir, uploadedPath).catch(() => undefined);
+      await this.discardUploadedHeader(headerMedia);
       throw error;
     }
     const setAside = 'upload' in rows ? rows.upload.screen.setAside : setAsideRows(rows.screened, result.statusCodes, this.deps.duplicateWindowHours);
@@ -772,228 +484,4 @@ export class SendingService {
     // This call screens the sample it is given (spec 002 §9: at most the first 100); beyond it the figures are "at most".
     return { recipients: total, billable, duplicates, invalid, category: template.category, quote, exact: total <= sampleSize };
   }
-
-  /**
-   * Values of the public API's fields by template variable, keyed by component: the
-   * body's from `var1, var2...` (or a named variable's own name), the header's from
-   * `header_var1...`, each URL button's from `button_{index}_url`. The body's {{1}} and a
-   * button's {{1}} are different values.
-   */
-  private apiValues(template: Template, fields: Record<string, unknown>): Record<string, string> {
-    return this.apiValueReader(template)(fields);
-  }
-
-  /** `apiValues` for one template, its fields and rule worked out once for a batch's every entry. */
-  private apiValueReader(template: Template): (fields: Record<string, unknown>) => Record<string, string> {
-    const apiFields = templateApiFields(templateVariableDefinitions(template));
-    const rule = parameterRule(template.components);
-    return (fields) => {
-      const values: Record<string, string> = {};
-      for (const { variable, field: name } of apiFields) {
-        const value = fields[name] ?? (variable.component === 'body' ? fields[variable.name] : undefined);
-        if (value === undefined || value === null || !String(value).trim()) throw ValidationError(name, fillMessage(messages.sending.variableMissing, { name: variable.label.replace(/^.*\{\{|\}\}$/g, '') }));
-        values[variable.key] = String(value);
-      }
-      // A value WhatsApp refuses is refused here, before anything is charged.
-      const problem = parameterProblem(rule, values);
-      if (problem) throw ValidationError(apiFields.find(({ variable }) => variable.key === problem.key)?.field ?? 'templatename', parameterProblemText(problem));
-      return values;
-    };
-  }
-
-  /**
-   * The public API's template: unknown answers 400 as its documentation says (spec 002 §8 lists
-   * 200, 400, 401 and 429 only), where the web screens keep 404.
-   */
-  private async apiTemplate(user: User, name: string, language: string | undefined): Promise<Template> {
-    try {
-      return await this.deps.templates.findUsable(user.id, name, language);
-    } catch (error) {
-      if (error instanceof AppError && error.status === 404) throw BadRequestError(error.code, error.code === 'template_not_usable' ? error.message : messages.templates.notFound, 'templatename');
-      throw error;
-    }
-  }
-
-  /**
-   * A media header through the API goes out with the template's stored file; without one the
-   * call is refused (the provider would refuse a media header without its file).
-   */
-  private async apiHeaderMedia(template: Template): Promise<AcceptCampaignInput['headerMedia']> {
-    const format = template.components.find((c) => c.type === 'HEADER')?.format;
-    if (format && format !== 'TEXT' && !template.headerMediaPath) {
-      throw BadRequestError('header_media_missing', fillMessage(messages.publicApi.headerMediaMissing, { type: format.toLowerCase() }), 'templatename');
-    }
-    return this.headerMedia(template, undefined);
-  }
-
-  /** One message through the public API with the key `apiKeyId` (its sends of the day share a campaign). */
-  async apiSend(user: User, input: TApiSendRequest, apiKeyId: number): Promise<{ messageId: string; campaignId: number; status: string; scheduledAt?: Date }> {
-    const template = await this.apiLookups.get(`template:${user.id}:${input.templatename}:${input.language ?? ''}`, () => this.apiTemplate(user, input.templatename, input.language));
-    const to = normalisePhone(input.recipient_number);
-    if (!to) throw ValidationError('recipient_number', messages.publicApi.invalidRecipient);
-    const values = this.apiValues(template, input);
-    const number = await this.apiLookups.get(`number:${user.id}`, () => this.defaultNumber(user));
-    const headerMedia = await this.apiLookups.get(`media:${template.id}`, () => this.apiHeaderMedia(template));
-    if (input.scheduled_at) return this.apiSendScheduled(user, template, number, { to, variables: values }, headerMedia, checkScheduleTime(input.scheduled_at, 'api'));
-    return this.apiBatcher.submit({ user, apiKeyId, template, number, to, values, headerMedia });
-  }
-
-  /** A scheduled API send is a campaign of its own (the batcher groups sends that go now). */
-  private async apiSendScheduled(
-    user: User,
-    template: Template,
-    number: SenderNumber,
-    recipient: RecipientRow,
-    headerMedia: AcceptCampaignInput['headerMedia'],
-    scheduledAt: Date,
-  ): Promise<{ messageId: string; campaignId: number; status: string; scheduledAt: Date }> {
-    const result = await this.accept({
-      user,
-      template,
-      senderNumberId: number.id,
-      name: `API scheduled - ${template.name}`,
-      source: 'api',
-      recipients: [recipient],
-      invalidCount: 0,
-      inSendDuplicates: 0,
-      headerMedia,
-      scheduledAt,
-    });
-    if (result.accepted > 0) this.deps.onApiSpent?.(user.id, result.walletAfter);
-    const row = (await this.deps.db('messages').where({ campaignId: result.campaignId }).first('id', 'status')) as Pick<MessageRow, 'id' | 'status'>;
-    return { messageId: `msg_${row.id}`, campaignId: result.campaignId, status: row.status === 'queued' ? 'scheduled' : row.status, scheduledAt };
-  }
-
-  async apiSendBatch(user: User, input: TApiSendBatchRequest): Promise<SendAccepted> {
-    const template = await this.apiTemplate(user, input.templatename, input.language);
-    const number = await this.defaultNumber(user);
-    const segment = input.segment_id !== undefined ? await this.segmentEntries(user, input.segment_id, input.variables ?? {}, input.fallbacks ?? {}) : null;
-    const entries = segment?.entries ?? input.messages ?? [];
-    const valuesOf = this.apiValueReader(template);
-    // Values are read (and a missing one refused) for every row with a valid number: a row repeats
-    // an earlier one only when its values do too, so they are known before repeats are screened.
-    // Screened as they are made: a million-contact segment holds no second array of its entries.
-    const screened = screenEntries(
-      (function* () {
-        let row = 0;
-        for (const entry of entries) {
-          row += 1;
-          yield { row, raw: entry.recipient_number, values: checkPhone(entry.recipient_number).ok ? valuesOf(entry as Record<string, unknown>) : {} };
-        }
-      })(),
-    );
-    if (screened.recipients.length === 0) throw ValidationError('messages', messages.publicApi.invalidRecipient);
-    const result = await this.accept({
-      user,
-      template,
-      senderNumberId: number.id,
-      name: segment ? `API segment - ${template.name}` : `API batch - ${template.name}`,
-      source: 'api',
-      recipients: screened.recipients,
-      invalidCount: screened.invalid,
-      inSendDuplicates: screened.inSendDuplicates,
-      headerMedia: await this.apiHeaderMedia(template),
-      scheduledAt: input.scheduled_at && checkScheduleTime(input.scheduled_at, 'api'),
-    });
-    if (result.accepted > 0) this.deps.onApiSpent?.(user.id, result.walletAfter);
-    if (segment) {
-      // Beside acceptance, not in it: the rule stays the one every send takes, and the segment is a label.
-      await this.deps.db('campaigns')
-        .where('id', result.campaignId)
-        .update({ segmentId: segment.segmentId, segmentFilter: JSON.stringify(segment.filter) });
-    }
-    return {
-      campaign: result,
-      setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours),
-      ...(segment ? { optedOutExcluded: segment.optedOut } : {}),
-    };
-  }
-
-  /**
-   * The app's send to a segment or to tagged contacts, or with `dry_run` its preview: the
-   * recipients (opted-out contacts left out and counted), how many take a fallback, and the cost.
-   * The campaign keeps the filter as it was, as a send to a segment by the API does. A header
-   * image uploaded with the send is used as Quick Send uses it; otherwise the template's own.
-   */
-  async audienceSend(user: User, input: TAudienceSendRequest, image?: UploadedImage): Promise<{ kind: 'preview'; preview: AudiencePreview } | { kind: 'accepted'; accepted: SendAccepted }> {
-    const source = this.deps.segments;
-    if (!source?.recipientsOf) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
-    const template = await this.apiTemplate(user, input.templatename, input.language);
-    const number = input.phone_number_id ? await this.resolveNumber(user, input.phone_number_id) : await this.defaultNumber(user);
-    // Checked before the preview too, so a preview never shows a send that would be refused.
-    const scheduledAt = input.scheduledAt && checkScheduleTime(input.scheduledAt, 'app');
-    const variables = input.variables ?? {};
-    const fallbacks = input.fallbacks ?? {};
-    const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
-    const names = [...new Set(Object.values(variables).flatMap((spec) => attributeOf(spec) ?? []))];
-    const tags = input.tags ?? [];
-    const filter: TSegmentFilter = input.segment_id !== undefined ? {} : input.tags_match === 'all' ? { tags_all: tags } : { tags_any: tags };
-    let usingFallback = 0;
-    // Entries are made page by page: no array of the contacts is held beside them.
-    const entries: ({ recipient_number: string } & Record<string, string>)[] = [];
-    const onPage = (page: { phone: string; values: Record<string, string | null> }[]) => {
-      for (const contact of page) {
-        const { entry, fellBack } = contactEntry(contact, variables, fallbacks);
-        if (fellBack) usingFallback += 1;
-        entries.push(entry);
-      }
-    };
-    const found =
-      input.segment_id !== undefined
-        ? await source.recipients(user.id, input.segment_id, names, onPage)
-        : { segment: null, ...(await source.recipientsOf(user.id, filter, names, onPage)) };
-    if (input.dry_run) {
-      const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, entries.length);
-      const first = entries[0];
-      const sample = first ? { phone: first.recipient_number, values: this.apiValues(template, first) } : null;
-      return { kind: 'preview', preview: { recipients: entries.length, optedOut: found.optedOut, usingFallback, category: template.category, quote, sample } };
-    }
-    const screened = screenEntries(entries.map((entry, index) => ({ row: index + 1, raw: entry.recipient_number, values: this.apiValues(template, entry) })));
-    if (screened.recipients.length === 0) throw ValidationError('segment_id', messages.publicApi.invalidRecipient);
-    const headerMedia = image ? await this.headerMedia(template, image) : await this.apiHeaderMedia(template);
-    // As in Quick Send: an image stored for a send that acceptance refuses is removed here.
-    const uploadedPath = headerMedia?.path.startsWith(`${CAMPAIGN_MEDIA_FOLDER}/`) ? headerMedia.path : null;
-    let result: AcceptedCampaign;
-    try {
-      result = await this.accept({
-        user,
-        template,
-        senderNumberId: number.id,
-        name: input.campaign_name || `Segment - ${template.name}`,
-        source: 'quick',
-        recipients: screened.recipients,
-        invalidCount: screened.invalid,
-        inSendDuplicates: screened.inSendDuplicates,
-        headerMedia,
-        scheduledAt,
-      });
-    } catch (error) {
-      if (uploadedPath) await removeCampaignMedia(this.deps.dataDir, uploadedPath).catch(() => undefined);
-      throw error;
-    }
-    await this.deps.db('campaigns')
-      .where('id', result.campaignId)
-      .update({ segmentId: found.segment?.id ?? null, segmentFilter: JSON.stringify(found.segment?.filter ?? filter) });
-    return { kind: 'accepted', accepted: { campaign: result, setAside: setAsideRows(screened, result.statusCodes, this.deps.duplicateWindowHours), optedOutExcluded: found.optedOut } };
-  }
-
-  /**
-   * A segment's contacts as batch entries: each mapped field takes the contact's attribute
-   * (`attr:<name>`), else its fallback; any other text is the same for everyone.
-   */
-  private async segmentEntries(user: User, segmentId: number, variables: Record<string, string>, fallbacks: Record<string, string>) {
-    if (!this.deps.segments) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
-    const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
-    const names = [...new Set(Object.values(variables).flatMap((spec) => attributeOf(spec) ?? []))];
-    // Entries are made page by page: no array of the contacts is held beside them.
-    const entries: ({ recipient_number: string } & Record<string, string>)[] = [];
-    const found = await this.deps.segments.recipients(user.id, segmentId, names, (page) => {
-      for (const contact of page) entries.push(contactEntry(contact, variables, fallbacks).entry);
-    });
-    return { entries, segmentId: found.segment.id, filter: found.segment.filter, optedOut: found.optedOut };
-  }
-}
-
-export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
 }

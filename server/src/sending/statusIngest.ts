@@ -10,10 +10,10 @@
  * usual. Such events are kept longer, so they can outwait a stalled worker's lease.
  */
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/knex';
+import { forUpdateSkipLocked } from '../db/dialect';
 import { BatchApplier } from '../db/batchApplier';
 import type { Logger } from '../logger';
-import { parseSendReference } from './dispatcher';
+import { parseSendReference } from './claims';
 import { withConflictRetry, type MessageOutcomes } from './messageOutcomes';
 import type { MessageStatus, StatusEvent } from './providers/types';
 
@@ -115,7 +115,7 @@ export class StatusIngest {
     // can deadlock; the batch's transaction rolls back whole, so it simply runs again.
     await withConflictRetry(() => this.deps.db.transaction(async (trx) => {
       let query = trx('status_events').where('availableAt', '<=', nowIso).orderBy('id').limit(APPLY_BATCH);
-      if (isPostgres(this.deps.db)) query = query.forUpdate().skipLocked();
+      query = forUpdateSkipLocked(query, this.deps.db);
       const rows = (await query.select('*')) as StoredEvent[];
       taken = rows.length;
       if (rows.length === 0) return;

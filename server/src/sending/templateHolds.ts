@@ -23,7 +23,7 @@ import type { Knex } from 'knex';
 import { fillMessage, messages as catalogue } from '@shared/messages';
 import type { PriceCategory } from '@shared/pricing';
 import { templateStatusLabel, USABLE_TEMPLATE_STATUSES } from '@shared/templates';
-import { isPostgres } from '../db/knex';
+import { forUpdateIfSupported } from '../db/knex';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
 import type { MessageRow } from '../db/rows/messages';
@@ -245,7 +245,7 @@ export class TemplateHolds {
             .where({ campaignId: campaign.id })
             .where((q) => q.where({ status: 'queued' }).orWhere((w) => w.where({ status: 'sending' }).whereNull('handedAt')))
             .select('id');
-          if (isPostgres(this.deps.db)) unsent = unsent.forUpdate();
+          unsent = forUpdateIfSupported(unsent, this.deps.db);
           const ids = ((await unsent) as Pick<MessageRow, 'id'>[]).map((row) => Number(row.id));
           for (let start = 0; start < ids.length; start += 900) {
             await trx('messages')

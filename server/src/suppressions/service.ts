@@ -11,7 +11,7 @@ import { csvLine } from '@shared/csv';
 import { messages } from '@shared/messages';
 import { SUPPRESSION_IMPORT_MAX_ROWS, SUPPRESSION_REASON_MAX_LENGTH, SUPPRESSIONS_PAGE_SIZE, type TSuppressionSource } from '@shared/schemas/suppressions';
 import { NotFoundError, ValidationError } from '../errors';
-import { parseSendReference } from '../sending/dispatcher';
+import { parseSendReference } from '../sending/claims';
 import { classifyReply, type IncomingReply, type ReplyEffect } from './optOutRule';
 
 export interface SuppressionRecord {

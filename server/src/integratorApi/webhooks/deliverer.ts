@@ -19,6 +19,7 @@ import { fillMessage, messages } from '@shared/messages';
 import { WEBHOOK_BATCH_MAX_EVENTS } from '@shared/schemas/webhookEndpoints';
 import type { Logger } from '../../logger';
 import { OutageLog } from '../../db/outage';
+import { forUpdateSkipLocked } from '../../db/dialect';
 import type { NotificationService } from '../../notifications/service';
 import { PUBLIC_MESSAGE_COLUMNS, toPublicMessage, type PublicMessageRow } from '../publicMessage';
 import { guardedConnector } from './addressPolicy';
@@ -94,10 +95,6 @@ export class WebhookDeliverer {
     return this.deps.now?.() ?? new Date();
   }
 
-  private get isPostgres(): boolean {
-    return this.deps.db.client.config.client === 'pg';
-  }
-
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -144,7 +141,7 @@ export class WebhookDeliverer {
     if (!(await this.deps.db('webhook_outbox').first('id'))) return 0;
     return this.deps.db.transaction(async (trx) => {
       let query = trx('webhook_outbox').orderBy('id').limit(OUTBOX_ROWS_PER_TURN);
-      if (this.isPostgres) query = query.forUpdate().skipLocked();
+      query = forUpdateSkipLocked(query, this.deps.db);
       const rows = (await query) as OutboxRow[];
       if (rows.length === 0) return 0;
       const deliveries: Record<string, unknown>[] = [];

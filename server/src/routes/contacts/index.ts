@@ -146,7 +146,7 @@ export function contactRoutes(services: Services, bodies: { json: Middleware<App
   router.post('/api/whatsapp/audience-send', signedIn, body, headerImage, async (ctx) => {
     const image = uploadedFile(ctx);
     const input = validate(ZAudienceSendRequest, ctx.request.body);
-    const outcome = await services.sending.audienceSend(requireAuth(ctx).user, input, image ? { buffer: image.buffer, size: image.size } : undefined);
+    const outcome = await services.audienceSends.audienceSend(requireAuth(ctx).user, input, image ? { buffer: image.buffer, size: image.size } : undefined);
     if (outcome.kind === 'preview') {
       ctx.body = { success: true, preview: presentAudiencePreview(outcome.preview) };
       return;

@@ -171,7 +171,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post<ApiKeyStateExtra>('/api/send', keyed, bodies.apiSend, idempotent, async (ctx) => {
     const input = validate(ZApiSendRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
-    const result = await sending.apiSend(ctx.state.apiUser, input, ctx.state.apiKey.keyId);
+    const result = await services.apiSends.apiSend(ctx.state.apiUser, input, ctx.state.apiKey.keyId);
     // A blocked duplicate or an opted-out number is stored, not sent and not charged: the answer says which.
     const message =
       result.status === 'duplicate'
@@ -195,7 +195,7 @@ export function sendingRoutes(services: Services, bodies: ApiSendBodies): Router
   router.post<ApiKeyStateExtra>('/api/send/batch', keyed, bodies.apiSendBatch, idempotent, async (ctx) => {
     const input = validate(ZApiSendBatchRequest, ctx.request.body);
     assertKeyOwner(ctx, input.username);
-    const accepted = await sending.apiSendBatch(ctx.state.apiUser, input);
+    const accepted = await services.apiSends.apiSendBatch(ctx.state.apiUser, input);
     await services.team.recordApiCampaign(accepted.campaign.campaignId, ctx.state.apiUser.id, ctx.state.apiKey.keyId);
     const data = presentSendAccepted(accepted);
     ctx.body = { success: true, message: acceptedText(data, messages.publicApi.batchAccepted), data };

@@ -24,6 +24,9 @@ const template: TTemplate = {
   category: 'UTILITY',
   language: 'en_US',
   status: 'APPROVED',
+  inMetaReview: false,
+  metaSubmittedAt: null,
+  metaSubmitError: null,
   components: [
     { type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}' },
     { type: 'BODY', text: 'Your order {{2}} ships today.' },

@@ -247,7 +247,7 @@ describe('figures', () => {
 });
 
 describe('campaigns', () => {
-  const counts = (failed = 0): TCampaignCounts => ({ queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed, duplicate: 0, suppressed: 0 });
+  const counts = (failed = 0): TCampaignCounts => ({ queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed, cancelled: 0, duplicate: 0, suppressed: 0 });
 
   it('offers pause, resume and cancel by state, and resend only for a finished campaign with failures', () => {
     expect(campaignActions({ status: 'running', counts: counts(2) })).toEqual({ pause: true, resume: false, cancel: true, reschedule: false, resendFailed: false });

@@ -33,6 +33,9 @@ function stored(overrides: Partial<TTemplate> = {}): TTemplate {
     category: 'UTILITY',
     language: 'en_GB',
     status: 'REJECTED',
+    inMetaReview: false,
+    metaSubmittedAt: null,
+    metaSubmitError: null,
     components: [
       { type: 'HEADER', format: 'TEXT', text: 'Hi {{1}}' },
       { type: 'BODY', text: 'Order {{2}} ships today' },

@@ -12,6 +12,7 @@ const order: TCreateOrderResponse = {
   currency: 'INR',
   orderId: 'order_123',
   amountCredits: 1000,
+  tax: null,
   checkoutUrl: '/sandbox/razorpay/checkout.js',
   sandbox: true,
   name: 'Sandesh',
@@ -107,7 +108,7 @@ describe('runTopUp', () => {
     });
     expect(deps.notifySuccess).toHaveBeenCalledWith('Credits added successfully!');
     expect(deps.alert).not.toHaveBeenCalled();
-    expect(deps.onPhase.mock.calls.map(([phase]) => phase)).toEqual([
+    expect(vi.mocked(deps.onPhase).mock.calls.map(([phase]) => phase)).toEqual([
       'creatingOrder',
       'awaitingPayment',
       'verifying',

@@ -10,6 +10,10 @@ const user: TUser = {
   role: 'user',
   phoneNumber: '919876543210',
   creditBalance: 250.5,
+  businessName: null,
+  gstin: null,
+  billingAddress: null,
+  billingState: null,
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
 };

@@ -17,7 +17,7 @@ function campaign(overrides: Partial<TCampaign> = {}): TCampaign {
     totalRecipients: 4,
     billable: 4,
     invalid: 0,
-    counts: { queued: 1, sending: 1, unknown: 0, sent: 1, delivered: 1, read: 0, failed: 0, duplicate: 0, suppressed: 0 },
+    counts: { queued: 1, sending: 1, unknown: 0, sent: 1, delivered: 1, read: 0, failed: 0, cancelled: 0, duplicate: 0, suppressed: 0 },
     processed: 2,
     pricePerMessage: 0.8,
     totalCost: 3.2,
@@ -60,7 +60,7 @@ describe('a refused send', () => {
 });
 
 describe('following a campaign after it completes', () => {
-  const counts = { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 3, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
+  const counts = { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 3, read: 0, failed: 0, cancelled: 0, duplicate: 0, suppressed: 0 };
   it('follows a running campaign, and a completed one while delivery reports are still due', () => {
     const completedAt = '2026-01-01T00:00:00.000Z';
     const at = (ms: number) => new Date(completedAt).getTime() + ms;
@@ -72,7 +72,7 @@ describe('following a campaign after it completes', () => {
 });
 
 describe('the later of two readings of a campaign', () => {
-  const counts = { queued: 2, sending: 0, unknown: 0, sent: 2, delivered: 0, read: 0, failed: 0, duplicate: 0, suppressed: 0 };
+  const counts = { queued: 2, sending: 0, unknown: 0, sent: 2, delivered: 0, read: 0, failed: 0, cancelled: 0, duplicate: 0, suppressed: 0 };
   it('keeps the reading whose messages stand further along, so a late poll answer does not move the counts back', () => {
     const earlier = campaign({ counts, processed: 2 });
     const later = campaign({ counts: { ...counts, sent: 1, delivered: 1 }, processed: 2 });
@@ -103,7 +103,7 @@ describe('scheduled campaigns', () => {
   });
 
   it('does not let a stale scheduled reading overturn one that failed to start', () => {
-    const failed = campaign({ status: 'failed', failureReason: 'Template not available', counts: { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed: 0, duplicate: 0, suppressed: 0 }, processed: 0 });
+    const failed = campaign({ status: 'failed', failureReason: 'Template not available', counts: { queued: 0, sending: 0, unknown: 0, sent: 0, delivered: 0, read: 0, failed: 0, cancelled: 0, duplicate: 0, suppressed: 0 }, processed: 0 });
     expect(laterCampaignReading(failed, campaign({ status: 'scheduled', processed: 0 })).status).toBe('failed');
   });
 });

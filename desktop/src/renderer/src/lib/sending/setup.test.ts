@@ -100,7 +100,7 @@ describe('header image', () => {
 
 describe('prices and cost', () => {
   it('prices by the template category, falling back to the spec defaults', () => {
-    const prices = { marketing: '1.25', utility: '0.1234', authentication: '0.20' };
+    const prices = { marketing: '1.25', utility: '0.1234', authentication: '0.20', service: '0.00' };
     expect(priceFor(prices, 'MARKETING')).toBe(1.25);
     expect(priceFor(prices, 'utility')).toBe(0.1234);
     expect(priceFor(null, 'AUTHENTICATION')).toBe(0.15);

@@ -42,7 +42,7 @@ function deferred<T>() {
 }
 
 function accepted(campaignId: number): AcceptedOutcome {
-  const data: TCampaignAccepted = { campaignId, accepted: 2, duplicates: 0, invalid: 0, totalCost: 1.6 };
+  const data: TCampaignAccepted = { campaignId, accepted: 2, duplicates: 0, invalid: 0, suppressed: 0, totalCost: 1.6 };
   return { phase: 'accepted', message: `Campaign ${campaignId} accepted`, accepted: data };
 }
 
