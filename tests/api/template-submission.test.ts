@@ -117,6 +117,8 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     const metaId = (await row(template.id)).providerTemplateId;
     expect(metaId).toMatch(/^\d+$/);
 
+    // Meta's second review waits while the test looks at the template in review.
+    const releaseReview = sandbox().templates.holdReviews();
     await server.services.templates.submit(user, template.id);
     const again = await approve(template.id);
     expect(again.body).toMatchObject({ message: t.approvedSentToMeta, data: { status: 'PENDING', inMetaReview: true } });
@@ -124,6 +126,7 @@ describe.skipIf(postgresUnavailable)('template submission to Meta after the admi
     const atMeta = sandbox().templates.list(simulatorWabaId(user.id)).filter((x) => x.name === template.name);
     expect(atMeta).toHaveLength(1);
     expect(atMeta[0]!.status).toBe('PENDING');
+    releaseReview();
     // The name still asks the simulator to reject it: Meta's second review answers again.
     await waitForTemplateStatus(server, template.id, 'REJECTED');
   });

@@ -248,12 +248,15 @@ describe.skipIf(postgresUnavailable)('templates API', () => {
       const backToDraft = await client.put<{ data: TTemplate }>(`/api/templates/${template.id}`, marketing({ name: 'review_me', bodyText: 'Fixed {{1}}' }));
       expect(backToDraft.body.data.status).toBe('DRAFT');
       await client.post(`/api/templates/${template.id}/submit`);
+      // Meta's review (the simulator's) waits while the test looks at the template between the two halves.
+      const releaseReview = server.services.simulator!.templates.holdReviews();
       const approved = await admin.put<{ data: TTemplate }>(`/api/admin/templates/${template.id}/status`, { status: 'APPROVED' });
-      // Our half of the review is done: it waits for Meta's (the simulator's) and cannot be reviewed again meanwhile.
+      // Our half of the review is done: it waits for Meta's and cannot be reviewed again meanwhile.
       expect(approved.body).toMatchObject({ message: t.approvedSentToMeta, data: { status: 'PENDING', inMetaReview: true, rejectionReason: null } });
       const again = await admin.put(`/api/admin/templates/${template.id}/status`, { status: 'REJECTED', reason: 'changed my mind' });
       expect(again.status).toBe(409);
       expect(again.body).toMatchObject({ message: t.notPending });
+      releaseReview();
       await waitForTemplateStatus(server, template.id, 'APPROVED');
 
       const usable = await client.get<{ data: TTemplate[] }>('/api/whatsapp/templates?language=en_US&exclude_auth=true');

@@ -123,6 +123,8 @@ export class SimulatorTemplates {
   private readonly faults = new Map<string, TemplateFaults>();
   /** Names whose first create was answered 503 already. */
   private readonly unavailableOnce = new Set<string>();
+  /** Templates whose review waits for a test's release (`holdReviews`); null when reviews run. */
+  private heldReviews: SimulatedTemplate[] | null = null;
 
   constructor(private readonly options: SimulatorTemplatesOptions) {}
 
@@ -363,8 +365,26 @@ export class SimulatorTemplates {
     await this.agent.close();
   }
 
+  /**
+   * Test control: reviews asked for from now on wait until the returned release is called. Meta's
+   * review takes minutes, the simulator's milliseconds; a test that looks at a template between
+   * its submission and its review holds the review rather than racing it.
+   */
+  holdReviews(): () => void {
+    this.heldReviews ??= [];
+    return () => {
+      const waiting = this.heldReviews ?? [];
+      this.heldReviews = null;
+      for (const template of waiting) this.scheduleReview(template);
+    };
+  }
+
   private scheduleReview(template: SimulatedTemplate): void {
     if (this.closed) return;
+    if (this.heldReviews) {
+      if (!this.heldReviews.includes(template)) this.heldReviews.push(template);
+      return;
+    }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (!this.templates.includes(template)) return;
