@@ -9,7 +9,7 @@ import { useSendLanguages, useSendTemplates, useSenderNumbers } from '../../hook
 import { cn } from '../../lib/cn';
 import { languagesLoadError, numbersLoadError, templateDisplayName, templatesLoadError } from '../../lib/sending/setup';
 import { QualityBadge, qualityText } from '../templates/TemplateQuality';
-import { Alert } from '../ui/alert';
+import { Alert, RetryAlert } from '../ui/alert';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { FieldShell } from '../ui/form-field';
@@ -89,12 +89,7 @@ export function SenderSetupFields({
   return (
     <div className="flex flex-col gap-4">
       {numbersError ? (
-        <Alert tone="error">
-          <p>{numbersError}</p>
-          <Button variant="outline" size="sm" className="mt-2" onClick={() => void numbers.refetch()} disabled={numbers.isFetching}>
-            Try again
-          </Button>
-        </Alert>
+        <RetryAlert message={numbersError} onRetry={() => void numbers.refetch()} busy={numbers.isFetching} />
       ) : null}
       {numbers.data && numbers.data.length === 0 ? <Alert tone="warning">{ui.noNumbers}</Alert> : null}
       {(numbers.data ?? []).map((number) => (number.sending_stopped ? <StoppedNumberNotice key={number.id} number={number} /> : null))}

@@ -1,6 +1,7 @@
 import { AlertCircle, CheckCircle2, Info, TriangleAlert } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn';
+import { Button } from './button';
 
 type Tone = 'error' | 'success' | 'info' | 'warning';
 
@@ -37,5 +38,17 @@ export function Alert({ tone = 'info', className, children, ...props }: Componen
       <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
       <div className="min-w-0 flex-1">{children}</div>
     </div>
+  );
+}
+
+/** An error banner for a read that failed, with the button that reads again. */
+export function RetryAlert({ message, onRetry, busy = false }: { message: string; onRetry: () => void; busy?: boolean }) {
+  return (
+    <Alert tone="error">
+      <p>{message}</p>
+      <Button variant="outline" size="sm" className="mt-2" onClick={onRetry} disabled={busy}>
+        Try again
+      </Button>
+    </Alert>
   );
 }

@@ -17,7 +17,7 @@ import { ScheduleControl } from '../../components/sending/ScheduleControl';
 import { TipsCard } from '../../components/sending/QuickSendSidePanel';
 import { SenderSetupFields } from '../../components/sending/SenderSetupFields';
 import { SetupProgress } from '../../components/sending/SetupProgress';
-import { Alert } from '../../components/ui/alert';
+import { Alert, RetryAlert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/form-field';
 import { Spinner } from '../../components/ui/spinner';
@@ -374,12 +374,7 @@ function CustomizeMessage() {
                 ) : details.isPending ? (
                   <Spinner label="Loading template variables" />
                 ) : detailsError ? (
-                  <Alert tone="error">
-                    <p>{detailsError}</p>
-                    <Button variant="outline" size="sm" className="mt-2" onClick={() => void details.refetch()}>
-                      Try again
-                    </Button>
-                  </Alert>
+                  <RetryAlert message={detailsError} onRetry={() => void details.refetch()} />
                 ) : (
                   <VariablesOrHint variables={variables} summary={summary}>
                     {summary && mapping ? (

@@ -20,7 +20,7 @@ import { SheetCheckPanel, SheetDropZone, SheetSummaryView } from '../../componen
 import { SenderSetupFields } from '../../components/sending/SenderSetupFields';
 import { SetupProgress } from '../../components/sending/SetupProgress';
 import { VariableInputs } from '../../components/sending/VariableInputs';
-import { Alert } from '../../components/ui/alert';
+import { RetryAlert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { FormTextField } from '../../components/form/fields';
@@ -364,12 +364,7 @@ export function QuickSendPage() {
           {fromContacts ? (
             <StepCard step={needsImage ? 4 : 3} title="Contacts" description="A segment or tagged contacts; each variable from an attribute, with a fallback, or a fixed text.">
               {detailsError ? (
-                <Alert tone="error">
-                  <p>{detailsError}</p>
-                  <Button variant="outline" size="sm" className="mt-2" onClick={() => void details.refetch()}>
-                    Try again
-                  </Button>
-                </Alert>
+                <RetryAlert message={detailsError} onRetry={() => void details.refetch()} />
               ) : (
                 <Controller
                   control={control}
@@ -401,12 +396,7 @@ export function QuickSendPage() {
                 ) : details.isPending ? (
                   <Spinner label="Loading template variables" />
                 ) : detailsError ? (
-                  <Alert tone="error">
-                    <p>{detailsError}</p>
-                    <Button variant="outline" size="sm" className="mt-2" onClick={() => void details.refetch()}>
-                      Try again
-                    </Button>
-                  </Alert>
+                  <RetryAlert message={detailsError} onRetry={() => void details.refetch()} />
                 ) : (
                   <VariableInputs
                     variables={variables}

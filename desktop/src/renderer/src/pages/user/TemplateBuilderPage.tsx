@@ -19,7 +19,7 @@ import {
 } from '../../components/templates/BuilderSections';
 import { useSchemaForm } from '../../components/form/useSchemaForm';
 import { MessagePreview } from '../../components/templates/MessagePreview';
-import { Alert } from '../../components/ui/alert';
+import { Alert, RetryAlert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { FieldShell, TextField } from '../../components/ui/form-field';
@@ -413,12 +413,7 @@ function EditTemplate({ id }: { id: number }) {
     return (
       <div className="flex flex-col gap-4">
         <BackLink />
-        <Alert tone="error">
-          <p>{errorText(query.error, t.fetchFailed)}</p>
-          <Button variant="outline" size="sm" className="mt-2" onClick={() => void query.refetch()} disabled={query.isFetching}>
-            Try again
-          </Button>
-        </Alert>
+        <RetryAlert message={errorText(query.error, t.fetchFailed)} onRetry={() => void query.refetch()} busy={query.isFetching} />
       </div>
     );
   }
