@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import type { TTemplateComponent } from '@shared/types';
 import { templateSendRequest, type HeaderMedia, type TemplateShape } from '../src/sending/messageRequest';
 import { templateMessageBody } from '../src/sending/providers/http';
+import { PLATFORM_INVITE_TEMPLATE, platformInviteTemplate } from '../src/sending/platformSender';
 
 export const META_OPENAPI = resolve(__dirname, '../../../shared/reference/meta-whatsapp-openapi/business-messaging-api_v23.0.yaml');
 
@@ -153,6 +154,11 @@ export const SEND_KINDS: Record<string, { template: TemplateShape; values: Recor
       { category: 'AUTHENTICATION' },
     ),
     values: { '1': '482913' },
+  },
+  // The platform's own team invitation, as ProviderPlatformMessenger sends it.
+  'team invitation from the platform': {
+    template: template(platformInviteTemplate(), { name: PLATFORM_INVITE_TEMPLATE, category: 'UTILITY' }),
+    values: { '1': 'Asha Traders', '2': 'analyst', '3': 'https://sandesh.example.in/invite/6f2c0a9e4b7d1358' },
   },
 };
 
