@@ -9,7 +9,8 @@ import { approvedTemplate } from '../../server/test/integrators';
 import { pngFile } from '../../server/test/media';
 import { sandboxNumber } from '../../server/test/sending';
 import { numberChange, postWebhook, statusEvent, webhookBody } from '../../server/test/webhooks';
-import { postgresUnavailable, startTestServer, type TestServer } from '../../server/test/server';
+import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
+import { NEXT_BATCH_SQL, RECORD_SENDS_SQL } from '../../server/src/contacts/activity';
 
 const c = messages.contacts;
 
@@ -225,6 +226,29 @@ describe.skipIf(postgresUnavailable)('the contact screens: attributes, tags, his
       expect(history.status, JSON.stringify(history.body)).toBe(200);
       expect(history.body.data).toEqual([expect.objectContaining({ kind: 'campaign', campaign_id: campaign.campaignId, status: 'read' })]);
       expect(history.body.has_more).toBe(false);
+    });
+
+    it.skipIf(testDatabaseKind() !== 'sqlite')("reads a campaign's batch along the primary key, never through every message of the campaign", async () => {
+      // The (campaign, status) index would visit all of a public-API campaign's messages for each
+      // batch, and such a campaign takes a batch every few hundred sends.
+      const steps = async (sql: string, bindings: unknown[]) => ((await server.db.raw(`explain query plan ${sql}`, bindings)) as { detail: string }[]).map((step) => step.detail);
+      const nextBatch = await steps(NEXT_BATCH_SQL, [1, 100, 5_000]);
+      const recording = await steps(RECORD_SENDS_SQL, ['2026-01-01', '2026-01-01', 1, 100, 5_100]);
+      expect(nextBatch).toContain('SEARCH m USING INTEGER PRIMARY KEY (rowid>?)');
+      expect(recording).toContain('SEARCH m USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)');
+      expect([...nextBatch, ...recording].filter((step) => /messages_campaign/.test(step))).toEqual([]);
+    });
+
+    it('starts a campaign begun after many others at its own first message, and records only its own', async () => {
+      const { client, user } = await signedInClient(server);
+      const first = await buildCampaign(server, user, { messages: [{ status: 'sent', recipient: '919876589001' }, { status: 'sent', recipient: '919876589002' }] });
+      const second = await buildCampaign(server, user, { messages: [{ status: 'sent', recipient: '919876589003' }] });
+      await server.services.contactActivity.drain();
+      const marks = (await server.db('campaigns').whereIn('id', [first.campaignId, second.campaignId]).orderBy('id').select('contactsLastMessageId')) as { contactsLastMessageId: number | string }[];
+      const lastIds = await Promise.all([first.campaignId, second.campaignId].map(async (id) => Number((await server.db('messages').where({ campaignId: id }).max({ id: 'id' }))[0]?.id)));
+      expect(marks.map((mark) => Number(mark.contactsLastMessageId))).toEqual(lastIds);
+      expect((await contact(client, '919876589001')).counts.sent).toBe(1);
+      expect((await contact(client, '919876589003')).counts.sent).toBe(1);
     });
 
     it('counts delivered and read on contacts from status webhooks, once per message, even before the send is recorded', async () => {

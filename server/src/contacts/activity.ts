@@ -26,6 +26,17 @@ const BATCH_MESSAGES = 5_000;
 /** With nothing due, look again this often. */
 const IDLE_POLL_MS = 1_000;
 
+/**
+ * A campaign's messages in an id range, read along the primary key: the unary plus keeps either
+ * database off the (campaign, status) index, which would visit every message of the campaign for
+ * each batch, and a public-API campaign takes a batch every few hundred sends all day.
+ */
+const CAMPAIGN_ID_RANGE = '+m.campaign_id = ? and m.id > ? and m.id <= ?';
+
+/** The next batch of a campaign's messages past its mark (bindings: the campaign, the mark, the batch size). */
+export const NEXT_BATCH_SQL = `select max(id) as "upTo", count(*) as "messages"
+  from (select m.id from messages m where +m.campaign_id = ? and m.id > ? order by m.id limit ?) batch`;
+
 /** Message fates that never reached the contact: not counted as sent, no last-message time. */
 const NOT_SENT_STATUSES = "('duplicate', 'suppressed')";
 
@@ -34,11 +45,11 @@ const NOT_SENT_STATUSES = "('duplicate', 'suppressed')";
  * `on conflict` on the (owner, number) key works alike on SQLite and PostgreSQL; the `where`
  * before it keeps SQLite's parser from reading `on` as a join's.
  */
-const RECORD_SENDS_SQL = `insert into contacts (user_id, phone, sent_count, last_message_at, created_at, updated_at)
+export const RECORD_SENDS_SQL = `insert into contacts (user_id, phone, sent_count, last_message_at, created_at, updated_at)
   select m.user_id, m.recipient,
     sum(case when m.status in ${NOT_SENT_STATUSES} then 0 else 1 end),
     max(case when m.status in ${NOT_SENT_STATUSES} then null else m.created_at end), ?, ?
-  from messages m where m.campaign_id = ? and m.id > ? and m.id <= ?
+  from messages m where ${CAMPAIGN_ID_RANGE}
   group by m.user_id, m.recipient
   on conflict (user_id, phone) do update set
     sent_count = contacts.sent_count + excluded.sent_count,
@@ -200,13 +211,9 @@ export class ContactActivity extends PollingWorker {
       query = forUpdateSkipLocked(query, db);
       const campaign = (await query) as DueCampaign | undefined;
       if (!campaign) return false;
-      const after = Number(campaign.contactsLastMessageId);
+      const after = await this.startingMark(trx, campaign);
       const [batch] = rowsOf(
-        await trx.raw('select max(id) as "upTo", count(*) as "messages" from (select id from messages where id > ? and campaign_id = ? order by id limit ?) batch', [
-          after,
-          Number(campaign.id),
-          limit,
-        ]),
+        await trx.raw(NEXT_BATCH_SQL, [Number(campaign.id), after, limit]),
       ) as { upTo: number | string | null; messages: number | string }[];
       const taken = Number(batch?.messages ?? 0);
       const total = Number(campaign.totalRecipients);
@@ -223,6 +230,18 @@ export class ContactActivity extends PollingWorker {
       await trx('campaigns').where('id', campaign.id).update({ contactsLastMessageId: upTo, contactsRecorded: recorded });
       return true;
     });
+  }
+
+  /**
+   * Where a campaign's batches start. A campaign not yet begun starts just before its first
+   * message, found once through its own index (`id + 0` keeps PostgreSQL from walking the primary
+   * key from the table's start to find it); the batches then read along the primary key from there.
+   */
+  private async startingMark(trx: Knex.Transaction, campaign: DueCampaign): Promise<number> {
+    const mark = Number(campaign.contactsLastMessageId);
+    if (mark > 0) return mark;
+    const [first] = rowsOf(await trx.raw('select min(id + 0) as "firstId" from messages where campaign_id = ?', [Number(campaign.id)])) as { firstId: number | string | null }[];
+    return first?.firstId === null || first?.firstId === undefined ? mark : Number(first.firstId) - 1;
   }
 
   /**
@@ -247,10 +266,8 @@ export class ContactActivity extends PollingWorker {
       return definition ? [{ variable, type: definition.type, column: attributeColumn({ type: definition.type, slot: Number(definition.slot) }) }] : [];
     });
     if (targets.length === 0) return;
-    const rows = (await trx('messages')
-      .where('campaignId', Number(campaign.id))
-      .where('id', '>', after)
-      .where('id', '<=', upTo)
+    const rows = (await trx('messages as m')
+      .whereRaw(CAMPAIGN_ID_RANGE, [Number(campaign.id), after, upTo])
       .whereNotIn('status', ['duplicate', 'suppressed'])
       .orderBy('id')
       .select('recipient', 'variables')) as { recipient: string; variables: string | null }[];
