@@ -1631,6 +1631,8 @@ export const messages = {
     previewSample: 'Sample message',
     previewSampleTo: 'To {phone}',
     previewNoRecipients: 'No contact in this audience can be messaged.',
+    /** The side panel's recipient count on the Contacts source, before the server's dry run. */
+    countedOnPreview: 'Counted on preview',
     chooseSegment: 'Choose a segment',
     variablesTitle: 'Variables',
     variableSourceLabel: 'Value of {variable}',

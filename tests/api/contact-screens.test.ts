@@ -231,7 +231,7 @@ describe.skipIf(postgresUnavailable)('the contact screens: attributes, tags, his
     it.skipIf(testDatabaseKind() !== 'sqlite')("reads a campaign's batch along the primary key, never through every message of the campaign", async () => {
       // The (campaign, status) index would visit all of a public-API campaign's messages for each
       // batch, and such a campaign takes a batch every few hundred sends.
-      const steps = async (sql: string, bindings: unknown[]) => ((await server.db.raw(`explain query plan ${sql}`, bindings)) as { detail: string }[]).map((step) => step.detail);
+      const steps = async (sql: string, bindings: (string | number)[]) => ((await server.db.raw(`explain query plan ${sql}`, bindings)) as { detail: string }[]).map((step) => step.detail);
       const nextBatch = await steps(NEXT_BATCH_SQL, [1, 100, 5_000]);
       const recording = await steps(RECORD_SENDS_SQL, ['2026-01-01', '2026-01-01', 1, 100, 5_100]);
       expect(nextBatch).toContain('SEARCH m USING INTEGER PRIMARY KEY (rowid>?)');

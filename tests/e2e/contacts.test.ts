@@ -86,8 +86,12 @@ test.describe('contacts and audiences', () => {
     await audience.source('2').selectOption('attr:plan');
     await audience.fallback('2').fill('basic');
     await quick.campaignName.fill('Diwali VIP offer');
+    // The side panel cannot count an audience before the server's dry run, and says so.
+    await expect(quick.summaryRow('Recipients')).toHaveText(s.countedOnPreview);
     await audience.previewButton.click();
     await expect(audience.figure(s.previewRecipients)).toHaveText('1');
+    await expect(quick.summaryRow('Recipients')).toHaveText('1');
+    await expect(quick.campaignPreview).toContainText('Hello Asha Verma, your gold plan is ready');
     await expect(audience.figure(s.previewOptedOut)).toHaveText('0');
     await expect(audience.sample).toContainText('Hello Asha Verma, your gold plan is ready');
     await expect(audience.sample).toContainText(formatPhone(asha));

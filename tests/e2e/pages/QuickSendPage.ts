@@ -84,6 +84,11 @@ export class QuickSendPage {
     await this.costDialog.getByRole('button', { name: ui.confirmAndSchedule, exact: true }).click();
   }
 
+  /** A row of the side panel's Campaign Summary by its label. */
+  summaryRow(label: string): Locator {
+    return this.page.getByTestId('campaign-summary').locator('div').filter({ has: this.page.getByText(label, { exact: true }) }).locator('dd');
+  }
+
   costRow(label: string): Locator {
     return this.costDialog.getByTestId('cost-summary').locator('div').filter({ has: this.page.getByText(label, { exact: true }) });
   }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CalendarClock, Eye, Send } from 'lucide-react';
-import { useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Controller, type FieldErrors } from 'react-hook-form';
 import { toast } from 'sonner';
 import { fillMessage, messages } from '@shared/messages';
@@ -98,6 +98,8 @@ export interface ContactsAudienceSendProps {
   initial?: { segment?: string | null; tags?: string | null };
   /** Once the campaign is accepted: the screen clears what belonged to it. */
   onSent?(): void;
+  /** The preview that stands for the send as it is now, or null (none asked, or an edit since): the screen's side panel shows it. */
+  onPreviewChange?(preview: TAudiencePreview | null): void;
 }
 
 /**
@@ -119,6 +121,7 @@ export function ContactsAudienceSend({
   disabled = false,
   initial,
   onSent,
+  onPreviewChange,
 }: ContactsAudienceSendProps) {
   const queryClient = useQueryClient();
   const invalidateCredits = useInvalidateCredits();
@@ -140,6 +143,7 @@ export function ContactsAudienceSend({
   const signature = JSON.stringify({ fields, numberId, language, template: template?.name ?? '', variables, campaignName, schedule });
   const [preview, setPreview] = useState<{ signature: string; preview: TAudiencePreview } | null>(null);
   const current = preview?.signature === signature ? preview.preview : null;
+  useEffect(() => onPreviewChange?.(current), [current, onPreviewChange]);
 
   const previewCall = useMutation({
     mutationFn: ({ request }: { request: TAudienceSendRequest; asked: string }) => contactsApi.previewAudienceSend(request),

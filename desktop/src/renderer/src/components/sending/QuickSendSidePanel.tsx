@@ -26,7 +26,8 @@ export function CampaignSummaryCard({
   template,
   pricePerMessage,
 }: {
-  recipients: number;
+  /** Null while the count is not known on this screen (the Contacts source before its preview). */
+  recipients: number | null;
   variablesFilled: number;
   variablesTotal: number;
   template: TTemplate | null;
@@ -39,7 +40,7 @@ export function CampaignSummaryCard({
       </CardHeader>
       <CardContent>
         <dl className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="campaign-summary">
-          <SummaryRow label="Recipients">{formatIndianNumber(recipients)}</SummaryRow>
+          <SummaryRow label="Recipients">{recipients === null ? messages.contactScreens.countedOnPreview : formatIndianNumber(recipients)}</SummaryRow>
           <SummaryRow label="Variables">
             {variablesTotal === 0 ? 'None' : `${formatIndianNumber(variablesFilled)} of ${formatIndianNumber(variablesTotal)} filled`}
           </SummaryRow>
@@ -48,7 +49,7 @@ export function CampaignSummaryCard({
             {template ? (TEMPLATE_CATEGORY_LABELS[template.category as TemplateCategory] ?? template.category) : '—'}
           </SummaryRow>
           <SummaryRow label="Estimated cost">
-            {template ? `${formatCost(estimateCost(recipients, pricePerMessage))} (${formatPrice(pricePerMessage)} each)` : '—'}
+            {template ? `${recipients === null ? '—' : formatCost(estimateCost(recipients, pricePerMessage))} (${formatPrice(pricePerMessage)} each)` : '—'}
           </SummaryRow>
         </dl>
       </CardContent>
@@ -125,7 +126,8 @@ export function QuickSendSidePanel({
   template: TTemplate | null;
   values: Record<string, string>;
   imageUrl: string | null;
-  recipients: number;
+  /** Null while the count is not known on this screen (the Contacts source before its preview). */
+  recipients: number | null;
   variablesFilled: number;
   variablesTotal: number;
   pricePerMessage: number;
@@ -141,7 +143,7 @@ export function QuickSendSidePanel({
         pricePerMessage={pricePerMessage}
       />
       <LivePreviewCard template={template} values={values} imageUrl={imageUrl} />
-      <CampaignPreviewCard rows={previewRows} total={recipients} />
+      <CampaignPreviewCard rows={previewRows} total={recipients ?? previewRows.length} />
       <TipsCard />
     </aside>
   );

@@ -49,6 +49,7 @@ import { errorToast, TOAST_IDS } from '../../lib/toasts';
 import { recipientsFromQuery } from '../../lib/replies';
 import { StepCard } from '../../components/sending/StepCard';
 import { ContactsAudienceSend } from '../../components/contacts/ContactsAudienceSend';
+import type { TAudiencePreview } from '@shared/schemas/contacts';
 
 const s = messages.sending;
 const ui = messages.sendScreens;
@@ -106,8 +107,12 @@ export function QuickSendPage() {
   const sheetColumn = sheetMapping?.recipientColumn ?? '';
   // The first rows' numbers (at most 20), for the side panel's preview and the cost dialog's first message.
   const sheetRecipients = summary && sheetColumn ? summary.sample.flatMap((row) => normalisePhone(row[sheetColumn] ?? '') ?? []) : [];
-  const count = fromSheet ? sheetRowCount(sheet.state) : recipients.valid.length;
-  const validShown = fromSheet ? sheetRecipients : recipients.valid;
+  // The Contacts source is counted by the server's dry run; until one stands for the send, it is unknown.
+  const [audiencePreview, setAudiencePreview] = useState<TAudiencePreview | null>(null);
+  const audienceSample = fromContacts ? (audiencePreview?.sample ?? null) : null;
+  const count = fromSheet ? sheetRowCount(sheet.state) : fromContacts ? (audiencePreview?.recipients ?? 0) : recipients.valid.length;
+  const validShown = fromSheet ? sheetRecipients : fromContacts ? (audienceSample ? [audienceSample.phone] : []) : recipients.valid;
+  const shownValues = audienceSample?.values ?? form.values;
   const sheetBusy = sheet.state.step === 'parsing' || sheet.state.step === 'preparing' || sheet.state.step === 'uploading';
 
   const progress = quickSendProgress({
@@ -118,8 +123,8 @@ export function QuickSendPage() {
   });
   const price = priceFor(pricing, form.template?.category);
   const variableOrder = variables.map((variable) => variable.index);
-  const previewRows = form.template ? quickCampaignPreview(validShown, form.template, variableOrder, form.values) : [];
-  const filledCount = variables.filter((variable) => (form.values[variable.index] ?? '').trim() !== '').length;
+  const previewRows = form.template ? quickCampaignPreview(validShown, form.template, variableOrder, shownValues) : [];
+  const filledCount = variables.filter((variable) => (shownValues[variable.index] ?? '').trim() !== '').length;
 
   useEffect(
     () => () => {
@@ -383,6 +388,7 @@ export function QuickSendPage() {
                       onScheduleChange={field.onChange}
                       initial={audienceStart}
                       onSent={handleContactsSent}
+                      onPreviewChange={setAudiencePreview}
                     />
                   )}
                 />
@@ -433,9 +439,9 @@ export function QuickSendPage() {
 
         <QuickSendSidePanel
           template={form.template}
-          values={form.values}
+          values={shownValues}
           imageUrl={image?.url ?? null}
-          recipients={count}
+          recipients={fromContacts && !audiencePreview ? null : count}
           variablesFilled={filledCount}
           variablesTotal={variables.length}
           pricePerMessage={price}
