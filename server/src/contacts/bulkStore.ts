@@ -46,11 +46,12 @@ export interface ContactBulkStore {
    */
   addTags(trx: Knex.Transaction, ownerId: number, tags: readonly { contactId: number; tag: string }[], created: boolean): Promise<void>;
   /**
-   * Runs a query once and hands its rows on `pageSize` at a time, in its order: a cursor on
-   * PostgreSQL, the statement stepped through on SQLite. Paging by key instead would evaluate the
-   * query's sets (a tag's contacts) again for every page.
+   * Runs a query once and hands its rows on `pageSize` at a time, in its order, each row an array
+   * of the select's columns in their order: a cursor on PostgreSQL, the statement stepped through
+   * on SQLite. Paging by key instead would evaluate the query's sets (a tag's contacts) again for
+   * every page; arrays rather than objects because a send to a million makes a million of them.
    */
-  readPages(trx: Knex.Transaction, sql: string, bindings: readonly (string | number)[], pageSize: number, onPage: (rows: Record<string, unknown>[]) => void): Promise<void>;
+  readPages(trx: Knex.Transaction, sql: string, bindings: readonly (string | number)[], pageSize: number, onPage: (rows: unknown[][]) => void): Promise<void>;
 }
 
 /** The transaction's connection, as the driver gives it. */
@@ -66,6 +67,7 @@ interface SqliteStatement {
   run(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
   iterate(...params: unknown[]): IterableIterator<unknown>;
+  raw(toggle: boolean): SqliteStatement;
 }
 interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
@@ -144,9 +146,9 @@ export const SQLITE_CONTACT_BULK: ContactBulkStore = {
 
   async readPages(trx, sql, bindings, pageSize, onPage) {
     const connection = await connectionOf<SqliteConnection>(trx);
-    let page: Record<string, unknown>[] = [];
-    for (const row of connection.prepare(sql).iterate(...bindings)) {
-      page.push(row as Record<string, unknown>);
+    let page: unknown[][] = [];
+    for (const row of connection.prepare(sql).raw(true).iterate(...bindings)) {
+      page.push(row as unknown[]);
       if (page.length === pageSize) {
         onPage(page);
         page = [];
@@ -181,6 +183,7 @@ export const SQLITE_CONTACT_BULK: ContactBulkStore = {
 
 interface PgConnection {
   query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+  query(config: { text: string; values?: unknown[]; rowMode: 'array' }): Promise<{ rows: unknown[][] }>;
 }
 
 /** The array type a contact column's values are bound as. */
@@ -234,8 +237,9 @@ export const POSTGRES_CONTACT_BULK: ContactBulkStore = {
 
   async readPages(trx, sql, bindings, pageSize, onPage) {
     await trx.raw(`declare contact_pages no scroll cursor for ${sql}`, [...bindings]);
+    const connection = await connectionOf<PgConnection>(trx);
     for (;;) {
-      const { rows } = (await trx.raw(`fetch ${pageSize} from contact_pages`)) as { rows: Record<string, unknown>[] };
+      const { rows } = await connection.query({ text: `fetch ${pageSize} from contact_pages`, rowMode: 'array' });
       if (rows.length === 0) break;
       onPage(rows);
     }

@@ -278,8 +278,8 @@ export class ContactService {
     for (const name of wanted) {
       if (!definitions.has(name)) throw ValidationError('variables', fillMessage(messages.contacts.segmentUnknownAttribute, { name }));
     }
-    // Positional aliases: the same key on both drivers, whatever the snake_case mapper does to raw rows.
-    const columns = wanted.map((name, i) => `c.${attributeColumn(definitions.get(name)!)} as v${i}`);
+    // Rows come as arrays: each attribute is read by its position after phone, name and opted.
+    const columns = wanted.map((name) => `c.${attributeColumn(definitions.get(name)!)}`);
     // Opted-out contacts are marked in the same pass and counted here, not matched by a second one.
     const query = `select c.phone, c.name, case when c.phone in (select recipient from suppressions where user_id = ?) then 1 else 0 end as opted${columns.map((col) => `, ${col}`).join('')}
       from contacts c where ${where.sql} order by c.id`;
@@ -298,14 +298,15 @@ export class ContactService {
     await this.db.transaction((trx) =>
       this.dialect.bulk.readPages(trx, query, [ownerId, ...where.bindings], SEGMENT_PAGE, (rows) => {
         const page: SegmentRecipient[] = [];
+        // Columns by position, as the select names them: phone, name, opted, then each attribute.
         for (const row of rows) {
-          if (Number(row.opted) === 1) {
+          if (Number(row[2]) === 1) {
             optedOut += 1;
             continue;
           }
-          const values: Record<string, string | null> = { name: text(row.name) };
-          for (let i = 0; i < wanted.length; i += 1) values[wanted[i]!] = text(row[`v${i}`]);
-          page.push({ phone: String(row.phone), values });
+          const values: Record<string, string | null> = { name: text(row[1]) };
+          for (let i = 0; i < wanted.length; i += 1) values[wanted[i]!] = text(row[3 + i]);
+          page.push({ phone: String(row[0]), values });
         }
         onPage(page);
       }),
