@@ -29,8 +29,10 @@ export const cleanupBench = {
       const started = performance.now();
       await seedReportRows(server, old);
       console.log(`  seeded 10,00,000 old message rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      // Old messages are in the reports' search index long before they are cleaned up (reports/recipientNumbers.ts).
+      // Old messages are in the reports' search index, and their recipients in the contacts, long
+      // before they are cleaned up (reports/recipientNumbers.ts, contacts/activity.ts).
       await server.services.recipientNumbers.drain();
+      await server.services.contactActivity.drain();
 
       const { client, user } = await signedInClient(server, { creditRupees: 50_000 });
       const template = await approvedBenchTemplate(server, user, `cleanup_bench_${Date.now()}`);

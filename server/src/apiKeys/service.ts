@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { API_KEY_PATTERN, API_KEYS } from '@shared/apiKeys';
 import { fillMessage, messages } from '@shared/messages';
-import { forUpdateIfSupported } from '../db/knex';
+import { forUpdateIfSupported } from '../db/dialect';
 import { ConflictError, NotFoundError } from '../errors';
 import { User, toDate } from '../models';
 import { ApiKey } from '../models/ApiKey';

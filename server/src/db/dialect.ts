@@ -6,6 +6,14 @@ import type { Knex } from 'knex';
 import { isPostgres, type DatabaseKind } from './knex';
 
 /**
+ * Row locks for read-then-write sequences. PostgreSQL needs them when instances run in parallel;
+ * SQLite has a single writer (and knex warns on FOR UPDATE there), so it is skipped.
+ */
+export function forUpdateIfSupported<Q extends { forUpdate(): Q }>(query: Q, db: Knex): Q {
+  return isPostgres(db) ? query.forUpdate() : query;
+}
+
+/**
  * A work-queue read: the rows are locked for this transaction and rows another instance has locked
  * are passed over, so instances take different rows. SQLite has a single writer (and knex warns on
  * FOR UPDATE there), so the query is left as it is.

@@ -126,14 +126,6 @@ export function isPostgres(db: Knex): boolean {
 }
 
 /**
- * Row locks for read-then-write sequences. PostgreSQL needs them when instances run in parallel;
- * SQLite has a single writer (and knex warns on FOR UPDATE there), so it is skipped.
- */
-export function forUpdateIfSupported<Q extends { forUpdate(): Q }>(query: Q, db: Knex): Q {
-  return isPostgres(db) ? query.forUpdate() : query;
-}
-
-/**
  * Runs `announce` once what was written through `db` is visible to every other connection: at
  * once outside a transaction, after the outermost transaction commits inside one (a savepoint's
  * release is not a commit), never when it rolls back. Listeners read the database on their own

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { CREDIT_UNITS_PER_RUPEE } from '@shared/constants';
 import { messages } from '@shared/messages';
 import { AppError, BadRequestError, NotFoundError, ServiceUnavailableError } from '../errors';
-import { forUpdateIfSupported } from '../db/knex';
+import { forUpdateIfSupported } from '../db/dialect';
 import type { Logger } from '../logger';
 import type { AuditService } from '../audit/service';
 import { Payment, User, type PaymentProvider } from '../models';

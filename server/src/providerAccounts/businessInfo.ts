@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { TBusinessInfoInput } from '@shared/schemas/providers';
 import type { AuditService } from '../audit/service';
-import { forUpdateIfSupported } from '../db/knex';
+import { forUpdateIfSupported } from '../db/dialect';
 import type { BusinessInfoRow } from '../db/rows/businessInfos';
 import { toDate } from '../models';
 import type { SecretBox } from '../security/secretBox';

@@ -8,7 +8,7 @@ import { PROVIDERS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import type { TProviderSettingsInput } from '@shared/schemas/providers';
 import type { AuditService } from '../audit/service';
-import { forUpdateIfSupported } from '../db/knex';
+import { forUpdateIfSupported } from '../db/dialect';
 import type { BusinessInfoRow } from '../db/rows/businessInfos';
 import type { ProviderSettingsRow } from '../db/rows/providerSettings';
 import { ConflictError, ValidationError } from '../errors';

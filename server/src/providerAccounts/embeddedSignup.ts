@@ -17,7 +17,7 @@ import type { Knex } from 'knex';
 import { messages } from '@shared/messages';
 import { CONNECTION_STEPS, type TConnectionStep, type TConnectionStatus, type TStartConnectionRequest, type TResumeConnectionRequest } from '@shared/schemas/whatsappConnections';
 import type { AuditService } from '../audit/service';
-import { forUpdateIfSupported } from '../db/knex';
+import { forUpdateIfSupported } from '../db/dialect';
 import type { BusinessInfoRow } from '../db/rows/businessInfos';
 import type { WhatsappNumberRow } from '../db/rows/whatsappNumbers';
 import { AppError, ConflictError, NotFoundError } from '../errors';

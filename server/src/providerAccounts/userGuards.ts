@@ -1,7 +1,8 @@
 /** Checks shared by the writers of a user's provider accounts (business info, channel settings). */
 import type { Knex } from 'knex';
 import { messages } from '@shared/messages';
-import { forUpdateIfSupported, isUniqueViolation, uniqueViolationTarget } from '../db/knex';
+import { isUniqueViolation, uniqueViolationTarget } from '../db/knex';
+import { forUpdateIfSupported } from '../db/dialect';
 import { ConflictError, NotFoundError } from '../errors';
 
 export async function assertUser(db: Knex, userId: number): Promise<void> {

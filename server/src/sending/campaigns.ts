@@ -7,8 +7,7 @@
  * message over only while its campaign runs (dispatcher.ts), so nothing is sent once they answer.
  */
 import type { Knex } from 'knex';
-import { forUpdateIfSupported } from '../db/knex';
-import { istDaySql } from '../db/dialect';
+import { forUpdateIfSupported, istDaySql } from '../db/dialect';
 import { messageFigures } from '@shared/figures';
 import { fillMessage, messages } from '@shared/messages';
 import type { PriceCategory } from '@shared/pricing';

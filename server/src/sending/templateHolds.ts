@@ -23,7 +23,7 @@ import type { Knex } from 'knex';
 import { fillMessage, messages as catalogue } from '@shared/messages';
 import type { PriceCategory } from '@shared/pricing';
 import { templateStatusLabel, USABLE_TEMPLATE_STATUSES } from '@shared/templates';
-import { forUpdateIfSupported } from '../db/knex';
+import { forUpdateIfSupported } from '../db/dialect';
 import type { Logger } from '../logger';
 import type { WalletService } from '../wallet/service';
 import type { MessageRow } from '../db/rows/messages';

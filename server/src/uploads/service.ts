@@ -16,7 +16,7 @@ import { UPLOADS } from '@shared/constants';
 import { fillMessage, messages } from '@shared/messages';
 import { formatIndianNumber } from '@shared/money';
 import { ZUploadId, type TCreateUploadRequest, type TUploadStatus } from '@shared/schemas/uploads';
-import { forUpdateIfSupported } from '../db/knex';
+import { forUpdateIfSupported } from '../db/dialect';
 import { nowIso } from '../db/columns';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Logger } from '../logger';

@@ -5,7 +5,8 @@ import { messages } from '@shared/messages';
 import type { TWalletHistoryQuery } from '@shared/schemas/wallet';
 import { WALLET_TYPES_BY_KIND } from '@shared/walletHistory';
 import { AppError, NotFoundError } from '../errors';
-import { forUpdateIfSupported, isUniqueViolation } from '../db/knex';
+import { isUniqueViolation } from '../db/knex';
+import { forUpdateIfSupported } from '../db/dialect';
 import { insertPart, type StatementPart } from '../db/singleStatement';
 import { CreditTransaction, Payment, User } from '../models';
 
