@@ -127,6 +127,7 @@ import * as addDeliveryToTeamInvites from './20261217100100_add_delivery_to_team
 import * as recordActorOnPaymentsAndUploads from './20261217100200_record_actor_on_payments_and_uploads';
 import * as recordContactAttributesOnCampaigns from './20261216100000_record_contact_attributes_on_campaigns';
 import * as addTagListToContacts from './20261217400100_add_tag_list_to_contacts';
+import * as campaignsTemplateIndexWithoutCounts from './20261218100100_campaigns_template_index_without_counts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -257,6 +258,7 @@ const migrations: [string, Migration][] = [
   ['20261217100100_add_delivery_to_team_invites', addDeliveryToTeamInvites],
   ['20261217100200_record_actor_on_payments_and_uploads', recordActorOnPaymentsAndUploads],
   ['20261217400100_add_tag_list_to_contacts', addTagListToContacts],
+  ['20261218100100_campaigns_template_index_without_counts', campaignsTemplateIndexWithoutCounts],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
