@@ -239,7 +239,7 @@ describe.skipIf(postgresUnavailable)('the contact screens: attributes, tags, his
       expect([...nextBatch, ...recording].filter((step) => /messages_campaign/.test(step))).toEqual([]);
     });
 
-    it('starts a campaign begun after many others at its own first message, and records only its own', async () => {
+    it('records each campaign from its own first message to its last when campaigns follow one another', async () => {
       const { client, user } = await signedInClient(server);
       const first = await buildCampaign(server, user, { messages: [{ status: 'sent', recipient: '919876589001' }, { status: 'sent', recipient: '919876589002' }] });
       const second = await buildCampaign(server, user, { messages: [{ status: 'sent', recipient: '919876589003' }] });
