@@ -7,6 +7,7 @@ import type { TCampaignAccepted } from '@shared/schemas/sending';
 import { buildCampaign, buildTemplate, signedInClient } from '../../server/test/factories';
 import { approvedTemplate } from '../../server/test/integrators';
 import { pngFile } from '../../server/test/media';
+import { pollUntil } from '../../server/test/polling';
 import { sandboxNumber } from '../../server/test/sending';
 import { numberChange, postWebhook, statusEvent, webhookBody } from '../../server/test/webhooks';
 import { postgresUnavailable, startTestServer, testDatabaseKind, type TestServer } from '../../server/test/server';
@@ -249,6 +250,30 @@ describe.skipIf(postgresUnavailable)('the contact screens: attributes, tags, his
       expect(marks.map((mark) => Number(mark.contactsLastMessageId))).toEqual(lastIds);
       expect((await contact(client, '919876589001')).counts.sent).toBe(1);
       expect((await contact(client, '919876589003')).counts.sent).toBe(1);
+    });
+
+    it.skipIf(testDatabaseKind() !== 'postgres')('drains a campaign another transaction holds (a status batch completing it) once that transaction ends, rather than passing it over', async () => {
+      const { client, user } = await signedInClient(server);
+      const { campaignId } = await buildCampaign(server, user, { messages: [{ status: 'delivered', recipient: '919876589101' }] });
+      const holder = await server.db.transaction();
+      let drained: Promise<void> | null = null;
+      try {
+        await holder('campaigns').where({ id: campaignId }).forUpdate().first('id');
+        drained = server.services.contactActivity.drain();
+        // The drain waits on the campaign's row; the worker's own turns pass such a campaign over.
+        await pollUntil(
+          async () => {
+            const { rows } = (await server.db.raw("select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%contacts_recorded%' and datname = current_database()")) as { rows: { n: string }[] };
+            return Number(rows[0]?.n);
+          },
+          (waiting) => waiting > 0,
+          { what: 'the drain waiting on the held campaign', timeoutMs: 10_000 },
+        );
+      } finally {
+        await holder.commit();
+      }
+      await drained;
+      expect((await contact(client, '919876589101')).counts.sent).toBe(1);
     });
 
     it('counts delivered and read on contacts from status webhooks, once per message, even before the send is recorded', async () => {

@@ -13,7 +13,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
-import { forUpdateSkipLocked } from '../db/dialect';
+import { forUpdateIfSupported, forUpdateSkipLocked } from '../db/dialect';
 import { OutageLog } from '../db/outage';
 import type { Logger } from '../logger';
 import { PollingWorker } from '../pollingWorker';
@@ -193,13 +193,21 @@ export class ContactActivity extends PollingWorker {
     this.now = deps.now ?? (() => new Date());
   }
 
-  /** Until no campaign is due (tests and the bench). */
+  /**
+   * Until no campaign is due (tests and the bench). It waits for a campaign another transaction
+   * holds rather than passing it over: a status batch completing the campaign, or another
+   * instance's turn, holds its row for a moment, and a drain that skipped it would return with the
+   * campaign unrecorded.
+   */
   async drain(): Promise<void> {
-    while (await this.recordBatch());
+    while (await this.recordBatch({ waitForHeld: true }));
   }
 
-  /** Records one batch of one due campaign's messages; answers whether a campaign was due. */
-  async recordBatch(): Promise<boolean> {
+  /**
+   * Records one batch of one due campaign's messages; answers whether a campaign was due. The
+   * worker's turns pass over a campaign held by another transaction (it is due again next turn).
+   */
+  async recordBatch(options: { waitForHeld?: boolean } = {}): Promise<boolean> {
     const limit = this.deps.batchMessages ?? BATCH_MESSAGES;
     const db = this.deps.db;
     return db.transaction(async (trx) => {
@@ -208,7 +216,7 @@ export class ContactActivity extends PollingWorker {
         .where('contactsRecorded', '<', trx.ref('totalRecipients'))
         .orderBy('id')
         .first('id', 'userId', 'contactsLastMessageId', 'contactsRecorded', 'totalRecipients', 'contactAttributes');
-      query = forUpdateSkipLocked(query, db);
+      query = options.waitForHeld ? forUpdateIfSupported(query, db) : forUpdateSkipLocked(query, db);
       const campaign = (await query) as DueCampaign | undefined;
       if (!campaign) return false;
       const after = await this.startingMark(trx, campaign);
