@@ -5,7 +5,7 @@ import type { TAudiencePreview, TContact, TContactAttributeList, TContactBulkRes
 import type { TestClient } from '../../server/test/client';
 import type { TCampaignAccepted } from '@shared/schemas/sending';
 import { buildCampaign, buildTemplate, signedInClient } from '../../server/test/factories';
-import { approvedTemplate } from '../../server/test/integrators';
+import { approvedTemplate, keyedClient } from '../../server/test/integrators';
 import { pngFile } from '../../server/test/media';
 import { pollUntil } from '../../server/test/polling';
 import { sandboxNumber } from '../../server/test/sending';
@@ -117,6 +117,23 @@ describe.skipIf(postgresUnavailable)('the contact screens: attributes, tags, his
       const campaign = (await server.db('campaigns').where({ id: sent.body.data.campaignId }).first('name', 'segment_id', 'segment_filter')) as { name: string; segmentId: number | null; segmentFilter: string };
       expect(campaign).toMatchObject({ name: 'Diwali by tag', segmentId: null });
       expect(JSON.parse(campaign.segmentFilter)).toEqual({ tags_any: ['diwali'] });
+    });
+
+    it("sends to a contact of another country at its stored number, never reading it again as an Indian mobile typed without its code", async () => {
+      const { client, user } = await signedInClient(server, { creditRupees: 10 });
+      const template = await approvedTemplate(server, user, 'Hi {{1}}');
+      // A Singapore number: ten digits starting with 6, as an Indian mobile typed without +91 is.
+      await bulk(client, [{ phone: '+6591234567', name: 'Wei', tags: ['abroad'] }, { phone: '9876584101', name: 'Ravi', tags: ['abroad'] }]);
+      const body = { templatename: template.name, tags: ['abroad'], variables: { '1': 'attr:name' } };
+      const sent = await client.post<{ data: { campaignId: number } }>('/api/whatsapp/audience-send', body);
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      const sentTo = async (campaignId: number) => ((await server.db('messages').where({ campaignId }).orderBy('recipient').select('recipient')) as { recipient: string }[]).map((row) => row.recipient);
+      expect(await sentTo(sent.body.data.campaignId)).toEqual(['6591234567', '919876584101']);
+      const segment = (await client.post<TSegment>('/api/segments', { name: 'Abroad', filter: { tags_any: ['abroad'] } })).body;
+      const { api } = await keyedClient(server, client);
+      const batch = await api.post<{ data: { campaignId: number } }>('/api/send/batch', { username: user.username, templatename: template.name, segment_id: segment.id, variables: { '1': 'attr:name' } });
+      expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+      expect(await sentTo(batch.body.data.campaignId)).toEqual(['6591234567', '919876584101']);
     });
 
     it('sends to a saved segment, refuses a missing value with no fallback, and asks for a segment or tags', async () => {

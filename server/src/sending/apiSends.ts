@@ -39,7 +39,7 @@ export class ApiSends {
       templates: Pick<TemplateService, 'findUsable'>;
       acceptance: CampaignAcceptance;
       /** A send to a segment through the API reads its contacts as the app's send to a segment does. */
-      audience: Pick<AudienceSends, 'segmentEntries'>;
+      audience: Pick<AudienceSends, 'segmentRecipients'>;
       duplicateWindowHours: number;
       /** How long a round of single sends waits for company (LINGER_MS, by database). */
       lingerMs: number;
@@ -105,21 +105,21 @@ export class ApiSends {
   async apiSendBatch(user: User, input: TApiSendBatchRequest): Promise<SendAccepted> {
     const template = await this.apiTemplate(user, input.templatename, input.language);
     const number = await this.deps.sending.defaultNumber(user);
-    const segment = input.segment_id !== undefined ? await this.deps.audience.segmentEntries(user, input.segment_id, input.variables ?? {}, input.fallbacks ?? {}) : null;
-    const entries = segment?.entries ?? input.messages ?? [];
     const valuesOf = apiValueReader(template);
+    const segment = input.segment_id !== undefined ? await this.deps.audience.segmentRecipients(user, input.segment_id, valuesOf, input.variables ?? {}, input.fallbacks ?? {}) : null;
     // Values are read (and a missing one refused) for every row with a valid number: a row repeats
     // an earlier one only when its values do too, so they are known before repeats are screened.
-    // Screened as they are made: a million-contact segment holds no second array of its entries.
-    const screened = screenEntries(
-      (function* () {
-        let row = 0;
-        for (const entry of entries) {
-          row += 1;
-          yield { row, raw: entry.recipient_number, values: checkPhone(entry.recipient_number).ok ? valuesOf(entry as Record<string, unknown>) : {} };
-        }
-      })(),
-    );
+    const screened =
+      segment?.screened ??
+      screenEntries(
+        (function* () {
+          let row = 0;
+          for (const entry of input.messages ?? []) {
+            row += 1;
+            yield { row, raw: entry.recipient_number, values: checkPhone(entry.recipient_number).ok ? valuesOf(entry as Record<string, unknown>) : {} };
+          }
+        })(),
+      );
     if (screened.recipients.length === 0) throw ValidationError('messages', messages.publicApi.invalidRecipient);
     const result = await this.deps.sending.accept({
       user,

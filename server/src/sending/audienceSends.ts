@@ -15,7 +15,7 @@ import type { TemplateService } from '../templates/service';
 import type { AcceptCampaignInput, AcceptedCampaign } from './campaignAcceptance';
 import type { SenderNumber } from './senderNumbers';
 import { checkScheduleTime } from './schedule';
-import { screenEntries, setAsideRows } from './sendScreening';
+import { setAsideRows, type ScreenedEntries } from './sendScreening';
 import { apiHeaderMedia, apiValueReader, findApiTemplate } from './apiFields';
 import type { SendAccepted, SendCore, UploadedImage } from './service';
 
@@ -50,9 +50,9 @@ export interface AudiencePreview {
   sample: { phone: string; values: Record<string, string> } | null;
 }
 
-/** A segment's contacts as a batch's entries, with what the campaign keeps of the segment. */
-export interface SegmentEntries {
-  entries: ({ recipient_number: string } & Record<string, string>)[];
+/** A segment's contacts as a send's recipients, with what the campaign keeps of the segment. */
+export interface SegmentRecipients {
+  screened: ScreenedEntries;
   segmentId: number;
   filter: unknown;
   optedOut: number;
@@ -61,26 +61,73 @@ export interface SegmentEntries {
 /** A variable mapped to a contact's attribute: `attr:first_name` (`attr:name` is the contact's name). */
 const ATTRIBUTE_VARIABLE = /^attr:([A-Za-z][A-Za-z0-9_]*)$/;
 
+/** How one template field is filled: from an attribute (else its fallback), or with the same text for everyone. */
+interface FieldSource {
+  field: string;
+  attribute: string | undefined;
+  text: string;
+  fallback: string | undefined;
+}
+
+/** The fields' sources, worked out once per send rather than once per contact. */
+function fieldSources(variables: Record<string, string>, fallbacks: Record<string, string>): FieldSource[] {
+  return Object.entries(variables).map(([field, spec]) => ({ field, attribute: ATTRIBUTE_VARIABLE.exec(spec)?.[1], text: spec, fallback: fallbacks[field] }));
+}
+
 /**
- * A contact as a batch entry: each mapped field takes the contact's attribute (`attr:<name>`),
- * else its fallback; any other text is the same for everyone. `fellBack` says a fallback (or
- * nothing) stood in for a missing attribute.
+ * A contact's fields for the template: each mapped field takes the contact's attribute
+ * (`attr:<name>`), else its fallback; any other text is the same for everyone. `fellBack` says a
+ * fallback (or nothing) stood in for a missing attribute.
  */
-function contactEntry(
-  contact: { phone: string; values: Record<string, string | null> },
-  variables: Record<string, string>,
-  fallbacks: Record<string, string>,
-): { entry: { recipient_number: string } & Record<string, string>; fellBack: boolean } {
-  const entry: Record<string, string> = { recipient_number: contact.phone };
+function contactFields(contact: { values: Record<string, string | null> }, sources: readonly FieldSource[]): { fields: Record<string, string>; fellBack: boolean } {
+  const fields: Record<string, string> = {};
   let fellBack = false;
-  for (const [field, spec] of Object.entries(variables)) {
-    const attribute = ATTRIBUTE_VARIABLE.exec(spec)?.[1];
-    const own = attribute === undefined ? spec : contact.values[attribute];
-    const value = own ?? fallbacks[field];
+  for (const source of sources) {
+    const own = source.attribute === undefined ? source.text : contact.values[source.attribute];
+    const value = own ?? source.fallback;
     if (own === null || own === undefined) fellBack = true;
-    if (value !== undefined && value !== null) entry[field] = value;
+    if (value !== undefined && value !== null) fields[source.field] = value;
   }
-  return { entry: entry as { recipient_number: string } & Record<string, string>, fellBack };
+  return { fields, fellBack };
+}
+
+/**
+ * A segment's contacts made recipients as their pages arrive, with no entry between a contact and
+ * its recipient row. A contact's number is stored in its one form and is its owner's only contact
+ * with it, so the screening a typed list or a sheet goes through (numbers as written, repeats within
+ * the send) has nothing to find here, and read again as typed, a stored number of another country
+ * that looks like an Indian mobile without its code would be sent to India. Each contact's values
+ * go through the template's rule (`valuesOf`), so a missing or refused value refuses the send as in
+ * any other. Without `valuesOf` (a preview) the contacts are only counted.
+ */
+class AudienceRecipients {
+  readonly screened: ScreenedEntries = { recipients: [], rows: [], skipped: [], invalid: 0, missingValues: 0, inSendDuplicates: 0 };
+  count = 0;
+  usingFallback = 0;
+  first: { phone: string; fields: Record<string, string> } | null = null;
+
+  private readonly sources: FieldSource[];
+
+  constructor(
+    variables: Record<string, string>,
+    fallbacks: Record<string, string>,
+    private readonly valuesOf: ((fields: Record<string, unknown>) => Record<string, string>) | null,
+  ) {
+    this.sources = fieldSources(variables, fallbacks);
+  }
+
+  readonly add = (page: readonly { phone: string; values: Record<string, string | null> }[]): void => {
+    const { recipients, rows } = this.screened;
+    for (const contact of page) {
+      const { fields, fellBack } = contactFields(contact, this.sources);
+      if (fellBack) this.usingFallback += 1;
+      this.count += 1;
+      if (this.first === null) this.first = { phone: contact.phone, fields };
+      if (this.valuesOf === null) continue;
+      recipients.push({ to: contact.phone, variables: this.valuesOf(fields) });
+      rows.push(this.count);
+    }
+  };
 }
 
 export class AudienceSends {
@@ -116,28 +163,19 @@ export class AudienceSends {
     const names = [...new Set(Object.values(variables).flatMap((spec) => attributeOf(spec) ?? []))];
     const tags = input.tags ?? [];
     const filter: TSegmentFilter = input.segment_id !== undefined ? {} : input.tags_match === 'all' ? { tags_all: tags } : { tags_any: tags };
-    let usingFallback = 0;
-    // Entries are made page by page: no array of the contacts is held beside them.
-    const entries: ({ recipient_number: string } & Record<string, string>)[] = [];
-    const onPage = (page: { phone: string; values: Record<string, string | null> }[]) => {
-      for (const contact of page) {
-        const { entry, fellBack } = contactEntry(contact, variables, fallbacks);
-        if (fellBack) usingFallback += 1;
-        entries.push(entry);
-      }
-    };
+    const apiValues = apiValueReader(template);
+    const audience = new AudienceRecipients(variables, fallbacks, input.dry_run ? null : apiValues);
     const found =
       input.segment_id !== undefined
-        ? await source.recipients(user.id, input.segment_id, names, onPage)
-        : { segment: null, ...(await source.recipientsOf(user.id, filter, names, onPage)) };
-    const apiValues = apiValueReader(template);
+        ? await source.recipients(user.id, input.segment_id, names, audience.add)
+        : { segment: null, ...(await source.recipientsOf(user.id, filter, names, audience.add)) };
     if (input.dry_run) {
-      const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, entries.length);
-      const first = entries[0];
-      const sample = first ? { phone: first.recipient_number, values: apiValues(first) } : null;
-      return { kind: 'preview', preview: { recipients: entries.length, optedOut: found.optedOut, usingFallback, category: template.category, quote, sample } };
+      const quote = await this.deps.pricing.quote(user.id, template.category.toLowerCase() as PriceCategory, audience.count);
+      const first = audience.first;
+      const sample = first ? { phone: first.phone, values: apiValues(first.fields) } : null;
+      return { kind: 'preview', preview: { recipients: audience.count, optedOut: found.optedOut, usingFallback: audience.usingFallback, category: template.category, quote, sample } };
     }
-    const screened = screenEntries(entries.map((entry, index) => ({ row: index + 1, raw: entry.recipient_number, values: apiValues(entry) })));
+    const screened = audience.screened;
     if (screened.recipients.length === 0) throw ValidationError('segment_id', messages.publicApi.invalidRecipient);
     const headerMedia = image ? await this.deps.sending.headerMedia(template, image) : await this.apiHeaderMedia(template);
     let result: AcceptedCampaign;
@@ -166,19 +204,23 @@ export class AudienceSends {
   }
 
   /**
-   * A segment's contacts as batch entries: each mapped field takes the contact's attribute
-   * (`attr:<name>`), else its fallback; any other text is the same for everyone.
+   * A segment's contacts as a send's recipients (the API's send to a segment): each mapped field
+   * takes the contact's attribute (`attr:<name>`), else its fallback; any other text is the same
+   * for everyone; `valuesOf` is the template's rule for a send's values.
    */
-  async segmentEntries(user: User, segmentId: number, variables: Record<string, string>, fallbacks: Record<string, string>): Promise<SegmentEntries> {
+  async segmentRecipients(
+    user: User,
+    segmentId: number,
+    valuesOf: (fields: Record<string, unknown>) => Record<string, string>,
+    variables: Record<string, string>,
+    fallbacks: Record<string, string>,
+  ): Promise<SegmentRecipients> {
     if (!this.deps.segments) throw NotFoundError(messages.contacts.segmentNotFound, 'segment_not_found');
     const attributeOf = (spec: string) => ATTRIBUTE_VARIABLE.exec(spec)?.[1];
     const names = [...new Set(Object.values(variables).flatMap((spec) => attributeOf(spec) ?? []))];
-    // Entries are made page by page: no array of the contacts is held beside them.
-    const entries: ({ recipient_number: string } & Record<string, string>)[] = [];
-    const found = await this.deps.segments.recipients(user.id, segmentId, names, (page) => {
-      for (const contact of page) entries.push(contactEntry(contact, variables, fallbacks).entry);
-    });
-    return { entries, segmentId: found.segment.id, filter: found.segment.filter, optedOut: found.optedOut };
+    const audience = new AudienceRecipients(variables, fallbacks, valuesOf);
+    const found = await this.deps.segments.recipients(user.id, segmentId, names, audience.add);
+    return { screened: audience.screened, segmentId: found.segment.id, filter: found.segment.filter, optedOut: found.optedOut };
   }
 
   private apiTemplate(user: User, name: string, language: string | undefined): Promise<Template> {
