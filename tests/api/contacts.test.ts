@@ -134,6 +134,21 @@ describe.skipIf(postgresUnavailable)('contacts and segments', () => {
       expect((await contact(client, '919876511001')).attributes).toEqual({ city: 'Pune', orders: 4 });
     });
 
+    it('stores every text and number as given: quotes, backslashes, braces, the word NULL, Hindi and emoji, and a lone surrogate as U+FFFD', async () => {
+      const { client } = await signedInClient(server);
+      const texts = ['say "hi"', 'C:\\new\\table', '{a,b}', 'NULL', 'null', 'आशा वर्मा', 'Asha 🙏🏽', '\\ud800 as typed', ' , ', '\\'];
+      const entries = texts.map((text, i) => ({ phone: `98765130${String(i).padStart(2, '0')}`, name: `n${i}`, attributes: { note: text, amount: i === 0 ? -12.5 : 1e15 + i, day: '2026-02-28' }, opt_in: { source: text, at: '2026-11-01T05:30:00+05:30' } }));
+      entries.push({ phone: '9876513099', name: 'A\uD800B', attributes: { note: 'x\uDC00', amount: 0, day: '2026-03-01' }, opt_in: { source: 'form', at: '2026-11-01T00:00:00Z' } });
+      expect(await bulk(client, entries)).toEqual({ created: entries.length, updated: 0, skipped: 0, invalid: [] });
+      for (const [i, text] of texts.entries()) {
+        const stored = await contact(client, `919876513${String(i).padStart(3, '0')}`);
+        expect(stored.attributes).toEqual({ note: text, amount: i === 0 ? -12.5 : 1e15 + i, day: '2026-02-28' });
+        expect(stored.opt_in).toMatchObject({ source: text.trim(), at: '2026-11-01T00:00:00.000Z' });
+      }
+      const lone = await contact(client, '919876513099');
+      expect(lone).toMatchObject({ name: 'A\uFFFDB', attributes: { note: 'x\uFFFD' } });
+    });
+
     it('deletes a contact with its tags: the number imported again starts untagged', async () => {
       const { client } = await signedInClient(server);
       await bulk(client, [{ phone: '9876512001', tags: ['vip'] }]);

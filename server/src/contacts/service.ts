@@ -106,20 +106,43 @@ function decodeCursor(cursor: string): number | null {
 const encodeCursor = (id: number): string => Buffer.from(String(id), 'utf8').toString('base64url');
 
 /** The value a typed attribute stores, or why it cannot hold it. */
-function storedValue(attribute: { name: string; type: TContactAttributeType }, value: string | number): { value: string; numberValue: number | null } | string {
+/**
+ * Text as UTF-8 can hold it: a lone surrogate (JSON can carry one) becomes U+FFFD, so both
+ * databases store the same text (SQLite kept its bytes, which no reader decodes, and PostgreSQL
+ * refused it). `toWellFormed` is ES2024's, in every Node this runs on; the ES2023 library the
+ * project compiles against does not declare it.
+ */
+function wellFormed(text: string): string {
+  return (text as string & { toWellFormed(): string }).toWellFormed();
+}
+
+function wellFormedOptIn(optIn: TOptInInput): TOptInInput {
+  return { ...optIn, source: wellFormed(optIn.source), ...(optIn.evidence !== undefined ? { evidence: wellFormed(optIn.evidence) } : {}) };
+}
+
+/** A value its attribute's type refuses, with the catalogue's reason. */
+class RefusedValue {
+  constructor(readonly error: string) {}
+}
+
+/**
+ * A value as its attribute's column stores it (a number as a number, a date or a text as text), or
+ * why the type refuses it. Only a refusal allocates: an import checks ten values a contact.
+ */
+function storedValue(attribute: { name: string; type: TContactAttributeType }, value: string | number): ContactValue | RefusedValue {
   if (attribute.type === 'number') {
     const number = typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value);
-    if (!Number.isFinite(number)) return fillMessage(messages.contacts.attributeNotNumber, { name: attribute.name });
-    return { value: String(number), numberValue: number };
+    if (!Number.isFinite(number)) return new RefusedValue(fillMessage(messages.contacts.attributeNotNumber, { name: attribute.name }));
+    return number;
   }
   if (attribute.type === 'date') {
     const text = String(value).trim();
     if (!ATTRIBUTE_DATE_PATTERN.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
-      return fillMessage(messages.contacts.attributeNotDate, { name: attribute.name });
+      return new RefusedValue(fillMessage(messages.contacts.attributeNotDate, { name: attribute.name }));
     }
-    return { value: text, numberValue: null };
+    return text;
   }
-  return { value: String(value), numberValue: null };
+  return wellFormed(String(value));
 }
 
 /** The type an attribute gets when a value first names it. */
@@ -195,10 +218,10 @@ export class ContactService {
   async update(ownerId: number, rawPhone: string, patch: TContactPatch): Promise<ContactRecord> {
     const row = await this.findRow(ownerId, rawPhone);
     const write: ContactWrite = { index: 0, phone: row.phone, tagMode: 'replace' };
-    if (patch.name !== undefined) write.name = patch.name === '' ? null : patch.name;
+    if (patch.name !== undefined) write.name = patch.name === '' || patch.name === null ? null : wellFormed(patch.name);
     if (patch.attributes !== undefined) write.attributes = patch.attributes;
-    if (patch.tags !== undefined) write.tags = patch.tags;
-    if (patch.opt_in !== undefined) write.optIn = patch.opt_in;
+    if (patch.tags !== undefined) write.tags = patch.tags.map(wellFormed);
+    if (patch.opt_in !== undefined) write.optIn = patch.opt_in && wellFormedOptIn(patch.opt_in);
     const result = await this.write(ownerId, [write], 'update');
     if (result.invalid[0]) throw ValidationError('attributes', result.invalid[0].error);
     return this.get(ownerId, row.phone);
@@ -328,10 +351,10 @@ export class ContactService {
     const checked = checkPhone(input.phone);
     if (!checked.ok) return messages.phone.invalid[checked.reason];
     const write: ContactWrite = { index, phone: checked.phone, tagMode };
-    if (input.name !== undefined) write.name = input.name === '' ? null : input.name;
+    if (input.name !== undefined) write.name = input.name === '' || input.name === null ? null : wellFormed(input.name);
     if (input.attributes !== undefined) write.attributes = input.attributes;
-    if (input.tags !== undefined) write.tags = input.tags;
-    if (input.opt_in !== undefined) write.optIn = input.opt_in;
+    if (input.tags !== undefined) write.tags = input.tags.map(wellFormed);
+    if (input.opt_in !== undefined) write.optIn = input.opt_in && wellFormedOptIn(input.opt_in);
     return write;
   }
 
@@ -376,6 +399,8 @@ export class ContactService {
       const now = this.now().toISOString();
       const optInValues = (optIn: TOptInInput | null | undefined): ContactValue[] =>
         optIn ? [optIn.source, new Date(optIn.at ?? now).toISOString(), optIn.evidence ?? null] : [null, null, null];
+      // Each attribute's column, worked out once for the call.
+      const targets = new Map([...attributes].map(([name, definition]) => [name, { name, type: definition.type, column: attributeColumn(definition) }]));
       for (let start = 0; start < writes.length; start += store.chunk) {
         const chunk = writes.slice(start, start + store.chunk);
 
@@ -386,41 +411,56 @@ export class ContactService {
         const accepted: ContactWrite[] = [];
         const refused: { write: ContactWrite; error: string }[] = [];
         for (const write of chunk) {
-          const changes: [string, ContactValue][] = [];
+          // The entry's columns and values side by side: no pair is made per value.
+          const columns: string[] = [];
+          const values: ContactValue[] = [write.phone];
           let error: string | null = null;
-          for (const [name, value] of Object.entries(write.attributes ?? {})) {
-            const attribute = attributes.get(name);
+          const given = write.attributes ?? {};
+          for (const name in given) {
+            const attribute = targets.get(name);
             if (!attribute) continue;
-            if (value === null) {
-              changes.push([attributeColumn(attribute), null]);
+            const value = given[name];
+            if (value === null || value === undefined) {
+              columns.push(attribute.column);
+              values.push(null);
               continue;
             }
-            const checked = storedValue(attribute, value);
-            if (typeof checked === 'string') {
-              error = checked;
+            const stored = storedValue(attribute, value);
+            if (stored instanceof RefusedValue) {
+              error = stored.error;
               break;
             }
-            changes.push([attributeColumn(attribute), checked.numberValue ?? checked.value]);
+            columns.push(attribute.column);
+            values.push(stored);
           }
           if (error !== null) {
             refused.push({ write, error });
             continue;
           }
-          if (write.name !== undefined) changes.push(['name', write.name]);
+          if (write.name !== undefined) {
+            columns.push('name');
+            values.push(write.name);
+          }
           if (write.optIn !== undefined) {
-            const values = optInValues(write.optIn);
-            OPT_IN_COLUMNS.forEach((column, i) => changes.push([column, values[i]!]));
+            const optIn = optInValues(write.optIn);
+            for (let i = 0; i < OPT_IN_COLUMNS.length; i += 1) {
+              columns.push(OPT_IN_COLUMNS[i]!);
+              values.push(optIn[i]!);
+            }
           }
           // A contact this creates gets its tag list with its row; an existing one's is read
           // again from its tags once they are written (below).
-          if (write.tags !== undefined) changes.push(['tag_list', tagListValue(write.tags)]);
-          const key = changes.map(([column]) => column).join(',');
+          if (write.tags !== undefined) {
+            columns.push('tag_list');
+            values.push(tagListValue(write.tags));
+          }
+          const key = columns.join(',');
           let group = byShape.get(key);
           if (!group) {
-            group = { columns: ['phone', ...changes.map(([column]) => column)], rows: [] };
+            group = { columns: ['phone', ...columns], rows: [] };
             byShape.set(key, group);
           }
-          group.rows.push([write.phone, ...changes.map(([, value]) => value)]);
+          group.rows.push(values);
           accepted.push(write);
         }
 
