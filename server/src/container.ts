@@ -74,6 +74,7 @@ import { CampaignProgressFeed } from './notifications/campaignProgress';
 import { CampaignStallWatch } from './notifications/campaignStallWatch';
 import { ScheduledCampaigns } from './sending/scheduledCampaigns';
 import { RetentionService } from './retention/service';
+import { retentionStoreFor } from './retention/store';
 import { LOGS, NOTIFICATIONS, NUMBER_HEALTH, TEMPLATE_SYNC } from '@shared/constants';
 import { presentCampaign } from './presenters/campaign';
 import { SuppressionService } from './suppressions/service';
@@ -207,7 +208,7 @@ export function createServices(deps: {
   const { config, db, logger, outbox } = deps;
   // Notifications first (other services post to it), then log retention and its daily job.
   const notifications = new NotificationService({ db, log: logger.child({ service: 'notifications' }) });
-  const retention = new RetentionService({ db, dataDir: config.dataDir, retentionDays: config.logRetentionDays, log: logger.child({ service: 'retention' }) });
+  const retention = new RetentionService({ db, store: retentionStoreFor(config.database.kind), dataDir: config.dataDir, retentionDays: config.logRetentionDays, log: logger.child({ service: 'retention' }) });
   const dailyCleanup = new DailyCleanupScheduler({
     retention,
     hourUtc: LOGS.cleanupHourUtc,

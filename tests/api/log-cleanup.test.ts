@@ -13,6 +13,7 @@ import { createDatabase } from '../../server/src/db/knex';
 import { createLogger } from '../../server/src/logger';
 import type { Template, User } from '../../server/src/models';
 import { DailyCleanupScheduler } from '../../server/src/retention/scheduler';
+import { retentionStoreFor } from '../../server/src/retention/store';
 import { RetentionService } from '../../server/src/retention/service';
 import { TestClient } from '../../server/test/client';
 import { buildTemplate, signedInClient } from '../../server/test/factories';
@@ -130,7 +131,7 @@ describe.skipIf(postgresUnavailable)('log cleanup', () => {
     expect(before.overview.messagesThisMonth).toBe(4);
 
     // A retention of 0 days a minute from now: every finished row of this month is old.
-    const retention = new RetentionService({ db: server.db, dataDir: server.dataDir, retentionDays: 0, log: server.logger, now: () => new Date(Date.now() + 60_000), batchSize: 3 });
+    const retention = new RetentionService({ db: server.db, store: retentionStoreFor(server.config.database.kind), dataDir: server.dataDir, retentionDays: 0, log: server.logger, now: () => new Date(Date.now() + 60_000), batchSize: 3 });
     const run = await retention.cleanup({ trigger: 'manual' });
     expect(run!.messagesDeleted).toBeGreaterThanOrEqual(4);
     expect(Number(((await server.db('messages').where({ userId: user.id }).count({ n: '*' }).first()) as { n: number | string }).n)).toBe(0);
@@ -156,7 +157,7 @@ describe.skipIf(postgresUnavailable)('log cleanup', () => {
     await server.db('messages').whereIn('id', [ids[3]!]).update({ createdAt: daysAgo(110), status: 'queued', nextAttemptAt: new Date(Date.now() + DAY_MS).toISOString() });
     await server.db('messages').whereIn('id', [ids[4]!]).update({ createdAt: daysAgo(100) });
 
-    const retention = new RetentionService({ db: server.db, dataDir: server.dataDir, retentionDays: 90, log: server.logger, batchSize: 1 });
+    const retention = new RetentionService({ db: server.db, store: retentionStoreFor(server.config.database.kind), dataDir: server.dataDir, retentionDays: 90, log: server.logger, batchSize: 1 });
     const run = await retention.cleanup({ trigger: 'manual' });
     expect(run!.messagesDeleted).toBeGreaterThanOrEqual(3);
     const left = ((await server.db('messages').where({ campaignId: campaign.id }).orderBy('id').pluck('id')) as (number | string)[]).map(Number);
@@ -191,7 +192,7 @@ describe.skipIf(postgresUnavailable)('log cleanup', () => {
     const perMessage = testDatabaseKind() === 'sqlite' ? 2 : 1;
     expect(await indexed()).toEqual([[x, 1], [y, perMessage], [z, 1]]);
 
-    const run = await new RetentionService({ db: server.db, dataDir: server.dataDir, retentionDays: 90, log: server.logger, batchSize: 1 }).cleanup({ trigger: 'manual' });
+    const run = await new RetentionService({ db: server.db, store: retentionStoreFor(server.config.database.kind), dataDir: server.dataDir, retentionDays: 90, log: server.logger, batchSize: 1 }).cleanup({ trigger: 'manual' });
     expect(run!.messagesDeleted).toBeGreaterThanOrEqual(3);
     expect(await indexed()).toEqual([[y, 1]]);
     await settledCampaign(client, template, [z]);
@@ -230,7 +231,7 @@ describe.skipIf(postgresUnavailable)('log cleanup', () => {
     const logger = createLogger(server.config);
     const pools = [createDatabase(server.config.database), createDatabase(server.config.database)];
     try {
-      const schedulers = pools.map((db) => new DailyCleanupScheduler({ retention: new RetentionService({ db, dataDir: server.dataDir, retentionDays: 90, log: logger, now, batchSize: 1 }), hourUtc: 2, log: logger, now }));
+      const schedulers = pools.map((db) => new DailyCleanupScheduler({ retention: new RetentionService({ db, store: retentionStoreFor(server.config.database.kind), dataDir: server.dataDir, retentionDays: 90, log: logger, now, batchSize: 1 }), hourUtc: 2, log: logger, now }));
       expect(await Promise.all(schedulers.map((s) => s.tick()))).toEqual([null, null]);
 
       clock = new Date('2031-03-04T02:00:30.000Z');

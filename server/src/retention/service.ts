@@ -13,34 +13,15 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import { NO_BITMAP_SCANS_SQL, withoutBitmapScans } from '../db/bitmapScans';
-import { addDailyTotals, totalsOf, type DeletedMessage } from './dailyTotals';
+import { addDailyTotals, totalsOf } from './dailyTotals';
+import { FINAL_MESSAGE_STATUSES, type RetentionStore } from './store';
 import { istDay } from '../istCalendar';
 
-/** Final message statuses: only these are deleted, so nothing that may still be sent (or refunded) is lost. */
-export const FINAL_MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed', 'duplicate', 'suppressed', 'cancelled'] as const;
 /** Campaign statuses that can no longer change. */
 const FINAL_CAMPAIGN_STATUSES = ['completed', 'cancelled', 'failed'] as const;
 /** Rows per delete transaction at most: each holds the write lock for a few milliseconds. */
 export const CLEANUP_BATCH_SIZE = 2_000;
-/**
- * On SQLite a batch should take about this long. better-sqlite3 runs each statement on the event
- * loop, so while a batch runs the whole server waits (requests, the dispatcher, the in-process
- * simulator); a batch's time follows its rows (with their index entries) and the machine's load,
- * so batches are sized to this budget rather than to a count.
- */
-const SQLITE_BATCH_BUDGET_MS = 50;
-const SQLITE_FIRST_BATCH = 250;
 const MIN_BATCH = 50;
-/**
- * After each batch the cleanup rests this many times as long as the batch took. On PostgreSQL, as
- * long again: it never has more than half the database, and the daily job is in no hurry. On
- * SQLite the batch itself is what holds the server, and already short; any rest lets every waiting
- * request take its next step, so a quarter keeps the cleanup from crawling behind busy readers
- * (with a million rows and reports read back to back, a full rest made it take an hour).
- */
-const REST_RATIO = 1;
-const SQLITE_REST_RATIO = 0.25;
 const MAX_REST_MS = 2_000;
 const DAY_MS = 86_400_000;
 
@@ -87,6 +68,8 @@ export class RetentionService {
   constructor(
     private readonly deps: {
       db: Knex;
+      /** Where cleanup differs between the databases (store.ts). */
+      store: RetentionStore;
       dataDir: string;
       retentionDays: number;
       log: Logger;
@@ -95,7 +78,7 @@ export class RetentionService {
       batchSize?: number;
       /** Replaces the rest between batches (tests). */
       pauseBetweenBatches?: () => Promise<void>;
-      /** The rest after a batch, as a share of the time it took (default REST_RATIO). */
+      /** The rest after a batch, as a share of the time it took (default the store's). */
       restRatio?: number;
     },
   ) {}
@@ -195,14 +178,18 @@ export class RetentionService {
     return Array.isArray(result) ? result : result.rows;
   }
 
-  private get isSqlite(): boolean {
-    return this.deps.db.client.config.client === 'better-sqlite3';
-  }
-
   /** Paces one kind of delete: how many rows the next batch takes, and the rest after each. */
   private pacer(maxRows: number): BatchPacer {
-    const budgetMs = this.isSqlite && this.deps.batchSize === undefined ? SQLITE_BATCH_BUDGET_MS : null;
-    return new BatchPacer({ maxRows, firstRows: budgetMs === null ? maxRows : Math.min(maxRows, SQLITE_FIRST_BATCH), budgetMs, restRatio: this.deps.restRatio ?? (this.isSqlite ? SQLITE_REST_RATIO : REST_RATIO), pause: this.deps.pauseBetweenBatches });
+    const { store } = this.deps;
+    // A batch size given (tests) is the size of every batch.
+    const budget = this.deps.batchSize === undefined ? store.timeBudget : null;
+    return new BatchPacer({
+      maxRows,
+      firstRows: budget === null ? maxRows : Math.min(maxRows, budget.firstRows),
+      budgetMs: budget?.ms ?? null,
+      restRatio: this.deps.restRatio ?? store.restRatio,
+      pause: this.deps.pauseBetweenBatches,
+    });
   }
 
   private async deleteOld(threshold: Date): Promise<CleanupResult> {
@@ -210,7 +197,7 @@ export class RetentionService {
     const messagesDeleted = await this.deleteMessages(cutoff);
     const { campaignsDeleted, filesDeleted } = await this.deleteCampaigns(cutoff);
     const statusEventsDeleted = await this.deleteStatusEvents(cutoff);
-    const numbersForgotten = this.isSqlite ? 0 : await this.forgetNumbers();
+    const numbersForgotten = await this.forgetNumbers();
     const figures = { threshold: cutoff, messagesDeleted, campaignsDeleted, statusEventsDeleted, filesDeleted, numbersForgotten };
     // A run that found nothing (every start of a young database) is not worth a line at info.
     if (messagesDeleted + campaignsDeleted + statusEventsDeleted + filesDeleted + numbersForgotten > 0) this.deps.log.info(figures, 'old logs cleaned up');
@@ -227,30 +214,12 @@ export class RetentionService {
     let from: string | null = null;
     for (;;) {
       const started = performance.now();
-      const batch = await this.oldMessageBatch(cutoff, from, pacer.rows);
+      const batch = await this.deps.store.oldMessageBatch(db, cutoff, from, pacer.rows);
       if (batch.length === 0) return deleted;
       const ids = batch.map((row) => row.id);
       from = new Date((batch[batch.length - 1] as { createdAt: string | Date }).createdAt).toISOString();
       const rows = await db.transaction(async (trx) => {
-        const deleteSql = `delete from messages where id in (${ids.map(() => '?').join(', ')}) and status in (${FINAL_MESSAGE_STATUSES.map(() => '?').join(', ')})`;
-        const columns = `user_id as "userId", campaign_id as "campaignId", status as "status", error_code as "errorCode", created_at as "createdAt",
-                     sent_at as "sentAt", delivered_at as "deliveredAt", read_at as "readAt", failed_at as "failedAt"`;
-        // SQLite's search index loses the deleted messages through a trigger on `messages`
-        // (migration 20261206100300), in this transaction.
-        // PostgreSQL marks the numbers found by the btree, not the trigram index (db/bitmapScans.ts).
-        if (!this.isSqlite) await trx.raw(NO_BITMAP_SCANS_SQL);
-        const gone = this.isSqlite
-          ? await this.deleteReturning<DeletedMessage>(trx, `${deleteSql} returning ${columns}`, [...ids, ...FINAL_MESSAGE_STATUSES])
-          : // PostgreSQL keeps each user's numbers for the reports' search: the numbers of the deleted
-            // messages are marked, and forgotten at the end of the run if no message to them is left.
-            await this.deleteReturning<DeletedMessage>(
-              trx,
-              `with gone as (${deleteSql} returning *),
-               marked as (update recipient_numbers r set orphaned_at = ? from (select distinct user_id, recipient from gone) g
-                          where r.user_id = g.user_id and r.recipient = g.recipient and r.orphaned_at is null)
-               select ${columns} from gone`,
-              [...ids, ...FINAL_MESSAGE_STATUSES, this.now().toISOString()],
-            );
+        const gone = await this.deps.store.deleteMessages(trx, ids, this.now().toISOString());
         await addDailyTotals(trx, totalsOf(gone));
         return gone.length;
       });
@@ -259,53 +228,17 @@ export class RetentionService {
     }
   }
 
-  /**
-   * PostgreSQL: the numbers kept for the reports' search (`recipient_numbers`) marked by this run
-   * or an earlier one when it deleted messages to them. Forgotten where no message to the number is
-   * left, or where a live entry for it was added since; the rest are live again. A message written
-   * meanwhile brings its number back by itself (the trigger on messages and
-   * `reports/recipientNumbers.ts`), so nothing here has to wait for senders.
-   */
+  /** The numbers kept for the reports' search whose messages this run or an earlier one deleted (store.ts). */
   private async forgetNumbers(): Promise<number> {
     const pacer = this.pacer(this.deps.batchSize ?? CLEANUP_BATCH_SIZE);
     let forgotten = 0;
     for (;;) {
       const started = performance.now();
-      // The live entry is found by the btree, not the trigram index (db/bitmapScans.ts).
-      const { rows } = (await withoutBitmapScans(this.deps.db, (trx) => trx.raw(
-        `with batch as (select ctid as row, user_id, recipient from recipient_numbers where orphaned_at is not null limit ? for update skip locked),
-         forgotten as (
-           delete from recipient_numbers r using batch b
-           where r.ctid = b.row
-             and (not exists (select 1 from messages m where m.user_id = b.user_id and m.recipient = b.recipient)
-                  or exists (select 1 from recipient_numbers live where live.user_id = b.user_id and live.recipient = b.recipient and live.orphaned_at is null))
-           returning b.row),
-         kept as (update recipient_numbers r set orphaned_at = null from batch b where r.ctid = b.row and b.row not in (select row from forgotten))
-         select (select count(*) from batch) as "taken", (select count(*) from forgotten) as "forgotten"`,
-        [pacer.rows],
-      ))) as { rows: { taken: string; forgotten: string }[] };
-      const [counts] = rows;
-      if (!counts || Number(counts.taken) === 0) return forgotten;
-      forgotten += Number(counts.forgotten);
+      const batch = await this.deps.store.forgetNumbers(this.deps.db, pacer.rows);
+      if (batch.taken === 0) return forgotten;
+      forgotten += batch.forgotten;
       await pacer.rest(performance.now() - started);
     }
-  }
-
-  /**
-   * The next old final messages, oldest first, from `from` on. SQLite is told to walk the
-   * creation-time index: without statistics its planner took the (status, next_attempt_at) index
-   * for the status list and sorted every old row for each batch, over a second per batch for a
-   * million rows, during which better-sqlite3 held the whole server.
-   */
-  private async oldMessageBatch(cutoff: string, from: string | null, limit: number): Promise<{ id: number | string; createdAt: string | Date }[]> {
-    const index = this.isSqlite ? ' indexed by messages_created_index' : '';
-    const result = (await this.deps.db.raw(
-      `select id as "id", created_at as "createdAt" from messages${index}
-        where created_at < ?${from === null ? '' : ' and created_at >= ?'} and status in (${FINAL_MESSAGE_STATUSES.map(() => '?').join(', ')})
-        order by created_at limit ?`,
-      [cutoff, ...(from === null ? [] : [from]), ...FINAL_MESSAGE_STATUSES, limit],
-    )) as { id: number | string; createdAt: string | Date }[] | { rows: { id: number | string; createdAt: string | Date }[] };
-    return Array.isArray(result) ? result : result.rows;
   }
 
   private async deleteCampaigns(cutoff: string): Promise<{ campaignsDeleted: number; filesDeleted: number }> {
@@ -396,7 +329,7 @@ export class BatchPacer {
       this.rows = Math.min(maxRows, Math.max(Math.min(MIN_BATCH, maxRows), next));
     }
     if (pause) return pause();
-    const restMs = Math.min(MAX_REST_MS, Math.round(batchMs * (this.settings.restRatio ?? REST_RATIO)));
+    const restMs = Math.min(MAX_REST_MS, Math.round(batchMs * (this.settings.restRatio ?? 1)));
     await new Promise<void>((resolve) => setTimeout(resolve, Math.max(1, restMs)));
   }
 }

@@ -11,7 +11,7 @@ import { isPostgres } from '../knex';
  * migration but one) and `reports/recipientNumbers.ts`.
  *
  * `orphaned_at`: log cleanup deleted messages to this number at that time; the number is forgotten
- * at a later cleanup if none are left (retention/service.ts). No unique key: two instances moving
+ * at a later cleanup if none are left (retention/store.ts). No unique key: two instances moving
  * the same new number at once would wait on each other; a number listed twice is read once.
  *
  * PostgreSQL only: SQLite's search already meets its target (an `instr` scan of the index, half the
