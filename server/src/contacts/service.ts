@@ -105,7 +105,6 @@ function decodeCursor(cursor: string): number | null {
 
 const encodeCursor = (id: number): string => Buffer.from(String(id), 'utf8').toString('base64url');
 
-/** The value a typed attribute stores, or why it cannot hold it. */
 /**
  * Text as UTF-8 can hold it: a lone surrogate (JSON can carry one) becomes U+FFFD, so both
  * databases store the same text (SQLite kept its bytes, which no reader decodes, and PostgreSQL
@@ -116,6 +115,7 @@ function wellFormed(text: string): string {
   return (text as string & { toWellFormed(): string }).toWellFormed();
 }
 
+/** An opt-in record with its texts well formed. */
 function wellFormedOptIn(optIn: TOptInInput): TOptInInput {
   return { ...optIn, source: wellFormed(optIn.source), ...(optIn.evidence !== undefined ? { evidence: wellFormed(optIn.evidence) } : {}) };
 }
