@@ -18,7 +18,7 @@ import { OutageLog } from '../db/outage';
 import type { Logger } from '../logger';
 import { PollingWorker } from '../pollingWorker';
 import { anyCampaignStaged } from '../sending/acceptance/stagedRows';
-import type { MessageStatusChanges } from '../sending/messageOutcomes';
+import { withConflictRetry, type MessageStatusChanges } from '../sending/messageOutcomes';
 import { attributeColumn } from './segmentSql';
 
 /** Messages read per batch: the grouped upsert of 5,000 contacts is one statement on either database. */
@@ -209,6 +209,13 @@ export class ContactActivity extends PollingWorker {
    */
   async recordBatch(options: { waitForHeld?: boolean } = {}): Promise<boolean> {
     const limit = this.deps.batchMessages ?? BATCH_MESSAGES;
+    // A status batch upserts contacts and then completes their campaign; this locks the campaign and
+    // then upserts its contacts, so PostgreSQL may end one as a deadlock. The batch reads its mark
+    // inside its transaction and moves it there, so running it again after the rollback is exact.
+    return withConflictRetry(() => this.recordBatchOnce(limit, options.waitForHeld === true));
+  }
+
+  private recordBatchOnce(limit: number, waitForHeld: boolean): Promise<boolean> {
     const db = this.deps.db;
     return db.transaction(async (trx) => {
       let query = trx('campaigns')
@@ -216,7 +223,7 @@ export class ContactActivity extends PollingWorker {
         .where('contactsRecorded', '<', trx.ref('totalRecipients'))
         .orderBy('id')
         .first('id', 'userId', 'contactsLastMessageId', 'contactsRecorded', 'totalRecipients', 'contactAttributes');
-      query = options.waitForHeld ? forUpdateIfSupported(query, db) : forUpdateSkipLocked(query, db);
+      query = waitForHeld ? forUpdateIfSupported(query, db) : forUpdateSkipLocked(query, db);
       const campaign = (await query) as DueCampaign | undefined;
       if (!campaign) return false;
       const after = await this.startingMark(trx, campaign);
